@@ -1,0 +1,121 @@
+/// A chain of responsibility of synchronous handlers, traced with no code in the handlers.
+///
+/// Handlers are linked by `next`: in a line (a validator chain) or as a tree with many entries (a responder
+/// chain). ``send(_:from:)`` walks from an entry until a handler accepts, one throws, or the path ends; with a
+/// ``recorder`` set, every hop is recorded at the cost of one clock read.
+///
+/// ```swift
+/// let chain = try Chain<Coin, Coin>("coins", handlers: [penny, nickel, dime, quarter])
+/// let sink = InMemoryTraceSink()
+/// chain.recorder = Recorder(sink: sink)
+/// let coin = try chain.send(unknownCoin)   // nil: nobody accepted it
+/// print(sink.traces.last!.path)            // ["Penny", "Nickel", "Dime", "Quarter"]
+/// ```
+public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, @unchecked Sendable {
+    /// Creates a chain of `handlers` in order, the first being the head.
+    ///
+    /// - Throws: ``ChainError`` if two handlers share a name.
+    public init(_ name: String, handlers: [Handler<Command, Result>] = [], recorder: Recorder = .off) throws(ChainError) {
+        try super.init(name: name, handlers: handlers, recorder: recorder, command: CommandTypeInfo(Command.self))
+    }
+
+    /// Sends `command` into the chain at `entry` (by default the head).
+    ///
+    /// - Returns: The accepting handler's result, or `nil` if the command fell off the end.
+    /// - Throws: Whatever a handler threw (the trace marks it failed), or ``ChainError`` for an unknown entry or
+    ///   a loop.
+    @inlinable
+    @discardableResult
+    public func send(_ command: Command, from entry: String? = nil) throws -> Result? {
+        let chain = compiled
+        let start = try chain.entryIndex(entry)
+        if let configuration = chain.recorder.configuration {
+            let thread = ThreadState.current
+            if configuration.admits(command, thread: thread) {
+                var hops = TracedHops(expectedHops: chain.nodes.count)
+                do {
+                    let result = try Self.walk(chain, command, from: start, observer: &hops)
+                    let trace = hops.trace(
+                        of: command, over: chain, entry: start, configuration: configuration, id: thread.makeTraceID())
+                    configuration.sink.record(trace)
+                    return result
+                } catch {
+                    let trace = hops.trace(
+                        of: command, over: chain, entry: start, configuration: configuration, id: thread.makeTraceID())
+                    configuration.sink.record(trace)
+                    throw error
+                }
+            }
+        }
+        var untraced = UntracedHops()
+        return try Self.walk(chain, command, from: start, observer: &untraced)
+    }
+
+    /// Who would take `command` if it were sent to `entry`: asks each handler's dry-run test, runs nothing.
+    public func whoWouldHandle(_ command: Command, from entry: String? = nil) throws(ChainError) -> DryRun {
+        try dryRun(from: entry) { $0.test(command) }
+    }
+
+    @inlinable
+    static func walk<Observer: HopObserver>(
+        _ chain: CompiledChain<Handler<Command, Result>>,
+        _ command: Command,
+        from start: Int32,
+        observer: inout Observer
+    ) throws -> Result? {
+        var command = command
+        var index = start
+        var hops = 0
+        while index >= 0 {
+            hops += 1
+            if hops > chain.hopLimit {
+                let error = chain.loopError(at: index, hops: hops - 1)
+                observer.failed(index, registry: -1, error: error)
+                throw error
+            }
+            let node = chain.nodes[Int(index)]
+            if let handler = node.handler {
+                if let result = try step(handler, index, registry: -1, &command, &observer) { return result }
+            } else {
+                let mark = observer.beginRegistry(index)
+                defer { observer.endRegistry(mark) }
+                for member in node.members {
+                    if let result = try step(member.handler, member.name, registry: index, &command, &observer) {
+                        return result
+                    }
+                }
+            }
+            index = node.next
+        }
+        return nil
+    }
+
+    /// One handler's turn: returns the result if it accepted, `nil` to go on.
+    @inlinable
+    static func step<Observer: HopObserver>(
+        _ handler: Handler<Command, Result>,
+        _ name: Int32,
+        registry: Int32,
+        _ command: inout Command,
+        _ observer: inout Observer
+    ) throws -> Result? {
+        let response: HandlerResponse<Command, Result>
+        do {
+            response = try handler.body(command)
+        } catch {
+            observer.failed(name, registry: registry, error: error)
+            throw error
+        }
+        switch response.kind {
+        case .accept(let result):
+            observer.hop(name, registry: registry, decision: .accepted, reason: response.reason)
+            return result
+        case .pass:
+            observer.hop(name, registry: registry, decision: .passed, reason: response.reason)
+        case .proceed(let replacement):
+            observer.hop(name, registry: registry, decision: .continued, reason: response.reason)
+            if let replacement { command = replacement }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,181 @@
+/// What ``Chain`` and ``AsyncChain`` share: a named, editable structure of handlers and registries, its
+/// version, and its recorder.
+///
+/// Edits may happen while commands are being sent, from any thread: each edit builds a new immutable snapshot
+/// and increases ``version``; a command in flight finishes on the snapshot it started with.
+///
+/// `@unchecked Sendable` is sound: every stored property is either immutable or inside `state`, which is only
+/// touched under its lock, and members are `Sendable`.
+public class ChainBase<Member: ChainMember>: @unchecked Sendable {
+    @usableFromInline
+    struct State {
+        var structure: ChainStructure<Member>
+        var recorder: Recorder
+        var maximumHops: Int?
+        @usableFromInline var compiled: CompiledChain<Member>
+    }
+
+    @usableFromInline let state: LockedValue<State>
+    private let command: CommandTypeInfo
+
+    init(name: String, handlers: [Member], recorder: Recorder, command: CommandTypeInfo) throws(ChainError) {
+        var structure = ChainStructure<Member>(name: name)
+        for handler in handlers { try structure.insert(handler, named: handler.name, at: .last) }
+        self.command = command
+        let compiled = CompiledChain(structure, recorder: recorder, command: command, hopLimit: nil)
+        state = LockedValue(State(structure: structure, recorder: recorder, maximumHops: nil, compiled: compiled))
+    }
+
+    /// The snapshot a command is sent through.
+    @inlinable
+    var compiled: CompiledChain<Member> { state.withLock { $0.compiled } }
+
+    /// The chain's name, as traces record it.
+    public var name: String { state.withLock { $0.structure.chainName } }
+
+    /// Starts at 0 and increases with every edit; each trace records the version it ran on.
+    public var version: Int { state.withLock { $0.structure.version } }
+
+    /// Where this chain's traces go; ``Recorder/off`` by default. May be changed at any time.
+    public var recorder: Recorder {
+        get { state.withLock { $0.recorder } }
+        set { edit { $0.recorder = newValue } }
+    }
+
+    /// The most hops one command may take before the chain stops it as a loop. `nil` (the default) means one
+    /// hop per node, which no loop-free path exceeds.
+    public var maximumHops: Int? {
+        get { state.withLock { $0.maximumHops } }
+        set { edit { $0.maximumHops = newValue } }
+    }
+
+    /// The names of the chain's handlers and registries, in the order they were added.
+    public var handlerNames: [String] { state.withLock { $0.structure.order } }
+
+    /// The names a command sent to `entry` (by default the head) would pass, stopping before any repeat.
+    public func path(from entry: String? = nil) -> [String] {
+        state.withLock { $0.structure.path(from: entry) }
+    }
+
+    /// The name each node forwards to, or `nil` for the end of its path.
+    public var links: [String: String?] {
+        state.withLock { state in state.structure.nodes.mapValues { $0.next } }
+    }
+
+    /// Adds `handler` after the last handler of the head's path.
+    public func append(_ handler: Member) throws(ChainError) {
+        try edit { state throws(ChainError) in try state.structure.insert(handler, named: handler.name, at: .last) }
+    }
+
+    /// Adds `handler` at `position`.
+    public func insert(_ handler: Member, at position: ChainPosition) throws(ChainError) {
+        try edit { state throws(ChainError) in try state.structure.insert(handler, named: handler.name, at: position) }
+    }
+
+    /// Adds `handler` to a tree: it forwards to `next` (a node already in the chain), or ends its path when `nil`.
+    /// The first node added to an empty chain becomes its head.
+    public func add(_ handler: Member, next: String?) throws(ChainError) {
+        try edit { state throws(ChainError) in try state.structure.add(handler, named: handler.name, next: next) }
+    }
+
+    /// Removes the named handler or registry; whatever led to it now leads where it led.
+    public func remove(_ name: String) throws(ChainError) {
+        try edit { state throws(ChainError) in try state.structure.remove(name) }
+    }
+
+    /// Puts `handler` in the named handler's place, keeping its links.
+    public func replace(_ name: String, with handler: Member) throws(ChainError) {
+        try edit { state throws(ChainError) in try state.structure.replace(name, with: handler) }
+    }
+
+    /// Makes the named node forward to `next` (`nil`: end of path). Like setting a responder's `nextResponder`,
+    /// this can close a loop; a loop is stopped at run time with a ``ChainError`` naming its handlers.
+    public func link(_ name: String, to next: String?) throws(ChainError) {
+        try edit { state throws(ChainError) in try state.structure.link(name, to: next) }
+    }
+
+    /// Adds a registry — an internal chain of late responders ordered by weight — at `position`.
+    @discardableResult
+    public func addRegistry(_ name: String, at position: ChainPosition = .last) throws(ChainError) -> Registry<Member> {
+        try edit { state throws(ChainError) in try state.structure.insert(nil, named: name, at: position) }
+        return Registry(name: name, chain: self)
+    }
+
+    /// The registry with this name.
+    public func registry(_ name: String) throws(ChainError) -> Registry<Member> {
+        _ = try state.withLock { state throws(ChainError) in try state.structure.members(of: name) }
+        return Registry(name: name, chain: self)
+    }
+
+    /// Applies an edit and publishes the new snapshot, all under the lock.
+    @discardableResult
+    func edit<T, Failure: Error>(_ change: (inout State) throws(Failure) -> T) throws(Failure) -> T {
+        try state.withLock { state throws(Failure) -> T in
+            let result = try change(&state)
+            state.compiled = CompiledChain(
+                state.structure,
+                recorder: state.recorder,
+                command: command,
+                hopLimit: state.maximumHops
+            )
+            return result
+        }
+    }
+
+    /// Walks from `entry` asking each handler's dry-run test; performs nothing.
+    func dryRun(from entry: String?, test: (Member) -> Bool?) throws(ChainError) -> DryRun {
+        let chain = compiled
+        var index = try chain.entryIndex(entry)
+        var steps: [DryRun.Step] = []
+        var hops = 0
+        func answer(for member: Member) -> DryRun.Answer {
+            if member.role == .observer { return .wouldContinue }
+            switch test(member) {
+            case true?: return .wouldAccept
+            case false?: return .wouldPass
+            case nil: return .cannotTell
+            }
+        }
+        while index >= 0 {
+            hops += 1
+            if hops > chain.hopLimit { throw chain.loopError(at: index, hops: hops - 1) }
+            let node = chain.nodes[Int(index)]
+            let name = chain.names.names[Int(index)]
+            if let handler = node.handler {
+                steps.append(DryRun.Step(handler: name, registry: nil, answer: answer(for: handler)))
+            } else {
+                steps.append(DryRun.Step(handler: name, registry: nil, answer: .wouldPass))
+                for member in node.members {
+                    steps.append(DryRun.Step(handler: member.handler.name, registry: name, answer: answer(for: member.handler)))
+                    if steps.last?.answer == .wouldAccept { break }
+                }
+            }
+            if steps.last?.answer == .wouldAccept { break }
+            index = node.next
+        }
+        return DryRun(entry: chain.names.names[Int(try chain.entryIndex(entry))], steps: steps)
+    }
+}
+
+extension ChainBase: CustomDebugStringConvertible {
+    /// A table of the chain: each node, its kind and where it forwards.
+    public var debugDescription: String {
+        state.withLock { state in
+            let structure = state.structure
+            var lines = ["Chain '\(structure.chainName)' version \(structure.version)"]
+            for name in structure.order {
+                guard let node = structure.nodes[name] else { continue }
+                let head = structure.head == name ? " (head)" : ""
+                let kind: String
+                if let handler = node.handler {
+                    kind = handler.role == .observer ? "observer" : "handler"
+                } else {
+                    let members = node.members.map { "\($0.member.name)@\($0.weight)" }.joined(separator: ", ")
+                    kind = "registry [\(members)]"
+                }
+                lines.append("  \(name)\(head): \(kind) → \(node.next ?? "end")")
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// Why a chain could not do what was asked: an unknown or duplicate handler name, or a loop.
+///
+/// ```swift
+/// do { try chain.send(command, from: "cell") }
+/// catch let error as ChainError where error.code == .loop { print(error.handlers) }
+/// ```
+public struct ChainError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of problem this is; compare with the static members.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private let name: String
+        /// A handler or registry name that the chain does not have.
+        public static let unknownHandler = Code(name: "unknownHandler")
+        /// A name already used in the chain.
+        public static let duplicateName = Code(name: "duplicateName")
+        /// The chain's links lead round in a circle.
+        public static let loop = Code(name: "loop")
+        /// The chain has no handler to start at.
+        public static let noEntry = Code(name: "noEntry")
+        /// The name is a handler where a registry was needed, or the other way round.
+        public static let wrongKind = Code(name: "wrongKind")
+        public var description: String { name }
+    }
+
+    /// What kind of problem this is.
+    public let code: Code
+    /// The chain the problem is in.
+    public let chain: String
+    /// The handlers involved: the unknown or duplicate name, or the handlers in the loop in order.
+    public let handlers: [String]
+    /// A sentence a person can act on.
+    public let message: String
+
+    public var description: String { message }
+
+    static func unknownHandler(_ name: String, in chain: String, known: [String]) -> ChainError {
+        let list = known.isEmpty ? "it has no handlers" : "it has: \(known.joined(separator: ", "))"
+        return ChainError(
+            code: .unknownHandler,
+            chain: chain,
+            handlers: [name],
+            message: "chain '\(chain)' has no handler named '\(name)'; \(list)"
+        )
+    }
+
+    static func duplicateName(_ name: String, in chain: String) -> ChainError {
+        ChainError(
+            code: .duplicateName,
+            chain: chain,
+            handlers: [name],
+            message: "chain '\(chain)' already has a handler named '\(name)'; handler names must be unique"
+        )
+    }
+
+    @usableFromInline
+    static func loop(_ cycle: [String], in chain: String, afterHops hops: Int) -> ChainError {
+        let route = (cycle + cycle.prefix(1)).joined(separator: " → ")
+        return ChainError(
+            code: .loop,
+            chain: chain,
+            handlers: cycle,
+            message: "chain '\(chain)' loops (\(route)); stopped after \(hops) hops. Relink one of these handlers."
+        )
+    }
+
+    @usableFromInline
+    static func noEntry(in chain: String) -> ChainError {
+        ChainError(
+            code: .noEntry,
+            chain: chain,
+            handlers: [],
+            message: "chain '\(chain)' is empty: add a handler before sending commands"
+        )
+    }
+
+    static func wrongKind(_ name: String, in chain: String, expected: String) -> ChainError {
+        ChainError(
+            code: .wrongKind,
+            chain: chain,
+            handlers: [name],
+            message: "'\(name)' in chain '\(chain)' is not \(expected)"
+        )
+    }
+}

@@ -1,0 +1,11 @@
+/// Where to put a handler in a chain, in SwiftNIO's `ChannelPipeline` vocabulary.
+public enum ChainPosition: Sendable, Hashable {
+    /// At the head: the chain's default entry.
+    case first
+    /// After the last handler of the default entry's path.
+    case last
+    /// Just before the named handler: everything that led to it now leads to the new handler.
+    case before(String)
+    /// Just after the named handler.
+    case after(String)
+}

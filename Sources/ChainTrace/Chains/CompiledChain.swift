@@ -1,0 +1,85 @@
+/// An immutable, index-linked copy of a chain's structure: what `send` walks.
+///
+/// Edits build a new one; a send keeps the one it started with, so a command never sees a half-made change.
+/// Handler names live in one ``HandlerNameTable``: node `i` has name index `i`, registry members follow.
+@usableFromInline
+final class CompiledChain<Member: ChainMember>: Sendable {
+    @usableFromInline
+    struct Node: Sendable {
+        /// `nil` for a registry.
+        @usableFromInline let handler: Member?
+        @usableFromInline let members: [RegisteredMember]
+        @usableFromInline let next: Int32
+    }
+
+    @usableFromInline
+    struct RegisteredMember: Sendable {
+        @usableFromInline let handler: Member
+        @usableFromInline let name: Int32
+    }
+
+    @usableFromInline let chainName: String
+    @usableFromInline let version: Int
+    @usableFromInline let names: HandlerNameTable
+    @usableFromInline let nodes: [Node]
+    @usableFromInline let head: Int32
+    @usableFromInline let hopLimit: Int
+    @usableFromInline let recorder: Recorder
+    @usableFromInline let command: CommandTypeInfo
+    private let indexByName: [String: Int32]
+
+    init(_ structure: ChainStructure<Member>, recorder: Recorder, command: CommandTypeInfo, hopLimit: Int?) {
+        let order = structure.order
+        var indexByName: [String: Int32] = [:]
+        for (index, name) in order.enumerated() { indexByName[name] = Int32(index) }
+        var names = order
+        var nodes: [Node] = []
+        for name in order {
+            let node = structure.nodes[name]!  // `order` and `nodes` hold the same names
+            var members: [RegisteredMember] = []
+            for member in node.members {
+                members.append(RegisteredMember(handler: member.member, name: Int32(names.count)))
+                names.append(member.member.name)
+            }
+            let next = node.next.flatMap { indexByName[$0] } ?? -1
+            nodes.append(Node(handler: node.handler, members: members, next: next))
+        }
+        self.chainName = structure.chainName
+        self.version = structure.version
+        self.names = HandlerNameTable(names)
+        self.nodes = nodes
+        self.head = structure.head.flatMap { indexByName[$0] } ?? -1
+        self.hopLimit = hopLimit ?? max(1, nodes.count)
+        self.recorder = recorder
+        self.command = command
+        self.indexByName = indexByName
+    }
+
+    /// The node to start at: the named one, or the head.
+    @usableFromInline
+    func entryIndex(_ entry: String?) throws(ChainError) -> Int32 {
+        guard let entry else {
+            if head < 0 { throw .noEntry(in: chainName) }
+            return head
+        }
+        guard let index = indexByName[entry] else {
+            throw .unknownHandler(entry, in: chainName, known: Array(names.names.prefix(nodes.count)))
+        }
+        return index
+    }
+
+    /// The error for a walk that reached the hop limit at `index`: names the circle the walk is caught in.
+    @usableFromInline
+    func loopError(at index: Int32, hops: Int) -> ChainError {
+        var seen: [Int32: Int] = [:]
+        var route: [Int32] = []
+        var current = index
+        while current >= 0, seen[current] == nil {
+            seen[current] = route.count
+            route.append(current)
+            current = nodes[Int(current)].next
+        }
+        let cycle = current >= 0 ? Array(route[seen[current]!...]) : route
+        return .loop(cycle.map { names.names[Int($0)] }, in: chainName, afterHops: hops)
+    }
+}

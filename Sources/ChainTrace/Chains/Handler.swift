@@ -1,0 +1,114 @@
+/// A named step of a ``Chain``: what to do with a command, and optionally how to tell without doing it.
+///
+/// ```swift
+/// let penny = Handler<Coin, Coin>("Penny", canHandle: { $0.isPenny }) { coin in
+///     coin.isPenny ? .accept(coin) : .pass
+/// }
+/// let analytics = Handler<Coin, Coin>.observer("Analytics") { coin in counter.add(coin) }
+/// ```
+public struct Handler<Command, Result>: ChainMember {
+    /// The handler's name, unique within its chain.
+    public let name: String
+    /// Whether it may accept or only observes.
+    public let role: HandlerRole
+    @usableFromInline let body: @Sendable (Command) throws -> HandlerResponse<Command, Result>
+    @usableFromInline let test: @Sendable (Command) -> Bool?
+
+    /// Creates a handler from closures.
+    ///
+    /// - Parameters:
+    ///   - name: Unique within the chain.
+    ///   - role: ``HandlerRole/responder`` unless it only observes.
+    ///   - canHandle: The dry-run test: would this handler accept the command? Leave out if it cannot tell.
+    ///   - handle: The real work.
+    public init(
+        _ name: String,
+        role: HandlerRole = .responder,
+        canHandle: (@Sendable (Command) -> Bool)? = nil,
+        handle: @escaping @Sendable (Command) throws -> HandlerResponse<Command, Result>
+    ) {
+        self.name = name
+        self.role = role
+        self.body = handle
+        self.test = { command in canHandle?(command) }
+    }
+
+    /// Wraps a handler type of your own.
+    public init<Wrapped: ChainHandler>(_ handler: Wrapped) where Wrapped.Command == Command, Wrapped.Result == Result {
+        name = handler.name
+        role = handler.role
+        body = { try handler.handle($0) }
+        test = { handler.canHandle($0) }
+    }
+
+    /// An observer: runs `observe` on every command and always lets it continue.
+    public static func observer(_ name: String, observe: @escaping @Sendable (Command) throws -> Void) -> Self {
+        Self(name, role: .observer, canHandle: { _ in false }) { command in
+            try observe(command)
+            return .continue
+        }
+    }
+}
+
+/// A named async step of an ``AsyncChain``.
+///
+/// ```swift
+/// let upload = AsyncHandler<SignUp, Account>("UploadPhoto") { form in
+///     let url = try await photos.upload(form.photo)
+///     return .continue(with: form.with(photoURL: url))
+/// }
+/// ```
+public struct AsyncHandler<Command, Result>: ChainMember {
+    /// The handler's name, unique within its chain.
+    public let name: String
+    /// Whether it may accept or only observes.
+    public let role: HandlerRole
+    @usableFromInline let body: @Sendable (Command) async throws -> HandlerResponse<Command, Result>
+    @usableFromInline let test: @Sendable (Command) -> Bool?
+
+    /// Creates an async handler from closures; see ``Handler/init(_:role:canHandle:handle:)``.
+    public init(
+        _ name: String,
+        role: HandlerRole = .responder,
+        canHandle: (@Sendable (Command) -> Bool)? = nil,
+        handle: @escaping @Sendable (Command) async throws -> HandlerResponse<Command, Result>
+    ) {
+        self.name = name
+        self.role = role
+        self.body = handle
+        self.test = { command in canHandle?(command) }
+    }
+
+    /// Wraps an async handler type of your own.
+    public init<Wrapped: AsyncChainHandler>(_ handler: Wrapped)
+    where Wrapped.Command == Command, Wrapped.Result == Result {
+        name = handler.name
+        role = handler.role
+        body = { try await handler.handle($0) }
+        test = { handler.canHandle($0) }
+    }
+
+    /// Wraps a synchronous handler so it can sit in an async chain.
+    public init(_ handler: Handler<Command, Result>) {
+        name = handler.name
+        role = handler.role
+        body = handler.body
+        test = handler.test
+    }
+
+    /// An observer: runs `observe` on every command and always lets it continue.
+    public static func observer(_ name: String, observe: @escaping @Sendable (Command) async throws -> Void) -> Self {
+        Self(name, role: .observer, canHandle: { _ in false }) { command in
+            try await observe(command)
+            return .continue
+        }
+    }
+}
+
+/// What a chain needs to know about its handlers, sync or async.
+public protocol ChainMember: Sendable {
+    /// The handler's name, unique within its chain.
+    var name: String { get }
+    /// Whether it may accept or only observes.
+    var role: HandlerRole { get }
+}

@@ -1,0 +1,176 @@
+/// The trace being built by an instrumented chain — handlers of your own that call ``traceHop(_:command:chain:role:decide:_:)``.
+///
+/// The outermost hop creates it; hops that start while it is open nest inside it. Synchronous hops find it
+/// through the thread, async hops through a task-local, so concurrent commands never share one.
+///
+/// `@unchecked Sendable` is sound: the async path may resume on another thread, so every mutation goes through
+/// `lock`; the synchronous path takes the same (uncontended) lock.
+@usableFromInline
+final class ActiveTrace: @unchecked Sendable {
+    /// The hop being built for each open handler, innermost last.
+    struct Frame {
+        var record: Int
+        var start: UInt64
+        var nested: UInt64 = 0
+        var hasNested = false
+        var override: (Decision, String?)?
+    }
+
+    struct Content {
+        var names: [String] = []
+        var records: [HopRecord] = []
+        var frames: [Frame] = []
+        var failure: Int?
+        var end: UInt64 = 0
+    }
+
+    let configuration: RecorderConfiguration
+    let chain: String
+    let kind: String
+    let commandID: String?
+    let payload: JSONValue?
+    let start: UInt64
+    let maximumHops: Int
+    private let content = LockedValue(Content())
+
+    @usableFromInline @TaskLocal static var current: ActiveTrace?
+
+    init<Command>(command: Command, chain: String, configuration: RecorderConfiguration, maximumHops: Int) {
+        let description = CommandTypeInfo(Command.self).describe(
+            command,
+            capturingPayload: configuration.capturesPayloads
+        )
+        self.configuration = configuration
+        self.chain = chain
+        self.kind = description.kind
+        self.commandID = description.id
+        self.payload = description.payload
+        self.maximumHops = maximumHops
+        self.start = MonotonicClock.now()
+    }
+
+    /// Opens a hop for `handler`; returns `nil` (and records a loop failure) if the hop limit is reached.
+    @usableFromInline
+    func begin(_ handler: String) -> Bool {
+        let now = MonotonicClock.now()
+        return content.withLock { content in
+            if let parent = content.frames.indices.last { content.frames[parent].hasNested = true }
+            var reason: String?
+            var decision = Decision.passed
+            if content.records.count >= maximumHops {
+                decision = .failed
+                reason = Self.loopMessage(content.names + [handler], chain: chain, hops: content.records.count)
+            }
+            content.names.append(handler)
+            content.records.append(
+                HopRecord(
+                    handler: Int32(content.names.count - 1),
+                    registry: -1,
+                    decision: decision,
+                    reason: reason,
+                    startOffset: now &- start,
+                    inclusiveDuration: 0,
+                    selfDuration: 0
+                )
+            )
+            if decision == .failed {
+                content.failure = content.failure ?? content.records.count - 1
+                content.end = now
+                return false
+            }
+            content.frames.append(Frame(record: content.records.count - 1, start: now))
+            return true
+        }
+    }
+
+    /// Closes the innermost hop. `returned` says how the handler came back: normally, with the "nothing" of an
+    /// Optional result, with an error, or judged by the caller's `decide` closure.
+    @usableFromInline
+    func end(_ returned: HopReturn, role: HandlerRole) {
+        let now = MonotonicClock.now()
+        content.withLock { content in
+            guard let frame = content.frames.popLast() else { return }
+            let inclusive = now &- frame.start
+            var decision: Decision
+            var reason: String?
+            switch returned {
+            case .value:
+                decision = frame.hasNested ? .passed : .accepted
+            case .nothing:
+                decision = .passed
+            case .judged(let judged, let why):
+                (decision, reason) = (judged, why)
+            case .error(let error):
+                if frame.hasNested, content.failure != nil {
+                    decision = .passed
+                } else {
+                    (decision, reason) = (.failed, String(describing: error))
+                }
+            }
+            if role == .observer, decision == .passed || decision == .accepted { decision = .continued }
+            if let override = frame.override { (decision, reason) = override }
+            if decision == .failed, content.failure == nil { content.failure = frame.record }
+            content.records[frame.record].decision = decision
+            content.records[frame.record].reason = reason
+            content.records[frame.record].inclusiveDuration = inclusive
+            content.records[frame.record].selfDuration = inclusive &- frame.nested
+            if let parent = content.frames.indices.last { content.frames[parent].nested &+= inclusive }
+            content.end = now
+        }
+    }
+
+    /// Overrides the decision the innermost open hop would otherwise be given.
+    func override(_ decision: Decision, reason: String?) {
+        content.withLock { content in
+            guard let innermost = content.frames.indices.last else { return }
+            content.frames[innermost].override = (decision, reason)
+        }
+    }
+
+    /// Whether every hop has closed, so the trace is complete.
+    var isFinished: Bool { content.withLock { $0.frames.isEmpty } }
+
+    /// The finished trace.
+    func trace(id: UInt64) -> Trace {
+        content.withLock { content in
+            let names = HandlerNameTable(content.names)
+            let outcome: Outcome
+            if let failed = content.failure {
+                outcome = .failed(at: content.names[failed], error: content.records[failed].reason ?? "")
+            } else if let accepted = content.records.lastIndex(where: { $0.decision == .accepted }) {
+                outcome = .accepted(by: content.names[accepted])
+            } else {
+                outcome = .fellOffTheEnd
+            }
+            return Trace(
+                id: id,
+                commandKind: kind,
+                commandID: commandID,
+                payload: payload,
+                entry: content.names.first ?? "",
+                chain: chain,
+                chainVersion: 0,
+                startTime: MonotonicClock.wallTime(start),
+                storage: .compact(names, content.records),
+                outcome: outcome,
+                duration: content.end &- start
+            )
+        }
+    }
+
+    private static func loopMessage(_ names: [String], chain: String, hops: Int) -> String {
+        let last = names[names.count - 1]
+        let earlier = names[..<(names.count - 1)].lastIndex(of: last)
+        let cycle = earlier.map { Array(names[$0..<(names.count - 1)]) } ?? [last]
+        return ChainError.loop(cycle, in: chain, afterHops: hops).message
+    }
+}
+
+/// How an instrumented handler's body came back.
+@usableFromInline
+enum HopReturn {
+    case value
+    case nothing
+    case judged(Decision, String?)
+    case error(any Error)
+}

@@ -1,0 +1,143 @@
+/// Settings and helpers for chains instrumented with ``traceHop(_:command:chain:role:decide:_:)``.
+///
+/// ```swift
+/// ChainTracing.bootstrap(Recorder(sink: logSink))          // once, at app start
+/// try await ChainTracing.withRecorder(Recorder(sink: sink)) {  // or scoped, e.g. per test
+///     _ = machine.insert(coin)
+/// }
+/// ```
+public enum ChainTracing {
+    private static let global = LockedValue(Recorder.off)
+    private static let hopLimit = LockedValue(1000)
+    @TaskLocal private static var scoped: Recorder?
+
+    /// Sets the recorder that instrumented chains use outside any ``withRecorder(_:operation:)`` scope.
+    public static func bootstrap(_ recorder: Recorder) {
+        global.withLock { $0 = recorder }
+    }
+
+    /// The recorder instrumented chains use here: the innermost ``withRecorder(_:operation:)`` scope's, else the
+    /// bootstrapped one, else ``Recorder/off``.
+    public static var recorder: Recorder {
+        scoped ?? global.withLock { $0 }
+    }
+
+    /// The most hops one instrumented command may take before it is stopped as a loop; 1000 by default.
+    public static var maximumHops: Int {
+        get { hopLimit.withLock { $0 } }
+        set { hopLimit.withLock { $0 = max(1, newValue) } }
+    }
+
+    /// Runs `operation` with `recorder` as the recorder for instrumented chains in this task and its child tasks.
+    /// Parallel tests each get their own traces this way.
+    public static func withRecorder<T>(
+        _ recorder: Recorder,
+        operation: () async throws -> T
+    ) async rethrows -> T {
+        try await $scoped.withValue(recorder, operation: operation)
+    }
+
+    /// Synchronous form of ``withRecorder(_:operation:)``.
+    public static func withRecorder<T>(_ recorder: Recorder, operation: () throws -> T) rethrows -> T {
+        try $scoped.withValue(recorder, operation: operation)
+    }
+
+    /// Sets the decision of the instrumented hop this code runs in, replacing the one the recorder would infer.
+    ///
+    /// ```swift
+    /// func handle(_ event: Event) -> Bool {
+    ///     traceHop("Analytics", command: event) {
+    ///         analytics.log(event)
+    ///         ChainTracing.decide(.continued, reason: "logged")
+    ///         return next?.handle(event) ?? false
+    ///     }
+    /// }
+    /// ```
+    public static func decide(_ decision: Decision, reason: String? = nil) {
+        (ThreadState.current.activeTrace ?? ActiveTrace.current)?.override(decision, reason: reason)
+    }
+
+    /// The active trace for a new synchronous hop: the thread's, the task's, or a new one if the command is
+    /// to be traced. `isOutermost` tells the caller it owns the trace.
+    @usableFromInline
+    static func traceForHop<Command>(
+        command: Command,
+        chain: () -> String,
+        thread: ThreadState
+    ) -> (trace: ActiveTrace, isOutermost: Bool)? {
+        if let active = thread.activeTrace ?? ActiveTrace.current { return (active, false) }
+        guard let configuration = recorder.configuration, configuration.admits(command, thread: thread) else {
+            return nil
+        }
+        let trace = ActiveTrace(
+            command: command,
+            chain: chain(),
+            configuration: configuration,
+            maximumHops: maximumHops
+        )
+        return (trace, true)
+    }
+
+    /// Delivers a finished outermost trace to its sink.
+    @usableFromInline
+    static func finish(_ trace: ActiveTrace) {
+        trace.configuration.sink.record(trace.trace(id: ThreadState.current.makeTraceID()))
+    }
+}
+
+extension ChainTracing {
+    /// The active trace for a new async hop: the task's, or a new one if the command is to be traced.
+    @usableFromInline
+    static func traceForAsyncHop<Command>(
+        command: Command,
+        chain: () -> String
+    ) -> (trace: ActiveTrace, isOutermost: Bool)? {
+        if let active = ActiveTrace.current { return (active, false) }
+        guard let configuration = recorder.configuration,
+            configuration.admits(command, thread: ThreadState.current)
+        else {
+            return nil
+        }
+        let trace = ActiveTrace(
+            command: command,
+            chain: chain(),
+            configuration: configuration,
+            maximumHops: maximumHops
+        )
+        return (trace, true)
+    }
+}
+
+extension ChainTracing {
+    /// Runs an async hop's body inside `trace`, binding the trace to the task when this hop started it.
+    @usableFromInline
+    static func run<Result>(
+        _ trace: ActiveTrace,
+        isOutermost: Bool,
+        role: HandlerRole,
+        judge: (Result) -> HopReturn,
+        _ body: () async throws -> Result
+    ) async rethrows -> Result {
+        guard isOutermost else { return try await observe(trace, role: role, judge: judge, body) }
+        defer { finish(trace) }
+        return try await ActiveTrace.$current.withValue(trace) {
+            try await observe(trace, role: role, judge: judge, body)
+        }
+    }
+
+    private static func observe<Result>(
+        _ trace: ActiveTrace,
+        role: HandlerRole,
+        judge: (Result) -> HopReturn,
+        _ body: () async throws -> Result
+    ) async rethrows -> Result {
+        do {
+            let result = try await body()
+            trace.end(judge(result), role: role)
+            return result
+        } catch {
+            trace.end(.error(error), role: role)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,150 @@
+/// Records one hop of a chain you already have: wrap a handler's body in it — one line per handler type.
+///
+/// The first instrumented hop of a command starts a trace (if ``ChainTracing/recorder`` wants it); every
+/// instrumented hop that starts inside it — the next handler, called from this one — nests in the same trace.
+/// When the body returns, the hop's decision is inferred: *passed* if it forwarded to another instrumented
+/// handler, *accepted* if it returned without forwarding, *failed* if it threw (the handler that threw first is
+/// the one named). An observer (`role: .observer`) *continued*. `decide` judges the returned value instead,
+/// and ``ChainTracing/decide(_:reason:)`` overrides from inside the body.
+///
+/// ```swift
+/// extension CoinHandler: CoinHandlerProtocol {
+///     func handleCoinValidation(_ coin: Coin) -> Coin? {
+///         traceHop("\(coinType)", command: coin, chain: "coins") {   // the one added line
+///             guard let known = createCoin(from: coin) else { return next?.handleCoinValidation(coin) }
+///             return known
+///         }
+///     }
+/// }
+/// ```
+///
+/// With the recorder off this costs a thread-local read and a task-local read per hop, and builds no names.
+///
+/// - Parameters:
+///   - handler: The handler's name in traces; only evaluated when the command is traced.
+///   - command: The command, for the trace's kind, id, payload and the recorder's filter.
+///   - chain: The chain's name in traces; only evaluated by the outermost hop of a traced command.
+///   - role: ``HandlerRole/observer`` for handlers that always let the command continue.
+///   - decide: Judges the body's result; return `nil` to keep the inferred decision.
+///   - body: The handler's own code, unchanged.
+@inlinable
+public func traceHop<Command, Result>(
+    _ handler: @autoclosure () -> String,
+    command: Command,
+    chain: @autoclosure () -> String = "",
+    role: HandlerRole = .responder,
+    decide: ((Result) -> Decision?)? = nil,
+    _ body: () throws -> Result
+) rethrows -> Result {
+    let thread = ThreadState.current
+    guard let (trace, isOutermost) = ChainTracing.traceForHop(command: command, chain: chain, thread: thread),
+        trace.begin(handler())
+    else {
+        return try body()
+    }
+    if isOutermost { thread.activeTrace = trace }
+    defer {
+        if isOutermost {
+            thread.activeTrace = nil
+            ChainTracing.finish(trace)
+        }
+    }
+    do {
+        let result = try body()
+        trace.end(judge(result, decide), role: role)
+        return result
+    } catch {
+        trace.end(.error(error), role: role)
+        throw error
+    }
+}
+
+/// Records one hop of a chain whose handlers return an Optional (`nil`: nobody took it). See
+/// ``traceHop(_:command:chain:role:decide:_:)``; in addition, a `nil` from a handler that forwarded nowhere is
+/// *passed*, so the trace ends *fell off the end*, and a command caught in a loop is stopped after
+/// ``ChainTracing/maximumHops`` with `nil` and a failed hop naming the loop.
+@inlinable
+public func traceHop<Command, Wrapped>(
+    _ handler: @autoclosure () -> String,
+    command: Command,
+    chain: @autoclosure () -> String = "",
+    role: HandlerRole = .responder,
+    decide: ((Wrapped?) -> Decision?)? = nil,
+    _ body: () throws -> Wrapped?
+) rethrows -> Wrapped? {
+    let thread = ThreadState.current
+    guard let (trace, isOutermost) = ChainTracing.traceForHop(command: command, chain: chain, thread: thread) else {
+        return try body()
+    }
+    guard trace.begin(handler()) else { return nil }
+    if isOutermost { thread.activeTrace = trace }
+    defer {
+        if isOutermost {
+            thread.activeTrace = nil
+            ChainTracing.finish(trace)
+        }
+    }
+    do {
+        let result = try body()
+        trace.end(result == nil ? judge(result, decide, otherwise: .nothing) : judge(result, decide), role: role)
+        return result
+    } catch {
+        trace.end(.error(error), role: role)
+        throw error
+    }
+}
+
+/// Records one hop of an async chain — handlers that `await` the next one. See
+/// ``traceHop(_:command:chain:role:decide:_:)``; the trace follows the task across suspension points, so
+/// concurrent commands each get their own.
+///
+/// ```swift
+/// func handle(_ form: SignUpForm) async -> SignUpError? {
+///     await traceHop("CheckUsername", command: form, decide: { $0.map { _ in .failed } }) {
+///         if let error = await usernames.check(form.username) { return error }
+///         return await next?.handle(form)
+///     }
+/// }
+/// ```
+@inlinable
+public func traceHop<Command, Result>(
+    _ handler: @autoclosure () -> String,
+    command: Command,
+    chain: @autoclosure () -> String = "",
+    role: HandlerRole = .responder,
+    decide: ((Result) -> Decision?)? = nil,
+    _ body: () async throws -> Result
+) async rethrows -> Result {
+    guard let (trace, isOutermost) = ChainTracing.traceForAsyncHop(command: command, chain: chain),
+        trace.begin(handler())
+    else {
+        return try await body()
+    }
+    return try await ChainTracing.run(trace, isOutermost: isOutermost, role: role, judge: { judge($0, decide) }, body)
+}
+
+/// Records one hop of an async chain whose handlers return an Optional. See the synchronous Optional form.
+@inlinable
+public func traceHop<Command, Wrapped>(
+    _ handler: @autoclosure () -> String,
+    command: Command,
+    chain: @autoclosure () -> String = "",
+    role: HandlerRole = .responder,
+    decide: ((Wrapped?) -> Decision?)? = nil,
+    _ body: () async throws -> Wrapped?
+) async rethrows -> Wrapped? {
+    guard let (trace, isOutermost) = ChainTracing.traceForAsyncHop(command: command, chain: chain) else {
+        return try await body()
+    }
+    guard trace.begin(handler()) else { return nil }
+    return try await ChainTracing.run(trace, isOutermost: isOutermost, role: role, judge: { result in
+        result == nil ? judge(result, decide, otherwise: .nothing) : judge(result, decide)
+    }, body)
+}
+
+/// The hop's return as the caller's `decide` closure judges it, or `otherwise`.
+@inlinable
+func judge<Result>(_ result: Result, _ decide: ((Result) -> Decision?)?, otherwise: HopReturn = .value) -> HopReturn {
+    guard let decide, let decision = decide(result) else { return otherwise }
+    return .judged(decision, decision == .failed ? String(describing: result) : nil)
+}

@@ -1,0 +1,94 @@
+/// Keeps traces in memory: for tests, for dry runs, and as the "last N" ring of a running app.
+///
+/// Each recording thread appends to its own shard, so threads never contend; ``traces`` merges the shards in
+/// start-time order. With a `limit`, only the newest `limit` traces are kept and ``droppedCount`` counts the rest.
+///
+/// ```swift
+/// let sink = InMemoryTraceSink()
+/// chain.recorder = Recorder(sink: sink)
+/// try chain.send(coin)
+/// #expect(sink.traces.last?.outcome == .accepted(by: "Quarter"))
+/// ```
+public final class InMemoryTraceSink: TraceSink {
+    /// The most traces kept, or `nil` to keep every trace.
+    public let limit: Int?
+    private let token = OwnerTokens.make()
+    private let shards = LockedValue<[Shard]>([])
+
+    /// Creates a sink that keeps every trace, or only the newest `limit` of them.
+    public init(limit: Int? = nil) {
+        self.limit = limit.map { max(1, $0) }
+    }
+
+    public func record(_ trace: Trace) {
+        let shard = ThreadState.current.slot(token: token, owner: self) { () -> Shard in
+            let shard = Shard(limit: limit)
+            shards.withLock { $0.append(shard) }
+            return shard
+        }
+        shard.append(trace)
+    }
+
+    /// The traces kept, oldest first.
+    public var traces: [Trace] {
+        var all = shards.withLock { $0 }.flatMap { $0.snapshot() }
+        all.sort { ($0.startTime, $0.id) < ($1.startTime, $1.id) }
+        if let limit, all.count > limit { all.removeFirst(all.count - limit) }
+        return all
+    }
+
+    /// How many traces were recorded but are no longer kept because of the limit.
+    public var droppedCount: Int {
+        let perShard = shards.withLock { $0 }.map { $0.counts() }
+        let recorded = perShard.reduce(0) { $0 + $1.recorded }
+        let kept = min(perShard.reduce(0) { $0 + $1.kept }, limit ?? .max)
+        return recorded - kept
+    }
+
+    /// Forgets every trace kept so far.
+    public func removeAll() {
+        for shard in shards.withLock({ $0 }) { shard.removeAll() }
+    }
+
+    /// One thread's traces; a ring when the sink has a limit.
+    ///
+    /// `@unchecked Sendable` is sound: the owning thread appends and readers copy, both under `storage`'s lock.
+    private final class Shard: @unchecked Sendable {
+        struct Storage {
+            var ring: [Trace] = []
+            var oldest = 0
+            var recorded = 0
+        }
+
+        let limit: Int?
+        let storage = LockedValue(Storage())
+
+        init(limit: Int?) {
+            self.limit = limit
+        }
+
+        func append(_ trace: Trace) {
+            storage.withLock { storage in
+                storage.recorded += 1
+                if let limit, storage.ring.count == limit {
+                    storage.ring[storage.oldest] = trace
+                    storage.oldest = (storage.oldest + 1) % limit
+                } else {
+                    storage.ring.append(trace)
+                }
+            }
+        }
+
+        func snapshot() -> [Trace] {
+            storage.withLock { Array($0.ring[$0.oldest...] + $0.ring[..<$0.oldest]) }
+        }
+
+        func counts() -> (recorded: Int, kept: Int) {
+            storage.withLock { ($0.recorded, $0.ring.count) }
+        }
+
+        func removeAll() {
+            storage.withLock { $0 = Storage() }
+        }
+    }
+}

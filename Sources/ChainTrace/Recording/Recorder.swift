@@ -1,0 +1,82 @@
+/// Decides which commands are traced and where their traces go. The one thing users hold.
+///
+/// A recorder is cheap to copy. ``off`` records nothing and costs a branch per command. Give one to a chain
+/// (`chain.recorder = recorder`) or, for chains instrumented with ``traceHop(_:command:chain:_:)``, install it
+/// with ``ChainTracing/bootstrap(_:)`` or scope it with ``ChainTracing/withRecorder(_:operation:)``.
+///
+/// ```swift
+/// let sink = InMemoryTraceSink()
+/// let recorder = Recorder(sink: sink, sampling: .oneIn(10), filter: { ($0 as? Coin)?.weight ?? 0 > 5 })
+/// ```
+public struct Recorder: Sendable {
+    @usableFromInline let configuration: RecorderConfiguration?
+
+    /// Records nothing.
+    public static let off = Recorder(configuration: nil)
+
+    /// Creates a recorder.
+    ///
+    /// - Parameters:
+    ///   - sink: Where finished traces go.
+    ///   - sampling: Which share of commands to trace; ``Sampling/all`` by default.
+    ///   - filter: Traces only commands for which this returns `true`. It gets the command itself; cast it to
+    ///     your command type. Runs once per command, before sampling counts it.
+    ///   - capturesPayloads: Whether traces carry the command encoded as JSON (for `Encodable` commands).
+    ///     Trace logs need payloads for replay; turn it off to save the encoding cost per traced command.
+    public init(
+        sink: some TraceSink,
+        sampling: Sampling = .all,
+        filter: (@Sendable (Any) -> Bool)? = nil,
+        capturesPayloads: Bool = true
+    ) {
+        configuration = RecorderConfiguration(
+            sink: sink,
+            sampling: sampling,
+            filter: filter,
+            capturesPayloads: capturesPayloads
+        )
+    }
+
+    @usableFromInline
+    init(configuration: RecorderConfiguration?) {
+        self.configuration = configuration
+    }
+
+    /// Whether this recorder records anything at all.
+    @inlinable
+    public var isOn: Bool { configuration != nil }
+
+    /// The sink traces go to, or `nil` for ``off``.
+    public var sink: (any TraceSink)? { configuration?.sink }
+}
+
+/// A recorder's settings, shared by all copies of it.
+@usableFromInline
+final class RecorderConfiguration: Sendable {
+    @usableFromInline let sink: any TraceSink
+    @usableFromInline let sampling: Sampling
+    @usableFromInline let filter: (@Sendable (Any) -> Bool)?
+    @usableFromInline let capturesPayloads: Bool
+    @usableFromInline let token = OwnerTokens.make()
+
+    init(sink: any TraceSink, sampling: Sampling, filter: (@Sendable (Any) -> Bool)?, capturesPayloads: Bool) {
+        self.sink = sink
+        self.sampling = sampling
+        self.filter = filter
+        self.capturesPayloads = capturesPayloads
+    }
+
+    /// Whether `command` is to be traced: the filter first, then this thread's sampling countdown.
+    @inlinable
+    func admits<Command>(_ command: Command, thread: ThreadState) -> Bool {
+        if let filter, !filter(command) { return false }
+        if sampling.interval == 1 { return true }
+        let countdown = thread.slot(token: token, owner: self, make: SamplingCountdown.init)
+        if countdown.remaining == 0 {
+            countdown.remaining = sampling.interval - 1
+            return true
+        }
+        countdown.remaining -= 1
+        return false
+    }
+}

@@ -1,0 +1,27 @@
+/// Which commands a ``Recorder`` traces.
+///
+/// ```swift
+/// Recorder(sink: sink, sampling: .oneIn(100))   // every 100th command on each thread
+/// ```
+public struct Sampling: Sendable, Hashable {
+    /// Every how many commands one is traced; 1 traces them all.
+    public let interval: Int
+
+    /// Trace every command.
+    public static let all = Sampling(interval: 1)
+
+    /// Trace the first command on each thread and then every `interval`-th one; values below 1 mean 1.
+    ///
+    /// Counting is per thread, so sampling adds no shared counter to the hot path; over many threads the share
+    /// traced is still one in `interval`.
+    public static func oneIn(_ interval: Int) -> Sampling {
+        Sampling(interval: max(1, interval))
+    }
+}
+
+/// A thread's countdown to its next sampled command, for one recorder.
+@usableFromInline
+final class SamplingCountdown {
+    @usableFromInline var remaining = 0
+    @usableFromInline init() {}
+}

@@ -1,0 +1,129 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Per-thread recording state, reached through one pthread key.
+///
+/// Everything the recording path needs that would otherwise be shared between threads lives here — trace id
+/// blocks, sampling counters, in-memory sink shards, the trace being built by instrumented handlers — so two
+/// threads recording at once never touch the same lock or atomic per hop.
+///
+/// Only the owning thread ever touches an instance, so it needs no synchronisation.
+@usableFromInline
+final class ThreadState {
+    /// The next trace id this thread hands out, and the end of its reserved block.
+    @usableFromInline var nextTraceID: UInt64 = 0
+    @usableFromInline var traceIDLimit: UInt64 = 0
+    /// The trace that instrumented synchronous handlers on this thread are adding hops to.
+    @usableFromInline var activeTrace: ActiveTrace?
+    /// Per-thread objects of recorders and sinks, found by their owner's token.
+    @usableFromInline var slots: [Slot] = []
+
+    @usableFromInline
+    struct Slot {
+        @usableFromInline let token: UInt64
+        @usableFromInline weak var owner: AnyObject?
+        @usableFromInline let value: AnyObject
+
+        @usableFromInline
+        init(token: UInt64, owner: AnyObject, value: AnyObject) {
+            self.token = token
+            self.owner = owner
+            self.value = value
+        }
+    }
+
+    @usableFromInline init() {}
+
+    /// The calling thread's state, created on first use and released when the thread exits.
+    @inlinable
+    static var current: ThreadState {
+        if let pointer = pthread_getspecific(threadStateKey) {
+            return Unmanaged<ThreadState>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        return makeCurrent()
+    }
+
+    @usableFromInline
+    static func makeCurrent() -> ThreadState {
+        let state = ThreadState()
+        pthread_setspecific(threadStateKey, Unmanaged.passRetained(state).toOpaque())
+        return state
+    }
+
+    /// A fresh trace id: unique in the process, increasing on this thread.
+    @inlinable
+    func makeTraceID() -> UInt64 {
+        if nextTraceID == traceIDLimit {
+            nextTraceID = TraceIDBlocks.reserveBlock()
+            traceIDLimit = nextTraceID + TraceIDBlocks.blockSize
+        }
+        defer { nextTraceID += 1 }
+        return nextTraceID
+    }
+
+    /// This thread's object for `owner` (identified by `token`), made by `make` the first time.
+    @inlinable
+    func slot<Value: AnyObject>(token: UInt64, owner: AnyObject, make: () -> Value) -> Value {
+        for slot in slots where slot.token == token {
+            // Tokens are never reused and the slot is only ever stored with a `Value`.
+            return unsafeDowncast(slot.value, to: Value.self)
+        }
+        slots.removeAll { $0.owner == nil }
+        let value = make()
+        slots.append(Slot(token: token, owner: owner, value: value))
+        return value
+    }
+}
+
+@usableFromInline
+let threadStateKey: pthread_key_t = {
+    var key = pthread_key_t()
+    #if canImport(Darwin)
+    let destructor: @convention(c) (UnsafeMutableRawPointer) -> Void = { pointer in
+        Unmanaged<ThreadState>.fromOpaque(pointer).release()
+    }
+    #else
+    let destructor: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
+        guard let pointer else { return }
+        Unmanaged<ThreadState>.fromOpaque(pointer).release()
+    }
+    #endif
+    let status = pthread_key_create(&key, destructor)
+    precondition(status == 0, "ChainTrace could not create its thread-local key (pthread_key_create: \(status))")
+    return key
+}()
+
+/// Hands out blocks of trace ids and owner tokens to threads, so the recording path takes this lock once per
+/// `blockSize` traces rather than once per trace.
+@usableFromInline
+enum TraceIDBlocks {
+    @usableFromInline static let blockSize: UInt64 = 4096
+    private static let next = LockedValue<UInt64>(1)
+
+    @usableFromInline
+    static func reserveBlock() -> UInt64 {
+        next.withLock { next in
+            defer { next += blockSize }
+            return next
+        }
+    }
+}
+
+/// Unique, never reused identities for recorders and sinks that keep per-thread state.
+@usableFromInline
+enum OwnerTokens {
+    private static let next = LockedValue<UInt64>(1)
+
+    @usableFromInline
+    static func make() -> UInt64 {
+        next.withLock { next in
+            defer { next += 1 }
+            return next
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// A destination for finished traces: memory, a trace log, a tracing backend.
+///
+/// Implement this protocol to send traces somewhere new. The recorder calls ``record(_:)`` once per traced
+/// command, on the thread that ran the chain, right after the command's last hop. Implementations must be
+/// thread-safe and should be quick: the caller's chain waits for them.
+///
+/// ```swift
+/// struct CountingSink: TraceSink {
+///     let counter: Counter
+///     func record(_ trace: Trace) { counter.increment(trace.outcome) }
+/// }
+/// ```
+public protocol TraceSink: Sendable {
+    /// Takes one finished trace.
+    func record(_ trace: Trace)
+}
+
+/// Hands every trace to several sinks, in order.
+public struct FanOutTraceSink: TraceSink {
+    /// The sinks that receive each trace.
+    public let sinks: [any TraceSink]
+
+    /// Creates a sink that forwards to each of `sinks`.
+    public init(_ sinks: [any TraceSink]) {
+        self.sinks = sinks
+    }
+
+    public func record(_ trace: Trace) {
+        for sink in sinks { sink.record(trace) }
+    }
+}

@@ -1,0 +1,85 @@
+public import ChainTrace
+
+/// Writes JSON text with object keys in sorted order, so the same value always gives the same bytes.
+public struct JSONWriter {
+    /// The bytes written so far.
+    public private(set) var bytes: [UInt8] = []
+
+    /// Creates an empty writer.
+    public init() {}
+
+    /// Appends `value` as compact JSON text (no spaces, no newline).
+    public mutating func write(_ value: JSONValue) {
+        switch value {
+        case .null: append("null")
+        case .bool(let flag): append(flag ? "true" : "false")
+        case .integer(let number): write(number)
+        case .double(let number): write(number)
+        case .string(let text): write(text)
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                write(element)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let members):
+            writeObject(members.sorted { $0.key < $1.key }) { writer, member in writer.write(member) }
+        }
+    }
+
+    /// Appends an object whose members are already in the order wanted; `writeMember` writes each value.
+    public mutating func writeObject<Member>(
+        _ members: [(key: String, value: Member)],
+        writeMember: (inout JSONWriter, Member) -> Void
+    ) {
+        bytes.append(UInt8(ascii: "{"))
+        for (index, member) in members.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            write(member.key)
+            bytes.append(UInt8(ascii: ":"))
+            writeMember(&self, member.value)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends a JSON string literal, escaping quotes, backslashes and control characters.
+    public mutating func write(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): append("\\\"")
+            case UInt8(ascii: "\\"): append("\\\\")
+            case UInt8(ascii: "\n"): append("\\n")
+            case UInt8(ascii: "\r"): append("\\r")
+            case UInt8(ascii: "\t"): append("\\t")
+            case 0..<0x20:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                append("\\u00")
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0xF)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends an integer.
+    public mutating func write(_ number: Int64) {
+        append(String(number))
+    }
+
+    /// Appends a finite floating-point number in its shortest form that reads back exactly; non-finite numbers,
+    /// which JSON cannot hold, are written as `null`.
+    public mutating func write(_ number: Double) {
+        guard number.isFinite else { return append("null") }
+        var text = String(number)
+        if !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) { text += ".0" }
+        append(text)
+    }
+
+    /// Appends raw text; the caller makes sure it is valid JSON in context.
+    public mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+}

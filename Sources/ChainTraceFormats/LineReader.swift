@@ -1,0 +1,98 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Reads a file (or bytes) a line at a time in large chunks, in constant memory, counting lines.
+struct LineReader: ~Copyable {
+    /// One line: its bytes without the newline, its 1-based number, and whether a newline ended it.
+    struct Line {
+        var bytes: ArraySlice<UInt8>
+        var number: Int
+        var isTerminated: Bool
+    }
+
+    private let descriptor: Int32
+    private var buffer: [UInt8]
+    private var start = 0
+    private var reachedEnd = false
+    private var lineNumber = 0
+    private let chunkSize = 1 << 20
+
+    init(path: String) throws(TraceLogError) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw TraceLogError(
+                file: path,
+                line: 0,
+                column: 0,
+                expected: "a readable file",
+                found: String(cString: strerror(errno))
+            )
+        }
+        self.descriptor = descriptor
+        buffer = []
+    }
+
+    init(bytes: [UInt8]) {
+        descriptor = -1
+        buffer = bytes
+        reachedEnd = true
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// The next line, or `nil` at the end of the input.
+    mutating func next(file: String) throws(TraceLogError) -> Line? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                var end = newline
+                if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                defer { start = newline + 1 }
+                lineNumber += 1
+                return Line(bytes: buffer[start..<end], number: lineNumber, isTerminated: true)
+            }
+            if reachedEnd {
+                guard start < buffer.count else { return nil }
+                defer { start = buffer.count }
+                lineNumber += 1
+                return Line(bytes: buffer[start...], number: lineNumber, isTerminated: false)
+            }
+            try fill(file: file)
+        }
+    }
+
+    private mutating func fill(file: String) throws(TraceLogError) {
+        buffer.removeFirst(start)
+        start = 0
+        let oldCount = buffer.count
+        buffer.reserveCapacity(oldCount + chunkSize)
+        var readError: Int32 = 0
+        let descriptor = descriptor
+        let chunkSize = chunkSize
+        var count = 0
+        buffer.append(contentsOf: repeatElement(0, count: chunkSize))
+        buffer.withUnsafeMutableBufferPointer { storage in
+            repeat {
+                count = read(descriptor, storage.baseAddress! + oldCount, chunkSize)
+            } while count < 0 && errno == EINTR
+            if count < 0 { readError = errno }
+        }
+        buffer.removeLast(chunkSize - max(count, 0))
+        if readError != 0 {
+            throw TraceLogError(
+                file: file,
+                line: lineNumber + 1,
+                column: 0,
+                expected: "to read the file",
+                found: String(cString: strerror(readError))
+            )
+        }
+        if count == 0 { reachedEnd = true }
+    }
+}

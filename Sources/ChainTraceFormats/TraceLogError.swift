@@ -1,0 +1,30 @@
+/// A trace log that could not be read or written: which file, where in it, what was expected, what was found.
+public struct TraceLogError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file, or a name for the bytes read (`<memory>`).
+    public var file: String
+    /// 1-based line, or 0 when the problem is not at a line (the file could not be opened).
+    public var line: Int
+    /// 1-based byte column, or 0 when not known more precisely than the line.
+    public var column: Int
+    /// What was needed.
+    public var expected: String
+    /// What was there instead.
+    public var found: String
+
+    /// Creates an error.
+    public init(file: String, line: Int, column: Int, expected: String, found: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.expected = expected
+        self.found = found
+    }
+
+    /// `file:line:column: expected …, found …`, the form editors and terminals link to.
+    public var description: String {
+        var location = file
+        if line > 0 { location += ":\(line)" }
+        if column > 0 { location += ":\(column)" }
+        return "\(location): expected \(expected), found \(found)"
+    }
+}

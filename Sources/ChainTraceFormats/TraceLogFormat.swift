@@ -1,0 +1,234 @@
+public import ChainTrace
+
+/// The ChainTrace trace log, version 1: JSON Lines, a header line then one trace per line, keys sorted.
+///
+/// ```text
+/// {"format":"chaintrace-trace-log","version":1}
+/// {"chain":"coins","chainVersion":0,"command":{"kind":"Coin"},"durationNs":812,"entry":"Penny","hops":[…],"id":1,"outcome":{"handler":"Dime","kind":"accepted"},"startTimeNs":1763800000000000000}
+/// ```
+///
+/// `Docs/TraceLogFormat.md` documents every field.
+public enum TraceLogFormat {
+    /// The version this library writes and reads.
+    public static let version = 1
+    /// The value of the header's `format` key.
+    public static let formatName = "chaintrace-trace-log"
+
+    /// The header line, without its newline.
+    public static var header: [UInt8] {
+        var writer = JSONWriter()
+        writer.write(.object(["format": .string(formatName), "version": .integer(Int64(version))]))
+        return writer.bytes
+    }
+
+    /// One trace as a log line, without its newline.
+    public static func encode(_ trace: Trace) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.write(value(of: trace))
+        return writer.bytes
+    }
+
+    /// One trace as a JSON value, with the log's field names.
+    public static func value(of trace: Trace) -> JSONValue {
+        var command: [String: JSONValue] = ["kind": .string(trace.commandKind)]
+        if let id = trace.commandID { command["id"] = .string(id) }
+        if let payload = trace.payload { command["payload"] = payload }
+        return .object([
+            "id": .integer(Int64(bitPattern: trace.id)),
+            "chain": .string(trace.chain),
+            "chainVersion": .integer(Int64(trace.chainVersion)),
+            "command": .object(command),
+            "entry": .string(trace.entry),
+            "startTimeNs": .integer(trace.startTime),
+            "durationNs": .integer(Int64(clamping: trace.duration)),
+            "outcome": value(of: trace.outcome),
+            "hops": .array(trace.hops.map(value(of:))),
+        ])
+    }
+
+    private static func value(of outcome: Outcome) -> JSONValue {
+        switch outcome {
+        case .accepted(let handler): ["kind": "accepted", "handler": .string(handler)]
+        case .fellOffTheEnd: ["kind": "fellOffTheEnd"]
+        case .failed(let handler, let error): ["kind": "failed", "handler": .string(handler), "error": .string(error)]
+        }
+    }
+
+    private static func value(of hop: Hop) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "handler": .string(hop.handler),
+            "position": .integer(Int64(hop.position)),
+            "decision": .string(hop.decision.rawValue),
+            "startOffsetNs": .integer(Int64(clamping: hop.startOffset)),
+            "inclusiveNs": .integer(Int64(clamping: hop.inclusiveDuration)),
+            "selfNs": .integer(Int64(clamping: hop.selfDuration)),
+        ]
+        if let reason = hop.reason { members["reason"] = .string(reason) }
+        if let registry = hop.registry { members["registry"] = .string(registry) }
+        return .object(members)
+    }
+
+    /// Reads a trace from the JSON value of one log line.
+    ///
+    /// - Throws: ``TraceLogError`` naming the field that is missing or of the wrong type.
+    public static func decode(_ value: JSONValue, file: String, line: Int) throws(TraceLogError) -> Trace {
+        var fields = Fields(value: value, path: "", file: file, line: line)
+        let command = try fields.object("command")
+        var commandFields = Fields(value: command, path: "command.", file: file, line: line)
+        let hopValues = try fields.array("hops")
+        var hops: [Hop] = []
+        for (index, hopValue) in hopValues.enumerated() {
+            var hop = Fields(value: hopValue, path: "hops[\(index)].", file: file, line: line)
+            hops.append(
+                Hop(
+                    handler: try hop.string("handler"),
+                    position: try hop.integer("position", atLeast: 0),
+                    decision: try hop.decision("decision"),
+                    reason: try hop.optionalString("reason"),
+                    registry: try hop.optionalString("registry"),
+                    startOffset: UInt64(try hop.integer("startOffsetNs", atLeast: 0)),
+                    inclusiveDuration: UInt64(try hop.integer("inclusiveNs", atLeast: 0)),
+                    selfDuration: UInt64(try hop.integer("selfNs", atLeast: 0))
+                )
+            )
+        }
+        return Trace(
+            id: UInt64(bitPattern: Int64(try fields.integer("id"))),
+            commandKind: try commandFields.string("kind"),
+            commandID: try commandFields.optionalString("id"),
+            payload: command["payload"],
+            entry: try fields.string("entry"),
+            chain: try fields.string("chain"),
+            chainVersion: try fields.integer("chainVersion", atLeast: 0),
+            startTime: Int64(try fields.integer("startTimeNs")),
+            hops: hops,
+            outcome: try outcome(try fields.object("outcome"), file: file, line: line),
+            duration: UInt64(try fields.integer("durationNs", atLeast: 0))
+        )
+    }
+
+    /// Checks a header line's value.
+    static func checkHeader(_ value: JSONValue, file: String, line: Int) throws(TraceLogError) {
+        let expected = "a trace log header {\"format\":\"\(formatName)\",\"version\":\(version)}"
+        guard value["format"]?.stringValue == formatName, case .integer(let found)? = value["version"] else {
+            throw TraceLogError(file: file, line: line, column: 1, expected: expected, found: describe(value))
+        }
+        guard found == Int64(version) else {
+            throw TraceLogError(
+                file: file,
+                line: line,
+                column: 1,
+                expected: "trace log version \(version) (the version this ChainTrace reads)",
+                found: "version \(found)"
+            )
+        }
+    }
+
+    private static func outcome(_ value: JSONValue, file: String, line: Int) throws(TraceLogError) -> Outcome {
+        var fields = Fields(value: value, path: "outcome.", file: file, line: line)
+        switch try fields.string("kind") {
+        case "accepted": return .accepted(by: try fields.string("handler"))
+        case "fellOffTheEnd": return .fellOffTheEnd
+        case "failed": return .failed(at: try fields.string("handler"), error: try fields.string("error"))
+        case let other:
+            throw TraceLogError(
+                file: file,
+                line: line,
+                column: 0,
+                expected: "outcome.kind to be accepted, fellOffTheEnd or failed",
+                found: "\"\(other)\""
+            )
+        }
+    }
+
+    static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool(let flag): "\(flag)"
+        case .integer(let number): "the number \(number)"
+        case .double(let number): "the number \(number)"
+        case .string(let text): "the string \"\(text.prefix(40))\""
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// Typed access to an object's members, with errors that name the field.
+    private struct Fields {
+        let members: [String: JSONValue]
+        let path: String
+        let file: String
+        let line: Int
+        let isObject: Bool
+
+        init(value: JSONValue, path: String, file: String, line: Int) {
+            if case .object(let members) = value {
+                self.members = members
+                isObject = true
+            } else {
+                members = [:]
+                isObject = false
+            }
+            self.path = path
+            self.file = file
+            self.line = line
+        }
+
+        mutating func required(_ key: String, _ kind: String) throws(TraceLogError) -> JSONValue {
+            guard let value = members[key] else {
+                throw fail("\(path)\(key) (\(kind))", found: isObject ? "no such field" : "not an object")
+            }
+            return value
+        }
+
+        mutating func string(_ key: String) throws(TraceLogError) -> String {
+            let value = try required(key, "a string")
+            guard case .string(let text) = value else { throw fail("\(path)\(key) to be a string", value) }
+            return text
+        }
+
+        mutating func optionalString(_ key: String) throws(TraceLogError) -> String? {
+            guard let value = members[key], value != .null else { return nil }
+            guard case .string(let text) = value else { throw fail("\(path)\(key) to be a string", value) }
+            return text
+        }
+
+        mutating func integer(_ key: String, atLeast minimum: Int64 = .min) throws(TraceLogError) -> Int {
+            let value = try required(key, "an integer")
+            guard case .integer(let number) = value, number >= minimum else {
+                let bound = minimum == .min ? "" : " ≥ \(minimum)"
+                throw fail("\(path)\(key) to be an integer\(bound)", value)
+            }
+            return Int(number)
+        }
+
+        mutating func object(_ key: String) throws(TraceLogError) -> JSONValue {
+            let value = try required(key, "an object")
+            guard case .object = value else { throw fail("\(path)\(key) to be an object", value) }
+            return value
+        }
+
+        mutating func array(_ key: String) throws(TraceLogError) -> [JSONValue] {
+            let value = try required(key, "an array")
+            guard case .array(let elements) = value else { throw fail("\(path)\(key) to be an array", value) }
+            return elements
+        }
+
+        mutating func decision(_ key: String) throws(TraceLogError) -> Decision {
+            let text = try string(key)
+            guard let decision = Decision(rawValue: text) else {
+                let names = Decision.allCases.map(\.rawValue).joined(separator: ", ")
+                throw fail("\(path)\(key) to be one of \(names)", .string(text))
+            }
+            return decision
+        }
+
+        func fail(_ expected: String, _ value: JSONValue) -> TraceLogError {
+            fail(expected, found: TraceLogFormat.describe(value))
+        }
+
+        func fail(_ expected: String, found: String) -> TraceLogError {
+            TraceLogError(file: file, line: line, column: 0, expected: expected, found: found)
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import ChainTrace
+import Testing
+
+@Suite("Decisions recorded by chains built on ChainTrace types")
+struct ChainDecisionTests {
+    @Test func acceptingHandlerEndsTheChainAndTheTraceNamesIt() throws {
+        let sink = InMemoryTraceSink()
+        let chain = try coinChain(recordingInto: sink)
+        let result = try chain.send(.dime)
+        #expect(result == "Dime")
+        let trace = try #require(sink.traces.first)
+        #expect(trace.path == ["Penny", "Nickel", "Dime"])
+        #expect(trace.hops.map(\.decision) == [.passed, .passed, .accepted])
+        #expect(trace.outcome == .accepted(by: "Dime"))
+        #expect(trace.hops.map(\.position) == [0, 1, 2])
+        #expect(trace.entry == "Penny")
+        #expect(trace.chain == "coins")
+        #expect(trace.commandKind == "Coin")
+    }
+
+    @Test func passReasonsAreKept() throws {
+        let sink = InMemoryTraceSink()
+        try coinChain(recordingInto: sink).send(.quarter)
+        #expect(sink.traces[0].hops[0].reason == "diameter 24.26")
+        #expect(sink.traces[0].hops[3].reason == nil)
+    }
+
+    @Test func commandNobodyAcceptsFallsOffTheEnd() throws {
+        let sink = InMemoryTraceSink()
+        let result = try coinChain(recordingInto: sink).send(.washer)
+        #expect(result == nil)
+        #expect(sink.traces[0].outcome == .fellOffTheEnd)
+        #expect(sink.traces[0].path == ["Penny", "Nickel", "Dime", "Quarter"])
+        #expect(sink.traces[0].hops.allSatisfy { $0.decision == .passed })
+    }
+
+    @Test func observerContinuesAndTheNextHandlerStillGetsTheCommand() throws {
+        let sink = InMemoryTraceSink()
+        let seen = Counter()
+        let chain = try coinChain(recordingInto: sink)
+        try chain.insert(.observer("Analytics") { _ in seen.increment() }, at: .first)
+        #expect(try chain.send(.penny) == "Penny")
+        #expect(seen.value == 1)
+        #expect(sink.traces[0].hops.map(\.decision) == [.continued, .accepted])
+        #expect(sink.traces[0].entry == "Analytics")
+    }
+
+    @Test func throwingHandlerFailsTheTraceWithItsNameAndError() throws {
+        let sink = InMemoryTraceSink()
+        let chain = try coinChain(recordingInto: sink)
+        try chain.insert(
+            Handler("Jammed") { _ in throw ValidationFailure(message: "coin slot jammed") },
+            at: .after("Nickel")
+        )
+        #expect(throws: ValidationFailure(message: "coin slot jammed")) { try chain.send(.quarter) }
+        let trace = try #require(sink.traces.first)
+        #expect(trace.outcome == .failed(at: "Jammed", error: "coin slot jammed"))
+        #expect(trace.hops.last?.decision == .failed)
+        #expect(trace.hops.last?.reason == "coin slot jammed")
+        #expect(!trace.visited("Quarter"))
+    }
+
+    @Test func continueWithHandsANewCommandToTheRest() throws {
+        let sink = InMemoryTraceSink()
+        let chain = try Chain<Int, String>(
+            "pipeline",
+            handlers: [
+                Handler("Double") { .continue(with: $0 * 2) },
+                Handler("Report") { .accept("got \($0)") },
+            ],
+            recorder: Recorder(sink: sink)
+        )
+        #expect(try chain.send(21) == "got 42")
+        #expect(sink.traces[0].hops.map(\.decision) == [.continued, .accepted])
+    }
+
+    @Test func timingsAreConsistentAndMeasureRealWork() throws {
+        let sink = InMemoryTraceSink()
+        let chain = try Chain<Int, Int>(
+            "timed",
+            handlers: [
+                Handler("Fast") { _ in .pass },
+                Handler("Slow") { _ in
+                    spin(2_000_000)
+                    return .pass
+                },
+                Handler("Last") { .accept($0) },
+            ],
+            recorder: Recorder(sink: sink)
+        )
+        try chain.send(1)
+        let trace = sink.traces[0]
+        let slow = try #require(trace.hop("Slow"))
+        #expect(slow.selfDuration >= 2_000_000)
+        #expect(slow.selfDuration == slow.inclusiveDuration)
+        #expect(trace.hops.reduce(0) { $0 + $1.inclusiveDuration } == trace.duration)
+        for (earlier, later) in zip(trace.hops, trace.hops.dropFirst()) {
+            #expect(later.startOffset == earlier.startOffset + earlier.inclusiveDuration)
+        }
+        #expect(trace.duration >= 2_000_000)
+    }
+
+    @Test func untracedChainReturnsTheSameResults() throws {
+        let chain = try coinChain()
+        #expect(try chain.send(.nickel) == "Nickel")
+        #expect(try chain.send(.washer) == nil)
+    }
+
+    @Test func payloadAndCommandIDAreCapturedForCodableCommands() throws {
+        let sink = InMemoryTraceSink()
+        try coinChain(recordingInto: sink).send(Coin(diameter: 19.05, weight: 2.5, serial: "c-1"))
+        let trace = sink.traces[0]
+        #expect(trace.commandID == "c-1")
+        #expect(trace.payload == ["diameter": 19.05, "weight": 2.5, "serial": "c-1"])
+    }
+
+    @Test func payloadCaptureCanBeTurnedOff() throws {
+        let sink = InMemoryTraceSink()
+        let chain = try coinChain()
+        chain.recorder = Recorder(sink: sink, capturesPayloads: false)
+        try chain.send(.penny)
+        #expect(sink.traces[0].payload == nil)
+    }
+}
+

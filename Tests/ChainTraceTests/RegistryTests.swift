@@ -1,0 +1,70 @@
+import ChainTrace
+import Testing
+
+@Suite("Registries of late responders")
+struct RegistryTests {
+    func window(_ sink: InMemoryTraceSink) throws -> (Chain<String, String>, Registry<Handler<String, String>>) {
+        let chain = try Chain<String, String>(
+            "window",
+            handlers: [
+                Handler("Detail") { $0 == "edit" ? .accept("Detail edits") : .pass },
+                Handler("App") { $0 == "quit" ? .accept("App quits") : .pass },
+            ],
+            recorder: Recorder(sink: sink)
+        )
+        let registry = try chain.addRegistry("LateResponders", at: .before("App"))
+        return (chain, registry)
+    }
+
+    func responder(_ name: String, _ action: String) -> Handler<String, String> {
+        Handler(name, canHandle: { $0 == action }) { $0 == action ? .accept(name) : .pass }
+    }
+
+    @Test func membersRunInWeightOrderAndTheirHopsNameTheRegistry() throws {
+        let sink = InMemoryTraceSink()
+        let (chain, registry) = try window(sink)
+        try registry.register(responder("ListShortcuts", "delete"), weight: 1)
+        try registry.register(responder("SearchShortcuts", "delete"), weight: 5)
+        #expect(try registry.members().map(\.name) == ["SearchShortcuts", "ListShortcuts"])
+        #expect(try chain.send("delete") == "SearchShortcuts")
+        let trace = sink.traces[0]
+        #expect(trace.path == ["Detail", "LateResponders", "SearchShortcuts"])
+        #expect(trace.hop("SearchShortcuts")?.registry == "LateResponders")
+        #expect(trace.hop("LateResponders")?.registry == nil)
+        #expect(trace.outcome == .accepted(by: "SearchShortcuts"))
+        let registryHop = try #require(trace.hop("LateResponders"))
+        #expect(registryHop.inclusiveDuration >= trace.hop("SearchShortcuts")!.inclusiveDuration)
+    }
+
+    @Test func commandNoMemberTakesGoesOnPastTheRegistry() throws {
+        let sink = InMemoryTraceSink()
+        let (chain, registry) = try window(sink)
+        try registry.register(responder("ListShortcuts", "delete"))
+        #expect(try chain.send("quit") == "App quits")
+        #expect(sink.traces[0].path == ["Detail", "LateResponders", "ListShortcuts", "App"])
+    }
+
+    @Test func deregisteringChangesPathsAndVersions() throws {
+        let sink = InMemoryTraceSink()
+        let (chain, registry) = try window(sink)
+        try registry.register(responder("ListShortcuts", "delete"))
+        try chain.send("delete")
+        #expect(try registry.deregister("ListShortcuts"))
+        #expect(try !registry.deregister("ListShortcuts"))
+        try chain.send("delete")
+        #expect(sink.traces[0].outcome == .accepted(by: "ListShortcuts"))
+        #expect(sink.traces[1].outcome == .fellOffTheEnd)
+        #expect(sink.traces[1].chainVersion > sink.traces[0].chainVersion)
+    }
+
+    @Test func memberNamesMustBeUniqueInTheWholeChain() throws {
+        let (_, registry) = try window(InMemoryTraceSink())
+        #expect(throws: ChainError.self) { try registry.register(responder("App", "x")) }
+    }
+
+    @Test func aHandlerIsNotARegistry() throws {
+        let (chain, _) = try window(InMemoryTraceSink())
+        let error = try #require(throws: ChainError.self) { try chain.registry("App") }
+        #expect(error.code == .wrongKind)
+    }
+}
