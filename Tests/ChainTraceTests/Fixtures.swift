@@ -60,3 +60,9 @@ final class Counter: @unchecked Sendable {
     func increment() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
 }
+
+/// A lock for test doubles that keep state.
+final class NSLockBox: Sendable {
+    private let lock = NSLock()
+    func locked<T>(_ body: () throws -> T) rethrows -> T { try lock.withLock(body) }
+}

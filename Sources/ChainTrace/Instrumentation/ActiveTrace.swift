@@ -94,17 +94,16 @@ final class ActiveTrace: @unchecked Sendable {
             var decision: Decision
             var reason: String?
             switch returned {
-            case .value:
-                decision = frame.hasNested ? .passed : .accepted
-            case .nothing:
-                decision = .passed
-            case .judged(let judged, let why):
-                (decision, reason) = (judged, why)
-            case .error(let error):
-                if frame.hasNested, content.failure != nil {
-                    decision = .passed
-                } else {
-                    (decision, reason) = (.failed, String(describing: error))
+            case .value: decision = .accepted
+            case .nothing: decision = .passed
+            case .judged(let judged, let why): (decision, reason) = (judged, why)
+            case .error(let error): (decision, reason) = (.failed, String(describing: error))
+            }
+            if frame.hasNested {
+                // A hop that forwarded did not stop the chain, and a failure handed back up from a nested hop
+                // belongs to the hop where it started.
+                if decision == .accepted || (decision == .failed && content.failure != nil) {
+                    (decision, reason) = (.passed, nil)
                 }
             }
             if role == .observer, decision == .passed || decision == .accepted { decision = .continued }

@@ -4,8 +4,10 @@
 /// instrumented hop that starts inside it — the next handler, called from this one — nests in the same trace.
 /// When the body returns, the hop's decision is inferred: *passed* if it forwarded to another instrumented
 /// handler, *accepted* if it returned without forwarding, *failed* if it threw (the handler that threw first is
-/// the one named). An observer (`role: .observer`) *continued*. `decide` judges the returned value instead,
-/// and ``ChainTracing/decide(_:reason:)`` overrides from inside the body.
+/// the one named). An observer (`role: .observer`) *continued*. `decide` judges the returned value instead —
+/// `{ $0 == nil ? .accepted : .failed }` for handlers that return an error value — though a hop that forwarded is
+/// never the acceptor, and a failure handed back up through it stays with the hop where it started.
+/// ``ChainTracing/decide(_:reason:)`` overrides everything from inside the body.
 ///
 /// ```swift
 /// extension CoinHandler: CoinHandlerProtocol {
@@ -100,7 +102,7 @@ public func traceHop<Command, Wrapped>(
 ///
 /// ```swift
 /// func handle(_ form: SignUpForm) async -> SignUpError? {
-///     await traceHop("CheckUsername", command: form, decide: { $0.map { _ in .failed } }) {
+///     await traceHop("CheckUsername", command: form, decide: { $0 == nil ? .accepted : .failed }) {
 ///         if let error = await usernames.check(form.username) { return error }
 ///         return await next?.handle(form)
 ///     }
@@ -147,4 +149,15 @@ public func traceHop<Command, Wrapped>(
 func judge<Result>(_ result: Result, _ decide: ((Result) -> Decision?)?, otherwise: HopReturn = .value) -> HopReturn {
     guard let decide, let decision = decide(result) else { return otherwise }
     return .judged(decision, decision == .failed ? String(describing: result) : nil)
+}
+
+/// The Optional form: a judged failure is described by the wrapped value, not `Optional(…)`.
+@inlinable
+func judge<Wrapped>(
+    _ result: Wrapped?,
+    _ decide: ((Wrapped?) -> Decision?)?,
+    otherwise: HopReturn = .value
+) -> HopReturn {
+    guard let decide, let decision = decide(result) else { return otherwise }
+    return .judged(decision, decision == .failed ? result.map { String(describing: $0) } ?? "nil" : nil)
 }

@@ -1,0 +1,95 @@
+import ChainTrace
+import Testing
+
+@Suite("Async chains on ChainTrace types")
+struct AsyncChainTests {
+    func signUp(_ sink: InMemoryTraceSink) throws -> AsyncChain<SignUpForm, String> {
+        try AsyncChain(
+            "sign-up",
+            handlers: [
+                AsyncHandler("CheckUsername") { form in
+                    await Task.yield()
+                    if form.username == "taken" { throw SignUpError.usernameTaken(form.username) }
+                    return .continue
+                },
+                AsyncHandler("UploadPhoto") { form in
+                    await Task.yield()
+                    var updated = form
+                    updated.photoURL = "https://photos.example/\(form.username)"
+                    return .continue(with: updated)
+                },
+                AsyncHandler("SaveProfile") { form in
+                    await Task.yield()
+                    guard let url = form.photoURL else { throw SignUpError.uploadFailed }
+                    return .accept("\(form.username) \(url)")
+                },
+            ],
+            recorder: Recorder(sink: sink)
+        )
+    }
+
+    @Test func stagesContinueAndTheLastAccepts() async throws {
+        let sink = InMemoryTraceSink()
+        let result = try await signUp(sink).send(SignUpForm(username: "ada"))
+        #expect(result == "ada https://photos.example/ada")
+        #expect(sink.traces[0].hops.map(\.decision) == [.continued, .continued, .accepted])
+    }
+
+    @Test func aThrowingStageNamesItselfAndItsError() async throws {
+        let sink = InMemoryTraceSink()
+        await #expect(throws: SignUpError.usernameTaken("taken")) {
+            try await signUp(sink).send(SignUpForm(username: "taken"))
+        }
+        #expect(sink.traces[0].outcome == .failed(at: "CheckUsername", error: "usernameTaken(\"taken\")"))
+        #expect(sink.traces[0].path == ["CheckUsername"])
+    }
+
+    @Test func eightTasksTimesTenThousandCommandsNeverMixHops() async throws {
+        let sink = InMemoryTraceSink()
+        let chain = try AsyncChain<Int, Int>(
+            "parity",
+            handlers: [
+                AsyncHandler("Even") { $0 % 2 == 0 ? .accept($0) : .pass },
+                AsyncHandler("Observer", role: .observer) { _ in .continue },
+                AsyncHandler("Odd") { .accept($0) },
+            ],
+            recorder: Recorder(sink: sink)
+        )
+        let syncChain = try Chain<Int, Int>(
+            "parity-sync",
+            handlers: [Handler("Even") { $0 % 2 == 0 ? .accept($0) : .pass }, Handler("Odd") { .accept($0) }],
+            recorder: Recorder(sink: sink)
+        )
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for index in 0..<10_000 {
+                        let value = task * 10_000 + index
+                        if task % 2 == 0 {
+                            _ = try await chain.send(value)
+                        } else {
+                            _ = try syncChain.send(value)
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let traces = sink.traces
+        #expect(traces.count == 80_000)
+        var seen = Set<Int64>()
+        for trace in traces {
+            guard case .integer(let value) = trace.payload else {
+                Issue.record("trace \(trace.id) has no payload")
+                continue
+            }
+            seen.insert(value)
+            let even = value % 2 == 0
+            let expected: [String] = even ? ["Even"] : (trace.chain == "parity" ? ["Even", "Observer", "Odd"] : ["Even", "Odd"])
+            if trace.path != expected || trace.outcome != .accepted(by: even ? "Even" : "Odd") {
+                Issue.record("trace of \(value) mixed: \(trace.path) \(trace.outcome)")
+            }
+        }
+        #expect(seen.count == 80_000)
+    }
+}

@@ -1,0 +1,176 @@
+import ChainTrace
+import Testing
+
+@Suite("Instrumenting chains users already have")
+struct InstrumentationTests {
+    func validators(delayedDime: UInt64 = 0) -> any CoinHandling {
+        linked(
+            [
+                CoinValidator("Penny", .penny), CoinValidator("Nickel", .nickel),
+                CoinValidator("Dime", .dime, delay: delayedDime), CoinValidator("Quarter", .quarter),
+            ] as [any CoinHandling]
+        ) { $0.next = $1 }
+    }
+
+    @Test func nestedHopsAreInferredPassedUntilTheOneThatReturnsAValue() {
+        let sink = InMemoryTraceSink()
+        let chain = validators()
+        let coin = ChainTracing.withRecorder(Recorder(sink: sink)) { chain.validate(.dime) }
+        #expect(coin == .dime)
+        let trace = sink.traces[0]
+        #expect(trace.path == ["Penny", "Nickel", "Dime"])
+        #expect(trace.hops.map(\.decision) == [.passed, .passed, .accepted])
+        #expect(trace.outcome == .accepted(by: "Dime"))
+        #expect(trace.chain == "validators")
+        #expect(trace.entry == "Penny")
+    }
+
+    @Test func nilFromTheLastHandlerFallsOffTheEnd() {
+        let sink = InMemoryTraceSink()
+        let chain = validators()
+        let coin = ChainTracing.withRecorder(Recorder(sink: sink)) { chain.validate(.washer) }
+        #expect(coin == nil)
+        #expect(sink.traces[0].outcome == .fellOffTheEnd)
+        #expect(sink.traces[0].hops.count == 4)
+    }
+
+    @Test func selfTimeExcludesNestedHopsAndInclusiveTimeIncludesThem() throws {
+        let sink = InMemoryTraceSink()
+        let chain = validators(delayedDime: 3_000_000)
+        ChainTracing.withRecorder(Recorder(sink: sink)) { _ = chain.validate(.quarter) }
+        let trace = sink.traces[0]
+        let penny = try #require(trace.hop("Penny"))
+        let dime = try #require(trace.hop("Dime"))
+        #expect(dime.selfDuration >= 3_000_000)
+        #expect(penny.inclusiveDuration >= 3_000_000)
+        #expect(penny.selfDuration < 1_000_000)
+        #expect(penny.inclusiveDuration == trace.hops.reduce(0) { $0 + $1.selfDuration })
+        #expect(trace.hops.map(\.startOffset) == trace.hops.map(\.startOffset).sorted())
+    }
+
+    @Test func observerRoleContinues() {
+        let sink = InMemoryTraceSink()
+        let counter = CoinCounter()
+        counter.next = validators()
+        ChainTracing.withRecorder(Recorder(sink: sink)) { _ = counter.validate(.penny) }
+        #expect(counter.counter.value == 1)
+        #expect(sink.traces[0].hops.map(\.decision) == [.continued, .accepted])
+    }
+
+    @Test func explicitDecisionOverridesTheInference() {
+        final class Greedy: CoinHandling {
+            var next: (any CoinHandling)?
+            func validate(_ coin: Coin) -> Coin? {
+                traceHop("Greedy", command: coin) {
+                    ChainTracing.decide(.continued, reason: "looked only")
+                    return next?.validate(coin)
+                }
+            }
+        }
+        let sink = InMemoryTraceSink()
+        let greedy = Greedy()
+        greedy.next = validators()
+        ChainTracing.withRecorder(Recorder(sink: sink)) { _ = greedy.validate(.penny) }
+        #expect(sink.traces[0].hops[0].decision == .continued)
+        #expect(sink.traces[0].hops[0].reason == "looked only")
+    }
+
+    @Test func theHandlerThatThrewFirstIsNamedNotTheOnesItPassedThrough() throws {
+        let sink = InMemoryTraceSink()
+        let chain = linked(
+            [RangeCheck("Small", 0..<10), RangeCheck("Medium", 10..<100, rejects: true), RangeCheck("Large", 100..<1000)]
+                as [any Checking]
+        ) { $0.next = $1 }
+        let recorder = Recorder(sink: sink)
+        #expect(throws: ValidationFailure(message: "42 rejected by Medium")) {
+            try ChainTracing.withRecorder(recorder) { try chain.check(42) }
+        }
+        #expect(try ChainTracing.withRecorder(recorder) { try chain.check(500) } == "Large")
+        #expect(sink.traces[0].hops.map(\.decision) == [.passed, .failed])
+        #expect(sink.traces[0].outcome == .failed(at: "Medium", error: "42 rejected by Medium"))
+        #expect(sink.traces[1].outcome == .accepted(by: "Large"))
+    }
+
+    @Test func aProtocolChainLinkedIntoALoopIsStoppedAndTheLoopNamed() {
+        let sink = InMemoryTraceSink()
+        let a = CoinValidator("A", .penny)
+        let b = CoinValidator("B", .nickel)
+        a.next = b
+        b.next = a
+        let saved = ChainTracing.maximumHops
+        defer { ChainTracing.maximumHops = saved }
+        ChainTracing.maximumHops = 50
+        let coin = ChainTracing.withRecorder(Recorder(sink: sink)) { a.validate(.washer) }
+        #expect(coin == nil)
+        let trace = sink.traces[0]
+        #expect(trace.hops.count == 51)
+        guard case .failed(let handler, let error) = trace.outcome else {
+            Issue.record("expected a failed outcome, got \(trace.outcome)")
+            return
+        }
+        #expect(["A", "B"].contains(handler))
+        #expect(error.contains("A → B") || error.contains("B → A"))
+    }
+
+    @Test func withoutARecorderInstrumentedChainsRunUntraced() {
+        let chain = validators()
+        #expect(chain.validate(.nickel) == .nickel)
+    }
+
+    @Test func asyncHopsNestAcrossAwaitsAndErrorValuesFailTheStage() async {
+        let sink = InMemoryTraceSink()
+        let flow = signUpFlow()
+        await ChainTracing.withRecorder(Recorder(sink: sink)) {
+            #expect(await flow.handle(SignUpForm(username: "ada")) == nil)
+            #expect(await flow.handle(SignUpForm(username: "taken")) == .usernameTaken("taken"))
+            #expect(await flow.handle(SignUpForm(username: "nophoto")) == .uploadFailed)
+        }
+        let traces = sink.traces
+        #expect(traces.count == 3)
+        #expect(traces[0].path == ["CheckUsername", "UploadPhoto", "SaveProfile"])
+        #expect(traces[0].outcome == .accepted(by: "SaveProfile"))
+        #expect(traces[1].outcome == .failed(at: "CheckUsername", error: "usernameTaken(\"taken\")"))
+        #expect(traces[2].outcome.failingHandler == "SaveProfile")
+        #expect(traces[2].hops.map(\.decision) == [.passed, .passed, .failed])
+    }
+
+    @Test func concurrentAsyncFlowsNeverMixTheirHops() async {
+        let sink = InMemoryTraceSink()
+        let flow = signUpFlow()
+        await ChainTracing.withRecorder(Recorder(sink: sink)) {
+            await withTaskGroup(of: Void.self) { group in
+                for task in 0..<8 {
+                    group.addTask {
+                        for index in 0..<250 { _ = await flow.handle(SignUpForm(username: "user-\(task)-\(index)")) }
+                    }
+                }
+            }
+        }
+        let traces = sink.traces
+        #expect(traces.count == 2_000)
+        for trace in traces {
+            #expect(trace.path == ["CheckUsername", "UploadPhoto", "SaveProfile"])
+            #expect(trace.outcome == .accepted(by: "SaveProfile"))
+            #expect(trace.payload?["username"]?.stringValue?.hasPrefix("user-") == true)
+        }
+        #expect(Set(traces.compactMap { $0.payload?["username"] }).count == 2_000)
+    }
+
+    @Test func scopedRecordersKeepParallelTestsApart() async {
+        let first = InMemoryTraceSink()
+        let second = InMemoryTraceSink()
+        async let a: Void = ChainTracing.withRecorder(Recorder(sink: first)) {
+            let chain = validators()
+            for _ in 0..<100 { _ = chain.validate(.penny) }
+        }
+        async let b: Void = ChainTracing.withRecorder(Recorder(sink: second)) {
+            let chain = validators()
+            for _ in 0..<50 { _ = chain.validate(.quarter) }
+        }
+        _ = await (a, b)
+        #expect(first.traces.count == 100)
+        #expect(second.traces.count == 50)
+        #expect(first.traces.allSatisfy { $0.outcome == .accepted(by: "Penny") })
+        #expect(second.traces.allSatisfy { $0.outcome == .accepted(by: "Quarter") })
+    }
+}

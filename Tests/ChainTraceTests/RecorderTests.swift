@@ -1,0 +1,112 @@
+import ChainTrace
+import Testing
+
+@Suite("Recorder: off, sampling, filtering, the ring bound, sinks")
+struct RecorderTests {
+    @Test func recorderOffRecordsNothing() throws {
+        let chain = try coinChain()
+        chain.recorder = .off
+        #expect(!chain.recorder.isOn)
+        #expect(try chain.send(.dime) == "Dime")
+    }
+
+    @Test func recorderCanBeSwitchedOffAndOnAtRunTime() throws {
+        let sink = InMemoryTraceSink()
+        let chain = try coinChain(recordingInto: sink)
+        try chain.send(.penny)
+        chain.recorder = .off
+        try chain.send(.penny)
+        chain.recorder = Recorder(sink: sink)
+        try chain.send(.penny)
+        #expect(sink.traces.count == 2)
+    }
+
+    @Test func samplingTracesOneCommandInN() throws {
+        let sink = InMemoryTraceSink()
+        let chain = try coinChain()
+        chain.recorder = Recorder(sink: sink, sampling: .oneIn(100))
+        for _ in 0..<1_000 { try chain.send(.quarter) }
+        #expect(sink.traces.count == 10)
+    }
+
+    @Test func filterDecidesPerCommand() throws {
+        let sink = InMemoryTraceSink()
+        let chain = try coinChain()
+        chain.recorder = Recorder(sink: sink, filter: { (($0 as? Coin)?.weight ?? 0) > 5 })
+        for coin in [Coin.penny, .nickel, .dime, .quarter, .washer] { try chain.send(coin) }
+        #expect(sink.traces.map(\.outcome) == [.accepted(by: "Quarter"), .fellOffTheEnd])
+    }
+
+    @Test func boundedSinkKeepsTheNewestTracesAndCountsTheDropped() throws {
+        let sink = InMemoryTraceSink(limit: 3)
+        let chain = try coinChain(recordingInto: sink)
+        for coin in [Coin.penny, .nickel, .dime, .quarter, .washer] { try chain.send(coin) }
+        #expect(sink.traces.map(\.outcome) == [.accepted(by: "Dime"), .accepted(by: "Quarter"), .fellOffTheEnd])
+        #expect(sink.droppedCount == 2)
+    }
+
+    @Test func boundedSinkKeepsTheNewestAcrossThreads() async throws {
+        let sink = InMemoryTraceSink(limit: 50)
+        let chain = try coinChain(recordingInto: sink)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { for _ in 0..<500 { _ = try? chain.send(.penny) } } }
+        }
+        let kept = sink.traces
+        #expect(kept.count == 50)
+        #expect(sink.droppedCount == 1_950)
+        #expect(kept.map(\.startTime) == kept.map(\.startTime).sorted())
+    }
+
+    @Test func removeAllForgetsTraces() throws {
+        let sink = InMemoryTraceSink()
+        try coinChain(recordingInto: sink).send(.penny)
+        sink.removeAll()
+        #expect(sink.traces.isEmpty)
+    }
+
+    @Test func customSinksReceiveEveryTraceThroughAFanOut() throws {
+        let first = InMemoryTraceSink()
+        let outcomes = OutcomeCollector()
+        let chain = try coinChain()
+        chain.recorder = Recorder(sink: FanOutTraceSink([first, outcomes]))
+        try chain.send(.dime)
+        try chain.send(.washer)
+        #expect(first.traces.count == 2)
+        #expect(outcomes.outcomes == [.accepted(by: "Dime"), .fellOffTheEnd])
+    }
+
+    @Test func traceIDsAreUniqueAcrossThreads() async throws {
+        let sink = InMemoryTraceSink()
+        let chain = try coinChain(recordingInto: sink)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { for _ in 0..<1_000 { _ = try? chain.send(.nickel) } } }
+        }
+        #expect(Set(sink.traces.map(\.id)).count == 4_000)
+    }
+
+    @Test func commandKindComesFromTracedCommandOrTheTypeName() throws {
+        enum Action: TracedCommand {
+            case copy, paste
+            var commandKind: String { "\(self)" }
+        }
+        let sink = InMemoryTraceSink()
+        let actions = try Chain<Action, Bool>(
+            "actions", handlers: [Handler("Editor") { _ in .accept(true) }], recorder: Recorder(sink: sink))
+        try actions.send(.paste)
+        let numbers = try Chain<Int, Bool>(
+            "numbers", handlers: [Handler("Any") { _ in .accept(true) }], recorder: Recorder(sink: sink))
+        try numbers.send(1)
+        #expect(sink.traces.map(\.commandKind) == ["paste", "Int"])
+        #expect(sink.traces.map(\.payload) == [nil, .integer(1)])
+    }
+}
+
+/// A sink of our own, as a user would write one.
+final class OutcomeCollector: TraceSink, @unchecked Sendable {
+    // Appended under `lock` only.
+    private var collected: [Outcome] = []
+    private let mutex = NSLockBox()
+
+    func record(_ trace: Trace) { mutex.locked { collected.append(trace.outcome) } }
+    var outcomes: [Outcome] { mutex.locked { collected } }
+}
