@@ -1,0 +1,57 @@
+import ChainTrace
+import ChainTraceFormats
+import Testing
+
+@Suite("Strict JSON with exact error positions")
+struct JSONParserTests {
+    @Test func parsesEveryKindOfValue() throws {
+        let value = try JSONParser.parse(#"{"a":[1,-2.5e3,true,false,null],"b":"x\"\\\/\n\u00e9\ud83d\ude00","c":{}}"#)
+        #expect(value == ["a": [1, -2500.0, true, false, nil], "b": "x\"\\/\né😀", "c": [:]])
+    }
+
+    @Test func integersStayIntegersAndFloatsStayFloats() throws {
+        #expect(try JSONParser.parse("9007199254740993") == .integer(9_007_199_254_740_993))
+        #expect(try JSONParser.parse("1.0") == .double(1))
+        #expect(try JSONParser.parse("0.1") == .double(0.1))
+    }
+
+    @Test(arguments: [
+        ("{\"a\":1,}", 1, 8, "a member name in double quotes"),
+        ("[1 2]", 1, 4, "',' or ']'"),
+        ("{\n  \"a\": tru\n}", 2, 8, "'true'"),
+        ("\"abc", 1, 5, "'\"' to close the string"),
+        ("01", 1, 2, "end of the value"),
+        ("{\"a\" 1}", 1, 6, "':' after the member name"),
+        ("-", 1, 2, "a digit"),
+        ("\"\\x\"", 1, 3, "one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u"),
+        ("", 1, 1, "a JSON value"),
+    ])
+    func malformedTextIsReportedWithLineColumnAndWhatWasExpected(
+        text: String, line: Int, column: Int, expected: String
+    ) {
+        let error = #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
+        #expect(error?.line == line)
+        #expect(error?.column == column)
+        #expect(error?.expected == expected)
+    }
+
+    @Test func errorLinesCountFromTheGivenFirstLine() {
+        let error = #expect(throws: JSONParseError.self) { try JSONParser.parse("[1,]", line: 41) }
+        #expect(error?.line == 41)
+        #expect(error?.description == "line 41, column 4: expected a JSON value, found ']'")
+    }
+
+    @Test func writerOutputReadsBackToTheSameValue() throws {
+        let value: JSONValue = [
+            "z": "quote \" backslash \\ newline \n tab \t bell \u{07} é <script>",
+            "a": [1.5, 0.1, 1e-7, -0.0, 123_456_789_012],
+            "m": ["nested": [nil, true]],
+        ]
+        var writer = JSONWriter()
+        writer.write(value)
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(try JSONParser.parse(text) == value)
+        #expect(text.hasPrefix(#"{"a":"#))
+        #expect(!text.contains("\n"))
+    }
+}
