@@ -44,7 +44,9 @@ struct InstrumentationTests {
         #expect(dime.selfDuration >= 3_000_000)
         #expect(penny.inclusiveDuration >= 3_000_000)
         #expect(penny.selfDuration < 1_000_000)
-        #expect(penny.inclusiveDuration == trace.hops.reduce(0) { $0 + $1.selfDuration })
+        // Self times are converted from clock ticks one by one, so each may round by 1 ns.
+        let selfTotal = trace.hops.reduce(0) { $0 + $1.selfDuration }
+        #expect(penny.inclusiveDuration.distance(to: selfTotal).magnitude <= UInt64(trace.hops.count))
         #expect(trace.hops.map(\.startOffset) == trace.hops.map(\.startOffset).sorted())
     }
 

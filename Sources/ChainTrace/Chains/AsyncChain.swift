@@ -77,7 +77,7 @@ public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, 
             } else {
                 let mark = observer.beginRegistry(index)
                 defer { observer.endRegistry(mark) }
-                for member in node.members {
+                for member in chain.registries[Int(node.registry)] {
                     if let result = try await step(member.handler, member.name, registry: index, &command, &observer) {
                         return result
                     }

@@ -79,7 +79,7 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
             } else {
                 let mark = observer.beginRegistry(index)
                 defer { observer.endRegistry(mark) }
-                for member in node.members {
+                for member in chain.registries[Int(node.registry)] {
                     if let result = try step(member.handler, member.name, registry: index, &command, &observer) {
                         return result
                     }

@@ -145,7 +145,7 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
                 steps.append(DryRun.Step(handler: name, registry: nil, answer: answer(for: handler)))
             } else {
                 steps.append(DryRun.Step(handler: name, registry: nil, answer: .wouldPass))
-                for member in node.members {
+                for member in chain.registries[Int(node.registry)] {
                     steps.append(DryRun.Step(handler: member.handler.name, registry: name, answer: answer(for: member.handler)))
                     if steps.last?.answer == .wouldAccept { break }
                 }

@@ -8,8 +8,9 @@ final class CompiledChain<Member: ChainMember>: Sendable {
     struct Node: Sendable {
         /// `nil` for a registry.
         @usableFromInline let handler: Member?
-        @usableFromInline let members: [RegisteredMember]
         @usableFromInline let next: Int32
+        /// For a registry, its index in `registries`; otherwise -1.
+        @usableFromInline let registry: Int32
     }
 
     @usableFromInline
@@ -21,7 +22,9 @@ final class CompiledChain<Member: ChainMember>: Sendable {
     @usableFromInline let chainName: String
     @usableFromInline let version: Int
     @usableFromInline let names: HandlerNameTable
-    @usableFromInline let nodes: [Node]
+    @usableFromInline let nodes: ContiguousArray<Node>
+    /// The members of each registry, in the order commands reach them.
+    @usableFromInline let registries: [[RegisteredMember]]
     @usableFromInline let head: Int32
     @usableFromInline let hopLimit: Int
     @usableFromInline let recorder: Recorder
@@ -33,21 +36,28 @@ final class CompiledChain<Member: ChainMember>: Sendable {
         var indexByName: [String: Int32] = [:]
         for (index, name) in order.enumerated() { indexByName[name] = Int32(index) }
         var names = order
-        var nodes: [Node] = []
+        var nodes: ContiguousArray<Node> = []
+        var registries: [[RegisteredMember]] = []
         for name in order {
             let node = structure.nodes[name]!  // `order` and `nodes` hold the same names
+            let next = node.next.flatMap { indexByName[$0] } ?? -1
+            if let handler = node.handler {
+                nodes.append(Node(handler: handler, next: next, registry: -1))
+                continue
+            }
             var members: [RegisteredMember] = []
             for member in node.members {
                 members.append(RegisteredMember(handler: member.member, name: Int32(names.count)))
                 names.append(member.member.name)
             }
-            let next = node.next.flatMap { indexByName[$0] } ?? -1
-            nodes.append(Node(handler: node.handler, members: members, next: next))
+            nodes.append(Node(handler: nil, next: next, registry: Int32(registries.count)))
+            registries.append(members)
         }
         self.chainName = structure.chainName
         self.version = structure.version
-        self.names = HandlerNameTable(names)
+        self.names = HandlerNameTable(chain: structure.chainName, commandType: command.typeName, names: names)
         self.nodes = nodes
+        self.registries = registries
         self.head = structure.head.flatMap { indexByName[$0] } ?? -1
         self.hopLimit = hopLimit ?? max(1, nodes.count)
         self.recorder = recorder

@@ -7,12 +7,35 @@
 /// let analytics = Handler<Coin, Coin>.observer("Analytics") { coin in counter.add(coin) }
 /// ```
 public struct Handler<Command, Result>: ChainMember {
+    /// Everything in one reference, so a chain walk copies one pointer per hop.
+    @usableFromInline let box: Box
+
+    @usableFromInline
+    final class Box: Sendable {
+        let name: String
+        let role: HandlerRole
+        @usableFromInline let body: @Sendable (Command) throws -> HandlerResponse<Command, Result>
+        let test: @Sendable (Command) -> Bool?
+
+        init(
+            name: String,
+            role: HandlerRole,
+            body: @escaping @Sendable (Command) throws -> HandlerResponse<Command, Result>,
+            test: @escaping @Sendable (Command) -> Bool?
+        ) {
+            self.name = name
+            self.role = role
+            self.body = body
+            self.test = test
+        }
+    }
+
     /// The handler's name, unique within its chain.
-    public let name: String
+    public var name: String { box.name }
     /// Whether it may accept or only observes.
-    public let role: HandlerRole
-    @usableFromInline let body: @Sendable (Command) throws -> HandlerResponse<Command, Result>
-    @usableFromInline let test: @Sendable (Command) -> Bool?
+    public var role: HandlerRole { box.role }
+    @inlinable var body: @Sendable (Command) throws -> HandlerResponse<Command, Result> { box.body }
+    var test: @Sendable (Command) -> Bool? { box.test }
 
     /// Creates a handler from closures.
     ///
@@ -27,18 +50,12 @@ public struct Handler<Command, Result>: ChainMember {
         canHandle: (@Sendable (Command) -> Bool)? = nil,
         handle: @escaping @Sendable (Command) throws -> HandlerResponse<Command, Result>
     ) {
-        self.name = name
-        self.role = role
-        self.body = handle
-        self.test = { command in canHandle?(command) }
+        box = Box(name: name, role: role, body: handle, test: { command in canHandle?(command) })
     }
 
     /// Wraps a handler type of your own.
     public init<Wrapped: ChainHandler>(_ handler: Wrapped) where Wrapped.Command == Command, Wrapped.Result == Result {
-        name = handler.name
-        role = handler.role
-        body = { try handler.handle($0) }
-        test = { handler.canHandle($0) }
+        box = Box(name: handler.name, role: handler.role, body: { try handler.handle($0) }, test: { handler.canHandle($0) })
     }
 
     /// An observer: runs `observe` on every command and always lets it continue.
@@ -59,12 +76,35 @@ public struct Handler<Command, Result>: ChainMember {
 /// }
 /// ```
 public struct AsyncHandler<Command, Result>: ChainMember {
+    /// Everything in one reference, so a chain walk copies one pointer per hop.
+    @usableFromInline let box: Box
+
+    @usableFromInline
+    final class Box: Sendable {
+        let name: String
+        let role: HandlerRole
+        @usableFromInline let body: @Sendable (Command) async throws -> HandlerResponse<Command, Result>
+        let test: @Sendable (Command) -> Bool?
+
+        init(
+            name: String,
+            role: HandlerRole,
+            body: @escaping @Sendable (Command) async throws -> HandlerResponse<Command, Result>,
+            test: @escaping @Sendable (Command) -> Bool?
+        ) {
+            self.name = name
+            self.role = role
+            self.body = body
+            self.test = test
+        }
+    }
+
     /// The handler's name, unique within its chain.
-    public let name: String
+    public var name: String { box.name }
     /// Whether it may accept or only observes.
-    public let role: HandlerRole
-    @usableFromInline let body: @Sendable (Command) async throws -> HandlerResponse<Command, Result>
-    @usableFromInline let test: @Sendable (Command) -> Bool?
+    public var role: HandlerRole { box.role }
+    @inlinable var body: @Sendable (Command) async throws -> HandlerResponse<Command, Result> { box.body }
+    var test: @Sendable (Command) -> Bool? { box.test }
 
     /// Creates an async handler from closures; see ``Handler/init(_:role:canHandle:handle:)``.
     public init(
@@ -73,27 +113,23 @@ public struct AsyncHandler<Command, Result>: ChainMember {
         canHandle: (@Sendable (Command) -> Bool)? = nil,
         handle: @escaping @Sendable (Command) async throws -> HandlerResponse<Command, Result>
     ) {
-        self.name = name
-        self.role = role
-        self.body = handle
-        self.test = { command in canHandle?(command) }
+        box = Box(name: name, role: role, body: handle, test: { command in canHandle?(command) })
     }
 
     /// Wraps an async handler type of your own.
     public init<Wrapped: AsyncChainHandler>(_ handler: Wrapped)
     where Wrapped.Command == Command, Wrapped.Result == Result {
-        name = handler.name
-        role = handler.role
-        body = { try await handler.handle($0) }
-        test = { handler.canHandle($0) }
+        box = Box(
+            name: handler.name,
+            role: handler.role,
+            body: { try await handler.handle($0) },
+            test: { handler.canHandle($0) }
+        )
     }
 
     /// Wraps a synchronous handler so it can sit in an async chain.
     public init(_ handler: Handler<Command, Result>) {
-        name = handler.name
-        role = handler.role
-        body = handler.body
-        test = handler.test
+        box = Box(name: handler.name, role: handler.role, body: handler.body, test: handler.test)
     }
 
     /// An observer: runs `observe` on every command and always lets it continue.

@@ -1,3 +1,5 @@
+import CChainTraceClock
+
 /// What a chain walk reports as it goes; the walk is generic over it so an untraced send compiles to the bare
 /// loop and a traced one adds exactly one clock read per hop.
 @usableFromInline
@@ -22,30 +24,35 @@ struct UntracedHops: HopObserver {
     @inlinable mutating func endRegistry(_ mark: Int) {}
 }
 
-/// Records hops of a chain walk: one clock read per hop, since a hop ends when the next begins.
+/// Records hops of a chain walk: one clock read per hop, since a hop ends when the next begins. Times are
+/// clock ticks until the trace is read (see ``MonotonicClock``).
 @usableFromInline
 struct TracedHops: HopObserver {
     @usableFromInline var records: [HopRecord] = []
+    @usableFromInline var reasons = HopReasons()
     @usableFromInline let start: UInt64
     @usableFromInline var last: UInt64
+    /// Read once per trace rather than once per hop.
+    @usableFromInline let usesCycleCounter: Bool
 
     @inlinable
     init(expectedHops: Int) {
         records.reserveCapacity(expectedHops)
+        usesCycleCounter = MonotonicClock.usesCycleCounter
         start = MonotonicClock.now()
         last = start
     }
 
     @inlinable
     mutating func hop(_ handler: Int32, registry: Int32, decision: Decision, reason: String?) {
-        let now = MonotonicClock.now()
+        let now = usesCycleCounter ? chaintrace_read_cycle_counter() : MonotonicClock.monotonicNanoseconds()
         let duration = now &- last
+        if reason != nil { reasons.set(reason, at: records.count) }
         records.append(
             HopRecord(
                 handler: handler,
                 registry: registry,
                 decision: decision,
-                reason: reason,
                 startOffset: last &- start,
                 inclusiveDuration: duration,
                 selfDuration: duration
@@ -66,7 +73,6 @@ struct TracedHops: HopObserver {
                 handler: registry,
                 registry: -1,
                 decision: .passed,
-                reason: nil,
                 startOffset: last &- start,
                 inclusiveDuration: 0,
                 selfDuration: 0
@@ -84,17 +90,6 @@ struct TracedHops: HopObserver {
         records[mark].selfDuration = inclusive &- nested
     }
 
-    /// The outcome the recorded hops add up to.
-    @inlinable
-    func outcome(names: HandlerNameTable) -> Outcome {
-        guard let last = records.last else { return .fellOffTheEnd }
-        switch last.decision {
-        case .accepted: return .accepted(by: names.names[Int(last.handler)])
-        case .failed: return .failed(at: names.names[Int(last.handler)], error: last.reason ?? "")
-        case .passed, .continued: return .fellOffTheEnd
-        }
-    }
-
     /// The finished trace of a walk over `chain` that started at node `entry`.
     @inlinable
     func trace<Member, Command>(
@@ -105,18 +100,27 @@ struct TracedHops: HopObserver {
         id: UInt64
     ) -> Trace {
         let description = chain.command.describe(command, capturingPayload: configuration.capturesPayloads)
+        // A walk stops at the hop that accepted or failed, so only the last hop can decide the outcome.
+        var outcomeHop: Int32 = -1
+        if let last = records.last, last.decision == .accepted || last.decision == .failed {
+            outcomeHop = Int32(records.count - 1)
+        }
         return Trace(
-            id: id,
-            commandKind: description.kind,
-            commandID: description.id,
-            payload: description.payload,
-            entry: chain.names.names[Int(entry)],
-            chain: chain.chainName,
-            chainVersion: chain.version,
-            startTime: MonotonicClock.wallTime(start),
-            storage: .compact(chain.names, records),
-            outcome: outcome(names: chain.names),
-            duration: last &- start
+            storage: TraceStorage(
+                id: id,
+                names: chain.names,
+                kind: description.kind,
+                commandID: description.id,
+                payload: description.payload,
+                entry: entry,
+                chainVersion: chain.version,
+                start: start,
+                duration: last &- start,
+                records: records,
+                reasons: reasons,
+                outcomeHop: outcomeHop,
+                inTicks: true
+            )
         )
     }
 }

@@ -19,6 +19,7 @@ final class ActiveTrace: @unchecked Sendable {
     struct Content {
         var names: [String] = []
         var records: [HopRecord] = []
+        var reasons = HopReasons()
         var frames: [Frame] = []
         var failure: Int?
         var end: UInt64 = 0
@@ -26,7 +27,8 @@ final class ActiveTrace: @unchecked Sendable {
 
     let configuration: RecorderConfiguration
     let chain: String
-    let kind: String
+    let kind: String?
+    let commandType: String
     let commandID: String?
     let payload: JSONValue?
     let start: UInt64
@@ -36,10 +38,9 @@ final class ActiveTrace: @unchecked Sendable {
     @usableFromInline @TaskLocal static var current: ActiveTrace?
 
     init<Command>(command: Command, chain: String, configuration: RecorderConfiguration, maximumHops: Int) {
-        let description = CommandTypeInfo(Command.self).describe(
-            command,
-            capturingPayload: configuration.capturesPayloads
-        )
+        let info = CommandTypeInfo(Command.self)
+        let description = info.describe(command, capturingPayload: configuration.capturesPayloads)
+        self.commandType = info.typeName
         self.configuration = configuration
         self.chain = chain
         self.kind = description.kind
@@ -67,12 +68,12 @@ final class ActiveTrace: @unchecked Sendable {
                     handler: Int32(content.names.count - 1),
                     registry: -1,
                     decision: decision,
-                    reason: reason,
                     startOffset: now &- start,
                     inclusiveDuration: 0,
                     selfDuration: 0
                 )
             )
+            content.reasons.set(reason, at: content.records.count - 1)
             if decision == .failed {
                 content.failure = content.failure ?? content.records.count - 1
                 content.end = now
@@ -110,7 +111,7 @@ final class ActiveTrace: @unchecked Sendable {
             if let override = frame.override { (decision, reason) = override }
             if decision == .failed, content.failure == nil { content.failure = frame.record }
             content.records[frame.record].decision = decision
-            content.records[frame.record].reason = reason
+            content.reasons.set(reason, at: frame.record)
             content.records[frame.record].inclusiveDuration = inclusive
             content.records[frame.record].selfDuration = inclusive &- frame.nested
             if let parent = content.frames.indices.last { content.frames[parent].nested &+= inclusive }
@@ -132,27 +133,24 @@ final class ActiveTrace: @unchecked Sendable {
     /// The finished trace.
     func trace(id: UInt64) -> Trace {
         content.withLock { content in
-            let names = HandlerNameTable(content.names)
-            let outcome: Outcome
-            if let failed = content.failure {
-                outcome = .failed(at: content.names[failed], error: content.records[failed].reason ?? "")
-            } else if let accepted = content.records.lastIndex(where: { $0.decision == .accepted }) {
-                outcome = .accepted(by: content.names[accepted])
-            } else {
-                outcome = .fellOffTheEnd
-            }
+            let outcomeHop =
+                content.failure ?? content.records.lastIndex(where: { $0.decision == .accepted }) ?? -1
             return Trace(
-                id: id,
-                commandKind: kind,
-                commandID: commandID,
-                payload: payload,
-                entry: content.names.first ?? "",
-                chain: chain,
-                chainVersion: 0,
-                startTime: MonotonicClock.wallTime(start),
-                storage: .compact(names, content.records),
-                outcome: outcome,
-                duration: content.end &- start
+                storage: TraceStorage(
+                    id: id,
+                    names: HandlerNameTable(chain: chain, commandType: commandType, names: content.names),
+                    kind: kind,
+                    commandID: commandID,
+                    payload: payload,
+                    entry: 0,
+                    chainVersion: 0,
+                    start: start,
+                    duration: content.end &- start,
+                    records: content.records,
+                    reasons: content.reasons,
+                    outcomeHop: Int32(outcomeHop),
+                    inTicks: true
+                )
             )
         }
     }

@@ -1,7 +1,7 @@
 /// Everything recorded about one command's trip through a chain.
 ///
-/// A trace is a value: copy it, compare it, keep it. Build one by hand in tests, get them from a
-/// ``InMemoryTraceSink``, or read them back from a trace log.
+/// A trace is an immutable value: copy it, compare it, keep it. Get them from an ``InMemoryTraceSink``, read them
+/// back from a trace log, or build one by hand in tests.
 ///
 /// ```swift
 /// let trace = sink.traces.last!
@@ -9,31 +9,16 @@
 /// print(trace.outcome)     // accepted by Dime
 /// ```
 public struct Trace: Sendable, Hashable, Identifiable {
-    /// Unique among the traces of one process; increasing on each thread.
-    public var id: UInt64
-    /// What kind of command this was: ``TracedCommand/commandKind`` when the command provides one,
-    /// otherwise the command's type name.
-    public var commandKind: String
-    /// The command's own identifier, when it has one (``TracedCommand/commandID``); used to match the same
-    /// command across recorded runs.
-    public var commandID: String?
-    /// The command encoded as JSON, when it is `Encodable` and the recorder captures payloads.
-    public var payload: JSONValue?
-    /// The handler the command entered the chain at.
-    public var entry: String
-    /// The chain's name.
-    public var chain: String
-    /// The chain's version when the command was sent; every change to the chain increases it.
-    public var chainVersion: Int
-    /// Wall-clock start of the trace, in nanoseconds since 1970-01-01 UTC.
-    public var startTime: Int64
-    /// How the trip ended.
-    public var outcome: Outcome
-    /// Nanoseconds from the start of the first hop to the end of the last.
-    public var duration: UInt64
-    @usableFromInline var storage: HopStorage
+    @usableFromInline let storage: TraceStorage
 
-    /// Creates a trace; used by trace log readers and by tests that build expected traces.
+    @usableFromInline
+    init(storage: TraceStorage) {
+        self.storage = storage
+    }
+
+    /// Creates a trace from its parts; used by trace log readers and by tests that build expected traces.
+    ///
+    /// Hop positions are taken from the order of `hops`.
     public init(
         id: UInt64,
         commandKind: String,
@@ -47,54 +32,102 @@ public struct Trace: Sendable, Hashable, Identifiable {
         outcome: Outcome,
         duration: UInt64
     ) {
-        self.id = id
-        self.commandKind = commandKind
-        self.commandID = commandID
-        self.payload = payload
-        self.entry = entry
-        self.chain = chain
-        self.chainVersion = chainVersion
-        self.startTime = startTime
-        self.storage = .hops(hops)
-        self.outcome = outcome
-        self.duration = duration
+        var names: [String] = []
+        var indexByName: [String: Int32] = [:]
+        func index(of name: String) -> Int32 {
+            if let index = indexByName[name] { return index }
+            names.append(name)
+            indexByName[name] = Int32(names.count - 1)
+            return Int32(names.count - 1)
+        }
+        let entryIndex = index(of: entry)
+        var reasons = HopReasons()
+        var records: [HopRecord] = []
+        for (position, hop) in hops.enumerated() {
+            records.append(
+                HopRecord(
+                    handler: index(of: hop.handler),
+                    registry: hop.registry.map(index(of:)) ?? -1,
+                    decision: hop.decision,
+                    startOffset: hop.startOffset,
+                    inclusiveDuration: hop.inclusiveDuration,
+                    selfDuration: hop.selfDuration
+                )
+            )
+            reasons.set(hop.reason, at: position)
+        }
+        // The outcome is stored as the hop that decided it; an outcome no hop matches gets a hop of its own
+        // only in `outcomeOverride`.
+        var outcomeHop: Int32 = -1
+        var outcomeMatches = outcome == .fellOffTheEnd
+        if let last = hops.indices.last {
+            let candidate: Outcome? =
+                switch hops[last].decision {
+                case .accepted: .accepted(by: hops[last].handler)
+                case .failed: .failed(at: hops[last].handler, error: hops[last].reason ?? "")
+                default: nil
+                }
+            if candidate == outcome {
+                outcomeHop = Int32(last)
+                outcomeMatches = true
+            } else if let match = hops.firstIndex(where: { hop in
+                (hop.decision == .failed && outcome == .failed(at: hop.handler, error: hop.reason ?? ""))
+                    || (hop.decision == .accepted && outcome == .accepted(by: hop.handler))
+            }) {
+                outcomeHop = Int32(match)
+                outcomeMatches = true
+            }
+        }
+        storage = TraceStorage(
+            id: id,
+            names: HandlerNameTable(chain: chain, commandType: commandKind, names: names),
+            kind: nil,
+            commandID: commandID,
+            payload: payload,
+            entry: entryIndex,
+            chainVersion: chainVersion,
+            start: UInt64(bitPattern: startTime),
+            duration: duration,
+            records: records,
+            reasons: reasons,
+            outcomeHop: outcomeHop,
+            inTicks: false
+        )
+        outcomeOverride = outcomeMatches ? nil : outcome
     }
 
-    @usableFromInline
-    init(
-        id: UInt64,
-        commandKind: String,
-        commandID: String?,
-        payload: JSONValue?,
-        entry: String,
-        chain: String,
-        chainVersion: Int,
-        startTime: Int64,
-        storage: HopStorage,
-        outcome: Outcome,
-        duration: UInt64
-    ) {
-        self.id = id
-        self.commandKind = commandKind
-        self.commandID = commandID
-        self.payload = payload
-        self.entry = entry
-        self.chain = chain
-        self.chainVersion = chainVersion
-        self.startTime = startTime
-        self.storage = storage
-        self.outcome = outcome
-        self.duration = duration
-    }
+    /// An outcome given to ``init(id:commandKind:commandID:payload:entry:chain:chainVersion:startTime:hops:outcome:duration:)``
+    /// that no hop accounts for (kept so hand-built traces read back exactly as given).
+    private var outcomeOverride: Outcome? = nil
 
+    /// Unique among the traces of one process; increasing on each thread.
+    public var id: UInt64 { storage.id }
+    /// What kind of command this was: ``TracedCommand/commandKind`` when the command provides one,
+    /// otherwise the command's type name.
+    public var commandKind: String { storage.kind ?? storage.names.commandType }
+    /// The command's own identifier, when it has one (``TracedCommand/commandID``); used to match the same
+    /// command across recorded runs.
+    public var commandID: String? { storage.commandID }
+    /// The command encoded as JSON, when it is `Encodable` and the recorder captures payloads.
+    public var payload: JSONValue? { storage.payload }
+    /// The handler the command entered the chain at.
+    public var entry: String { storage.names.names[Int(storage.entry)] }
+    /// The chain's name.
+    public var chain: String { storage.names.chain }
+    /// The chain's version when the command was sent; every change to the chain increases it.
+    public var chainVersion: Int { storage.chainVersion }
+    /// Wall-clock start of the trace, in nanoseconds since 1970-01-01 UTC.
+    public var startTime: Int64 {
+        storage.inTicks ? MonotonicClock.wallTime(storage.start) : Int64(bitPattern: storage.start)
+    }
+    /// Nanoseconds from the start of the first hop to the end of the last.
+    public var duration: UInt64 { storage.nanoseconds(storage.duration) }
+    /// How the trip ended.
+    public var outcome: Outcome { outcomeOverride ?? storage.outcome }
     /// The hops in the order the handlers got the command.
-    public var hops: [Hop] {
-        get { storage.hops }
-        set { storage = .hops(newValue) }
-    }
-
+    public var hops: [Hop] { storage.hops }
     /// The names of the handlers the command visited, in order.
-    public var path: [String] { storage.handlerNames }
+    public var path: [String] { storage.records.map { storage.names.names[Int($0.handler)] } }
 
     /// The first hop of the named handler, if the command reached it.
     public func hop(_ handler: String) -> Hop? {
@@ -103,11 +136,12 @@ public struct Trace: Sendable, Hashable, Identifiable {
 
     /// Whether the command reached the named handler.
     public func visited(_ handler: String) -> Bool {
-        storage.handlerNames.contains(handler)
+        path.contains(handler)
     }
 
     public static func == (lhs: Trace, rhs: Trace) -> Bool {
-        lhs.id == rhs.id && lhs.commandKind == rhs.commandKind && lhs.commandID == rhs.commandID
+        if lhs.storage === rhs.storage && lhs.outcomeOverride == rhs.outcomeOverride { return true }
+        return lhs.id == rhs.id && lhs.commandKind == rhs.commandKind && lhs.commandID == rhs.commandID
             && lhs.payload == rhs.payload && lhs.entry == rhs.entry && lhs.chain == rhs.chain
             && lhs.chainVersion == rhs.chainVersion && lhs.startTime == rhs.startTime && lhs.outcome == rhs.outcome
             && lhs.duration == rhs.duration && lhs.hops == rhs.hops
@@ -115,8 +149,14 @@ public struct Trace: Sendable, Hashable, Identifiable {
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(id)
-        hasher.combine(commandKind)
         hasher.combine(chain)
-        hasher.combine(hops)
+        hasher.combine(path)
+    }
+}
+
+extension Trace: CustomStringConvertible {
+    /// `#12 Coin via coins v3: Penny → Nickel → Dime, accepted by Dime in 812 ns`.
+    public var description: String {
+        "#\(id) \(commandKind) via \(chain) v\(chainVersion): \(path.joined(separator: " → ")), \(outcome) in \(duration) ns"
     }
 }

@@ -1,3 +1,5 @@
+import CChainTraceClock
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -6,30 +8,85 @@ import Glibc
 import Musl
 #endif
 
-/// The one clock the recorder reads: nanoseconds from `CLOCK_MONOTONIC`, about 27 ns a read on Linux.
+/// The one clock the recorder reads per hop.
+///
+/// Where the kernel itself keeps time with the CPU's invariant time-stamp counter (Linux `clocksource` `tsc`,
+/// or any arm64 machine), it reads the counter directly: about 12 ns on the reference VM against 27 ns for
+/// `clock_gettime`. Elsewhere it reads `CLOCK_MONOTONIC`. Readings are ticks; hops keep ticks and become
+/// nanoseconds only when a trace is read, through a ratio calibrated once against `CLOCK_MONOTONIC`.
 @usableFromInline
 enum MonotonicClock {
-    /// Nanoseconds since an arbitrary fixed point; never goes backwards.
+    /// Ticks since an arbitrary fixed point; never goes backwards.
     @inlinable
     static func now() -> UInt64 {
+        if usesCycleCounter { return chaintrace_read_cycle_counter() }
+        return monotonicNanoseconds()
+    }
+
+    @usableFromInline
+    static func monotonicNanoseconds() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 
-    /// Wall-clock nanoseconds since 1970 minus monotonic nanoseconds, read once per process, so a trace's wall
-    /// start time costs no extra clock read.
+    /// Whether ticks come from the cycle counter (decided once per process).
     @usableFromInline
-    static let wallClockOffset: Int64 = {
+    static let usesCycleCounter: Bool = {
+        guard chaintrace_read_cycle_counter() != 0 else { return false }
+        #if os(Linux) && (arch(x86_64) || arch(i386))
+        // Trust the TSC only where the kernel does: it is then invariant and synchronised across cores.
+        guard let file = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r") else {
+            return false
+        }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 64)
+        guard fgets(&line, Int32(line.count), file) != nil else { return false }
+        let source = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return source.hasPrefix("tsc")
+        #else
+        return true
+        #endif
+    }()
+
+    /// Calibration: a (ticks, monotonic ns, wall ns) anchor and the nanoseconds per tick.
+    @usableFromInline
+    struct Calibration: Sendable {
+        @usableFromInline let nanosecondsPerTick: Double
+        @usableFromInline let anchorTicks: UInt64
+        @usableFromInline let anchorWallNanoseconds: Int64
+    }
+
+    @usableFromInline
+    static let calibration: Calibration = {
         var wall = timespec()
         clock_gettime(CLOCK_REALTIME, &wall)
         let wallNanoseconds = Int64(wall.tv_sec) * 1_000_000_000 + Int64(wall.tv_nsec)
-        return wallNanoseconds - Int64(bitPattern: now())
+        guard usesCycleCounter else {
+            return Calibration(nanosecondsPerTick: 1, anchorTicks: now(), anchorWallNanoseconds: wallNanoseconds)
+        }
+        // Measure the counter against CLOCK_MONOTONIC over 10 ms, once per process.
+        let startTicks = chaintrace_read_cycle_counter()
+        let startNanoseconds = monotonicNanoseconds()
+        var endNanoseconds = startNanoseconds
+        while endNanoseconds - startNanoseconds < 10_000_000 { endNanoseconds = monotonicNanoseconds() }
+        let endTicks = chaintrace_read_cycle_counter()
+        let ratio = Double(endNanoseconds - startNanoseconds) / Double(max(1, endTicks &- startTicks))
+        return Calibration(nanosecondsPerTick: ratio, anchorTicks: startTicks, anchorWallNanoseconds: wallNanoseconds)
     }()
 
-    /// Converts a monotonic reading into wall-clock nanoseconds since 1970.
+    /// Converts a span of ticks into nanoseconds.
     @inlinable
-    static func wallTime(_ monotonic: UInt64) -> Int64 {
-        wallClockOffset &+ Int64(bitPattern: monotonic)
+    static func nanoseconds(_ ticks: UInt64) -> UInt64 {
+        if !usesCycleCounter { return ticks }
+        return UInt64((Double(ticks) * calibration.nanosecondsPerTick).rounded())
+    }
+
+    /// Converts a reading into wall-clock nanoseconds since 1970.
+    @inlinable
+    static func wallTime(_ ticks: UInt64) -> Int64 {
+        let calibration = calibration
+        let sinceAnchor = Int64(bitPattern: ticks &- calibration.anchorTicks)
+        return calibration.anchorWallNanoseconds &+ Int64((Double(sinceAnchor) * calibration.nanosecondsPerTick).rounded())
     }
 }

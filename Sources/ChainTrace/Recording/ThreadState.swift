@@ -16,24 +16,23 @@ import Musl
 @usableFromInline
 final class ThreadState {
     /// The next trace id this thread hands out, and the end of its reserved block.
-    @usableFromInline var nextTraceID: UInt64 = 0
-    @usableFromInline var traceIDLimit: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) var nextTraceID: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) var traceIDLimit: UInt64 = 0
     /// The trace that instrumented synchronous handlers on this thread are adding hops to.
-    @usableFromInline var activeTrace: ActiveTrace?
-    /// Per-thread objects of recorders and sinks, found by their owner's token.
-    @usableFromInline var slots: [Slot] = []
+    @usableFromInline @exclusivity(unchecked) var activeTrace: ActiveTrace?
+    /// Per-thread objects of recorders and sinks, found by their owner's token. Kept in parallel arrays so the
+    /// lookup scans plain integers.
+    @usableFromInline @exclusivity(unchecked) var slotTokens: [UInt64] = []
+    @usableFromInline @exclusivity(unchecked) var slotValues: [AnyObject] = []
+    @usableFromInline @exclusivity(unchecked) var slotOwners: [WeakOwner] = []
 
     @usableFromInline
-    struct Slot {
-        @usableFromInline let token: UInt64
+    struct WeakOwner {
         @usableFromInline weak var owner: AnyObject?
-        @usableFromInline let value: AnyObject
 
         @usableFromInline
-        init(token: UInt64, owner: AnyObject, value: AnyObject) {
-            self.token = token
+        init(_ owner: AnyObject) {
             self.owner = owner
-            self.value = value
         }
     }
 
@@ -69,13 +68,24 @@ final class ThreadState {
     /// This thread's object for `owner` (identified by `token`), made by `make` the first time.
     @inlinable
     func slot<Value: AnyObject>(token: UInt64, owner: AnyObject, make: () -> Value) -> Value {
-        for slot in slots where slot.token == token {
+        if let index = slotTokens.firstIndex(of: token) {
             // Tokens are never reused and the slot is only ever stored with a `Value`.
-            return unsafeDowncast(slot.value, to: Value.self)
+            return unsafeDowncast(slotValues[index], to: Value.self)
         }
-        slots.removeAll { $0.owner == nil }
-        let value = make()
-        slots.append(Slot(token: token, owner: owner, value: value))
+        return addSlot(token: token, owner: owner, value: make())
+    }
+
+    @usableFromInline
+    func addSlot<Value: AnyObject>(token: UInt64, owner: AnyObject, value: Value) -> Value {
+        // Forget the slots of owners that are gone before adding one.
+        for index in slotOwners.indices.reversed() where slotOwners[index].owner == nil {
+            slotTokens.remove(at: index)
+            slotValues.remove(at: index)
+            slotOwners.remove(at: index)
+        }
+        slotTokens.append(token)
+        slotValues.append(value)
+        slotOwners.append(WeakOwner(owner))
         return value
     }
 }

@@ -35,13 +35,13 @@ struct CommandTypeInfo: Sendable {
         isEncodable = type is any Encodable.Type
     }
 
-    /// The kind, id and (if wanted and possible) payload of one command.
+    /// The kind (`nil`: the type name), id and (if wanted and possible) payload of one command.
     @usableFromInline
     func describe<Command>(
         _ command: Command,
         capturingPayload: Bool
-    ) -> (kind: String, id: String?, payload: JSONValue?) {
-        var kind = typeName
+    ) -> (kind: String?, id: String?, payload: JSONValue?) {
+        var kind: String?
         var id: String?
         if isTraced, let traced = command as? any TracedCommand {
             kind = traced.commandKind

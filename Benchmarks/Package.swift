@@ -1,0 +1,24 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmarks live in their own package so `swift test` at the top level never builds them.
+// Run: swift run -c release --package-path Benchmarks chaintrace-benchmarks
+let package = Package(
+    name: "ChainTraceBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "ChainTrace", path: "../"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "chaintrace-benchmarks",
+            dependencies: [
+                .product(name: "ChainTrace", package: "ChainTrace"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/ChainTraceBenchmarks"
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)

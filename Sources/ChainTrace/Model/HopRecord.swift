@@ -1,0 +1,68 @@
+/// One hop as the recorder keeps it: plain data, so recording it copies no strings and touches no reference
+/// counts. Handler and registry are indices into the trace's ``HandlerNameTable``; times are clock ticks for
+/// recorded traces (see ``MonotonicClock``) and nanoseconds for traces built from ``Hop`` values.
+@usableFromInline
+struct HopRecord: Sendable {
+    @usableFromInline var handler: Int32
+    @usableFromInline var registry: Int32
+    @usableFromInline var decision: Decision
+    @usableFromInline var startOffset: UInt64
+    @usableFromInline var inclusiveDuration: UInt64
+    @usableFromInline var selfDuration: UInt64
+
+    @inlinable
+    init(
+        handler: Int32,
+        registry: Int32,
+        decision: Decision,
+        startOffset: UInt64,
+        inclusiveDuration: UInt64,
+        selfDuration: UInt64
+    ) {
+        self.handler = handler
+        self.registry = registry
+        self.decision = decision
+        self.startOffset = startOffset
+        self.inclusiveDuration = inclusiveDuration
+        self.selfDuration = selfDuration
+    }
+}
+
+/// The reasons of a trace's hops: empty until some hop has one, so most traces allocate nothing for them.
+@usableFromInline
+struct HopReasons: Sendable {
+    @usableFromInline var values: [String?] = []
+
+    @inlinable init() {}
+
+    @inlinable
+    mutating func set(_ reason: String?, at index: Int) {
+        guard let reason else {
+            if index < values.count { values[index] = nil }
+            return
+        }
+        while values.count <= index { values.append(nil) }
+        values[index] = reason
+    }
+
+    @inlinable
+    subscript(index: Int) -> String? {
+        index < values.count ? values[index] : nil
+    }
+}
+
+/// The names a trace refers to by index: the chain's, the command type's and the handlers'. Shared by every
+/// trace recorded against the same chain version.
+@usableFromInline
+final class HandlerNameTable: Sendable {
+    @usableFromInline let chain: String
+    @usableFromInline let commandType: String
+    @usableFromInline let names: [String]
+
+    @usableFromInline
+    init(chain: String, commandType: String, names: [String]) {
+        self.chain = chain
+        self.commandType = commandType
+        self.names = names
+    }
+}
