@@ -14,8 +14,8 @@ let package = Package(
         .executable(name: "VendingMachine", targets: ["VendingMachine"]),
     ],
     targets: [
-        .target(name: "CChainTraceClock"),
-        .target(name: "ChainTrace", dependencies: ["CChainTraceClock"], swiftSettings: upcomingFeatures),
+        .target(name: "CChainTraceSupport"),
+        .target(name: "ChainTrace", dependencies: ["CChainTraceSupport"], swiftSettings: upcomingFeatures),
         .target(name: "ChainTraceFormats", dependencies: ["ChainTrace"], swiftSettings: upcomingFeatures),
         .executableTarget(
             name: "VendingMachine",

@@ -31,16 +31,11 @@ func now() -> UInt64 {
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }
 
-/// Best of `repeats` runs of `commands` sends; returns nanoseconds per hop.
-func measure(commands: Int = commandsPerRun, _ body: (Int) -> Void) -> Double {
-    body(min(commands, 10_000))  // warm up
-    var best = Double.infinity
-    for _ in 0..<repeats {
-        let start = now()
-        body(commands)
-        best = min(best, Double(now() - start) / Double(commands * handlerCount))
-    }
-    return best
+/// Nanoseconds per hop of one run of `commands` sends.
+func timeRun(commands: Int, _ body: (Int) -> Void) -> Double {
+    let start = now()
+    body(commands)
+    return Double(now() - start) / Double(commands * handlerCount)
 }
 
 // MARK: A chain users already have: protocol + `next`, Optional result.
@@ -126,86 +121,96 @@ func sendPlain(_ chain: any NumberHandling, _ count: Int) {
     for _ in 0..<count { blackHole(chain.handle(Command(value: 9))) }
 }
 
-/// Commands per second with `threads` threads sending through their own chains (or one shared chain).
-func throughput(threads: Int, shared: Bool, recorder: Recorder) -> Double {
-    let sharedChain = makeChain(recorder)
-    let chains = (0..<threads).map { _ in shared ? sharedChain : makeChain(recorder) }
-    let perThread = commandsPerRun
-    var best = 0.0
-    for _ in 0..<repeats {
-        let start = now()
-        DispatchQueue.concurrentPerform(iterations: threads) { thread in send(chains[thread], perThread) }
-        best = max(best, Double(threads * perThread) / (Double(now() - start) / 1e9))
-    }
-    return best
+/// Commands per second of one run: `threads` threads each sending `commandsPerRun` commands through
+/// `chains[thread]`.
+func throughputRun(_ threads: Int, _ send: @Sendable @escaping (Int) -> Void) -> Double {
+    let start = now()
+    DispatchQueue.concurrentPerform(iterations: threads) { thread in send(thread) }
+    return Double(threads * commandsPerRun) / (Double(now() - start) / 1e9)
 }
 
 // MARK: Run
 
-struct Row {
+/// A variant to measure: its name, what share of a run's commands it sends (slow variants send fewer), and
+/// its sending loop.
+struct Variant {
     var name: String
-    var nanosecondsPerHop: Double
-    var note: String = ""
+    var share: Double
+    var body: (Int) -> Void
 }
 
-var rows: [Row] = []
 let only = getenv("CHAINTRACE_BENCH_ONLY").map { String(cString: $0) }
-@MainActor func row(_ name: String, note: String = "", _ body: (Int) -> Void) {
-    if let only, !name.contains(only), !rows.isEmpty, rows.count > 1 { return }
-    rows.append(Row(name: name, nanosecondsPerHop: measure(body), note: note))
+nonisolated(unsafe) var variants: [Variant] = []
+func variant(_ name: String, share: Double = 1, _ body: @escaping (Int) -> Void) {
+    if let only, !name.contains(only), variants.count > 1 { return }
+    variants.append(Variant(name: name, share: share, body: body))
 }
 
 let plain = link((0..<handlerCount).map(PlainHandler.init))
-row("hand-written chain, no ChainTrace") { sendPlain(plain, $0) }
+variant("hand-written chain, no ChainTrace") { sendPlain(plain, $0) }
 
 let untraced = makeChain()
-row("Chain, no recorder (untraced)") { send(untraced, $0) }
+variant("Chain, no recorder (untraced)") { send(untraced, $0) }
 
 let offChain = makeChain(.off)
-row("Chain, recorder off") { send(offChain, $0) }
+variant("Chain, recorder off") { send(offChain, $0) }
 
-let memory = InMemoryTraceSink(limit: 10_000)
-let traced = makeChain(Recorder(sink: memory, capturesPayloads: false))
-row("Chain, traced into memory") { send(traced, $0) }
+let traced = makeChain(Recorder(sink: InMemoryTraceSink(limit: 10_000), capturesPayloads: false))
+variant("Chain, traced into memory") { send(traced, $0) }
 
 let withPayload = makeChain(Recorder(sink: InMemoryTraceSink(limit: 10_000)))
-row("Chain, traced + payload capture") { send(withPayload, $0) }
+variant("Chain, traced + payload capture", share: 0.3) { send(withPayload, $0) }
 
 let sampled = makeChain(Recorder(sink: InMemoryTraceSink(limit: 10_000), sampling: .oneIn(100)))
-row("Chain, sampled 1/100") { send(sampled, $0) }
+variant("Chain, sampled 1/100") { send(sampled, $0) }
 
 let logPath = "/tmp/chaintrace-benchmark-\(getpid()).jsonl"
 let logSink = try! TraceLogSink(path: logPath)
 let logged = makeChain(Recorder(sink: logSink))
-row("Chain, traced into a trace log file") { send(logged, min($0, 200_000)) }
+variant("Chain, traced into a trace log file", share: 0.05) { send(logged, $0) }
+
+let instrumented = link((0..<handlerCount).map(InstrumentedHandler.init))
+variant("instrumented chain (traceHop), recorder off") { sendPlain(instrumented, $0) }
+let instrumentedRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000), capturesPayloads: false)
+variant("instrumented chain (traceHop), traced", share: 0.3) { count in
+    ChainTracing.withRecorder(instrumentedRecorder) { sendPlain(instrumented, count) }
+}
+
+let printing = link((0..<handlerCount).map(PrintingHandler.init))
+variant("hand-written chain, print per hop", share: 0.1) { sendPlain(printing, $0) }
+
+let logger = Logger(label: "bench") { StreamLogHandler.standardError(label: $0) }
+let logging = link((0..<handlerCount).map { LoggingHandler($0, logger: logger) })
+variant("hand-written chain, swift-log per hop", share: 0.02) { count in
+    // swift-log's stream handler writes to standard error: point that at /dev/null while it runs.
+    let savedStandardError = dup(2)
+    let devNull = open("/dev/null", O_WRONLY)
+    dup2(devNull, 2)
+    sendPlain(logging, count)
+    dup2(savedStandardError, 2)
+    close(devNull)
+    close(savedStandardError)
+}
+
+// Interleave: every round runs every variant once, so drift and noisy neighbours hit all of them alike.
+var best = [Double](repeating: .infinity, count: variants.count)
+for variant in variants { variant.body(1_000) }  // warm up (and calibrate the clock)
+for _ in 0..<repeats {
+    for (index, variant) in variants.enumerated() {
+        let commands = max(1_000, Int(Double(commandsPerRun) * variant.share))
+        best[index] = min(best[index], timeRun(commands: commands, variant.body))
+    }
+}
 try? logSink.close()
 unlink(logPath)
 
-let instrumented = link((0..<handlerCount).map(InstrumentedHandler.init))
-row("instrumented chain (traceHop), recorder off") { sendPlain(instrumented, $0) }
-ChainTracing.bootstrap(Recorder(sink: InMemoryTraceSink(limit: 10_000), capturesPayloads: false))
-row("instrumented chain (traceHop), traced") { sendPlain(instrumented, min($0, 300_000)) }
-ChainTracing.bootstrap(.off)
-
-let printing = link((0..<handlerCount).map(PrintingHandler.init))
-row("hand-written chain, print per hop") { sendPlain(printing, min($0, 100_000)) }
-
-let savedStderr = dup(2)
-let devNull = open("/dev/null", O_WRONLY)
-dup2(devNull, 2)
-let logger = Logger(label: "bench") { StreamLogHandler.standardError(label: $0) }
-let logging = link((0..<handlerCount).map { LoggingHandler($0, logger: logger) })
-row("hand-written chain, swift-log per hop") { sendPlain(logging, min($0, 20_000)) }
-dup2(savedStderr, 2)
-
-let baseline = rows[1].nanosecondsPerHop
-let plainBaseline = rows[0].nanosecondsPerHop
+let baseline = best[1]
+let plainBaseline = best[0]
 func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
 func lpad(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
 func fixed(_ value: Double, _ digits: Int = 1) -> String {
     let scale = Double([1, 10, 100, 1000][digits])
-    let rounded = (value * scale).rounded() / scale
-    var text = String(rounded)
+    var text = String((value * scale).rounded() / scale)
     if let dot = text.firstIndex(of: ".") {
         let decimals = text.distance(from: dot, to: text.endIndex) - 1
         if decimals < digits { text += String(repeating: "0", count: digits - decimals) }
@@ -213,28 +218,47 @@ func fixed(_ value: Double, _ digits: Int = 1) -> String {
     return text
 }
 
-print("ChainTrace per-hop cost — \(handlerCount)-handler chain, \(commandsPerRun) commands × best of \(repeats)")
+print("ChainTrace per-hop cost — \(handlerCount)-handler chain, up to \(commandsPerRun) commands a run, best of \(repeats) interleaved rounds")
 print("")
 print(pad("variant", 46) + lpad("ns/hop", 9) + lpad("+ns vs untraced", 17) + lpad("× untraced", 12) + lpad("× hand-written", 16))
 print(String(repeating: "-", count: 100))
-for row in rows {
-    let extra = row.nanosecondsPerHop - baseline
+for (variant, nanoseconds) in zip(variants, best) {
     print(
-        pad(row.name, 46) + lpad(fixed(row.nanosecondsPerHop), 9) + lpad(fixed(extra), 17)
-            + lpad(fixed(row.nanosecondsPerHop / baseline, 2), 12)
-            + lpad(fixed(row.nanosecondsPerHop / plainBaseline, 2), 16)
+        pad(variant.name, 46) + lpad(fixed(nanoseconds), 9) + lpad(fixed(nanoseconds - baseline), 17)
+            + lpad(fixed(nanoseconds / baseline, 2), 12) + lpad(fixed(nanoseconds / plainBaseline, 2), 16)
     )
 }
+if let index = variants.firstIndex(where: { $0.name == "instrumented chain (traceHop), recorder off" }) {
+    let instrumentedOff = best[index] - plainBaseline
+    print("")
+    print("instrumented chain, recorder off, over the same hand-written chain: +\(fixed(instrumentedOff)) ns/hop")
+}
 
+// Thread scaling, interleaved the same way: each round runs every configuration once, best of the rounds.
 let tracedRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000), capturesPayloads: false)
-let one = throughput(threads: 1, shared: false, recorder: tracedRecorder)
-let twoOwn = throughput(threads: 2, shared: false, recorder: tracedRecorder)
-let twoShared = throughput(threads: 2, shared: true, recorder: tracedRecorder)
+nonisolated(unsafe) let ownChains = [makeChain(tracedRecorder), makeChain(tracedRecorder)]
+nonisolated(unsafe) let sharedChain = makeChain(tracedRecorder)
+nonisolated(unsafe) let sharedPlain = link((0..<handlerCount).map(PlainHandler.init))
+let scalingRuns: [(name: String, threads: Int, send: @Sendable (Int) -> Void)] = [
+    ("1 thread", 1, { _ in send(ownChains[0], commandsPerRun) }),
+    ("2 threads, a chain each", 2, { send(ownChains[$0], commandsPerRun) }),
+    ("2 threads, one shared chain", 2, { _ in send(sharedChain, commandsPerRun) }),
+    ("baseline: hand-written chain, 1 thread", 1, { _ in sendPlain(sharedPlain, commandsPerRun) }),
+    ("baseline: hand-written chain shared, 2 threads", 2, { _ in sendPlain(sharedPlain, commandsPerRun) }),
+]
+var bestThroughput = [Double](repeating: 0, count: scalingRuns.count)
+for _ in 0..<repeats {
+    for (index, run) in scalingRuns.enumerated() {
+        bestThroughput[index] = max(bestThroughput[index], throughputRun(run.threads, run.send))
+    }
+}
 print("")
-print("Recording from two threads at once (traced into one shared in-memory sink)")
+print("Recording from two threads at once (traced into one shared in-memory sink), best of \(repeats) interleaved rounds")
 print(String(repeating: "-", count: 100))
-print(pad("1 thread", 46) + lpad(fixed(one / 1e6, 2), 9) + " M commands/s")
-print(pad("2 threads, a chain each", 46) + lpad(fixed(twoOwn / 1e6, 2), 9) + " M commands/s   " + fixed(twoOwn / one, 2) + "× one thread")
-print(pad("2 threads, one shared chain", 46) + lpad(fixed(twoShared / 1e6, 2), 9) + " M commands/s   " + fixed(twoShared / one, 2) + "× one thread")
+for (index, run) in scalingRuns.enumerated() {
+    let reference = index < 3 ? bestThroughput[0] : bestThroughput[3]
+    let ratio = run.threads == 1 ? "" : "   " + fixed(bestThroughput[index] / reference, 2) + "× one thread"
+    print(pad(run.name, 46) + lpad(fixed(bestThroughput[index] / 1e6, 2), 9) + " M commands/s" + ratio)
+}
 print("")
 print("Targets: traced ≤ 30 ns/hop over untraced; recorder off ≤ 2 ns/hop over untraced; 2 threads ≥ 1.8× one.")

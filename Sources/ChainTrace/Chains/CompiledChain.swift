@@ -60,7 +60,7 @@ final class CompiledChain<Member: ChainMember>: Sendable {
         self.registries = registries
         self.head = structure.head.flatMap { indexByName[$0] } ?? -1
         self.hopLimit = hopLimit ?? max(1, nodes.count)
-        self.recorder = recorder
+        self.recorder = Recorder(configuration: recorder.configuration?.copyForChain())
         self.command = command
         self.indexByName = indexByName
     }

@@ -1,4 +1,4 @@
-import CChainTraceClock
+import CChainTraceSupport
 
 /// What a chain walk reports as it goes; the walk is generic over it so an untraced send compiles to the bare
 /// loop and a traced one adds exactly one clock read per hop.

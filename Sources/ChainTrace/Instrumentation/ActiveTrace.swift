@@ -1,10 +1,14 @@
+import CChainTraceSupport
+
 /// The trace being built by an instrumented chain — handlers of your own that call ``traceHop(_:command:chain:role:decide:_:)``.
 ///
 /// The outermost hop creates it; hops that start while it is open nest inside it. Synchronous hops find it
 /// through the thread, async hops through a task-local, so concurrent commands never share one.
 ///
-/// `@unchecked Sendable` is sound: the async path may resume on another thread, so every mutation goes through
-/// `lock`; the synchronous path takes the same (uncontended) lock.
+/// `@unchecked Sendable` is sound: a trace started by an async hop is bound to a task-local, where child tasks
+/// could reach it, so all its mutation goes through `lock`. A trace started by a synchronous hop lives only in
+/// its thread's ``ThreadState`` and is never bound to a task, so only that thread ever touches it and it needs
+/// no lock.
 @usableFromInline
 final class ActiveTrace: @unchecked Sendable {
     /// The hop being built for each open handler, innermost last.
@@ -33,12 +37,22 @@ final class ActiveTrace: @unchecked Sendable {
     let payload: JSONValue?
     let start: UInt64
     let maximumHops: Int
-    private let content = LockedValue(Content())
+    private let usesCycleCounter = MonotonicClock.usesCycleCounter
+    @exclusivity(unchecked) private var content = Content()
+    private let lock: LockedValue<Void>?
 
     @usableFromInline @TaskLocal static var current: ActiveTrace?
 
-    init<Command>(command: Command, chain: String, configuration: RecorderConfiguration, maximumHops: Int) {
-        let info = CommandTypeInfo(Command.self)
+    init<Command>(
+        command: Command,
+        chain: String,
+        configuration: RecorderConfiguration,
+        maximumHops: Int,
+        isShared: Bool,
+        thread: ThreadState
+    ) {
+        let info = thread.commandTypeInfo(Command.self)
+        self.lock = isShared ? LockedValue(()) : nil
         let description = info.describe(command, capturingPayload: configuration.capturesPayloads)
         self.commandType = info.typeName
         self.configuration = configuration
@@ -47,14 +61,26 @@ final class ActiveTrace: @unchecked Sendable {
         self.commandID = description.id
         self.payload = description.payload
         self.maximumHops = maximumHops
+        content.names.reserveCapacity(16)
+        content.records.reserveCapacity(16)
+        content.frames.reserveCapacity(16)
         self.start = MonotonicClock.now()
+    }
+
+    private func now() -> UInt64 {
+        usesCycleCounter ? chaintrace_read_cycle_counter() : MonotonicClock.monotonicNanoseconds()
+    }
+
+    private func withContent<T>(_ body: (inout Content) -> T) -> T {
+        guard let lock else { return body(&content) }
+        return lock.withLock { _ in body(&content) }
     }
 
     /// Opens a hop for `handler`; returns `nil` (and records a loop failure) if the hop limit is reached.
     @usableFromInline
     func begin(_ handler: String) -> Bool {
-        let now = MonotonicClock.now()
-        return content.withLock { content in
+        let now = now()
+        return withContent { content in
             if let parent = content.frames.indices.last { content.frames[parent].hasNested = true }
             var reason: String?
             var decision = Decision.passed
@@ -88,8 +114,8 @@ final class ActiveTrace: @unchecked Sendable {
     /// Optional result, with an error, or judged by the caller's `decide` closure.
     @usableFromInline
     func end(_ returned: HopReturn, role: HandlerRole) {
-        let now = MonotonicClock.now()
-        content.withLock { content in
+        let now = now()
+        withContent { content in
             guard let frame = content.frames.popLast() else { return }
             let inclusive = now &- frame.start
             var decision: Decision
@@ -121,18 +147,18 @@ final class ActiveTrace: @unchecked Sendable {
 
     /// Overrides the decision the innermost open hop would otherwise be given.
     func override(_ decision: Decision, reason: String?) {
-        content.withLock { content in
+        withContent { content in
             guard let innermost = content.frames.indices.last else { return }
             content.frames[innermost].override = (decision, reason)
         }
     }
 
     /// Whether every hop has closed, so the trace is complete.
-    var isFinished: Bool { content.withLock { $0.frames.isEmpty } }
+    var isFinished: Bool { withContent { $0.frames.isEmpty } }
 
     /// The finished trace.
     func trace(id: UInt64) -> Trace {
-        content.withLock { content in
+        withContent { content in
             let outcomeHop =
                 content.failure ?? content.records.lastIndex(where: { $0.decision == .accepted }) ?? -1
             return Trace(

@@ -1,3 +1,5 @@
+import CChainTraceSupport
+
 /// Settings and helpers for chains instrumented with ``traceHop(_:command:chain:role:decide:_:)``.
 ///
 /// ```swift
@@ -11,15 +13,35 @@ public enum ChainTracing {
     private static let hopLimit = LockedValue(1000)
     @TaskLocal private static var scoped: Recorder?
 
+    /// Whether any recorder could be in force — the bootstrapped one if it is on, or any open
+    /// ``withRecorder(_:operation:)`` scope. When none is, an instrumented hop costs this one load.
+    @inlinable
+    static var mayRecord: Bool { chaintrace_recording_sources() != 0 }
+
     /// Sets the recorder that instrumented chains use outside any ``withRecorder(_:operation:)`` scope.
     public static func bootstrap(_ recorder: Recorder) {
-        global.withLock { $0 = recorder }
+        global.withLock { current in
+            let change = (recorder.isOn ? 1 : 0) - (current.isOn ? 1 : 0)
+            current = recorder
+            if change != 0 { chaintrace_add_recording_sources(Int64(change)) }
+            chaintrace_bump_recorder_generation()
+        }
     }
 
     /// The recorder instrumented chains use here: the innermost ``withRecorder(_:operation:)`` scope's, else the
     /// bootstrapped one, else ``Recorder/off``.
     public static var recorder: Recorder {
-        scoped ?? global.withLock { $0 }
+        scoped ?? bootstrapped(thread: ThreadState.current)
+    }
+
+    /// The bootstrapped recorder, from this thread's cache unless it changed since.
+    static func bootstrapped(thread: ThreadState) -> Recorder {
+        let generation = chaintrace_recorder_generation()
+        if thread.cachedRecorderGeneration != generation {
+            thread.cachedRecorder = global.withLock { $0 }
+            thread.cachedRecorderGeneration = generation
+        }
+        return thread.cachedRecorder
     }
 
     /// The most hops one instrumented command may take before it is stopped as a loop; 1000 by default.
@@ -34,12 +56,18 @@ public enum ChainTracing {
         _ recorder: Recorder,
         operation: () async throws -> T
     ) async rethrows -> T {
-        try await $scoped.withValue(recorder, operation: operation)
+        let source: Int64 = recorder.isOn ? 1 : 0
+        chaintrace_add_recording_sources(source)
+        defer { chaintrace_add_recording_sources(-source) }
+        return try await $scoped.withValue(recorder, operation: operation)
     }
 
     /// Synchronous form of ``withRecorder(_:operation:)``.
     public static func withRecorder<T>(_ recorder: Recorder, operation: () throws -> T) rethrows -> T {
-        try $scoped.withValue(recorder, operation: operation)
+        let source: Int64 = recorder.isOn ? 1 : 0
+        chaintrace_add_recording_sources(source)
+        defer { chaintrace_add_recording_sources(-source) }
+        return try $scoped.withValue(recorder, operation: operation)
     }
 
     /// Sets the decision of the instrumented hop this code runs in, replacing the one the recorder would infer.
@@ -66,14 +94,18 @@ public enum ChainTracing {
         thread: ThreadState
     ) -> (trace: ActiveTrace, isOutermost: Bool)? {
         if let active = thread.activeTrace ?? ActiveTrace.current { return (active, false) }
-        guard let configuration = recorder.configuration, configuration.admits(command, thread: thread) else {
+        guard let configuration = (scoped ?? bootstrapped(thread: thread)).configuration,
+            configuration.admits(command, thread: thread)
+        else {
             return nil
         }
         let trace = ActiveTrace(
             command: command,
             chain: chain(),
             configuration: configuration,
-            maximumHops: maximumHops
+            maximumHops: maximumHops,
+            isShared: false,
+            thread: thread
         )
         return (trace, true)
     }
@@ -93,8 +125,9 @@ extension ChainTracing {
         chain: () -> String
     ) -> (trace: ActiveTrace, isOutermost: Bool)? {
         if let active = ActiveTrace.current { return (active, false) }
-        guard let configuration = recorder.configuration,
-            configuration.admits(command, thread: ThreadState.current)
+        let thread = ThreadState.current
+        guard let configuration = (scoped ?? bootstrapped(thread: thread)).configuration,
+            configuration.admits(command, thread: thread)
         else {
             return nil
         }
@@ -102,7 +135,9 @@ extension ChainTracing {
             command: command,
             chain: chain(),
             configuration: configuration,
-            maximumHops: maximumHops
+            maximumHops: maximumHops,
+            isShared: true,
+            thread: thread
         )
         return (trace, true)
     }

@@ -20,7 +20,7 @@
 /// }
 /// ```
 ///
-/// With the recorder off this costs a thread-local read and a task-local read per hop, and builds no names.
+/// With no recorder in force anywhere this costs one atomic load per hop and evaluates nothing.
 ///
 /// - Parameters:
 ///   - handler: The handler's name in traces; only evaluated when the command is traced.
@@ -38,6 +38,7 @@ public func traceHop<Command, Result>(
     decide: ((Result) -> Decision?)? = nil,
     _ body: () throws -> Result
 ) rethrows -> Result {
+    guard ChainTracing.mayRecord else { return try body() }
     let thread = ThreadState.current
     guard let (trace, isOutermost) = ChainTracing.traceForHop(command: command, chain: chain, thread: thread),
         trace.begin(handler())
@@ -74,6 +75,7 @@ public func traceHop<Command, Wrapped>(
     decide: ((Wrapped?) -> Decision?)? = nil,
     _ body: () throws -> Wrapped?
 ) rethrows -> Wrapped? {
+    guard ChainTracing.mayRecord else { return try body() }
     let thread = ThreadState.current
     guard let (trace, isOutermost) = ChainTracing.traceForHop(command: command, chain: chain, thread: thread) else {
         return try body()
@@ -117,6 +119,7 @@ public func traceHop<Command, Result>(
     decide: ((Result) -> Decision?)? = nil,
     _ body: () async throws -> Result
 ) async rethrows -> Result {
+    guard ChainTracing.mayRecord else { return try await body() }
     guard let (trace, isOutermost) = ChainTracing.traceForAsyncHop(command: command, chain: chain),
         trace.begin(handler())
     else {
@@ -135,6 +138,7 @@ public func traceHop<Command, Wrapped>(
     decide: ((Wrapped?) -> Decision?)? = nil,
     _ body: () async throws -> Wrapped?
 ) async rethrows -> Wrapped? {
+    guard ChainTracing.mayRecord else { return try await body() }
     guard let (trace, isOutermost) = ChainTracing.traceForAsyncHop(command: command, chain: chain) else {
         return try await body()
     }

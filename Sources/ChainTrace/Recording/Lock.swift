@@ -13,7 +13,7 @@ import Musl
 @usableFromInline
 package final class LockedValue<Value>: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    @usableFromInline var value: Value
+    @usableFromInline @exclusivity(unchecked) var value: Value
 
     @usableFromInline
     package init(_ value: Value) {

@@ -1,4 +1,4 @@
-import CChainTraceClock
+import CChainTraceSupport
 
 #if canImport(Darwin)
 import Darwin

@@ -59,6 +59,12 @@ final class RecorderConfiguration: Sendable {
     @usableFromInline let capturesPayloads: Bool
     @usableFromInline let token = OwnerTokens.make()
 
+    /// A copy with its own identity, for one chain: threads sending through different chains then never share
+    /// its reference count, and sampling counts per chain.
+    func copyForChain() -> RecorderConfiguration {
+        RecorderConfiguration(sink: sink, sampling: sampling, filter: filter, capturesPayloads: capturesPayloads)
+    }
+
     init(sink: any TraceSink, sampling: Sampling, filter: (@Sendable (Any) -> Bool)?, capturesPayloads: Bool) {
         self.sink = sink
         self.sampling = sampling

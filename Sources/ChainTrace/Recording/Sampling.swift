@@ -10,10 +10,10 @@ public struct Sampling: Sendable, Hashable {
     /// Trace every command.
     public static let all = Sampling(interval: 1)
 
-    /// Trace the first command on each thread and then every `interval`-th one; values below 1 mean 1.
+    /// Trace the first command and then every `interval`-th one; values below 1 mean 1.
     ///
-    /// Counting is per thread, so sampling adds no shared counter to the hot path; over many threads the share
-    /// traced is still one in `interval`.
+    /// Counting is per thread (and, for ``Chain``s, per chain), so sampling adds no shared counter to the hot
+    /// path; over many threads the share traced is still one in `interval`.
     public static func oneIn(_ interval: Int) -> Sampling {
         Sampling(interval: max(1, interval))
     }

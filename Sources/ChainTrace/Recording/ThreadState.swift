@@ -20,6 +20,11 @@ final class ThreadState {
     @usableFromInline @exclusivity(unchecked) var traceIDLimit: UInt64 = 0
     /// The trace that instrumented synchronous handlers on this thread are adding hops to.
     @usableFromInline @exclusivity(unchecked) var activeTrace: ActiveTrace?
+    /// This thread's copy of the bootstrapped recorder, and the generation it was read at.
+    @exclusivity(unchecked) var cachedRecorder = Recorder.off
+    @exclusivity(unchecked) var cachedRecorderGeneration: Int64 = -1
+    /// What the recorder knows about each command type met on this thread.
+    @exclusivity(unchecked) var commandTypes: [ObjectIdentifier: CommandTypeInfo] = [:]
     /// Per-thread objects of recorders and sinks, found by their owner's token. Kept in parallel arrays so the
     /// lookup scans plain integers.
     @usableFromInline @exclusivity(unchecked) var slotTokens: [UInt64] = []
@@ -63,6 +68,15 @@ final class ThreadState {
         }
         defer { nextTraceID += 1 }
         return nextTraceID
+    }
+
+    /// The recorder's facts about `Command`, worked out once per thread and type.
+    func commandTypeInfo<Command>(_ type: Command.Type) -> CommandTypeInfo {
+        let key = ObjectIdentifier(type)
+        if let info = commandTypes[key] { return info }
+        let info = CommandTypeInfo(type)
+        commandTypes[key] = info
+        return info
     }
 
     /// This thread's object for `owner` (identified by `token`), made by `make` the first time.
