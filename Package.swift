@@ -21,10 +21,15 @@ let package = Package(
             name: "VendingMachine",
             dependencies: ["ChainTrace", "ChainTraceFormats"],
             path: "Samples/VendingMachine",
-            exclude: ["README.md"],
+            exclude: ["README.md", "coins.jsonl"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(name: "ChainTraceTests", dependencies: ["ChainTrace"], swiftSettings: upcomingFeatures),
+        .testTarget(
+            name: "SampleTests",
+            dependencies: ["ChainTrace", "ChainTraceFormats"],
+            swiftSettings: upcomingFeatures
+        ),
         .testTarget(
             name: "ChainTraceFormatsTests",
             dependencies: ["ChainTrace", "ChainTraceFormats"],

@@ -76,11 +76,12 @@ final class ActiveTrace: @unchecked Sendable {
         return lock.withLock { _ in body(&content) }
     }
 
-    /// Opens a hop for `handler`; returns `nil` (and records a loop failure) if the hop limit is reached.
+    /// Opens a hop for `handler`; returns `false` (and records a loop failure) if the hop limit is reached.
     @usableFromInline
     func begin(_ handler: String) -> Bool {
-        let now = now()
         return withContent { content in
+            // The first hop starts when the trace does: no second clock read.
+            let now = content.records.isEmpty ? start : now()
             if let parent = content.frames.indices.last { content.frames[parent].hasNested = true }
             var reason: String?
             var decision = Decision.passed

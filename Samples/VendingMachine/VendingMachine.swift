@@ -1,0 +1,67 @@
+import ChainTrace
+import ChainTraceFormats
+import Foundation
+
+/// Feeds the coins of a JSON-Lines stream through an instrumented validator chain, writes every trace to a
+/// trace log, and prints each coin's path and a per-handler summary.
+///
+/// Usage: VendingMachine [COINS.jsonl] [--trace-out FILE]
+///   COINS.jsonl   one coin per line: {"id":"c1","diameter":24.3,"weight":5.7}
+///                 (default: Samples/VendingMachine/coins.jsonl)
+///   --trace-out   where to write the trace log (default: vending-machine.traces.jsonl)
+@main
+struct VendingMachine {
+    static func main() {
+        do {
+            try run(arguments: Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            FileHandle.standardError.write(Data("VendingMachine: \(error)\n".utf8))
+            exit(2)
+        }
+    }
+
+    static func run(arguments: [String]) throws {
+        var coinsPath = "Samples/VendingMachine/coins.jsonl"
+        var tracePath = "vending-machine.traces.jsonl"
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--trace-out":
+                guard let path = remaining.popFirst() else { throw UsageError("--trace-out needs a file name") }
+                tracePath = path
+            case "-h", "--help":
+                print("usage: VendingMachine [COINS.jsonl] [--trace-out FILE]")
+                return
+            default:
+                coinsPath = argument
+            }
+        }
+        let coins = try CoinStream.read(path: coinsPath)
+        let log = try TraceLogSink(path: tracePath)
+        let memory = InMemoryTraceSink()
+        let machine = makeValidatorChain(slowSensor: 200_000)
+
+        var total = 0
+        ChainTracing.withRecorder(Recorder(sink: FanOutTraceSink([memory, log]))) {
+            for coin in coins {
+                let kind = machine.validate(coin)
+                total += kind?.cents ?? 0
+            }
+        }
+        try log.close()
+
+        for trace in memory.traces {
+            let path = trace.hops.map { "\($0.handler)(\($0.decision.rawValue))" }.joined(separator: " → ")
+            print("\(trace.commandID ?? "?"): \(path) ⇒ \(trace.outcome)")
+        }
+        print("")
+        print("accepted \(total) cents from \(coins.count) coins; trace log: \(tracePath)")
+        print("")
+        print(HandlerSummary(traces: memory.traces).table)
+    }
+}
+
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

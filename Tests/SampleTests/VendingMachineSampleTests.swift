@@ -1,0 +1,52 @@
+import ChainTrace
+import ChainTraceFormats
+import Foundation
+import Testing
+
+@Suite("The VendingMachine sample, run as a user runs it")
+struct VendingMachineSampleTests {
+    let sample = BuiltProduct(name: "VendingMachine")
+
+    func temporaryFile(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("vending-\(UUID())-\(name)")
+    }
+
+    @Test func printsEachCoinsPathAndWritesATraceLogOfEveryCoin() throws {
+        let log = temporaryFile("traces.jsonl")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let output = try sample.run(["--trace-out", log.path])
+        #expect(output.status == 0, "stderr: \(output.standardError)")
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "c01: CoinCounter(continued) → PennyValidator(passed) → NickelValidator(passed) → DimeValidator(passed) → QuarterValidator(accepted) ⇒ accepted by QuarterValidator")
+        #expect(lines.contains("c05: CoinCounter(continued) → PennyValidator(passed) → NickelValidator(passed) → DimeValidator(passed) → QuarterValidator(passed) ⇒ fell off the end"))
+        #expect(lines.contains("accepted 102 cents from 10 coins; trace log: \(log.path)"))
+
+        let traces = try TraceLogReader.readAll(path: log.path).traces
+        #expect(traces.map(\.commandID) == (1...10).map { String(format: "c%02d", $0) })
+        #expect(traces.allSatisfy { $0.chain == "vending-machine" && $0.entry == "CoinCounter" })
+        #expect(traces[0].payload == ["id": "c01", "diameter": 24.26, "weight": 5.67])
+        #expect(traces.filter { $0.outcome == .fellOffTheEnd }.map(\.commandID) == ["c05", "c08"])
+        #expect(traces.allSatisfy { $0.hops.first?.startOffset == 0 })
+    }
+
+    @Test func theDeliberatelySlowValidatorIsTheSlowestBySelfTime() throws {
+        let log = temporaryFile("traces.jsonl")
+        defer { try? FileManager.default.removeItem(at: log) }
+        _ = try sample.run(["--trace-out", log.path])
+        let hops = try TraceLogReader.readAll(path: log.path).traces.flatMap(\.hops)
+        let quarter = hops.filter { $0.handler == "QuarterValidator" }.map(\.selfDuration)
+        let others = hops.filter { $0.handler != "QuarterValidator" }.map(\.selfDuration).sorted()
+        #expect(quarter.allSatisfy { $0 >= 200_000 })
+        #expect(others[others.count / 2] < 100_000)
+    }
+
+    @Test func aMalformedCoinStreamIsReportedWithFileLineAndColumn() throws {
+        let coins = temporaryFile("coins.jsonl")
+        defer { try? FileManager.default.removeItem(at: coins) }
+        try "{\"id\":\"a\",\"diameter\":19.05,\"weight\":2.5}\n{\"id\":\"b\",\"diameter\":19.05 \"weight\":2.5}\n"
+            .write(to: coins, atomically: true, encoding: .utf8)
+        let output = try sample.run([coins.path, "--trace-out", temporaryFile("unused.jsonl").path])
+        #expect(output.status == 2)
+        #expect(output.standardError == "VendingMachine: \(coins.path):2:28: expected ',' or '}', found '\"'\n")
+    }
+}
