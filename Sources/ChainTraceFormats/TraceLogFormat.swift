@@ -82,7 +82,7 @@ public enum TraceLogFormat {
             hops.append(
                 Hop(
                     handler: try hop.string("handler"),
-                    position: try hop.integer("position", atLeast: 0),
+                    position: try hop.position(index),
                     decision: try hop.decision("decision"),
                     reason: try hop.optionalString("reason"),
                     registry: try hop.optionalString("registry"),
@@ -200,6 +200,15 @@ public enum TraceLogFormat {
                 throw fail("\(path)\(key) to be an integer\(bound)", value)
             }
             return Int(number)
+        }
+
+        /// A hop's `position`, which must be its index in `hops`.
+        mutating func position(_ index: Int) throws(TraceLogError) -> Int {
+            let value = try required("position", "an integer")
+            guard case .integer(let number) = value, number == Int64(index) else {
+                throw fail("\(path)position to be \(index), its index in hops", value)
+            }
+            return index
         }
 
         mutating func object(_ key: String) throws(TraceLogError) -> JSONValue {

@@ -100,6 +100,7 @@ struct TraceLogTests {
     @Test(arguments: [
         (#""hops":[{"decision":"passed","handler":"A","inclusiveNs":1,"position":0,"selfNs":1,"startOffsetNs":0}]"#, #""hops":{}"#, "hops to be an array", "an object"),
         (#""id":1,"#, #""id":"1","#, "id to be an integer", "the string \"1\""),
+        (#""position":0"#, #""position":3"#, "hops[0].position to be 0, its index in hops", "the number 3"),
         (#""decision":"passed""#, #""decision":"skipped""#, "hops[0].decision to be one of accepted, passed, continued, failed", "the string \"skipped\""),
         (#""durationNs":1"#, #""durationNs":-1"#, "durationNs to be an integer ≥ 0", "the number -1"),
         (#""entry":"A","#, "", "entry (a string)", "no such field"),

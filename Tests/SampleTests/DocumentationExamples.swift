@@ -1,0 +1,184 @@
+import ChainTrace
+import ChainTraceFormats
+import Foundation
+import Testing
+
+// Every ```swift block in README.md and Docs/ is copied from this file, and
+// `DocumentationSnippetTests` fails when one is not. Keep the blocks between the `// doc:` markers exactly as
+// the docs show them.
+
+struct Coin: Codable, Sendable {
+    var diameter: Double
+    var weight: Double
+}
+
+protocol CoinHandler: AnyObject {
+    var next: (any CoinHandler)? { get set }
+    func handle(_ coin: Coin) -> String?
+}
+
+final class Validator: CoinHandler {
+    var next: (any CoinHandler)?
+    let name: String
+    let diameter: Double
+    init(_ name: String, diameter: Double) {
+        self.name = name
+        self.diameter = diameter
+    }
+    func matches(_ coin: Coin) -> Bool { abs(coin.diameter - diameter) < 0.5 }
+
+    // doc: instrument-sync
+    func handle(_ coin: Coin) -> String? {
+        traceHop(name, command: coin, chain: "coins") {  // the one added line
+            guard matches(coin) else { return next?.handle(coin) }
+            return name
+        }
+    }
+    // end
+}
+
+struct SignUp: Codable, Sendable {
+    var username: String
+}
+
+enum SignUpError: Error, Equatable {
+    case taken
+}
+
+protocol SignUpStage: AnyObject, Sendable {
+    var next: (any SignUpStage)? { get }
+    func handle(_ form: SignUp) async -> SignUpError?
+}
+
+final class CheckUsername: SignUpStage {
+    let next: (any SignUpStage)?
+    init(next: (any SignUpStage)?) { self.next = next }
+    func isTaken(_ name: String) async -> Bool { name == "taken" }
+
+    // doc: instrument-async
+    func handle(_ form: SignUp) async -> SignUpError? {
+        await traceHop("CheckUsername", command: form, decide: { $0 == nil ? .accepted : .failed }) {
+            if await isTaken(form.username) { return .taken }
+            return await next?.handle(form)
+        }
+    }
+    // end
+}
+
+final class SaveProfile: SignUpStage {
+    let next: (any SignUpStage)? = nil
+    func handle(_ form: SignUp) async -> SignUpError? {
+        await traceHop("SaveProfile", command: form, decide: { $0 == nil ? .accepted : .failed }) {
+            await Task.yield()
+            return nil
+        }
+    }
+}
+
+@Suite("The examples the docs show")
+struct DocumentationExamples {
+    @Test func quickTour() throws {
+        // doc: quick-tour
+        let sink = InMemoryTraceSink()
+        let chain = try Chain<Coin, String>(
+            "coins",
+            handlers: [
+                Handler("Penny") { $0.diameter == 19.05 ? .accept("penny") : .pass },
+                Handler("Dime") { $0.diameter == 17.91 ? .accept("dime") : .pass(because: "not 17.91 mm") },
+            ],
+            recorder: Recorder(sink: sink)
+        )
+        let coin = try chain.send(Coin(diameter: 17.91, weight: 2.268))
+        let trace = sink.traces[0]
+        // coin == "dime"; trace.path == ["Penny", "Dime"]; trace.outcome == .accepted(by: "Dime")
+        // end
+        #expect(coin == "dime")
+        #expect(trace.path == ["Penny", "Dime"])
+        #expect(trace.outcome == .accepted(by: "Dime"))
+    }
+
+    @Test func observersTreesRegistriesAndDryRuns() throws {
+        let sink = InMemoryTraceSink()
+        // doc: tree
+        let responders = try Chain<String, String>("responders", recorder: Recorder(sink: sink))
+        try responders.add(Handler("App") { $0 == "quit" ? .accept("App quits") : .pass }, next: nil)
+        try responders.add(Handler("Window") { $0 == "close" ? .accept("Window closes") : .pass }, next: "App")
+        try responders.add(Handler("List", canHandle: { $0 == "delete" }) { $0 == "delete" ? .accept("List deletes") : .pass }, next: "Window")
+        try responders.add(.observer("Analytics") { action in print("saw \(action)") }, next: "List")
+
+        let lateResponders = try responders.addRegistry("LateResponders", at: .before("App"))
+        try lateResponders.register(Handler("Search") { $0 == "find" ? .accept("Search finds") : .pass }, weight: 10)
+
+        let result = try responders.send("find", from: "Analytics")   // "Search finds"
+        let answer = try responders.whoWouldHandle("delete", from: "Analytics")
+        // answer.handler == "List"; answer.path == ["Analytics", "List"]; nothing ran
+        // end
+        #expect(result == "Search finds")
+        #expect(sink.traces[0].path == ["Analytics", "List", "Window", "LateResponders", "Search"])
+        #expect(answer.handler == "List")
+        #expect(answer.path == ["Analytics", "List"])
+    }
+
+    @Test func recordingChoices() throws {
+        let chain = try Chain<Coin, String>("coins", handlers: [Handler("Any") { _ in .accept("coin") }])
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("docs-\(UUID()).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // doc: recording
+        let ring = InMemoryTraceSink(limit: 1_000)                        // keep the newest 1 000 traces
+        let log = try TraceLogSink(path: path)                            // stream to a JSON-Lines trace log
+        chain.recorder = Recorder(
+            sink: FanOutTraceSink([ring, log]),
+            sampling: .oneIn(10),                                         // every 10th command per thread
+            filter: { ($0 as? Coin)?.weight ?? 0 > 2 }                    // only heavy coins
+        )
+        // … send commands …
+        chain.recorder = .off                                             // stop recording: one branch per command
+        try log.close()
+        // end
+        _ = try chain.send(Coin(diameter: 1, weight: 3))
+        #expect(try TraceLogReader.readAll(path: path).traces.isEmpty)
+    }
+
+    @Test func readingALog() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("docs-\(UUID()).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let sink = try TraceLogSink(path: path)
+        let chain = try Chain<Coin, String>("coins", handlers: [Handler("Any") { _ in .accept("coin") }])
+        chain.recorder = Recorder(sink: sink)
+        try chain.send(Coin(diameter: 1, weight: 1))
+        try sink.close()
+        var seen: [String] = []
+        // doc: read-log
+        let reader = try TraceLogReader(path: path)
+        while let trace = try reader.next() {
+            seen.append("\(trace.commandKind): \(trace.path.joined(separator: " → ")) — \(trace.outcome)")
+        }
+        if let torn = reader.tornTail { print(torn) }   // a writer that died mid-line is reported, not fatal
+        // end
+        #expect(seen == ["Coin: Any — accepted by Any"])
+    }
+
+    @Test func instrumentedChainsUnderAScopedRecorder() async throws {
+        let validators = Validator("Penny", diameter: 19.05)
+        validators.next = Validator("Dime", diameter: 17.91)
+        let stages = CheckUsername(next: SaveProfile())
+        // doc: scoped-recorder
+        let sink = InMemoryTraceSink()
+        let dime = ChainTracing.withRecorder(Recorder(sink: sink)) {
+            validators.handle(Coin(diameter: 17.91, weight: 2.268))
+        }
+        let failure = await ChainTracing.withRecorder(Recorder(sink: sink)) {
+            await stages.handle(SignUp(username: "taken"))
+        }
+        // sink.traces[0].hops.map(\.decision) == [.passed, .accepted]
+        // sink.traces[1].outcome == .failed(at: "CheckUsername", error: "taken")
+        // end
+        #expect(dime == "Dime")
+        #expect(failure == .taken)
+        #expect(sink.traces[0].hops.map(\.decision) == [.passed, .accepted])
+        #expect(sink.traces[1].outcome == .failed(at: "CheckUsername", error: "taken"))
+        let ok = await ChainTracing.withRecorder(Recorder(sink: sink)) { await stages.handle(SignUp(username: "ada")) }
+        #expect(ok == nil)
+        #expect(sink.traces[2].outcome == .accepted(by: "SaveProfile"))
+    }
+}
