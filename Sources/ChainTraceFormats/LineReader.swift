@@ -25,13 +25,7 @@ struct LineReader: ~Copyable {
     init(path: String) throws(TraceLogError) {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
-            throw TraceLogError(
-                file: path,
-                line: 0,
-                column: 0,
-                expected: "a readable file",
-                found: String(cString: strerror(errno))
-            )
+            throw .system(file: path, expected: "a readable file", code: errno)
         }
         self.descriptor = descriptor
         buffer = []
@@ -85,13 +79,7 @@ struct LineReader: ~Copyable {
         }
         buffer.removeLast(chunkSize - max(count, 0))
         if readError != 0 {
-            throw TraceLogError(
-                file: file,
-                line: lineNumber + 1,
-                column: 0,
-                expected: "to read the file",
-                found: String(cString: strerror(readError))
-            )
+            throw .system(file: file, line: lineNumber + 1, expected: "to read the file", code: readError)
         }
         if count == 0 { reachedEnd = true }
     }

@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A trace log that could not be read or written: which file, where in it, what was expected, what was found.
 public struct TraceLogError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file, or a name for the bytes read (`<memory>`).
@@ -18,6 +26,11 @@ public struct TraceLogError: Error, Sendable, Hashable, CustomStringConvertible 
         self.column = column
         self.expected = expected
         self.found = found
+    }
+
+    /// A failed system call on `file`: `expected` what was being done, found the system's explanation of `code`.
+    static func system(file: String, line: Int = 0, expected: String, code: Int32) -> TraceLogError {
+        TraceLogError(file: file, line: line, column: 0, expected: expected, found: String(cString: strerror(code)))
     }
 
     /// `file:line:column: expected …, found …`, the form editors and terminals link to.

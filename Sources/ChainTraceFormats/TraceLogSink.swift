@@ -41,13 +41,7 @@ public final class TraceLogSink: TraceSink {
         let flags = O_WRONLY | O_CREAT | (appending ? O_APPEND : O_TRUNC)
         let descriptor = open(path, flags, 0o644)
         guard descriptor >= 0 else {
-            throw TraceLogError(
-                file: path,
-                line: 0,
-                column: 0,
-                expected: "a writable file",
-                found: String(cString: strerror(errno))
-            )
+            throw .system(file: path, expected: "a writable file", code: errno)
         }
         let isEmpty = lseek(descriptor, 0, SEEK_END) == 0
         self.path = path
@@ -120,8 +114,7 @@ public final class TraceLogSink: TraceSink {
             }
         }
         if failure != 0, state.firstError == nil {
-            state.firstError = TraceLogError(
-                file: path, line: 0, column: 0, expected: "to write the log", found: String(cString: strerror(failure)))
+            state.firstError = .system(file: path, expected: "to write the log", code: failure)
         }
     }
 }

@@ -8,27 +8,7 @@
 /// ```
 public struct Handler<Command, Result>: ChainMember {
     /// Everything in one reference, so a chain walk copies one pointer per hop.
-    @usableFromInline let box: Box
-
-    @usableFromInline
-    final class Box: Sendable {
-        let name: String
-        let role: HandlerRole
-        @usableFromInline let body: @Sendable (Command) throws -> HandlerResponse<Command, Result>
-        let test: @Sendable (Command) -> Bool?
-
-        init(
-            name: String,
-            role: HandlerRole,
-            body: @escaping @Sendable (Command) throws -> HandlerResponse<Command, Result>,
-            test: @escaping @Sendable (Command) -> Bool?
-        ) {
-            self.name = name
-            self.role = role
-            self.body = body
-            self.test = test
-        }
-    }
+    @usableFromInline let box: HandlerBox<Command, @Sendable (Command) throws -> HandlerResponse<Command, Result>>
 
     /// The handler's name, unique within its chain.
     public var name: String { box.name }
@@ -50,12 +30,12 @@ public struct Handler<Command, Result>: ChainMember {
         canHandle: (@Sendable (Command) -> Bool)? = nil,
         handle: @escaping @Sendable (Command) throws -> HandlerResponse<Command, Result>
     ) {
-        box = Box(name: name, role: role, body: handle, test: { command in canHandle?(command) })
+        box = HandlerBox(name: name, role: role, body: handle, test: { command in canHandle?(command) })
     }
 
     /// Wraps a handler type of your own.
     public init<Wrapped: ChainHandler>(_ handler: Wrapped) where Wrapped.Command == Command, Wrapped.Result == Result {
-        box = Box(name: handler.name, role: handler.role, body: { try handler.handle($0) }, test: { handler.canHandle($0) })
+        box = HandlerBox(name: handler.name, role: handler.role, body: { try handler.handle($0) }, test: { handler.canHandle($0) })
     }
 
     /// An observer: runs `observe` on every command and always lets it continue.
@@ -77,27 +57,7 @@ public struct Handler<Command, Result>: ChainMember {
 /// ```
 public struct AsyncHandler<Command, Result>: ChainMember {
     /// Everything in one reference, so a chain walk copies one pointer per hop.
-    @usableFromInline let box: Box
-
-    @usableFromInline
-    final class Box: Sendable {
-        let name: String
-        let role: HandlerRole
-        @usableFromInline let body: @Sendable (Command) async throws -> HandlerResponse<Command, Result>
-        let test: @Sendable (Command) -> Bool?
-
-        init(
-            name: String,
-            role: HandlerRole,
-            body: @escaping @Sendable (Command) async throws -> HandlerResponse<Command, Result>,
-            test: @escaping @Sendable (Command) -> Bool?
-        ) {
-            self.name = name
-            self.role = role
-            self.body = body
-            self.test = test
-        }
-    }
+    @usableFromInline let box: HandlerBox<Command, @Sendable (Command) async throws -> HandlerResponse<Command, Result>>
 
     /// The handler's name, unique within its chain.
     public var name: String { box.name }
@@ -113,13 +73,13 @@ public struct AsyncHandler<Command, Result>: ChainMember {
         canHandle: (@Sendable (Command) -> Bool)? = nil,
         handle: @escaping @Sendable (Command) async throws -> HandlerResponse<Command, Result>
     ) {
-        box = Box(name: name, role: role, body: handle, test: { command in canHandle?(command) })
+        box = HandlerBox(name: name, role: role, body: handle, test: { command in canHandle?(command) })
     }
 
     /// Wraps an async handler type of your own.
     public init<Wrapped: AsyncChainHandler>(_ handler: Wrapped)
     where Wrapped.Command == Command, Wrapped.Result == Result {
-        box = Box(
+        box = HandlerBox(
             name: handler.name,
             role: handler.role,
             body: { try await handler.handle($0) },
@@ -129,7 +89,7 @@ public struct AsyncHandler<Command, Result>: ChainMember {
 
     /// Wraps a synchronous handler so it can sit in an async chain.
     public init(_ handler: Handler<Command, Result>) {
-        box = Box(name: handler.name, role: handler.role, body: handler.body, test: handler.test)
+        box = HandlerBox(name: handler.name, role: handler.role, body: handler.body, test: handler.test)
     }
 
     /// An observer: runs `observe` on every command and always lets it continue.
@@ -147,4 +107,20 @@ public protocol ChainMember: Sendable {
     var name: String { get }
     /// Whether it may accept or only observes.
     var role: HandlerRole { get }
+}
+
+/// A handler's name, role, body and dry-run test, shared by every copy of the handler.
+@usableFromInline
+final class HandlerBox<Command, Body: Sendable>: Sendable {
+    let name: String
+    let role: HandlerRole
+    @usableFromInline let body: Body
+    let test: @Sendable (Command) -> Bool?
+
+    init(name: String, role: HandlerRole, body: Body, test: @escaping @Sendable (Command) -> Bool?) {
+        self.name = name
+        self.role = role
+        self.body = body
+        self.test = test
+    }
 }

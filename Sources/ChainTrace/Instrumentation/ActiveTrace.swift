@@ -154,9 +154,6 @@ final class ActiveTrace: @unchecked Sendable {
         }
     }
 
-    /// Whether every hop has closed, so the trace is complete.
-    var isFinished: Bool { withContent { $0.frames.isEmpty } }
-
     /// The finished trace.
     func trace(id: UInt64) -> Trace {
         withContent { content in

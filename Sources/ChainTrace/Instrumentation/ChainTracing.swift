@@ -85,15 +85,18 @@ public enum ChainTracing {
         (ThreadState.current.activeTrace ?? ActiveTrace.current)?.override(decision, reason: reason)
     }
 
-    /// The active trace for a new synchronous hop: the thread's, the task's, or a new one if the command is
-    /// to be traced. `isOutermost` tells the caller it owns the trace.
+    /// The active trace a new hop joins — the thread's (synchronous hops only) or the task's — or a new one if the
+    /// command is to be traced. `isOutermost` tells the caller it owns the trace. A trace started by an async
+    /// hop is shared with the task's children, so it locks; one started by a synchronous hop is the thread's.
     @usableFromInline
     static func traceForHop<Command>(
         command: Command,
         chain: () -> String,
-        thread: ThreadState
+        isAsync: Bool
     ) -> (trace: ActiveTrace, isOutermost: Bool)? {
-        if let active = thread.activeTrace ?? ActiveTrace.current { return (active, false) }
+        let thread = ThreadState.current
+        if !isAsync, let active = thread.activeTrace { return (active, false) }
+        if let active = ActiveTrace.current { return (active, false) }
         guard let configuration = (scoped ?? bootstrapped(thread: thread)).configuration,
             configuration.admits(command, thread: thread)
         else {
@@ -104,42 +107,52 @@ public enum ChainTracing {
             chain: chain(),
             configuration: configuration,
             maximumHops: maximumHops,
-            isShared: false,
+            isShared: isAsync,
             thread: thread
         )
         return (trace, true)
+    }
+
+    /// Runs a synchronous hop's body inside the command's trace; `onLoop` gives the value to return instead of
+    /// running the body when the hop limit is reached (`nil` runs it untraced).
+    @inlinable
+    static func runHop<Command, Result>(
+        _ handler: () -> String,
+        command: Command,
+        chain: () -> String,
+        role: HandlerRole,
+        judge: (Result) -> HopReturn,
+        onLoop: (() -> Result)?,
+        _ body: () throws -> Result
+    ) rethrows -> Result {
+        guard let (trace, isOutermost) = traceForHop(command: command, chain: chain, isAsync: false) else {
+            return try body()
+        }
+        guard trace.begin(handler()) else {
+            if let onLoop { return onLoop() }
+            return try body()
+        }
+        if isOutermost { ThreadState.current.activeTrace = trace }
+        defer {
+            if isOutermost {
+                ThreadState.current.activeTrace = nil
+                finish(trace)
+            }
+        }
+        do {
+            let result = try body()
+            trace.end(judge(result), role: role)
+            return result
+        } catch {
+            trace.end(.error(error), role: role)
+            throw error
+        }
     }
 
     /// Delivers a finished outermost trace to its sink.
     @usableFromInline
     static func finish(_ trace: ActiveTrace) {
         trace.configuration.sink.record(trace.trace(id: ThreadState.current.makeTraceID()))
-    }
-}
-
-extension ChainTracing {
-    /// The active trace for a new async hop: the task's, or a new one if the command is to be traced.
-    @usableFromInline
-    static func traceForAsyncHop<Command>(
-        command: Command,
-        chain: () -> String
-    ) -> (trace: ActiveTrace, isOutermost: Bool)? {
-        if let active = ActiveTrace.current { return (active, false) }
-        let thread = ThreadState.current
-        guard let configuration = (scoped ?? bootstrapped(thread: thread)).configuration,
-            configuration.admits(command, thread: thread)
-        else {
-            return nil
-        }
-        let trace = ActiveTrace(
-            command: command,
-            chain: chain(),
-            configuration: configuration,
-            maximumHops: maximumHops,
-            isShared: true,
-            thread: thread
-        )
-        return (trace, true)
     }
 }
 

@@ -39,27 +39,8 @@ public func traceHop<Command, Result>(
     _ body: () throws -> Result
 ) rethrows -> Result {
     guard ChainTracing.mayRecord else { return try body() }
-    let thread = ThreadState.current
-    guard let (trace, isOutermost) = ChainTracing.traceForHop(command: command, chain: chain, thread: thread),
-        trace.begin(handler())
-    else {
-        return try body()
-    }
-    if isOutermost { thread.activeTrace = trace }
-    defer {
-        if isOutermost {
-            thread.activeTrace = nil
-            ChainTracing.finish(trace)
-        }
-    }
-    do {
-        let result = try body()
-        trace.end(judge(result, decide), role: role)
-        return result
-    } catch {
-        trace.end(.error(error), role: role)
-        throw error
-    }
+    return try ChainTracing.runHop(
+        handler, command: command, chain: chain, role: role, judge: { judge($0, decide) }, onLoop: nil, body)
 }
 
 /// Records one hop of a chain whose handlers return an Optional (`nil`: nobody took it). See
@@ -76,26 +57,15 @@ public func traceHop<Command, Wrapped>(
     _ body: () throws -> Wrapped?
 ) rethrows -> Wrapped? {
     guard ChainTracing.mayRecord else { return try body() }
-    let thread = ThreadState.current
-    guard let (trace, isOutermost) = ChainTracing.traceForHop(command: command, chain: chain, thread: thread) else {
-        return try body()
-    }
-    guard trace.begin(handler()) else { return nil }
-    if isOutermost { thread.activeTrace = trace }
-    defer {
-        if isOutermost {
-            thread.activeTrace = nil
-            ChainTracing.finish(trace)
-        }
-    }
-    do {
-        let result = try body()
-        trace.end(result == nil ? judge(result, decide, otherwise: .nothing) : judge(result, decide), role: role)
-        return result
-    } catch {
-        trace.end(.error(error), role: role)
-        throw error
-    }
+    return try ChainTracing.runHop(
+        handler,
+        command: command,
+        chain: chain,
+        role: role,
+        judge: { $0 == nil ? judge($0, decide, otherwise: .nothing) : judge($0, decide) },
+        onLoop: { nil },
+        body
+    )
 }
 
 /// Records one hop of an async chain — handlers that `await` the next one. See
@@ -120,7 +90,7 @@ public func traceHop<Command, Result>(
     _ body: () async throws -> Result
 ) async rethrows -> Result {
     guard ChainTracing.mayRecord else { return try await body() }
-    guard let (trace, isOutermost) = ChainTracing.traceForAsyncHop(command: command, chain: chain),
+    guard let (trace, isOutermost) = ChainTracing.traceForHop(command: command, chain: chain, isAsync: true),
         trace.begin(handler())
     else {
         return try await body()
@@ -139,7 +109,7 @@ public func traceHop<Command, Wrapped>(
     _ body: () async throws -> Wrapped?
 ) async rethrows -> Wrapped? {
     guard ChainTracing.mayRecord else { return try await body() }
-    guard let (trace, isOutermost) = ChainTracing.traceForAsyncHop(command: command, chain: chain) else {
+    guard let (trace, isOutermost) = ChainTracing.traceForHop(command: command, chain: chain, isAsync: true) else {
         return try await body()
     }
     guard trace.begin(handler()) else { return nil }
