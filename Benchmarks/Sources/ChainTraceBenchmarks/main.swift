@@ -158,6 +158,13 @@ variant("Chain, recorder off") { send(offChain, $0) }
 let traced = makeChain(Recorder(sink: InMemoryTraceSink(limit: 10_000), capturesPayloads: false))
 variant("Chain, traced into memory") { send(traced, $0) }
 
+/// Drops every trace: what recording costs before any sink keeps anything.
+struct DiscardingSink: TraceSink {
+    func record(_ trace: Trace) { blackHole(trace) }
+}
+let discarded = makeChain(Recorder(sink: DiscardingSink(), capturesPayloads: false))
+variant("Chain, traced into a discarding sink") { send(discarded, $0) }
+
 let withPayload = makeChain(Recorder(sink: InMemoryTraceSink(limit: 10_000)))
 variant("Chain, traced + payload capture", share: 0.3) { send(withPayload, $0) }
 
@@ -236,8 +243,8 @@ if let index = variants.firstIndex(where: { $0.name == "instrumented chain (trac
 
 // Thread scaling, interleaved the same way: each round runs every configuration once, best of the rounds.
 let tracedRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000), capturesPayloads: false)
-nonisolated(unsafe) let ownChains = [makeChain(tracedRecorder), makeChain(tracedRecorder)]
-nonisolated(unsafe) let sharedChain = makeChain(tracedRecorder)
+let ownChains = [makeChain(tracedRecorder), makeChain(tracedRecorder)]
+let sharedChain = makeChain(tracedRecorder)
 nonisolated(unsafe) let sharedPlain = link((0..<handlerCount).map(PlainHandler.init))
 let scalingRuns: [(name: String, threads: Int, send: @Sendable (Int) -> Void)] = [
     ("1 thread", 1, { _ in send(ownChains[0], commandsPerRun) }),

@@ -35,7 +35,7 @@ public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, 
             var untraced = UntracedHops()
             return try await Self.walk(chain, command, from: start, observer: &untraced)
         }
-        var hops = TracedHops(expectedHops: chain.nodes.count)
+        var hops = TracedHops(chain: chain, entry: start)
         let outcome: Swift.Result<Result?, any Error>
         do {
             outcome = .success(try await Self.walk(chain, command, from: start, observer: &hops))
@@ -44,7 +44,7 @@ public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, 
         }
         // The id comes from whichever thread the task finishes on; ids stay unique either way.
         let trace = hops.trace(
-            of: command, over: chain, entry: start, configuration: configuration, id: ThreadState.current.makeTraceID())
+            of: command, over: chain, configuration: configuration, id: ThreadState.current.makeTraceID())
         configuration.sink.record(trace)
         return try outcome.get()
     }

@@ -32,16 +32,16 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
         if let configuration = chain.recorder.configuration {
             let thread = ThreadState.current
             if configuration.admits(command, thread: thread) {
-                var hops = TracedHops(expectedHops: chain.nodes.count)
+                var hops = TracedHops(chain: chain, entry: start)
                 do {
                     let result = try Self.walk(chain, command, from: start, observer: &hops)
                     let trace = hops.trace(
-                        of: command, over: chain, entry: start, configuration: configuration, id: thread.makeTraceID())
+                        of: command, over: chain, configuration: configuration, id: thread.makeTraceID())
                     configuration.sink.record(trace)
                     return result
                 } catch {
                     let trace = hops.trace(
-                        of: command, over: chain, entry: start, configuration: configuration, id: thread.makeTraceID())
+                        of: command, over: chain, configuration: configuration, id: thread.makeTraceID())
                     configuration.sink.record(trace)
                     throw error
                 }

@@ -24,31 +24,44 @@ struct UntracedHops: HopObserver {
     @inlinable mutating func endRegistry(_ mark: Int) {}
 }
 
-/// Records hops of a chain walk: one clock read per hop, since a hop ends when the next begins. Times are
-/// clock ticks until the trace is read (see ``MonotonicClock``).
+/// Records hops of a chain walk: one clock read per hop, since a hop ends when the next begins. Hops go
+/// straight into the trace's own storage; times are clock ticks until the trace is read (see ``MonotonicClock``).
 @usableFromInline
 struct TracedHops: HopObserver {
-    @usableFromInline var records: [HopRecord] = []
-    @usableFromInline var reasons = HopReasons()
+    @usableFromInline var storage: TraceStorage
     @usableFromInline let start: UInt64
     @usableFromInline var last: UInt64
     /// Read once per trace rather than once per hop.
     @usableFromInline let usesCycleCounter: Bool
 
     @inlinable
-    init(expectedHops: Int) {
-        records.reserveCapacity(expectedHops)
+    init<Member>(chain: CompiledChain<Member>, entry: Int32) {
+        storage = .make(
+            capacity: chain.nodes.count,
+            header: TraceHeader(id: 0, names: chain.names, entry: entry, chainVersion: chain.version, start: 0, inTicks: true)
+        )
         usesCycleCounter = MonotonicClock.usesCycleCounter
         start = MonotonicClock.now()
         last = start
     }
 
     @inlinable
+    mutating func append(_ record: HopRecord, reason: String?) {
+        var full = false
+        storage.withUnsafeMutablePointerToHeader { full = $0.pointee.count == $0.pointee.capacity }
+        if full { storage = storage.grown() }
+        storage.withUnsafeMutablePointers { header, records in
+            (records + header.pointee.count).initialize(to: record)
+            if reason != nil { header.pointee.reasons.set(reason, at: header.pointee.count) }
+            header.pointee.count += 1
+        }
+    }
+
+    @inlinable
     mutating func hop(_ handler: Int32, registry: Int32, decision: Decision, reason: String?) {
         let now = usesCycleCounter ? chaintrace_read_cycle_counter() : MonotonicClock.monotonicNanoseconds()
         let duration = now &- last
-        if reason != nil { reasons.set(reason, at: records.count) }
-        records.append(
+        append(
             HopRecord(
                 handler: handler,
                 registry: registry,
@@ -56,7 +69,8 @@ struct TracedHops: HopObserver {
                 startOffset: last &- start,
                 inclusiveDuration: duration,
                 selfDuration: duration
-            )
+            ),
+            reason: reason
         )
         last = now
     }
@@ -68,7 +82,9 @@ struct TracedHops: HopObserver {
 
     @inlinable
     mutating func beginRegistry(_ registry: Int32) -> Int {
-        records.append(
+        var mark = 0
+        storage.withUnsafeMutablePointerToHeader { mark = $0.pointee.count }
+        append(
             HopRecord(
                 handler: registry,
                 registry: -1,
@@ -76,51 +92,48 @@ struct TracedHops: HopObserver {
                 startOffset: last &- start,
                 inclusiveDuration: 0,
                 selfDuration: 0
-            )
+            ),
+            reason: nil
         )
-        return records.count - 1
+        return mark
     }
 
     @inlinable
     mutating func endRegistry(_ mark: Int) {
-        let inclusive = last &- (start &+ records[mark].startOffset)
-        var nested: UInt64 = 0
-        for index in (mark + 1)..<records.count { nested &+= records[index].inclusiveDuration }
-        records[mark].inclusiveDuration = inclusive
-        records[mark].selfDuration = inclusive &- nested
+        let end = last &- start
+        storage.withUnsafeMutablePointers { header, records in
+            let inclusive = end &- records[mark].startOffset
+            var nested: UInt64 = 0
+            for index in (mark + 1)..<header.pointee.count { nested &+= records[index].inclusiveDuration }
+            records[mark].inclusiveDuration = inclusive
+            records[mark].selfDuration = inclusive &- nested
+        }
     }
 
-    /// The finished trace of a walk over `chain` that started at node `entry`.
+    /// The finished trace of the walk.
     @inlinable
     func trace<Member, Command>(
         of command: Command,
         over chain: CompiledChain<Member>,
-        entry: Int32,
         configuration: RecorderConfiguration,
         id: UInt64
     ) -> Trace {
         let description = chain.command.describe(command, capturingPayload: configuration.capturesPayloads)
-        // A walk stops at the hop that accepted or failed, so only the last hop can decide the outcome.
-        var outcomeHop: Int32 = -1
-        if let last = records.last, last.decision == .accepted || last.decision == .failed {
-            outcomeHop = Int32(records.count - 1)
+        let start = start
+        let duration = last &- start
+        storage.withUnsafeMutablePointers { header, records in
+            header.pointee.id = id
+            header.pointee.kind = description.kind
+            header.pointee.commandID = description.id
+            header.pointee.payload = description.payload
+            header.pointee.start = start
+            header.pointee.duration = duration
+            // A walk stops at the hop that accepted or failed, so only the last hop can decide the outcome.
+            let count = header.pointee.count
+            if count > 0, records[count - 1].decision == .accepted || records[count - 1].decision == .failed {
+                header.pointee.outcomeHop = Int32(count - 1)
+            }
         }
-        return Trace(
-            storage: TraceStorage(
-                id: id,
-                names: chain.names,
-                kind: description.kind,
-                commandID: description.id,
-                payload: description.payload,
-                entry: entry,
-                chainVersion: chain.version,
-                start: start,
-                duration: last &- start,
-                records: records,
-                reasons: reasons,
-                outcomeHop: outcomeHop,
-                inTicks: true
-            )
-        )
+        return Trace(storage: storage)
     }
 }

@@ -157,25 +157,23 @@ final class ActiveTrace: @unchecked Sendable {
     /// The finished trace.
     func trace(id: UInt64) -> Trace {
         withContent { content in
-            let outcomeHop =
-                content.failure ?? content.records.lastIndex(where: { $0.decision == .accepted }) ?? -1
-            return Trace(
-                storage: TraceStorage(
-                    id: id,
-                    names: HandlerNameTable(chain: chain, commandType: commandType, names: content.names),
-                    kind: kind,
-                    commandID: commandID,
-                    payload: payload,
-                    entry: 0,
-                    chainVersion: 0,
-                    start: start,
-                    duration: content.end &- start,
-                    records: content.records,
-                    reasons: content.reasons,
-                    outcomeHop: Int32(outcomeHop),
-                    inTicks: true
-                )
+            var header = TraceHeader(
+                id: id,
+                names: HandlerNameTable(chain: chain, commandType: commandType, names: content.names),
+                kind: kind,
+                commandID: commandID,
+                payload: payload,
+                entry: 0,
+                chainVersion: 0,
+                start: start,
+                inTicks: true
             )
+            header.duration = content.end &- start
+            header.reasons = content.reasons
+            header.outcomeHop = Int32(
+                content.failure ?? content.records.lastIndex(where: { $0.decision == .accepted }) ?? -1
+            )
+            return Trace(storage: .make(records: content.records, header: header))
         }
     }
 

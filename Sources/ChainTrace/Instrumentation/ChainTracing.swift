@@ -9,8 +9,8 @@ import CChainTraceSupport
 /// }
 /// ```
 public enum ChainTracing {
-    private static let global = LockedValue(Recorder.off)
-    private static let hopLimit = LockedValue(1000)
+    /// The bootstrapped recorder and the hop limit; threads cache both (see ``bootstrapped(thread:)``).
+    private static let global = LockedValue((recorder: Recorder.off, maximumHops: 1000))
     @TaskLocal private static var scoped: Recorder?
 
     /// Whether any recorder could be in force — the bootstrapped one if it is on, or any open
@@ -21,8 +21,8 @@ public enum ChainTracing {
     /// Sets the recorder that instrumented chains use outside any ``withRecorder(_:operation:)`` scope.
     public static func bootstrap(_ recorder: Recorder) {
         global.withLock { current in
-            let change = (recorder.isOn ? 1 : 0) - (current.isOn ? 1 : 0)
-            current = recorder
+            let change = (recorder.isOn ? 1 : 0) - (current.recorder.isOn ? 1 : 0)
+            current.recorder = recorder
             if change != 0 { chaintrace_add_recording_sources(Int64(change)) }
             chaintrace_bump_recorder_generation()
         }
@@ -36,18 +36,27 @@ public enum ChainTracing {
 
     /// The bootstrapped recorder, from this thread's cache unless it changed since.
     static func bootstrapped(thread: ThreadState) -> Recorder {
-        let generation = chaintrace_recorder_generation()
-        if thread.cachedRecorderGeneration != generation {
-            thread.cachedRecorder = global.withLock { $0 }
-            thread.cachedRecorderGeneration = generation
-        }
+        refreshCache(thread)
         return thread.cachedRecorder
+    }
+
+    /// Re-reads the bootstrapped recorder and hop limit into `thread`'s cache if either changed.
+    private static func refreshCache(_ thread: ThreadState) {
+        let generation = chaintrace_recorder_generation()
+        guard thread.cachedRecorderGeneration != generation else { return }
+        (thread.cachedRecorder, thread.cachedMaximumHops) = global.withLock { ($0.recorder, $0.maximumHops) }
+        thread.cachedRecorderGeneration = generation
     }
 
     /// The most hops one instrumented command may take before it is stopped as a loop; 1000 by default.
     public static var maximumHops: Int {
-        get { hopLimit.withLock { $0 } }
-        set { hopLimit.withLock { $0 = max(1, newValue) } }
+        get { global.withLock { $0.maximumHops } }
+        set {
+            global.withLock { current in
+                current.maximumHops = max(1, newValue)
+                chaintrace_bump_recorder_generation()
+            }
+        }
     }
 
     /// Runs `operation` with `recorder` as the recorder for instrumented chains in this task and its child tasks.
@@ -97,7 +106,8 @@ public enum ChainTracing {
         let thread = ThreadState.current
         if !isAsync, let active = thread.activeTrace { return (active, false) }
         if let active = ActiveTrace.current { return (active, false) }
-        guard let configuration = (scoped ?? bootstrapped(thread: thread)).configuration,
+        refreshCache(thread)
+        guard let configuration = (scoped ?? thread.cachedRecorder).configuration,
             configuration.admits(command, thread: thread)
         else {
             return nil
@@ -106,7 +116,7 @@ public enum ChainTracing {
             command: command,
             chain: chain(),
             configuration: configuration,
-            maximumHops: maximumHops,
+            maximumHops: thread.cachedMaximumHops,
             isShared: isAsync,
             thread: thread
         )

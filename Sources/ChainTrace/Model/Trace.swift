@@ -8,7 +8,7 @@
 /// print(trace.path)        // ["Penny", "Nickel", "Dime"]
 /// print(trace.outcome)     // accepted by Dime
 /// ```
-public struct Trace: Sendable, Hashable, Identifiable {
+public struct Trace: Hashable, Identifiable {
     @usableFromInline let storage: TraceStorage
 
     @usableFromInline
@@ -78,21 +78,20 @@ public struct Trace: Sendable, Hashable, Identifiable {
                 outcomeMatches = true
             }
         }
-        storage = TraceStorage(
+        var header = TraceHeader(
             id: id,
             names: HandlerNameTable(chain: chain, commandType: commandKind, names: names),
-            kind: nil,
             commandID: commandID,
             payload: payload,
             entry: entryIndex,
             chainVersion: chainVersion,
             start: UInt64(bitPattern: startTime),
-            duration: duration,
-            records: records,
-            reasons: reasons,
-            outcomeHop: outcomeHop,
             inTicks: false
         )
+        header.duration = duration
+        header.reasons = reasons
+        header.outcomeHop = outcomeHop
+        storage = .make(records: records, header: header)
         outcomeOverride = outcomeMatches ? nil : outcome
     }
 
@@ -101,33 +100,43 @@ public struct Trace: Sendable, Hashable, Identifiable {
     private var outcomeOverride: Outcome? = nil
 
     /// Unique among the traces of one process; increasing on each thread.
-    public var id: UInt64 { storage.id }
+    public var id: UInt64 { storage.header.id }
     /// What kind of command this was: ``TracedCommand/commandKind`` when the command provides one,
     /// otherwise the command's type name.
-    public var commandKind: String { storage.kind ?? storage.names.commandType }
+    public var commandKind: String {
+        let header = storage.header
+        return header.kind ?? header.names.commandType
+    }
     /// The command's own identifier, when it has one (``TracedCommand/commandID``); used to match the same
     /// command across recorded runs.
-    public var commandID: String? { storage.commandID }
+    public var commandID: String? { storage.header.commandID }
     /// The command encoded as JSON, when it is `Encodable` and the recorder captures payloads.
-    public var payload: JSONValue? { storage.payload }
+    public var payload: JSONValue? { storage.header.payload }
     /// The handler the command entered the chain at.
-    public var entry: String { storage.names.names[Int(storage.entry)] }
+    public var entry: String {
+        let header = storage.header
+        return header.names.names[Int(header.entry)]
+    }
     /// The chain's name.
-    public var chain: String { storage.names.chain }
+    public var chain: String { storage.header.names.chain }
     /// The chain's version when the command was sent; every change to the chain increases it.
-    public var chainVersion: Int { storage.chainVersion }
+    public var chainVersion: Int { storage.header.chainVersion }
     /// Wall-clock start of the trace, in nanoseconds since 1970-01-01 UTC.
     public var startTime: Int64 {
-        storage.inTicks ? MonotonicClock.wallTime(storage.start) : Int64(bitPattern: storage.start)
+        let header = storage.header
+        return header.inTicks ? MonotonicClock.wallTime(header.start) : Int64(bitPattern: header.start)
     }
     /// Nanoseconds from the start of the first hop to the end of the last.
-    public var duration: UInt64 { storage.nanoseconds(storage.duration) }
+    public var duration: UInt64 {
+        let header = storage.header
+        return storage.nanoseconds(header.duration, inTicks: header.inTicks)
+    }
     /// How the trip ended.
     public var outcome: Outcome { outcomeOverride ?? storage.outcome }
     /// The hops in the order the handlers got the command.
     public var hops: [Hop] { storage.hops }
     /// The names of the handlers the command visited, in order.
-    public var path: [String] { storage.records.map { storage.names.names[Int($0.handler)] } }
+    public var path: [String] { storage.path }
 
     /// The first hop of the named handler, if the command reached it.
     public func hop(_ handler: String) -> Hop? {
@@ -153,6 +162,10 @@ public struct Trace: Sendable, Hashable, Identifiable {
         hasher.combine(path)
     }
 }
+
+/// `@unchecked` because ``TraceStorage`` is a `ManagedBuffer`, which cannot be `Sendable`; it is sound because a
+/// trace's storage is complete before the trace exists and never changes afterwards.
+extension Trace: @unchecked Sendable {}
 
 extension Trace: CustomStringConvertible {
     /// `#12 Coin via coins v3: Penny → Nickel → Dime, accepted by Dime in 812 ns`.

@@ -1,39 +1,128 @@
-/// A trace's contents, in one immutable object so that copying a ``Trace`` — into a sink, a ring, a test's
-/// array — costs one reference count.
+/// A trace's contents in one allocation: a header, and the hop records stored right after it.
+///
+/// Copying a ``Trace`` — into a sink, a ring, a test's array — costs one reference count, and recording a trace
+/// allocates once. The recorder fills a storage on the recording thread and hands it on only when it is
+/// complete; from then on nothing mutates it, which is what makes ``Trace``'s `@unchecked Sendable` sound.
 @usableFromInline
-final class TraceStorage: Sendable {
-    let id: UInt64
-    let names: HandlerNameTable
-    /// The command kind when it is not the command type's name.
-    let kind: String?
-    let commandID: String?
-    let payload: JSONValue?
-    let entry: Int32
-    let chainVersion: Int
-    /// Clock ticks when `inTicks`, else wall-clock nanoseconds since 1970 (as a bit pattern).
-    let start: UInt64
-    /// Clock ticks when `inTicks`, else nanoseconds.
-    let duration: UInt64
-    let records: [HopRecord]
-    let reasons: HopReasons
-    /// The hop that decided the outcome (accepted or failed), or -1 when the command fell off the end.
-    let outcomeHop: Int32
-    let inTicks: Bool
-
+final class TraceStorage: ManagedBuffer<TraceHeader, HopRecord> {
+    /// A storage with room for `capacity` hops.
     @usableFromInline
+    static func make(capacity: Int, header: TraceHeader) -> TraceStorage {
+        var header = header
+        header.capacity = max(1, capacity)
+        let buffer = TraceStorage.create(minimumCapacity: header.capacity) { _ in header }
+        return unsafeDowncast(buffer, to: TraceStorage.self)
+    }
+
+    /// A storage holding `records`.
+    static func make(records: [HopRecord], header: TraceHeader) -> TraceStorage {
+        let storage = make(capacity: records.count, header: header)
+        storage.withUnsafeMutablePointers { header, elements in
+            records.withUnsafeBufferPointer { source in
+                if let base = source.baseAddress { elements.initialize(from: base, count: source.count) }
+            }
+            header.pointee.count = records.count
+        }
+        return storage
+    }
+
+    /// A larger copy, for a walk with more hops than expected.
+    @usableFromInline
+    func grown() -> TraceStorage {
+        withUnsafeMutablePointers { header, elements in
+            let copy = TraceStorage.make(capacity: header.pointee.capacity * 2, header: header.pointee)
+            copy.withUnsafeMutablePointerToElements { $0.initialize(from: elements, count: header.pointee.count) }
+            return copy
+        }
+    }
+
+    /// Reads the header and the records in use.
+    @inlinable
+    func read<T>(_ body: (TraceHeader, UnsafeBufferPointer<HopRecord>) -> T) -> T {
+        withUnsafeMutablePointers { header, elements in
+            body(header.pointee, UnsafeBufferPointer(start: elements, count: header.pointee.count))
+        }
+    }
+
+    /// Nanoseconds for a time stored in this trace's unit.
+    func nanoseconds(_ value: UInt64, inTicks: Bool) -> UInt64 {
+        inTicks ? MonotonicClock.nanoseconds(value) : value
+    }
+
+    var outcome: Outcome {
+        read { header, records in
+            guard header.outcomeHop >= 0 else { return .fellOffTheEnd }
+            let record = records[Int(header.outcomeHop)]
+            let handler = header.names.names[Int(record.handler)]
+            if record.decision == .failed {
+                return .failed(at: handler, error: header.reasons[Int(header.outcomeHop)] ?? "")
+            }
+            return .accepted(by: handler)
+        }
+    }
+
+    var path: [String] {
+        read { header, records in records.map { header.names.names[Int($0.handler)] } }
+    }
+
+    var hops: [Hop] {
+        read { header, records in
+            records.enumerated().map { position, record in
+                // Convert positions, not spans, so consecutive hops still add up exactly in nanoseconds.
+                let start = nanoseconds(record.startOffset, inTicks: header.inTicks)
+                let end = nanoseconds(record.startOffset &+ record.inclusiveDuration, inTicks: header.inTicks)
+                let inclusive = end &- start
+                let exclusive =
+                    record.selfDuration == record.inclusiveDuration
+                    ? inclusive : min(inclusive, nanoseconds(record.selfDuration, inTicks: header.inTicks))
+                return Hop(
+                    handler: header.names.names[Int(record.handler)],
+                    position: position,
+                    decision: record.decision,
+                    reason: header.reasons[position],
+                    registry: record.registry < 0 ? nil : header.names.names[Int(record.registry)],
+                    startOffset: start,
+                    inclusiveDuration: inclusive,
+                    selfDuration: exclusive
+                )
+            }
+        }
+    }
+}
+
+/// Everything about a trace but its hops.
+@usableFromInline
+struct TraceHeader {
+    @usableFromInline var id: UInt64
+    @usableFromInline var names: HandlerNameTable
+    /// The command kind when it is not the command type's name.
+    @usableFromInline var kind: String?
+    @usableFromInline var commandID: String?
+    @usableFromInline var payload: JSONValue?
+    @usableFromInline var entry: Int32
+    @usableFromInline var chainVersion: Int
+    /// Clock ticks when `inTicks`, else wall-clock nanoseconds since 1970 (as a bit pattern).
+    @usableFromInline var start: UInt64
+    /// Clock ticks when `inTicks`, else nanoseconds.
+    @usableFromInline var duration: UInt64 = 0
+    @usableFromInline var reasons = HopReasons()
+    /// The hop that decided the outcome (accepted or failed), or -1 when the command fell off the end.
+    @usableFromInline var outcomeHop: Int32 = -1
+    @usableFromInline var inTicks: Bool
+    /// Hop records in use, and room for.
+    @usableFromInline var count = 0
+    @usableFromInline var capacity = 0
+
+    @inlinable
     init(
         id: UInt64,
         names: HandlerNameTable,
-        kind: String?,
-        commandID: String?,
-        payload: JSONValue?,
+        kind: String? = nil,
+        commandID: String? = nil,
+        payload: JSONValue? = nil,
         entry: Int32,
         chainVersion: Int,
         start: UInt64,
-        duration: UInt64,
-        records: [HopRecord],
-        reasons: HopReasons,
-        outcomeHop: Int32,
         inTicks: Bool
     ) {
         self.id = id
@@ -44,44 +133,6 @@ final class TraceStorage: Sendable {
         self.entry = entry
         self.chainVersion = chainVersion
         self.start = start
-        self.duration = duration
-        self.records = records
-        self.reasons = reasons
-        self.outcomeHop = outcomeHop
         self.inTicks = inTicks
-    }
-
-    /// Nanoseconds for a time stored in this trace's unit.
-    func nanoseconds(_ value: UInt64) -> UInt64 {
-        inTicks ? MonotonicClock.nanoseconds(value) : value
-    }
-
-    var outcome: Outcome {
-        guard outcomeHop >= 0 else { return .fellOffTheEnd }
-        let record = records[Int(outcomeHop)]
-        let handler = names.names[Int(record.handler)]
-        if record.decision == .failed { return .failed(at: handler, error: reasons[Int(outcomeHop)] ?? "") }
-        return .accepted(by: handler)
-    }
-
-    var hops: [Hop] {
-        records.enumerated().map { position, record in
-            // Convert positions, not spans, so consecutive hops still add up exactly in nanoseconds.
-            let start = nanoseconds(record.startOffset)
-            let inclusive = nanoseconds(record.startOffset &+ record.inclusiveDuration) &- start
-            let exclusive =
-                record.selfDuration == record.inclusiveDuration
-                ? inclusive : min(inclusive, nanoseconds(record.selfDuration))
-            return Hop(
-                handler: names.names[Int(record.handler)],
-                position: position,
-                decision: record.decision,
-                reason: reasons[position],
-                registry: record.registry < 0 ? nil : names.names[Int(record.registry)],
-                startOffset: start,
-                inclusiveDuration: inclusive,
-                selfDuration: exclusive
-            )
-        }
     }
 }

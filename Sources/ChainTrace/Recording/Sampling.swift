@@ -22,6 +22,7 @@ public struct Sampling: Sendable, Hashable {
 /// A thread's countdown to its next sampled command, for one recorder.
 @usableFromInline
 final class SamplingCountdown {
-    @usableFromInline var remaining = 0
+    /// Only the owning thread touches it.
+    @usableFromInline @exclusivity(unchecked) var remaining = 0
     @usableFromInline init() {}
 }

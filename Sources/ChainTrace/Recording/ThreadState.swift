@@ -20,9 +20,10 @@ final class ThreadState {
     @usableFromInline @exclusivity(unchecked) var traceIDLimit: UInt64 = 0
     /// The trace that instrumented synchronous handlers on this thread are adding hops to.
     @usableFromInline @exclusivity(unchecked) var activeTrace: ActiveTrace?
-    /// This thread's copy of the bootstrapped recorder, and the generation it was read at.
+    /// This thread's copy of the bootstrapped recorder and hop limit, and the generation they were read at.
     @exclusivity(unchecked) var cachedRecorder = Recorder.off
     @exclusivity(unchecked) var cachedRecorderGeneration: Int64 = -1
+    @exclusivity(unchecked) var cachedMaximumHops = 1000
     /// What the recorder knows about each command type met on this thread.
     @exclusivity(unchecked) var commandTypes: [ObjectIdentifier: CommandTypeInfo] = [:]
     /// Per-thread objects of recorders and sinks, found by their owner's token. Kept in parallel arrays so the
