@@ -44,6 +44,31 @@ struct AsyncChainTests {
         #expect(sink.traces[0].path == ["CheckUsername"])
     }
 
+    @Test func asyncRegistriesLoopsAndDryRunsBehaveLikeSyncOnes() async throws {
+        let sink = InMemoryTraceSink()
+        let chain = try AsyncChain<String, String>(
+            "screens",
+            handlers: [
+                AsyncHandler("List") { $0 == "delete" ? .accept("List") : .pass },
+                AsyncHandler("Window", canHandle: { $0 == "close" }) { $0 == "close" ? .accept("Window") : .pass },
+            ],
+            recorder: Recorder(sink: sink)
+        )
+        let registry = try chain.addRegistry("Late", at: .after("List"))
+        try registry.register(AsyncHandler("Low") { $0 == "find" ? .accept("Low") : .pass }, weight: 1)
+        try registry.register(AsyncHandler("High") { $0 == "find" ? .accept("High") : .pass }, weight: 9)
+        #expect(try await chain.send("find") == "High")
+        #expect(sink.traces[0].path == ["List", "Late", "High"])
+        #expect(sink.traces[0].hop("High")?.registry == "Late")
+
+        #expect(try chain.whoWouldHandle("close").handler == "Window")
+
+        try chain.link("Window", to: "List")
+        let error = try await #require(throws: ChainError.self) { try await chain.send("nobody") }
+        #expect(error.code == .loop)
+        #expect(sink.traces.last?.outcome.failingHandler != nil)
+    }
+
     @Test func eightTasksTimesTenThousandCommandsNeverMixHops() async throws {
         let sink = InMemoryTraceSink()
         let chain = try AsyncChain<Int, Int>(

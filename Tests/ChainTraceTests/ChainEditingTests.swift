@@ -90,6 +90,20 @@ struct ChainEditingTests {
         #expect(trace.hops.count <= chain.handlerNames.count + 1)
     }
 
+    @Test func debugDescriptionTabulatesNodesKindsAndLinks() throws {
+        let chain = try Chain<String, String>("window", handlers: [Handler("Detail") { _ in .pass }])
+        try chain.insert(.observer("Analytics") { _ in }, at: .first)
+        try chain.addRegistry("Late").register(Handler("Search") { _ in .pass }, weight: 3)
+        #expect(
+            chain.debugDescription == """
+                Chain 'window' version 4
+                  Detail: handler → Late
+                  Analytics (head): observer → Detail
+                  Late: registry [Search@3] → end
+                """
+        )
+    }
+
     @Test func editsWhileSendingFromOtherThreadsNeverTearACommand() async throws {
         let sink = InMemoryTraceSink()
         let chain = try coinChain(recordingInto: sink)

@@ -31,10 +31,10 @@ public final class InMemoryTraceSink: TraceSink {
 
     /// The traces kept, oldest first.
     public var traces: [Trace] {
-        var all = shards.withLock { $0 }.flatMap { $0.snapshot() }
-        all.sort { ($0.startTime, $0.id) < ($1.startTime, $1.id) }
-        if let limit, all.count > limit { all.removeFirst(all.count - limit) }
-        return all
+        var keyed = shards.withLock { $0 }.flatMap { $0.snapshot() }.map { (start: $0.startTime, trace: $0) }
+        keyed.sort { ($0.start, $0.trace.id) < ($1.start, $1.trace.id) }
+        if let limit, keyed.count > limit { keyed.removeFirst(keyed.count - limit) }
+        return keyed.map(\.trace)
     }
 
     /// How many traces were recorded but are no longer kept because of the limit.
