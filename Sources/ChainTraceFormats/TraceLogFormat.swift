@@ -21,10 +21,75 @@ public enum TraceLogFormat {
         return writer.bytes
     }
 
-    /// One trace as a log line, without its newline.
+    /// One trace as a log line, without its newline: the same bytes as writing ``value(of:)``, written directly
+    /// in sorted key order (about ten times faster than building the value first).
     public static func encode(_ trace: Trace) -> [UInt8] {
         var writer = JSONWriter()
-        writer.write(value(of: trace))
+        writer.append(#"{"chain":"#)
+        writer.write(trace.chain)
+        writer.append(#","chainVersion":"#)
+        writer.write(Int64(trace.chainVersion))
+        writer.append(#","command":{"#)
+        if let id = trace.commandID {
+            writer.append(#""id":"#)
+            writer.write(id)
+            writer.append(",")
+        }
+        writer.append(#""kind":"#)
+        writer.write(trace.commandKind)
+        if let payload = trace.payload {
+            writer.append(#","payload":"#)
+            writer.write(payload)
+        }
+        writer.append(#"},"durationNs":"#)
+        writer.write(Int64(clamping: trace.duration))
+        writer.append(#","entry":"#)
+        writer.write(trace.entry)
+        writer.append(#","hops":["#)
+        for (index, hop) in trace.hops.enumerated() {
+            if index > 0 { writer.append(",") }
+            writer.append(#"{"decision":""#)
+            writer.append(hop.decision.rawValue)
+            writer.append(#"","handler":"#)
+            writer.write(hop.handler)
+            writer.append(#","inclusiveNs":"#)
+            writer.write(Int64(clamping: hop.inclusiveDuration))
+            writer.append(#","position":"#)
+            writer.write(Int64(hop.position))
+            if let reason = hop.reason {
+                writer.append(#","reason":"#)
+                writer.write(reason)
+            }
+            if let registry = hop.registry {
+                writer.append(#","registry":"#)
+                writer.write(registry)
+            }
+            writer.append(#","selfNs":"#)
+            writer.write(Int64(clamping: hop.selfDuration))
+            writer.append(#","startOffsetNs":"#)
+            writer.write(Int64(clamping: hop.startOffset))
+            writer.append("}")
+        }
+        writer.append(#"],"id":"#)
+        writer.write(Int64(bitPattern: trace.id))
+        writer.append(#","outcome":{"#)
+        switch trace.outcome {
+        case .accepted(let handler):
+            writer.append(#""handler":"#)
+            writer.write(handler)
+            writer.append(#","kind":"accepted"}"#)
+        case .fellOffTheEnd:
+            writer.append(#""kind":"fellOffTheEnd"}"#)
+        case .failed(let handler, let error):
+            writer.append(#""error":"#)
+            writer.write(error)
+            writer.append(#","handler":"#)
+            writer.write(handler)
+            writer.append(#","kind":"failed"}"#)
+        }
+        writer.append(#","startTimeNs":"#)
+        writer.write(trace.startTime)
+        writer.append("}")
         return writer.bytes
     }
 

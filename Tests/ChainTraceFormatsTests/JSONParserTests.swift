@@ -41,6 +41,13 @@ struct JSONParserTests {
         #expect(error?.description == "line 41, column 4: expected a JSON value, found ']'")
     }
 
+    @Test(arguments: [Int64.min, -1, 0, 7, 1_000_000, Int64.max])
+    func integersAreWrittenAsTheirDecimalDigits(number: Int64) {
+        var writer = JSONWriter()
+        writer.write(number)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == String(number))
+    }
+
     @Test func writerOutputReadsBackToTheSameValue() throws {
         let value: JSONValue = [
             "z": "quote \" backslash \\ newline \n tab \t bell \u{07} é <script>",

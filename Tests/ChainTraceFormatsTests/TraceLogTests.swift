@@ -70,6 +70,19 @@ struct TraceLogTests {
         #expect(TraceLogFormat.encode(trace) == TraceLogFormat.encode(trace))
     }
 
+    @Test func directEncodingMatchesWritingTheValueForEveryKindOfTrace() throws {
+        let memory = InMemoryTraceSink()
+        try recordedTraces(into: memory)
+        let traces = memory.traces + [
+            Trace(id: UInt64.max, commandKind: "K", entry: "A", chain: "c", startTime: -5, hops: [], outcome: .fellOffTheEnd, duration: 0)
+        ]
+        for trace in traces {
+            var writer = JSONWriter()
+            writer.write(TraceLogFormat.value(of: trace))
+            #expect(TraceLogFormat.encode(trace) == writer.bytes, "\(trace)")
+        }
+    }
+
     @Test func aLogTornMidLineKeepsEveryCompleteTraceAndReportsTheTornLine() throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -29,7 +29,9 @@ public protocol ChainHandler<Command, Result>: Sendable {
 }
 
 extension ChainHandler {
+    /// A responder, unless the type says otherwise.
     public var role: HandlerRole { .responder }
+    /// Cannot tell: dry runs list the handler as undecided and walk on.
     public func canHandle(_ command: Command) -> Bool? { nil }
 }
 
@@ -50,6 +52,8 @@ public protocol AsyncChainHandler<Command, Result>: Sendable {
 }
 
 extension AsyncChainHandler {
+    /// A responder, unless the type says otherwise.
     public var role: HandlerRole { .responder }
+    /// Cannot tell: dry runs list the handler as undecided and walk on.
     public func canHandle(_ command: Command) -> Bool? { nil }
 }

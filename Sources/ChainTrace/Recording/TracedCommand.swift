@@ -17,7 +17,9 @@ public protocol TracedCommand {
 }
 
 extension TracedCommand {
+    /// The type's name.
     public var commandKind: String { String(describing: Self.self) }
+    /// No id.
     public var commandID: String? { nil }
 }
 
