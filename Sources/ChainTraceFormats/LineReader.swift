@@ -22,7 +22,7 @@ struct LineReader: ~Copyable {
     private var lineNumber = 0
     private let chunkSize = 1 << 20
 
-    init(path: String) throws(TraceLogError) {
+    init(path: String) throws(FormatError) {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
             throw .system(file: path, expected: "a readable file", code: errno)
@@ -42,7 +42,7 @@ struct LineReader: ~Copyable {
     }
 
     /// The next line, or `nil` at the end of the input.
-    mutating func next(file: String) throws(TraceLogError) -> Line? {
+    mutating func next(file: String) throws(FormatError) -> Line? {
         while true {
             if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
                 var end = newline
@@ -61,7 +61,7 @@ struct LineReader: ~Copyable {
         }
     }
 
-    private mutating func fill(file: String) throws(TraceLogError) {
+    private mutating func fill(file: String) throws(FormatError) {
         buffer.removeFirst(start)
         start = 0
         let oldCount = buffer.count

@@ -135,8 +135,8 @@ public enum TraceLogFormat {
 
     /// Reads a trace from the JSON value of one log line.
     ///
-    /// - Throws: ``TraceLogError`` naming the field that is missing or of the wrong type.
-    public static func decode(_ value: JSONValue, file: String, line: Int) throws(TraceLogError) -> Trace {
+    /// - Throws: ``FormatError`` naming the field that is missing or of the wrong type.
+    public static func decode(_ value: JSONValue, file: String, line: Int) throws(FormatError) -> Trace {
         var fields = Fields(value: value, path: "", file: file, line: line)
         let command = try fields.object("command")
         var commandFields = Fields(value: command, path: "command.", file: file, line: line)
@@ -173,13 +173,13 @@ public enum TraceLogFormat {
     }
 
     /// Checks a header line's value.
-    static func checkHeader(_ value: JSONValue, file: String, line: Int) throws(TraceLogError) {
+    static func checkHeader(_ value: JSONValue, file: String, line: Int) throws(FormatError) {
         let expected = "a trace log header {\"format\":\"\(formatName)\",\"version\":\(version)}"
         guard value["format"]?.stringValue == formatName, case .integer(let found)? = value["version"] else {
-            throw TraceLogError(file: file, line: line, column: 1, expected: expected, found: describe(value))
+            throw FormatError(file: file, line: line, column: 1, expected: expected, found: describe(value))
         }
         guard found == Int64(version) else {
-            throw TraceLogError(
+            throw FormatError(
                 file: file,
                 line: line,
                 column: 1,
@@ -189,14 +189,14 @@ public enum TraceLogFormat {
         }
     }
 
-    private static func outcome(_ value: JSONValue, file: String, line: Int) throws(TraceLogError) -> Outcome {
+    private static func outcome(_ value: JSONValue, file: String, line: Int) throws(FormatError) -> Outcome {
         var fields = Fields(value: value, path: "outcome.", file: file, line: line)
         switch try fields.string("kind") {
         case "accepted": return .accepted(by: try fields.string("handler"))
         case "fellOffTheEnd": return .fellOffTheEnd
         case "failed": return .failed(at: try fields.string("handler"), error: try fields.string("error"))
         case let other:
-            throw TraceLogError(
+            throw FormatError(
                 file: file,
                 line: line,
                 column: 0,
@@ -239,26 +239,26 @@ public enum TraceLogFormat {
             self.line = line
         }
 
-        mutating func required(_ key: String, _ kind: String) throws(TraceLogError) -> JSONValue {
+        mutating func required(_ key: String, _ kind: String) throws(FormatError) -> JSONValue {
             guard let value = members[key] else {
                 throw fail("\(path)\(key) (\(kind))", found: isObject ? "no such field" : "not an object")
             }
             return value
         }
 
-        mutating func string(_ key: String) throws(TraceLogError) -> String {
+        mutating func string(_ key: String) throws(FormatError) -> String {
             let value = try required(key, "a string")
             guard case .string(let text) = value else { throw fail("\(path)\(key) to be a string", value) }
             return text
         }
 
-        mutating func optionalString(_ key: String) throws(TraceLogError) -> String? {
+        mutating func optionalString(_ key: String) throws(FormatError) -> String? {
             guard let value = members[key], value != .null else { return nil }
             guard case .string(let text) = value else { throw fail("\(path)\(key) to be a string", value) }
             return text
         }
 
-        mutating func integer(_ key: String, atLeast minimum: Int64 = .min) throws(TraceLogError) -> Int {
+        mutating func integer(_ key: String, atLeast minimum: Int64 = .min) throws(FormatError) -> Int {
             let value = try required(key, "an integer")
             guard case .integer(let number) = value, number >= minimum else {
                 let bound = minimum == .min ? "" : " ≥ \(minimum)"
@@ -268,7 +268,7 @@ public enum TraceLogFormat {
         }
 
         /// A hop's `position`, which must be its index in `hops`.
-        mutating func position(_ index: Int) throws(TraceLogError) -> Int {
+        mutating func position(_ index: Int) throws(FormatError) -> Int {
             let value = try required("position", "an integer")
             guard case .integer(let number) = value, number == Int64(index) else {
                 throw fail("\(path)position to be \(index), its index in hops", value)
@@ -276,19 +276,19 @@ public enum TraceLogFormat {
             return index
         }
 
-        mutating func object(_ key: String) throws(TraceLogError) -> JSONValue {
+        mutating func object(_ key: String) throws(FormatError) -> JSONValue {
             let value = try required(key, "an object")
             guard case .object = value else { throw fail("\(path)\(key) to be an object", value) }
             return value
         }
 
-        mutating func array(_ key: String) throws(TraceLogError) -> [JSONValue] {
+        mutating func array(_ key: String) throws(FormatError) -> [JSONValue] {
             let value = try required(key, "an array")
             guard case .array(let elements) = value else { throw fail("\(path)\(key) to be an array", value) }
             return elements
         }
 
-        mutating func decision(_ key: String) throws(TraceLogError) -> Decision {
+        mutating func decision(_ key: String) throws(FormatError) -> Decision {
             let text = try string(key)
             guard let decision = Decision(rawValue: text) else {
                 let names = Decision.allCases.map(\.rawValue).joined(separator: ", ")
@@ -297,12 +297,12 @@ public enum TraceLogFormat {
             return decision
         }
 
-        func fail(_ expected: String, _ value: JSONValue) -> TraceLogError {
+        func fail(_ expected: String, _ value: JSONValue) -> FormatError {
             fail(expected, found: TraceLogFormat.describe(value))
         }
 
-        func fail(_ expected: String, found: String) -> TraceLogError {
-            TraceLogError(file: file, line: line, column: 0, expected: expected, found: found)
+        func fail(_ expected: String, found: String) -> FormatError {
+            FormatError(file: file, line: line, column: 0, expected: expected, found: found)
         }
     }
 }

@@ -3,7 +3,7 @@ public import ChainTrace
 /// Reads a trace log one trace at a time, in constant memory.
 ///
 /// A log whose writer died mid-line ends in a torn line; the reader keeps every complete trace and reports the
-/// torn line in ``tornTail`` instead of failing. Anything else malformed throws a ``TraceLogError`` with the
+/// torn line in ``tornTail`` instead of failing. Anything else malformed throws a ``FormatError`` with the
 /// file, line and column.
 ///
 /// ```swift
@@ -12,57 +12,36 @@ public import ChainTrace
 /// if let torn = reader.tornTail { print("ignored torn line \(torn.line)") }
 /// ```
 public final class TraceLogReader {
-    /// The file being read, as errors name it.
-    public let file: String
-    /// The incomplete last line, once the reader has reached it.
-    public private(set) var tornTail: TornTail?
-    private var lines: LineReader
+    private let lines: JSONLinesReader
     private var sawHeader = false
 
+    /// The file being read, as errors name it.
+    public var file: String { lines.file }
+    /// The incomplete last line, once the reader has reached it.
+    public var tornTail: TornTail? { lines.tornTail }
+
     /// Opens the trace log at `path`.
-    public init(path: String) throws(TraceLogError) {
-        file = path
-        lines = try LineReader(path: path)
+    public init(path: String) throws(FormatError) {
+        lines = try JSONLinesReader(path: path)
     }
 
     /// Reads a trace log held in memory; `name` stands for the file in errors.
     public init(bytes: [UInt8], name: String = "<memory>") {
-        file = name
-        lines = LineReader(bytes: bytes)
+        lines = JSONLinesReader(bytes: bytes, name: name)
     }
 
     /// The next trace, or `nil` at the end of the log (or at a torn last line).
-    public func next() throws(TraceLogError) -> Trace? {
-        while let line = try lines.next(file: file) {
-            if line.bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
-            let parsed: Result<JSONValue, JSONParseError> = line.bytes.withUnsafeBufferPointer { buffer in
-                Result { () throws(JSONParseError) in try JSONParser.parse(buffer, line: line.number) }
-            }
-            let value: JSONValue
-            switch parsed {
-            case .success(let parsedValue):
-                value = parsedValue
-            case .failure(let error) where !line.isTerminated:
-                tornTail = TornTail(line: line.number, byteCount: line.bytes.count, problem: error.description)
-                return nil
-            case .failure(let error):
-                throw TraceLogError(
-                    file: file,
-                    line: error.line,
-                    column: error.column,
-                    expected: error.expected,
-                    found: error.found
-                )
-            }
+    public func next() throws(FormatError) -> Trace? {
+        while let (line, value) = try lines.next() {
             if !sawHeader {
-                try TraceLogFormat.checkHeader(value, file: file, line: line.number)
+                try TraceLogFormat.checkHeader(value, file: file, line: line)
                 sawHeader = true
                 continue
             }
-            return try TraceLogFormat.decode(value, file: file, line: line.number)
+            return try TraceLogFormat.decode(value, file: file, line: line)
         }
         if !sawHeader && tornTail == nil {
-            throw TraceLogError(
+            throw FormatError(
                 file: file,
                 line: 1,
                 column: 1,
@@ -74,36 +53,14 @@ public final class TraceLogReader {
     }
 
     /// Reads every trace of the log at `path`.
-    public static func readAll(path: String) throws(TraceLogError) -> TraceLog {
+    public static func readAll(path: String) throws(FormatError) -> TraceLog {
         try TraceLogReader(path: path).readAll()
     }
 
     /// Reads every remaining trace.
-    public func readAll() throws(TraceLogError) -> TraceLog {
+    public func readAll() throws(FormatError) -> TraceLog {
         var traces: [Trace] = []
         while let trace = try next() { traces.append(trace) }
         return TraceLog(traces: traces, tornTail: tornTail)
-    }
-}
-
-/// A whole trace log read into memory.
-public struct TraceLog: Sendable, Hashable {
-    /// Every complete trace, in the order written.
-    public var traces: [Trace]
-    /// The incomplete last line, if the writer died mid-line.
-    public var tornTail: TornTail?
-}
-
-/// The last line of a log that its writer did not finish: reported, not fatal.
-public struct TornTail: Sendable, Hashable, CustomStringConvertible {
-    /// Its 1-based line number.
-    public var line: Int
-    /// How many bytes of it there are.
-    public var byteCount: Int
-    /// Why it does not parse.
-    public var problem: String
-
-    public var description: String {
-        "line \(line) is incomplete (\(byteCount) bytes, no newline: the writer stopped mid-line); ignored"
     }
 }

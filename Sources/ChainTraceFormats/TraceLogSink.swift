@@ -29,7 +29,7 @@ public final class TraceLogSink: TraceSink {
     private struct State {
         var descriptor: Int32
         var buffer: [UInt8] = []
-        var firstError: TraceLogError?
+        var firstError: FormatError?
     }
 
     /// Creates (or, with `appending`, continues) the log at `path`.
@@ -37,7 +37,7 @@ public final class TraceLogSink: TraceSink {
     /// - Parameters:
     ///   - appending: Add to an existing log instead of replacing it; a header is written only if it is empty.
     ///   - bufferSize: Bytes held before a write to the file; 0 writes every trace at once.
-    public init(path: String, appending: Bool = false, bufferSize: Int = 64 * 1024) throws(TraceLogError) {
+    public init(path: String, appending: Bool = false, bufferSize: Int = 64 * 1024) throws(FormatError) {
         let flags = O_WRONLY | O_CREAT | (appending ? O_APPEND : O_TRUNC)
         let descriptor = open(path, flags, 0o644)
         guard descriptor >= 0 else {
@@ -66,8 +66,8 @@ public final class TraceLogSink: TraceSink {
     /// Writes buffered traces to the file.
     ///
     /// - Throws: The first write error since the sink was opened (a full disk, a closed file).
-    public func flush() throws(TraceLogError) {
-        let error = state.withLock { state -> TraceLogError? in
+    public func flush() throws(FormatError) {
+        let error = state.withLock { state -> FormatError? in
             Self.writeBuffer(&state, path: path)
             return state.firstError
         }
@@ -75,8 +75,8 @@ public final class TraceLogSink: TraceSink {
     }
 
     /// Writes buffered traces and closes the file; later traces are dropped.
-    public func close() throws(TraceLogError) {
-        let error = state.withLock { state -> TraceLogError? in
+    public func close() throws(FormatError) {
+        let error = state.withLock { state -> FormatError? in
             Self.writeBuffer(&state, path: path)
             if state.descriptor >= 0 {
                 closeDescriptor(state.descriptor)
@@ -93,7 +93,7 @@ public final class TraceLogSink: TraceSink {
         defer { state.buffer.removeAll(keepingCapacity: true) }
         guard state.descriptor >= 0 else {
             if state.firstError == nil {
-                state.firstError = TraceLogError(
+                state.firstError = FormatError(
                     file: path, line: 0, column: 0, expected: "an open log", found: "a closed one")
             }
             return

@@ -104,7 +104,7 @@ struct TraceLogTests {
             {"chain":"c",,}
 
             """
-        let error = #expect(throws: TraceLogError.self) {
+        let error = #expect(throws: FormatError.self) {
             try TraceLogReader(bytes: Array(log.utf8), name: "bad.jsonl").readAll()
         }
         #expect(error?.description == "bad.jsonl:3:14: expected a member name in double quotes, found ','")
@@ -123,7 +123,7 @@ struct TraceLogTests {
         let good = #"{"chain":"c","chainVersion":0,"command":{"kind":"K"},"durationNs":1,"entry":"A","hops":[{"decision":"passed","handler":"A","inclusiveNs":1,"position":0,"selfNs":1,"startOffsetNs":0}],"id":1,"outcome":{"kind":"fellOffTheEnd"},"startTimeNs":0}"#
         let bad = good.replacingOccurrences(of: original, with: replacement)
         let text = "{\"format\":\"chaintrace-trace-log\",\"version\":1}\n\(good)\n\(bad)\n"
-        let error = #expect(throws: TraceLogError.self) {
+        let error = #expect(throws: FormatError.self) {
             try TraceLogReader(bytes: Array(text.utf8), name: "fields.jsonl").readAll()
         }
         #expect(error?.line == 3)
@@ -133,21 +133,21 @@ struct TraceLogTests {
 
     @Test func headerIsRequiredAndNewerVersionsAreRefusedClearly() {
         let noHeader = #"{"chain":"c"}"# + "\n"
-        let missing = #expect(throws: TraceLogError.self) {
+        let missing = #expect(throws: FormatError.self) {
             try TraceLogReader(bytes: Array(noHeader.utf8), name: "a.jsonl").readAll()
         }
         #expect(missing?.expected.contains("trace log header") == true)
         let newer = #"{"format":"chaintrace-trace-log","version":2}"# + "\n"
-        let version = #expect(throws: TraceLogError.self) {
+        let version = #expect(throws: FormatError.self) {
             try TraceLogReader(bytes: Array(newer.utf8), name: "b.jsonl").readAll()
         }
         #expect(version?.description == "b.jsonl:1:1: expected trace log version 1 (the version this ChainTrace reads), found version 2")
-        let empty = #expect(throws: TraceLogError.self) { try TraceLogReader(bytes: [], name: "c.jsonl").readAll() }
+        let empty = #expect(throws: FormatError.self) { try TraceLogReader(bytes: [], name: "c.jsonl").readAll() }
         #expect(empty?.found == "an empty file")
     }
 
     @Test func missingFileIsAnErrorNamingIt() {
-        let error = #expect(throws: TraceLogError.self) { try TraceLogReader(path: "/nonexistent/traces.jsonl") }
+        let error = #expect(throws: FormatError.self) { try TraceLogReader(path: "/nonexistent/traces.jsonl") }
         #expect(error?.description.hasPrefix("/nonexistent/traces.jsonl: expected a readable file") == true)
     }
 

@@ -6,8 +6,9 @@ import Glibc
 import Musl
 #endif
 
-/// A trace log that could not be read or written: which file, where in it, what was expected, what was found.
-public struct TraceLogError: Error, Sendable, Hashable, CustomStringConvertible {
+/// A file in one of ChainTrace's formats (a trace log, a JSON-Lines stream) that could not be read or written:
+/// which file, where in it, what was expected, what was found.
+public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file, or a name for the bytes read (`<memory>`).
     public var file: String
     /// 1-based line, or 0 when the problem is not at a line (the file could not be opened).
@@ -29,8 +30,8 @@ public struct TraceLogError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     /// A failed system call on `file`: `expected` what was being done, found the system's explanation of `code`.
-    static func system(file: String, line: Int = 0, expected: String, code: Int32) -> TraceLogError {
-        TraceLogError(file: file, line: line, column: 0, expected: expected, found: String(cString: strerror(code)))
+    static func system(file: String, line: Int = 0, expected: String, code: Int32) -> FormatError {
+        FormatError(file: file, line: line, column: 0, expected: expected, found: String(cString: strerror(code)))
     }
 
     /// `file:line:column: expected …, found …`, the form editors and terminals link to.

@@ -1,0 +1,57 @@
+public import ChainTrace
+
+/// Reads a JSON-Lines file one value at a time, in constant memory, with exact positions for every error.
+///
+/// Blank lines are skipped. A last line with no newline that does not parse is a torn tail — the writer stopped
+/// mid-line — and is reported in ``tornTail`` rather than thrown; any other malformed line throws a
+/// ``FormatError`` naming the file, line and column.
+///
+/// ```swift
+/// let lines = try JSONLinesReader(path: "commands.jsonl")
+/// while let (line, value) = try lines.next() { … }
+/// ```
+public final class JSONLinesReader {
+    /// The file being read, as errors name it.
+    public let file: String
+    /// The incomplete last line, once the reader has reached it.
+    public private(set) var tornTail: TornTail?
+    private var lines: LineReader
+
+    /// Opens the file at `path`.
+    public init(path: String) throws(FormatError) {
+        file = path
+        lines = try LineReader(path: path)
+    }
+
+    /// Reads JSON Lines held in memory; `name` stands for the file in errors.
+    public init(bytes: [UInt8], name: String = "<memory>") {
+        file = name
+        lines = LineReader(bytes: bytes)
+    }
+
+    /// The next value and its 1-based line number, or `nil` at the end (or at a torn last line).
+    public func next() throws(FormatError) -> (line: Int, value: JSONValue)? {
+        while let line = try lines.next(file: file) {
+            if line.bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
+            let parsed: Result<JSONValue, JSONParseError> = line.bytes.withUnsafeBufferPointer { buffer in
+                Result { () throws(JSONParseError) in try JSONParser.parse(buffer, line: line.number) }
+            }
+            switch parsed {
+            case .success(let value):
+                return (line.number, value)
+            case .failure(let error) where !line.isTerminated:
+                tornTail = TornTail(line: line.number, byteCount: line.bytes.count, problem: error.description)
+                return nil
+            case .failure(let error):
+                throw FormatError(
+                    file: file,
+                    line: error.line,
+                    column: error.column,
+                    expected: error.expected,
+                    found: error.found
+                )
+            }
+        }
+        return nil
+    }
+}

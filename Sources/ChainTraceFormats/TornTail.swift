@@ -1,0 +1,13 @@
+/// The last line of a JSON-Lines file that its writer did not finish: reported, not fatal.
+public struct TornTail: Sendable, Hashable, CustomStringConvertible {
+    /// Its 1-based line number.
+    public var line: Int
+    /// How many bytes of it there are.
+    public var byteCount: Int
+    /// Why it does not parse.
+    public var problem: String
+
+    public var description: String {
+        "line \(line) is incomplete (\(byteCount) bytes, no newline: the writer stopped mid-line); ignored"
+    }
+}
