@@ -104,6 +104,24 @@ struct ChainEditingTests {
         )
     }
 
+    @Test func aHandlerThatEditsAndResendsIntoItsOwnChainIsSafe() throws {
+        let sink = InMemoryTraceSink()
+        let chain = try Chain<Int, String>("reentrant", recorder: Recorder(sink: sink))
+        nonisolated(unsafe) weak var weakChain = chain
+        try chain.append(
+            Handler("Forwarder") { depth in
+                guard depth < 3, let chain = weakChain else { return .pass }
+                // Publishes a new snapshot while this walk is still using the old one, then sends again.
+                try chain.insert(Handler("Added\(depth)") { _ in .pass }, at: .last)
+                return try chain.send(depth + 1).map { .accept("\($0) via \(depth)") } ?? .pass
+            }
+        )
+        try chain.append(Handler("Last") { .accept("last \($0)") })
+        #expect(try chain.send(0) == "last 3 via 2 via 1 via 0")
+        #expect(sink.traces.count == 4)
+        #expect(Set(sink.traces.map(\.chainVersion)).count == 4)
+    }
+
     @Test func editsWhileSendingFromOtherThreadsNeverTearACommand() async throws {
         let sink = InMemoryTraceSink()
         let chain = try coinChain(recordingInto: sink)

@@ -45,4 +45,14 @@ static inline void chaintrace_bump_recorder_generation(void) {
     (void)__atomic_add_fetch(&chaintrace_recording_state[1], 1, __ATOMIC_ACQ_REL);
 }
 
+/// Acquire load of a counter another thread may publish with `chaintrace_store_release`.
+static inline int64_t chaintrace_load_acquire(const int64_t *value) {
+    return __atomic_load_n(value, __ATOMIC_ACQUIRE);
+}
+
+/// Release store: everything written before it is visible to a thread whose acquire load sees `newValue`.
+static inline void chaintrace_store_release(int64_t *value, int64_t newValue) {
+    __atomic_store_n(value, newValue, __ATOMIC_RELEASE);
+}
+
 #endif

@@ -1,3 +1,5 @@
+import CChainTraceSupport
+
 /// A chain of responsibility whose handlers may suspend: sign-up flows, request pipelines.
 ///
 /// Works like ``Chain``; each command's hops are recorded in its own trace however many sends run at once.
@@ -16,7 +18,13 @@ public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, 
         handlers: [AsyncHandler<Command, Result>] = [],
         recorder: Recorder = .off
     ) throws(ChainError) {
-        try super.init(name: name, handlers: handlers, recorder: recorder, command: CommandTypeInfo(Command.self))
+        try super.init(
+            name: name,
+            handlers: handlers,
+            recorder: recorder,
+            command: CommandTypeInfo(Command.self),
+            boxOf: { $0.box }
+        )
     }
 
     /// Sends `command` into the chain at `entry` (by default the head).
@@ -27,7 +35,7 @@ public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, 
     @inlinable
     @discardableResult
     public func send(_ command: Command, from entry: String? = nil) async throws -> Result? {
-        let chain = compiled
+        let chain = currentSnapshot(thread: ThreadState.current)
         let start = try chain.entryIndex(entry)
         guard let configuration = chain.recorder.configuration,
             configuration.admits(command, thread: ThreadState.current)

@@ -1,3 +1,5 @@
+import CChainTraceSupport
+
 /// A chain of responsibility of synchronous handlers, traced with no code in the handlers.
 ///
 /// Handlers are linked by `next`: in a line (a validator chain) or as a tree with many entries (a responder
@@ -16,8 +18,18 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
     ///
     /// - Throws: ``ChainError`` if two handlers share a name.
     public init(_ name: String, handlers: [Handler<Command, Result>] = [], recorder: Recorder = .off) throws(ChainError) {
-        try super.init(name: name, handlers: handlers, recorder: recorder, command: CommandTypeInfo(Command.self))
+        try super.init(
+            name: name,
+            handlers: handlers,
+            recorder: recorder,
+            command: CommandTypeInfo(Command.self),
+            boxOf: { $0.box }
+        )
     }
+
+    /// The storage of this chain's handlers.
+    @usableFromInline
+    typealias Box = HandlerBox<Command, @Sendable (Command) throws -> HandlerResponse<Command, Result>>
 
     /// Sends `command` into the chain at `entry` (by default the head).
     ///
@@ -27,10 +39,10 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
     @inlinable
     @discardableResult
     public func send(_ command: Command, from entry: String? = nil) throws -> Result? {
-        let chain = compiled
+        let thread = ThreadState.current
+        let chain = currentSnapshot(thread: thread)
         let start = try chain.entryIndex(entry)
         if let configuration = chain.recorder.configuration {
-            let thread = ThreadState.current
             if configuration.admits(command, thread: thread) {
                 var hops = TracedHops(chain: chain, entry: start)
                 do {
@@ -74,13 +86,13 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
                 throw error
             }
             let node = chain.nodes[Int(index)]
-            if let handler = node.handler {
-                if let result = try step(handler, index, registry: -1, &command, &observer) { return result }
+            if let box = node.box {
+                if let result = try step(box, index, registry: -1, &command, &observer) { return result }
             } else {
                 let mark = observer.beginRegistry(index)
                 defer { observer.endRegistry(mark) }
                 for member in chain.registries[Int(node.registry)] {
-                    if let result = try step(member.handler, member.name, registry: index, &command, &observer) {
+                    if let result = try step(member.box, member.name, registry: index, &command, &observer) {
                         return result
                     }
                 }
@@ -90,10 +102,11 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
         return nil
     }
 
-    /// One handler's turn: returns the result if it accepted, `nil` to go on.
+    /// One handler's turn: returns the result if it accepted, `nil` to go on. The handler's box is used
+    /// without retaining it: the snapshot being walked keeps it alive.
     @inlinable
     static func step<Observer: HopObserver>(
-        _ handler: Handler<Command, Result>,
+        _ box: UnsafeRawPointer,
         _ name: Int32,
         registry: Int32,
         _ command: inout Command,
@@ -101,7 +114,8 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
     ) throws -> Result? {
         let response: HandlerResponse<Command, Result>
         do {
-            response = try handler.body(command)
+            let current = command
+            response = try Unmanaged<Box>.fromOpaque(box)._withUnsafeGuaranteedRef { try $0.body(current) }
         } catch {
             observer.failed(name, registry: registry, error: error)
             throw error

@@ -1,3 +1,5 @@
+import CChainTraceSupport
+
 /// What ``Chain`` and ``AsyncChain`` share: a named, editable structure of handlers and registries, its
 /// version, and its recorder.
 ///
@@ -17,18 +19,52 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
 
     @usableFromInline let state: LockedValue<State>
     private let command: CommandTypeInfo
+    private let boxOf: @Sendable (Member) -> AnyObject
+    /// Identifies this chain in threads' snapshot caches; never reused.
+    @usableFromInline let token = OwnerTokens.make()
+    /// How many snapshots have been published; written under `state`'s lock with a release store, read by
+    /// senders with an acquire load to see whether their thread's cached snapshot is still current.
+    @usableFromInline let publication: UnsafeMutablePointer<Int64>
 
-    init(name: String, handlers: [Member], recorder: Recorder, command: CommandTypeInfo) throws(ChainError) {
+    init(
+        name: String,
+        handlers: [Member],
+        recorder: Recorder,
+        command: CommandTypeInfo,
+        boxOf: @escaping @Sendable (Member) -> AnyObject
+    ) throws(ChainError) {
         var structure = ChainStructure<Member>(name: name)
         for handler in handlers { try structure.insert(handler, named: handler.name, at: .last) }
         self.command = command
-        let compiled = CompiledChain(structure, recorder: recorder, command: command, hopLimit: nil)
+        self.boxOf = boxOf
+        publication = .allocate(capacity: 1)
+        publication.initialize(to: 0)
+        let compiled = CompiledChain(structure, recorder: recorder, command: command, hopLimit: nil, boxOf: boxOf)
         state = LockedValue(State(structure: structure, recorder: recorder, maximumHops: nil, compiled: compiled))
     }
 
-    /// The snapshot a command is sent through.
-    @inlinable
+    deinit {
+        publication.deallocate()
+    }
+
+    /// The snapshot a command is sent through, read under the lock.
     var compiled: CompiledChain<Member> { state.withLock { $0.compiled } }
+
+    /// The snapshot a command is sent through, from the calling thread's cache when no edit has been published
+    /// since: one acquire load instead of the chain's lock, so threads sharing a chain do not contend on it.
+    @inlinable
+    func currentSnapshot(thread: ThreadState) -> CompiledChain<Member> {
+        let slot = Int(token & 63)
+        let published = chaintrace_load_acquire(publication)
+        if thread.snapshotTokens[slot] == token, let entry = thread.snapshots[slot] {
+            let cached = unsafeDowncast(entry, to: CachedSnapshot<Member>.self)
+            if cached.publication == published { return cached.compiled }
+        }
+        let fresh = state.withLock { CachedSnapshot(compiled: $0.compiled, publication: chaintrace_load_acquire(publication)) }
+        thread.snapshotTokens[slot] = token
+        thread.snapshots[slot] = fresh
+        return fresh.compiled
+    }
 
     /// The chain's name, as traces record it.
     public var name: String { state.withLock { $0.structure.chainName } }
@@ -116,8 +152,10 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
                 state.structure,
                 recorder: state.recorder,
                 command: command,
-                hopLimit: state.maximumHops
+                hopLimit: state.maximumHops,
+                boxOf: boxOf
             )
+            chaintrace_store_release(publication, chaintrace_load_acquire(publication) + 1)
             return result
         }
     }
@@ -154,6 +192,19 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
             index = node.next
         }
         return DryRun(entry: chain.names.names[Int(try chain.entryIndex(entry))], steps: steps)
+    }
+}
+
+/// One thread's copy of a chain's snapshot and the publication it belongs to.
+@usableFromInline
+final class CachedSnapshot<Member: ChainMember> {
+    @usableFromInline let compiled: CompiledChain<Member>
+    @usableFromInline let publication: Int64
+
+    @usableFromInline
+    init(compiled: CompiledChain<Member>, publication: Int64) {
+        self.compiled = compiled
+        self.publication = publication
     }
 }
 

@@ -4,19 +4,26 @@
 /// Handler names live in one ``HandlerNameTable``: node `i` has name index `i`, registry members follow.
 @usableFromInline
 final class CompiledChain<Member: ChainMember>: Sendable {
+    /// `@unchecked Sendable`: `box` points at the `Sendable` box that `handler` holds, which is immutable.
     @usableFromInline
-    struct Node: Sendable {
+    struct Node: @unchecked Sendable {
         /// `nil` for a registry.
         @usableFromInline let handler: Member?
         @usableFromInline let next: Int32
         /// For a registry, its index in `registries`; otherwise -1.
         @usableFromInline let registry: Int32
+        /// The handler's box, unretained (`handler` keeps it alive), so a walk can call it without touching its
+        /// reference count — which threads sharing the chain would otherwise fight over on every hop.
+        @usableFromInline let box: UnsafeRawPointer?
     }
 
+    /// `@unchecked Sendable` for the same reason as ``Node``.
     @usableFromInline
-    struct RegisteredMember: Sendable {
+    struct RegisteredMember: @unchecked Sendable {
         @usableFromInline let handler: Member
         @usableFromInline let name: Int32
+        /// The handler's box, unretained: `handler` keeps it alive for as long as this snapshot lives.
+        @usableFromInline let box: UnsafeRawPointer
     }
 
     @usableFromInline let chainName: String
@@ -31,7 +38,16 @@ final class CompiledChain<Member: ChainMember>: Sendable {
     @usableFromInline let command: CommandTypeInfo
     private let indexByName: [String: Int32]
 
-    init(_ structure: ChainStructure<Member>, recorder: Recorder, command: CommandTypeInfo, hopLimit: Int?) {
+    init(
+        _ structure: ChainStructure<Member>,
+        recorder: Recorder,
+        command: CommandTypeInfo,
+        hopLimit: Int?,
+        boxOf: (Member) -> AnyObject
+    ) {
+        func box(_ member: Member) -> UnsafeRawPointer {
+            UnsafeRawPointer(Unmanaged.passUnretained(boxOf(member)).toOpaque())
+        }
         let order = structure.order
         var indexByName: [String: Int32] = [:]
         for (index, name) in order.enumerated() { indexByName[name] = Int32(index) }
@@ -42,15 +58,15 @@ final class CompiledChain<Member: ChainMember>: Sendable {
             let node = structure.nodes[name]!  // `order` and `nodes` hold the same names
             let next = node.next.flatMap { indexByName[$0] } ?? -1
             if let handler = node.handler {
-                nodes.append(Node(handler: handler, next: next, registry: -1))
+                nodes.append(Node(handler: handler, next: next, registry: -1, box: box(handler)))
                 continue
             }
             var members: [RegisteredMember] = []
             for member in node.members {
-                members.append(RegisteredMember(handler: member.member, name: Int32(names.count)))
+                members.append(RegisteredMember(handler: member.member, name: Int32(names.count), box: box(member.member)))
                 names.append(member.member.name)
             }
-            nodes.append(Node(handler: nil, next: next, registry: Int32(registries.count)))
+            nodes.append(Node(handler: nil, next: next, registry: Int32(registries.count), box: nil))
             registries.append(members)
         }
         self.chainName = structure.chainName

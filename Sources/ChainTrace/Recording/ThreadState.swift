@@ -20,6 +20,11 @@ final class ThreadState {
     @usableFromInline @exclusivity(unchecked) var traceIDLimit: UInt64 = 0
     /// The trace that instrumented synchronous handlers on this thread are adding hops to.
     @usableFromInline @exclusivity(unchecked) var activeTrace: ActiveTrace?
+    /// This thread's copies of chain snapshots: a direct-mapped cache by chain token (see
+    /// ``ChainBase/currentSnapshot(thread:)``), so a send reads its chain without taking the chain's lock.
+    @usableFromInline @exclusivity(unchecked) var snapshotTokens = [UInt64](repeating: 0, count: 64)
+    @usableFromInline @exclusivity(unchecked) var snapshots = [AnyObject?](repeating: nil, count: 64)
+
     /// This thread's copy of the bootstrapped recorder and hop limit, and the generation they were read at.
     @exclusivity(unchecked) var cachedRecorder = Recorder.off
     @exclusivity(unchecked) var cachedRecorderGeneration: Int64 = -1
