@@ -99,6 +99,7 @@ struct InstrumentationTests {
         let b = CoinValidator("B", .nickel)
         a.next = b
         b.next = a
+        defer { b.next = nil }  // break the loop so the validators are freed
         let saved = ChainTracing.maximumHops
         defer { ChainTracing.maximumHops = saved }
         ChainTracing.maximumHops = 50

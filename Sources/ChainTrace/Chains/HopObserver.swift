@@ -17,6 +17,10 @@ protocol HopObserver {
 /// Observes nothing: the walk of a chain that is not recording.
 @usableFromInline
 struct UntracedHops: HopObserver {
+    /// Gives the type storage: an `inout` access to a zero-size value can carry a placeholder address, which
+    /// ThreadSanitizer's access instrumentation dereferences and crashes on.
+    @usableFromInline var storage: UInt8 = 0
+
     @inlinable init() {}
     @inlinable mutating func hop(_ handler: Int32, registry: Int32, decision: Decision, reason: String?) {}
     @inlinable mutating func failed(_ handler: Int32, registry: Int32, error: any Error) {}
