@@ -246,12 +246,18 @@ let tracedRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000), capturesPa
 let ownChains = [makeChain(tracedRecorder), makeChain(tracedRecorder)]
 let sharedChain = makeChain(tracedRecorder)
 nonisolated(unsafe) let sharedPlain = link((0..<handlerCount).map(PlainHandler.init))
+nonisolated(unsafe) let ownPlain = [link((0..<handlerCount).map(PlainHandler.init)), link((0..<handlerCount).map(PlainHandler.init))]
+let discardingRecorder = Recorder(sink: DiscardingSink(), capturesPayloads: false)
+let discardingChains = [makeChain(discardingRecorder), makeChain(discardingRecorder)]
 let scalingRuns: [(name: String, threads: Int, send: @Sendable (Int) -> Void)] = [
     ("1 thread", 1, { _ in send(ownChains[0], commandsPerRun) }),
     ("2 threads, a chain each", 2, { send(ownChains[$0], commandsPerRun) }),
     ("2 threads, one shared chain", 2, { _ in send(sharedChain, commandsPerRun) }),
+    ("discarding sink, 1 thread", 1, { _ in send(discardingChains[0], commandsPerRun) }),
+    ("discarding sink, 2 threads, a chain each", 2, { send(discardingChains[$0], commandsPerRun) }),
     ("baseline: hand-written chain, 1 thread", 1, { _ in sendPlain(sharedPlain, commandsPerRun) }),
     ("baseline: hand-written chain shared, 2 threads", 2, { _ in sendPlain(sharedPlain, commandsPerRun) }),
+    ("baseline: hand-written chains, 2 threads, one each", 2, { sendPlain(ownPlain[$0], commandsPerRun) }),
 ]
 var bestThroughput = [Double](repeating: 0, count: scalingRuns.count)
 for _ in 0..<repeats {
@@ -263,7 +269,7 @@ print("")
 print("Recording from two threads at once (traced into one shared in-memory sink), best of \(repeats) interleaved rounds")
 print(String(repeating: "-", count: 100))
 for (index, run) in scalingRuns.enumerated() {
-    let reference = index < 3 ? bestThroughput[0] : bestThroughput[3]
+    let reference = index < 3 ? bestThroughput[0] : index < 5 ? bestThroughput[3] : bestThroughput[5]
     let ratio = run.threads == 1 ? "" : "   " + fixed(bestThroughput[index] / reference, 2) + "× one thread"
     print(pad(run.name, 46) + lpad(fixed(bestThroughput[index] / 1e6, 2), 9) + " M commands/s" + ratio)
 }
