@@ -6,6 +6,10 @@ import CChainTraceSupport
 /// Edits may happen while commands are being sent, from any thread: each edit builds a new immutable snapshot
 /// and increases ``version``; a command in flight finishes on the snapshot it started with.
 ///
+/// Each thread keeps the snapshot it last sent through (in a 64-entry cache), so sending takes no lock. A cached
+/// snapshot keeps its handlers alive until that thread sends through a chain using the same cache entry, or exits
+/// — after the chain itself is gone, handlers may outlive it on threads that used it.
+///
 /// `@unchecked Sendable` is sound: every stored property is either immutable or inside `state`, which is only
 /// touched under its lock, and members are `Sendable`.
 public class ChainBase<Member: ChainMember>: @unchecked Sendable {
