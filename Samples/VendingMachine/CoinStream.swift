@@ -10,7 +10,12 @@ enum CoinStream {
             func number(_ key: String) throws -> Double {
                 guard let number = value[key]?.doubleValue else {
                     throw FormatError(
-                        file: path, line: line, column: 0, expected: "a number in \"\(key)\"", found: "none")
+                        file: path,
+                        line: line,
+                        column: 0,
+                        expected: "\"\(key)\" to be a number",
+                        found: value[key]?.summary ?? "no such field"
+                    )
                 }
                 return number
             }

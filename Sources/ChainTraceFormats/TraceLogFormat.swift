@@ -176,7 +176,7 @@ public enum TraceLogFormat {
     static func checkHeader(_ value: JSONValue, file: String, line: Int) throws(FormatError) {
         let expected = "a trace log header {\"format\":\"\(formatName)\",\"version\":\(version)}"
         guard value["format"]?.stringValue == formatName, case .integer(let found)? = value["version"] else {
-            throw FormatError(file: file, line: line, column: 1, expected: expected, found: describe(value))
+            throw FormatError(file: file, line: line, column: 1, expected: expected, found: value.summary)
         }
         guard found == Int64(version) else {
             throw FormatError(
@@ -203,18 +203,6 @@ public enum TraceLogFormat {
                 expected: "outcome.kind to be accepted, fellOffTheEnd or failed",
                 found: "\"\(other)\""
             )
-        }
-    }
-
-    static func describe(_ value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool(let flag): "\(flag)"
-        case .integer(let number): "the number \(number)"
-        case .double(let number): "the number \(number)"
-        case .string(let text): "the string \"\(text.prefix(40))\""
-        case .array: "an array"
-        case .object: "an object"
         }
     }
 
@@ -298,7 +286,7 @@ public enum TraceLogFormat {
         }
 
         func fail(_ expected: String, _ value: JSONValue) -> FormatError {
-            fail(expected, found: TraceLogFormat.describe(value))
+            fail(expected, found: value.summary)
         }
 
         func fail(_ expected: String, found: String) -> FormatError {

@@ -107,7 +107,7 @@ struct ChainEditingTests {
     @Test func aHandlerThatEditsAndResendsIntoItsOwnChainIsSafe() throws {
         let sink = InMemoryTraceSink()
         let chain = try Chain<Int, String>("reentrant", recorder: Recorder(sink: sink))
-        nonisolated(unsafe) weak var weakChain = chain
+        weak let weakChain = chain
         try chain.append(
             Handler("Forwarder") { depth in
                 guard depth < 3, let chain = weakChain else { return .pass }

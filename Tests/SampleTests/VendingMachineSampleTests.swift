@@ -40,6 +40,16 @@ struct VendingMachineSampleTests {
         #expect(others[others.count / 2] < 100_000)
     }
 
+    @Test func aCoinWithAWronglyTypedFieldIsReportedWithFileLineAndWhatWasFound() throws {
+        let coins = temporaryFile("coins.jsonl")
+        defer { try? FileManager.default.removeItem(at: coins) }
+        try "{\"id\":\"a\",\"diameter\":19.05,\"weight\":2.5}\n\n{\"id\":\"b\",\"diameter\":\"big\",\"weight\":2.5}\n"
+            .write(to: coins, atomically: true, encoding: .utf8)
+        let output = try sample.run([coins.path, "--trace-out", temporaryFile("unused.jsonl").path])
+        #expect(output.status == 2)
+        #expect(output.standardError == "VendingMachine: \(coins.path):3: expected \"diameter\" to be a number, found the string \"big\"\n")
+    }
+
     @Test func aMalformedCoinStreamIsReportedWithFileLineAndColumn() throws {
         let coins = temporaryFile("coins.jsonl")
         defer { try? FileManager.default.removeItem(at: coins) }

@@ -97,11 +97,6 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
         state.withLock { $0.structure.path(from: entry) }
     }
 
-    /// The name each node forwards to, or `nil` for the end of its path.
-    public var links: [String: String?] {
-        state.withLock { state in state.structure.nodes.mapValues { $0.next } }
-    }
-
     /// Adds `handler` after the last handler of the head's path.
     public func append(_ handler: Member) throws(ChainError) {
         try edit { state throws(ChainError) in try state.structure.insert(handler, named: handler.name, at: .last) }

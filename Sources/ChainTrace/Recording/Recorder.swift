@@ -45,9 +45,6 @@ public struct Recorder: Sendable {
     /// Whether this recorder records anything at all.
     @inlinable
     public var isOn: Bool { configuration != nil }
-
-    /// The sink traces go to, or `nil` for ``off``.
-    public var sink: (any TraceSink)? { configuration?.sink }
 }
 
 /// A recorder's settings, shared by all copies of it.
