@@ -40,23 +40,25 @@ struct VendingMachineSampleTests {
         #expect(others[others.count / 2] < 100_000)
     }
 
-    @Test func aCoinWithAWronglyTypedFieldIsReportedWithFileLineAndWhatWasFound() throws {
+    /// Runs the sample on a coin stream holding `text`; returns the stream's path and what the sample did.
+    func run(onCoins text: String) throws -> (path: String, output: BuiltProduct.Output) {
         let coins = temporaryFile("coins.jsonl")
         defer { try? FileManager.default.removeItem(at: coins) }
-        try "{\"id\":\"a\",\"diameter\":19.05,\"weight\":2.5}\n\n{\"id\":\"b\",\"diameter\":\"big\",\"weight\":2.5}\n"
-            .write(to: coins, atomically: true, encoding: .utf8)
-        let output = try sample.run([coins.path, "--trace-out", temporaryFile("unused.jsonl").path])
+        try text.write(to: coins, atomically: true, encoding: .utf8)
+        return (coins.path, try sample.run([coins.path, "--trace-out", temporaryFile("unused.jsonl").path]))
+    }
+
+    @Test func aCoinWithAWronglyTypedFieldIsReportedWithFileLineAndWhatWasFound() throws {
+        let (path, output) = try run(
+            onCoins: "{\"id\":\"a\",\"diameter\":19.05,\"weight\":2.5}\n\n{\"id\":\"b\",\"diameter\":\"big\",\"weight\":2.5}\n")
         #expect(output.status == 2)
-        #expect(output.standardError == "VendingMachine: \(coins.path):3: expected \"diameter\" to be a number, found the string \"big\"\n")
+        #expect(output.standardError == "VendingMachine: \(path):3: expected \"diameter\" to be a number, found the string \"big\"\n")
     }
 
     @Test func aMalformedCoinStreamIsReportedWithFileLineAndColumn() throws {
-        let coins = temporaryFile("coins.jsonl")
-        defer { try? FileManager.default.removeItem(at: coins) }
-        try "{\"id\":\"a\",\"diameter\":19.05,\"weight\":2.5}\n{\"id\":\"b\",\"diameter\":19.05 \"weight\":2.5}\n"
-            .write(to: coins, atomically: true, encoding: .utf8)
-        let output = try sample.run([coins.path, "--trace-out", temporaryFile("unused.jsonl").path])
+        let (path, output) = try run(
+            onCoins: "{\"id\":\"a\",\"diameter\":19.05,\"weight\":2.5}\n{\"id\":\"b\",\"diameter\":19.05 \"weight\":2.5}\n")
         #expect(output.status == 2)
-        #expect(output.standardError == "VendingMachine: \(coins.path):2:28: expected ',' or '}', found '\"'\n")
+        #expect(output.standardError == "VendingMachine: \(path):2:28: expected ',' or '}', found '\"'\n")
     }
 }
