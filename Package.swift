@@ -10,29 +10,60 @@ let package = Package(
     name: "ChainTrace",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
-        .library(name: "ChainTrace", targets: ["ChainTrace", "ChainTraceFormats"]),
+        .library(name: "ChainTrace", targets: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis"]),
+        .executable(name: "chaintrace", targets: ["chaintrace"]),
         .executable(name: "VendingMachine", targets: ["VendingMachine"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .target(name: "CChainTraceSupport"),
         .target(name: "ChainTrace", dependencies: ["CChainTraceSupport"], swiftSettings: upcomingFeatures),
         .target(name: "ChainTraceFormats", dependencies: ["ChainTrace"], swiftSettings: upcomingFeatures),
+        .target(
+            name: "ChainTraceAnalysis",
+            dependencies: ["ChainTrace", "ChainTraceFormats", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
+            name: "ChainTraceCLI",
+            dependencies: [
+                "ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(name: "chaintrace", dependencies: ["ChainTraceCLI"], swiftSettings: upcomingFeatures),
         .executableTarget(
             name: "VendingMachine",
             dependencies: ["ChainTrace", "ChainTraceFormats"],
             path: "Samples/VendingMachine",
-            exclude: ["README.md", "coins.jsonl"],
+            exclude: ["README.md", "coins.jsonl", "vending-machine.chain.json"],
             swiftSettings: upcomingFeatures
         ),
+        .target(name: "ChainTraceTestSupport", path: "Tests/ChainTraceTestSupport", swiftSettings: upcomingFeatures),
         .testTarget(name: "ChainTraceTests", dependencies: ["ChainTrace"], swiftSettings: upcomingFeatures),
         .testTarget(
             name: "SampleTests",
-            dependencies: ["ChainTrace", "ChainTraceFormats"],
+            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceTestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "ChainTraceFormatsTests",
             dependencies: ["ChainTrace", "ChainTraceFormats"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "ChainTraceAnalysisTests",
+            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "ChainTraceCLITests",
+            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: upcomingFeatures
         ),
     ],

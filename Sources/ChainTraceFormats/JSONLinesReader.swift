@@ -17,6 +17,9 @@ public final class JSONLinesReader {
     public private(set) var tornTail: TornTail?
     private var lines: LineReader
 
+    /// Bytes read so far, for progress reports.
+    public var bytesRead: Int { lines.bytesConsumed }
+
     /// Opens the file at `path`.
     public init(path: String) throws(FormatError) {
         file = path

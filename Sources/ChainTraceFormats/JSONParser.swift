@@ -7,6 +7,9 @@ public struct JSONParser {
     private var index = 0
     private let firstLine: Int
     private var maximumDepth = 512
+    /// When set, the byte offset where each value starts, keyed by its path (`handlers[2].accepts`).
+    private var offsets: [String: Int]?
+    private var path: [String] = []
 
     /// Parses one JSON value that must fill `bytes` (surrounding white space allowed).
     ///
@@ -18,6 +21,17 @@ public struct JSONParser {
         parser.skipWhiteSpace()
         if parser.index < bytes.count { throw parser.error(expected: "end of the value") }
         return value
+    }
+
+    /// Parses a whole document and remembers where each value starts, for errors about its meaning.
+    static func parseDocument(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> (JSONValue, [String: Int]) {
+        var parser = JSONParser(bytes: bytes, firstLine: 1)
+        parser.offsets = [:]
+        parser.skipWhiteSpace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhiteSpace()
+        if parser.index < bytes.count { throw parser.error(expected: "end of the value") }
+        return (value, parser.offsets ?? [:])
     }
 
     /// Parses one JSON value from a string.
@@ -36,6 +50,7 @@ public struct JSONParser {
 
     private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
         guard index < bytes.count else { throw error(expected: "a JSON value") }
+        if offsets != nil { offsets?[path.joined()] = index }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
@@ -65,7 +80,9 @@ public struct JSONParser {
             guard peek(UInt8(ascii: ":")) else { throw error(expected: "':' after the member name") }
             index += 1
             skipWhiteSpace()
+            if offsets != nil { path.append(path.isEmpty ? key : ".\(key)") }
             members[key] = try parseValue(depth: depth)
+            if offsets != nil { path.removeLast() }
             skipWhiteSpace()
             if peek(UInt8(ascii: ",")) {
                 index += 1
@@ -88,7 +105,9 @@ public struct JSONParser {
         }
         while true {
             skipWhiteSpace()
+            if offsets != nil { path.append("[\(elements.count)]") }
             elements.append(try parseValue(depth: depth))
+            if offsets != nil { path.removeLast() }
             skipWhiteSpace()
             if peek(UInt8(ascii: ",")) {
                 index += 1

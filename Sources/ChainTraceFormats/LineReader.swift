@@ -20,6 +20,7 @@ struct LineReader: ~Copyable {
     private var start = 0
     private var reachedEnd = false
     private var lineNumber = 0
+    private var discarded = 0
     private let chunkSize = 1 << 20
 
     init(path: String) throws(FormatError) {
@@ -61,7 +62,11 @@ struct LineReader: ~Copyable {
         }
     }
 
+    /// Bytes of the input consumed so far (through the end of the last line returned).
+    var bytesConsumed: Int { discarded + start }
+
     private mutating func fill(file: String) throws(FormatError) {
+        discarded += start
         buffer.removeFirst(start)
         start = 0
         let oldCount = buffer.count

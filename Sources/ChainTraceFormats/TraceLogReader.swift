@@ -20,6 +20,11 @@ public final class TraceLogReader {
     /// The incomplete last line, once the reader has reached it.
     public var tornTail: TornTail? { lines.tornTail }
 
+    /// The line the last trace returned was on.
+    public private(set) var line = 0
+    /// Bytes read so far, for progress reports.
+    public var bytesRead: Int { lines.bytesRead }
+
     /// Opens the trace log at `path`.
     public init(path: String) throws(FormatError) {
         lines = try JSONLinesReader(path: path)
@@ -38,6 +43,7 @@ public final class TraceLogReader {
                 sawHeader = true
                 continue
             }
+            self.line = line
             return try TraceLogFormat.decode(value, file: file, line: line)
         }
         if !sawHeader && tornTail == nil {

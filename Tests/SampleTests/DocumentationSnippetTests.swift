@@ -1,3 +1,4 @@
+import ChainTraceTestSupport
 import ChainTraceFormats
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import ChainTraceTestSupport
 import ChainTrace
 import ChainTraceFormats
 import Foundation

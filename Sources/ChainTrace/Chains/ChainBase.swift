@@ -136,6 +136,13 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
         return Registry(name: name, chain: self)
     }
 
+    /// Adds a registry to a tree: it forwards to `next` (a node already in the chain), or ends its path when `nil`.
+    @discardableResult
+    public func addRegistry(_ name: String, next: String?) throws(ChainError) -> Registry<Member> {
+        try edit { state throws(ChainError) in try state.structure.add(nil, named: name, next: next) }
+        return Registry(name: name, chain: self)
+    }
+
     /// The registry with this name.
     public func registry(_ name: String) throws(ChainError) -> Registry<Member> {
         _ = try state.withLock { state throws(ChainError) in try state.structure.members(of: name) }

@@ -14,6 +14,9 @@ public protocol TracedCommand {
     var commandKind: String { get }
     /// The command's own identifier, if it has one. Defaults to `nil`.
     var commandID: String? { get }
+    /// The command as JSON for traces that capture payloads. Defaults to `nil`: an `Encodable` command is then
+    /// encoded; implement it when the command already holds its JSON, which is far cheaper than encoding.
+    var commandPayload: JSONValue? { get }
 }
 
 extension TracedCommand {
@@ -21,6 +24,8 @@ extension TracedCommand {
     public var commandKind: String { String(describing: Self.self) }
     /// No id.
     public var commandID: String? { nil }
+    /// No payload of its own: an `Encodable` command is encoded instead.
+    public var commandPayload: JSONValue? { nil }
 }
 
 /// What the recorder knows about a command type, worked out once per chain rather than once per command.
@@ -45,12 +50,13 @@ struct CommandTypeInfo: Sendable {
     ) -> (kind: String?, id: String?, payload: JSONValue?) {
         var kind: String?
         var id: String?
+        var payload: JSONValue?
         if isTraced, let traced = command as? any TracedCommand {
             kind = traced.commandKind
             id = traced.commandID
+            if capturingPayload { payload = traced.commandPayload }
         }
-        var payload: JSONValue?
-        if capturingPayload, isEncodable, let encodable = command as? any Encodable {
+        if capturingPayload, payload == nil, isEncodable, let encodable = command as? any Encodable {
             payload = try? JSONValue(encoding: encodable)
         }
         return (kind, id, payload)

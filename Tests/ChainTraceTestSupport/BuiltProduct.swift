@@ -1,21 +1,26 @@
-import Foundation
+public import Foundation
 
 /// Runs an executable the package built, the way a user would, and captures what it printed.
-struct BuiltProduct {
-    let name: String
+public struct BuiltProduct: Sendable {
+    public let name: String
 
-    struct Output {
-        var status: Int32
-        var standardOutput: String
-        var standardError: String
+    public init(name: String) {
+        self.name = name
+    }
+
+    /// What a run printed, and how it ended.
+    public struct Output: Sendable {
+        public var status: Int32
+        public var standardOutput: String
+        public var standardError: String
     }
 
     /// The package's root folder (three levels above this file).
-    static let packageRoot = URL(fileURLWithPath: #filePath)
+    public static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Where `swift build` put the executable: beside the test bundle.
-    var url: URL? {
+    public var url: URL? {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL,
@@ -26,7 +31,8 @@ struct BuiltProduct {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    func run(_ arguments: [String], in directory: URL = packageRoot) throws -> Output {
+    /// Runs it with `arguments` in `directory`, with NO_COLOR set and a fixed terminal width.
+    public func run(_ arguments: [String], in directory: URL = packageRoot) throws -> Output {
         guard let url else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(name) was not built"])
         }

@@ -1,0 +1,120 @@
+public import ChainTrace
+
+/// The per-handler profile of many traces — the table `chaintrace replay` and `chaintrace stats` print, and the
+/// numbers the slow-handler rule and the profile diagram read.
+///
+/// ```swift
+/// var profile = ChainProfile()
+/// let reader = try TraceLogReader(path: "traces.jsonl")
+/// while let trace = try reader.next() { profile.add(trace) }
+/// for handler in profile.handlers { print(handler.handler, handler.selfTime(atPercentile: 95)) }
+/// ```
+public struct ChainProfile: Sendable {
+    /// Every handler seen, in the order first met.
+    public private(set) var handlers: [HandlerStatistics] = []
+    /// How many commands went along each link, keyed `from → to`, the first hop counted from its entry.
+    public var edges: [Edge: Int] {
+        var result: [Edge: Int] = [:]
+        for (from, targets) in successors.enumerated() {
+            for (to, count) in targets {
+                result[Edge(from: from == 0 ? nil : handlers[from - 1].handler, to: handlers[to].handler)] = count
+            }
+        }
+        return result
+    }
+    /// Traces added.
+    public private(set) var commands = 0
+    /// Commands some handler accepted.
+    public private(set) var accepted = 0
+    /// Commands that fell off the end.
+    public private(set) var fellOffTheEnd = 0
+    /// Commands that failed.
+    public private(set) var failed = 0
+    /// The chains the traces came from, in the order first met.
+    public private(set) var chains: [String] = []
+    /// The sum of the traces' durations, in nanoseconds.
+    public private(set) var totalNanoseconds: UInt64 = 0
+    private var indexByName: [String: Int] = [:]
+    /// For each handler (shifted by one; 0 is the entry), the handlers commands went to next, with counts.
+    /// Small arrays scanned in place: a chain has few links per handler, and hashing per hop is costly.
+    private var successors: [[(to: Int, count: Int)]] = [[]]
+    /// The handler met at each hop position last time: names usually repeat there, so most lookups skip hashing.
+    private var handlerAtPosition: [Int] = []
+
+    /// One link a command went along: from a handler (`nil`: the command's arrival) to the next.
+    public struct Edge: Sendable, Hashable {
+        /// Where it came from; `nil` for the entry.
+        public var from: String?
+        /// Where it went.
+        public var to: String
+
+        /// Creates an edge.
+        public init(from: String?, to: String) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    /// An empty profile.
+    public init() {}
+
+    /// Adds one trace.
+    public mutating func add(_ trace: Trace) {
+        commands += 1
+        totalNanoseconds &+= trace.duration
+        switch trace.outcome {
+        case .accepted: accepted += 1
+        case .fellOffTheEnd: fellOffTheEnd += 1
+        case .failed: failed += 1
+        }
+        if chains.last != trace.chain, !chains.contains(trace.chain) { chains.append(trace.chain) }
+        var previous = -1
+        for (position, hop) in trace.hops.enumerated() {
+            let index: Int
+            if position < handlerAtPosition.count, handlers[handlerAtPosition[position]].handler == hop.handler {
+                index = handlerAtPosition[position]
+            } else {
+                index = self.index(of: hop.handler)
+                if position < handlerAtPosition.count {
+                    handlerAtPosition[position] = index
+                } else {
+                    handlerAtPosition.append(index)
+                }
+            }
+            handlers[index].add(hop)
+            countEdge(from: previous + 1, to: index)
+            previous = index
+        }
+    }
+
+    /// Lists a handler before any trace reaches it (so a table shows handlers never reached, in chain order),
+    /// with its budget from the chain definition.
+    public mutating func declare(_ handler: String, budgetNanoseconds: Int64? = nil) {
+        let index = index(of: handler)
+        if let budgetNanoseconds { handlers[index].budgetNanoseconds = budgetNanoseconds }
+    }
+
+    /// The statistics of the named handler, if it was seen.
+    public func statistics(of handler: String) -> HandlerStatistics? {
+        indexByName[handler].map { handlers[$0] }
+    }
+
+    /// The sum of all handlers' self times: the time the chain spent, in nanoseconds.
+    public var totalSelfNanoseconds: UInt64 { handlers.reduce(0) { $0 &+ $1.totalSelfNanoseconds } }
+
+    private mutating func countEdge(from: Int, to: Int) {
+        if let slot = successors[from].firstIndex(where: { $0.to == to }) {
+            successors[from][slot].count += 1
+        } else {
+            successors[from].append((to, 1))
+        }
+    }
+
+    private mutating func index(of name: String) -> Int {
+        if let index = indexByName[name] { return index }
+        handlers.append(HandlerStatistics(handler: name))
+        successors.append([])
+        indexByName[name] = handlers.count - 1
+        return handlers.count - 1
+    }
+}

@@ -1,0 +1,80 @@
+public import ChainTrace
+
+/// One command that went differently in two runs.
+public struct Divergence: Sendable, Hashable {
+    /// How it differs.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// Another handler accepted it.
+        case differentHandler
+        /// The same outcome, by a different path.
+        case differentPath
+        /// It was handled (or failed) before and now falls off the end.
+        case newlyUnhandled
+        /// It fails now and did not before (or failed elsewhere).
+        case newlyFailing
+        /// It fell off the end before and is handled now.
+        case newlyHandled
+        /// It failed before and does not now.
+        case noLongerFailing
+        /// It is in the first run only.
+        case missing
+        /// It is in the second run only.
+        case unexpected
+    }
+
+    /// How it differs.
+    public var kind: Kind
+    /// The command's id, or `#n` (its place in the run) when it has none.
+    public var command: String
+    /// The command's kind.
+    public var commandKind: String
+    /// Its path and outcome in the first (recorded) run; `nil` for ``Kind/unexpected``.
+    public var expected: RunSummary?
+    /// Its path and outcome in the second run; `nil` for ``Kind/missing``.
+    public var actual: RunSummary?
+
+    /// A command's trip in one run, as compared.
+    public struct RunSummary: Sendable, Hashable, CustomStringConvertible {
+        /// The handlers in order.
+        public var path: [String]
+        /// How it ended.
+        public var outcome: Outcome
+        /// The line of the log or stream it came from, when known.
+        public var line: Int?
+
+        /// Summarises a trace.
+        public init(_ trace: Trace, line: Int?) {
+            path = trace.path
+            outcome = trace.outcome
+            self.line = line
+        }
+
+        /// `A → B → C (accepted by C)`.
+        public var description: String {
+            let route = path.isEmpty ? "no handler" : path.joined(separator: " → ")
+            return "\(route) (\(outcome))"
+        }
+    }
+
+    /// Compares two trips of the same command; `nil` when they agree on path and outcome.
+    public static func between(
+        expected: RunSummary, actual: RunSummary, command: String, commandKind: String
+    ) -> Divergence? {
+        let kind: Kind
+        switch (expected.outcome, actual.outcome) {
+        case (.accepted(let before), .accepted(let after)) where before != after: kind = .differentHandler
+        case (.accepted, .fellOffTheEnd), (.failed, .fellOffTheEnd): kind = .newlyUnhandled
+        case (.failed(let before, let beforeError), .failed(let after, let afterError)):
+            guard before == after && beforeError == afterError else { kind = .newlyFailing; break }
+            guard expected.path == actual.path else { kind = .differentPath; break }
+            return nil
+        case (_, .failed): kind = .newlyFailing
+        case (.fellOffTheEnd, .accepted): kind = .newlyHandled
+        case (.failed, _): kind = .noLongerFailing
+        default:
+            guard expected.path == actual.path else { kind = .differentPath; break }
+            return nil
+        }
+        return Divergence(kind: kind, command: command, commandKind: commandKind, expected: expected, actual: actual)
+    }
+}

@@ -1,0 +1,175 @@
+public import ChainTrace
+public import ChainTraceFormats
+
+/// Replays a command stream through a chain built from a definition — the engine of `chaintrace replay`.
+///
+/// Every command goes through a real ``Chain`` with a recorder on, so replayed timings are measured the same
+/// way as in an app. Chain changes in the stream are made in order.
+///
+/// ```swift
+/// let session = try ReplaySession(definition: try ChainDefinition.load(path: "chain.json"))
+/// let report = try session.run(try CommandStreamReader(path: "commands.jsonl"))
+/// print(report.profile.accepted, "of", report.commands, "accepted")
+/// ```
+public final class ReplaySession {
+    /// How a replay behaves.
+    public struct Options: Sendable {
+        /// Report and count invalid lines, then go on, instead of stopping at the first.
+        public var skipsInvalidLines = false
+        /// How many commands' paths the report keeps.
+        public var keptPaths = 1_000
+        /// The app's handler types; any other `"type"` is modelled from its rules.
+        public var types = HandlerTypes()
+
+        /// The defaults: stop at an invalid line, keep 1000 paths.
+        public init() {}
+    }
+
+    /// The chain commands are replayed through.
+    public let chain: Chain<JSONCommand, JSONValue>
+    /// The definition it was built from.
+    public let definition: ChainDefinition
+    /// The options.
+    public let options: Options
+    private let slot = LastTraceSlot()
+
+    /// Builds the chain.
+    ///
+    /// - Throws: ``FormatError`` when the definition cannot make a chain.
+    public init(definition: ChainDefinition, options: Options = Options()) throws(FormatError) {
+        self.definition = definition
+        self.options = options
+        chain = try definition.makeChain(types: options.types, unknownTypes: .modelFromRules)
+    }
+
+    /// Replays every command of `stream`.
+    ///
+    /// - Parameters:
+    ///   - traceLog: Where each trace also goes (for `--trace-out`); payloads are captured when given.
+    ///   - expected: A recorded log to compare each command's path with.
+    ///   - progress: Called now and then with the bytes of the stream read so far.
+    /// - Throws: ``FormatError`` for the first invalid line, unless invalid lines are skipped.
+    public func run(
+        _ stream: CommandStreamReader,
+        traceLog: (any TraceSink)? = nil,
+        expected: TraceLogReader? = nil,
+        progress: ((Int) -> Void)? = nil
+    ) throws(FormatError) -> ReplayReport {
+        chain.recorder = Recorder(sink: slot, capturesPayloads: traceLog != nil)
+        defer { chain.recorder = .off }
+        var report = ReplayReport()
+        for handler in definition.handlers {
+            if let members = handler.members {
+                for member in ChainDefinitionLinter.ordered(members) {
+                    report.profile.declare(member.name, budgetNanoseconds: member.budget)
+                }
+            } else {
+                report.profile.declare(handler.name, budgetNanoseconds: handler.budget)
+            }
+        }
+        var matcher = expected.map { _ in TraceMatcher() }
+        var count = 0
+        while true {
+            let next: (line: Int, item: CommandStreamReader.Item)?
+            do {
+                next = try stream.next()
+            } catch {
+                try reject(error, into: &report)
+                continue
+            }
+            guard let (line, item) = next else { break }
+            count += 1
+            if count & 0x3FFF == 0 { progress?(stream.bytesRead) }
+            switch item {
+            case .change(let change):
+                do {
+                    try change.apply(to: chain, definition: definition, types: options.types, unknownTypes: .modelFromRules)
+                    report.changes += 1
+                } catch let error as FormatError {
+                    try reject(error, into: &report)
+                } catch {
+                    try reject(FormatError(file: stream.file, line: line, column: 0, expected: "a change the chain can make", found: "\(error)"), into: &report)
+                }
+            case .command(let command):
+                var failure: (any Error)?
+                do {
+                    try chain.send(command, from: command.entry)
+                } catch {
+                    failure = error
+                }
+                guard let trace = slot.take() else {
+                    let problem = failure.map { "\($0)" } ?? "no trace"
+                    try reject(FormatError(file: stream.file, line: line, column: 0, expected: "a command the chain can take", found: problem), into: &report)
+                    continue
+                }
+                report.commands += 1
+                report.profile.add(trace)
+                traceLog?.record(trace)
+                if report.paths.count < options.keptPaths {
+                    report.paths.append(ReplayedCommand(line: line, trace: trace))
+                }
+                if let expected {
+                    let recorded = try expected.next()
+                    matcher?.add(first: recorded.map { ($0, expected.line) }, second: (trace, line))
+                }
+            }
+        }
+        if let expected, matcher != nil {
+            while let recorded = try expected.next() { matcher?.add(first: (recorded, expected.line), second: nil) }
+            matcher?.finish()
+        }
+        report.comparison = matcher
+        report.tornTail = stream.tornTail
+        return report
+    }
+
+    private func reject(_ error: FormatError, into report: inout ReplayReport) throws(FormatError) {
+        guard options.skipsInvalidLines else { throw error }
+        report.invalidLineCount += 1
+        if report.invalidLines.count < 100 { report.invalidLines.append(error) }
+    }
+}
+
+/// What a replay found.
+public struct ReplayReport: Sendable {
+    /// Commands replayed.
+    public internal(set) var commands = 0
+    /// Chain changes made.
+    public internal(set) var changes = 0
+    /// The per-handler profile.
+    public internal(set) var profile = ChainProfile()
+    /// The first commands' paths (as many as ``ReplaySession/Options/keptPaths``).
+    public internal(set) var paths: [ReplayedCommand] = []
+    /// The comparison with the expected log, when one was given.
+    public internal(set) var comparison: TraceMatcher?
+    /// Invalid lines skipped (the first 100).
+    public internal(set) var invalidLines: [FormatError] = []
+    /// All invalid lines skipped.
+    public internal(set) var invalidLineCount = 0
+    /// A torn last line of the stream, ignored.
+    public internal(set) var tornTail: TornTail?
+}
+
+/// One replayed command: where it was in the stream and what happened.
+public struct ReplayedCommand: Sendable {
+    /// Its line in the stream.
+    public var line: Int
+    /// Its trace.
+    public var trace: Trace
+}
+
+/// Holds the one trace the command just sent produced; replay is single-threaded, so one slot is enough.
+final class LastTraceSlot: TraceSink {
+    private let slot = LockedValue<Trace?>(nil)
+
+    func record(_ trace: Trace) {
+        slot.withLock { $0 = trace }
+    }
+
+    func take() -> Trace? {
+        slot.withLock { slot in
+            defer { slot = nil }
+            return slot
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import ChainTraceFormats
+
+/// When a handler counts as slow — one rule shared by `chaintrace replay`, `stats` and the renderer's legend.
+///
+/// A handler is flagged when any clause holds: its self time (at a percentile) is over an absolute threshold,
+/// its share of the chain's total self time is over a fraction, its self time is over k × the median handler's,
+/// or it is over its own budget from the chain definition.
+///
+/// Written as comma-separated clauses: `p95>1ms`, `p99>250us`, `share>30%`, `5x-median` (or `p99>5x-median`).
+/// The default is `p95>1ms,5x-median`; budgets always apply.
+public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
+    /// A self-time statistic.
+    public enum Statistic: String, Sendable, Hashable, CaseIterable {
+        case p50, p90, p95, p99, max, mean
+
+        func value(of statistics: HandlerStatistics) -> Double {
+            switch self {
+            case .p50: Double(statistics.selfTime(atPercentile: 50))
+            case .p90: Double(statistics.selfTime(atPercentile: 90))
+            case .p95: Double(statistics.selfTime(atPercentile: 95))
+            case .p99: Double(statistics.selfTime(atPercentile: 99))
+            case .max: Double(statistics.maximumSelfTime)
+            case .mean: statistics.meanSelfTime
+            }
+        }
+    }
+
+    /// One condition.
+    public enum Clause: Sendable, Hashable {
+        /// The statistic is over this many nanoseconds.
+        case over(Statistic, nanoseconds: Int64)
+        /// The handler's share of all self time is over this fraction (0–1).
+        case share(over: Double)
+        /// The statistic is over this multiple of the median handler's same statistic.
+        case timesMedian(Statistic, factor: Double)
+    }
+
+    /// The clauses; any one flags a handler.
+    public var clauses: [Clause]
+    /// Whether a handler over its budget is flagged.
+    public var checksBudgets = true
+
+    /// The default: `p95>1ms,5x-median`, and budgets.
+    public static let standard = SlowHandlerRule(clauses: [.over(.p95, nanoseconds: 1_000_000), .timesMedian(.p95, factor: 5)])
+
+    /// Creates a rule from clauses.
+    public init(clauses: [Clause], checksBudgets: Bool = true) {
+        self.clauses = clauses
+        self.checksBudgets = checksBudgets
+    }
+
+    /// Reads a rule written as comma-separated clauses; `nil` with the reason when one is not understood.
+    public static func parse(_ text: String) -> Result<SlowHandlerRule, RuleSyntaxError> {
+        var clauses: [Clause] = []
+        for part in text.split(separator: ",").map({ $0.filter { $0 != " " }.lowercased() }) where !part.isEmpty {
+            guard let clause = parseClause(part) else { return .failure(RuleSyntaxError(clause: part)) }
+            clauses.append(clause)
+        }
+        if clauses.isEmpty { return .failure(RuleSyntaxError(clause: text)) }
+        return .success(SlowHandlerRule(clauses: clauses))
+    }
+
+    private static func parseClause(_ text: String) -> Clause? {
+        if text.hasSuffix("x-median") {
+            var statistic = Statistic.p95
+            var factorText = Substring(text.dropLast("x-median".count))
+            if let greater = factorText.firstIndex(of: ">") {
+                guard let named = Statistic(rawValue: String(factorText[..<greater])) else { return nil }
+                statistic = named
+                factorText = factorText[factorText.index(after: greater)...]
+            }
+            guard let factor = Double(factorText), factor > 0 else { return nil }
+            return .timesMedian(statistic, factor: factor)
+        }
+        let sides = text.split(separator: ">", omittingEmptySubsequences: false)
+        guard sides.count == 2 else { return nil }
+        if sides[0] == "share" {
+            guard sides[1].hasSuffix("%"), let percent = Double(sides[1].dropLast()), percent >= 0, percent <= 100
+            else { return nil }
+            return .share(over: percent / 100)
+        }
+        guard let statistic = Statistic(rawValue: String(sides[0])),
+            let nanoseconds = DurationText.nanoseconds(String(sides[1]))
+        else { return nil }
+        return .over(statistic, nanoseconds: nanoseconds)
+    }
+
+    /// The rule in words, for legends and table footers.
+    public var description: String {
+        var parts = clauses.map { clause -> String in
+            switch clause {
+            case .over(let statistic, let nanoseconds):
+                "\(statistic.rawValue) self time > \(DurationText.format(nanoseconds: nanoseconds))"
+            case .share(let fraction):
+                "share of chain time > \(Self.percent(fraction))"
+            case .timesMedian(let statistic, let factor):
+                "\(statistic.rawValue) self time > \(Self.number(factor))× the median handler's"
+            }
+        }
+        if checksBudgets { parts.append("over its budget") }
+        return "slow when " + parts.joined(separator: ", or ")
+    }
+
+    /// The handlers of `profile` this rule flags, each with the numbers that triggered it, in profile order.
+    public func flags(in profile: ChainProfile) -> [SlowHandlerFlag] {
+        let reached = profile.handlers.filter { $0.seen > 0 }
+        let totalSelf = Double(profile.totalSelfNanoseconds)
+        var medians: [Statistic: Double] = [:]
+        for case .timesMedian(let statistic, _) in clauses where reached.count >= 3 {
+            let values = reached.map { statistic.value(of: $0) }.sorted()
+            medians[statistic] = values.count % 2 == 1
+                ? values[values.count / 2] : (values[values.count / 2 - 1] + values[values.count / 2]) / 2
+        }
+        var flags: [SlowHandlerFlag] = []
+        for handler in reached {
+            var reasons: [String] = []
+            for clause in clauses {
+                switch clause {
+                case .over(let statistic, let limit):
+                    let value = statistic.value(of: handler)
+                    if value > Double(limit) {
+                        reasons.append("\(statistic.rawValue) \(Self.time(value)) > \(DurationText.format(nanoseconds: limit))")
+                    }
+                case .share(let fraction):
+                    let share = totalSelf > 0 ? Double(handler.totalSelfNanoseconds) / totalSelf : 0
+                    if share > fraction {
+                        reasons.append("\(Self.percent(share)) of chain time > \(Self.percent(fraction))")
+                    }
+                case .timesMedian(let statistic, let factor):
+                    guard let median = medians[statistic] else { continue }
+                    let value = statistic.value(of: handler)
+                    if value > factor * median, value > 0 {
+                        let ratio = median > 0 ? "\(Self.number(value / median))×" : "∞×"
+                        reasons.append("\(statistic.rawValue) \(Self.time(value)) = \(ratio) the median \(Self.time(median)) > \(Self.number(factor))×")
+                    }
+                }
+            }
+            if checksBudgets, let budget = handler.budgetNanoseconds {
+                let value = Statistic.p95.value(of: handler)
+                if value > Double(budget) {
+                    reasons.append("p95 \(Self.time(value)) > budget \(DurationText.format(nanoseconds: budget))")
+                }
+            }
+            if !reasons.isEmpty { flags.append(SlowHandlerFlag(handler: handler.handler, reasons: reasons)) }
+        }
+        return flags
+    }
+
+    private static func time(_ nanoseconds: Double) -> String { DurationText.format(nanoseconds: Int64(nanoseconds.rounded())) }
+
+    private static func percent(_ fraction: Double) -> String { number(fraction * 100) + "%" }
+
+    private static func number(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}
+
+/// A handler the ``SlowHandlerRule`` flagged, and why.
+public struct SlowHandlerFlag: Sendable, Hashable {
+    /// The handler.
+    public var handler: String
+    /// Each clause that held, with its numbers: `p95 2.1ms > 1ms`.
+    public var reasons: [String]
+}
+
+/// A `--slow` clause that is not understood.
+public struct RuleSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The clause.
+    public var clause: String
+
+    public var description: String {
+        "expected slow-handler clauses such as \"p95>1ms\", \"share>30%\" or \"5x-median\", found \"\(clause)\""
+    }
+}

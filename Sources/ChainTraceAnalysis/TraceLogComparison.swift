@@ -1,0 +1,44 @@
+public import ChainTraceFormats
+
+/// The comparison of two trace logs of the same commands: per-command divergences and per-handler latency.
+///
+/// ```swift
+/// let comparison = try TraceLogComparison.compare(
+///     try TraceLogReader(path: "before.jsonl"), try TraceLogReader(path: "after.jsonl"))
+/// for divergence in comparison.matcher.divergences { … }
+/// ```
+public struct TraceLogComparison: Sendable {
+    /// The pairing of commands and their divergences.
+    public var matcher: TraceMatcher
+    /// The first log's profile.
+    public var before: ChainProfile
+    /// The second log's profile.
+    public var after: ChainProfile
+
+    /// Each handler's latency change.
+    public var latencyChanges: [LatencyChange] { LatencyChange.between(before, after) }
+
+    /// Reads both logs side by side, in constant memory when their commands are in the same order.
+    ///
+    /// - Parameter progress: Called now and then with the bytes read of both logs together.
+    public static func compare(
+        _ first: TraceLogReader, _ second: TraceLogReader, progress: ((Int) -> Void)? = nil
+    ) throws(FormatError) -> TraceLogComparison {
+        var comparison = TraceLogComparison(matcher: TraceMatcher(), before: ChainProfile(), after: ChainProfile())
+        var count = 0
+        while true {
+            let left = try first.next()
+            let leftLine = first.line
+            let right = try second.next()
+            let rightLine = second.line
+            if left == nil && right == nil { break }
+            if let left { comparison.before.add(left) }
+            if let right { comparison.after.add(right) }
+            comparison.matcher.add(first: left.map { ($0, leftLine) }, second: right.map { ($0, rightLine) })
+            count += 1
+            if count & 0x3FFF == 0 { progress?(first.bytesRead + second.bytesRead) }
+        }
+        comparison.matcher.finish()
+        return comparison
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import ChainTraceFormats
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `chaintrace`: replays chain definitions against command streams and recorded logs, and profiles trace logs.
+public struct ChainTraceCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "chaintrace",
+        abstract: "Trace, replay and profile Chain-of-Responsibility chains.",
+        discussion: """
+            Exit status: 0 when all went well; 1 when the run found what it looks for — divergences from a \
+            recorded run (replay --expect, diff), lint errors (validate), no handler for the command (which), \
+            or invalid lines skipped with --skip-invalid; 2 for bad usage or bad input (the message names the \
+            file, line and column).
+            """,
+        version: "0.3.0",
+        subcommands: [
+            ReplayCommand.self, WhichCommand.self, ValidateCommand.self, StatsCommand.self, DiffCommand.self,
+        ]
+    )
+
+    public init() {}
+
+    /// Runs the command line and exits with its status: 0, 1 or 2 as documented, never a crash or a trace.
+    public static func main() {
+        terminate(run(arguments: Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Runs `arguments` and returns the exit status.
+    static func run(arguments: [String]) -> Int32 {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            return 0
+        } catch let failure as CommandFailure {
+            if !failure.message.isEmpty { Terminal.standardError.write("chaintrace: \(failure.message)\n") }
+            return failure.status
+        } catch let error as FormatError {
+            Terminal.standardError.write("chaintrace: \(error)\n")
+            return 2
+        } catch {
+            let status = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if status == .success {
+                Terminal.standardOutput.write(message + "\n")
+                return 0
+            }
+            if !message.isEmpty { Terminal.standardError.write(message + "\n") }
+            if let code = error as? ExitCode { return code.rawValue }
+            return 2
+        }
+    }
+}
+
+/// Ends the process with `status`.
+private func terminate(_ status: Int32) -> Never {
+    exit(status)
+}
+
+/// How a subcommand ends other than with success: a status and what to say on stderr.
+struct CommandFailure: Error {
+    var status: Int32
+    var message: String
+
+    /// The run found what it looks for (divergences, lint errors): status 1, the report already printed.
+    static let found = CommandFailure(status: 1, message: "")
+
+    /// Bad input or usage: status 2.
+    static func badInput(_ message: String) -> CommandFailure {
+        CommandFailure(status: 2, message: message)
+    }
+}

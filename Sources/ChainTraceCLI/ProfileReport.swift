@@ -1,0 +1,144 @@
+import ChainTrace
+import ChainTraceAnalysis
+import ChainTraceFormats
+
+/// The per-handler table of `replay` and `stats`, in text and JSON.
+struct ProfileReport {
+    var profile: ChainProfile
+    var rule: SlowHandlerRule
+
+    var flags: [SlowHandlerFlag] { rule.flags(in: profile) }
+
+    func text(style: Style) -> String {
+        let flagged = Dictionary(flags.map { ($0.handler, $0) }, uniquingKeysWith: { first, _ in first })
+        var table = TextTable([
+            ("handler", .left), ("seen", .right), ("accepted", .right), ("passed", .right), ("continued", .right),
+            ("failed", .right), ("self p50", .right), ("p95", .right), ("p99", .right), ("", .left),
+        ])
+        let slowStyle: (String) -> String = style.yellow
+        let coldStyle: (String) -> String = style.dim
+        for handler in profile.handlers {
+            let reached = handler.seen > 0
+            let rowStyle: ((String) -> String)? = flagged[handler.handler] != nil ? slowStyle : (reached ? nil : coldStyle)
+            let name = handler.registry.map { "  \(handler.handler) (in \($0))" } ?? handler.handler
+            table.add(
+                [
+                    name, "\(handler.seen)", "\(handler.accepted)", "\(handler.passed)", "\(handler.continued)",
+                    "\(handler.failed)",
+                    reached ? DurationText.format(nanoseconds: Int64(handler.selfTime(atPercentile: 50))) : "-",
+                    reached ? DurationText.format(nanoseconds: Int64(handler.selfTime(atPercentile: 95))) : "-",
+                    reached ? DurationText.format(nanoseconds: Int64(handler.selfTime(atPercentile: 99))) : "-",
+                    flagged[handler.handler] != nil ? "SLOW" : "",
+                ],
+                style: rowStyle)
+        }
+        var output = table.render(style: style)
+        output += "\n  \(profile.commands) commands: \(profile.accepted) accepted, \(profile.fellOffTheEnd) fell off the end, \(profile.failed) failed\n"
+        if flags.isEmpty {
+            output += "  No slow handlers (\(rule)).\n"
+        } else {
+            output += "  " + style.yellow("Slow handlers") + " (\(rule)):\n"
+            for flag in flags { output += "    \(flag.handler): \(flag.reasons.joined(separator: "; "))\n" }
+        }
+        return output
+    }
+
+    var json: JSONValue {
+        let flagged = Dictionary(flags.map { ($0.handler, $0) }, uniquingKeysWith: { first, _ in first })
+        let handlers: [JSONValue] = profile.handlers.map { handler in
+            var object: [String: JSONValue] = [
+                "handler": .string(handler.handler), "seen": .integer(Int64(handler.seen)),
+                "accepted": .integer(Int64(handler.accepted)), "passed": .integer(Int64(handler.passed)),
+                "continued": .integer(Int64(handler.continued)), "failed": .integer(Int64(handler.failed)),
+                "selfP50Ns": .integer(Int64(handler.selfTime(atPercentile: 50))),
+                "selfP95Ns": .integer(Int64(handler.selfTime(atPercentile: 95))),
+                "selfP99Ns": .integer(Int64(handler.selfTime(atPercentile: 99))),
+                "selfTotalNs": .integer(Int64(handler.totalSelfNanoseconds)),
+                "slow": .bool(flagged[handler.handler] != nil),
+            ]
+            if let registry = handler.registry { object["registry"] = .string(registry) }
+            if let budget = handler.budgetNanoseconds { object["budgetNs"] = .integer(budget) }
+            if let flag = flagged[handler.handler] { object["slowBecause"] = .array(flag.reasons.map { .string($0) }) }
+            return .object(object)
+        }
+        return [
+            "commands": .integer(Int64(profile.commands)),
+            "outcomes": [
+                "accepted": .integer(Int64(profile.accepted)), "fellOffTheEnd": .integer(Int64(profile.fellOffTheEnd)),
+                "failed": .integer(Int64(profile.failed)),
+            ],
+            "handlers": .array(handlers),
+            "slowRule": .string(rule.description),
+        ]
+    }
+}
+
+extension JSONValue {
+    /// The value as one line of JSON with sorted keys, and a newline.
+    var printed: String {
+        var writer = JSONWriter()
+        writer.write(self)
+        return String(decoding: writer.bytes, as: UTF8.self) + "\n"
+    }
+
+    /// Adds `members` to an object.
+    func merging(_ members: [String: JSONValue]) -> JSONValue {
+        guard case .object(var existing) = self else { return self }
+        existing.merge(members) { _, new in new }
+        return .object(existing)
+    }
+}
+
+extension Outcome {
+    var json: JSONValue {
+        switch self {
+        case .accepted(let handler): ["kind": "accepted", "handler": .string(handler)]
+        case .fellOffTheEnd: ["kind": "fellOffTheEnd"]
+        case .failed(let handler, let error): ["kind": "failed", "handler": .string(handler), "error": .string(error)]
+        }
+    }
+}
+
+extension Divergence {
+    var json: JSONValue {
+        var object: [String: JSONValue] = ["kind": .string(kind.rawValue), "command": .string(command), "commandKind": .string(commandKind)]
+        for (key, run) in [("expected", expected), ("actual", actual)] {
+            guard let run else { continue }
+            var member: [String: JSONValue] = ["path": .array(run.path.map { .string($0) }), "outcome": run.outcome.json]
+            if let line = run.line { member["line"] = .integer(Int64(line)) }
+            object[key] = .object(member)
+        }
+        return .object(object)
+    }
+
+    func text(style: Style) -> String {
+        var output = "  " + style.red(kind.rawValue) + "  \(command) (\(commandKind))\n"
+        if let expected { output += "    expected\(expected.line.map { " (line \($0))" } ?? ""): \(expected)\n" }
+        if let actual { output += "    actual\(actual.line.map { " (line \($0))" } ?? ""):   \(actual)\n" }
+        return output
+    }
+}
+
+/// The divergence part of `replay --expect` and `diff`, in text and JSON.
+struct DivergenceReport {
+    var matcher: TraceMatcher
+    var shown: Int
+
+    func text(style: Style) -> String {
+        guard matcher.total > 0 else { return "  No divergences: all \(matcher.compared) commands took the same path.\n" }
+        var output = "  " + style.red("\(matcher.total) divergences") + " in \(matcher.compared) commands compared: "
+        output += Divergence.Kind.allCases.compactMap { kind in matcher.counts[kind].map { "\($0) \(kind.rawValue)" } }.joined(separator: ", ") + "\n"
+        for divergence in matcher.divergences.prefix(shown) { output += divergence.text(style: style) }
+        if matcher.total > shown { output += "  … and \(matcher.total - shown) more (--divergences N shows more).\n" }
+        return output
+    }
+
+    var json: JSONValue {
+        [
+            "compared": .integer(Int64(matcher.compared)),
+            "total": .integer(Int64(matcher.total)),
+            "counts": .object(Dictionary(uniqueKeysWithValues: matcher.counts.map { ($0.key.rawValue, JSONValue.integer(Int64($0.value))) })),
+            "divergences": .array(matcher.divergences.prefix(shown).map(\.json)),
+        ]
+    }
+}

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A progress bar on stderr, drawn only when stderr is a terminal and the work has taken over a second.
+final class ProgressBar {
+    private let total: Int
+    private let terminal = Terminal.standardError
+    private let start = ProgressBar.now()
+    private var drawn = false
+    private let enabled: Bool
+
+    /// Tracks work measured in bytes, `total` in all (0 when unknown).
+    init(totalBytes total: Int) {
+        self.total = total
+        enabled = terminal.isInteractive
+    }
+
+    /// Reports `done` bytes so far.
+    func update(_ done: Int) {
+        guard enabled, Self.now() - start > 1 else { return }
+        let width = 30
+        let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 0
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let megabytes = Double(done) / 1_000_000
+        terminal.write("\r\(bar) \(Int(fraction * 100))%  \(Int(megabytes)) MB  \(Int(megabytes / (Self.now() - start))) MB/s ")
+        drawn = true
+    }
+
+    /// Clears the bar.
+    func finish() {
+        if drawn { terminal.write("\r\u{1B}[K") }
+    }
+
+    /// The size of the file at `path`, or 0.
+    static func size(of path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

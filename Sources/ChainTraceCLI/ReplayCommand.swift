@@ -1,0 +1,137 @@
+import ArgumentParser
+import ChainTrace
+import ChainTraceAnalysis
+import ChainTraceFormats
+
+/// `chaintrace replay DEF STREAM`: runs every command of a stream through the defined chain.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay a command stream (or a recorded trace log) through a chain definition.",
+        discussion: """
+            Prints each command's path (the first --paths of them), then a per-handler table: commands seen, \
+            accepted, passed, continued, failed, self-time p50/p95/p99, and SLOW on handlers the --slow rule \
+            flags. With --expect, compares every command's path with a recorded trace log and lists each \
+            divergence; any divergence makes the exit status 1.
+            """
+    )
+
+    @Argument(help: "The chain definition (JSON).")
+    var definition: String
+
+    @Argument(help: "The command stream (JSON Lines), or a trace log whose commands are replayed.")
+    var stream: String
+
+    @Option(name: .long, help: ArgumentHelp("A recorded trace log to compare every command's path with.", valueName: "log"))
+    var expect: String?
+
+    @Option(name: .long, help: ArgumentHelp("Write the replay's trace log here (written whole or not at all).", valueName: "file"))
+    var traceOut: String?
+
+    @Flag(name: .long, help: "Report and count invalid lines, and go on (the exit status is then 1).")
+    var skipInvalid = false
+
+    @Option(name: .long, help: "How many commands' paths to print.")
+    var paths = 50
+
+    @Option(name: .long, help: "How many divergences to list.")
+    var divergences = 50
+
+    @OptionGroup var slowRule: SlowRuleOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if paths < 0 { throw ValidationError("--paths must be 0 or more") }
+        if divergences < 0 { throw ValidationError("--divergences must be 0 or more") }
+    }
+
+    func run() throws {
+        let rule = try slowRule.rule()
+        let definition = try ChainDefinition.load(path: definition)
+        var options = ReplaySession.Options()
+        options.skipsInvalidLines = skipInvalid
+        options.keptPaths = paths
+        let session = try ReplaySession(definition: definition, options: options)
+        let reader = try CommandStreamReader(path: stream)
+        let expected = try expect.map { path throws(FormatError) in try TraceLogReader(path: path) }
+        let outputFile = try traceOut.map { path throws(FormatError) in try AtomicOutputFile(path: path) }
+        let sink = try outputFile.map { file throws(FormatError) in try TraceLogSink(path: file.temporaryPath, bufferSize: 1 << 20) }
+        let progress = ProgressBar(totalBytes: ProgressBar.size(of: stream))
+        let clock = ContinuousClock()
+        let started = clock.now
+        let report = try session.run(reader, traceLog: sink, expected: expected, progress: progress.update)
+        let elapsed = clock.now - started
+        progress.finish()
+        if let sink, let outputFile {
+            try sink.close()
+            try outputFile.commit()
+        }
+        let profile = ProfileReport(profile: report.profile, rule: rule)
+        let style = output.style
+        switch output.format {
+        case .json:
+            var object = profile.json.merging([
+                "chain": .string(definition.name),
+                "changes": .integer(Int64(report.changes)),
+                "paths": .array(report.paths.map { command in
+                    var entry: [String: JSONValue] = [
+                        "line": .integer(Int64(command.line)), "kind": .string(command.trace.commandKind),
+                        "path": .array(command.trace.path.map { .string($0) }), "outcome": command.trace.outcome.json,
+                    ]
+                    if let id = command.trace.commandID { entry["id"] = .string(id) }
+                    return .object(entry)
+                }),
+                "invalidLines": .array(report.invalidLines.map { .string($0.description) }),
+                "invalidLineCount": .integer(Int64(report.invalidLineCount)),
+            ])
+            if let comparison = report.comparison {
+                object = object.merging(["comparison": DivergenceReport(matcher: comparison, shown: divergences).json])
+            }
+            if let torn = report.tornTail { object = object.merging(["tornTail": .string(torn.description)]) }
+            Terminal.standardOutput.write(object.printed)
+        case .text:
+            var text = style.bold("Replayed \(report.commands) commands") + " through \(definition.name)"
+            if report.changes > 0 { text += " with \(report.changes) chain changes" }
+            text += " in \(DurationText.format(nanoseconds: elapsed.nanoseconds)).\n"
+            if !report.paths.isEmpty {
+                text += "\n" + style.bold("Paths") + "\n" + pathTable(report.paths, style: style)
+                if report.commands > report.paths.count {
+                    text += "  … \(report.commands - report.paths.count) more commands (--paths N shows more).\n"
+                }
+            }
+            text += "\n" + style.bold("Handlers") + "\n" + profile.text(style: style)
+            if let comparison = report.comparison {
+                text += "\n" + style.bold("Compared with \(expect ?? "")") + "\n"
+                text += DivergenceReport(matcher: comparison, shown: divergences).text(style: style)
+            }
+            if report.invalidLineCount > 0 {
+                text += "\n" + style.red("Skipped \(report.invalidLineCount) invalid lines") + ":\n"
+                for error in report.invalidLines { text += "  \(error)\n" }
+            }
+            if let torn = report.tornTail { text += "\n  Ignored a torn last line: \(torn)\n" }
+            Terminal.standardOutput.write(text)
+        }
+        if (report.comparison?.total ?? 0) > 0 || report.invalidLineCount > 0 { throw CommandFailure.found }
+    }
+
+    private func pathTable(_ commands: [ReplayedCommand], style: Style) -> String {
+        var table = TextTable([("line", .right), ("command", .left), ("path", .left), ("outcome", .left)])
+        let failureStyle: (String) -> String = style.red
+        for command in commands {
+            let trace = command.trace
+            let name = trace.commandID.map { "\($0) \(trace.commandKind)" } ?? trace.commandKind
+            let isFailure: Bool = if case .failed = trace.outcome { true } else { false }
+            table.add(
+                ["\(command.line)", name, trace.path.joined(separator: " → "), "\(trace.outcome)"],
+                style: isFailure ? failureStyle : nil)
+        }
+        return table.render(style: style)
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

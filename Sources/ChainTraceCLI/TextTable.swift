@@ -1,0 +1,45 @@
+/// A table printed with aligned columns: text left-aligned, numbers right-aligned.
+struct TextTable {
+    enum Alignment { case left, right }
+
+    var headers: [String]
+    var alignments: [Alignment]
+    var rows: [[String]] = []
+    /// Colour applied to a whole row after alignment (so escape codes never break the columns).
+    var rowStyles: [((String) -> String)?] = []
+
+    init(_ columns: [(String, Alignment)]) {
+        headers = columns.map(\.0)
+        alignments = columns.map(\.1)
+    }
+
+    mutating func add(_ row: [String], style: ((String) -> String)? = nil) {
+        rows.append(row)
+        rowStyles.append(style)
+    }
+
+    func render(style: Style, indent: String = "  ") -> String {
+        var widths = headers.map(\.count)
+        for row in rows {
+            for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            var parts: [String] = []
+            for (index, cell) in cells.enumerated() {
+                let padding = String(repeating: " ", count: max(0, widths[index] - cell.count))
+                let isLast = index == cells.count - 1
+                switch alignments[index] {
+                case .left: parts.append(isLast ? cell : cell + padding)
+                case .right: parts.append(padding + cell)
+                }
+            }
+            return indent + parts.joined(separator: "  ")
+        }
+        var output = style.bold(line(headers)) + "\n"
+        for (row, rowStyle) in zip(rows, rowStyles) {
+            let text = line(row)
+            output += (rowStyle.map { $0(text) } ?? text) + "\n"
+        }
+        return output
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import ChainTrace
+import ChainTraceFormats
+
+/// `chaintrace which DEF COMMAND-JSON`: the dry run.
+struct WhichCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "which",
+        abstract: "Who would take a command, and by which path — without running any handler.",
+        discussion: """
+            The command is one line of a command stream, e.g. '{"kind":"Tap","entry":"Cell","x":3}', or @FILE \
+            to read it from a file. Exit status 1 when no handler would take it.
+            """
+    )
+
+    @Argument(help: "The chain definition (JSON).")
+    var definition: String
+
+    @Argument(help: ArgumentHelp("The command as JSON, or @FILE.", valueName: "command-json"))
+    var command: String
+
+    @Option(name: .long, help: "Send it to this handler instead of the command's own entry or the chain's first.")
+    var entry: String?
+
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let definition = try ChainDefinition.load(path: definition)
+        let chain = try definition.makeChain(unknownTypes: .modelFromRules)
+        let name = command.hasPrefix("@") ? String(command.dropFirst()) : "<command>"
+        let stream = command.hasPrefix("@")
+            ? try CommandStreamReader(path: name) : CommandStreamReader(bytes: Array((command + "\n").utf8), name: name)
+        guard let (_, item) = try stream.next() else {
+            throw CommandFailure.badInput("\(name): expected a command object, found nothing")
+        }
+        guard case .command(let parsed) = item else {
+            throw CommandFailure.badInput("\(name): expected a command, found a chain change")
+        }
+        let start = entry ?? parsed.entry
+        let dryRun: DryRun
+        do {
+            dryRun = try chain.whoWouldHandle(parsed, from: start)
+        } catch {
+            throw CommandFailure.badInput("\(name): expected an entry naming a handler of \(definition.name), found \"\(start ?? "")\"")
+        }
+        switch output.format {
+        case .json:
+            var report: [String: JSONValue] = [
+                "entry": .string(dryRun.entry),
+                "path": .array(dryRun.path.map { .string($0) }),
+                "steps": .array(dryRun.steps.map { step in
+                    var object: [String: JSONValue] = ["handler": .string(step.handler), "answer": .string(step.answer.rawValue)]
+                    if let registry = step.registry { object["registry"] = .string(registry) }
+                    return .object(object)
+                }),
+            ]
+            report["handler"] = dryRun.handler.map { .string($0) } ?? .null
+            Terminal.standardOutput.write(JSONValue.object(report).printed)
+        case .text:
+            let style = output.style
+            var text = ""
+            for (index, step) in dryRun.steps.enumerated() {
+                let place = step.registry.map { " (in \($0))" } ?? ""
+                text += "  \(index + 1). \(step.handler)\(place): \(words(step.answer))\n"
+            }
+            if let handler = dryRun.handler {
+                text += style.green("\(handler) would take it") + ", by \(dryRun.path.joined(separator: " → ")).\n"
+            } else {
+                text += style.red("No handler would take it") + ": it would fall off the end after \(dryRun.path.joined(separator: " → ")).\n"
+            }
+            Terminal.standardOutput.write(text)
+        }
+        if dryRun.handler == nil { throw CommandFailure.found }
+    }
+
+    private func words(_ answer: DryRun.Answer) -> String {
+        switch answer {
+        case .wouldAccept: "would accept"
+        case .wouldPass: "would pass it on"
+        case .wouldContinue: "would observe it and let it continue"
+        case .cannotTell: "cannot tell without running"
+        }
+    }
+}

@@ -1,0 +1,74 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// An output file that appears whole or not at all: written under a temporary name beside it, then renamed
+/// over `path` by ``commit()``. A run that fails calls ``discard()`` (or just ends), and `path` is untouched.
+///
+/// ```swift
+/// let output = try AtomicOutputFile(path: "traces.jsonl")
+/// let sink = try TraceLogSink(path: output.temporaryPath)
+/// … run …
+/// try sink.close()
+/// try output.commit()
+/// ```
+public final class AtomicOutputFile: Sendable {
+    /// Where the file will be once committed.
+    public let path: String
+    /// Where it is written until then.
+    public let temporaryPath: String
+
+    /// Reserves a temporary file beside `path`.
+    ///
+    /// - Throws: ``FormatError`` when the directory is not writable.
+    public init(path: String) throws(FormatError) {
+        self.path = path
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var template = Array("\(directory).\(name).partial-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw .system(file: path, expected: "a writable directory", code: errno) }
+        close(descriptor)
+        temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    deinit {
+        unlink(temporaryPath)
+    }
+
+    /// Writes `bytes` as the whole file's content (to the temporary file; ``commit()`` publishes it).
+    public func write(_ bytes: [UInt8]) throws(FormatError) {
+        let descriptor = open(temporaryPath, O_WRONLY | O_TRUNC)
+        guard descriptor >= 0 else { throw .system(file: path, expected: "a writable file", code: errno) }
+        defer { close(descriptor) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { writeBytes(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .system(file: path, expected: "to write the file", code: errno)
+            }
+            written += count
+        }
+    }
+
+    /// Renames the finished file over `path`, with the permissions of a normally created file.
+    public func commit() throws(FormatError) {
+        let mask = umask(0)
+        umask(mask)
+        chmod(temporaryPath, 0o666 & ~mask)
+        guard rename(temporaryPath, path) == 0 else {
+            throw .system(file: path, expected: "to move the finished file into place", code: errno)
+        }
+    }
+
+    /// Deletes the temporary file; `path` stays as it was.
+    public func discard() {
+        unlink(temporaryPath)
+    }
+}

@@ -1,0 +1,67 @@
+import ChainTrace
+
+/// Reads a ``ChainChange`` from a stream line, with positions inside the line for its errors.
+enum ChainChangeDecoder {
+    static func decode(_ value: JSONValue, file: String, line: Int) throws(FormatError) -> ChainChange {
+        // The line is re-read as a document only for positions; changes are rare next to commands.
+        var writer = JSONWriter()
+        writer.write(value)
+        let document = try JSONDocument(bytes: writer.bytes, file: file, firstLine: line)
+        var decoder = ChainDefinitionDecoder(document: document)
+        let members = value.objectMembers
+        func fail(_ path: String, _ expected: String, _ found: String) -> FormatError {
+            let error = document.error(at: path, expected: expected, found: found)
+            return FormatError(file: file, line: line, column: 0, expected: error.expected, found: error.found)
+        }
+        func name(_ key: String) throws(FormatError) -> String {
+            guard let text = members[key]?.stringValue else {
+                throw fail(key, "\"\(key)\" naming a handler", members[key]?.summary ?? "nothing")
+            }
+            return text
+        }
+        func handler(inRegistry: Bool) throws(FormatError) -> HandlerDefinition {
+            guard let spec = members["handler"], case .object = spec else {
+                throw fail("handler", "\"handler\", a handler object as in a chain definition", members["handler"]?.summary ?? "nothing")
+            }
+            let made = decoder.decodeHandler(spec, at: "handler", inRegistry: inRegistry)
+            if let problem = decoder.findings.first { throw problem.error }
+            return made!
+        }
+        func optionalName(_ key: String) throws(FormatError) -> String? {
+            guard let value = members[key], value != .null else { return nil }
+            guard let text = value.stringValue else { throw fail(key, "a handler name or null", value.summary) }
+            return text
+        }
+        let kinds = ["insert", "remove", "register", "deregister", "link"]
+        switch members["change"]?.stringValue {
+        case "insert"?:
+            let made = try handler(inRegistry: false)
+            if let target = members["before"]?.stringValue { return .insert(made, at: .before(target)) }
+            if let target = members["after"]?.stringValue { return .insert(made, at: .after(target)) }
+            if members.keys.contains("next") { return .add(made, next: try optionalName("next")) }
+            switch members["at"]?.stringValue {
+            case "first"?: return .insert(made, at: .first)
+            case "last"?, nil: return .insert(made, at: .last)
+            default: throw fail("at", "\"first\" or \"last\"", members["at"]!.summary)
+            }
+        case "remove"?:
+            return .remove(try name("handler"))
+        case "register"?:
+            let registry = try name("registry")
+            return .register(try handler(inRegistry: true), registry: registry)
+        case "deregister"?:
+            return .deregister(try name("handler"), registry: try name("registry"))
+        case "link"?:
+            return .link(try name("handler"), next: try optionalName("next"))
+        default:
+            throw fail("change", "one of \(kinds.map { "\"\($0)\"" }.joined(separator: ", "))", members["change"]?.summary ?? "nothing")
+        }
+    }
+}
+
+extension JSONValue {
+    var objectMembers: [String: JSONValue] {
+        if case .object(let members) = self { return members }
+        return [:]
+    }
+}

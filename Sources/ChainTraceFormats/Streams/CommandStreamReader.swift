@@ -1,0 +1,105 @@
+import ChainTrace
+
+/// Reads a command stream — JSON Lines of commands and chain changes — or a recorded trace log, whose commands
+/// it replays. See `Docs/CommandStreamFormat.md`.
+///
+/// A command line is an object: `kind`, `id` and `entry` are optional; its fields are the member `fields` if
+/// there is one, otherwise every other member. A line with a `change` member is a ``ChainChange``.
+///
+/// ```swift
+/// let stream = try CommandStreamReader(path: "coins.jsonl")
+/// while let (line, item) = try stream.next() { … }
+/// ```
+public final class CommandStreamReader {
+    /// What one line holds.
+    public enum Item: Sendable, Hashable {
+        /// A command to send.
+        case command(JSONCommand)
+        /// A change to make to the chain first.
+        case change(ChainChange)
+    }
+
+    private let lines: JSONLinesReader
+    private var sawFirst = false
+
+    /// Whether the stream turned out to be a trace log (known once the first line is read).
+    public private(set) var isTraceLog = false
+    /// The file being read, as errors name it.
+    public var file: String { lines.file }
+    /// The incomplete last line, once the reader has reached it.
+    public var tornTail: TornTail? { lines.tornTail }
+
+    /// Bytes read so far, for progress reports.
+    public var bytesRead: Int { lines.bytesRead }
+
+    /// Opens the stream at `path`.
+    public init(path: String) throws(FormatError) {
+        lines = try JSONLinesReader(path: path)
+    }
+
+    /// Reads a stream held in memory; `name` stands for the file in errors.
+    public init(bytes: [UInt8], name: String = "<memory>") {
+        lines = JSONLinesReader(bytes: bytes, name: name)
+    }
+
+    /// The next command or change and its line, or `nil` at the end.
+    ///
+    /// - Throws: ``FormatError`` for a line that is not valid; the reader can go on past it.
+    public func next() throws(FormatError) -> (line: Int, item: Item)? {
+        guard let (line, value) = try lines.next() else { return nil }
+        if !sawFirst {
+            sawFirst = true
+            if case .object(let members) = value, members["format"] != nil {
+                try TraceLogFormat.checkHeader(value, file: file, line: line)
+                isTraceLog = true
+                return try next()
+            }
+        }
+        if isTraceLog {
+            let trace = try TraceLogFormat.decode(value, file: file, line: line)
+            let command = JSONCommand(
+                kind: trace.commandKind, id: trace.commandID, entry: trace.entry, fields: trace.payload ?? [:])
+            return (line, .command(command))
+        }
+        return (line, try Self.item(value, file: file, line: line))
+    }
+
+    static func item(_ value: JSONValue, file: String, line: Int) throws(FormatError) -> Item {
+        guard case .object(var members) = value else {
+            throw FormatError(file: file, line: line, column: 1, expected: "a command object", found: value.summary)
+        }
+        if members["change"] != nil {
+            return .change(try ChainChangeDecoder.decode(value, file: file, line: line))
+        }
+        var command = JSONCommand()
+        if let kind = members.removeValue(forKey: "kind") {
+            guard let text = kind.stringValue else { throw bad("kind", "a string", kind, file, line) }
+            command.kind = text
+        }
+        if let id = members.removeValue(forKey: "id") {
+            switch id {
+            case .string(let text): command.id = text
+            case .integer(let number): command.id = String(number)
+            case .null: break
+            default: throw bad("id", "a string or an integer", id, file, line)
+            }
+        }
+        if let entry = members.removeValue(forKey: "entry"), entry != .null {
+            guard let text = entry.stringValue else { throw bad("entry", "a handler name", entry, file, line) }
+            command.entry = text
+        }
+        if let fields = members["fields"] {
+            guard case .object = fields, members.count == 1 else {
+                throw bad("fields", "an object, and no other members beside kind, id and entry", fields, file, line)
+            }
+            command.fields = fields
+        } else {
+            command.fields = .object(members)
+        }
+        return .command(command)
+    }
+
+    private static func bad(_ member: String, _ expected: String, _ value: JSONValue, _ file: String, _ line: Int) -> FormatError {
+        FormatError(file: file, line: line, column: 0, expected: "\"\(member)\" to be \(expected)", found: value.summary)
+    }
+}

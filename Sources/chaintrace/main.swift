@@ -1,0 +1,3 @@
+import ChainTraceCLI
+
+ChainTraceCommand.main()

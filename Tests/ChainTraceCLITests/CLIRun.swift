@@ -1,0 +1,37 @@
+import ChainTraceTestSupport
+import Foundation
+
+/// Runs the built `chaintrace` the way a user does, from the package root.
+enum CLI {
+    static let binary = BuiltProduct(name: "chaintrace")
+    static let fixtures = "Tests/ChainTraceCLITests/Fixtures"
+
+    static func run(_ arguments: String...) throws -> BuiltProduct.Output {
+        try binary.run(arguments)
+    }
+
+    static func fixture(_ name: String) -> String { "\(fixtures)/\(name)" }
+
+    /// A fresh temporary directory for files a test writes.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("chaintrace-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Replays `stream` through `definition` into a new trace log and returns the log's path.
+    static func recordedLog(_ definition: String, _ stream: String, named name: String = "recorded.jsonl") throws -> String {
+        let log = try temporaryDirectory().appendingPathComponent(name).path
+        let output = try run("replay", definition, stream, "--trace-out", log)
+        guard FileManager.default.fileExists(atPath: log) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: output.standardError])
+        }
+        return log
+    }
+
+    /// Parses what the command printed with `--format json`.
+    static func json(_ output: BuiltProduct.Output) throws -> [String: Any] {
+        let value = try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8))
+        return value as? [String: Any] ?? [:]
+    }
+}
