@@ -23,8 +23,8 @@ struct DiffCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let left = try TraceLogReader(path: first)
-        let right = try TraceLogReader(path: second)
+        let left = try TraceLogReader(path: first, payloads: false)
+        let right = try TraceLogReader(path: second, payloads: false)
         let progress = ProgressBar(totalBytes: ProgressBar.size(of: first) + ProgressBar.size(of: second))
         let comparison = try TraceLogComparison.compare(left, right, progress: progress.update)
         progress.finish()

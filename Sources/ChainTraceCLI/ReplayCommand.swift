@@ -53,7 +53,7 @@ struct ReplayCommand: ParsableCommand {
         options.keptPaths = paths
         let session = try ReplaySession(definition: definition, options: options)
         let reader = try CommandStreamReader(path: stream)
-        let expected = try expect.map { path throws(FormatError) in try TraceLogReader(path: path) }
+        let expected = try expect.map { path throws(FormatError) in try TraceLogReader(path: path, payloads: false) }
         let outputFile = try traceOut.map { path throws(FormatError) in try AtomicOutputFile(path: path) }
         let sink = try outputFile.map { file throws(FormatError) in try TraceLogSink(path: file.temporaryPath, bufferSize: 1 << 20) }
         let progress = ProgressBar(totalBytes: ProgressBar.size(of: stream))

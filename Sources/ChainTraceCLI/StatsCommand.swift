@@ -30,7 +30,7 @@ struct StatsCommand: ParsableCommand {
                 }
             }
         }
-        let reader = try TraceLogReader(path: log)
+        let reader = try TraceLogReader(path: log, payloads: false)
         let progress = ProgressBar(totalBytes: ProgressBar.size(of: log))
         var count = 0
         while let trace = try reader.next() {

@@ -34,27 +34,38 @@ public final class JSONLinesReader {
 
     /// The next value and its 1-based line number, or `nil` at the end (or at a torn last line).
     public func next() throws(FormatError) -> (line: Int, value: JSONValue)? {
+        guard let line = try nextLine() else { return nil }
+        return try parse(line)
+    }
+
+    /// The next line that is not blank, unparsed.
+    func nextLine() throws(FormatError) -> LineReader.Line? {
         while let line = try lines.next(file: file) {
             if line.bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
-            let parsed: Result<JSONValue, JSONParseError> = line.bytes.withUnsafeBufferPointer { buffer in
-                Result { () throws(JSONParseError) in try JSONParser.parse(buffer, line: line.number) }
-            }
-            switch parsed {
-            case .success(let value):
-                return (line.number, value)
-            case .failure(let error) where !line.isTerminated:
-                tornTail = TornTail(line: line.number, byteCount: line.bytes.count, problem: error.description)
-                return nil
-            case .failure(let error):
-                throw FormatError(
-                    file: file,
-                    line: error.line,
-                    column: error.column,
-                    expected: error.expected,
-                    found: error.found
-                )
-            }
+            return line
         }
         return nil
+    }
+
+    /// Parses a line from ``nextLine()``: its value, `nil` for a torn last line, or the error with its position.
+    func parse(_ line: LineReader.Line) throws(FormatError) -> (line: Int, value: JSONValue)? {
+        let parsed: Result<JSONValue, JSONParseError> = line.bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONParseError) in try JSONParser.parse(buffer, line: line.number) }
+        }
+        switch parsed {
+        case .success(let value):
+            return (line.number, value)
+        case .failure(let error) where !line.isTerminated:
+            tornTail = TornTail(line: line.number, byteCount: line.bytes.count, problem: error.description)
+            return nil
+        case .failure(let error):
+            throw FormatError(
+                file: file,
+                line: error.line,
+                column: error.column,
+                expected: error.expected,
+                found: error.found
+            )
+        }
     }
 }

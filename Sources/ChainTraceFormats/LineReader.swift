@@ -45,16 +45,23 @@ struct LineReader: ~Copyable {
     /// The next line, or `nil` at the end of the input.
     mutating func next(file: String) throws(FormatError) -> Line? {
         while true {
-            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            let start = start
+            let found = buffer.withUnsafeBufferPointer { storage -> Int? in
+                guard start < storage.count,
+                    let match = memchr(storage.baseAddress! + start, Int32(UInt8(ascii: "\n")), storage.count - start)
+                else { return nil }
+                return UnsafePointer(match.assumingMemoryBound(to: UInt8.self)) - storage.baseAddress!
+            }
+            if let newline = found {
                 var end = newline
                 if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-                defer { start = newline + 1 }
+                defer { self.start = newline + 1 }
                 lineNumber += 1
                 return Line(bytes: buffer[start..<end], number: lineNumber, isTerminated: true)
             }
             if reachedEnd {
                 guard start < buffer.count else { return nil }
-                defer { start = buffer.count }
+                defer { self.start = buffer.count }
                 lineNumber += 1
                 return Line(bytes: buffer[start...], number: lineNumber, isTerminated: false)
             }

@@ -14,6 +14,8 @@ public import ChainTrace
 public final class TraceLogReader {
     private let lines: JSONLinesReader
     private var sawHeader = false
+    private let keepsPayloads: Bool
+    private let names = NameTable()
 
     /// The file being read, as errors name it.
     public var file: String { lines.file }
@@ -26,18 +28,32 @@ public final class TraceLogReader {
     public var bytesRead: Int { lines.bytesRead }
 
     /// Opens the trace log at `path`.
-    public init(path: String) throws(FormatError) {
+    ///
+    /// - Parameter payloads: Whether traces carry their commands' payloads; `false` skips them unread (still
+    ///   checked to be valid JSON), which is faster when only paths and timings matter.
+    public init(path: String, payloads: Bool = true) throws(FormatError) {
         lines = try JSONLinesReader(path: path)
+        keepsPayloads = payloads
     }
 
     /// Reads a trace log held in memory; `name` stands for the file in errors.
-    public init(bytes: [UInt8], name: String = "<memory>") {
+    public init(bytes: [UInt8], name: String = "<memory>", payloads: Bool = true) {
         lines = JSONLinesReader(bytes: bytes, name: name)
+        keepsPayloads = payloads
     }
 
     /// The next trace, or `nil` at the end of the log (or at a torn last line).
     public func next() throws(FormatError) -> Trace? {
-        while let (line, value) = try lines.next() {
+        while let raw = try lines.nextLine() {
+            if sawHeader, raw.isTerminated {
+                let (keepsPayloads, names) = (keepsPayloads, names)
+                let fast = raw.bytes.withUnsafeBufferPointer { TraceLineDecoder.decode($0, keepsPayload: keepsPayloads, names: names) }
+                if let fast {
+                    line = raw.number
+                    return fast
+                }
+            }
+            guard let (line, value) = try lines.parse(raw) else { break }
             if !sawHeader {
                 try TraceLogFormat.checkHeader(value, file: file, line: line)
                 sawHeader = true
