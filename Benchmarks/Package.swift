@@ -3,6 +3,7 @@ import PackageDescription
 
 // Benchmarks live in their own package so `swift test` at the top level never builds them.
 // Run: swift run -c release --package-path Benchmarks chaintrace-benchmarks
+//      swift run -c release --package-path Benchmarks chaintrace-cli-benchmarks
 let package = Package(
     name: "ChainTraceBenchmarks",
     platforms: [.macOS(.v13)],
@@ -18,7 +19,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/ChainTraceBenchmarks"
-        )
+        ),
+        .executableTarget(
+            name: "chaintrace-cli-benchmarks",
+            dependencies: [.product(name: "ChainTrace", package: "ChainTrace")],
+            path: "Sources/CLIBenchmarks"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

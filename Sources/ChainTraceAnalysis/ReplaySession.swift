@@ -31,6 +31,8 @@ public final class ReplaySession {
     public let definition: ChainDefinition
     /// The options.
     public let options: Options
+    /// The fields the definition's rules read, in slots; give it to the ``CommandStreamReader`` for speed.
+    public let schema: FieldSchema
     private let slot = LastTraceSlot()
 
     /// Builds the chain.
@@ -39,7 +41,8 @@ public final class ReplaySession {
     public init(definition: ChainDefinition, options: Options = Options()) throws(FormatError) {
         self.definition = definition
         self.options = options
-        chain = try definition.makeChain(types: options.types, unknownTypes: .modelFromRules)
+        schema = FieldSchema(for: definition)
+        chain = try definition.makeChain(types: options.types, unknownTypes: .modelFromRules, schema: schema)
     }
 
     /// Replays every command of `stream`.
@@ -83,7 +86,7 @@ public final class ReplaySession {
             switch item {
             case .change(let change):
                 do {
-                    try change.apply(to: chain, definition: definition, types: options.types, unknownTypes: .modelFromRules)
+                    try change.apply(to: chain, definition: definition, types: options.types, unknownTypes: .modelFromRules, schema: schema)
                     report.changes += 1
                 } catch let error as FormatError {
                     try reject(error, into: &report)

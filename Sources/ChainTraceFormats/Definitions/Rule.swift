@@ -37,19 +37,19 @@ public indirect enum Rule: Sendable, Hashable {
         case .always(let result):
             return result
         case .equals(let field, let expected):
-            guard let value = field.value(in: command.fields) else { return false }
+            guard let value = field.value(in: command) else { return false }
             return value.sameValue(as: expected)
         case .oneOf(let field, let candidates):
-            guard let value = field.value(in: command.fields) else { return false }
+            guard let value = field.value(in: command) else { return false }
             return candidates.contains { value.sameValue(as: $0) }
         case .range(let field, let minimum, let maximum):
-            guard let number = field.value(in: command.fields)?.doubleValue else { return false }
+            guard let number = field.value(in: command)?.doubleValue else { return false }
             return Self.number(number, isWithin: minimum, maximum)
         case .matches(let field, let pattern):
-            guard let text = field.value(in: command.fields)?.stringValue else { return false }
+            guard let text = field.value(in: command)?.stringValue else { return false }
             return pattern.matches(text)
         case .present(let field, let expected):
-            let value = field.value(in: command.fields)
+            let value = field.value(in: command)
             return (value != nil && value != .null) == expected
         case .kind(let kinds):
             return kinds.contains(command.kind)
@@ -73,6 +73,9 @@ public indirect enum Rule: Sendable, Hashable {
 public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
     /// The member names, outermost first.
     public let components: [String]
+    /// The slot of the first component in `schema`, when compiled for one (see ``FieldSchema``).
+    private var slot = -1
+    private var schema: ObjectIdentifier?
 
     /// Splits `text` at its dots.
     public init(_ text: String) {
@@ -81,13 +84,39 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
 
     /// The value at this path in `fields`, or `nil` when any step is missing or not an object.
     public func value(in fields: JSONValue) -> JSONValue? {
+        value(in: fields, from: 0)
+    }
+
+    /// The value at this path in `command`: from its slots when it has this path's schema, else its fields.
+    public func value(in command: JSONCommand) -> JSONValue? {
+        if slot >= 0, let slots = command.slots, slots.schema == schema {
+            guard let first = slots.values[slot] else { return nil }
+            return components.count == 1 ? first : value(in: first, from: 1)
+        }
+        return value(in: command.fields, from: 0)
+    }
+
+    private func value(in fields: JSONValue, from start: Int) -> JSONValue? {
         var current = fields
-        for component in components {
+        for component in components[start...] {
             guard case .object(let members) = current, let next = members[component] else { return nil }
             current = next
         }
         return current
     }
+
+    func slotted(in schema: FieldSchema) -> FieldPath {
+        var copy = self
+        if let slot = schema.slotByName[components[0]] {
+            copy.slot = slot
+            copy.schema = ObjectIdentifier(schema)
+        }
+        return copy
+    }
+
+    public static func == (left: FieldPath, right: FieldPath) -> Bool { left.components == right.components }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(components) }
 
     public var description: String { components.joined(separator: ".") }
 }

@@ -31,17 +31,18 @@ public enum ChainChange: Sendable, Hashable {
         to chain: Chain<JSONCommand, JSONValue>,
         definition: ChainDefinition,
         types: HandlerTypes,
-        unknownTypes: HandlerTypes.UnknownTypePolicy
+        unknownTypes: HandlerTypes.UnknownTypePolicy,
+        schema: FieldSchema? = nil
     ) throws {
         switch self {
         case .insert(let handler, let position):
-            try chain.insert(definition.handler(for: handler, types: types, unknownTypes: unknownTypes), at: position)
+            try chain.insert(definition.handler(for: handler, types: types, unknownTypes: unknownTypes, schema: schema), at: position)
         case .add(let handler, let next):
-            try chain.add(definition.handler(for: handler, types: types, unknownTypes: unknownTypes), next: next)
+            try chain.add(definition.handler(for: handler, types: types, unknownTypes: unknownTypes, schema: schema), next: next)
         case .remove(let name):
             try chain.remove(name)
         case .register(let handler, let registry):
-            let member = try definition.handler(for: handler, types: types, unknownTypes: unknownTypes)
+            let member = try definition.handler(for: handler, types: types, unknownTypes: unknownTypes, schema: schema)
             try chain.registry(registry).register(member, weight: handler.weight)
         case .deregister(let name, let registry):
             guard try chain.registry(registry).deregister(name) else {

@@ -21,6 +21,8 @@ public final class CommandStreamReader {
 
     private let lines: JSONLinesReader
     private var sawFirst = false
+    private let schema: FieldSchema?
+    private let names = NameTable()
 
     /// Whether the stream turned out to be a trace log (known once the first line is read).
     public private(set) var isTraceLog = false
@@ -33,20 +35,31 @@ public final class CommandStreamReader {
     public var bytesRead: Int { lines.bytesRead }
 
     /// Opens the stream at `path`.
-    public init(path: String) throws(FormatError) {
+    ///
+    /// - Parameter schema: The fields the chain's rules read (see ``FieldSchema``); commands then carry them in
+    ///   slots too, which makes rules compiled with the same schema faster.
+    public init(path: String, schema: FieldSchema? = nil) throws(FormatError) {
         lines = try JSONLinesReader(path: path)
+        self.schema = schema
     }
 
     /// Reads a stream held in memory; `name` stands for the file in errors.
-    public init(bytes: [UInt8], name: String = "<memory>") {
+    public init(bytes: [UInt8], name: String = "<memory>", schema: FieldSchema? = nil) {
         lines = JSONLinesReader(bytes: bytes, name: name)
+        self.schema = schema
     }
 
     /// The next command or change and its line, or `nil` at the end.
     ///
     /// - Throws: ``FormatError`` for a line that is not valid; the reader can go on past it.
     public func next() throws(FormatError) -> (line: Int, item: Item)? {
-        guard let (line, value) = try lines.next() else { return nil }
+        guard let raw = try lines.nextLine() else { return nil }
+        if sawFirst, !isTraceLog, raw.isTerminated {
+            let (schema, names) = (schema, names)
+            let fast = raw.bytes.withUnsafeBufferPointer { CommandLineDecoder.decode($0, schema: schema, names: names) }
+            if let fast { return (raw.number, .command(fast)) }
+        }
+        guard let (line, value) = try lines.parse(raw) else { return nil }
         if !sawFirst {
             sawFirst = true
             if case .object(let members) = value, members["format"] != nil {

@@ -1,0 +1,210 @@
+// Measures what `chaintrace replay` and `chaintrace stats` do per second, beside Foundation's JSONDecoder reading
+// the same bytes, in one run; then the memory a `stats` of a large log needs. Release build only.
+//
+//   swift run -c release --package-path Benchmarks chaintrace-cli-benchmarks
+//
+// Environment: CHAINTRACE_BENCH_COMMANDS (default 1000000), CHAINTRACE_BENCH_LOG_MB (default 1024; 0 skips the
+// memory run), CHAINTRACE_BENCH_REPEATS (default 3).
+
+import ChainTrace
+import ChainTraceAnalysis
+import ChainTraceFormats
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func envInt(_ name: String, _ fallback: Int) -> Int {
+    getenv(name).flatMap { Int(String(cString: $0)) } ?? fallback
+}
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chaintrace-cli-bench-\(getpid())")
+
+/// The chain: ten validators, each accepting one size band of `weight` and one `kind`; commands visit 5.5 on average.
+func writeDefinition() throws -> String {
+    var handlers: [String] = []
+    for index in 0..<10 {
+        let next = index < 9 ? ", \"next\": \"Validator\(index + 1)\"" : ""
+        handlers.append(
+            """
+            {"name": "Validator\(index)", "accepts": {"all": [{"kind": ["Coin", "Token"]}, \
+            {"field": "weight", "min": \(Double(index)), "max": \(Double(index) + 0.999)}]}\(next)}
+            """)
+    }
+    let text = "{\"chain\": \"bench\", \"handlers\": [\n" + handlers.joined(separator: ",\n") + "\n]}\n"
+    let path = directory.appendingPathComponent("bench.chain.json").path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
+func writeCommands(_ count: Int) throws -> String {
+    let path = directory.appendingPathComponent("commands.jsonl").path
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    var chunk = ""
+    var random = SystemRandomNumberGenerator()
+    for index in 0..<count {
+        let weight = Double(Int.random(in: 0..<10_000, using: &random)) / 1000
+        chunk += "{\"id\":\"c\(index)\",\"kind\":\"Coin\",\"weight\":\(weight),\"diameter\":21.5,\"country\":\"NZ\"}\n"
+        if chunk.utf8.count > 1 << 20 {
+            handle.write(Data(chunk.utf8))
+            chunk = ""
+        }
+    }
+    handle.write(Data(chunk.utf8))
+    try handle.close()
+    return path
+}
+
+/// What JSONDecoder reads of a command line.
+struct DecodedCommand: Decodable {
+    var id: String
+    var kind: String
+    var weight: Double
+    var diameter: Double
+    var country: String
+}
+
+/// What JSONDecoder reads of a trace line: everything `stats` uses.
+struct DecodedTrace: Decodable {
+    struct Command: Decodable { var kind: String; var id: String? }
+    struct Hop: Decodable { var handler: String; var decision: String; var position: Int; var selfNs: Int; var inclusiveNs: Int; var startOffsetNs: Int }
+    struct Outcome: Decodable { var kind: String; var handler: String? }
+    var id: Int
+    var chain: String
+    var entry: String
+    var command: Command
+    var hops: [Hop]
+    var outcome: Outcome
+    var durationNs: Int
+}
+
+func decodeLines<T: Decodable>(_ path: String, as type: T.Type) throws -> Int {
+    let decoder = JSONDecoder()
+    var count = 0
+    let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+    var start = data.startIndex
+    while let newline = data[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        if newline > start, data[start] != UInt8(ascii: "{") || data[start + 1] != UInt8(ascii: "\"") || data[start + 2] != UInt8(ascii: "f") {
+            _ = try decoder.decode(T.self, from: data[start..<newline])
+            count += 1
+        }
+        start = newline + 1
+    }
+    return count
+}
+
+func fileSize(_ path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+}
+
+// MARK: The memory run: a child process streams a large log through `stats` and reports its peak RSS.
+
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--stats-only" {
+    let reader = try TraceLogReader(path: CommandLine.arguments[2], payloads: false)
+    var profile = ChainProfile()
+    while let trace = try reader.next() { profile.add(trace) }
+    // VmHWM is this process image's own peak (ru_maxrss would include the parent's, inherited over fork).
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?.split(separator: " ").dropFirst().first
+    print(peak.map(String.init) ?? "0")
+    exit(0)
+}
+
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: directory) }
+
+let commandCount = envInt("CHAINTRACE_BENCH_COMMANDS", 1_000_000)
+let repeats = envInt("CHAINTRACE_BENCH_REPEATS", 3)
+let definitionPath = try writeDefinition()
+let commandsPath = try writeCommands(commandCount)
+let logPath = directory.appendingPathComponent("traces.jsonl").path
+let definition = try ChainDefinition.load(path: definitionPath)
+
+// One replay writes the trace log the stats runs read.
+do {
+    let session = try ReplaySession(definition: definition)
+    let sink = try TraceLogSink(path: logPath, bufferSize: 1 << 20)
+    _ = try session.run(try CommandStreamReader(path: commandsPath, schema: session.schema), traceLog: sink)
+    try sink.close()
+}
+let commandBytes = fileSize(commandsPath)
+let logBytes = fileSize(logPath)
+
+var replayRates: [Double] = []
+var replayDecoderRates: [Double] = []
+var statsRates: [Double] = []
+var statsDecoderRates: [Double] = []
+for _ in 0..<repeats {
+    let session = try ReplaySession(definition: definition)
+    var replayed = 0
+    let replay = try seconds {
+        replayed = try session.run(try CommandStreamReader(path: commandsPath, schema: session.schema)).commands
+    }
+    precondition(replayed == commandCount)
+    replayRates.append(Double(commandCount) / replay)
+    replayDecoderRates.append(Double(commandCount) / (try seconds { _ = try decodeLines(commandsPath, as: DecodedCommand.self) }))
+    var profiled = 0
+    let stats = try seconds {
+        let reader = try TraceLogReader(path: logPath, payloads: false)
+        var profile = ChainProfile()
+        while let trace = try reader.next() { profile.add(trace) }
+        profiled = profile.commands
+    }
+    precondition(profiled == commandCount)
+    statsRates.append(Double(logBytes) / stats / 1e6)
+    statsDecoderRates.append(Double(logBytes) / (try seconds { _ = try decodeLines(logPath, as: DecodedTrace.self) }) / 1e6)
+}
+
+func range(_ values: [Double], _ format: (Double) -> String) -> String {
+    "\(format(values.min() ?? 0))–\(format(values.max() ?? 0))"
+}
+let thousands = { (value: Double) in "\(Int(value / 1000))k" }
+let megabytes = { (value: Double) in "\(Int(value))" }
+print("chaintrace CLI benchmarks — \(commandCount) commands (\(commandBytes / 1_000_000) MB), trace log \(logBytes / 1_000_000) MB, \(repeats) rounds")
+print("")
+print("| task | ChainTrace | JSONDecoder (decode only) | ratio |")
+print("|---|---|---|---|")
+let replayRatio = zip(replayRates, replayDecoderRates).map { $0 / $1 }
+let statsRatio = zip(statsRates, statsDecoderRates).map { $0 / $1 }
+print("| replay: read, run 10-handler rule chain traced, profile (commands/s) | \(range(replayRates, thousands)) | \(range(replayDecoderRates, thousands)) | \(range(replayRatio) { String(format: "%.1f×", $0) }) |")
+print("| stats: read trace log, profile (MB/s) | \(range(statsRates, megabytes)) | \(range(statsDecoderRates, megabytes)) | \(range(statsRatio) { String(format: "%.1f×", $0) }) |")
+
+// MARK: Memory: grow the log to the target size, then measure a child's peak RSS over it.
+
+let targetMegabytes = envInt("CHAINTRACE_BENCH_LOG_MB", 1024)
+if targetMegabytes > 0 {
+    let bigPath = directory.appendingPathComponent("big.traces.jsonl").path
+    let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: true)
+    let body = lines.dropFirst().joined(separator: "\n") + "\n"
+    _ = FileManager.default.createFile(atPath: bigPath, contents: Data((lines[0] + "\n").utf8))
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: bigPath))
+    handle.seekToEndOfFile()
+    let chunk = Data(body.utf8)
+    var written = lines[0].utf8.count
+    while written < targetMegabytes * 1_000_000 {
+        handle.write(chunk)
+        written += chunk.count
+    }
+    try handle.close()
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    child.arguments = ["--stats-only", bigPath]
+    let output = Pipe()
+    child.standardOutput = output
+    let elapsed = try seconds {
+        try child.run()
+        child.waitUntilExit()
+    }
+    let peakKilobytes = Int(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    print("")
+    print("| memory: stats over a \(written / 1_000_000) MB log | peak RSS \(peakKilobytes / 1024) MB | \(Int(Double(written) / 1e6 / elapsed)) MB/s | target ≤ 64 MB |")
+}

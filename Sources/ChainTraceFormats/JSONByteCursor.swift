@@ -1,0 +1,262 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import ChainTrace
+
+/// A position in one line of JSON bytes, with the steps the fast line decoders are made of.
+///
+/// Each step answers `nil` or `false` for anything it does not fully understand — escapes in names, numbers it
+/// cannot convert exactly, bad syntax — and the caller then hands the whole line to the general ``JSONParser``,
+/// which accepts it or reports the exact error. So a fast path never accepts what the general path refuses.
+struct JSONByteCursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    let names: NameTable
+
+    init(bytes: UnsafeBufferPointer<UInt8>, names: NameTable) {
+        self.bytes = bytes
+        self.names = names
+    }
+
+    /// Whether only white space is left.
+    mutating func isAtEnd() -> Bool {
+        skipWhiteSpace()
+        return index == bytes.count
+    }
+
+    /// Walks an object's members, calling `member` with each key (the value still to read); `false` on any
+    /// problem. A key with an escape is a problem: the general path handles it.
+    mutating func members(_ member: (inout JSONByteCursor, RawKey) -> Bool) -> Bool {
+        skipWhiteSpace()
+        guard take(UInt8(ascii: "{")) else { return false }
+        skipWhiteSpace()
+        if take(UInt8(ascii: "}")) { return true }
+        while true {
+            skipWhiteSpace()
+            guard let key = rawString() else { return false }
+            skipWhiteSpace()
+            guard take(UInt8(ascii: ":")) else { return false }
+            skipWhiteSpace()
+            guard member(&self, key) else { return false }
+            skipWhiteSpace()
+            if take(UInt8(ascii: ",")) { continue }
+            return take(UInt8(ascii: "}"))
+        }
+    }
+
+    mutating func elements(_ element: (inout JSONByteCursor) -> Bool) -> Bool {
+        skipWhiteSpace()
+        guard take(UInt8(ascii: "[")) else { return false }
+        skipWhiteSpace()
+        if take(UInt8(ascii: "]")) { return true }
+        while true {
+            skipWhiteSpace()
+            guard element(&self) else { return false }
+            skipWhiteSpace()
+            if take(UInt8(ascii: ",")) { continue }
+            return take(UInt8(ascii: "]"))
+        }
+    }
+
+    /// A string without escapes, as its bytes, for keys compared without making a `String`.
+    mutating func rawString() -> RawKey? {
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                defer { index += 1 }
+                return RawKey(bytes: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    /// A string that is usually one of a few (handler names, kinds): the same `String` is handed out for the
+    /// same bytes, so repeated names cost no allocation.
+    mutating func name() -> String? {
+        let start = index
+        guard let raw = rawString() else {
+            index = start
+            return string()
+        }
+        return names.string(for: raw.bytes)
+    }
+
+    /// A string without escapes; `nil` for anything else.
+    mutating func string() -> String? {
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let start = index
+        var isASCII = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                return isASCII ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            if byte >= 0x80 { isASCII = false }
+            index += 1
+        }
+        return nil
+    }
+
+    /// An integer (no fraction or exponent) within Int64, at least `minimum`.
+    mutating func integer(atLeast minimum: Int64 = .min) -> Int64? {
+        let negative = take(UInt8(ascii: "-"))
+        guard index < bytes.count, isDigit(bytes[index]) else { return nil }
+        if bytes[index] == UInt8(ascii: "0"), index + 1 < bytes.count, isDigit(bytes[index + 1]) { return nil }
+        var value: Int64 = 0
+        while index < bytes.count, isDigit(bytes[index]) {
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times.addingReportingOverflow(Int64(bytes[index] - UInt8(ascii: "0")))
+            if overflow || overflow2 { return nil }
+            value = sum
+            index += 1
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e") { return nil }
+        let result = negative ? -value : value
+        return result >= minimum ? result : nil
+    }
+
+    mutating func null() -> Bool {
+        guard index + 4 <= bytes.count, bytes[index] == UInt8(ascii: "n"), bytes[index + 1] == UInt8(ascii: "u"),
+            bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l")
+        else { return false }
+        index += 4
+        return true
+    }
+
+    /// Any JSON value, parsed in full by the general parser (for payloads).
+    mutating func value() -> JSONValue? {
+        let start = index
+        guard skipValue() else { return nil }
+        return try? JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+    }
+
+    /// Steps over any valid JSON value; `false` if it is not valid.
+    mutating func skipValue(depth: Int = 0) -> Bool {
+        guard index < bytes.count, depth < 512 else { return false }
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            return members { decoder, _ in decoder.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "["):
+            return elements { decoder in decoder.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "\""):
+            return skipString()
+        case UInt8(ascii: "t"): return word("true")
+        case UInt8(ascii: "f"): return word("false")
+        case UInt8(ascii: "n"): return null()
+        default: return skipNumber()
+        }
+    }
+
+    mutating func skipString() -> Bool {
+        index += 1
+        let start = index
+        var isASCII = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                defer { index += 1 }
+                return isASCII || String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) != nil
+            case UInt8(ascii: "\\"):
+                // Escapes are rare in payloads: leave their exact rules to the general parser.
+                return false
+            case 0..<0x20:
+                return false
+            default:
+                if byte >= 0x80 { isASCII = false }
+                index += 1
+            }
+        }
+        return false
+    }
+
+    mutating func skipNumber() -> Bool {
+        _ = take(UInt8(ascii: "-"))
+        guard index < bytes.count, isDigit(bytes[index]) else { return false }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if take(UInt8(ascii: ".")) {
+            guard index < bytes.count, isDigit(bytes[index]) else { return false }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { return false }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            // Out-of-range exponents are the general parser's to judge.
+            return false
+        }
+        return true
+    }
+
+    mutating func word(_ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        for offset in 0..<count where bytes[index + offset] != text.utf8Start[offset] { return false }
+        index += count
+        return true
+    }
+
+    mutating func take(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func skipWhiteSpace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): index += 1
+            default: return
+            }
+        }
+    }
+
+    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+}
+
+/// A key's bytes, compared with literals without making a `String`.
+struct RawKey {
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    static func ~= (pattern: StaticString, key: RawKey) -> Bool {
+        pattern.utf8CodeUnitCount == key.bytes.count
+            && memcmp(pattern.utf8Start, key.bytes.baseAddress!, key.bytes.count) == 0
+    }
+}
+
+/// The strings a reader has made for names, by their bytes, so each name is made once per reader.
+///
+/// A direct-mapped cache: a name's length and first and last bytes pick its one slot, so finding it costs one
+/// comparison; two names that share a slot just take turns.
+final class NameTable {
+    private var slots: [(bytes: [UInt8], string: String)?] = Array(repeating: nil, count: 256)
+
+    func string(for bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard let first = bytes.first, let last = bytes.last else { return "" }
+        let slot = (bytes.count &* 31 &+ Int(first) &* 7 &+ Int(last)) & 255
+        if let entry = slots[slot], entry.bytes.count == bytes.count,
+            entry.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
+        {
+            return entry.string
+        }
+        let string = String(decoding: bytes, as: UTF8.self)
+        slots[slot] = (Array(bytes), string)
+        return string
+    }
+}

@@ -1,0 +1,170 @@
+import ChainTrace
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The fast path of ``CommandStreamReader``: decodes a command line straight from its bytes, filling the
+/// ``FieldSchema``'s slots as it goes. `nil` for anything unusual (a change line, an escape in a name, a number
+/// it cannot convert exactly, bad syntax); the reader then takes the general path, which accepts the line the
+/// same way or reports the exact error.
+enum CommandLineDecoder {
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, schema: FieldSchema?, names: NameTable) -> JSONCommand? {
+        var cursor = JSONByteCursor(bytes: bytes, names: names)
+        guard let command = cursor.command(schema: schema), cursor.isAtEnd() else { return nil }
+        return command
+    }
+}
+
+extension JSONByteCursor {
+    mutating func command(schema: FieldSchema?) -> JSONCommand? {
+        var kind = "Command"
+        var id: String?
+        var entry: String?
+        var fields: [String: JSONValue] = [:]
+        fields.reserveCapacity(8)
+        var fieldsObject: JSONValue?
+        var slots = schema.map { [JSONValue?](repeating: nil, count: $0.names.count) }
+        let complete = members { cursor, key in
+            switch key {
+            case "kind":
+                guard let text = cursor.name() else { return false }
+                kind = text
+            case "id":
+                if cursor.null() {
+                    id = nil
+                } else if cursor.index < cursor.bytes.count, cursor.bytes[cursor.index] == UInt8(ascii: "\"") {
+                    guard let text = cursor.string() else { return false }
+                    id = text
+                } else {
+                    guard let number = cursor.integer() else { return false }
+                    id = String(number)
+                }
+            case "entry":
+                if cursor.null() {
+                    entry = nil
+                } else {
+                    guard let text = cursor.name() else { return false }
+                    entry = text
+                }
+            case "fields":
+                guard let value = cursor.value(), case .object = value else { return false }
+                fieldsObject = value
+            case "change":
+                return false
+            default:
+                guard let value = cursor.fieldValue() else { return false }
+                fields[cursor.names.string(for: key.bytes)] = value
+                if let slot = schema?.slot(for: key.bytes) { slots?[slot] = value }
+            }
+            return true
+        }
+        guard complete else { return nil }
+        if let fieldsObject {
+            guard fields.isEmpty else { return nil }
+            if let schema {
+                slots = schema.names.map { fieldsObject[$0] }
+            }
+            return JSONCommand(kind: kind, id: id, entry: entry, fields: fieldsObject, slots: Self.slots(schema, slots))
+        }
+        return JSONCommand(kind: kind, id: id, entry: entry, fields: .object(fields), slots: Self.slots(schema, slots))
+    }
+
+    private static func slots(_ schema: FieldSchema?, _ values: [JSONValue?]?) -> FieldSlots? {
+        guard let schema, let values else { return nil }
+        return FieldSlots(schema: ObjectIdentifier(schema), values: values)
+    }
+
+    /// A field's value: the common scalars decoded here, anything nested by the general parser.
+    mutating func fieldValue() -> JSONValue? {
+        guard index < bytes.count else { return nil }
+        switch bytes[index] {
+        case UInt8(ascii: "\""): return string().map { .string($0) }
+        case UInt8(ascii: "t"): return word("true") ? .bool(true) : nil
+        case UInt8(ascii: "f"): return word("false") ? .bool(false) : nil
+        case UInt8(ascii: "n"): return null() ? .null : nil
+        case UInt8(ascii: "{"), UInt8(ascii: "["): return value()
+        default: return number()
+        }
+    }
+
+    /// A number, exactly as the general parser reads it: an integer when it has no fraction or exponent and fits
+    /// 64 bits, else a double. Only the cases converted exactly by one multiplication or division (at most 19
+    /// digits, a value below 2^53 and a power of ten up to 22) are handled here.
+    mutating func number() -> JSONValue? {
+        let negative = take(UInt8(ascii: "-"))
+        guard index < bytes.count, isDigit(bytes[index]) else { return nil }
+        if bytes[index] == UInt8(ascii: "0"), index + 1 < bytes.count, isDigit(bytes[index + 1]) { return nil }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        var isInteger = true
+        while index < bytes.count, isDigit(bytes[index]) {
+            mantissa = mantissa &* 10 &+ UInt64(bytes[index] - UInt8(ascii: "0"))
+            digits += 1
+            index += 1
+        }
+        if take(UInt8(ascii: ".")) {
+            isInteger = false
+            guard index < bytes.count, isDigit(bytes[index]) else { return nil }
+            while index < bytes.count, isDigit(bytes[index]) {
+                mantissa = mantissa &* 10 &+ UInt64(bytes[index] - UInt8(ascii: "0"))
+                digits += 1
+                exponent -= 1
+                index += 1
+            }
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            isInteger = false
+            index += 1
+            var exponentNegative = false
+            if take(UInt8(ascii: "+")) {
+            } else if take(UInt8(ascii: "-")) {
+                exponentNegative = true
+            }
+            guard index < bytes.count, isDigit(bytes[index]) else { return nil }
+            var written = 0
+            while index < bytes.count, isDigit(bytes[index]) {
+                written = written * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+                if written > 1000 { return nil }
+                index += 1
+            }
+            exponent += exponentNegative ? -written : written
+        }
+        guard digits <= 19 else { return nil }
+        if isInteger {
+            if negative {
+                guard mantissa <= UInt64(Int64.max) + 1 else { return nil }
+                return .integer(mantissa == UInt64(Int64.max) + 1 ? .min : -Int64(mantissa))
+            }
+            guard mantissa <= UInt64(Int64.max) else { return nil }
+            return .integer(Int64(mantissa))
+        }
+        guard mantissa <= 1 << 53, exponent >= -22, exponent <= 22 else { return nil }
+        var value = Double(mantissa)
+        if exponent < 0 { value /= Self.powersOfTen[-exponent] } else { value *= Self.powersOfTen[exponent] }
+        return .double(negative ? -value : value)
+    }
+
+    private static let powersOfTen: [Double] = (0...22).map { power in
+        var value = 1.0
+        for _ in 0..<power { value *= 10 }
+        return value
+    }
+}
+
+extension FieldSchema {
+    /// The slot of the field whose name is `bytes`, compared without making a `String`.
+    func slot(for bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        for (slot, name) in utf8Names.enumerated() where name.count == bytes.count {
+            if name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
+                return slot
+            }
+        }
+        return nil
+    }
+}
