@@ -181,4 +181,42 @@ struct DocumentationExamples {
         #expect(ok == nil)
         #expect(sink.traces[2].outcome == .accepted(by: "SaveProfile"))
     }
+
+    @Test func handlerTypesAssembleAChainFromADefinitionFile() throws {
+        let analyticsLog = KindLog()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("app-\(UUID().uuidString).chain.json").path
+        let definition = """
+            {"chain": "app", "handlers": [
+              {"name": "Analytics", "type": "Analytics", "next": "Detail"},
+              {"name": "Detail", "accepts": {"field": "action", "equals": "share"}}]}
+            """
+        try definition.write(toFile: path, atomically: true, encoding: .utf8)
+        // doc: handler-types
+        var types = HandlerTypes()
+        types.register("Analytics") { definition in
+            .observer(definition.name) { command in analyticsLog.record(command.kind) }
+        }
+        let chain = try ChainDefinition.load(path: path).makeChain(types: types)
+        let result = try chain.send(JSONCommand(kind: "Tap", fields: ["action": "share"]))
+        // end
+        #expect(result == "Detail")
+        #expect(analyticsLog.kinds == ["Tap"])
+        #expect(throws: FormatError.self) { try ChainDefinition.load(path: path).makeChain() }
+    }
+}
+
+/// Collects command kinds from any thread.
+final class KindLog: Sendable {
+    private let storage = LockedKinds()
+    func record(_ kind: String) { storage.append(kind) }
+    var kinds: [String] { storage.all }
+}
+
+/// A lock-protected list for the example above.
+final class LockedKinds: @unchecked Sendable {
+    // @unchecked: every access holds `lock`.
+    private let lock = NSLock()
+    private var values: [String] = []
+    func append(_ value: String) { lock.withLock { values.append(value) } }
+    var all: [String] { lock.withLock { values } }
 }
