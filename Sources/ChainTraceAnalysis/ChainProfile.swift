@@ -38,8 +38,11 @@ public struct ChainProfile: Sendable {
     /// For each handler (shifted by one; 0 is the entry), the handlers commands went to next, with counts.
     /// Small arrays scanned in place: a chain has few links per handler, and hashing per hop is costly.
     private var successors: [[(to: Int, count: Int)]] = [[]]
-    /// The handler met at each hop position last time: names usually repeat there, so most lookups skip hashing.
-    private var handlerAtPosition: [Int] = []
+    /// The trace names last mapped, and where each of them is in ``handlers``: traces of one chain version
+    /// share their names, so most traces are added with no name looked up at all.
+    /// Held, not just compared, so its address cannot be reused by another trace's names.
+    private var mappedNames: (any AnyObject & Sendable)?
+    private var profileIndexByName: [Int] = []
 
     /// One link a command went along: from a handler (`nil`: the command's arrival) to the next.
     public struct Edge: Sendable, Hashable {
@@ -68,20 +71,15 @@ public struct ChainProfile: Sendable {
         case .failed: failed += 1
         }
         if chains.last != trace.chain, !chains.contains(trace.chain) { chains.append(trace.chain) }
+        let (names, owner) = trace.compactNames
+        if owner !== mappedNames {
+            mappedNames = owner
+            profileIndexByName = names.map { index(of: $0) }
+        }
         var previous = -1
-        for (position, hop) in trace.hops.enumerated() {
-            let index: Int
-            if position < handlerAtPosition.count, handlers[handlerAtPosition[position]].handler == hop.handler {
-                index = handlerAtPosition[position]
-            } else {
-                index = self.index(of: hop.handler)
-                if position < handlerAtPosition.count {
-                    handlerAtPosition[position] = index
-                } else {
-                    handlerAtPosition.append(index)
-                }
-            }
-            handlers[index].add(hop)
+        trace.forEachCompactHop { hop in
+            let index = profileIndexByName[hop.handler]
+            handlers[index].add(hop, registry: hop.registry >= 0 ? names[hop.registry] : nil)
             countEdge(from: previous + 1, to: index)
             previous = index
         }

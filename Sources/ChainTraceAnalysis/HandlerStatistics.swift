@@ -33,7 +33,8 @@ public struct HandlerStatistics: Sendable {
         selfTimes.autoResize = true
     }
 
-    mutating func add(_ hop: Hop) {
+    mutating func add(_ hop: CompactHop, registry: @autoclosure () -> String?) {
+        // `registry` is only read the first time, so the name is not copied on every hop.
         seen += 1
         switch hop.decision {
         case .accepted: accepted += 1
@@ -41,10 +42,10 @@ public struct HandlerStatistics: Sendable {
         case .continued: continued += 1
         case .failed: failed += 1
         }
-        if registry == nil { registry = hop.registry }
-        totalSelfNanoseconds &+= hop.selfDuration
-        selfTimes.record(hop.selfDuration)
-        totalInclusiveNanoseconds &+= hop.inclusiveDuration
+        if self.registry == nil, hop.registry >= 0 { self.registry = registry() }
+        totalSelfNanoseconds &+= hop.selfNanoseconds
+        selfTimes.record(hop.selfNanoseconds)
+        totalInclusiveNanoseconds &+= hop.inclusiveNanoseconds
     }
 
     /// The count of one decision.

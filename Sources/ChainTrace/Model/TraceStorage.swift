@@ -44,6 +44,19 @@ final class TraceStorage: ManagedBuffer<TraceHeader, HopRecord> {
         }
     }
 
+    /// A hop's inclusive and self time in nanoseconds. Positions are converted, not spans, so consecutive hops
+    /// still add up exactly in nanoseconds.
+    static func durations(of record: HopRecord, inTicks: Bool) -> (inclusive: UInt64, exclusive: UInt64) {
+        guard inTicks else { return (record.inclusiveDuration, min(record.inclusiveDuration, record.selfDuration)) }
+        let start = MonotonicClock.nanoseconds(record.startOffset)
+        let end = MonotonicClock.nanoseconds(record.startOffset &+ record.inclusiveDuration)
+        let inclusive = end &- start
+        let exclusive =
+            record.selfDuration == record.inclusiveDuration
+            ? inclusive : min(inclusive, MonotonicClock.nanoseconds(record.selfDuration))
+        return (inclusive, exclusive)
+    }
+
     /// Nanoseconds for a time stored in this trace's unit.
     func nanoseconds(_ value: UInt64, inTicks: Bool) -> UInt64 {
         inTicks ? MonotonicClock.nanoseconds(value) : value
@@ -68,13 +81,8 @@ final class TraceStorage: ManagedBuffer<TraceHeader, HopRecord> {
     var hops: [Hop] {
         read { header, records in
             records.enumerated().map { position, record in
-                // Convert positions, not spans, so consecutive hops still add up exactly in nanoseconds.
                 let start = nanoseconds(record.startOffset, inTicks: header.inTicks)
-                let end = nanoseconds(record.startOffset &+ record.inclusiveDuration, inTicks: header.inTicks)
-                let inclusive = end &- start
-                let exclusive =
-                    record.selfDuration == record.inclusiveDuration
-                    ? inclusive : min(inclusive, nanoseconds(record.selfDuration, inTicks: header.inTicks))
+                let (inclusive, exclusive) = Self.durations(of: record, inTicks: header.inTicks)
                 return Hop(
                     handler: header.names.names[Int(record.handler)],
                     position: position,

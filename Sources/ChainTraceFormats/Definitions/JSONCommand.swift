@@ -4,35 +4,58 @@ public import ChainTrace
 ///
 /// Chains built from a ``ChainDefinition`` carry these; rules test its ``fields`` and ``kind``.
 public struct JSONCommand: Sendable, Hashable, TracedCommand {
+    /// Everything in one reference, so passing a command along the chain copies one pointer.
+    private var storage: Storage
+
     /// What kind of command it is (`"Tap"`, `"InsertedCoin"`); `"Command"` when the stream does not say.
-    public var kind: String
+    public var kind: String {
+        get { storage.kind }
+        set { uniqueStorage().kind = newValue }
+    }
     /// The command's own id, used to match it with the same command in a recorded run.
-    public var id: String?
+    public var id: String? {
+        get { storage.id }
+        set { uniqueStorage().id = newValue }
+    }
     /// The handler to send it to; `nil` for the chain's first entry.
-    public var entry: String?
+    public var entry: String? {
+        get { storage.entry }
+        set { uniqueStorage().entry = newValue }
+    }
     /// The command's data: a JSON object.
     public var fields: JSONValue {
-        get { storedFields }
+        get { storage.line?.fields ?? storage.fields }
         set {
-            storedFields = newValue
-            slots = nil
+            let storage = uniqueStorage()
+            storage.fields = newValue
+            storage.line = nil
+            storage.slots = nil
         }
     }
-    private var storedFields: JSONValue
-    /// Some fields again, by slot, for rules compiled with the same ``FieldSchema``.
-    var slots: FieldSlots?
 
     /// Creates a command.
     public init(kind: String = "Command", id: String? = nil, entry: String? = nil, fields: JSONValue = [:]) {
-        self.kind = kind
-        self.id = id
-        self.entry = entry
-        self.storedFields = fields
+        storage = Storage(kind: kind, id: id, entry: entry, fields: fields, line: nil, slots: nil)
     }
 
     init(kind: String, id: String?, entry: String?, fields: JSONValue, slots: FieldSlots?) {
-        self.init(kind: kind, id: id, entry: entry, fields: fields)
-        self.slots = slots
+        storage = Storage(kind: kind, id: id, entry: entry, fields: fields, line: nil, slots: slots)
+    }
+
+    init(kind: String, id: String?, entry: String?, line: CommandLineBytes, slots: FieldSlots?) {
+        storage = Storage(kind: kind, id: id, entry: entry, fields: .null, line: line, slots: slots)
+    }
+
+    /// The value a decoder put in `slot` for `schema`; `.none` when the command has no slots for that schema
+    /// (the caller then reads ``fields``), `.some(nil)` when the field is absent.
+    func slotValue(_ slot: Int, schema: ObjectIdentifier?) -> JSONValue?? {
+        guard let slots = storage.slots, slots.schema == schema else { return .none }
+        return .some(slots.values[slot])
+    }
+
+    private mutating func uniqueStorage() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
     }
 
     public static func == (left: JSONCommand, right: JSONCommand) -> Bool {
@@ -49,4 +72,49 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
     public var commandKind: String { kind }
     public var commandID: String? { id }
     public var commandPayload: JSONValue? { fields }
+
+    /// A command's contents.
+    ///
+    /// `@unchecked Sendable`: its properties change only through `uniqueStorage()`, that is when one
+    /// `JSONCommand` alone refers to it, so no other thread can be reading it then.
+    private final class Storage: @unchecked Sendable {
+        var kind: String
+        var id: String?
+        var entry: String?
+        var fields: JSONValue
+        var line: CommandLineBytes?
+        var slots: FieldSlots?
+
+        init(kind: String, id: String?, entry: String?, fields: JSONValue, line: CommandLineBytes?, slots: FieldSlots?) {
+            self.kind = kind
+            self.id = id
+            self.entry = entry
+            self.fields = fields
+            self.line = line
+            self.slots = slots
+        }
+
+        func copy() -> Storage {
+            Storage(kind: kind, id: id, entry: entry, fields: fields, line: line, slots: slots)
+        }
+    }
+}
+
+/// A command's line, kept so its fields can be decoded when asked for rather than on every command.
+final class CommandLineBytes: Sendable {
+    let bytes: [UInt8]
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = Array(bytes)
+    }
+
+    /// The fields as the stream's rules define them: the line's other members. The line was checked when it was
+    /// read, so it parses.
+    var fields: JSONValue {
+        guard case .object(var members)? = try? bytes.withUnsafeBufferPointer({ try JSONParser.parse($0) }) else {
+            return [:]
+        }
+        for key in ["kind", "id", "entry"] { members.removeValue(forKey: key) }
+        return .object(members)
+    }
 }

@@ -89,8 +89,8 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
 
     /// The value at this path in `command`: from its slots when it has this path's schema, else its fields.
     public func value(in command: JSONCommand) -> JSONValue? {
-        if slot >= 0, let slots = command.slots, slots.schema == schema {
-            guard let first = slots.values[slot] else { return nil }
+        if slot >= 0, case .some(let found) = command.slotValue(slot, schema: schema) {
+            guard let first = found else { return nil }
             return components.count == 1 ? first : value(in: first, from: 1)
         }
         return value(in: command.fields, from: 0)

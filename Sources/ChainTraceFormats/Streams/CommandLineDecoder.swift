@@ -25,8 +25,7 @@ extension JSONByteCursor {
         var kind = "Command"
         var id: String?
         var entry: String?
-        var fields: [String: JSONValue] = [:]
-        fields.reserveCapacity(8)
+        var hasFieldMembers = false
         var fieldsObject: JSONValue?
         var slots = schema.map { [JSONValue?](repeating: nil, count: $0.names.count) }
         let complete = members { cursor, key in
@@ -57,21 +56,27 @@ extension JSONByteCursor {
             case "change":
                 return false
             default:
-                guard let value = cursor.fieldValue() else { return false }
-                fields[cursor.names.string(for: key.bytes)] = value
-                if let slot = schema?.slot(for: key.bytes) { slots?[slot] = value }
+                hasFieldMembers = true
+                if let slot = schema?.slot(for: key.bytes) {
+                    guard let value = cursor.fieldValue() else { return false }
+                    slots?[slot] = value
+                } else {
+                    // Read only to check it: the fields are decoded from the line if someone asks.
+                    guard cursor.skipValue() else { return false }
+                }
             }
             return true
         }
         guard complete else { return nil }
         if let fieldsObject {
-            guard fields.isEmpty else { return nil }
+            guard !hasFieldMembers else { return nil }
             if let schema {
                 slots = schema.names.map { fieldsObject[$0] }
             }
             return JSONCommand(kind: kind, id: id, entry: entry, fields: fieldsObject, slots: Self.slots(schema, slots))
         }
-        return JSONCommand(kind: kind, id: id, entry: entry, fields: .object(fields), slots: Self.slots(schema, slots))
+        return JSONCommand(
+            kind: kind, id: id, entry: entry, line: CommandLineBytes(bytes), slots: Self.slots(schema, slots))
     }
 
     private static func slots(_ schema: FieldSchema?, _ values: [JSONValue?]?) -> FieldSlots? {
