@@ -245,7 +245,7 @@ struct RawKey {
 /// A direct-mapped cache: a name's length and first and last bytes pick its one slot, so finding it costs one
 /// comparison; two names that share a slot just take turns.
 final class NameTable {
-    private var slots: [(bytes: [UInt8], string: String)?] = Array(repeating: nil, count: 256)
+    @exclusivity(unchecked) private var slots: [(bytes: [UInt8], string: String)?] = Array(repeating: nil, count: 256)
 
     func string(for bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard let first = bytes.first, let last = bytes.last else { return "" }

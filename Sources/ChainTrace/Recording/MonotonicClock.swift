@@ -79,7 +79,7 @@ enum MonotonicClock {
     @inlinable
     static func nanoseconds(_ ticks: UInt64) -> UInt64 {
         if !usesCycleCounter { return ticks }
-        return UInt64((Double(ticks) * calibration.nanosecondsPerTick).rounded())
+        return UInt64(Double(ticks) * calibration.nanosecondsPerTick + 0.5)  // rounds: ticks are never negative
     }
 
     /// Converts a reading into wall-clock nanoseconds since 1970.

@@ -10,26 +10,23 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
     /// What kind of command it is (`"Tap"`, `"InsertedCoin"`); `"Command"` when the stream does not say.
     public var kind: String {
         get { storage.kind }
-        set { uniqueStorage().kind = newValue }
+        set { storage = storage.with(kind: newValue) }
     }
     /// The command's own id, used to match it with the same command in a recorded run.
     public var id: String? {
         get { storage.id }
-        set { uniqueStorage().id = newValue }
+        set { storage = storage.with(id: newValue) }
     }
     /// The handler to send it to; `nil` for the chain's first entry.
     public var entry: String? {
         get { storage.entry }
-        set { uniqueStorage().entry = newValue }
+        set { storage = storage.with(entry: newValue) }
     }
     /// The command's data: a JSON object.
     public var fields: JSONValue {
         get { storage.line?.fields ?? storage.fields }
         set {
-            let storage = uniqueStorage()
-            storage.fields = newValue
-            storage.line = nil
-            storage.slots = nil
+            storage = Storage(kind: storage.kind, id: storage.id, entry: storage.entry, fields: newValue, line: nil, slots: nil)
         }
     }
 
@@ -53,11 +50,6 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
         return .some(slots.values[slot])
     }
 
-    private mutating func uniqueStorage() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        return storage
-    }
-
     public static func == (left: JSONCommand, right: JSONCommand) -> Bool {
         left.kind == right.kind && left.id == right.id && left.entry == right.entry && left.fields == right.fields
     }
@@ -73,17 +65,14 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
     public var commandID: String? { id }
     public var commandPayload: JSONValue? { fields }
 
-    /// A command's contents.
-    ///
-    /// `@unchecked Sendable`: its properties change only through `uniqueStorage()`, that is when one
-    /// `JSONCommand` alone refers to it, so no other thread can be reading it then.
-    private final class Storage: @unchecked Sendable {
-        var kind: String
-        var id: String?
-        var entry: String?
-        var fields: JSONValue
-        var line: CommandLineBytes?
-        var slots: FieldSlots?
+    /// A command's contents, never changed once made: a change to a command makes a new one.
+    private final class Storage: Sendable {
+        let kind: String
+        let id: String?
+        let entry: String?
+        let fields: JSONValue
+        let line: CommandLineBytes?
+        let slots: FieldSlots?
 
         init(kind: String, id: String?, entry: String?, fields: JSONValue, line: CommandLineBytes?, slots: FieldSlots?) {
             self.kind = kind
@@ -94,8 +83,10 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
             self.slots = slots
         }
 
-        func copy() -> Storage {
-            Storage(kind: kind, id: id, entry: entry, fields: fields, line: line, slots: slots)
+        func with(kind: String? = nil, id: String?? = nil, entry: String?? = nil) -> Storage {
+            Storage(
+                kind: kind ?? self.kind, id: id ?? self.id, entry: entry ?? self.entry, fields: fields, line: line,
+                slots: slots)
         }
     }
 }
