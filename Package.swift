@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "ChainTrace", targets: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis"]),
+        .library(name: "ChainTraceTesting", targets: ["ChainTraceTesting"]),
         .executable(name: "chaintrace", targets: ["chaintrace"]),
         .executable(name: "VendingMachine", targets: ["VendingMachine"]),
     ],
@@ -25,6 +26,11 @@ let package = Package(
         .target(
             name: "ChainTraceAnalysis",
             dependencies: ["ChainTrace", "ChainTraceFormats", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
+            name: "ChainTraceTesting",
+            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis"],
             swiftSettings: upcomingFeatures
         ),
         .target(
@@ -58,6 +64,17 @@ let package = Package(
         .testTarget(
             name: "ChainTraceAnalysisTests",
             dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "ChainTraceTestingTests",
+            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceTesting"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "GeneratedTests",
+            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceTesting"],
+            exclude: ["vending-machine.traces.jsonl"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -42,7 +42,7 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
         let thread = ThreadState.current
         let chain = currentSnapshot(thread: thread)
         let start = try chain.entryIndex(entry)
-        if let configuration = chain.recorder.configuration {
+        if let configuration = chain.recorder.configuration ?? ChainTracing.scopedConfiguration {
             if configuration.admits(command, thread: thread) {
                 var hops = TracedHops(chain: chain, entry: start)
                 do {

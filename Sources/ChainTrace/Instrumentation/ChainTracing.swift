@@ -18,6 +18,17 @@ public enum ChainTracing {
     @inlinable
     static var mayRecord: Bool { chaintrace_recording_sources() != 0 }
 
+    /// The innermost ``withRecorder(_:operation:)`` scope's recording settings, which chains whose own recorder is
+    /// off also record into; one load when no recorder is in force anywhere.
+    @inlinable
+    static var scopedConfiguration: RecorderConfiguration? {
+        guard mayRecord else { return nil }
+        return scopedRecorder?.configuration
+    }
+
+    @usableFromInline
+    static var scopedRecorder: Recorder? { scoped }
+
     /// Sets the recorder that instrumented chains use outside any ``withRecorder(_:operation:)`` scope.
     public static func bootstrap(_ recorder: Recorder) {
         global.withLock { current in
@@ -59,8 +70,9 @@ public enum ChainTracing {
         }
     }
 
-    /// Runs `operation` with `recorder` as the recorder for instrumented chains in this task and its child tasks.
-    /// Parallel tests each get their own traces this way.
+    /// Runs `operation` with `recorder` as the recorder for instrumented chains in this task and its child tasks,
+    /// and for every ``Chain`` and ``AsyncChain`` whose own recorder is off. Parallel tests each get their own
+    /// traces this way, even of a chain they share.
     public static func withRecorder<T>(
         _ recorder: Recorder,
         operation: () async throws -> T

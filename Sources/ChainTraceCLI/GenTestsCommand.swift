@@ -1,0 +1,52 @@
+import ArgumentParser
+import ChainTrace
+import ChainTraceFormats
+
+/// `chaintrace gen-tests LOG`: a recorded session as a Swift Testing regression test.
+struct GenTestsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gen-tests",
+        abstract: "Write a Swift Testing file that replays each recorded command and checks what happened to it.",
+        discussion: """
+            Each command of the log becomes a test that sends it through the chain and checks, in exhaustive mode, \
+            the whole path and the outcome, in lenient mode only the outcome (who accepted it, that nobody did, or \
+            where it failed). The file needs the ChainTraceTesting library. With --definition the tests load that \
+            chain definition (its path as given, relative to where the tests run); without it they call \
+            makeRecordedChain(), which the test target must define.
+            """
+    )
+
+    @Argument(help: "The recorded trace log.")
+    var log: String
+
+    @Option(name: .long, help: ArgumentHelp("The chain definition the tests replay through.", valueName: "file"))
+    var definition: String?
+
+    @Option(name: .long, help: "exhaustive (path and outcome) or lenient (outcome only).")
+    var mode: SwiftTestGenerator.Mode = .exhaustive
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the file here (whole or not at all) instead of to standard output.", valueName: "file"))
+    var output: String?
+
+    func run() throws {
+        if let definition { _ = try ChainDefinition.load(path: definition) }
+        let reader = try TraceLogReader(path: log)
+        var arguments = ["chaintrace", "gen-tests", log]
+        if let definition { arguments += ["--definition", definition] }
+        if mode != .exhaustive { arguments += ["--mode", mode.rawValue] }
+        var generator = SwiftTestGenerator(
+            logName: log.split(separator: "/").last.map(String.init) ?? log, definitionPath: definition, mode: mode,
+            commandLine: arguments.joined(separator: " "))
+        while let trace = try reader.next() { generator.add(trace, line: reader.line) }
+        let source = generator.source
+        if let output {
+            let file = try AtomicOutputFile(path: output)
+            try file.write(Array(source.utf8))
+            try file.commit()
+        } else {
+            Terminal.standardOutput.write(source)
+        }
+    }
+}
+
+extension SwiftTestGenerator.Mode: ExpressibleByArgument {}

@@ -1,0 +1,46 @@
+public import ChainTrace
+import ChainTraceAnalysis
+import ChainTraceFormats
+
+/// The message when a handler's self time in `traces` is over `budget`, or `nil` when none is.
+///
+/// - Parameter percentile: Compare each handler's self time at this percentile (0–100) of its hops — robust to
+///   one slow outlier when `traces` come from many runs. `nil` compares every single hop.
+public func verifyNoHandlerSlower(than budget: Duration, in traces: [Trace], percentile: Double? = nil) -> String? {
+    let limit = budget.components.seconds * 1_000_000_000 + budget.components.attoseconds / 1_000_000_000
+    var profile = ChainProfile()
+    for trace in traces { profile.add(trace) }
+    var slow: [(handler: String, time: UInt64, hops: Int)] = []
+    for handler in profile.handlers where handler.seen > 0 {
+        let time = percentile.map { handler.selfTime(atPercentile: $0) } ?? handler.maximumSelfTime
+        if time > UInt64(max(0, limit)) { slow.append((handler.handler, time, handler.seen)) }
+    }
+    guard !slow.isEmpty else { return nil }
+    let measure = percentile.map { "p\(Format.number($0)) self time" } ?? "self time"
+    var text = "Expected no handler's \(measure) over \(DurationText.format(nanoseconds: limit)) in \(traces.count) traces:\n"
+    for entry in slow {
+        text += "  \(entry.handler): \(DurationText.format(nanoseconds: Int64(entry.time))) over \(entry.hops) hops\n"
+    }
+    return text
+}
+
+/// Expects no handler's self time in `traces` to be over `budget` (at `percentile`, when given).
+///
+/// ```swift
+/// let traces = try captureTraces { for coin in coins { _ = try chain.send(coin) } }
+/// expectNoHandlerSlower(than: .microseconds(50), in: traces, percentile: 95)
+/// ```
+public func expectNoHandlerSlower(
+    than budget: Duration, in traces: [Trace], percentile: Double? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
+    verifyNoHandlerSlower(than: budget, in: traces, percentile: percentile).map {
+        reportFailure($0, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+}
+
+private enum Format {
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}

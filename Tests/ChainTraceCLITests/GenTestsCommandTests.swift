@@ -1,0 +1,44 @@
+import ChainTraceTestSupport
+import Foundation
+import Testing
+
+@Suite("chaintrace gen-tests")
+struct GenTestsCommandTests {
+    let log = "Tests/GeneratedTests/vending-machine.traces.jsonl"
+    let definition = "Samples/VendingMachine/vending-machine.chain.json"
+
+    @Test func committedGeneratedTestsAreExactlyWhatTheToolWrites() throws {
+        // The GeneratedTests target compiles and runs this file; here we prove the tool still writes it.
+        let output = try CLI.run("gen-tests", log, "--definition", definition)
+        #expect(output.status == 0, "\(output.standardError)")
+        let committed = try String(
+            contentsOf: BuiltProduct.packageRoot.appendingPathComponent("Tests/GeneratedTests/RecordedVendingMachineTests.swift"),
+            encoding: .utf8)
+        #expect(output.standardOutput == committed)
+    }
+
+    @Test func lenientModeChecksOnlyOutcomesAndEscapesStrings() throws {
+        let directory = try CLI.temporaryDirectory()
+        let stream = directory.appendingPathComponent("odd.jsonl")
+        try Data(#"{"id":"weird \"id\"\n","kind":"Tap","note":"tab\there","action":"quit"}"#.utf8 + [10]).write(to: stream)
+        let recorded = try CLI.recordedLog(CLI.fixture("responders.chain.json"), stream.path)
+        let file = directory.appendingPathComponent("Generated.swift").path
+        let output = try CLI.run("gen-tests", recorded, "--mode", "lenient", "-o", file)
+        #expect(output.status == 0)
+        let source = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(source.contains(#"@Test func command1_weird__id__() throws {"#))
+        #expect(source.contains(#"JSONCommand(kind: "Tap", id: "weird \"id\"\n", fields: .object(["action": .string("quit"), "note": .string("tab\there")]))"#))
+        #expect(source.contains(#"expectHandled(traces[0], by: "AppDelegate")"#))
+        #expect(!source.contains("expectPath"))
+        #expect(source.contains("chain = try makeRecordedChain()"))
+    }
+
+    @Test func badLogIsAnErrorAndWritesNothing() throws {
+        let directory = try CLI.temporaryDirectory()
+        let file = directory.appendingPathComponent("Generated.swift").path
+        let output = try CLI.run("gen-tests", CLI.fixture("responders.commands.jsonl"), "-o", file)
+        #expect(output.status == 2)
+        #expect(output.standardError.contains("responders.commands.jsonl:1:1: expected a trace log header"))
+        #expect(!FileManager.default.fileExists(atPath: file))
+    }
+}
