@@ -50,15 +50,16 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .target(name: "ChainTraceTestSupport", path: "Tests/ChainTraceTestSupport", swiftSettings: upcomingFeatures),
-        .testTarget(name: "ChainTraceTests", dependencies: ["ChainTrace"], swiftSettings: upcomingFeatures),
+        .testTarget(
+            name: "ChainTraceTests", dependencies: ["ChainTrace", "ChainTraceTesting"], swiftSettings: upcomingFeatures),
         .testTarget(
             name: "SampleTests",
-            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceTestSupport"],
+            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceTesting", "ChainTraceTestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "ChainTraceFormatsTests",
-            dependencies: ["ChainTrace", "ChainTraceFormats"],
+            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceTesting"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import ChainTrace
+import ChainTraceTesting
 import ChainTraceFormats
 import Testing
 
@@ -27,7 +28,7 @@ struct TraceLogFuzzTests {
     @Test func theUnmutatedLineReadsBack() throws {
         let log = try TraceLogReader(bytes: Self.header + Self.line + [10]).readAll()
         #expect(log.traces.count == 1)
-        #expect(log.traces[0].outcome == .failed(at: "B", error: "boom"))
+        expectFailed(log.traces[0], at: "B", error: "boom")
     }
 
     @Test func mutatedLinesEitherReadOrFailWithAPosition() {

@@ -1,4 +1,5 @@
 import ChainTrace
+import ChainTraceTesting
 import ChainTraceFormats
 import Foundation
 import Testing
@@ -53,7 +54,7 @@ struct TraceLogTests {
         #expect(read.tornTail == nil)
         #expect(read.traces.count == 4)
         #expect(read.traces == memory.traces)
-        #expect(read.traces[2].outcome == .failed(at: "Fraud", error: "card \"stolen\"\nflagged"))
+        expectFailed(read.traces[2], at: "Fraud", error: "card \"stolen\"\nflagged")
         #expect(read.traces[3].hop("Large")?.registry == "Plugins")
         #expect(read.traces[1].payload?["tags"] == ["gift", "ünïcödé"])
     }

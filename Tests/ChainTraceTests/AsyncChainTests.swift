@@ -1,4 +1,5 @@
 import ChainTrace
+import ChainTraceTesting
 import Testing
 
 @Suite("Async chains on ChainTrace types")
@@ -40,8 +41,8 @@ struct AsyncChainTests {
         await #expect(throws: SignUpError.usernameTaken("taken")) {
             try await signUp(sink).send(SignUpForm(username: "taken"))
         }
-        #expect(sink.traces[0].outcome == .failed(at: "CheckUsername", error: "usernameTaken(\"taken\")"))
-        #expect(sink.traces[0].path == ["CheckUsername"])
+        expectFailed(sink.traces[0], at: "CheckUsername", error: "usernameTaken(\"taken\")")
+        expectPath(sink.traces[0], ["CheckUsername"])
     }
 
     @Test func asyncRegistriesLoopsAndDryRunsBehaveLikeSyncOnes() async throws {
@@ -58,7 +59,7 @@ struct AsyncChainTests {
         try registry.register(AsyncHandler("Low") { $0 == "find" ? .accept("Low") : .pass }, weight: 1)
         try registry.register(AsyncHandler("High") { $0 == "find" ? .accept("High") : .pass }, weight: 9)
         #expect(try await chain.send("find") == "High")
-        #expect(sink.traces[0].path == ["List", "Late", "High"])
+        expectPath(sink.traces[0], ["List", "Late", "High"])
         #expect(sink.traces[0].hop("High")?.registry == "Late")
 
         #expect(try chain.whoWouldHandle("close").handler == "Window")

@@ -1,4 +1,5 @@
 import ChainTrace
+import ChainTraceTesting
 import Testing
 
 @Suite("Decisions recorded by chains built on ChainTrace types")
@@ -9,9 +10,9 @@ struct ChainDecisionTests {
         let result = try chain.send(.dime)
         #expect(result == "Dime")
         let trace = try #require(sink.traces.first)
-        #expect(trace.path == ["Penny", "Nickel", "Dime"])
+        expectPath(trace, ["Penny", "Nickel", "Dime"])
         #expect(trace.hops.map(\.decision) == [.passed, .passed, .accepted])
-        #expect(trace.outcome == .accepted(by: "Dime"))
+        expectHandled(trace, by: "Dime")
         #expect(trace.hops.map(\.position) == [0, 1, 2])
         #expect(trace.entry == "Penny")
         #expect(trace.chain == "coins")
@@ -29,8 +30,8 @@ struct ChainDecisionTests {
         let sink = InMemoryTraceSink()
         let result = try coinChain(recordingInto: sink).send(.washer)
         #expect(result == nil)
-        #expect(sink.traces[0].outcome == .fellOffTheEnd)
-        #expect(sink.traces[0].path == ["Penny", "Nickel", "Dime", "Quarter"])
+        expectUnhandled(sink.traces[0])
+        expectPath(sink.traces[0], ["Penny", "Nickel", "Dime", "Quarter"])
         #expect(sink.traces[0].hops.allSatisfy { $0.decision == .passed })
     }
 
@@ -54,7 +55,7 @@ struct ChainDecisionTests {
         )
         #expect(throws: ValidationFailure(message: "coin slot jammed")) { try chain.send(.quarter) }
         let trace = try #require(sink.traces.first)
-        #expect(trace.outcome == .failed(at: "Jammed", error: "coin slot jammed"))
+        expectFailed(trace, at: "Jammed", error: "coin slot jammed")
         #expect(trace.hops.last?.decision == .failed)
         #expect(trace.hops.last?.reason == "coin slot jammed")
         #expect(!trace.visited("Quarter"))

@@ -1,4 +1,5 @@
 import ChainTrace
+import ChainTraceTesting
 import Testing
 
 @Suite("Instrumenting chains users already have")
@@ -18,9 +19,9 @@ struct InstrumentationTests {
         let coin = ChainTracing.withRecorder(Recorder(sink: sink)) { chain.validate(.dime) }
         #expect(coin == .dime)
         let trace = sink.traces[0]
-        #expect(trace.path == ["Penny", "Nickel", "Dime"])
+        expectPath(trace, ["Penny", "Nickel", "Dime"])
         #expect(trace.hops.map(\.decision) == [.passed, .passed, .accepted])
-        #expect(trace.outcome == .accepted(by: "Dime"))
+        expectHandled(trace, by: "Dime")
         #expect(trace.chain == "validators")
         #expect(trace.entry == "Penny")
     }
@@ -30,7 +31,7 @@ struct InstrumentationTests {
         let chain = validators()
         let coin = ChainTracing.withRecorder(Recorder(sink: sink)) { chain.validate(.washer) }
         #expect(coin == nil)
-        #expect(sink.traces[0].outcome == .fellOffTheEnd)
+        expectUnhandled(sink.traces[0])
         #expect(sink.traces[0].hops.count == 4)
     }
 
@@ -89,8 +90,8 @@ struct InstrumentationTests {
         }
         #expect(try ChainTracing.withRecorder(recorder) { try chain.check(500) } == "Large")
         #expect(sink.traces[0].hops.map(\.decision) == [.passed, .failed])
-        #expect(sink.traces[0].outcome == .failed(at: "Medium", error: "42 rejected by Medium"))
-        #expect(sink.traces[1].outcome == .accepted(by: "Large"))
+        expectFailed(sink.traces[0], at: "Medium", error: "42 rejected by Medium")
+        expectHandled(sink.traces[1], by: "Large")
     }
 
     @Test func aProtocolChainLinkedIntoALoopIsStoppedAndTheLoopNamed() {
@@ -130,9 +131,9 @@ struct InstrumentationTests {
         }
         let traces = sink.traces
         #expect(traces.count == 3)
-        #expect(traces[0].path == ["CheckUsername", "UploadPhoto", "SaveProfile"])
-        #expect(traces[0].outcome == .accepted(by: "SaveProfile"))
-        #expect(traces[1].outcome == .failed(at: "CheckUsername", error: "usernameTaken(\"taken\")"))
+        expectPath(traces[0], ["CheckUsername", "UploadPhoto", "SaveProfile"])
+        expectHandled(traces[0], by: "SaveProfile")
+        expectFailed(traces[1], at: "CheckUsername", error: "usernameTaken(\"taken\")")
         #expect(traces[2].outcome.failingHandler == "SaveProfile")
         #expect(traces[2].hops.map(\.decision) == [.passed, .passed, .failed])
     }
@@ -152,8 +153,8 @@ struct InstrumentationTests {
         let traces = sink.traces
         #expect(traces.count == 2_000)
         for trace in traces {
-            #expect(trace.path == ["CheckUsername", "UploadPhoto", "SaveProfile"])
-            #expect(trace.outcome == .accepted(by: "SaveProfile"))
+            expectPath(trace, ["CheckUsername", "UploadPhoto", "SaveProfile"])
+            expectHandled(trace, by: "SaveProfile")
             #expect(trace.payload?["username"]?.stringValue?.hasPrefix("user-") == true)
         }
         #expect(Set(traces.compactMap { $0.payload?["username"] }).count == 2_000)

@@ -1,4 +1,5 @@
 import ChainTrace
+import ChainTraceTesting
 import Testing
 
 @Suite("Registries of late responders")
@@ -28,10 +29,10 @@ struct RegistryTests {
         #expect(try registry.members().map(\.name) == ["SearchShortcuts", "ListShortcuts"])
         #expect(try chain.send("delete") == "SearchShortcuts")
         let trace = sink.traces[0]
-        #expect(trace.path == ["Detail", "LateResponders", "SearchShortcuts"])
+        expectPath(trace, ["Detail", "LateResponders", "SearchShortcuts"])
         #expect(trace.hop("SearchShortcuts")?.registry == "LateResponders")
         #expect(trace.hop("LateResponders")?.registry == nil)
-        #expect(trace.outcome == .accepted(by: "SearchShortcuts"))
+        expectHandled(trace, by: "SearchShortcuts")
         let registryHop = try #require(trace.hop("LateResponders"))
         #expect(registryHop.inclusiveDuration >= trace.hop("SearchShortcuts")!.inclusiveDuration)
     }
@@ -41,7 +42,7 @@ struct RegistryTests {
         let (chain, registry) = try window(sink)
         try registry.register(responder("ListShortcuts", "delete"))
         #expect(try chain.send("quit") == "App quits")
-        #expect(sink.traces[0].path == ["Detail", "LateResponders", "ListShortcuts", "App"])
+        expectPath(sink.traces[0], ["Detail", "LateResponders", "ListShortcuts", "App"])
     }
 
     @Test func deregisteringChangesPathsAndVersions() throws {
@@ -52,8 +53,8 @@ struct RegistryTests {
         #expect(try registry.deregister("ListShortcuts"))
         #expect(try !registry.deregister("ListShortcuts"))
         try chain.send("delete")
-        #expect(sink.traces[0].outcome == .accepted(by: "ListShortcuts"))
-        #expect(sink.traces[1].outcome == .fellOffTheEnd)
+        expectHandled(sink.traces[0], by: "ListShortcuts")
+        expectUnhandled(sink.traces[1])
         #expect(sink.traces[1].chainVersion > sink.traces[0].chainVersion)
     }
 

@@ -1,5 +1,6 @@
 import ChainTrace
 import ChainTraceFormats
+import ChainTraceTesting
 import Foundation
 import Testing
 
@@ -93,8 +94,8 @@ struct DocumentationExamples {
         // coin == "dime"; trace.path == ["Penny", "Dime"]; trace.outcome == .accepted(by: "Dime")
         // end
         #expect(coin == "dime")
-        #expect(trace.path == ["Penny", "Dime"])
-        #expect(trace.outcome == .accepted(by: "Dime"))
+        expectPath(trace, ["Penny", "Dime"])
+        expectHandled(trace, by: "Dime")
     }
 
     @Test func observersTreesRegistriesAndDryRuns() throws {
@@ -114,7 +115,7 @@ struct DocumentationExamples {
         // answer.handler == "List"; answer.path == ["Analytics", "List"]; nothing ran
         // end
         #expect(result == "Search finds")
-        #expect(sink.traces[0].path == ["Analytics", "List", "Window", "LateResponders", "Search"])
+        expectPath(sink.traces[0], ["Analytics", "List", "Window", "LateResponders", "Search"])
         #expect(answer.handler == "List")
         #expect(answer.path == ["Analytics", "List"])
     }
@@ -176,10 +177,10 @@ struct DocumentationExamples {
         #expect(dime == "Dime")
         #expect(failure == .taken)
         #expect(sink.traces[0].hops.map(\.decision) == [.passed, .accepted])
-        #expect(sink.traces[1].outcome == .failed(at: "CheckUsername", error: "taken"))
+        expectFailed(sink.traces[1], at: "CheckUsername", error: "taken")
         let ok = await ChainTracing.withRecorder(Recorder(sink: sink)) { await stages.handle(SignUp(username: "ada")) }
         #expect(ok == nil)
-        #expect(sink.traces[2].outcome == .accepted(by: "SaveProfile"))
+        expectHandled(sink.traces[2], by: "SaveProfile")
     }
 
     @Test func handlerTypesAssembleAChainFromADefinitionFile() throws {
@@ -203,6 +204,38 @@ struct DocumentationExamples {
         #expect(analyticsLog.kinds == ["Tap"])
         #expect(throws: FormatError.self) { try ChainDefinition.load(path: path).makeChain() }
     }
+
+    @Test func assertionsOnTraces() throws {
+        let chain = try Chain<Coin, String>(
+            "coins",
+            handlers: [
+                Handler("Penny") { $0.diameter == 19.05 ? .accept("penny") : .pass },
+                Handler("Dime") { $0.diameter == 17.91 ? .accept("dime") : .pass(because: "not 17.91 mm") },
+            ])
+        // doc: testing-capture
+        let traces = try captureTraces {
+            _ = try chain.send(Coin(diameter: 17.91, weight: 2.268))
+            _ = try chain.send(Coin(diameter: 30, weight: 9))
+        }
+        expectPath(traces[0], ["Penny", "Dime"])
+        expectHandled(traces[0], by: "Dime")
+        expectDecision(traces[0], "Penny", .passed)
+        expectUnhandled(traces[1])
+        expectNoHandlerSlower(than: .milliseconds(5), in: traces, percentile: 95)
+        // end
+        let root = PackageRoot.path
+        // doc: testing-lint
+        expectLintClean(definitionAt: "\(root)/Samples/VendingMachine/vending-machine.chain.json")
+        // end
+        let message = verifyPath(traces[0], ["Dime"])
+        #expect(message?.hasPrefix("Path differs:\n  expected: Dime\n  actual:   Penny → Dime\n") == true)
+    }
+}
+
+/// The package root, for examples that read its files.
+enum PackageRoot {
+    static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
 }
 
 /// Collects command kinds from any thread.
