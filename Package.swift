@@ -12,12 +12,16 @@ let package = Package(
     products: [
         .library(name: "ChainTrace", targets: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis"]),
         .library(name: "ChainTraceTesting", targets: ["ChainTraceTesting"]),
+        .library(name: "ChainTraceTracing", targets: ["ChainTraceTracing"]),
+        .library(name: "ChainTraceLogging", targets: ["ChainTraceLogging"]),
         .executable(name: "chaintrace", targets: ["chaintrace"]),
         .executable(name: "VendingMachine", targets: ["VendingMachine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(name: "CChainTraceSupport"),
@@ -26,6 +30,16 @@ let package = Package(
         .target(
             name: "ChainTraceAnalysis",
             dependencies: ["ChainTrace", "ChainTraceFormats", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
+            name: "ChainTraceTracing",
+            dependencies: ["ChainTrace", .product(name: "Tracing", package: "swift-distributed-tracing")],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
+            name: "ChainTraceLogging",
+            dependencies: ["ChainTrace", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcomingFeatures
         ),
         .target(
@@ -54,7 +68,12 @@ let package = Package(
             name: "ChainTraceTests", dependencies: ["ChainTrace", "ChainTraceTesting"], swiftSettings: upcomingFeatures),
         .testTarget(
             name: "SampleTests",
-            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceTesting", "ChainTraceTestSupport"],
+            dependencies: [
+                "ChainTrace", "ChainTraceFormats", "ChainTraceTesting", "ChainTraceTestSupport", "ChainTraceTracing",
+                "ChainTraceLogging", .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
@@ -70,6 +89,15 @@ let package = Package(
         .testTarget(
             name: "ChainTraceTestingTests",
             dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceTesting"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "ChainTraceIntegrationTests",
+            dependencies: [
+                "ChainTrace", "ChainTraceFormats", "ChainTraceTracing", "ChainTraceLogging",
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

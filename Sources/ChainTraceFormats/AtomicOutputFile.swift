@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import ChainTrace
 
 /// An output file that appears whole or not at all: written under a temporary name beside it, then renamed
 /// over `path` by ``commit()``. A run that fails calls ``discard()`` (or just ends), and `path` is untouched.
@@ -21,6 +22,8 @@ public final class AtomicOutputFile: Sendable {
     public let path: String
     /// Where it is written until then.
     public let temporaryPath: String
+    /// The temporary file, open for ``append(_:)``; -1 once closed.
+    private let descriptor: LockedValue<Int32>
 
     /// Reserves a temporary file beside `path`.
     ///
@@ -33,12 +36,30 @@ public final class AtomicOutputFile: Sendable {
         var template = Array("\(directory).\(name).partial-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw .system(file: path, expected: "a writable directory", code: errno) }
-        close(descriptor)
+        self.descriptor = LockedValue(descriptor)
         temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     deinit {
+        descriptor.withLock { if $0 >= 0 { close($0) } }
         unlink(temporaryPath)
+    }
+
+    /// Adds `bytes` at the end of the file, for output written as it is produced.
+    public func append(_ bytes: [UInt8]) throws(FormatError) {
+        let failure = descriptor.withLock { descriptor -> Int32 in
+            var written = 0
+            while written < bytes.count {
+                let count = bytes.withUnsafeBytes { writeBytes(descriptor, $0.baseAddress! + written, $0.count - written) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += count
+            }
+            return 0
+        }
+        if failure != 0 { throw .system(file: path, expected: "to write the file", code: failure) }
     }
 
     /// Writes `bytes` as the whole file's content (to the temporary file; ``commit()`` publishes it).
@@ -59,6 +80,10 @@ public final class AtomicOutputFile: Sendable {
 
     /// Renames the finished file over `path`, with the permissions of a normally created file.
     public func commit() throws(FormatError) {
+        descriptor.withLock { descriptor in
+            if descriptor >= 0 { close(descriptor) }
+            descriptor = -1
+        }
         let mask = umask(0)
         umask(mask)
         chmod(temporaryPath, 0o666 & ~mask)

@@ -1,5 +1,10 @@
 import ChainTrace
 import ChainTraceFormats
+import ChainTraceLogging
+import ChainTraceTracing
+import InMemoryTracing
+import Logging
+import Tracing
 import ChainTraceTesting
 import Foundation
 import Testing
@@ -230,7 +235,26 @@ struct DocumentationExamples {
         let message = verifyPath(traces[0], ["Dime"])
         #expect(message?.hasPrefix("Path differs:\n  expected: Dime\n  actual:   Penny → Dime\n") == true)
     }
+
+    @Test func integrations() throws {
+        // doc: span-sink
+        let tracer = InMemoryTracer()                                   // in an app: the bootstrapped tracer
+        let chain = try Chain<String, String>("vending", recorder: Recorder(sink: SpanTraceSink(tracer: tracer)))
+        try chain.append(Handler("Penny") { $0 == "penny" ? .accept("penny") : .pass })
+        _ = try chain.send("penny")
+        // tracer.finishedSpans: "vending String", and its child "Penny" with chaintrace.decision = "accepted"
+        // end
+        let names = tracer.finishedSpans.map(\.operationName)
+        #expect(names.sorted() == ["Penny", "vending String"])
+        #expect(tracer.finishedSpans.first { $0.operationName == "Penny" }?.attributes.get("chaintrace.decision") == .string("accepted"))
+        // doc: log-sink
+        let sink = LogTraceSink(logger: Logger(label: "app.chain"), level: .debug, granularity: .perHop)
+        chain.recorder = Recorder(sink: sink)
+        // end
+        #expect(try chain.send("penny") == "penny")
+    }
 }
+
 
 /// The package root, for examples that read its files.
 enum PackageRoot {
