@@ -10,13 +10,17 @@ let package = Package(
     dependencies: [
         .package(name: "ChainTrace", path: "../"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         .executableTarget(
             name: "chaintrace-benchmarks",
             dependencies: [
                 .product(name: "ChainTrace", package: "ChainTrace"),
+                .product(name: "ChainTraceTracing", package: "ChainTrace"),
+                .product(name: "ChainTraceLogging", package: "ChainTrace"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             path: "Sources/ChainTraceBenchmarks"
         ),

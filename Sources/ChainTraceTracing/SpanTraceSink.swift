@@ -1,5 +1,6 @@
 public import ChainTrace
 public import Tracing
+import Dispatch
 
 /// Turns each recorded trace into spans of a swift-distributed-tracing `Tracer` — so chain traces appear in
 /// Jaeger, Tempo or any OpenTelemetry collector, inside the app's own traces.
@@ -27,17 +28,34 @@ public final class SpanTraceSink: TraceSink {
 
     private let tracer: (any Tracer)?
     private let hopStyle: HopStyle
+    /// The bootstrapped tracer as last looked up, and when to look again while it is the no-op one: the lookup
+    /// takes a lock in swift-distributed-tracing, so it is done at most once a second, not once per trace.
+    private let bootstrapped: LockedValue<(tracer: any Tracer, nextLookup: UInt64)>
 
-    /// Sends spans to `tracer`, or to the bootstrapped tracer (`InstrumentationSystem.tracer`) when `nil`.
+    /// Sends spans to `tracer`, or to the bootstrapped tracer (`InstrumentationSystem.tracer`) when `nil`; a
+    /// tracer bootstrapped after the sink is made is picked up within a second.
     public init(tracer: (any Tracer)? = nil, hops: HopStyle = .spans) {
         self.tracer = tracer
         self.hopStyle = hops
+        bootstrapped = LockedValue((InstrumentationSystem.tracer, Self.now() + 1_000_000_000))
     }
 
     public func record(_ trace: Trace) {
-        let tracer = self.tracer ?? InstrumentationSystem.tracer
+        let tracer = self.tracer ?? bootstrapped.withLock { state in
+            if state.tracer is NoOpTracer {
+                let now = Self.now()
+                if now >= state.nextLookup {
+                    state = (InstrumentationSystem.tracer, now + 1_000_000_000)
+                }
+            }
+            return state.tracer
+        }
         if tracer is NoOpTracer { return }
         emit(trace, to: tracer)
+    }
+
+    private static func now() -> UInt64 {
+        DispatchTime.now().uptimeNanoseconds
     }
 
     private func emit<T: Tracer>(_ trace: Trace, to tracer: T) {

@@ -3,6 +3,9 @@
 
 import ChainTrace
 import ChainTraceFormats
+import ChainTraceLogging
+import ChainTraceTracing
+import InMemoryTracing
 import Dispatch
 import Logging
 
@@ -176,6 +179,22 @@ let logSink = try! TraceLogSink(path: logPath)
 let logged = makeChain(Recorder(sink: logSink))
 variant("Chain, traced into a trace log file", share: 0.05) { send(logged, $0) }
 
+// Integrations: what each sink costs with nobody listening, and with a listener that keeps everything.
+let spansUnheard = makeChain(Recorder(sink: SpanTraceSink(), capturesPayloads: false))
+variant("Chain, SpanTraceSink, no tracer bootstrapped") { send(spansUnheard, $0) }
+let spanTracer = InMemoryTracer()
+let spansHeard = makeChain(Recorder(sink: SpanTraceSink(tracer: spanTracer), capturesPayloads: false))
+variant("Chain, SpanTraceSink into InMemoryTracer", share: 0.02) { count in
+    send(spansHeard, count)
+    spanTracer.clearAll()
+}
+let quietLogger = Logger(label: "bench.quiet") { _ in SwiftLogNoOpLogHandler() }
+let logLinesUnheard = makeChain(Recorder(sink: LogTraceSink(logger: quietLogger), capturesPayloads: false))
+variant("Chain, LogTraceSink, logger level above") { send(logLinesUnheard, $0) }
+var discardingLogger = Logger(label: "bench.lines") { _ in DiscardingLogHandler() }
+let logLines = makeChain(Recorder(sink: LogTraceSink(logger: discardingLogger, granularity: .perHop), capturesPayloads: false))
+variant("Chain, LogTraceSink per hop, discarding handler", share: 0.05) { send(logLines, $0) }
+
 let instrumented = link((0..<handlerCount).map(InstrumentedHandler.init))
 variant("instrumented chain (traceHop), recorder off") { sendPlain(instrumented, $0) }
 let instrumentedRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000), capturesPayloads: false)
@@ -185,6 +204,17 @@ variant("instrumented chain (traceHop), traced", share: 0.3) { count in
 
 let printing = link((0..<handlerCount).map(PrintingHandler.init))
 variant("hand-written chain, print per hop", share: 0.1) { sendPlain(printing, $0) }
+
+/// A handler that builds each log event and drops it: what formatting the line and its metadata costs.
+struct DiscardingLogHandler: LogHandler {
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) { blackHole(event.message.description) }
+}
 
 let logger = Logger(label: "bench") { StreamLogHandler.standardError(label: $0) }
 let logging = link((0..<handlerCount).map { LoggingHandler($0, logger: logger) })
