@@ -49,3 +49,36 @@ struct TraceLineDecoderTests {
         }
     }
 }
+
+@Suite("Command streams")
+struct CommandStreamReaderTests {
+    @Test func aFirstCommandWithAFormatFieldIsACommandNotALogHeader() throws {
+        let text = "{\"kind\":\"Export\",\"format\":\"pdf\"}\n{\"kind\":\"Export\",\"format\":\"png\",\"id\":7}\n"
+        let reader = CommandStreamReader(bytes: Array(text.utf8), name: "s.jsonl")
+        var kinds: [String] = []
+        while let (_, item) = try reader.next() {
+            guard case .command(let command) = item else { continue }
+            kinds.append("\(command.kind) \(command.fields["format"]?.stringValue ?? "?") \(command.id ?? "-")")
+        }
+        #expect(!reader.isTraceLog)
+        #expect(kinds == ["Export pdf -", "Export png 7"])
+    }
+
+    @Test func fastAndGeneralPathsReadCommandsAlike() throws {
+        let schema = FieldSchema(names: ["weight", "card"])
+        let lines = [
+            #"{"id":"a","kind":"Coin","weight":2.5,"card":{"type":"visa"},"note":"x"}"#,
+            #"{"id":3,"entry":"Penny","weight":-1e2,"tags":[1,2.5,"a\"b"],"none":null}"#,
+            #"{"kind":"Coin","fields":{"weight":7,"extra":true}}"#,
+            #"{"kind":"Coin","weight":12345678901234567890}"#,
+        ]
+        let text = lines.joined(separator: "\n") + "\n"
+        let fast = CommandStreamReader(bytes: Array(text.utf8), name: "f", schema: schema)
+        let general = CommandStreamReader(bytes: Array(text.utf8), name: "g")
+        for _ in lines {
+            let left = try #require(try fast.next())
+            let right = try #require(try general.next())
+            #expect(left.item == right.item)
+        }
+    }
+}

@@ -80,13 +80,14 @@ extension ChainDefinition {
             FailureRule(when: schema.map { failure.when.compiled(for: $0) } ?? failure.when, error: failure.error)
         }
         let work = definition.work ?? 0
+        let isObserver = definition.role == .observer
         let result = JSONValue.string(name)
         return Handler(name, role: definition.role, canHandle: { command in accepts?.matches(command) ?? false }) { command in
             SimulatedWork.spin(nanoseconds: work)
             if let failure, failure.when.matches(command) {
                 throw DefinedHandlerFailure(handler: name, message: failure.error)
             }
-            guard let accepts else { return definition.role == .observer ? .continue : .pass }
+            guard let accepts else { return isObserver ? .continue : .pass }
             return accepts.matches(command) ? .accept(result) : .pass
         }
     }

@@ -62,7 +62,7 @@ public final class CommandStreamReader {
         guard let (line, value) = try lines.parse(raw) else { return nil }
         if !sawFirst {
             sawFirst = true
-            if case .object(let members) = value, members["format"] != nil {
+            if case .object(let members) = value, members["format"]?.stringValue == TraceLogFormat.formatName {
                 try TraceLogFormat.checkHeader(value, file: file, line: line)
                 isTraceLog = true
                 return try next()
