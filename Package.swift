@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ChainTraceTesting", targets: ["ChainTraceTesting"]),
         .library(name: "ChainTraceTracing", targets: ["ChainTraceTracing"]),
         .library(name: "ChainTraceLogging", targets: ["ChainTraceLogging"]),
+        .library(name: "ChainTraceGraphviz", targets: ["ChainTraceGraphviz"]),
         .executable(name: "chaintrace", targets: ["chaintrace"]),
         .executable(name: "VendingMachine", targets: ["VendingMachine"]),
     ],
@@ -42,6 +43,16 @@ let package = Package(
             dependencies: ["ChainTrace", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcomingFeatures
         ),
+        .systemLibrary(
+            name: "CGraphviz",
+            pkgConfig: "libgvc",
+            providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
+        ),
+        .target(
+            name: "ChainTraceGraphviz",
+            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "CGraphviz"],
+            swiftSettings: upcomingFeatures
+        ),
         .target(
             name: "ChainTraceTesting",
             dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis"],
@@ -50,7 +61,7 @@ let package = Package(
         .target(
             name: "ChainTraceCLI",
             dependencies: [
-                "ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis",
+                "ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "ChainTraceGraphviz",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcomingFeatures

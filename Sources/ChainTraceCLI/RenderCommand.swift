@@ -1,0 +1,169 @@
+import ArgumentParser
+import ChainTrace
+import ChainTraceAnalysis
+import ChainTraceFormats
+import ChainTraceGraphviz
+
+/// `chaintrace render`: a Graphviz diagram of a chain, one command's path, a profile, or the change between runs.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Draw a chain, one command's path over it, a profile of a trace log, or the difference of two logs.",
+        discussion: """
+            Which diagram: DEF alone draws the chain's structure; --trace LOG draws the log's profile (font size grows \
+            with self time, fill with the share of time, link width with the commands along it; slow handlers \
+            flagged with the --slow rule, stated in the legend); --trace LOG --command ID draws that command's path; \
+            --trace LOG --diff OTHER draws what changed from LOG to OTHER. DEF may be left out when --trace is given: \
+            the structure is then inferred from the log. Layout and drawing run in-process through libgvc; DOT needs \
+            no Graphviz at all. Files are written whole or not at all.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The chain definition (JSON).", valueName: "definition"))
+    var definition: String?
+
+    @Option(name: .long, help: ArgumentHelp("A trace log: draw its profile, or with --command one command's path.", valueName: "log"))
+    var trace: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --trace: the command to draw, by its recorded id or its 1-based number in the log.", valueName: "id"))
+    var command: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --trace: a second log of the same commands; draw what changed.", valueName: "log"))
+    var diff: String?
+
+    @OptionGroup var slowRule: SlowRuleOptions
+
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Draw only these handlers and their neighbours (comma-separated; repeatable).", valueName: "names"))
+    var focus: [String] = []
+
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Leave these handlers out (comma-separated; repeatable).", valueName: "names"))
+    var ignore: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Profiles and diffs draw at most this many handlers, the hottest; 0 draws all.", valueName: "n"))
+    var maxHandlers = 80
+
+    @Option(name: .long, help: ArgumentHelp("Fold straight runs longer than this into rows of this many handlers.", valueName: "n"))
+    var rowLength = 10
+
+    @Option(name: .long, help: "dot, svg, png or pdf. Default: from the -o file's extension, else dot.")
+    var format: GraphvizFormat?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the diagram here (whole or not at all) instead of to standard output.", valueName: "file"))
+    var output: String?
+
+    func validate() throws {
+        if definition == nil && trace == nil { throw ValidationError("give a chain definition, a trace log (--trace), or both") }
+        if trace == nil, command != nil || diff != nil { throw ValidationError("--command and --diff need --trace") }
+        if command != nil && diff != nil { throw ValidationError("--command and --diff draw different diagrams; give one") }
+        if maxHandlers < 0 { throw ValidationError("--max-handlers must be 0 (all) or more") }
+        if rowLength < 2 { throw ValidationError("--row-length must be at least 2") }
+        if let output, format == nil, GraphvizFormat(fileExtension: output) == nil {
+            throw ValidationError("cannot tell the format from \"\(output)\"; name it .dot, .svg, .png or .pdf, or give --format")
+        }
+    }
+
+    func run() throws {
+        let format = self.format ?? output.flatMap(GraphvizFormat.init(fileExtension:)) ?? .dot
+        if output == nil, format == .png || format == .pdf, Terminal.standardOutput.isInteractive {
+            throw CommandFailure.badInput("\(format.rawValue) is binary; write it to a file with -o")
+        }
+        let chainDefinition = try definition.map { path throws(FormatError) in try ChainDefinition.load(path: path) }
+        var graph = chainDefinition.map(ChainGraph.init(definition:))
+        var options = DiagramOptions(
+            rowLength: rowLength, maximumHandlers: maxHandlers == 0 ? nil : maxHandlers,
+            focus: names(focus), ignore: names(ignore), slowRule: try slowRule.rule())
+        let dot: DOTGraph
+        if let trace, let command {
+            let found = try Self.trace(command, in: trace)
+            graph = graph ?? ChainGraph(name: found.chain, handlers: [], links: [], entries: [])
+            try check(options, against: { graph?.addObserved(found) })
+            dot = ChainDiagram.path(found, over: graph!, options: options)
+        } else if let trace, let diff {
+            let comparison = try TraceLogComparison.compare(
+                try TraceLogReader(path: trace, payloads: false), try TraceLogReader(path: diff, payloads: false))
+            graph = graph ?? ChainGraph(profile: comparison.before)
+            try check(options, against: { graph?.addObserved(comparison.before); graph?.addObserved(comparison.after) })
+            dot = ChainDiagram.diff(before: comparison.before, after: comparison.after, over: graph!, options: options)
+        } else if let trace {
+            let profile = try Self.profile(of: trace)
+            graph = graph ?? ChainGraph(profile: profile)
+            try check(options, against: { graph?.addObserved(profile) })
+            dot = ChainDiagram.profile(profile, over: graph!, options: options)
+        } else {
+            options.maximumHandlers = nil
+            try check(options, against: {})
+            dot = ChainDiagram.structure(graph!, options: options)
+        }
+        let rendered: GraphvizOutput
+        do {
+            rendered = try GraphvizRenderer.render(dot.text, as: format)
+        } catch {
+            throw CommandFailure.badInput(error.description)
+        }
+        for warning in rendered.warnings { Terminal.standardError.write("chaintrace: graphviz: \(warning)\n") }
+        if let output {
+            let file = try AtomicOutputFile(path: output)
+            try file.write(rendered.bytes)
+            try file.commit()
+        } else {
+            Terminal.standardOutput.write(bytes: rendered.bytes)
+        }
+
+        func check(_ options: DiagramOptions, against extend: () -> Void) throws {
+            extend()
+            let known = Set(graph?.handlers.map(\.name) ?? [])
+            for (flag, list) in [("--focus", options.focus), ("--ignore", options.ignore)] {
+                for name in list where !known.contains(name) {
+                    let suggestions = graph?.handlers.map(\.name).prefix(12).joined(separator: ", ") ?? ""
+                    throw CommandFailure.badInput("\(flag): no handler named \"\(name)\"; handlers: \(suggestions)")
+                }
+            }
+        }
+    }
+
+    private func names(_ lists: [String]) -> [String] {
+        lists.flatMap { $0.split(separator: ",") }.map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
+    }
+
+    /// The profile of a whole log, read as it streams.
+    private static func profile(of log: String) throws -> ChainProfile {
+        let reader = try TraceLogReader(path: log, payloads: false)
+        let progress = ProgressBar(totalBytes: ProgressBar.size(of: log))
+        var profile = ChainProfile()
+        var count = 0
+        while let trace = try reader.next() {
+            profile.add(trace)
+            count += 1
+            if count & 0x3FFF == 0 { progress.update(reader.bytesRead) }
+        }
+        progress.finish()
+        return profile
+    }
+
+    /// The trace whose command id is `command`, else the one at that 1-based number.
+    private static func trace(_ command: String, in log: String) throws -> Trace {
+        let reader = try TraceLogReader(path: log, payloads: false)
+        let number = Int(command)
+        var count = 0
+        var byNumber: Trace?
+        while let trace = try reader.next() {
+            count += 1
+            if trace.commandID == command { return trace }
+            if count == number { byNumber = trace }
+        }
+        if let byNumber { return byNumber }
+        throw CommandFailure.badInput(
+            "\(log): no command with id \"\(command)\"\(number != nil ? " and no command number \(command) (the log has \(count))" : "")")
+    }
+}
+
+extension GraphvizFormat: ExpressibleByArgument {}
+
+extension String {
+    fileprivate func trimmingSpaces() -> String {
+        var text = Substring(self)
+        while text.first == " " { text.removeFirst() }
+        while text.last == " " { text.removeLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,43 @@
+import ChainTrace
+
+/// The four diagrams: a chain's structure, one command's path over it, a profile of many commands, and the
+/// difference between two runs. Each returns a ``DOTGraph``; ``GraphvizRenderer`` turns it into SVG, PNG or PDF.
+///
+/// ```swift
+/// let graph = ChainGraph(definition: try ChainDefinition.load(path: "chain.json"))
+/// let dot = ChainDiagram.structure(graph).text
+/// let svg = try GraphvizRenderer.render(dot, as: .svg).bytes
+/// ```
+public enum ChainDiagram {
+    /// The lines every diagram puts under a handler's name for what it is (observer, weight, budget, origin).
+    static func roleLines(of handler: ChainGraph.Handler) -> [String] {
+        var lines: [String] = []
+        if handler.role == .observer { lines.append("observer · continues") }
+        if let weight = handler.weight { lines.append("weight \(weight)") }
+        if let budget = handler.budgetNanoseconds { lines.append("budget \(DiagramText.nanoseconds(budget))") }
+        if handler.isObservedOnly { lines.append("<i>not in the definition</i>") }
+        return lines
+    }
+
+    /// Shape and outline for what a handler is: observers rounded and dashed, handlers only a log showed purple.
+    static func roleAttributes(of handler: ChainGraph.Handler) -> [DOTGraph.Attribute] {
+        var attributes: [DOTGraph.Attribute] = [.init("tooltip", .text(handler.name))]
+        if handler.role == .observer { attributes.append(.init("style", "filled,rounded,dashed")) }
+        if handler.isObservedOnly { attributes.append(.init("color", "#8e44ad")) }
+        return attributes
+    }
+
+    /// The legend line explaining shapes, shared by every diagram.
+    static let shapesLegend =
+        "box: a handler (the chain stops where one accepts) · rounded dashed box: an observer (continues) · dashed frame: a registry · purple: only in the log"
+
+    /// A link's base look: dashed and labelled when it skips hidden handlers, purple when only a log shows it.
+    static func linkAttributes(_ link: DiagramCanvas.DrawnLink) -> [DOTGraph.Attribute] {
+        var attributes: [DOTGraph.Attribute] = []
+        if link.hidden > 0 {
+            attributes += [.init("style", "dashed"), .init("label", .text("⋯ \(DiagramText.plural(link.hidden, "hidden handler"))"))]
+        }
+        if link.isObservedOnly { attributes.append(.init("color", "#8e44ad")) }
+        return attributes
+    }
+}

@@ -1,0 +1,193 @@
+public import ChainTrace
+public import ChainTraceAnalysis
+public import ChainTraceFormats
+
+/// The shape a diagram draws: every handler (registry members included), the links between them and the
+/// entries — read from a chain definition, inferred from a trace log, or both.
+///
+/// ```swift
+/// var graph = ChainGraph(definition: try ChainDefinition.load(path: "chain.json"))
+/// graph.addObserved(profile)   // handlers and links the log shows but the definition lacks
+/// ```
+public struct ChainGraph: Sendable, Hashable {
+    /// One handler.
+    public struct Handler: Sendable, Hashable {
+        /// Its unique name.
+        public var name: String
+        /// Responder (stops the chain when it accepts) or observer (always continues).
+        public var role: HandlerRole
+        /// The registry it is a member of, if any.
+        public var registry: String?
+        /// Its weight in that registry; `nil` when unknown (inferred from a log).
+        public var weight: Int?
+        /// Its self-time budget, in nanoseconds.
+        public var budgetNanoseconds: Int64?
+        /// `true` for a handler a log shows but the definition does not have.
+        public var isObservedOnly: Bool
+
+        /// Creates a handler.
+        public init(
+            name: String, role: HandlerRole = .responder, registry: String? = nil, weight: Int? = nil,
+            budgetNanoseconds: Int64? = nil, isObservedOnly: Bool = false
+        ) {
+            self.name = name
+            self.role = role
+            self.registry = registry
+            self.weight = weight
+            self.budgetNanoseconds = budgetNanoseconds
+            self.isObservedOnly = isObservedOnly
+        }
+    }
+
+    /// A link a command can go along, from one handler to the next.
+    public struct Link: Sendable, Hashable {
+        /// Where it comes from.
+        public var from: String
+        /// Where it goes.
+        public var to: String
+        /// `true` for a link a log shows but the definition does not have.
+        public var isObservedOnly: Bool
+
+        /// Creates a link.
+        public init(from: String, to: String, isObservedOnly: Bool = false) {
+            self.from = from
+            self.to = to
+            self.isObservedOnly = isObservedOnly
+        }
+    }
+
+    /// The chain's name.
+    public var name: String
+    /// Every handler, in chain order; registry members in weight order, highest first.
+    public var handlers: [Handler]
+    /// The links, in chain order.
+    public var links: [Link]
+    /// The handlers commands may enter at, the default first.
+    public var entries: [String]
+    /// The registries, in chain order, each with its members in the order they are asked.
+    public var registries: [(name: String, members: [String])] {
+        var result: [(name: String, members: [String])] = []
+        for handler in handlers {
+            guard let registry = handler.registry else { continue }
+            if let index = result.firstIndex(where: { $0.name == registry }) {
+                result[index].members.append(handler.name)
+            } else {
+                result.append((registry, [handler.name]))
+            }
+        }
+        return result
+    }
+
+    /// Creates a graph from its parts.
+    public init(name: String, handlers: [Handler], links: [Link], entries: [String]) {
+        self.name = name
+        self.handlers = handlers
+        self.links = links
+        self.entries = entries
+    }
+
+    /// The structure a chain definition describes. A registry is drawn as its members, asked in weight order;
+    /// a registry with no members yet as one placeholder handler of its own name.
+    public init(definition: ChainDefinition) {
+        var handlers: [Handler] = []
+        var links: [Link] = []
+        var firstOf: [String: String] = [:]
+        var lastOf: [String: String] = [:]
+        for definition in definition.handlers {
+            let members = (definition.members ?? []).enumerated()
+                .sorted { $0.element.weight != $1.element.weight ? $0.element.weight > $1.element.weight : $0.offset < $1.offset }
+                .map(\.element)
+            if definition.isRegistry, !members.isEmpty {
+                for member in members {
+                    handlers.append(Handler(
+                        name: member.name, role: member.role, registry: definition.name, weight: member.weight,
+                        budgetNanoseconds: member.budget))
+                }
+                for (first, second) in zip(members, members.dropFirst()) { links.append(Link(from: first.name, to: second.name)) }
+                firstOf[definition.name] = members.first?.name
+                lastOf[definition.name] = members.last?.name
+            } else {
+                handlers.append(Handler(
+                    name: definition.name, role: definition.role, registry: definition.isRegistry ? definition.name : nil,
+                    budgetNanoseconds: definition.budget))
+            }
+        }
+        for handler in definition.handlers {
+            guard let next = handler.next else { continue }
+            links.append(Link(from: lastOf[handler.name] ?? handler.name, to: firstOf[next] ?? next))
+        }
+        self.init(name: definition.name, handlers: handlers, links: links, entries: definition.entries.map { firstOf[$0] ?? $0 })
+    }
+
+    /// The structure a profile shows: handlers in the order first met, links commands went along, entries where
+    /// commands arrived. A handler that only ever continued is drawn as an observer.
+    public init(profile: ChainProfile) {
+        self.init(name: profile.chains.joined(separator: ", "), handlers: [], links: [], entries: [])
+        addObserved(profile)
+    }
+
+    /// Adds the handlers, links and entries `profile` shows that the graph lacks, marked as observed only
+    /// (unless the graph was empty, as when it is inferred from the log alone).
+    public mutating func addObserved(_ profile: ChainProfile) {
+        let inferred = handlers.isEmpty
+        for statistics in profile.handlers where statistics.seen > 0 {
+            let onlyContinued = statistics.continued == statistics.seen
+            addHandler(Handler(
+                name: statistics.handler, role: onlyContinued ? .observer : .responder, registry: statistics.registry,
+                budgetNanoseconds: statistics.budgetNanoseconds, isObservedOnly: !inferred))
+        }
+        let order = Dictionary(handlers.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for edge in profile.edges.keys.sorted(by: { Self.edgeOrder($0, $1, order) }) {
+            if let from = edge.from {
+                addLink(Link(from: from, to: edge.to, isObservedOnly: !inferred))
+            } else if !entries.contains(edge.to) {
+                entries.append(edge.to)
+            }
+        }
+        if inferred { handlers = Self.groupingRegistries(handlers) }
+    }
+
+    /// Adds the handlers and links one trace went along that the graph lacks, marked as observed only.
+    public mutating func addObserved(_ trace: Trace) {
+        var previous: String?
+        for hop in trace.hops {
+            addHandler(Handler(name: hop.handler, registry: hop.registry, isObservedOnly: true))
+            if let previous { addLink(Link(from: previous, to: hop.handler, isObservedOnly: true)) }
+            previous = hop.handler
+        }
+        if let first = trace.hops.first?.handler, !entries.contains(first) { entries.append(first) }
+    }
+
+    /// The handler with this name.
+    public func handler(named name: String) -> Handler? { handlers.first { $0.name == name } }
+
+    private mutating func addHandler(_ handler: Handler) {
+        guard !handlers.contains(where: { $0.name == handler.name }) else { return }
+        handlers.append(handler)
+    }
+
+    private mutating func addLink(_ link: Link) {
+        guard !links.contains(where: { $0.from == link.from && $0.to == link.to }) else { return }
+        links.append(link)
+    }
+
+    /// Keeps a registry's members together, where its first member was met.
+    private static func groupingRegistries(_ handlers: [Handler]) -> [Handler] {
+        var result: [Handler] = []
+        for handler in handlers where !result.contains(where: { $0.name == handler.name }) {
+            if let registry = handler.registry {
+                result += handlers.filter { $0.registry == registry && !result.contains($0) }
+            } else {
+                result.append(handler)
+            }
+        }
+        return result
+    }
+
+    private static func edgeOrder(_ left: ChainProfile.Edge, _ right: ChainProfile.Edge, _ order: [String: Int]) -> Bool {
+        let leftKey = (left.from.map { order[$0] ?? Int.max } ?? -1, order[left.to] ?? Int.max)
+        let rightKey = (right.from.map { order[$0] ?? Int.max } ?? -1, order[right.to] ?? Int.max)
+        if leftKey != rightKey { return leftKey < rightKey }
+        return (left.from ?? "", left.to) < (right.from ?? "", right.to)
+    }
+}
