@@ -147,11 +147,25 @@ struct DiagramCanvas {
                 nodeIDs: members.map(id(of:))))
         }
         let links = drawnLinks()
-        for (index, row) in rows(links: links, length: options.rowLength).enumerated() {
+        let rows = rows(links: links, length: options.rowLength)
+        var wraps: Set<String> = []
+        for (index, row) in rows.enumerated() {
             dot.subgraphs.append(DOTGraph.Subgraph(id: "row\(index)", attributes: [.init("rank", "same")], nodeIDs: row.map(id(of:))))
         }
+        // Rows read like text: each starts under the one before (an invisible, heavy edge), and the link from a
+        // row's end to the next row's start pulls on nothing.
+        for (row, next) in zip(rows, rows.dropFirst()) {
+            guard let last = row.last, let first = next.first, links.contains(where: { $0.from == last && $0.to == first })
+            else { continue }
+            wraps.insert(last + "\u{0}" + first)
+            dot.addEdge(from: id(of: row[0]), to: id(of: next[0]), [.init("style", "invis"), .init("weight", .bare("100"))])
+        }
         for entry in drawnEntries() { dot.addEdge(from: Self.entryID, to: id(of: entry.name), entryLink(entry)) }
-        for drawnLink in links { dot.addEdge(from: id(of: drawnLink.from), to: id(of: drawnLink.to), link(drawnLink)) }
+        for drawnLink in links {
+            var attributes = link(drawnLink)
+            if wraps.contains(drawnLink.from + "\u{0}" + drawnLink.to) { attributes.append(.init("weight", .bare("0"))) }
+            dot.addEdge(from: id(of: drawnLink.from), to: id(of: drawnLink.to), attributes)
+        }
         extra(&dot)
         return dot
     }

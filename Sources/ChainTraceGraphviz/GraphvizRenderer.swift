@@ -101,7 +101,8 @@ struct GraphvizSession: @unchecked Sendable {  // Sendable: reached only through
     /// The laid-out size in pixels at 96 dpi (Graphviz's raster default), from the `bb` attribute layout sets.
     private static func pixelSize(of graph: UnsafeMutablePointer<Agraph_t>) -> (width: Int, height: Int)? {
         guard let box = "bb".withCString({ agget(graph, UnsafeMutablePointer(mutating: $0)) }) else { return nil }
-        let numbers = String(cString: box).split(separator: ",").compactMap { Double($0) }
+        // "llx,lly,urx,ury" in the DOT output; libgvc's layout writes it with spaces.
+        let numbers = String(cString: box).split(whereSeparator: { $0 == "," || $0 == " " }).compactMap { Double($0) }
         guard numbers.count == 4 else { return nil }
         let scale = 96.0 / 72.0
         return (Int(((numbers[2] - numbers[0]) * scale).rounded(.up)) + 8, Int(((numbers[3] - numbers[1]) * scale).rounded(.up)) + 8)
