@@ -118,6 +118,12 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
+            name: "ChainTraceGraphvizTests",
+            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "ChainTraceGraphviz"],
+            exclude: ["Fixtures", "Golden"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
             name: "ChainTraceCLITests",
             dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceTestSupport"],
             exclude: ["Fixtures"],

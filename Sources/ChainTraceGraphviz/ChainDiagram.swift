@@ -12,6 +12,7 @@ public enum ChainDiagram {
     /// The lines every diagram puts under a handler's name for what it is (observer, weight, budget, origin).
     static func roleLines(of handler: ChainGraph.Handler) -> [String] {
         var lines: [String] = []
+        if handler.isRegistry { lines.append("registry · asks its members") }
         if handler.role == .observer { lines.append("observer · continues") }
         if let weight = handler.weight { lines.append("weight \(weight)") }
         if let budget = handler.budgetNanoseconds { lines.append("budget \(DiagramText.nanoseconds(budget))") }
@@ -22,6 +23,7 @@ public enum ChainDiagram {
     /// Shape and outline for what a handler is: observers rounded and dashed, handlers only a log showed purple.
     static func roleAttributes(of handler: ChainGraph.Handler) -> [DOTGraph.Attribute] {
         var attributes: [DOTGraph.Attribute] = [.init("tooltip", .text(handler.name))]
+        if handler.isRegistry { attributes.append(.init("shape", "folder")) }
         if handler.role == .observer { attributes.append(.init("style", "filled,rounded,dashed")) }
         if handler.isObservedOnly { attributes.append(.init("color", "#8e44ad")) }
         return attributes
@@ -29,7 +31,7 @@ public enum ChainDiagram {
 
     /// The legend line explaining shapes, shared by every diagram.
     static let shapesLegend =
-        "box: a handler (the chain stops where one accepts) · rounded dashed box: an observer (continues) · dashed frame: a registry · purple: only in the log"
+        "box: a handler (the chain stops where one accepts) · rounded dashed box: an observer (continues) · folder in a dashed frame: a registry and its members · purple: only in the log"
 
     /// A link's base look: dashed and labelled when it skips hidden handlers, purple when only a log shows it.
     static func linkAttributes(_ link: DiagramCanvas.DrawnLink) -> [DOTGraph.Attribute] {

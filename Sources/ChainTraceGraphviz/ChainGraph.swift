@@ -24,13 +24,16 @@ public struct ChainGraph: Sendable, Hashable {
         public var budgetNanoseconds: Int64?
         /// `true` for a handler a log shows but the definition does not have.
         public var isObservedOnly: Bool
+        /// `true` for the registry itself: the hop that hands a command to its members (``registry`` is its name).
+        public var isRegistry: Bool
 
         /// Creates a handler.
         public init(
             name: String, role: HandlerRole = .responder, registry: String? = nil, weight: Int? = nil,
-            budgetNanoseconds: Int64? = nil, isObservedOnly: Bool = false
+            budgetNanoseconds: Int64? = nil, isObservedOnly: Bool = false, isRegistry: Bool = false
         ) {
             self.name = name
+            self.isRegistry = isRegistry
             self.role = role
             self.registry = registry
             self.weight = weight
@@ -64,7 +67,7 @@ public struct ChainGraph: Sendable, Hashable {
     public var links: [Link]
     /// The handlers commands may enter at, the default first.
     public var entries: [String]
-    /// The registries, in chain order, each with its members in the order they are asked.
+    /// The registries, in chain order, each with itself then its members in the order they are asked.
     public var registries: [(name: String, members: [String])] {
         var result: [(name: String, members: [String])] = []
         for handler in handlers {
@@ -86,37 +89,37 @@ public struct ChainGraph: Sendable, Hashable {
         self.entries = entries
     }
 
-    /// The structure a chain definition describes. A registry is drawn as its members, asked in weight order;
-    /// a registry with no members yet as one placeholder handler of its own name.
+    /// The structure a chain definition describes. A registry is drawn as itself (the hop that hands a command
+    /// on to its members) followed by its members, asked in weight order, then its `next`.
     public init(definition: ChainDefinition) {
         var handlers: [Handler] = []
         var links: [Link] = []
-        var firstOf: [String: String] = [:]
         var lastOf: [String: String] = [:]
         for definition in definition.handlers {
+            guard definition.isRegistry else {
+                handlers.append(Handler(name: definition.name, role: definition.role, budgetNanoseconds: definition.budget))
+                continue
+            }
             let members = (definition.members ?? []).enumerated()
                 .sorted { $0.element.weight != $1.element.weight ? $0.element.weight > $1.element.weight : $0.offset < $1.offset }
                 .map(\.element)
-            if definition.isRegistry, !members.isEmpty {
-                for member in members {
-                    handlers.append(Handler(
-                        name: member.name, role: member.role, registry: definition.name, weight: member.weight,
-                        budgetNanoseconds: member.budget))
-                }
-                for (first, second) in zip(members, members.dropFirst()) { links.append(Link(from: first.name, to: second.name)) }
-                firstOf[definition.name] = members.first?.name
-                lastOf[definition.name] = members.last?.name
-            } else {
+            handlers.append(Handler(
+                name: definition.name, role: definition.role, registry: definition.name, budgetNanoseconds: definition.budget,
+                isRegistry: true))
+            for member in members {
                 handlers.append(Handler(
-                    name: definition.name, role: definition.role, registry: definition.isRegistry ? definition.name : nil,
-                    budgetNanoseconds: definition.budget))
+                    name: member.name, role: member.role, registry: definition.name, weight: member.weight,
+                    budgetNanoseconds: member.budget))
             }
+            let order = [definition.name] + members.map(\.name)
+            for (first, second) in zip(order, order.dropFirst()) { links.append(Link(from: first, to: second)) }
+            lastOf[definition.name] = order.last
         }
         for handler in definition.handlers {
             guard let next = handler.next else { continue }
-            links.append(Link(from: lastOf[handler.name] ?? handler.name, to: firstOf[next] ?? next))
+            links.append(Link(from: lastOf[handler.name] ?? handler.name, to: next))
         }
-        self.init(name: definition.name, handlers: handlers, links: links, entries: definition.entries.map { firstOf[$0] ?? $0 })
+        self.init(name: definition.name, handlers: handlers, links: links, entries: definition.entries)
     }
 
     /// The structure a profile shows: handlers in the order first met, links commands went along, entries where
@@ -130,11 +133,14 @@ public struct ChainGraph: Sendable, Hashable {
     /// (unless the graph was empty, as when it is inferred from the log alone).
     public mutating func addObserved(_ profile: ChainProfile) {
         let inferred = handlers.isEmpty
+        let registryNames = Set(profile.handlers.compactMap(\.registry))
         for statistics in profile.handlers where statistics.seen > 0 {
             let onlyContinued = statistics.continued == statistics.seen
+            let isRegistry = registryNames.contains(statistics.handler)
             addHandler(Handler(
-                name: statistics.handler, role: onlyContinued ? .observer : .responder, registry: statistics.registry,
-                budgetNanoseconds: statistics.budgetNanoseconds, isObservedOnly: !inferred))
+                name: statistics.handler, role: onlyContinued ? .observer : .responder,
+                registry: isRegistry ? statistics.handler : statistics.registry,
+                budgetNanoseconds: statistics.budgetNanoseconds, isObservedOnly: !inferred, isRegistry: isRegistry))
         }
         let order = Dictionary(handlers.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         for edge in profile.edges.keys.sorted(by: { Self.edgeOrder($0, $1, order) }) {
@@ -150,8 +156,11 @@ public struct ChainGraph: Sendable, Hashable {
     /// Adds the handlers and links one trace went along that the graph lacks, marked as observed only.
     public mutating func addObserved(_ trace: Trace) {
         var previous: String?
+        let registryNames = Set(trace.hops.compactMap(\.registry))
         for hop in trace.hops {
-            addHandler(Handler(name: hop.handler, registry: hop.registry, isObservedOnly: true))
+            let isRegistry = registryNames.contains(hop.handler)
+            addHandler(Handler(
+                name: hop.handler, registry: isRegistry ? hop.handler : hop.registry, isObservedOnly: true, isRegistry: isRegistry))
             if let previous { addLink(Link(from: previous, to: hop.handler, isObservedOnly: true)) }
             previous = hop.handler
         }
@@ -176,7 +185,8 @@ public struct ChainGraph: Sendable, Hashable {
         var result: [Handler] = []
         for handler in handlers where !result.contains(where: { $0.name == handler.name }) {
             if let registry = handler.registry {
-                result += handlers.filter { $0.registry == registry && !result.contains($0) }
+                let group = handlers.filter { $0.registry == registry && !result.contains($0) }
+                result += group.filter(\.isRegistry) + group.filter { !$0.isRegistry }
             } else {
                 result.append(handler)
             }
