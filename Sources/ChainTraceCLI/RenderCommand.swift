@@ -96,7 +96,7 @@ struct RenderCommand: ParsableCommand {
         }
         let rendered: GraphvizOutput
         do {
-            rendered = try GraphvizRenderer.render(dot.text, as: format)
+            rendered = try GraphvizRenderer.render(dot.text, as: format, capturingStandardError: true)
         } catch {
             throw CommandFailure.badInput(error.description)
         }

@@ -4,13 +4,15 @@
 /// Control characters (which XML forbids) become U+FFFD; newlines become line breaks; everything else is kept
 /// and escaped for its place.
 public enum DOTText {
-    /// `text` as a DOT quoted string: `"` and `\` escaped, newlines as `\n` line breaks.
+    /// `text` as a DOT quoted string: `"` and `\` escaped, newlines as `\n` line breaks, and `&` as `&amp;`
+    /// (Graphviz reads entities in strings, so a name holding `&lt;` would otherwise show as `<`).
     public static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in cleaned(text).unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
+            case "&": out += "&amp;"
             case "\n": out += "\\n"
             default: out.unicodeScalars.append(scalar)
             }

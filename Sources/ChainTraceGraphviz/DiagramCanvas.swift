@@ -49,7 +49,7 @@ struct DiagramCanvas {
         if let heat, let maximum = options.maximumHandlers, names.count > maximum {
             let ranked = names.enumerated().sorted { heat($0.element) != heat($1.element) ? heat($0.element) > heat($1.element) : $0.offset < $1.offset }
             let kept = Set(ranked.prefix(maximum).map(\.element))
-            let threshold = heat(ranked[maximum - 1].element)
+            let threshold = heat(ranked[maximum].element)
             let hidden = names.count - maximum
             names.removeAll { !kept.contains($0) }
             hiddenNotes.append(

@@ -12,8 +12,11 @@ import Musl
 /// Lays out DOT text and draws it as SVG, PNG or PDF through libgvc, in-process.
 ///
 /// libgvc is not thread-safe, so every call holds one process-wide lock; call it from any thread.
-/// Graphviz's messages are captured — through cgraph's error hook, and by pointing the process's standard error
-/// at a scratch file for the length of the call — and returned as ``GraphvizError`` or ``GraphvizOutput/warnings``.
+/// Graphviz's messages are captured through cgraph's error hook and returned as ``GraphvizError`` or
+/// ``GraphvizOutput/warnings``. The few Graphviz writes straight to standard error (cairo's scaling notice, some
+/// plugin messages) are captured too when `capturingStandardError` is set: the process's file descriptor 2 then
+/// points at a scratch file for the length of the call, which also catches what other threads write meanwhile —
+/// right for a command-line tool, wrong for a server, so it is off by default.
 ///
 /// ```swift
 /// let svg = try GraphvizRenderer.render(diagram.dot, as: .svg).bytes
@@ -26,10 +29,14 @@ public enum GraphvizRenderer {
     ///
     /// - Throws: ``GraphvizError`` when the text does not parse, a plugin is missing, layout or drawing fails, or a
     ///   PNG would exceed ``maximumPNGSide`` pixels on a side.
-    public static func render(_ dot: String, as format: GraphvizFormat) throws(GraphvizError) -> GraphvizOutput {
+    public static func render(
+        _ dot: String, as format: GraphvizFormat, capturingStandardError: Bool = false
+    ) throws(GraphvizError) -> GraphvizOutput {
         if format == .dot { return GraphvizOutput(bytes: Array(dot.utf8), warnings: []) }
         return try session.withLock { (session: inout GraphvizSession) throws(GraphvizError) -> GraphvizOutput in
-            try session.render(dot, format: format.rawValue, pixelLimit: format == .png ? maximumPNGSide : nil)
+            try session.render(
+                dot, format: format.rawValue, pixelLimit: format == .png ? maximumPNGSide : nil,
+                capturingStandardError: capturingStandardError)
         }
     }
 
@@ -51,8 +58,10 @@ nonisolated(unsafe) private var capturedMessages: [String] = []
 struct GraphvizSession: @unchecked Sendable {  // Sendable: reached only through the renderer's lock.
     private var context: OpaquePointer?
 
-    mutating func render(_ dot: String, format: String, pixelLimit: Int?) throws(GraphvizError) -> GraphvizOutput {
-        let capture = StandardErrorCapture()
+    mutating func render(
+        _ dot: String, format: String, pixelLimit: Int?, capturingStandardError: Bool
+    ) throws(GraphvizError) -> GraphvizOutput {
+        let capture = capturingStandardError ? StandardErrorCapture() : nil
         capturedMessages = []
         _ = agseterr(AGWARN)
         let previousHandler = agseterrf { message in
@@ -67,7 +76,8 @@ struct GraphvizSession: @unchecked Sendable {  // Sendable: reached only through
         } catch {
             result = .failure(error)
         }
-        let messages = Self.lines(capturedMessages) + Self.lines([capture.finish()])
+        // cgraph hands a message over in pieces ("Error", ": ", "syntax error …\n"): join, then split at line ends.
+        let messages = Self.lines([capturedMessages.joined()]) + Self.lines([capture?.finish() ?? ""])
         capturedMessages = []
         switch result {
         case .success(var output):
