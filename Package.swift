@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(
             name: "ChainTraceGraphvizTests",
             dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "ChainTraceGraphviz"],
-            exclude: ["Fixtures", "Golden"],
+            exclude: ["Golden"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

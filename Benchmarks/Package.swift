@@ -4,6 +4,7 @@ import PackageDescription
 // Benchmarks live in their own package so `swift test` at the top level never builds them.
 // Run: swift run -c release --package-path Benchmarks chaintrace-benchmarks
 //      swift run -c release --package-path Benchmarks chaintrace-cli-benchmarks
+//      swift run -c release --package-path Benchmarks chaintrace-render-benchmarks
 let package = Package(
     name: "ChainTraceBenchmarks",
     platforms: [.macOS(.v13)],
@@ -28,6 +29,14 @@ let package = Package(
             name: "chaintrace-cli-benchmarks",
             dependencies: [.product(name: "ChainTrace", package: "ChainTrace")],
             path: "Sources/CLIBenchmarks"
+        ),
+        .executableTarget(
+            name: "chaintrace-render-benchmarks",
+            dependencies: [
+                .product(name: "ChainTrace", package: "ChainTrace"),
+                .product(name: "ChainTraceGraphviz", package: "ChainTrace"),
+            ],
+            path: "Sources/RenderBenchmarks"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -69,9 +69,10 @@ struct DiagramCanvas {
         for link in graph.links { outgoing[link.from, default: []].append(link) }
         var result: [DrawnLink] = []
         for handler in drawn {
+            var targets: Set<String> = []
             for link in outgoing[handler.name] ?? [] {
                 for (target, hidden) in reach(from: link.to, outgoing: outgoing) {
-                    guard !result.contains(where: { $0.from == handler.name && $0.to == target }) else { continue }
+                    guard targets.insert(target).inserted else { continue }
                     result.append(DrawnLink(from: handler.name, to: target, hidden: hidden, isObservedOnly: link.isObservedOnly))
                 }
             }
@@ -179,13 +180,16 @@ struct DiagramCanvas {
             incoming[link.to, default: 0] += 1
             outgoing[link.from, default: []].append(link.to)
         }
-        let straight = { (name: String) -> Bool in self.graph.handler(named: name)?.registry == nil }
+        var predecessors: [String: [String]] = [:]
+        for link in links { predecessors[link.to, default: []].append(link.from) }
+        let inRegistry = Set(graph.handlers.filter { $0.registry != nil }.map(\.name))
+        let straight = { (name: String) -> Bool in !inRegistry.contains(name) }
         var placed: Set<String> = []
         var rows: [[String]] = []
         for handler in drawn where !placed.contains(handler.name) && straight(handler.name) {
             // A run starts where the line is not continued from a single straight predecessor.
-            let predecessors = links.filter { $0.to == handler.name }.map(\.from)
-            if predecessors.count == 1, let predecessor = predecessors.first, straight(predecessor),
+            let before = predecessors[handler.name] ?? []
+            if before.count == 1, let predecessor = before.first, straight(predecessor),
                 outgoing[predecessor]?.count == 1, !placed.contains(predecessor), predecessor != handler.name
             {
                 continue

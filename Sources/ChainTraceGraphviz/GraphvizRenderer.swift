@@ -176,7 +176,7 @@ struct GraphvizSession: @unchecked Sendable {  // Sendable: reached only through
         var directories: [String] = []
         var line = [CChar](repeating: 0, count: 4096)
         while fgets(&line, Int32(line.count), maps) != nil {
-            let text = String(cString: line)
+            let text = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             guard let slash = text.firstIndex(of: "/"), text.split(separator: "/").last?.hasPrefix("libgvc.") == true else { continue }
             let path = text[slash...].trimmingCharacters()
             let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) + "/graphviz/"

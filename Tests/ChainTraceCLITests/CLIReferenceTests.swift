@@ -35,7 +35,7 @@ struct CLIReferenceTests {
 
     @Test func referenceIsTheToolsOwnHelpForEverySubcommand() throws {
         let sections = try sections()
-        #expect(sections.map { $0.command.joined(separator: " ") } == ["", "replay", "which", "validate", "stats", "diff", "gen-tests", "export"])
+        #expect(sections.map { $0.command.joined(separator: " ") } == ["", "replay", "which", "validate", "stats", "diff", "gen-tests", "export", "render"])
         for section in sections {
             let output = try CLI.binary.run(section.command + ["--help"])
             #expect(output.status == 0)

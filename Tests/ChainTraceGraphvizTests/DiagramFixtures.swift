@@ -5,13 +5,15 @@ import ChainTraceGraphviz
 import Foundation
 import Testing
 
-/// The fixtures under `Tests/ChainTraceGraphvizTests/Fixtures`: an editor's responder tree with an observer, a
+/// The examples under `Docs/examples` the diagrams are drawn from: an editor's responder tree with an observer, a
 /// weighted registry and a budget, and two trace logs of its commands with fixed times (the second has a
 /// responder registered at run time, `Window` three times slower and `Search` four times faster).
 enum DiagramFixtures {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
-    static func path(_ name: String) -> String { directory.appendingPathComponent("Fixtures/\(name)").path }
+    static func path(_ name: String) -> String {
+        directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Docs/examples/\(name)").path
+    }
 
     static func definition() throws -> ChainDefinition { try ChainDefinition.load(path: path("editor.chain.json")) }
 

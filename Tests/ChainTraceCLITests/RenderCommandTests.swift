@@ -1,0 +1,76 @@
+import ChainTraceTestSupport
+import Foundation
+import Testing
+
+@Suite("chaintrace render")
+struct RenderCommandTests {
+    static let graphvizFixtures = "Docs/examples"
+    static let definition = "\(graphvizFixtures)/editor.chain.json"
+    static let before = "\(graphvizFixtures)/editor-before.traces.jsonl"
+    static let after = "\(graphvizFixtures)/editor-after.traces.jsonl"
+
+    @Test func withoutOutputFileDOTGoesToStandardOutput() throws {
+        let output = try CLI.run("render", Self.definition)
+        #expect(output.status == 0)
+        #expect(output.standardOutput.hasPrefix("digraph chaintrace {"))
+        #expect(output.standardOutput.contains("<b>Chain editor</b>"))
+        #expect(output.standardError.isEmpty)
+    }
+
+    @Test func theFileExtensionChoosesTheFormat() throws {
+        let directory = try CLI.temporaryDirectory()
+        for (name, signature) in [("chain.svg", Array("<?xml".utf8)), ("chain.png", [0x89, 0x50, 0x4E, 0x47]), ("chain.pdf", Array("%PDF-".utf8))] {
+            let file = directory.appendingPathComponent(name).path
+            let output = try CLI.run("render", Self.definition, "--trace", Self.before, "-o", file)
+            #expect(output.status == 0, "\(output.standardError)")
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+            #expect(Array(bytes.prefix(signature.count)) == signature)
+        }
+    }
+
+    @Test func commandPathByIdOrNumberAndProfileAndDiffAreDrawn() throws {
+        let path = try CLI.run("render", Self.definition, "--trace", Self.after, "--command", "e7")
+        #expect(path.status == 0)
+        #expect(path.standardOutput.contains("error: window is gone"))
+        let byNumber = try CLI.run("render", Self.definition, "--trace", Self.after, "--command", "7")
+        #expect(byNumber.standardOutput == path.standardOutput)
+        let profile = try CLI.run("render", "--trace", Self.before, "--slow", "share>40%")
+        #expect(profile.status == 0)
+        #expect(profile.standardOutput.contains("slow when share of chain time &gt; 40%"))
+        let diff = try CLI.run("render", Self.definition, "--trace", Self.before, "--diff", Self.after, "--format", "dot")
+        #expect(diff.status == 0)
+        #expect(diff.standardOutput.contains("<b>Difference in editor</b>"))
+        #expect(diff.standardOutput.contains("<i>slower</i>"))
+    }
+
+    @Test func focusAndIgnoreCutTheDiagram() throws {
+        let output = try CLI.run("render", Self.definition, "--focus", "Window", "--ignore", "AppDelegate")
+        #expect(output.status == 0)
+        #expect(output.standardOutput.contains("<b>Search</b>"))
+        #expect(!output.standardOutput.contains("<b>Cell</b>"))
+        #expect(!output.standardOutput.contains("<b>AppDelegate</b>"))
+    }
+
+    @Test func badInputsExitWithTwoAndAMessageAndLeaveNoFile() throws {
+        let directory = try CLI.temporaryDirectory()
+        let file = directory.appendingPathComponent("out.svg").path
+        let unknownCommand = try CLI.run("render", Self.definition, "--trace", Self.after, "--command", "nope", "-o", file)
+        #expect(unknownCommand.status == 2)
+        #expect(unknownCommand.standardError.contains("no command with id \"nope\""))
+        let unknownFocus = try CLI.run("render", Self.definition, "--focus", "Windw", "-o", file)
+        #expect(unknownFocus.status == 2)
+        #expect(unknownFocus.standardError.contains("--focus: no handler named \"Windw\""))
+        let badDefinition = try CLI.run("render", CLI.fixture("unknown-names.chain.json"), "-o", file)
+        #expect(badDefinition.status == 2)
+        #expect(badDefinition.standardError.contains("unknown-names.chain.json:"))
+        let badExtension = try CLI.run("render", Self.definition, "-o", directory.appendingPathComponent("out.jpeg").path)
+        #expect(badExtension.status == 2)
+        #expect(badExtension.standardError.contains("name it .dot, .svg, .png or .pdf"))
+        let nothing = try CLI.run("render")
+        #expect(nothing.status == 2)
+        #expect(nothing.standardError.contains("give a chain definition, a trace log (--trace), or both"))
+        let badRule = try CLI.run("render", Self.definition, "--trace", Self.before, "--slow", "p95>fast")
+        #expect(badRule.status == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+}
