@@ -81,7 +81,7 @@ let package = Package(
             name: "SampleTests",
             dependencies: [
                 "ChainTrace", "ChainTraceFormats", "ChainTraceTesting", "ChainTraceTestSupport", "ChainTraceTracing",
-                "ChainTraceLogging", .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                "ChainTraceLogging", "ChainTraceGraphviz", .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],

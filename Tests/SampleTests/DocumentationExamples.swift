@@ -1,5 +1,6 @@
 import ChainTrace
 import ChainTraceFormats
+import ChainTraceGraphviz
 import ChainTraceLogging
 import ChainTraceTracing
 import InMemoryTracing
@@ -186,6 +187,17 @@ struct DocumentationExamples {
         let ok = await ChainTracing.withRecorder(Recorder(sink: sink)) { await stages.handle(SignUp(username: "ada")) }
         #expect(ok == nil)
         expectHandled(sink.traces[2], by: "SaveProfile")
+    }
+
+    @Test func diagramsFromSwift() throws {
+        let path = PackageRoot.path + "/Docs/examples/editor.chain.json"
+        // doc: render-from-swift
+        let graph = ChainGraph(definition: try ChainDefinition.load(path: path))
+        let dot = ChainDiagram.structure(graph, options: DiagramOptions(rowLength: 8)).text
+        let svg = try GraphvizRenderer.render(dot, as: .svg).bytes
+        // end
+        #expect(dot.contains("<b>DetailScreen</b>"))
+        #expect(String(decoding: svg, as: UTF8.self).contains("DetailScreen"))
     }
 
     @Test func handlerTypesAssembleAChainFromADefinitionFile() throws {
