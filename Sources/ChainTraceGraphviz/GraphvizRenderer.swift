@@ -167,6 +167,8 @@ struct GraphvizSession: @unchecked Sendable {  // Sendable: reached only through
                 break
             }
         }
+        _ = gvtextlayout_select(context)
+        _ = textfont_dict_open(context)
     }
 
     /// `…/graphviz/` beside each `libgvc` this process mapped, from `/proc/self/maps` (Linux).

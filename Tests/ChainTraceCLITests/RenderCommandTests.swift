@@ -43,6 +43,16 @@ struct RenderCommandTests {
         #expect(diff.standardOutput.contains("<i>slower</i>"))
     }
 
+    @Test func withoutGraphvizsPluginConfigurationTheStandardPluginsAreLoadedDirectly() throws {
+        // GVBINDIR pointing at an empty directory hides the plugin configuration, as on a machine where the
+        // package's configuration step never ran; libgvc alone would fail with `Layout type: "dot" not recognized`.
+        let empty = try CLI.temporaryDirectory()
+        let hidden = try CLI.binary.run(["render", Self.definition, "--format", "svg"], extraEnvironment: ["GVBINDIR": empty.path])
+        #expect(hidden.status == 0, "\(hidden.standardError)")
+        let normal = try CLI.run("render", Self.definition, "--format", "svg")
+        #expect(hidden.standardOutput == normal.standardOutput)
+    }
+
     @Test func focusAndIgnoreCutTheDiagram() throws {
         let output = try CLI.run("render", Self.definition, "--focus", "Window", "--ignore", "AppDelegate")
         #expect(output.status == 0)

@@ -31,8 +31,8 @@ public struct BuiltProduct: Sendable {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    /// Runs it with `arguments` in `directory`, with NO_COLOR set and a fixed terminal width.
-    public func run(_ arguments: [String], in directory: URL = packageRoot) throws -> Output {
+    /// Runs it with `arguments` in `directory`, with NO_COLOR set, a fixed terminal width, and `extraEnvironment`.
+    public func run(_ arguments: [String], in directory: URL = packageRoot, extraEnvironment: [String: String] = [:]) throws -> Output {
         guard let url else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(name) was not built"])
         }
@@ -43,6 +43,7 @@ public struct BuiltProduct: Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         environment["COLUMNS"] = "120"
+        environment.merge(extraEnvironment) { _, new in new }
         process.environment = environment
         // Under AddressSanitizer, LeakSanitizer would report, at the child's exit, the chain snapshot its thread
         // cache still holds (kept on purpose, see ChainBase); the parent's own run checks leaks.
