@@ -67,32 +67,37 @@ struct RenderCommand: ParsableCommand {
         if output == nil, format == .png || format == .pdf, Terminal.standardOutput.isInteractive {
             throw CommandFailure.badInput("\(format.rawValue) is binary; write it to a file with -o")
         }
-        let chainDefinition = try definition.map { path throws(FormatError) in try ChainDefinition.load(path: path) }
-        var graph = chainDefinition.map(ChainGraph.init(definition:))
+        let defined = try definition.map { path throws(FormatError) in ChainGraph(definition: try ChainDefinition.load(path: path)) }
         var options = DiagramOptions(
             rowLength: rowLength, maximumHandlers: maxHandlers == 0 ? nil : maxHandlers,
             focus: names(focus), ignore: names(ignore), slowRule: try slowRule.rule())
         let dot: DOTGraph
         if let trace, let command {
             let found = try Self.trace(command, in: trace)
-            graph = graph ?? ChainGraph(name: found.chain, handlers: [], links: [], entries: [])
-            try check(options, against: { graph?.addObserved(found) })
-            dot = ChainDiagram.path(found, over: graph!, options: options)
+            var graph = defined ?? ChainGraph(name: found.chain, handlers: [], links: [], entries: [])
+            graph.addObserved(found)
+            try Self.check(options, against: graph)
+            dot = ChainDiagram.path(found, over: graph, options: options)
         } else if let trace, let diff {
             let comparison = try TraceLogComparison.compare(
                 try TraceLogReader(path: trace, payloads: false), try TraceLogReader(path: diff, payloads: false))
-            graph = graph ?? ChainGraph(profile: comparison.before)
-            try check(options, against: { graph?.addObserved(comparison.before); graph?.addObserved(comparison.after) })
-            dot = ChainDiagram.diff(before: comparison.before, after: comparison.after, over: graph!, options: options)
+            var graph = defined ?? ChainGraph(profile: comparison.before)
+            graph.addObserved(comparison.before)
+            graph.addObserved(comparison.after)
+            try Self.check(options, against: graph)
+            dot = ChainDiagram.diff(before: comparison.before, after: comparison.after, over: graph, options: options)
         } else if let trace {
             let profile = try Self.profile(of: trace)
-            graph = graph ?? ChainGraph(profile: profile)
-            try check(options, against: { graph?.addObserved(profile) })
-            dot = ChainDiagram.profile(profile, over: graph!, options: options)
-        } else {
+            var graph = defined ?? ChainGraph(profile: profile)
+            graph.addObserved(profile)
+            try Self.check(options, against: graph)
+            dot = ChainDiagram.profile(profile, over: graph, options: options)
+        } else if let defined {
             options.maximumHandlers = nil
-            try check(options, against: {})
-            dot = ChainDiagram.structure(graph!, options: options)
+            try Self.check(options, against: defined)
+            dot = ChainDiagram.structure(defined, options: options)
+        } else {
+            throw ValidationError("give a chain definition, a trace log (--trace), or both")
         }
         let rendered: GraphvizOutput
         do {
@@ -108,15 +113,16 @@ struct RenderCommand: ParsableCommand {
         } else {
             Terminal.standardOutput.write(bytes: rendered.bytes)
         }
+    }
 
-        func check(_ options: DiagramOptions, against extend: () -> Void) throws {
-            extend()
-            let known = Set(graph?.handlers.map(\.name) ?? [])
-            for (flag, list) in [("--focus", options.focus), ("--ignore", options.ignore)] {
-                for name in list where !known.contains(name) {
-                    let suggestions = graph?.handlers.map(\.name).prefix(12).joined(separator: ", ") ?? ""
-                    throw CommandFailure.badInput("\(flag): no handler named \"\(name)\"; handlers: \(suggestions)")
-                }
+    /// Every name given to --focus and --ignore is a handler of the diagram.
+    private static func check(_ options: DiagramOptions, against graph: ChainGraph) throws {
+        let known = Set(graph.handlers.map(\.name))
+        for (flag, list) in [("--focus", options.focus), ("--ignore", options.ignore)] {
+            for name in list where !known.contains(name) {
+                let handlers = graph.handlers.prefix(12).map(\.name).joined(separator: ", ")
+                throw CommandFailure.badInput(
+                    "\(flag): no handler named \"\(name)\"; handlers: \(handlers)\(graph.handlers.count > 12 ? ", …" : "")")
             }
         }
     }
