@@ -67,9 +67,15 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(name: "chaintrace", dependencies: ["ChainTraceCLI"], swiftSettings: upcomingFeatures),
+        .target(
+            name: "SampleSupport",
+            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "ChainTraceGraphviz"],
+            path: "Samples/SampleSupport",
+            swiftSettings: upcomingFeatures
+        ),
         .executableTarget(
             name: "VendingMachine",
-            dependencies: ["ChainTrace", "ChainTraceFormats"],
+            dependencies: ["ChainTrace", "ChainTraceFormats", "SampleSupport"],
             path: "Samples/VendingMachine",
             exclude: ["README.md", "coins.jsonl", "vending-machine.chain.json"],
             swiftSettings: upcomingFeatures

@@ -15,12 +15,19 @@ struct VendingMachineSampleTests {
     @Test func printsEachCoinsPathAndWritesATraceLogOfEveryCoin() throws {
         let log = temporaryFile("traces.jsonl")
         defer { try? FileManager.default.removeItem(at: log) }
-        let output = try sample.run(["--trace-out", log.path])
+        let diagram = temporaryFile("profile.svg")
+        defer { try? FileManager.default.removeItem(at: diagram) }
+        let output = try sample.run(["--trace-out", log.path, "--diagram", diagram.path])
         #expect(output.status == 0, "stderr: \(output.standardError)")
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.first == "c01: CoinCounter(continued) → PennyValidator(passed) → NickelValidator(passed) → DimeValidator(passed) → QuarterValidator(accepted) ⇒ accepted by QuarterValidator")
         #expect(lines.contains("c05: CoinCounter(continued) → PennyValidator(passed) → NickelValidator(passed) → DimeValidator(passed) → QuarterValidator(passed) ⇒ fell off the end"))
         #expect(lines.contains("accepted 102 cents from 10 coins; trace log: \(log.path)"))
+        // The profile diagram flags the deliberately slow validator, and only it.
+        #expect(lines.contains("diagram: \(diagram.path) (slow: QuarterValidator)"))
+        let svg = try String(contentsOf: diagram, encoding: .utf8)
+        #expect(svg.contains("⚠ QuarterValidator"))
+        #expect(!svg.contains("⚠ DimeValidator"))
 
         let traces = try TraceLogReader.readAll(path: log.path).traces
         #expect(traces.map(\.commandID) == (1...10).map { String(format: "c%02d", $0) })
@@ -33,7 +40,7 @@ struct VendingMachineSampleTests {
     @Test func theDeliberatelySlowValidatorIsTheSlowestBySelfTime() throws {
         let log = temporaryFile("traces.jsonl")
         defer { try? FileManager.default.removeItem(at: log) }
-        _ = try sample.run(["--trace-out", log.path])
+        _ = try sample.run(["--trace-out", log.path, "--diagram", temporaryFile("unused.svg").path])
         let hops = try TraceLogReader.readAll(path: log.path).traces.flatMap(\.hops)
         let quarter = hops.filter { $0.handler == "QuarterValidator" }.map(\.selfDuration)
         let others = hops.filter { $0.handler != "QuarterValidator" }.map(\.selfDuration).sorted()
@@ -46,7 +53,7 @@ struct VendingMachineSampleTests {
         let coins = temporaryFile("coins.jsonl")
         defer { try? FileManager.default.removeItem(at: coins) }
         try text.write(to: coins, atomically: true, encoding: .utf8)
-        return (coins.path, try sample.run([coins.path, "--trace-out", temporaryFile("unused.jsonl").path]))
+        return (coins.path, try sample.run([coins.path, "--trace-out", temporaryFile("unused.jsonl").path, "--diagram", temporaryFile("unused.svg").path]))
     }
 
     @Test func aCoinWithAWronglyTypedFieldIsReportedWithFileLineAndWhatWasFound() throws {

@@ -1,0 +1,31 @@
+public import ChainTrace
+public import ChainTraceGraphviz
+import ChainTraceAnalysis
+import ChainTraceFormats
+
+/// What every sample writes when it runs, besides its trace log: a diagram of the commands it sent.
+public enum SampleOutput {
+    /// Writes the profile of `traces` over `graph` (or the structure the traces show) as SVG at `path`.
+    ///
+    /// - Returns: The slow handlers the standard rule flagged, for the sample to mention.
+    @discardableResult
+    public static func writeProfileDiagram(of traces: [Trace], over graph: ChainGraph? = nil, to path: String) throws -> [String] {
+        var profile = ChainProfile()
+        for trace in traces { profile.add(trace) }
+        let dot = ChainDiagram.profile(profile, over: graph ?? ChainGraph(profile: profile))
+        try write(GraphvizRenderer.render(dot.text, as: GraphvizFormat(fileExtension: path) ?? .svg).bytes, to: path)
+        return SlowHandlerRule.standard.flags(in: profile).map(\.handler)
+    }
+
+    /// Writes the structure of `graph` as SVG (or the format `path` names) at `path`.
+    public static func writeStructureDiagram(of graph: ChainGraph, to path: String) throws {
+        let dot = ChainDiagram.structure(graph)
+        try write(GraphvizRenderer.render(dot.text, as: GraphvizFormat(fileExtension: path) ?? .svg).bytes, to: path)
+    }
+
+    private static func write(_ bytes: [UInt8], to path: String) throws {
+        let file = try AtomicOutputFile(path: path)
+        try file.write(bytes)
+        try file.commit()
+    }
+}
