@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "ChainTraceGraphviz", targets: ["ChainTraceGraphviz"]),
         .executable(name: "chaintrace", targets: ["chaintrace"]),
         .executable(name: "VendingMachine", targets: ["VendingMachine"]),
+        .executable(name: "SignUpFlow", targets: ["SignUpFlow"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -78,6 +79,13 @@ let package = Package(
             dependencies: ["ChainTrace", "ChainTraceFormats", "SampleSupport"],
             path: "Samples/VendingMachine",
             exclude: ["README.md", "coins.jsonl", "vending-machine.chain.json"],
+            swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
+            name: "SignUpFlow",
+            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "SampleSupport"],
+            path: "Samples/SignUpFlow",
+            exclude: ["README.md", "signups.jsonl", "sign-up.chain.json"],
             swiftSettings: upcomingFeatures
         ),
         .target(name: "ChainTraceTestSupport", path: "Tests/ChainTraceTestSupport", swiftSettings: upcomingFeatures),

@@ -1,20 +1,23 @@
 public import ChainTrace
 public import ChainTraceGraphviz
-import ChainTraceAnalysis
+public import ChainTraceAnalysis
 import ChainTraceFormats
 
 /// What every sample writes when it runs, besides its trace log: a diagram of the commands it sent.
 public enum SampleOutput {
-    /// Writes the profile of `traces` over `graph` (or the structure the traces show) as SVG at `path`.
+    /// Writes the profile of `traces` over `graph` (or the structure the traces show) as SVG (or the format
+    /// `path` names) at `path`, flagging slow handlers by `rule`.
     ///
-    /// - Returns: The slow handlers the standard rule flagged, for the sample to mention.
+    /// - Returns: The slow handlers the rule flagged, for the sample to mention.
     @discardableResult
-    public static func writeProfileDiagram(of traces: [Trace], over graph: ChainGraph? = nil, to path: String) throws -> [String] {
+    public static func writeProfileDiagram(
+        of traces: [Trace], over graph: ChainGraph? = nil, rule: SlowHandlerRule = .standard, to path: String
+    ) throws -> [String] {
         var profile = ChainProfile()
         for trace in traces { profile.add(trace) }
-        let dot = ChainDiagram.profile(profile, over: graph ?? ChainGraph(profile: profile))
+        let dot = ChainDiagram.profile(profile, over: graph ?? ChainGraph(profile: profile), options: DiagramOptions(slowRule: rule))
         try write(GraphvizRenderer.render(dot.text, as: GraphvizFormat(fileExtension: path) ?? .svg).bytes, to: path)
-        return SlowHandlerRule.standard.flags(in: profile).map(\.handler)
+        return rule.flags(in: profile).map(\.handler)
     }
 
     /// Writes the structure of `graph` as SVG (or the format `path` names) at `path`.

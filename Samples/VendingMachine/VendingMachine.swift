@@ -69,7 +69,7 @@ struct VendingMachine {
     }
 }
 
-struct UsageError: Error, CustomStringConvertible {
+struct UsageError: Error, CustomStringConvertible {  // kept for its tests; new samples use SampleUsageError
     var description: String
     init(_ description: String) { self.description = description }
 }

@@ -123,7 +123,7 @@ public struct ChainGraph: Sendable, Hashable {
     }
 
     /// The structure a profile shows: handlers in the order first met, links commands went along, entries where
-    /// commands arrived. A handler that only ever continued is drawn as an observer.
+    /// commands arrived. Roles are not guessed (a pipeline stage continues too), so all are drawn as handlers.
     public init(profile: ChainProfile) {
         self.init(name: profile.chains.joined(separator: ", "), handlers: [], links: [], entries: [])
         addObserved(profile)
@@ -135,10 +135,9 @@ public struct ChainGraph: Sendable, Hashable {
         let inferred = handlers.isEmpty
         let registryNames = Set(profile.handlers.compactMap(\.registry))
         for statistics in profile.handlers where statistics.seen > 0 {
-            let onlyContinued = statistics.continued == statistics.seen
             let isRegistry = registryNames.contains(statistics.handler)
             addHandler(Handler(
-                name: statistics.handler, role: onlyContinued ? .observer : .responder,
+                name: statistics.handler,
                 registry: isRegistry ? statistics.handler : statistics.registry,
                 budgetNanoseconds: statistics.budgetNanoseconds, isObservedOnly: !inferred, isRegistry: isRegistry))
         }

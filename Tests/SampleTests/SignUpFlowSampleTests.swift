@@ -1,0 +1,81 @@
+import ChainTrace
+import ChainTraceFormats
+import ChainTraceTestSupport
+import ChainTraceTesting
+import Foundation
+import Testing
+
+@Suite("The SignUpFlow sample, run as a user runs it")
+struct SignUpFlowSampleTests {
+    let sample = BuiltProduct(name: "SignUpFlow")
+    static let stages = ["UsernameCheck", "CreateAccount", "UploadPhoto", "SaveProfile"]
+
+    /// Runs the sample on its own sign-ups; returns what it printed and the traces of its log, by sign-up id.
+    func run() throws -> (lines: [String], traces: [String: Trace], diagram: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sign-up-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("traces.jsonl").path
+        let diagram = directory.appendingPathComponent("profile.svg").path
+        let output = try sample.run(["--trace-out", log, "--diagram", diagram])
+        #expect(output.status == 0, "stderr: \(output.standardError)")
+        let traces = try TraceLogReader.readAll(path: log).traces
+        #expect(traces.count == 8)
+        return (
+            output.standardOutput.split(separator: "\n").map(String.init),
+            Dictionary(uniqueKeysWithValues: traces.map { ($0.commandID ?? "?", $0) }),
+            try String(contentsOfFile: diagram, encoding: .utf8)
+        )
+    }
+
+    @Test func aCompleteSignUpGoesThroughEveryStageAndHandsTheAccountOn() throws {
+        let (lines, traces, _) = try run()
+        let ana = try #require(traces["s01"])
+        expectPath(ana, Self.stages)
+        expectHandled(ana, by: "SaveProfile")
+        expectDecision(ana, "CreateAccount", .continued)
+        // The account CreateAccount made reached UploadPhoto and SaveProfile: the photo sits under it.
+        #expect(lines.contains("s01: account acct-ana for ana, photo https://cdn.example.com/acct-ana/ana.jpg"))
+        // With no photo, the upload stage has nothing to do and says so.
+        let eli = try #require(traces["s06"])
+        expectDecision(eli, "UploadPhoto", .passed)
+        #expect(eli.hop("UploadPhoto")?.reason == "no photo")
+        expectHandled(eli, by: "SaveProfile")
+    }
+
+    @Test func aFailureNamesTheStageAndItsError() throws {
+        let (lines, traces, _) = try run()
+        let admin = try #require(traces["s03"])
+        expectFailed(admin, at: "UsernameCheck", error: "username \"admin\" is taken")
+        expectNotVisited(admin, "CreateAccount")
+        let dara = try #require(traces["s05"])
+        expectFailed(dara, at: "UploadPhoto", error: "upload of dara.jpg.corrupt failed: timed out after 12 ms")
+        expectPath(dara, Array(Self.stages.prefix(3)))
+        #expect(lines.contains("  s05 failed at UploadPhoto: upload of dara.jpg.corrupt failed: timed out after 12 ms"))
+    }
+
+    @Test func concurrentSignUpsOverlapInTimeYetStaySeparate() throws {
+        let (_, traces, _) = try run()
+        let completed = traces.values.filter { $0.hops.count == 4 }
+        // They ran at once: some sign-up started before another had finished.
+        let overlapping = completed.contains { first in
+            completed.contains { second in
+                first.id != second.id && second.startTime > first.startTime
+                    && UInt64(second.startTime - first.startTime) < first.duration
+            }
+        }
+        #expect(overlapping)
+        // Yet each trace holds only its own hops, in stage order, each starting after the one before.
+        for trace in traces.values {
+            #expect(Array(Self.stages.prefix(trace.hops.count)) == trace.path)
+            #expect(zip(trace.hops, trace.hops.dropFirst()).allSatisfy { $0.startOffset < $1.startOffset })
+        }
+    }
+
+    @Test func theDiagramFlagsTheUploadStage() throws {
+        let (lines, _, diagram) = try run()
+        #expect(lines.contains { $0.hasSuffix("(slow: UploadPhoto)") })
+        #expect(diagram.contains("⚠ UploadPhoto"))
+        #expect(!diagram.contains("⚠ UsernameCheck"))
+    }
+}
