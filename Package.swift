@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "chaintrace", targets: ["chaintrace"]),
         .executable(name: "VendingMachine", targets: ["VendingMachine"]),
         .executable(name: "SignUpFlow", targets: ["SignUpFlow"]),
+        .executable(name: "ResponderChain", targets: ["ResponderChain"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -86,6 +87,13 @@ let package = Package(
             dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "SampleSupport"],
             path: "Samples/SignUpFlow",
             exclude: ["README.md", "signups.jsonl", "sign-up.chain.json"],
+            swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
+            name: "ResponderChain",
+            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "ChainTraceGraphviz", "SampleSupport"],
+            path: "Samples/ResponderChain",
+            exclude: ["README.md", "commands.jsonl", "app-a.chain.json", "app-b.chain.json", "app-c.chain.json"],
             swiftSettings: upcomingFeatures
         ),
         .target(name: "ChainTraceTestSupport", path: "Tests/ChainTraceTestSupport", swiftSettings: upcomingFeatures),

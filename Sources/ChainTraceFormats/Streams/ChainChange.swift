@@ -63,3 +63,24 @@ public struct UnregisteredMember: Error, Sendable, Hashable, CustomStringConvert
 
     public var description: String { "registry \"\(registry)\" has no member \"\(name)\"" }
 }
+
+extension ChainChange: CustomStringConvertible {
+    /// The change in words: `insert Themes before Window`, `register Search in Screens (weight 10)`.
+    public var description: String {
+        switch self {
+        case .insert(let handler, let position):
+            let place = switch position {
+            case .first: "first"
+            case .last: "last"
+            case .before(let name): "before \(name)"
+            case .after(let name): "after \(name)"
+            }
+            return "insert \(handler.name) \(place)"
+        case .add(let handler, let next): return "add \(handler.name) → \(next ?? "end")"
+        case .remove(let name): return "remove \(name)"
+        case .register(let handler, let registry): return "register \(handler.name) in \(registry) (weight \(handler.weight))"
+        case .deregister(let name, let registry): return "deregister \(name) from \(registry)"
+        case .link(let name, let next): return "link \(name) → \(next ?? "end")"
+        }
+    }
+}
