@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "VendingMachine", targets: ["VendingMachine"]),
         .executable(name: "SignUpFlow", targets: ["SignUpFlow"]),
         .executable(name: "ResponderChain", targets: ["ResponderChain"]),
+        .executable(name: "LateResponders", targets: ["LateResponders"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -94,6 +95,13 @@ let package = Package(
             dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "ChainTraceGraphviz", "SampleSupport"],
             path: "Samples/ResponderChain",
             exclude: ["README.md", "commands.jsonl", "app-a.chain.json", "app-b.chain.json", "app-c.chain.json"],
+            swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
+            name: "LateResponders",
+            dependencies: ["ChainTrace", "ChainTraceFormats", "SampleSupport"],
+            path: "Samples/LateResponders",
+            exclude: ["README.md", "late-responders.chain.json", "late-responders.commands.jsonl"],
             swiftSettings: upcomingFeatures
         ),
         .target(name: "ChainTraceTestSupport", path: "Tests/ChainTraceTestSupport", swiftSettings: upcomingFeatures),

@@ -24,22 +24,12 @@ struct SignUpFlow {
     }
 
     static func run(arguments: [String]) async throws {
-        var formsPath = "Samples/SignUpFlow/signups.jsonl"
-        var tracePath = "sign-up.traces.jsonl"
-        var diagramPath = "sign-up.svg"
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "--trace-out", "--diagram":
-                guard let path = remaining.popFirst() else { throw SampleUsageError("\(argument) needs a file name") }
-                if argument == "--trace-out" { tracePath = path } else { diagramPath = path }
-            case "-h", "--help":
-                print("usage: SignUpFlow [SIGNUPS.jsonl] [--trace-out FILE] [--diagram FILE]")
-                return
-            default:
-                formsPath = argument
-            }
-        }
+        let defaults = SampleArguments(
+            input: "Samples/SignUpFlow/signups.jsonl", traceLog: "sign-up.traces.jsonl", diagram: "sign-up.svg")
+        guard let arguments = try SampleArguments.parse(
+            arguments, defaults: defaults, usage: "SignUpFlow [SIGNUPS.jsonl] [--trace-out FILE] [--diagram FILE]")
+        else { return }
+        let (formsPath, tracePath, diagramPath) = (arguments.input, arguments.traceLog, arguments.diagram)
         let forms = try SampleInput.lines(of: formsPath, as: SignUpForm.self)
         let memory = InMemoryTraceSink()
         let backend = Backend()

@@ -23,25 +23,12 @@ struct VendingMachine {
     }
 
     static func run(arguments: [String]) throws {
-        var coinsPath = "Samples/VendingMachine/coins.jsonl"
-        var tracePath = "vending-machine.traces.jsonl"
-        var diagramPath = "vending-machine.svg"
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "--trace-out":
-                guard let path = remaining.popFirst() else { throw UsageError("--trace-out needs a file name") }
-                tracePath = path
-            case "--diagram":
-                guard let path = remaining.popFirst() else { throw UsageError("--diagram needs a file name") }
-                diagramPath = path
-            case "-h", "--help":
-                print("usage: VendingMachine [COINS.jsonl] [--trace-out FILE] [--diagram FILE]")
-                return
-            default:
-                coinsPath = argument
-            }
-        }
+        let defaults = SampleArguments(
+            input: "Samples/VendingMachine/coins.jsonl", traceLog: "vending-machine.traces.jsonl", diagram: "vending-machine.svg")
+        guard let arguments = try SampleArguments.parse(
+            arguments, defaults: defaults, usage: "VendingMachine [COINS.jsonl] [--trace-out FILE] [--diagram FILE]")
+        else { return }
+        let (coinsPath, tracePath, diagramPath) = (arguments.input, arguments.traceLog, arguments.diagram)
         let coins = try CoinStream.read(path: coinsPath)
         let log = try TraceLogSink(path: tracePath)
         let memory = InMemoryTraceSink()
@@ -67,9 +54,4 @@ struct VendingMachine {
         print("")
         print(HandlerSummary(traces: memory.traces).table)
     }
-}
-
-struct UsageError: Error, CustomStringConvertible {  // kept for its tests; new samples use SampleUsageError
-    var description: String
-    init(_ description: String) { self.description = description }
 }
