@@ -40,7 +40,8 @@ extension ChainDiagram {
                 for number in numbers {
                     let hop = hops[number - 1]
                     var line = "#\(number) \(hop.decision.rawValue) · \(DiagramText.nanoseconds(hop.selfDuration)) / \(DiagramText.nanoseconds(hop.inclusiveDuration))"
-                    if let reason = hop.reason { line += " · " + DOTText.html(reason) }
+                    // A failed hop's reason is its error, shown in red below.
+                    if let reason = hop.reason, hop.decision != .failed { line += " · " + DOTText.html(reason) }
                     lines.append(line)
                 }
                 if case .failed(let failing, let error) = outcome, failing == handler.name {
