@@ -7,11 +7,11 @@ import Glibc
 import Darwin
 #endif
 
-/// `chaintrace`: replays chain definitions against command streams and recorded logs, and profiles trace logs.
+/// `chaintrace`: replays chain definitions against command streams and recorded logs, profiles and draws trace logs.
 public struct ChainTraceCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "chaintrace",
-        abstract: "Trace, replay and profile Chain-of-Responsibility chains.",
+        abstract: "Trace, replay, profile and draw Chain-of-Responsibility chains.",
         discussion: """
             Exit status: 0 when all went well; 1 when the run found what it looks for — divergences from a \
             recorded run (replay --expect, diff), lint errors (validate), no handler for the command (which), \
