@@ -29,9 +29,14 @@ public enum ChainDiagram {
         return attributes
     }
 
-    /// The legend line explaining shapes, shared by every diagram.
-    static let shapesLegend =
-        "box: a handler (the chain stops where one accepts) · rounded dashed box: an observer (continues) · folder in a dashed frame: a registry and its members · purple: only in the log"
+    /// The legend line explaining the shapes `graph` uses, shared by every diagram.
+    static func shapesLegend(_ graph: ChainGraph) -> String {
+        var parts = ["box: a handler (the chain stops where one accepts)"]
+        if graph.handlers.contains(where: { $0.role == .observer }) { parts.append("rounded dashed box: an observer (continues)") }
+        if graph.handlers.contains(where: \.isRegistry) { parts.append("folder in a dashed frame: a registry and its members") }
+        if graph.handlers.contains(where: \.isObservedOnly) { parts.append("purple: only in the log") }
+        return parts.joined(separator: " · ")
+    }
 
     /// A link's base look: dashed and labelled when it skips hidden handlers, purple when only a log shows it.
     static func linkAttributes(_ link: DiagramCanvas.DrawnLink) -> [DOTGraph.Attribute] {

@@ -23,7 +23,7 @@ extension ChainDiagram {
             "\(before.commands) → \(after.commands) commands · \(counts[.slower] ?? 0) slower, \(counts[.faster] ?? 0) faster, \(counts[.new] ?? 0) new, \(counts[.gone] ?? 0) gone · \(appeared) links appeared, \(vanished) vanished",
             "red: p95 self time rose · green: fell (by ≥ 10% and ≥ 100ns) · blue: only the second run reached it · grey dashed: only the first",
             "links: green bold appeared · red dashed vanished · label: commands before → after",
-            shapesLegend,
+            shapesLegend(graph),
         ]
         return canvas.dot(
             title: "Difference in \(graph.name)",

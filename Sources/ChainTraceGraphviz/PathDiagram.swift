@@ -20,7 +20,7 @@ extension ChainDiagram {
         var legend = [
             DOTText.html("\(outcome) · \(DiagramText.plural(hops.count, "hop")) in \(DiagramText.nanoseconds(trace.duration)) · entry \(trace.entry)"),
             "numbers: hop order · double border: accepted · red: failed · grey: not visited · times: self / inclusive",
-            shapesLegend,
+            shapesLegend(graph),
         ]
         if hops.isEmpty { legend.insert("no handler saw this command", at: 1) }
         return canvas.dot(

@@ -28,7 +28,7 @@ extension ChainDiagram {
         ]
         legend += flags.map { "⚠ <b>\(DOTText.html($0.handler))</b>: \(DOTText.html($0.reasons.joined(separator: "; ")))" }
         if flags.isEmpty { legend.append("no handler is slow by this rule") }
-        legend.append(shapesLegend)
+        legend.append(shapesLegend(graph))
         return canvas.dot(
             title: "Profile of \(graph.name)",
             legend: legend,

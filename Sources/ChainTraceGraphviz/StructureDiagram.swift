@@ -7,7 +7,7 @@ extension ChainDiagram {
             title: "Chain \(graph.name)",
             legend: [
                 "\(DiagramText.plural(graph.handlers.count, "handler")), \(DiagramText.plural(entries, "entry").replacingLastWord(entries == 1 ? "entry" : "entries"))",
-                shapesLegend,
+                shapesLegend(graph),
             ],
             options: options,
             node: { handler in
