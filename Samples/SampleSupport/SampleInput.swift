@@ -28,6 +28,7 @@ public enum SampleInput {
 
 /// A sample's bad argument or input, said plainly.
 public struct SampleUsageError: Error, CustomStringConvertible {
+    /// The message, naming the file and line when there is one.
     public var description: String
 
     /// Creates the error.

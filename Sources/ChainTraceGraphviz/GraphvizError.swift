@@ -25,6 +25,7 @@ public struct GraphvizError: Error, Sendable, Hashable, CustomStringConvertible 
         self.messages = messages
     }
 
+    /// What went wrong and what to do about it, with Graphviz's messages.
     public var description: String {
         let detail = messages.isEmpty ? "" : ": " + messages.joined(separator: "; ")
         switch kind {
