@@ -13,8 +13,7 @@ public enum SampleOutput {
     public static func writeProfileDiagram(
         of traces: [Trace], over graph: ChainGraph? = nil, rule: SlowHandlerRule = .standard, to path: String
     ) throws -> [String] {
-        var profile = ChainProfile()
-        for trace in traces { profile.add(trace) }
+        let profile = ChainProfile(traces)
         let dot = ChainDiagram.profile(profile, over: graph ?? ChainGraph(profile: profile), options: DiagramOptions(slowRule: rule))
         try write(GraphvizRenderer.render(dot.text, as: GraphvizFormat(fileExtension: path) ?? .svg).bytes, to: path)
         return rule.flags(in: profile).map(\.handler)

@@ -1,12 +1,11 @@
 public import ChainTrace
+public import ChainTraceFormats
 
 /// The per-handler profile of many traces — the table `chaintrace replay` and `chaintrace stats` print, and the
 /// numbers the slow-handler rule and the profile diagram read.
 ///
 /// ```swift
-/// var profile = ChainProfile()
-/// let reader = try TraceLogReader(path: "traces.jsonl")
-/// while let trace = try reader.next() { profile.add(trace) }
+/// let profile = try ChainProfile(reading: TraceLogReader(path: "traces.jsonl"))
 /// for handler in profile.handlers { print(handler.handler, handler.selfTime(atPercentile: 95)) }
 /// ```
 public struct ChainProfile: Sendable {
@@ -61,6 +60,16 @@ public struct ChainProfile: Sendable {
     /// An empty profile.
     public init() {}
 
+    /// The profile of `traces`.
+    public init(_ traces: some Sequence<Trace>) {
+        for trace in traces { add(trace) }
+    }
+
+    /// The profile of every trace `reader` has left; see ``add(contentsOf:progress:)``.
+    public init(reading reader: TraceLogReader, progress: ((Int) -> Void)? = nil) throws(FormatError) {
+        try add(contentsOf: reader, progress: progress)
+    }
+
     /// Adds one trace.
     public mutating func add(_ trace: Trace) {
         commands += 1
@@ -82,6 +91,17 @@ public struct ChainProfile: Sendable {
             handlers[index].add(hop, registry: hop.registry >= 0 ? names[hop.registry] : nil)
             countEdge(from: previous + 1, to: index)
             previous = index
+        }
+    }
+
+    /// Adds every trace `reader` has left, read as it streams (constant memory).
+    ///
+    /// - Parameter progress: Called now and then with the bytes read so far.
+    /// - Throws: ``FormatError`` for the first line that is not a trace.
+    public mutating func add(contentsOf reader: TraceLogReader, progress: ((Int) -> Void)? = nil) throws(FormatError) {
+        while let trace = try reader.next() {
+            add(trace)
+            if commands & 0x3FFF == 0 { progress?(reader.bytesRead) }
         }
     }
 

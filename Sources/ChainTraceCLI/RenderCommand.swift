@@ -74,27 +74,23 @@ struct RenderCommand: ParsableCommand {
         let dot: DOTGraph
         if let trace, let command {
             let found = try Self.trace(command, in: trace)
-            var graph = defined ?? ChainGraph(name: found.chain, handlers: [], links: [], entries: [])
-            graph.addObserved(found)
-            try Self.check(options, against: graph)
+            let graph = defined ?? ChainGraph(name: found.chain, handlers: [], links: [], entries: [])
+            try Self.check(options, against: graph, observed: found.path)
             dot = ChainDiagram.path(found, over: graph, options: options)
         } else if let trace, let diff {
             let comparison = try TraceLogComparison.compare(
                 try TraceLogReader(path: trace, payloads: false), try TraceLogReader(path: diff, payloads: false))
-            var graph = defined ?? ChainGraph(profile: comparison.before)
-            graph.addObserved(comparison.before)
-            graph.addObserved(comparison.after)
-            try Self.check(options, against: graph)
+            let graph = defined ?? ChainGraph(profile: comparison.before)
+            try Self.check(options, against: graph, observed: (comparison.before.handlers + comparison.after.handlers).map(\.handler))
             dot = ChainDiagram.diff(before: comparison.before, after: comparison.after, over: graph, options: options)
         } else if let trace {
             let profile = try Self.profile(of: trace)
-            var graph = defined ?? ChainGraph(profile: profile)
-            graph.addObserved(profile)
-            try Self.check(options, against: graph)
+            let graph = defined ?? ChainGraph(profile: profile)
+            try Self.check(options, against: graph, observed: profile.handlers.map(\.handler))
             dot = ChainDiagram.profile(profile, over: graph, options: options)
         } else if let defined {
             options.maximumHandlers = nil
-            try Self.check(options, against: defined)
+            try Self.check(options, against: defined, observed: [])
             dot = ChainDiagram.structure(defined, options: options)
         } else {
             throw ValidationError("give a chain definition, a trace log (--trace), or both")
@@ -115,14 +111,16 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
-    /// Every name given to --focus and --ignore is a handler of the diagram.
-    private static func check(_ options: DiagramOptions, against graph: ChainGraph) throws {
-        let known = Set(graph.handlers.map(\.name))
+    /// Every name given to --focus and --ignore is a handler of the diagram: of `graph`, or one the log shows.
+    private static func check(_ options: DiagramOptions, against graph: ChainGraph, observed: [String]) throws {
+        var names = graph.handlers.map(\.name)
+        var known = Set(names)
+        for name in observed where known.insert(name).inserted { names.append(name) }
         for (flag, list) in [("--focus", options.focus), ("--ignore", options.ignore)] {
             for name in list where !known.contains(name) {
-                let handlers = graph.handlers.prefix(12).map(\.name).joined(separator: ", ")
+                let handlers = names.prefix(12).joined(separator: ", ")
                 throw CommandFailure.badInput(
-                    "\(flag): no handler named \"\(name)\"; handlers: \(handlers)\(graph.handlers.count > 12 ? ", …" : "")")
+                    "\(flag): no handler named \"\(name)\"; handlers: \(handlers)\(names.count > 12 ? ", …" : "")")
             }
         }
     }
@@ -133,15 +131,8 @@ struct RenderCommand: ParsableCommand {
 
     /// The profile of a whole log, read as it streams.
     private static func profile(of log: String) throws -> ChainProfile {
-        let reader = try TraceLogReader(path: log, payloads: false)
         let progress = ProgressBar(totalBytes: ProgressBar.size(of: log))
-        var profile = ChainProfile()
-        var count = 0
-        while let trace = try reader.next() {
-            profile.add(trace)
-            count += 1
-            if count & 0x3FFF == 0 { progress.update(reader.bytesRead) }
-        }
+        let profile = try ChainProfile(reading: TraceLogReader(path: log, payloads: false), progress: progress.update)
         progress.finish()
         return profile
     }

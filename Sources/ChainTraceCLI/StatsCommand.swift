@@ -32,12 +32,7 @@ struct StatsCommand: ParsableCommand {
         }
         let reader = try TraceLogReader(path: log, payloads: false)
         let progress = ProgressBar(totalBytes: ProgressBar.size(of: log))
-        var count = 0
-        while let trace = try reader.next() {
-            profile.add(trace)
-            count += 1
-            if count & 0x3FFF == 0 { progress.update(reader.bytesRead) }
-        }
+        try profile.add(contentsOf: reader, progress: progress.update)
         progress.finish()
         let report = ProfileReport(profile: profile, rule: rule)
         switch output.format {

@@ -29,6 +29,14 @@ public enum ChainDiagram {
         return attributes
     }
 
+    /// A handler the diagram has nothing to say about (not visited, not reached), drawn grey with `note`.
+    static func greyed(_ handler: ChainGraph.Handler, note: String) -> [DOTGraph.Attribute] {
+        roleAttributes(of: handler) + [
+            .init("color", "#c8c8c8"), .init("fontcolor", "#9a9a9a"),
+            .init("label", DiagramText.label(name: handler.name, lines: roleLines(of: handler) + [note])),
+        ]
+    }
+
     /// The legend line explaining the shapes `graph` uses, shared by every diagram.
     static func shapesLegend(_ graph: ChainGraph) -> String {
         var parts = ["box: a handler (the chain stops where one accepts)"]

@@ -134,49 +134,47 @@ public struct ChainGraph: Sendable, Hashable {
     public mutating func addObserved(_ profile: ChainProfile) {
         let inferred = handlers.isEmpty
         let registryNames = Set(profile.handlers.compactMap(\.registry))
-        for statistics in profile.handlers where statistics.seen > 0 {
+        let seen = profile.handlers.filter { $0.seen > 0 }.map { statistics in
             let isRegistry = registryNames.contains(statistics.handler)
-            addHandler(Handler(
-                name: statistics.handler,
-                registry: isRegistry ? statistics.handler : statistics.registry,
-                budgetNanoseconds: statistics.budgetNanoseconds, isObservedOnly: !inferred, isRegistry: isRegistry))
+            return Handler(
+                name: statistics.handler, registry: isRegistry ? statistics.handler : statistics.registry,
+                budgetNanoseconds: statistics.budgetNanoseconds, isObservedOnly: !inferred, isRegistry: isRegistry)
         }
-        let order = Dictionary(handlers.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let order = Dictionary((handlers + seen).enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var newLinks: [Link] = []
         for edge in profile.edges.keys.sorted(by: { Self.edgeOrder($0, $1, order) }) {
             if let from = edge.from {
-                addLink(Link(from: from, to: edge.to, isObservedOnly: !inferred))
+                newLinks.append(Link(from: from, to: edge.to, isObservedOnly: !inferred))
             } else if !entries.contains(edge.to) {
                 entries.append(edge.to)
             }
         }
+        merge(seen, newLinks)
         if inferred { handlers = Self.groupingRegistries(handlers) }
     }
 
     /// Adds the handlers and links one trace went along that the graph lacks, marked as observed only.
     public mutating func addObserved(_ trace: Trace) {
-        var previous: String?
         let registryNames = Set(trace.hops.compactMap(\.registry))
-        for hop in trace.hops {
+        let visited = trace.hops.map { hop in
             let isRegistry = registryNames.contains(hop.handler)
-            addHandler(Handler(
-                name: hop.handler, registry: isRegistry ? hop.handler : hop.registry, isObservedOnly: true, isRegistry: isRegistry))
-            if let previous { addLink(Link(from: previous, to: hop.handler, isObservedOnly: true)) }
-            previous = hop.handler
+            return Handler(
+                name: hop.handler, registry: isRegistry ? hop.handler : hop.registry, isObservedOnly: true, isRegistry: isRegistry)
         }
+        let steps = zip(trace.hops, trace.hops.dropFirst()).map { Link(from: $0.handler, to: $1.handler, isObservedOnly: true) }
+        merge(visited, steps)
         if let first = trace.hops.first?.handler, !entries.contains(first) { entries.append(first) }
     }
 
     /// The handler with this name.
     public func handler(named name: String) -> Handler? { handlers.first { $0.name == name } }
 
-    private mutating func addHandler(_ handler: Handler) {
-        guard !handlers.contains(where: { $0.name == handler.name }) else { return }
-        handlers.append(handler)
-    }
-
-    private mutating func addLink(_ link: Link) {
-        guard !links.contains(where: { $0.from == link.from && $0.to == link.to }) else { return }
-        links.append(link)
+    /// Appends what `handlers` and `links` lack (by name, and by the pair of names), in order.
+    private mutating func merge(_ newHandlers: [Handler], _ newLinks: [Link]) {
+        var names = Set(handlers.map(\.name))
+        for handler in newHandlers where names.insert(handler.name).inserted { handlers.append(handler) }
+        var pairs = Set(links.map { [$0.from, $0.to] })
+        for link in newLinks where pairs.insert([link.from, link.to]).inserted { links.append(link) }
     }
 
     /// Keeps a registry's members together, where its first member was met.

@@ -19,6 +19,8 @@ struct DiagramCanvas {
     private(set) var hiddenNotes: [String] = []
     private var idByName: [String: String] = [:]
     private var drawnNames: Set<String> = []
+    /// The graph's links by the handler they leave.
+    private let outgoing: [String: [ChainGraph.Link]]
 
     static let entryID = "entry"
 
@@ -26,6 +28,7 @@ struct DiagramCanvas {
     /// `heat` is given and there are more than the maximum, the hottest.
     init(graph: ChainGraph, options: DiagramOptions, heat: ((String) -> Double)? = nil, heatUnit: String = "self time") {
         self.graph = graph
+        outgoing = Dictionary(grouping: graph.links, by: \.from)
         for (index, handler) in graph.handlers.enumerated() { idByName[handler.name] = "h\(index)" }
         var names = graph.handlers.map(\.name)
         let ignored = Set(options.ignore)
@@ -65,13 +68,11 @@ struct DiagramCanvas {
 
     /// The links between drawn handlers; a link into a hidden handler is followed until it reaches drawn ones.
     func drawnLinks() -> [DrawnLink] {
-        var outgoing: [String: [ChainGraph.Link]] = [:]
-        for link in graph.links { outgoing[link.from, default: []].append(link) }
         var result: [DrawnLink] = []
         for handler in drawn {
             var targets: Set<String> = []
             for link in outgoing[handler.name] ?? [] {
-                for (target, hidden) in reach(from: link.to, outgoing: outgoing) {
+                for (target, hidden) in reach(from: link.to) {
                     guard targets.insert(target).inserted else { continue }
                     result.append(DrawnLink(from: handler.name, to: target, hidden: hidden, isObservedOnly: link.isObservedOnly))
                 }
@@ -82,11 +83,9 @@ struct DiagramCanvas {
 
     /// The drawn handlers commands enter at, each with how many hidden handlers precede it.
     func drawnEntries() -> [(name: String, hidden: Int)] {
-        var outgoing: [String: [ChainGraph.Link]] = [:]
-        for link in graph.links { outgoing[link.from, default: []].append(link) }
         var result: [(name: String, hidden: Int)] = []
         for entry in graph.entries {
-            for (target, hidden) in reach(from: entry, outgoing: outgoing) where !result.contains(where: { $0.name == target }) {
+            for (target, hidden) in reach(from: entry) where !result.contains(where: { $0.name == target }) {
                 result.append((target, hidden))
             }
         }
@@ -94,7 +93,7 @@ struct DiagramCanvas {
     }
 
     /// The drawn handlers reachable from `start` through hidden ones only (breadth first, fewest skipped).
-    private func reach(from start: String, outgoing: [String: [ChainGraph.Link]]) -> [(String, Int)] {
+    private func reach(from start: String) -> [(String, Int)] {
         if isDrawn(start) { return [(start, 0)] }
         var found: [(String, Int)] = []
         var seen: Set<String> = [start]
@@ -175,10 +174,10 @@ struct DiagramCanvas {
     /// cut into rows of `length`.
     private func rows(links: [DrawnLink], length: Int) -> [[String]] {
         var incoming: [String: Int] = [:]
-        var outgoing: [String: [String]] = [:]
+        var successors: [String: [String]] = [:]
         for link in links {
             incoming[link.to, default: 0] += 1
-            outgoing[link.from, default: []].append(link.to)
+            successors[link.from, default: []].append(link.to)
         }
         var predecessors: [String: [String]] = [:]
         for link in links { predecessors[link.to, default: []].append(link.from) }
@@ -190,14 +189,14 @@ struct DiagramCanvas {
             // A run starts where the line is not continued from a single straight predecessor.
             let before = predecessors[handler.name] ?? []
             if before.count == 1, let predecessor = before.first, straight(predecessor),
-                outgoing[predecessor]?.count == 1, !placed.contains(predecessor), predecessor != handler.name
+                successors[predecessor]?.count == 1, !placed.contains(predecessor), predecessor != handler.name
             {
                 continue
             }
             var run = [handler.name]
             placed.insert(handler.name)
             var current = handler.name
-            while let targets = outgoing[current], targets.count == 1, let next = targets.first,
+            while let targets = successors[current], targets.count == 1, let next = targets.first,
                 incoming[next] == 1, straight(next), !placed.contains(next)
             {
                 run.append(next)

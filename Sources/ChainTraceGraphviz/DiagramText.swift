@@ -11,7 +11,9 @@ enum DiagramText {
         return (value >= 10 || value == 0 ? String(Int(value.rounded())) : DOTText.number((value * 10).rounded() / 10)) + "%"
     }
 
-    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+    static func plural(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
+        "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
+    }
 
     /// A colour between `from` and `to` (RGB) at `fraction` (0–1), as `#rrggbb`.
     static func blend(_ from: (Int, Int, Int), _ to: (Int, Int, Int), _ fraction: Double) -> String {

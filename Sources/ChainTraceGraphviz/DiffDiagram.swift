@@ -30,13 +30,8 @@ extension ChainDiagram {
             legend: legend,
             options: options,
             node: { handler in
+                guard let change = changes[handler.name] else { return greyed(handler, note: "reached by neither") }
                 var attributes = roleAttributes(of: handler)
-                guard let change = changes[handler.name] else {
-                    return attributes + [
-                        .init("color", "#c8c8c8"), .init("fontcolor", "#9a9a9a"),
-                        .init("label", DiagramText.label(name: handler.name, lines: roleLines(of: handler) + ["reached by neither"])),
-                    ]
-                }
                 var lines = roleLines(of: handler)
                 let p95 = "p95 \(DiagramText.nanoseconds(change.p95Before)) → \(DiagramText.nanoseconds(change.p95After))"
                 switch change.verdict {

@@ -28,14 +28,8 @@ extension ChainDiagram {
             legend: legend,
             options: options,
             node: { handler in
+                guard let numbers = hopNumbers[handler.name] else { return greyed(handler, note: "not visited") }
                 var attributes = roleAttributes(of: handler)
-                guard let numbers = hopNumbers[handler.name] else {
-                    attributes += [
-                        .init("color", "#c8c8c8"), .init("fontcolor", "#9a9a9a"),
-                        .init("label", DiagramText.label(name: handler.name, lines: roleLines(of: handler) + ["not visited"])),
-                    ]
-                    return attributes
-                }
                 var lines: [String] = []
                 for number in numbers {
                     let hop = hops[number - 1]

@@ -34,13 +34,10 @@ extension ChainDiagram {
             legend: legend,
             options: options,
             node: { handler in
-                var attributes = roleAttributes(of: handler)
                 guard let statistics = profile.statistics(of: handler.name), statistics.seen > 0 else {
-                    return attributes + [
-                        .init("color", "#c8c8c8"), .init("fontcolor", "#9a9a9a"),
-                        .init("label", DiagramText.label(name: handler.name, lines: roleLines(of: handler) + ["not reached"])),
-                    ]
+                    return greyed(handler, note: "not reached")
                 }
+                var attributes = roleAttributes(of: handler)
                 let selfTime = Double(statistics.totalSelfNanoseconds)
                 let share = totalSelf > 0 ? selfTime / totalSelf : 0
                 let size = 10 + 20 * (largestSelf > 0 ? (selfTime / largestSelf).squareRoot() : 0)

@@ -8,8 +8,7 @@ import ChainTraceFormats
 ///   one slow outlier when `traces` come from many runs. `nil` compares every single hop.
 public func verifyNoHandlerSlower(than budget: Duration, in traces: [Trace], percentile: Double? = nil) -> String? {
     let limit = budget.components.seconds * 1_000_000_000 + budget.components.attoseconds / 1_000_000_000
-    var profile = ChainProfile()
-    for trace in traces { profile.add(trace) }
+    let profile = ChainProfile(traces)
     var slow: [(handler: String, time: UInt64, hops: Int)] = []
     for handler in profile.handlers where handler.seen > 0 {
         let time = percentile.map { handler.selfTime(atPercentile: $0) } ?? handler.maximumSelfTime

@@ -22,9 +22,7 @@ enum DiagramFixtures {
     static func traces(_ name: String) throws -> [Trace] { try TraceLogReader.readAll(path: path(name)).traces }
 
     static func profile(_ name: String) throws -> ChainProfile {
-        var profile = ChainProfile()
-        for trace in try traces(name) { profile.add(trace) }
-        return profile
+        ChainProfile(try traces(name))
     }
 
     static func trace(_ id: String, in name: String = "editor-after.traces.jsonl") throws -> Trace {
