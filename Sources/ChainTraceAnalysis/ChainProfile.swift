@@ -74,14 +74,16 @@ public struct ChainProfile: Sendable {
     public mutating func add(_ trace: Trace) {
         commands += 1
         totalNanoseconds &+= trace.duration
-        switch trace.outcome {
+        switch trace.compactOutcome {
         case .accepted: accepted += 1
         case .fellOffTheEnd: fellOffTheEnd += 1
         case .failed: failed += 1
         }
-        if chains.last != trace.chain, !chains.contains(trace.chain) { chains.append(trace.chain) }
         let (names, owner) = trace.compactNames
         if owner !== mappedNames {
+            // Traces sharing names share their chain too, so the chain is only looked at here.
+            let chain = trace.chain
+            if !chains.contains(chain) { chains.append(chain) }
             mappedNames = owner
             profileIndexByName = names.map { index(of: $0) }
         }

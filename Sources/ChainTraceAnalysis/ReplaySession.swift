@@ -3,8 +3,8 @@ public import ChainTraceFormats
 
 /// Replays a command stream through a chain built from a definition — the engine of `chaintrace replay`.
 ///
-/// Every command goes through a real ``Chain`` with a recorder on, so replayed timings are measured the same
-/// way as in an app. Chain changes in the stream are made in order.
+/// Every command goes through a real ``Chain``, recorded as a recorder would record it, so replayed timings are
+/// measured the same way as in an app. Chain changes in the stream are made in order.
 ///
 /// ```swift
 /// let session = try ReplaySession(definition: try ChainDefinition.load(path: "chain.json"))
@@ -33,7 +33,6 @@ public final class ReplaySession {
     public let options: Options
     /// The fields the definition's rules read, in slots; give it to the ``CommandStreamReader`` for speed.
     public let schema: FieldSchema
-    private let slot = LastTraceSlot()
 
     /// Builds the chain.
     ///
@@ -58,8 +57,6 @@ public final class ReplaySession {
         expected: TraceLogReader? = nil,
         progress: ((Int) -> Void)? = nil
     ) throws(FormatError) -> ReplayReport {
-        chain.recorder = Recorder(sink: slot, capturesPayloads: traceLog != nil)
-        defer { chain.recorder = .off }
         var report = ReplayReport()
         for handler in definition.handlers {
             if let members = handler.members {
@@ -94,15 +91,11 @@ public final class ReplaySession {
                     try reject(FormatError(file: stream.file, line: line, column: 0, expected: "a change the chain can make", found: "\(error)"), into: &report)
                 }
             case .command(let command):
-                var failure: (any Error)?
+                let trace: Trace
                 do {
-                    try chain.send(command, from: command.entry)
+                    trace = try chain.sendForTrace(command, from: command.entry, capturingPayload: traceLog != nil)
                 } catch {
-                    failure = error
-                }
-                guard let trace = slot.take() else {
-                    let problem = failure.map { "\($0)" } ?? "no trace"
-                    try reject(FormatError(file: stream.file, line: line, column: 0, expected: "a command the chain can take", found: problem), into: &report)
+                    try reject(FormatError(file: stream.file, line: line, column: 0, expected: "a command the chain can take", found: "\(error)"), into: &report)
                     continue
                 }
                 report.commands += 1
@@ -115,6 +108,9 @@ public final class ReplaySession {
                     let recorded = try expected.next()
                     matcher?.add(first: recorded.map { ($0, expected.line) }, second: (trace, line))
                 }
+                // Unless something above kept it, the next command's trace reuses its storage.
+                var spent: Trace? = consume trace
+                Trace.recycle(&spent)
             }
         }
         if let expected, matcher != nil {
@@ -159,20 +155,4 @@ public struct ReplayedCommand: Sendable {
     public var line: Int
     /// Its trace.
     public var trace: Trace
-}
-
-/// Holds the one trace the command just sent produced; replay is single-threaded, so one slot is enough.
-final class LastTraceSlot: TraceSink {
-    private let slot = LockedValue<Trace?>(nil)
-
-    func record(_ trace: Trace) {
-        slot.withLock { $0 = trace }
-    }
-
-    func take() -> Trace? {
-        slot.withLock { slot in
-            defer { slot = nil }
-            return slot
-        }
-    }
 }

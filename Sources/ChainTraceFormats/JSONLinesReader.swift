@@ -15,7 +15,7 @@ public final class JSONLinesReader {
     public let file: String
     /// The incomplete last line, once the reader has reached it.
     public private(set) var tornTail: TornTail?
-    private var lines: LineReader
+    @exclusivity(unchecked) private var lines: LineReader
 
     /// Bytes read so far, for progress reports.
     public var bytesRead: Int { lines.bytesConsumed }

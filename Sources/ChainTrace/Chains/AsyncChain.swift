@@ -43,7 +43,7 @@ public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, 
             var untraced = UntracedHops()
             return try await Self.walk(chain, command, from: start, observer: &untraced)
         }
-        var hops = TracedHops(chain: chain, entry: start)
+        var hops = TracedHops(chain: chain, entry: start, thread: ThreadState.current)
         let outcome: Swift.Result<Result?, any Error>
         do {
             outcome = .success(try await Self.walk(chain, command, from: start, observer: &hops))
@@ -52,7 +52,7 @@ public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, 
         }
         // The id comes from whichever thread the task finishes on; ids stay unique either way.
         let trace = hops.trace(
-            of: command, over: chain, configuration: configuration, id: ThreadState.current.makeTraceID())
+            of: command, over: chain, capturingPayload: configuration.capturesPayloads, id: ThreadState.current.makeTraceID())
         configuration.sink.record(trace)
         return try outcome.get()
     }

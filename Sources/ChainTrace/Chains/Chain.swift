@@ -44,16 +44,16 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
         let start = try chain.entryIndex(entry)
         if let configuration = chain.recorder.configuration ?? ChainTracing.scopedConfiguration {
             if configuration.admits(command, thread: thread) {
-                var hops = TracedHops(chain: chain, entry: start)
+                var hops = TracedHops(chain: chain, entry: start, thread: thread)
                 do {
                     let result = try Self.walk(chain, command, from: start, observer: &hops)
                     let trace = hops.trace(
-                        of: command, over: chain, configuration: configuration, id: thread.makeTraceID())
+                        of: command, over: chain, capturingPayload: configuration.capturesPayloads, id: thread.makeTraceID())
                     configuration.sink.record(trace)
                     return result
                 } catch {
                     let trace = hops.trace(
-                        of: command, over: chain, configuration: configuration, id: thread.makeTraceID())
+                        of: command, over: chain, capturingPayload: configuration.capturesPayloads, id: thread.makeTraceID())
                     configuration.sink.record(trace)
                     throw error
                 }
@@ -61,6 +61,26 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
         }
         var untraced = UntracedHops()
         return try Self.walk(chain, command, from: start, observer: &untraced)
+    }
+
+    /// Sends `command` exactly as ``send(_:from:)`` does with a recorder on, but hands its trace straight back
+    /// instead of to a sink — how `chaintrace replay` records every command it replays. A handler's error ends
+    /// up in the trace, as a failed hop.
+    ///
+    /// - Throws: ``ChainError`` when the command cannot even enter the chain (an unknown entry), so there is no
+    ///   trace.
+    @inlinable
+    package func sendForTrace(
+        _ command: Command,
+        from entry: String? = nil,
+        capturingPayload: Bool
+    ) throws(ChainError) -> Trace {
+        let thread = ThreadState.current
+        let chain = currentSnapshot(thread: thread)
+        let start = try chain.entryIndex(entry)
+        var hops = TracedHops(chain: chain, entry: start, thread: thread)
+        _ = try? Self.walk(chain, command, from: start, observer: &hops)
+        return hops.trace(of: command, over: chain, capturingPayload: capturingPayload, id: thread.makeTraceID())
     }
 
     /// Who would take `command` if it were sent to `entry`: asks each handler's dry-run test, runs nothing.
@@ -85,19 +105,19 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
                 observer.failed(index, registry: -1, error: error)
                 throw error
             }
-            let node = chain.nodes[Int(index)]
-            if let box = node.box {
+            // Fields are read one by one: copying the whole node would retain its handler on every hop.
+            if let box = chain.nodes[Int(index)].box {
                 if let result = try step(box, index, registry: -1, &command, &observer) { return result }
             } else {
                 let mark = observer.beginRegistry(index)
                 defer { observer.endRegistry(mark) }
-                for member in chain.registries[Int(node.registry)] {
+                for member in chain.registries[Int(chain.nodes[Int(index)].registry)] {
                     if let result = try step(member.box, member.name, registry: index, &command, &observer) {
                         return result
                     }
                 }
             }
-            index = node.next
+            index = chain.nodes[Int(index)].next
         }
         return nil
     }

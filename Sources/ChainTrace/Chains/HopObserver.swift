@@ -38,12 +38,19 @@ struct TracedHops: HopObserver {
     /// Read once per trace rather than once per hop.
     @usableFromInline let usesCycleCounter: Bool
 
+    /// Starts a walk's trace, in a storage this thread's last recycled trace left behind when there is one.
     @inlinable
-    init<Member>(chain: CompiledChain<Member>, entry: Int32) {
-        storage = .make(
-            capacity: chain.nodes.count,
-            header: TraceHeader(id: 0, names: chain.names, entry: entry, chainVersion: chain.version, start: 0, inTicks: true)
-        )
+    init<Member>(chain: CompiledChain<Member>, entry: Int32, thread: ThreadState) {
+        if let spare = thread.spareTraceStorage {
+            thread.spareTraceStorage = nil
+            spare.reset(names: chain.names, entry: entry, chainVersion: chain.version)
+            storage = spare
+        } else {
+            storage = .make(
+                capacity: chain.nodes.count,
+                header: TraceHeader(id: 0, names: chain.names, entry: entry, chainVersion: chain.version, start: 0, inTicks: true)
+            )
+        }
         usesCycleCounter = MonotonicClock.usesCycleCounter
         start = MonotonicClock.now()
         last = start
@@ -119,10 +126,10 @@ struct TracedHops: HopObserver {
     func trace<Member, Command>(
         of command: Command,
         over chain: CompiledChain<Member>,
-        configuration: RecorderConfiguration,
+        capturingPayload: Bool,
         id: UInt64
     ) -> Trace {
-        let description = chain.command.describe(command, capturingPayload: configuration.capturesPayloads)
+        let description = chain.command.describe(command, capturingPayload: capturingPayload)
         let start = start
         let duration = last &- start
         storage.withUnsafeMutablePointers { header, records in

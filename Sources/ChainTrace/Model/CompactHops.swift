@@ -1,39 +1,80 @@
 /// One hop as the package's analyses read it: the handler and registry as indexes into the trace's name list
 /// (shared by every trace of one chain version), with times already in nanoseconds. No strings are copied.
+@usableFromInline
 package struct CompactHop: Sendable {
     /// The handler's index in the names.
-    package var handler: Int
+    @usableFromInline package var handler: Int
     /// The registry's index in the names, or -1.
-    package var registry: Int
+    @usableFromInline package var registry: Int
     /// What it decided.
-    package var decision: Decision
+    @usableFromInline package var decision: Decision
     /// Its own time, in nanoseconds.
-    package var selfNanoseconds: UInt64
+    @usableFromInline package var selfNanoseconds: UInt64
     /// Its whole time, in nanoseconds.
-    package var inclusiveNanoseconds: UInt64
+    @usableFromInline package var inclusiveNanoseconds: UInt64
+
+    /// Creates a compact hop.
+    @inlinable
+    @usableFromInline
+    package init(handler: Int, registry: Int, decision: Decision, selfNanoseconds: UInt64, inclusiveNanoseconds: UInt64) {
+        self.handler = handler
+        self.registry = registry
+        self.decision = decision
+        self.selfNanoseconds = selfNanoseconds
+        self.inclusiveNanoseconds = inclusiveNanoseconds
+    }
+}
+
+/// How a trace ended, without the names ``Outcome`` carries.
+package enum CompactOutcome: Sendable {
+    case accepted, failed, fellOffTheEnd
 }
 
 extension Trace {
     /// The trace's handler names, which ``CompactHop`` indexes, and their owner: the same object for every trace
     /// sharing those names (all traces of one chain version). Hold the owner while relying on its identity.
     package var compactNames: (names: [String], owner: any AnyObject & Sendable) {
-        storage.withUnsafeMutablePointerToHeader { header in
-            (header.pointee.names.names, header.pointee.names)
+        storage.header { ($0.pointee.names.names, $0.pointee.names) }
+    }
+
+    /// How the trace ended — what ``outcome`` says, without making its strings.
+    package var compactOutcome: CompactOutcome {
+        if let outcomeOverride {
+            switch outcomeOverride {
+            case .accepted: return .accepted
+            case .failed: return .failed
+            case .fellOffTheEnd: return .fellOffTheEnd
+            }
+        }
+        return storage.read { header, records in
+            let hop = Int(header.pointee.outcomeHop)
+            guard hop >= 0 else { return .fellOffTheEnd }
+            return records[hop].decision == .failed ? .failed : .accepted
         }
     }
 
     /// Calls `body` with each hop in compact form — the same numbers ``hops`` gives, without building them.
+    @inlinable
     package func forEachCompactHop(_ body: (CompactHop) -> Void) {
-        storage.withUnsafeMutablePointers { header, elements in
-            let inTicks = header.pointee.inTicks
-            for position in 0..<header.pointee.count {
-                let record = elements[position]
-                let (inclusive, exclusive) = TraceStorage.durations(of: record, inTicks: inTicks)
+        storage.read { header, records in
+            // Read once per trace, not once per conversion.
+            let scale = header.pointee.inTicks ? MonotonicClock.nanosecondsPerTick : nil
+            for record in records {
+                let (inclusive, exclusive) = TraceStorage.durations(of: record, scale: scale)
                 body(
                     CompactHop(
                         handler: Int(record.handler), registry: Int(record.registry), decision: record.decision,
                         selfNanoseconds: exclusive, inclusiveNanoseconds: inclusive))
             }
         }
+    }
+
+    /// Hands `trace`'s storage back to the calling thread for its next traced walk, when `trace` held the last
+    /// reference to it — how a replay records a million commands without allocating a trace for each. Leaves
+    /// `trace` empty either way.
+    package static func recycle(_ trace: inout Trace?) {
+        guard var storage = trace?.storage else { return }
+        trace = nil
+        if isKnownUniquelyReferenced(&storage) { ThreadState.current.spareTraceStorage = storage }
     }
 }

@@ -97,39 +97,37 @@ public struct Trace: Hashable, Identifiable {
 
     /// An outcome given to ``init(id:commandKind:commandID:payload:entry:chain:chainVersion:startTime:hops:outcome:duration:)``
     /// that no hop accounts for (kept so hand-built traces read back exactly as given).
-    private var outcomeOverride: Outcome? = nil
+    private(set) var outcomeOverride: Outcome? = nil
 
     /// Unique among the traces of one process; increasing on each thread.
-    public var id: UInt64 { storage.header.id }
+    public var id: UInt64 { storage.header { $0.pointee.id } }
     /// What kind of command this was: ``TracedCommand/commandKind`` when the command provides one,
     /// otherwise the command's type name.
     public var commandKind: String {
-        let header = storage.header
-        return header.kind ?? header.names.commandType
+        storage.header { $0.pointee.kind ?? $0.pointee.names.commandType }
     }
     /// The command's own identifier, when it has one (``TracedCommand/commandID``); used to match the same
     /// command across recorded runs.
-    public var commandID: String? { storage.header.commandID }
+    public var commandID: String? { storage.header { $0.pointee.commandID } }
     /// The command encoded as JSON, when it is `Encodable` and the recorder captures payloads.
-    public var payload: JSONValue? { storage.header.payload }
+    public var payload: JSONValue? { storage.header { $0.pointee.payload } }
     /// The handler the command entered the chain at.
     public var entry: String {
-        let header = storage.header
-        return header.names.names[Int(header.entry)]
+        storage.header { $0.pointee.names.names[Int($0.pointee.entry)] }
     }
     /// The chain's name.
-    public var chain: String { storage.header.names.chain }
+    public var chain: String { storage.header { $0.pointee.names.chain } }
     /// The chain's version when the command was sent; every change to the chain increases it.
-    public var chainVersion: Int { storage.header.chainVersion }
+    public var chainVersion: Int { storage.header { $0.pointee.chainVersion } }
     /// Wall-clock start of the trace, in nanoseconds since 1970-01-01 UTC.
     public var startTime: Int64 {
-        let header = storage.header
-        return header.inTicks ? MonotonicClock.wallTime(header.start) : Int64(bitPattern: header.start)
+        let (start, inTicks) = storage.header { ($0.pointee.start, $0.pointee.inTicks) }
+        return inTicks ? MonotonicClock.wallTime(start) : Int64(bitPattern: start)
     }
     /// Nanoseconds from the start of the first hop to the end of the last.
     public var duration: UInt64 {
-        let header = storage.header
-        return storage.nanoseconds(header.duration, inTicks: header.inTicks)
+        let (duration, inTicks) = storage.header { ($0.pointee.duration, $0.pointee.inTicks) }
+        return storage.nanoseconds(duration, inTicks: inTicks)
     }
     /// How the trip ended.
     public var outcome: Outcome { outcomeOverride ?? storage.outcome }

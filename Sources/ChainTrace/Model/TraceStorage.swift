@@ -26,6 +26,22 @@ final class TraceStorage: ManagedBuffer<TraceHeader, HopRecord> {
         return storage
     }
 
+    /// Empties a recycled storage for a new walk's trace, keeping its room for hops. Only what a walk does not
+    /// set itself is reset, field by field: building a whole new header would copy every name it holds.
+    @inlinable
+    func reset(names: HandlerNameTable, entry: Int32, chainVersion: Int) {
+        withUnsafeMutablePointerToHeader { header in
+            // Hop records hold no references, so dropping them needs no deinitialisation.
+            header.pointee.count = 0
+            if header.pointee.names !== names { header.pointee.names = names }
+            header.pointee.entry = entry
+            header.pointee.chainVersion = chainVersion
+            header.pointee.inTicks = true
+            header.pointee.outcomeHop = -1
+            if !header.pointee.reasons.values.isEmpty { header.pointee.reasons = HopReasons() }
+        }
+    }
+
     /// A larger copy, for a walk with more hops than expected.
     @usableFromInline
     func grown() -> TraceStorage {
@@ -36,24 +52,37 @@ final class TraceStorage: ManagedBuffer<TraceHeader, HopRecord> {
         }
     }
 
-    /// Reads the header and the records in use.
+    /// Reads the header (in place: copying it would retain every name it holds) and the records in use.
     @inlinable
-    func read<T>(_ body: (TraceHeader, UnsafeBufferPointer<HopRecord>) -> T) -> T {
+    func read<T>(_ body: (UnsafePointer<TraceHeader>, UnsafeBufferPointer<HopRecord>) -> T) -> T {
         withUnsafeMutablePointers { header, elements in
-            body(header.pointee, UnsafeBufferPointer(start: elements, count: header.pointee.count))
+            body(UnsafePointer(header), UnsafeBufferPointer(start: elements, count: header.pointee.count))
         }
+    }
+
+    /// One thing from the header, read in place.
+    @inlinable
+    func header<T>(_ field: (UnsafePointer<TraceHeader>) -> T) -> T {
+        withUnsafeMutablePointerToHeader { field(UnsafePointer($0)) }
     }
 
     /// A hop's inclusive and self time in nanoseconds. Positions are converted, not spans, so consecutive hops
     /// still add up exactly in nanoseconds.
     static func durations(of record: HopRecord, inTicks: Bool) -> (inclusive: UInt64, exclusive: UInt64) {
-        guard inTicks else { return (record.inclusiveDuration, min(record.inclusiveDuration, record.selfDuration)) }
-        let start = MonotonicClock.nanoseconds(record.startOffset)
-        let end = MonotonicClock.nanoseconds(record.startOffset &+ record.inclusiveDuration)
+        durations(of: record, scale: inTicks ? MonotonicClock.nanosecondsPerTick : nil)
+    }
+
+    /// The same, given ``MonotonicClock/nanosecondsPerTick`` for a trace in ticks, or `nil` for one in nanoseconds.
+    @inlinable
+    static func durations(of record: HopRecord, scale: Double?) -> (inclusive: UInt64, exclusive: UInt64) {
+        guard let scale else { return (record.inclusiveDuration, min(record.inclusiveDuration, record.selfDuration)) }
+        func nanoseconds(_ ticks: UInt64) -> UInt64 { UInt64(Double(ticks) * scale + 0.5) }
+        let start = nanoseconds(record.startOffset)
+        let end = nanoseconds(record.startOffset &+ record.inclusiveDuration)
         let inclusive = end &- start
         let exclusive =
             record.selfDuration == record.inclusiveDuration
-            ? inclusive : min(inclusive, MonotonicClock.nanoseconds(record.selfDuration))
+            ? inclusive : min(inclusive, nanoseconds(record.selfDuration))
         return (inclusive, exclusive)
     }
 
@@ -64,31 +93,36 @@ final class TraceStorage: ManagedBuffer<TraceHeader, HopRecord> {
 
     var outcome: Outcome {
         read { header, records in
-            guard header.outcomeHop >= 0 else { return .fellOffTheEnd }
-            let record = records[Int(header.outcomeHop)]
-            let handler = header.names.names[Int(record.handler)]
+            let outcomeHop = Int(header.pointee.outcomeHop)
+            guard outcomeHop >= 0 else { return .fellOffTheEnd }
+            let record = records[outcomeHop]
+            let handler = header.pointee.names.names[Int(record.handler)]
             if record.decision == .failed {
-                return .failed(at: handler, error: header.reasons[Int(header.outcomeHop)] ?? "")
+                return .failed(at: handler, error: header.pointee.reasons[outcomeHop] ?? "")
             }
             return .accepted(by: handler)
         }
     }
 
     var path: [String] {
-        read { header, records in records.map { header.names.names[Int($0.handler)] } }
+        read { header, records in
+            let names = header.pointee.names.names
+            return records.map { names[Int($0.handler)] }
+        }
     }
 
     var hops: [Hop] {
         read { header, records in
-            records.enumerated().map { position, record in
-                let start = nanoseconds(record.startOffset, inTicks: header.inTicks)
-                let (inclusive, exclusive) = Self.durations(of: record, inTicks: header.inTicks)
+            let (names, reasons, inTicks) = (header.pointee.names.names, header.pointee.reasons, header.pointee.inTicks)
+            return records.enumerated().map { position, record in
+                let start = nanoseconds(record.startOffset, inTicks: inTicks)
+                let (inclusive, exclusive) = Self.durations(of: record, inTicks: inTicks)
                 return Hop(
-                    handler: header.names.names[Int(record.handler)],
+                    handler: names[Int(record.handler)],
                     position: position,
                     decision: record.decision,
-                    reason: header.reasons[position],
-                    registry: record.registry < 0 ? nil : header.names.names[Int(record.registry)],
+                    reason: reasons[position],
+                    registry: record.registry < 0 ? nil : names[Int(record.registry)],
                     startOffset: start,
                     inclusiveDuration: inclusive,
                     selfDuration: exclusive

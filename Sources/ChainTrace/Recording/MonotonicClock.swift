@@ -75,6 +75,10 @@ enum MonotonicClock {
         return Calibration(nanosecondsPerTick: ratio, anchorTicks: startTicks, anchorWallNanoseconds: wallNanoseconds)
     }()
 
+    /// Nanoseconds per tick, or `nil` when ticks already are nanoseconds.
+    @usableFromInline
+    static let nanosecondsPerTick: Double? = usesCycleCounter ? calibration.nanosecondsPerTick : nil
+
     /// Converts a span of ticks into nanoseconds.
     @inlinable
     static func nanoseconds(_ ticks: UInt64) -> UInt64 {

@@ -20,6 +20,9 @@ final class ThreadState {
     @usableFromInline @exclusivity(unchecked) var traceIDLimit: UInt64 = 0
     /// The trace that instrumented synchronous handlers on this thread are adding hops to.
     @usableFromInline @exclusivity(unchecked) var activeTrace: ActiveTrace?
+    /// A trace storage nobody holds any more, handed back by ``Trace/recycle(_:)`` for this thread's next traced
+    /// walk to fill instead of allocating one.
+    @usableFromInline @exclusivity(unchecked) var spareTraceStorage: TraceStorage?
     /// This thread's copies of chain snapshots: a direct-mapped cache by chain token (see
     /// ``ChainBase/currentSnapshot(thread:)``), so a send reads its chain without taking the chain's lock.
     @usableFromInline @exclusivity(unchecked) var snapshotTokens = [UInt64](repeating: 0, count: 64)

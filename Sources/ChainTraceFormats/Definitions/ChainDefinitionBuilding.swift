@@ -74,21 +74,28 @@ extension ChainDefinition {
     /// A handler that does what its definition's rules say, after spending its simulated work.
     static func ruleHandler(_ definition: HandlerDefinition, schema: FieldSchema?) -> Handler<JSONCommand, JSONValue> {
         let name = definition.name
-        let written = definition.role == .responder ? definition.accepts : nil
-        let accepts = schema.map { written?.compiled(for: $0) } ?? written
-        let failure = definition.failure.map { failure in
-            FailureRule(when: schema.map { failure.when.compiled(for: $0) } ?? failure.when, error: failure.error)
-        }
+        let accepts = definition.role == .responder ? definition.accepts.map { CompiledRule.make($0, schema: schema) } : nil
+        let test: @Sendable (JSONCommand) -> Bool = { command in accepts?.matches(command) ?? false }
+        let result = HandlerResponse<JSONCommand, JSONValue>.accept(.string(name))
+        let otherwise: HandlerResponse<JSONCommand, JSONValue> = definition.role == .observer ? .continue : .pass
         let work = definition.work ?? 0
-        let isObserver = definition.role == .observer
-        let result = JSONValue.string(name)
-        return Handler(name, role: definition.role, canHandle: { command in accepts?.matches(command) ?? false }) { command in
+        if work == 0, definition.failure == nil {
+            // The common case, kept to the test alone: this runs on every hop of a replay.
+            guard let accepts else { return Handler(name, role: definition.role, canHandle: test) { _ in otherwise } }
+            return Handler(name, role: definition.role, canHandle: test) { command in
+                accepts.matches(command) ? result : otherwise
+            }
+        }
+        let failure = definition.failure.map { failure in
+            (when: CompiledRule.make(failure.when, schema: schema), error: failure.error)
+        }
+        return Handler(name, role: definition.role, canHandle: test) { command in
             SimulatedWork.spin(nanoseconds: work)
             if let failure, failure.when.matches(command) {
                 throw DefinedHandlerFailure(handler: name, message: failure.error)
             }
-            guard let accepts else { return isObserver ? .continue : .pass }
-            return accepts.matches(command) ? .accept(result) : .pass
+            guard let accepts else { return otherwise }
+            return accepts.matches(command) ? result : otherwise
         }
     }
 

@@ -26,18 +26,58 @@ public final class FieldSchema: Sendable {
         self.init(names: names)
     }
 
+    /// Where a key's bytes point (see ``bucket(count:first:last:)``): the one slot whose name lands there, -1 for
+    /// none, -2 for several (then every name is compared).
+    let slotByBucket: [Int]
+
     /// A schema of these field names.
     public init(names: [String]) {
         self.names = names
         utf8Names = names.map { Array($0.utf8) }
         slotByName = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        var buckets = [Int](repeating: -1, count: 256)
+        for (slot, name) in utf8Names.enumerated() {
+            guard let first = name.first, let last = name.last else { continue }
+            let bucket = Self.bucket(count: name.count, first: first, last: last)
+            buckets[bucket] = buckets[bucket] == -1 ? slot : -2
+        }
+        slotByBucket = buckets
+    }
+
+    /// A cheap hash of a name: its length and first and last bytes.
+    static func bucket(count: Int, first: UInt8, last: UInt8) -> Int {
+        (count &* 31 &+ Int(first) &* 7 &+ Int(last)) & 255
     }
 }
 
 /// A command's values for a ``FieldSchema``'s fields, filled in while the command was decoded.
 struct FieldSlots: Sendable {
     let schema: ObjectIdentifier
+    /// Each field's value; `nil` when the command does not have it.
     var values: [JSONValue?]
+    /// Each field's value as a number, NaN when it is absent or not a number — what range rules compare.
+    var numbers: [Double]
+
+    /// Empty slots for `schema`.
+    init(for schema: FieldSchema) {
+        self.schema = ObjectIdentifier(schema)
+        values = Array(repeating: nil, count: schema.names.count)
+        numbers = Array(repeating: .nan, count: schema.names.count)
+    }
+
+    /// Puts `value` in `slot`.
+    mutating func set(_ value: JSONValue, at slot: Int) {
+        values[slot] = value
+        numbers[slot] = value.doubleValue ?? .nan
+    }
+
+    /// Empties every slot, keeping the arrays for the next command.
+    mutating func clear() {
+        for slot in values.indices {
+            values[slot] = nil
+            numbers[slot] = .nan
+        }
+    }
 }
 
 extension Rule {
@@ -53,18 +93,4 @@ extension Rule {
         }
     }
 
-    /// The same rule, reading its fields through `schema`'s slots when a command has them.
-    func compiled(for schema: FieldSchema) -> Rule {
-        switch self {
-        case .always, .kind: self
-        case .equals(let field, let value): .equals(field.slotted(in: schema), value)
-        case .oneOf(let field, let values): .oneOf(field.slotted(in: schema), values)
-        case .range(let field, let low, let high): .range(field.slotted(in: schema), minimum: low, maximum: high)
-        case .matches(let field, let pattern): .matches(field.slotted(in: schema), pattern)
-        case .present(let field, let flag): .present(field.slotted(in: schema), flag)
-        case .all(let rules): .all(rules.map { $0.compiled(for: schema) })
-        case .any(let rules): .any(rules.map { $0.compiled(for: schema) })
-        case .not(let rule): .not(rule.compiled(for: schema))
-        }
-    }
 }

@@ -36,21 +36,9 @@ public indirect enum Rule: Sendable, Hashable {
         switch self {
         case .always(let result):
             return result
-        case .equals(let field, let expected):
-            guard let value = field.value(in: command) else { return false }
-            return value.sameValue(as: expected)
-        case .oneOf(let field, let candidates):
-            guard let value = field.value(in: command) else { return false }
-            return candidates.contains { value.sameValue(as: $0) }
-        case .range(let field, let minimum, let maximum):
-            guard let number = field.value(in: command)?.doubleValue else { return false }
-            return Self.number(number, isWithin: minimum, maximum)
-        case .matches(let field, let pattern):
-            guard let text = field.value(in: command)?.stringValue else { return false }
-            return pattern.matches(text)
-        case .present(let field, let expected):
-            let value = field.value(in: command)
-            return (value != nil && value != .null) == expected
+        case .equals(let field, _), .oneOf(let field, _), .range(let field, _, _), .matches(let field, _),
+            .present(let field, _):
+            return passes(fieldValue: field.value(in: command))
         case .kind(let kinds):
             return kinds.contains(command.kind)
         case .all(let rules):
@@ -59,6 +47,29 @@ public indirect enum Rule: Sendable, Hashable {
             return rules.contains { $0.matches(command) }
         case .not(let rule):
             return !rule.matches(command)
+        }
+    }
+
+    /// Whether a field test passes when its field holds `value` (`nil`: the field is missing). `false` for
+    /// rules that are not field tests.
+    func passes(fieldValue value: JSONValue?) -> Bool {
+        switch self {
+        case .equals(_, let expected):
+            guard let value else { return false }
+            return value.sameValue(as: expected)
+        case .oneOf(_, let candidates):
+            guard let value else { return false }
+            return candidates.contains { value.sameValue(as: $0) }
+        case .range(_, let minimum, let maximum):
+            guard let number = value?.doubleValue else { return false }
+            return Self.number(number, isWithin: minimum, maximum)
+        case .matches(_, let pattern):
+            guard let text = value?.stringValue else { return false }
+            return pattern.matches(text)
+        case .present(_, let expected):
+            return (value != nil && value != .null) == expected
+        case .always, .kind, .all, .any, .not:
+            return false
         }
     }
 
@@ -73,10 +84,6 @@ public indirect enum Rule: Sendable, Hashable {
 public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
     /// The member names, outermost first.
     public let components: [String]
-    /// The slot of the first component in `schema`, when compiled for one (see ``FieldSchema``).
-    private var slot = -1
-    private var schema: ObjectIdentifier?
-
     /// Splits `text` at its dots.
     public init(_ text: String) {
         components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
@@ -87,31 +94,18 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
         value(in: fields, from: 0)
     }
 
-    /// The value at this path in `command`: from its slots when it has this path's schema, else its fields.
+    /// The value at this path in `command`'s fields.
     public func value(in command: JSONCommand) -> JSONValue? {
-        if slot >= 0, case .some(let found) = command.slotValue(slot, schema: schema) {
-            guard let first = found else { return nil }
-            return components.count == 1 ? first : value(in: first, from: 1)
-        }
-        return value(in: command.fields, from: 0)
+        value(in: command.fields, from: 0)
     }
 
-    private func value(in fields: JSONValue, from start: Int) -> JSONValue? {
+    func value(in fields: JSONValue, from start: Int) -> JSONValue? {
         var current = fields
         for component in components[start...] {
             guard case .object(let members) = current, let next = members[component] else { return nil }
             current = next
         }
         return current
-    }
-
-    func slotted(in schema: FieldSchema) -> FieldPath {
-        var copy = self
-        if let slot = schema.slotByName[components[0]] {
-            copy.slot = slot
-            copy.schema = ObjectIdentifier(schema)
-        }
-        return copy
     }
 
     public static func == (left: FieldPath, right: FieldPath) -> Bool { left.components == right.components }

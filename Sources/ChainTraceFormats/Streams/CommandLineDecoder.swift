@@ -12,54 +12,90 @@ import Musl
 /// ``FieldSchema``'s slots as it goes. `nil` for anything unusual (a change line, an escape in a name, a number
 /// it cannot convert exactly, bad syntax); the reader then takes the general path, which accepts the line the
 /// same way or reports the exact error.
-enum CommandLineDecoder {
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, schema: FieldSchema?, names: NameTable) -> JSONCommand? {
+///
+/// It keeps the previous command and its slots, and refills them when nothing else holds them any more — so
+/// replaying a stream allocates nothing per command.
+struct CommandLineDecoder {
+    let schema: FieldSchema?
+    private let names = NameTable()
+    /// The slots being filled: the previous command's, once it has been refilled.
+    private var slots: FieldSlots?
+    private var previous: JSONCommand?
+
+    init(schema: FieldSchema?) {
+        self.schema = schema
+        slots = schema.map { FieldSlots(for: $0) }
+    }
+
+    mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONCommand? {
+        if slots?.values.count != schema?.names.count { slots = schema.map { FieldSlots(for: $0) } }
+        slots?.clear()
         var cursor = JSONByteCursor(bytes: bytes, names: names)
-        guard let command = cursor.command(schema: schema), cursor.isAtEnd() else { return nil }
-        return command
+        guard let line = cursor.commandLine(schema: schema, slots: &slots), cursor.isAtEnd() else { return nil }
+        if let fields = line.fields {
+            var slots = slots
+            if let schema { slots?.fill(from: fields, names: schema.names) }
+            return JSONCommand(kind: line.kind, id: line.id, entry: line.entry, fields: fields, slots: slots)
+        }
+        return JSONCommand.decoded(
+            kind: line.kind, id: line.id, entry: line.entry, line: bytes, slots: &slots, recycling: &previous)
+    }
+}
+
+/// A command line's members as the fast path reads them.
+struct DecodedCommandLine {
+    var kind = "Command"
+    var id: String?
+    var entry: String?
+    /// The `fields` member, when the line has one.
+    var fields: JSONValue?
+}
+
+extension FieldSlots {
+    /// Fills the slots from a `fields` object.
+    mutating func fill(from fields: JSONValue, names: [String]) {
+        for (slot, name) in names.enumerated() {
+            if let value = fields[name] { set(value, at: slot) }
+        }
     }
 }
 
 extension JSONByteCursor {
-    mutating func command(schema: FieldSchema?) -> JSONCommand? {
-        var kind = "Command"
-        var id: String?
-        var entry: String?
+    mutating func commandLine(schema: FieldSchema?, slots: inout FieldSlots?) -> DecodedCommandLine? {
+        var line = DecodedCommandLine()
         var hasFieldMembers = false
-        var fieldsObject: JSONValue?
-        var slots = schema.map { [JSONValue?](repeating: nil, count: $0.names.count) }
         let complete = members { cursor, key in
             switch key {
             case "kind":
                 guard let text = cursor.name() else { return false }
-                kind = text
+                line.kind = text
             case "id":
                 if cursor.null() {
-                    id = nil
+                    line.id = nil
                 } else if cursor.index < cursor.bytes.count, cursor.bytes[cursor.index] == UInt8(ascii: "\"") {
                     guard let text = cursor.string() else { return false }
-                    id = text
+                    line.id = text
                 } else {
                     guard let number = cursor.integer() else { return false }
-                    id = String(number)
+                    line.id = String(number)
                 }
             case "entry":
                 if cursor.null() {
-                    entry = nil
+                    line.entry = nil
                 } else {
                     guard let text = cursor.name() else { return false }
-                    entry = text
+                    line.entry = text
                 }
             case "fields":
                 guard let value = cursor.value(), case .object = value else { return false }
-                fieldsObject = value
+                line.fields = value
             case "change":
                 return false
             default:
                 hasFieldMembers = true
                 if let slot = schema?.slot(for: key.bytes) {
                     guard let value = cursor.fieldValue() else { return false }
-                    slots?[slot] = value
+                    slots?.set(value, at: slot)
                 } else {
                     // Read only to check it: the fields are decoded from the line if someone asks.
                     guard cursor.skipValue() else { return false }
@@ -67,21 +103,8 @@ extension JSONByteCursor {
             }
             return true
         }
-        guard complete else { return nil }
-        if let fieldsObject {
-            guard !hasFieldMembers else { return nil }
-            if let schema {
-                slots = schema.names.map { fieldsObject[$0] }
-            }
-            return JSONCommand(kind: kind, id: id, entry: entry, fields: fieldsObject, slots: Self.slots(schema, slots))
-        }
-        return JSONCommand(
-            kind: kind, id: id, entry: entry, line: CommandLineBytes(bytes), slots: Self.slots(schema, slots))
-    }
-
-    private static func slots(_ schema: FieldSchema?, _ values: [JSONValue?]?) -> FieldSlots? {
-        guard let schema, let values else { return nil }
-        return FieldSlots(schema: ObjectIdentifier(schema), values: values)
+        guard complete, line.fields == nil || !hasFieldMembers else { return nil }
+        return line
     }
 
     /// A field's value: the common scalars decoded here, anything nested by the general parser.
@@ -165,11 +188,15 @@ extension JSONByteCursor {
 extension FieldSchema {
     /// The slot of the field whose name is `bytes`, compared without making a `String`.
     func slot(for bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        for (slot, name) in utf8Names.enumerated() where name.count == bytes.count {
-            if name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
-                return slot
-            }
-        }
-        return nil
+        guard let first = bytes.first, let last = bytes.last else { return nil }
+        let candidate = slotByBucket[Self.bucket(count: bytes.count, first: first, last: last)]
+        if candidate == -1 { return nil }
+        if candidate >= 0 { return Self.equal(utf8Names[candidate], bytes) ? candidate : nil }
+        return utf8Names.firstIndex { Self.equal($0, bytes) }
+    }
+
+    private static func equal(_ name: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.count == bytes.count
+            && name.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
     }
 }

@@ -16,13 +16,12 @@ public final class CommandStreamReader {
         /// A command to send.
         case command(JSONCommand)
         /// A change to make to the chain first.
-        case change(ChainChange)
+        indirect case change(ChainChange)
     }
 
     private let lines: JSONLinesReader
     private var sawFirst = false
-    private let schema: FieldSchema?
-    private let names = NameTable()
+    @exclusivity(unchecked) private var decoder: CommandLineDecoder
 
     /// Whether the stream turned out to be a trace log (known once the first line is read).
     public private(set) var isTraceLog = false
@@ -40,13 +39,13 @@ public final class CommandStreamReader {
     ///   slots too, which makes rules compiled with the same schema faster.
     public init(path: String, schema: FieldSchema? = nil) throws(FormatError) {
         lines = try JSONLinesReader(path: path)
-        self.schema = schema
+        decoder = CommandLineDecoder(schema: schema)
     }
 
     /// Reads a stream held in memory; `name` stands for the file in errors.
     public init(bytes: [UInt8], name: String = "<memory>", schema: FieldSchema? = nil) {
         lines = JSONLinesReader(bytes: bytes, name: name)
-        self.schema = schema
+        decoder = CommandLineDecoder(schema: schema)
     }
 
     /// The next command or change and its line, or `nil` at the end.
@@ -55,8 +54,7 @@ public final class CommandStreamReader {
     public func next() throws(FormatError) -> (line: Int, item: Item)? {
         guard let raw = try lines.nextLine() else { return nil }
         if sawFirst, !isTraceLog, raw.isTerminated {
-            let (schema, names) = (schema, names)
-            let fast = raw.bytes.withUnsafeBufferPointer { CommandLineDecoder.decode($0, schema: schema, names: names) }
+            let fast = raw.bytes.withUnsafeBufferPointer { decoder.decode($0) }
             if let fast { return (raw.number, .command(fast)) }
         }
         guard let (line, value) = try lines.parse(raw) else { return nil }
