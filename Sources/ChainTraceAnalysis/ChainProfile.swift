@@ -14,10 +14,8 @@ public struct ChainProfile: Sendable {
     /// How many commands went along each link, keyed `from → to`, the first hop counted from its entry.
     public var edges: [Edge: Int] {
         var result: [Edge: Int] = [:]
-        for (from, targets) in successors.enumerated() {
-            for (to, count) in targets {
-                result[Edge(from: from == 0 ? nil : handlers[from - 1].handler, to: handlers[to].handler)] = count
-            }
+        links.forEach { from, to, count in
+            result[Edge(from: from == 0 ? nil : handlers[from - 1].handler, to: handlers[to].handler)] = count
         }
         return result
     }
@@ -34,9 +32,8 @@ public struct ChainProfile: Sendable {
     /// The sum of the traces' durations, in nanoseconds.
     public private(set) var totalNanoseconds: UInt64 = 0
     private var indexByName: [String: Int] = [:]
-    /// For each handler (shifted by one; 0 is the entry), the handlers commands went to next, with counts.
-    /// Small arrays scanned in place: a chain has few links per handler, and hashing per hop is costly.
-    private var successors: [[(to: Int, count: Int)]] = [[]]
+    /// How many commands went along each link; hashing per hop would cost more than the rest of a hop.
+    private var links = LinkCounts()
     /// The trace names last mapped, and where each of them is in ``handlers``: traces of one chain version
     /// share their names, so most traces are added with no name looked up at all.
     /// Held, not just compared, so its address cannot be reused by another trace's names.
@@ -87,12 +84,15 @@ public struct ChainProfile: Sendable {
             mappedNames = owner
             profileIndexByName = names.map { index(of: $0) }
         }
+        let mapping = profileIndexByName
         var previous = -1
-        trace.forEachCompactHop { hop in
-            let index = profileIndexByName[hop.handler]
-            handlers[index].add(hop, registry: hop.registry >= 0 ? names[hop.registry] : nil)
-            countEdge(from: previous + 1, to: index)
-            previous = index
+        handlers.withUnsafeMutableBufferPointer { handlers in
+            trace.forEachCompactHop { hop in
+                let index = mapping[hop.handler]
+                handlers[index].add(hop, registry: hop.registry >= 0 ? names[hop.registry] : nil)
+                links.count(from: previous + 1, to: index)
+                previous = index
+            }
         }
     }
 
@@ -122,18 +122,10 @@ public struct ChainProfile: Sendable {
     /// The sum of all handlers' self times: the time the chain spent, in nanoseconds.
     public var totalSelfNanoseconds: UInt64 { handlers.reduce(0) { $0 &+ $1.totalSelfNanoseconds } }
 
-    private mutating func countEdge(from: Int, to: Int) {
-        if let slot = successors[from].firstIndex(where: { $0.to == to }) {
-            successors[from][slot].count += 1
-        } else {
-            successors[from].append((to, 1))
-        }
-    }
-
     private mutating func index(of name: String) -> Int {
         if let index = indexByName[name] { return index }
         handlers.append(HandlerStatistics(handler: name))
-        successors.append([])
+        links.addNode()
         indexByName[name] = handlers.count - 1
         return handlers.count - 1
     }

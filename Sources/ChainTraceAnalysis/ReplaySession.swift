@@ -93,7 +93,8 @@ public final class ReplaySession {
             case .command(let command):
                 let trace: Trace
                 do {
-                    trace = try chain.sendForTrace(command, from: command.entry, capturingPayload: traceLog != nil)
+                    let description = (kind: command.kind, id: command.id, payload: traceLog == nil ? nil : command.fields)
+                    trace = try chain.sendForTrace(command, from: command.entry, describedAs: description)
                 } catch {
                     try reject(FormatError(file: stream.file, line: line, column: 0, expected: "a command the chain can take", found: "\(error)"), into: &report)
                     continue

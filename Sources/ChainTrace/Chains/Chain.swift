@@ -64,7 +64,8 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
     }
 
     /// Sends `command` exactly as ``send(_:from:)`` does with a recorder on, but hands its trace straight back
-    /// instead of to a sink — how `chaintrace replay` records every command it replays. A handler's error ends
+    /// instead of to a sink — how `chaintrace replay` records every command it replays. The caller says what the
+    /// trace records about the command (its kind, id and payload), as it already knows. A handler's error ends
     /// up in the trace, as a failed hop.
     ///
     /// - Throws: ``ChainError`` when the command cannot even enter the chain (an unknown entry), so there is no
@@ -73,14 +74,14 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
     package func sendForTrace(
         _ command: Command,
         from entry: String? = nil,
-        capturingPayload: Bool
+        describedAs description: (kind: String?, id: String?, payload: JSONValue?)
     ) throws(ChainError) -> Trace {
         let thread = ThreadState.current
         let chain = currentSnapshot(thread: thread)
         let start = try chain.entryIndex(entry)
         var hops = TracedHops(chain: chain, entry: start, thread: thread)
         _ = try? Self.walk(chain, command, from: start, observer: &hops)
-        return hops.trace(of: command, over: chain, capturingPayload: capturingPayload, id: thread.makeTraceID())
+        return hops.trace(describedAs: description, id: thread.makeTraceID())
     }
 
     /// Who would take `command` if it were sent to `entry`: asks each handler's dry-run test, runs nothing.

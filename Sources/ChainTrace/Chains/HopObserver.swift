@@ -129,7 +129,12 @@ struct TracedHops: HopObserver {
         capturingPayload: Bool,
         id: UInt64
     ) -> Trace {
-        let description = chain.command.describe(command, capturingPayload: capturingPayload)
+        trace(describedAs: chain.command.describe(command, capturingPayload: capturingPayload), id: id)
+    }
+
+    /// The finished trace of the walk, of a command described by the caller.
+    @inlinable
+    func trace(describedAs description: (kind: String?, id: String?, payload: JSONValue?), id: UInt64) -> Trace {
         let start = start
         let duration = last &- start
         storage.withUnsafeMutablePointers { header, records in

@@ -74,15 +74,14 @@ final class TraceStorage: ManagedBuffer<TraceHeader, HopRecord> {
 
     /// The same, given ``MonotonicClock/nanosecondsPerTick`` for a trace in ticks, or `nil` for one in nanoseconds.
     @inlinable
-    static func durations(of record: HopRecord, scale: Double?) -> (inclusive: UInt64, exclusive: UInt64) {
+    static func durations(of record: HopRecord, scale: UInt64?) -> (inclusive: UInt64, exclusive: UInt64) {
         guard let scale else { return (record.inclusiveDuration, min(record.inclusiveDuration, record.selfDuration)) }
-        func nanoseconds(_ ticks: UInt64) -> UInt64 { UInt64(Double(ticks) * scale + 0.5) }
-        let start = nanoseconds(record.startOffset)
-        let end = nanoseconds(record.startOffset &+ record.inclusiveDuration)
+        let start = MonotonicClock.nanoseconds(record.startOffset, scale: scale)
+        let end = MonotonicClock.nanoseconds(record.startOffset &+ record.inclusiveDuration, scale: scale)
         let inclusive = end &- start
         let exclusive =
             record.selfDuration == record.inclusiveDuration
-            ? inclusive : min(inclusive, nanoseconds(record.selfDuration))
+            ? inclusive : min(inclusive, MonotonicClock.nanoseconds(record.selfDuration, scale: scale))
         return (inclusive, exclusive)
     }
 

@@ -75,15 +75,25 @@ enum MonotonicClock {
         return Calibration(nanosecondsPerTick: ratio, anchorTicks: startTicks, anchorWallNanoseconds: wallNanoseconds)
     }()
 
-    /// Nanoseconds per tick, or `nil` when ticks already are nanoseconds.
+    /// Nanoseconds per tick as a 32.32 fixed-point number, or `nil` when ticks already are nanoseconds: a
+    /// conversion is then one integer multiplication, which matters when a profile converts every hop.
     @usableFromInline
-    static let nanosecondsPerTick: Double? = usesCycleCounter ? calibration.nanosecondsPerTick : nil
+    static let nanosecondsPerTick: UInt64? =
+        usesCycleCounter ? UInt64((calibration.nanosecondsPerTick * 4_294_967_296).rounded()) : nil
 
-    /// Converts a span of ticks into nanoseconds.
+    /// Converts a span of ticks into nanoseconds, rounding to the nearest.
     @inlinable
     static func nanoseconds(_ ticks: UInt64) -> UInt64 {
-        if !usesCycleCounter { return ticks }
-        return UInt64(Double(ticks) * calibration.nanosecondsPerTick + 0.5)  // rounds: ticks are never negative
+        guard let scale = nanosecondsPerTick else { return ticks }
+        return nanoseconds(ticks, scale: scale)
+    }
+
+    /// Converts a span of ticks into nanoseconds with ``nanosecondsPerTick``, read once by the caller.
+    @inlinable
+    static func nanoseconds(_ ticks: UInt64, scale: UInt64) -> UInt64 {
+        let (high, low) = ticks.multipliedFullWidth(by: scale)
+        let (roundedLow, carry) = low.addingReportingOverflow(1 << 31)
+        return ((high &+ (carry ? 1 : 0)) &<< 32) | (roundedLow >> 32)
     }
 
     /// Converts a reading into wall-clock nanoseconds since 1970.

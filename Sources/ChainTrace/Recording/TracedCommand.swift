@@ -34,36 +34,56 @@ struct CommandTypeInfo: Sendable {
     @usableFromInline let typeName: String
     @usableFromInline let isTraced: Bool
     @usableFromInline let isEncodable: Bool
+    /// Reads kind, id and payload straight from a command of this type, found once by opening its
+    /// `TracedCommand` conformance: no dynamic cast or existential box per command.
+    private let tracedReader: (any TracedCommandReading)?
 
     @usableFromInline
     init<Command>(_ type: Command.Type) {
         typeName = String(describing: type)
         isEncodable = type is any Encodable.Type
-        isTraced = type is any TracedCommand.Type
+        if let traced = type as? any TracedCommand.Type {
+            isTraced = true
+            tracedReader = Self.reader(for: traced)
+        } else {
+            isTraced = false
+            tracedReader = nil
+        }
+    }
+
+    private static func reader<Traced: TracedCommand>(for type: Traced.Type) -> any TracedCommandReading {
+        TracedCommandReader<Traced>()
     }
 
     /// The kind (`nil`: the type name), id and (if wanted and possible) payload of one command.
-    @inlinable
+    @usableFromInline
     func describe<Command>(
         _ command: Command,
         capturingPayload: Bool
     ) -> (kind: String?, id: String?, payload: JSONValue?) {
-        var description: (kind: String?, id: String?, payload: JSONValue?) = (nil, nil, nil)
-        // Where `Command` is known — the usual case, since `send` is inlinable and so specialised for the
-        // caller's command type — this cast is settled when compiling and the properties are read directly.
-        if isTraced, let traced = command as? any TracedCommand {
-            description = (traced.commandKind, traced.commandID, capturingPayload ? traced.commandPayload : nil)
+        var kind: String?
+        var id: String?
+        var payload: JSONValue?
+        if let tracedReader {
+            // `Command` is the type this info was made for, so the pointer really points at a `Traced`.
+            (kind, id, payload) = withUnsafePointer(to: command) { tracedReader.read(UnsafeRawPointer($0), capturingPayload) }
         }
-        if capturingPayload, description.payload == nil, isEncodable {
-            description.payload = Self.encodedPayload(of: command)
+        if capturingPayload, payload == nil, isEncodable, let encodable = command as? any Encodable {
+            payload = try? JSONValue(encoding: encodable)
         }
-        return description
+        return (kind, id, payload)
     }
+}
 
-    /// The command encoded as JSON, when it is `Encodable` and encodes.
-    @usableFromInline
-    static func encodedPayload<Command>(of command: Command) -> JSONValue? {
-        guard let encodable = command as? any Encodable else { return nil }
-        return try? JSONValue(encoding: encodable)
+/// Reads a ``TracedCommand``'s description through a pointer to it.
+protocol TracedCommandReading: Sendable {
+    func read(_ command: UnsafeRawPointer, _ capturingPayload: Bool) -> (kind: String?, id: String?, payload: JSONValue?)
+}
+
+/// The reader for one command type.
+struct TracedCommandReader<Traced: TracedCommand>: TracedCommandReading {
+    func read(_ command: UnsafeRawPointer, _ capturingPayload: Bool) -> (kind: String?, id: String?, payload: JSONValue?) {
+        let command = command.assumingMemoryBound(to: Traced.self)
+        return (command.pointee.commandKind, command.pointee.commandID, capturingPayload ? command.pointee.commandPayload : nil)
     }
 }

@@ -5,21 +5,21 @@ public import ChainTrace
 /// Chains built from a ``ChainDefinition`` carry these; rules test its ``fields`` and ``kind``.
 public struct JSONCommand: Sendable, Hashable, TracedCommand {
     /// Everything in one reference, so passing a command along the chain copies one pointer.
-    private var storage: Storage
+    @usableFromInline fileprivate(set) var storage: Storage
 
     /// What kind of command it is (`"Tap"`, `"InsertedCoin"`); `"Command"` when the stream does not say.
     public var kind: String {
-        get { storage.kind }
+        @inlinable get { storage.kind }
         set { storage = storage.with(kind: newValue) }
     }
     /// The command's own id, used to match it with the same command in a recorded run.
     public var id: String? {
-        get { storage.id }
+        @inlinable get { storage.id }
         set { storage = storage.with(id: newValue) }
     }
     /// The handler to send it to; `nil` for the chain's first entry.
     public var entry: String? {
-        get { storage.entry }
+        @inlinable get { storage.entry }
         set { storage = storage.with(entry: newValue) }
     }
     /// The command's data: a JSON object.
@@ -35,47 +35,20 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
         storage = Storage(kind: kind, id: id, entry: entry, fields: fields, slots: nil)
     }
 
-    init(kind: String, id: String?, entry: String?, fields: JSONValue, slots: FieldSlots?) {
-        storage = Storage(kind: kind, id: id, entry: entry, fields: fields, slots: slots)
-    }
-
     private init(storage: Storage) {
         self.storage = storage
     }
 
-    /// A command for a line a stream reader has just decoded: its fields are decoded from `line` only if someone
-    /// asks for them, and `slots` (the values a ``FieldSchema``'s rules read) are taken, leaving the previous
-    /// command's in their place for the reader to clear.
-    ///
-    /// When `recycled` — the reader's previous command — is held by nobody else any more (the chain is done with
-    /// it), its storage is refilled in place, so a stream of commands is decoded without allocating.
-    static func decoded(
-        kind: String,
-        id: String?,
-        entry: String?,
-        line: UnsafeBufferPointer<UInt8>,
-        slots: inout FieldSlots?,
-        recycling recycled: inout JSONCommand?
-    ) -> JSONCommand {
+    /// A command whose storage the caller may fill, because nothing else holds it: `recycled` — a stream
+    /// reader's previous command — when nobody else holds it any more (the chain is done with it), else a new
+    /// one, which becomes `recycled`. So a stream of commands is decoded without allocating.
+    static func uniquelyHeld(recycling recycled: inout JSONCommand?, slots schema: FieldSchema?) -> Storage {
         if recycled != nil, isKnownUniquelyReferenced(&recycled!.storage) {
-            // Nobody else can see this storage, so changing it in place is safe.
-            let storage = recycled!.storage
-            storage.kind = kind
-            storage.id = id
-            storage.entry = entry
-            storage.fields = .null
-            storage.fieldsInLine = true
-            storage.line.removeAll(keepingCapacity: true)
-            storage.line.append(contentsOf: line)
-            swap(&storage.slots, &slots)
-            return recycled!
+            return recycled!.storage
         }
-        let storage = Storage(kind: kind, id: id, entry: entry, fields: .null, slots: slots)
-        storage.line = Array(line)
-        storage.fieldsInLine = true
-        let made = JSONCommand(storage: storage)
-        recycled = made
-        return made
+        let storage = Storage(kind: "Command", id: nil, entry: nil, fields: .null, slots: schema.map(FieldSlots.init(for:)))
+        recycled = JSONCommand(storage: storage)
+        return storage
     }
 
     /// The value a decoder put in `slot` for `schema`; `.none` when the command has no slots for that schema
@@ -110,13 +83,14 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
     public var commandID: String? { id }
     public var commandPayload: JSONValue? { fields }
 
-    /// A command's contents. Never changed while anyone can see it: a change to a command makes a new one, and
-    /// ``decoded(kind:id:entry:line:slots:recycling:)`` refills one only when it is uniquely referenced.
-    /// That is what makes `@unchecked Sendable` sound.
-    private final class Storage: @unchecked Sendable {
-        @exclusivity(unchecked) var kind: String
-        @exclusivity(unchecked) var id: String?
-        @exclusivity(unchecked) var entry: String?
+    /// A command's contents. Never changed while anyone else can see it: a change to a command makes a new one,
+    /// and a stream reader refills one only when it is uniquely referenced (see
+    /// ``uniquelyHeld(recycling:slots:)``). That is what makes `@unchecked Sendable` sound.
+    @usableFromInline
+    final class Storage: @unchecked Sendable {
+        @usableFromInline @exclusivity(unchecked) var kind: String
+        @usableFromInline @exclusivity(unchecked) var id: String?
+        @usableFromInline @exclusivity(unchecked) var entry: String?
         @exclusivity(unchecked) var fields: JSONValue
         /// When `true`, the fields are the members of `line` other than kind, id and entry.
         @exclusivity(unchecked) var fieldsInLine = false

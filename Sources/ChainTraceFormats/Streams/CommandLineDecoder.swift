@@ -18,37 +18,24 @@ import Musl
 struct CommandLineDecoder {
     let schema: FieldSchema?
     private let names = NameTable()
-    /// The slots being filled: the previous command's, once it has been refilled.
-    private var slots: FieldSlots?
+    /// The command last decoded, refilled for the next line once nothing else holds it.
     private var previous: JSONCommand?
 
     init(schema: FieldSchema?) {
         self.schema = schema
-        slots = schema.map { FieldSlots(for: $0) }
     }
 
     mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONCommand? {
-        if slots?.values.count != schema?.names.count { slots = schema.map { FieldSlots(for: $0) } }
-        slots?.clear()
-        var cursor = JSONByteCursor(bytes: bytes, names: names)
-        guard let line = cursor.commandLine(schema: schema, slots: &slots), cursor.isAtEnd() else { return nil }
-        if let fields = line.fields {
-            var slots = slots
-            if let schema { slots?.fill(from: fields, names: schema.names) }
-            return JSONCommand(kind: line.kind, id: line.id, entry: line.entry, fields: fields, slots: slots)
+        let storage = JSONCommand.uniquelyHeld(recycling: &previous, slots: schema)
+        guard Self.commandLine(bytes, into: storage, schema: schema, names: names) else { return nil }
+        if storage.fieldsInLine {
+            storage.line.removeAll(keepingCapacity: true)
+            storage.line.append(contentsOf: bytes)
+        } else if let schema {
+            storage.slots?.fill(from: storage.fields, names: schema.names)
         }
-        return JSONCommand.decoded(
-            kind: line.kind, id: line.id, entry: line.entry, line: bytes, slots: &slots, recycling: &previous)
+        return previous
     }
-}
-
-/// A command line's members as the fast path reads them.
-struct DecodedCommandLine {
-    var kind = "Command"
-    var id: String?
-    var entry: String?
-    /// The `fields` member, when the line has one.
-    var fields: JSONValue?
 }
 
 extension FieldSlots {
@@ -60,53 +47,82 @@ extension FieldSlots {
     }
 }
 
-extension JSONByteCursor {
-    mutating func commandLine(schema: FieldSchema?, slots: inout FieldSlots?) -> DecodedCommandLine? {
-        var line = DecodedCommandLine()
+extension CommandLineDecoder {
+    /// Reads a command line's members into `storage` (which nothing else holds); `false` for anything the fast
+    /// path leaves to the general one. The object's members are walked here rather than through
+    /// ``JSONByteCursor/members(_:)``, so the cursor stays a local the compiler can keep in registers.
+    static func commandLine(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        into storage: JSONCommand.Storage,
+        schema: FieldSchema?,
+        names: NameTable
+    ) -> Bool {
+        storage.kind = "Command"
+        storage.id = nil
+        storage.entry = nil
+        storage.fields = .null
+        storage.fieldsInLine = true
+        storage.slots?.clear()
         var hasFieldMembers = false
-        let complete = members { cursor, key in
-            switch key {
-            case "kind":
-                guard let text = cursor.name() else { return false }
-                line.kind = text
-            case "id":
-                if cursor.null() {
-                    line.id = nil
-                } else if cursor.index < cursor.bytes.count, cursor.bytes[cursor.index] == UInt8(ascii: "\"") {
-                    guard let text = cursor.string() else { return false }
-                    line.id = text
-                } else {
-                    guard let number = cursor.integer() else { return false }
-                    line.id = String(number)
-                }
-            case "entry":
-                if cursor.null() {
-                    line.entry = nil
-                } else {
+        var cursor = JSONByteCursor(bytes: bytes, names: names)
+        cursor.skipWhiteSpace()
+        guard cursor.take(UInt8(ascii: "{")) else { return false }
+        cursor.skipWhiteSpace()
+        if !cursor.take(UInt8(ascii: "}")) {
+            while true {
+                cursor.skipWhiteSpace()
+                guard let key = cursor.rawString() else { return false }
+                cursor.skipWhiteSpace()
+                guard cursor.take(UInt8(ascii: ":")) else { return false }
+                cursor.skipWhiteSpace()
+                switch key {
+                case "kind":
                     guard let text = cursor.name() else { return false }
-                    line.entry = text
+                    storage.kind = text
+                case "id":
+                    if cursor.null() {
+                        storage.id = nil
+                    } else if cursor.index < cursor.bytes.count, cursor.bytes[cursor.index] == UInt8(ascii: "\"") {
+                        guard let text = cursor.string() else { return false }
+                        storage.id = text
+                    } else {
+                        guard let number = cursor.integer() else { return false }
+                        storage.id = String(number)
+                    }
+                case "entry":
+                    if cursor.null() {
+                        storage.entry = nil
+                    } else {
+                        guard let text = cursor.name() else { return false }
+                        storage.entry = text
+                    }
+                case "fields":
+                    guard let value = cursor.value(), case .object = value else { return false }
+                    storage.fields = value
+                    storage.fieldsInLine = false
+                case "change":
+                    return false
+                default:
+                    hasFieldMembers = true
+                    if let slot = schema?.slot(for: key.bytes) {
+                        guard let value = cursor.fieldValue() else { return false }
+                        storage.slots?.set(value, at: slot)
+                    } else {
+                        // Read only to check it: the fields are decoded from the line if someone asks.
+                        guard cursor.skipValue() else { return false }
+                    }
                 }
-            case "fields":
-                guard let value = cursor.value(), case .object = value else { return false }
-                line.fields = value
-            case "change":
-                return false
-            default:
-                hasFieldMembers = true
-                if let slot = schema?.slot(for: key.bytes) {
-                    guard let value = cursor.fieldValue() else { return false }
-                    slots?.set(value, at: slot)
-                } else {
-                    // Read only to check it: the fields are decoded from the line if someone asks.
-                    guard cursor.skipValue() else { return false }
-                }
+                cursor.skipWhiteSpace()
+                if cursor.take(UInt8(ascii: ",")) { continue }
+                guard cursor.take(UInt8(ascii: "}")) else { return false }
+                break
             }
-            return true
         }
-        guard complete, line.fields == nil || !hasFieldMembers else { return nil }
-        return line
+        return cursor.isAtEnd() && (storage.fieldsInLine || !hasFieldMembers)
     }
+}
 
+extension JSONByteCursor {
     /// A field's value: the common scalars decoded here, anything nested by the general parser.
     mutating func fieldValue() -> JSONValue? {
         guard index < bytes.count else { return nil }

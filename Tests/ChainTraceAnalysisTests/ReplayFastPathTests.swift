@@ -1,0 +1,121 @@
+import ChainTrace
+import ChainTraceAnalysis
+import ChainTraceFormats
+import Testing
+
+/// The replay's fast path — commands decoded into slots and refilled in place, rules compiled to read the slots,
+/// trace storage reused — must decide exactly what the plain path decides and never hand out a value it reuses.
+@Suite("Replay fast path")
+struct ReplayFastPathTests {
+    static let definitionText = """
+        {
+          "chain": "mixed",
+          "handlers": [
+            { "name": "Heavy", "accepts": { "all": [ { "kind": ["Coin"] }, { "field": "weight", "min": 5 } ] }, "next": "Card" },
+            { "name": "Card", "accepts": { "field": "card.type", "in": ["visa", "amex"] }, "next": "Named" },
+            { "name": "Named", "accepts": { "all": [ { "field": "name", "matches": "^[a-z]+$" }, { "not": { "field": "banned", "equals": true } } ] }, "next": "Sized" },
+            { "name": "Sized", "accepts": { "any": [ { "field": "size", "equals": 2 }, { "field": "size", "in": ["S", "M"] } ] }, "next": "Photo" },
+            { "name": "Photo", "accepts": { "field": "photo", "present": true }, "next": "Light" },
+            { "name": "Light", "accepts": { "field": "weight", "max": 1 } }
+          ]
+        }
+        """
+
+    /// Lines that reach every kind of test with fields present, absent, null, of the wrong type, nested and
+    /// written as a `fields` object.
+    static let lines = [
+        #"{"id":"a","kind":"Coin","weight":7.5}"#,
+        #"{"id":"b","kind":"Token","weight":7.5}"#,
+        #"{"id":"c","kind":"Coin","weight":"7.5"}"#,
+        #"{"id":"d","kind":"Coin","weight":null,"card":{"type":"amex"}}"#,
+        #"{"id":"e","card":{"type":"diners"},"name":"ada"}"#,
+        #"{"id":"f","name":"ada","banned":true,"size":2.0}"#,
+        #"{"id":"g","name":"Ada","size":"M"}"#,
+        #"{"id":"h","size":3,"photo":null}"#,
+        #"{"id":"i","photo":"p.png"}"#,
+        #"{"id":"j","weight":0.5}"#,
+        #"{"id":"k","weight":-3}"#,
+        #"{"id":"l"}"#,
+        #"{"id":"m","kind":"Coin","fields":{"weight":9,"name":"zed"}}"#,
+        #"{"id":7,"kind":"Coin","weight":1e1}"#,
+        #"{"id":"n","weight":5}"#,
+    ]
+
+    func replay(withSlots: Bool, keptPaths: Int = 1_000) throws -> ReplayReport {
+        let definition = try ChainDefinition.load(bytes: Array(Self.definitionText.utf8), file: "mixed.json")
+        var options = ReplaySession.Options()
+        options.keptPaths = keptPaths
+        let session = try ReplaySession(definition: definition, options: options)
+        let bytes = Array(Self.lines.joined(separator: "\n").utf8) + [UInt8(ascii: "\n")]
+        // Without the session's schema the reader gives commands no slots, so every rule reads `fields`.
+        let stream = CommandStreamReader(bytes: bytes, name: "commands.jsonl", schema: withSlots ? session.schema : nil)
+        return try session.run(stream)
+    }
+
+    @Test func compiledRulesReadingSlotsDecideLikeTheWrittenRules() throws {
+        let fast = try replay(withSlots: true)
+        let plain = try replay(withSlots: false)
+        #expect(fast.commands == Self.lines.count)
+        #expect(fast.paths.map(\.trace.path) == plain.paths.map(\.trace.path))
+        #expect(fast.paths.map(\.trace.outcome) == plain.paths.map(\.trace.outcome))
+        let acceptedBy = Dictionary(uniqueKeysWithValues: fast.paths.map { ($0.trace.commandID ?? "", $0.trace.outcome) })
+        #expect(acceptedBy["a"] == .accepted(by: "Heavy"))
+        #expect(acceptedBy["b"] == .fellOffTheEnd)  // a Token is not a heavy coin and weighs too much to be light
+        #expect(acceptedBy["c"] == .fellOffTheEnd)  // "7.5" is a string, not a number
+        #expect(acceptedBy["d"] == .accepted(by: "Card"))
+        #expect(acceptedBy["e"] == .accepted(by: "Named"))
+        #expect(acceptedBy["f"] == .accepted(by: "Sized"))
+        #expect(acceptedBy["g"] == .accepted(by: "Sized"))
+        #expect(acceptedBy["h"] == .fellOffTheEnd)  // null counts as absent
+        #expect(acceptedBy["i"] == .accepted(by: "Photo"))
+        #expect(acceptedBy["j"] == .accepted(by: "Light"))
+        #expect(acceptedBy["k"] == .accepted(by: "Light"))
+        #expect(acceptedBy["l"] == .fellOffTheEnd)
+        #expect(acceptedBy["m"] == .accepted(by: "Heavy"))
+        #expect(acceptedBy["7"] == .accepted(by: "Heavy"))
+        #expect(acceptedBy["n"] == .fellOffTheEnd)  // not a coin: min 5 alone does not make it heavy
+    }
+
+    @Test func keptTracesSurviveTheStorageBeingReused() throws {
+        let report = try replay(withSlots: true)
+        // Every kept trace still describes its own command, though later commands reused what they could.
+        #expect(report.paths.map(\.trace.commandID) == ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "7", "n"])
+        #expect(report.paths.map(\.line) == Array(1...Self.lines.count))
+        #expect(report.paths[0].trace.path == ["Heavy"])
+        #expect(report.paths[11].trace.path == ["Heavy", "Card", "Named", "Sized", "Photo", "Light"])
+        #expect(Set(report.paths.map(\.trace.id)).count == Self.lines.count)
+        // With no paths kept, the profile still counts every hop of every command.
+        let unkept = try replay(withSlots: true, keptPaths: 0)
+        #expect(unkept.paths.isEmpty)
+        #expect(unkept.profile.handlers.map(\.seen) == report.profile.handlers.map(\.seen))
+        #expect(unkept.profile.statistics(of: "Heavy")?.accepted == 3)
+    }
+
+    @Test func commandsTheCallerKeepsAreNeverRefilled() throws {
+        let definition = try ChainDefinition.load(bytes: Array(Self.definitionText.utf8), file: "mixed.json")
+        let session = try ReplaySession(definition: definition)
+        let bytes = Array(Self.lines.joined(separator: "\n").utf8)
+        let stream = CommandStreamReader(bytes: bytes, schema: session.schema)
+        var kept: [JSONCommand] = []
+        while let (_, item) = try stream.next() {
+            guard case .command(let command) = item else { continue }
+            kept.append(command)
+        }
+        #expect(kept.map(\.id) == ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "7", "n"])
+        #expect(kept[0].fields == ["weight": 7.5])
+        #expect(kept[3].fields == ["weight": nil, "card": ["type": "amex"]])
+        #expect(kept[12].fields == ["weight": 9, "name": "zed"])
+        #expect(kept[14].kind == "Command")
+        // A command dropped right away is refilled for the next line; the values read from it stay put.
+        let again = CommandStreamReader(bytes: bytes, schema: session.schema)
+        var ids: [String?] = []
+        var weights: [JSONValue?] = []
+        while let (_, item) = try again.next() {
+            guard case .command(let command) = item else { continue }
+            ids.append(command.id)
+            weights.append(command.fields["weight"])
+        }
+        #expect(ids == kept.map(\.id))
+        #expect(weights == kept.map { $0.fields["weight"] })
+    }
+}
