@@ -15,7 +15,6 @@ package struct CompactHop: Sendable {
 
     /// Creates a compact hop.
     @inlinable
-    @usableFromInline
     package init(handler: Int, registry: Int, decision: Decision, selfNanoseconds: UInt64, inclusiveNanoseconds: UInt64) {
         self.handler = handler
         self.registry = registry
