@@ -15,9 +15,9 @@ class CompiledRule: @unchecked Sendable {
         case .kind(let kinds):
             return KindRule(kinds)
         case .all(let rules):
-            return AllRule(rules.map { make($0, schema: schema) })
+            return CombinedRule(rules.map { make($0, schema: schema) }, settledBy: false)
         case .any(let rules):
-            return AnyRule(rules.map { make($0, schema: schema) })
+            return CombinedRule(rules.map { make($0, schema: schema) }, settledBy: true)
         case .not(let rule):
             return NotRule(make(rule, schema: schema))
         case .equals(let field, _), .oneOf(let field, _), .range(let field, _, _), .matches(let field, _),
@@ -62,34 +62,26 @@ private final class KindRule: CompiledRule, @unchecked Sendable {
     }
 }
 
-/// Every part passes; stops at the first that does not.
-private final class AllRule: CompiledRule, @unchecked Sendable {
-    let parts: CompiledRuleParts
+/// `all` (settled by the first part that fails) or `any` (settled by the first part that passes). The parts are
+/// held, and also listed unretained so that testing a command does not touch their reference counts.
+private final class CombinedRule: CompiledRule, @unchecked Sendable {
+    let parts: [CompiledRule]
+    let unretainedParts: [Unmanaged<CompiledRule>]
+    /// The result of a part that settles the whole: `false` for `all`, `true` for `any`.
+    let settlingResult: Bool
 
-    init(_ rules: [CompiledRule]) {
-        parts = CompiledRuleParts(rules)
+    init(_ parts: [CompiledRule], settledBy settlingResult: Bool) {
+        self.parts = parts
+        unretainedParts = parts.map { Unmanaged.passUnretained($0) }
+        self.settlingResult = settlingResult
     }
 
     override func matches(_ command: JSONCommand) -> Bool {
-        parts.unretained.withUnsafeBufferPointer { parts in
-            for part in parts where !part._withUnsafeGuaranteedRef({ $0.matches(command) }) { return false }
-            return true
-        }
-    }
-}
-
-/// Some part passes; stops at the first that does.
-private final class AnyRule: CompiledRule, @unchecked Sendable {
-    let parts: CompiledRuleParts
-
-    init(_ rules: [CompiledRule]) {
-        parts = CompiledRuleParts(rules)
-    }
-
-    override func matches(_ command: JSONCommand) -> Bool {
-        parts.unretained.withUnsafeBufferPointer { parts in
-            for part in parts where part._withUnsafeGuaranteedRef({ $0.matches(command) }) { return true }
-            return false
+        unretainedParts.withUnsafeBufferPointer { parts in
+            for part in parts where part._withUnsafeGuaranteedRef({ $0.matches(command) }) == settlingResult {
+                return settlingResult
+            }
+            return !settlingResult
         }
     }
 }
@@ -103,18 +95,6 @@ private final class NotRule: CompiledRule, @unchecked Sendable {
     }
 
     override func matches(_ command: JSONCommand) -> Bool { !rule.matches(command) }
-}
-
-/// The parts of a combination: held, and also listed unretained so that testing a command does not touch their
-/// reference counts (the combination keeps them alive while it tests).
-private struct CompiledRuleParts {
-    let rules: [CompiledRule]
-    let unretained: [Unmanaged<CompiledRule>]
-
-    init(_ rules: [CompiledRule]) {
-        self.rules = rules
-        unretained = rules.map { Unmanaged.passUnretained($0) }
-    }
 }
 
 /// A number range on a top-level field with a slot: one comparison of the number decoded with the command.
