@@ -38,6 +38,7 @@ public struct ChainProfile: Sendable {
     /// share their names, so most traces are added with no name looked up at all.
     /// Held, not just compared, so its address cannot be reused by another trace's names.
     private var mappedNames: (any AnyObject & Sendable)?
+    private var mappedNamesIdentity: ObjectIdentifier?
     private var profileIndexByName: [Int] = []
 
     /// One link a command went along: from a handler (`nil`: the command's arrival) to the next.
@@ -76,23 +77,41 @@ public struct ChainProfile: Sendable {
         case .fellOffTheEnd: fellOffTheEnd += 1
         case .failed: failed += 1
         }
-        let (names, owner) = trace.compactNames
-        if owner !== mappedNames {
-            // Traces sharing names share their chain too, so the chain is only looked at here.
-            let chain = trace.chain
-            if !chains.contains(chain) { chains.append(chain) }
-            mappedNames = owner
-            profileIndexByName = names.map { index(of: $0) }
-        }
-        let mapping = profileIndexByName
-        var previous = -1
-        handlers.withUnsafeMutableBufferPointer { handlers in
-            trace.forEachCompactHop { hop in
-                let index = mapping[hop.handler]
-                handlers[index].add(hop, registry: hop.registry >= 0 ? names[hop.registry] : nil)
-                links.count(from: previous + 1, to: index)
-                previous = index
+        if trace.compactNamesIdentity != mappedNamesIdentity { map(namesOf: trace) }
+        var registryUnknown = false
+        profileIndexByName.withUnsafeBufferPointer { mapping in
+            handlers.withUnsafeMutableBufferPointer { handlers in
+                var previous = -1
+                trace.forEachCompactHop { hop in
+                    let index = mapping[hop.handler]
+                    handlers[index].add(hop)
+                    if hop.registry >= 0, handlers[index].registry == nil { registryUnknown = true }
+                    links.count(from: previous + 1, to: index)
+                    previous = index
+                }
             }
+        }
+        if registryUnknown { noteRegistries(of: trace) }
+    }
+
+    /// Maps the names `trace`'s hops index to handlers here. Traces sharing names share their chain too, so the
+    /// chain is only looked at here.
+    private mutating func map(namesOf trace: Trace) {
+        let (names, owner) = trace.compactNames
+        if !chains.contains(trace.chain) { chains.append(trace.chain) }
+        mappedNames = owner
+        mappedNamesIdentity = ObjectIdentifier(owner)
+        profileIndexByName = names.map { index(of: $0) }
+    }
+
+    /// Names the registry of each handler in `trace` that ran in one, the first time it is seen doing so (kept
+    /// out of the per-hop loop so that loop copies no names).
+    private mutating func noteRegistries(of trace: Trace) {
+        let names = trace.compactNames.names
+        let mapping = profileIndexByName
+        trace.forEachCompactHop { hop in
+            let index = mapping[hop.handler]
+            if hop.registry >= 0, handlers[index].registry == nil { handlers[index].registry = names[hop.registry] }
         }
     }
 

@@ -33,8 +33,8 @@ public struct HandlerStatistics: Sendable {
         selfTimes.autoResize = true
     }
 
-    mutating func add(_ hop: CompactHop, registry: @autoclosure () -> String?) {
-        // `registry` is only read the first time, so the name is not copied on every hop.
+    /// Counts one hop (the registry is noted apart, the first time only, so no name is copied per hop).
+    mutating func add(_ hop: CompactHop) {
         seen += 1
         switch hop.decision {
         case .accepted: accepted += 1
@@ -42,7 +42,6 @@ public struct HandlerStatistics: Sendable {
         case .continued: continued += 1
         case .failed: failed += 1
         }
-        if self.registry == nil, hop.registry >= 0 { self.registry = registry() }
         totalSelfNanoseconds &+= hop.selfNanoseconds
         selfTimes.record(hop.selfNanoseconds)
         totalInclusiveNanoseconds &+= hop.inclusiveNanoseconds

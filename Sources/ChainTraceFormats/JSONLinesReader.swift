@@ -41,22 +41,32 @@ public final class JSONLinesReader {
     /// The next line that is not blank, unparsed.
     func nextLine() throws(FormatError) -> LineReader.Line? {
         while let line = try lines.next(file: file) {
-            if line.bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
+            let isBlank = lines.withBytes(of: line) { bytes in
+                bytes.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            }
+            if isBlank { continue }
             return line
         }
         return nil
     }
 
+    /// Calls `body` with the bytes of `line`, the line ``nextLine()`` returned last.
+    func withBytes<T, Failure: Error>(
+        of line: LineReader.Line, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> T
+    ) throws(Failure) -> T {
+        try lines.withBytes(of: line, body)
+    }
+
     /// Parses a line from ``nextLine()``: its value, `nil` for a torn last line, or the error with its position.
     func parse(_ line: LineReader.Line) throws(FormatError) -> (line: Int, value: JSONValue)? {
-        let parsed: Result<JSONValue, JSONParseError> = line.bytes.withUnsafeBufferPointer { buffer in
+        let parsed: Result<JSONValue, JSONParseError> = withBytes(of: line) { buffer in
             Result { () throws(JSONParseError) in try JSONParser.parse(buffer, line: line.number) }
         }
         switch parsed {
         case .success(let value):
             return (line.number, value)
         case .failure(let error) where !line.isTerminated:
-            tornTail = TornTail(line: line.number, byteCount: line.bytes.count, problem: error.description)
+            tornTail = TornTail(line: line.number, byteCount: line.range.count, problem: error.description)
             return nil
         case .failure(let error):
             throw FormatError(

@@ -8,9 +8,10 @@ import Musl
 
 /// Reads a file (or bytes) a line at a time in large chunks, in constant memory, counting lines.
 struct LineReader: ~Copyable {
-    /// One line: its bytes without the newline, its 1-based number, and whether a newline ended it.
+    /// One line: where its bytes are (without the newline) until the next read, its 1-based number, and whether
+    /// a newline ended it. Only positions, so handing a line on copies and releases nothing.
     struct Line {
-        var bytes: ArraySlice<UInt8>
+        var range: Range<Int>
         var number: Int
         var isTerminated: Bool
     }
@@ -57,15 +58,24 @@ struct LineReader: ~Copyable {
                 if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
                 defer { self.start = newline + 1 }
                 lineNumber += 1
-                return Line(bytes: buffer[start..<end], number: lineNumber, isTerminated: true)
+                return Line(range: start..<end, number: lineNumber, isTerminated: true)
             }
             if reachedEnd {
                 guard start < buffer.count else { return nil }
                 defer { self.start = buffer.count }
                 lineNumber += 1
-                return Line(bytes: buffer[start...], number: lineNumber, isTerminated: false)
+                return Line(range: start..<buffer.count, number: lineNumber, isTerminated: false)
             }
             try fill(file: file)
+        }
+    }
+
+    /// Calls `body` with the bytes of `line`, the line this reader returned last.
+    func withBytes<T, Failure: Error>(
+        of line: Line, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> T
+    ) throws(Failure) -> T {
+        try buffer.withUnsafeBufferPointer { (buffer) throws(Failure) -> T in
+            try body(UnsafeBufferPointer(rebasing: buffer[line.range]))
         }
     }
 

@@ -47,7 +47,7 @@ public final class TraceLogReader {
         while let raw = try lines.nextLine() {
             if sawHeader, raw.isTerminated {
                 let (keepsPayloads, names) = (keepsPayloads, names)
-                let fast = raw.bytes.withUnsafeBufferPointer { TraceLineDecoder.decode($0, keepsPayload: keepsPayloads, names: names) }
+                let fast = lines.withBytes(of: raw) { TraceLineDecoder.decode($0, keepsPayload: keepsPayloads, names: names) }
                 if let fast {
                     line = raw.number
                     return fast

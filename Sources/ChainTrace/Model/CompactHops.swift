@@ -36,6 +36,12 @@ extension Trace {
         storage.header { ($0.pointee.names.names, $0.pointee.names) }
     }
 
+    /// The identity of ``compactNames``'s owner, read without retaining anything: equal for two traces exactly
+    /// when they share their names, as long as the owner of one of them is held.
+    package var compactNamesIdentity: ObjectIdentifier {
+        storage.header { ObjectIdentifier($0.pointee.names) }
+    }
+
     /// How the trace ended — what ``outcome`` says, without making its strings.
     package var compactOutcome: CompactOutcome {
         if let outcomeOverride {

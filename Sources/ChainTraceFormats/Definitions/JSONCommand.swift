@@ -14,7 +14,7 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
     }
     /// The command's own id, used to match it with the same command in a recorded run.
     public var id: String? {
-        @inlinable get { storage.id }
+        get { storage.id ?? storage.idInLine.map(storage.lineText(_:)) }
         set { storage = storage.with(id: newValue) }
     }
     /// The handler to send it to; `nil` for the chain's first entry.
@@ -24,9 +24,9 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
     }
     /// The command's data: a JSON object.
     public var fields: JSONValue {
-        get { storage.fieldsInLine ? Self.fields(ofLine: storage.line) : storage.fields }
+        get { storage.fieldsInLine ? storage.withLine(Self.fields(ofLine:)) : storage.fields }
         set {
-            storage = Storage(kind: storage.kind, id: storage.id, entry: storage.entry, fields: newValue, slots: nil)
+            storage = Storage(kind: storage.kind, id: id, entry: storage.entry, fields: newValue, slots: nil)
         }
     }
 
@@ -94,8 +94,14 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
         @exclusivity(unchecked) var fields: JSONValue
         /// When `true`, the fields are the members of `line` other than kind, id and entry.
         @exclusivity(unchecked) var fieldsInLine = false
-        @exclusivity(unchecked) var line: [UInt8] = []
         @exclusivity(unchecked) var slots: FieldSlots?
+        /// Where in `line` the id's text is, when the decoder left it there (an id without escapes): it is only
+        /// made into a `String` if someone asks, and most replayed commands are never asked.
+        @exclusivity(unchecked) var idInLine: Range<Int>?
+        /// The line's bytes, in memory this object owns and reuses when it is refilled: copying a line into it is
+        /// one `memcpy`, where an array would first be emptied and then grown element by element.
+        @exclusivity(unchecked) private var lineBytes = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+        @exclusivity(unchecked) private var lineCount = 0
 
         init(kind: String, id: String?, entry: String?, fields: JSONValue, slots: FieldSlots?) {
             self.kind = kind
@@ -105,18 +111,43 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
             self.slots = slots
         }
 
+        deinit {
+            lineBytes.deallocate()
+        }
+
+        /// Keeps a copy of `bytes` as the line.
+        func setLine(_ bytes: UnsafeBufferPointer<UInt8>) {
+            if bytes.count > lineBytes.count {
+                lineBytes.deallocate()
+                lineBytes = .allocate(capacity: max(bytes.count, 2 * lineBytes.count, 64))
+            }
+            if let source = bytes.baseAddress { lineBytes.baseAddress!.update(from: source, count: bytes.count) }
+            lineCount = bytes.count
+        }
+
+        /// The text of a part of the line.
+        func lineText(_ range: Range<Int>) -> String {
+            withLine { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+        }
+
+        /// Calls `body` with the line's bytes.
+        func withLine<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+            body(UnsafeBufferPointer(rebasing: lineBytes[..<lineCount]))
+        }
+
         func with(kind: String? = nil, id: String?? = nil, entry: String?? = nil) -> Storage {
             let copy = Storage(kind: kind ?? self.kind, id: id ?? self.id, entry: entry ?? self.entry, fields: fields, slots: slots)
+            copy.idInLine = id == nil ? idInLine : nil
             copy.fieldsInLine = fieldsInLine
-            copy.line = line
+            withLine(copy.setLine)
             return copy
         }
     }
 
     /// The fields of a command line: its members other than kind, id and entry. The line was checked when it
     /// was read, so it parses.
-    private static func fields(ofLine line: [UInt8]) -> JSONValue {
-        guard case .object(var members)? = try? line.withUnsafeBufferPointer({ try JSONParser.parse($0) }) else {
+    private static func fields(ofLine line: UnsafeBufferPointer<UInt8>) -> JSONValue {
+        guard case .object(var members)? = try? JSONParser.parse(line) else {
             return [:]
         }
         for key in ["kind", "id", "entry"] { members.removeValue(forKey: key) }

@@ -29,10 +29,14 @@ struct CommandLineDecoder {
         let storage = JSONCommand.uniquelyHeld(recycling: &previous, slots: schema)
         guard Self.commandLine(bytes, into: storage, schema: schema, names: names) else { return nil }
         if storage.fieldsInLine {
-            storage.line.removeAll(keepingCapacity: true)
-            storage.line.append(contentsOf: bytes)
-        } else if let schema {
-            storage.slots?.fill(from: storage.fields, names: schema.names)
+            storage.setLine(bytes)
+        } else {
+            // The line is not kept, so neither can the id be.
+            if let range = storage.idInLine {
+                storage.id = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+                storage.idInLine = nil
+            }
+            if let schema { storage.slots?.fill(from: storage.fields, names: schema.names) }
         }
         return previous
     }
@@ -60,6 +64,7 @@ extension CommandLineDecoder {
     ) -> Bool {
         storage.kind = "Command"
         storage.id = nil
+        storage.idInLine = nil
         storage.entry = nil
         storage.fields = .null
         storage.fieldsInLine = true
@@ -81,11 +86,21 @@ extension CommandLineDecoder {
                     guard let text = cursor.name() else { return false }
                     storage.kind = text
                 case "id":
+                    storage.idInLine = nil
                     if cursor.null() {
                         storage.id = nil
                     } else if cursor.index < cursor.bytes.count, cursor.bytes[cursor.index] == UInt8(ascii: "\"") {
-                        guard let text = cursor.string() else { return false }
-                        storage.id = text
+                        let start = cursor.index
+                        if let raw = cursor.rawString() {
+                            // Plain ASCII, no escapes: left in the line until someone asks for it.
+                            let offset = raw.bytes.baseAddress.map { $0 - bytes.baseAddress! } ?? start + 1
+                            storage.id = nil
+                            storage.idInLine = offset..<offset + raw.bytes.count
+                        } else {
+                            cursor.index = start
+                            guard let text = cursor.string() else { return false }
+                            storage.id = text
+                        }
                     } else {
                         guard let number = cursor.integer() else { return false }
                         storage.id = String(number)

@@ -54,7 +54,7 @@ public final class CommandStreamReader {
     public func next() throws(FormatError) -> (line: Int, item: Item)? {
         guard let raw = try lines.nextLine() else { return nil }
         if sawFirst, !isTraceLog, raw.isTerminated {
-            let fast = raw.bytes.withUnsafeBufferPointer { decoder.decode($0) }
+            let fast = lines.withBytes(of: raw) { decoder.decode($0) }
             if let fast { return (raw.number, .command(fast)) }
         }
         guard let (line, value) = try lines.parse(raw) else { return nil }
