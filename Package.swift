@@ -124,7 +124,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ChainTraceAnalysisTests",
-            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis"],
+            dependencies: [
+                "ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -124,6 +124,7 @@ public final class ReplaySession {
             matcher?.finish()
         }
         report.comparison = matcher
+        report.profile.settle()
         report.tornTail = stream.tornTail
         return report
     }

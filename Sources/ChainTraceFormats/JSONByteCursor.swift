@@ -66,16 +66,45 @@ struct JSONByteCursor {
     mutating func rawString() -> RawKey? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                defer { index += 1 }
-                return RawKey(bytes: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-            }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { return nil }
-            index += 1
+        index += plainStringByteCount()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+        defer { index += 1 }
+        return RawKey(bytes: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+    }
+
+    /// How many bytes from `index` on a string can hold with no second look: none is `"`, `\`, a control byte
+    /// or non-ASCII. Reads eight bytes at a time, since most strings in a line are names and ids of a few
+    /// ASCII letters.
+    @inline(__always)
+    func plainStringByteCount() -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let end = bytes.count
+        var offset = index
+        while offset &+ 8 <= end {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+            let flags = Self.bytesNeedingALook(word)
+            if flags != 0 { return offset &+ flags.trailingZeroBitCount &>> 3 &- index }
+            offset &+= 8
         }
-        return nil
+        while offset < end {
+            let byte = base[offset]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+            offset &+= 1
+        }
+        return offset &- index
+    }
+
+    /// The high bit of each byte of `word` (first byte lowest) that is `"`, `\`, below 0x20 or from 0x80 up. Bytes
+    /// after the first one flagged may be flagged wrongly (a borrow carries up), so only the lowest flag counts.
+    @inline(__always)
+    static func bytesNeedingALook(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let isQuote = (quotes &- ones) & ~quotes
+        let isBackslash = (backslashes &- ones) & ~backslashes
+        let isControl = (word &- ones &* 0x20) & ~word
+        return (isQuote | isBackslash | isControl | word) & (ones &* 0x80)
     }
 
     /// A string that is usually one of a few (handler names, kinds): the same `String` is handed out for the
@@ -93,6 +122,7 @@ struct JSONByteCursor {
     mutating func string() -> String? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
+        index += plainStringByteCount()
         var isASCII = true
         while index < bytes.count {
             let byte = bytes[index]
@@ -161,6 +191,7 @@ struct JSONByteCursor {
     mutating func skipString() -> Bool {
         index += 1
         let start = index
+        index += plainStringByteCount()
         var isASCII = true
         while index < bytes.count {
             let byte = bytes[index]

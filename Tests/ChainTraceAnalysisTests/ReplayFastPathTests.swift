@@ -118,4 +118,35 @@ struct ReplayFastPathTests {
         #expect(ids == kept.map(\.id))
         #expect(weights == kept.map { $0.fields["weight"] })
     }
+
+    @Test func idsLeftInTheLineReadBackExactlyAndSurviveEdits() throws {
+        let lines = [
+            #"{"id":"plain-id-longer-than-sixteen","kind":"Coin","weight":7}"#,
+            #"{"id":"esc\"aped","weight":7}"#,
+            #"{"id":"café","weight":7}"#,
+            #"{"id":"","weight":7}"#,
+            #"{"id":"x","id":"last","weight":7}"#,
+            #"{"id":null,"weight":7}"#,
+        ]
+        let definition = try ChainDefinition.load(bytes: Array(Self.definitionText.utf8), file: "mixed.json")
+        let session = try ReplaySession(definition: definition)
+        let stream = CommandStreamReader(bytes: Array(lines.joined(separator: "\n").utf8), schema: session.schema)
+        var commands: [JSONCommand] = []
+        while let (_, item) = try stream.next() {
+            guard case .command(let command) = item else { continue }
+            commands.append(command)
+        }
+        #expect(commands.map(\.id) == ["plain-id-longer-than-sixteen", #"esc"aped"#, "café", "", "last", nil])
+        var edited = commands[0]
+        edited.kind = "Token"
+        #expect(edited.id == "plain-id-longer-than-sixteen")
+        edited.fields = ["weight": 1]
+        #expect(edited.id == "plain-id-longer-than-sixteen")
+        edited.id = "renamed"
+        #expect(edited.id == "renamed")
+        edited.entry = "Light"
+        #expect(edited.id == "renamed")
+        #expect(commands[0].id == "plain-id-longer-than-sixteen")
+        #expect(commands[0] == JSONCommand(kind: "Coin", id: "plain-id-longer-than-sixteen", fields: ["weight": 7]))
+    }
 }

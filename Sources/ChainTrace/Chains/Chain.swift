@@ -89,16 +89,20 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
         try dryRun(from: entry) { $0.test(command) }
     }
 
+    /// Walks `command` from `start` until a handler accepts (its result), one throws, or the path ends (`nil`).
+    /// The command is borrowed for the whole walk, never copied per hop; a handler that continues with a new
+    /// command hands the rest of the walk to a walk of that one. `hopsSoFar` carries the loop guard's count
+    /// across.
     @inlinable
     static func walk<Observer: HopObserver>(
         _ chain: CompiledChain<Handler<Command, Result>>,
         _ command: Command,
         from start: Int32,
+        hopsSoFar: Int = 0,
         observer: inout Observer
     ) throws -> Result? {
-        var command = command
         var index = start
-        var hops = 0
+        var hops = hopsSoFar
         while index >= 0 {
             hops += 1
             if hops > chain.hopLimit {
@@ -107,36 +111,48 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
                 throw error
             }
             // Fields are read one by one: copying the whole node would retain its handler on every hop.
+            let outcome: Turn
             if let box = chain.nodes[Int(index)].box {
-                if let result = try step(box, index, registry: -1, &command, &observer) { return result }
+                outcome = try turn(box, index, registry: -1, command, &observer)
             } else {
-                let mark = observer.beginRegistry(index)
-                defer { observer.endRegistry(mark) }
-                for member in chain.registries[Int(chain.nodes[Int(index)].registry)] {
-                    if let result = try step(member.box, member.name, registry: index, &command, &observer) {
-                        return result
-                    }
-                }
+                outcome = try registryTurn(chain, index, command, &observer)
             }
-            index = chain.nodes[Int(index)].next
+            switch outcome {
+            case .accepted(let result):
+                return result
+            case .goesOn:
+                index = chain.nodes[Int(index)].next
+            case .goesOnWith(let replacement):
+                return try walk(chain, replacement, from: chain.nodes[Int(index)].next, hopsSoFar: hops, observer: &observer)
+            }
         }
         return nil
     }
 
-    /// One handler's turn: returns the result if it accepted, `nil` to go on. The handler's box is used
-    /// without retaining it: the snapshot being walked keeps it alive.
+    /// How a handler's (or a registry's) turn ends for the walk.
+    @usableFromInline
+    enum Turn {
+        /// It accepted: the walk returns this.
+        case accepted(Result)
+        /// The walk goes on with the same command.
+        case goesOn
+        /// The walk goes on with this command instead.
+        case goesOnWith(Command)
+    }
+
+    /// One handler's turn. The handler's box is used without retaining it: the snapshot being walked keeps it
+    /// alive.
     @inlinable
-    static func step<Observer: HopObserver>(
+    static func turn<Observer: HopObserver>(
         _ box: UnsafeRawPointer,
         _ name: Int32,
         registry: Int32,
-        _ command: inout Command,
+        _ command: Command,
         _ observer: inout Observer
-    ) throws -> Result? {
+    ) throws -> Turn {
         let response: HandlerResponse<Command, Result>
         do {
-            let current = command
-            response = try Unmanaged<Box>.fromOpaque(box)._withUnsafeGuaranteedRef { try $0.body(current) }
+            response = try Unmanaged<Box>.fromOpaque(box)._withUnsafeGuaranteedRef { try $0.body(command) }
         } catch {
             observer.failed(name, registry: registry, error: error)
             throw error
@@ -144,13 +160,36 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
         switch response.kind {
         case .accept(let result):
             observer.hop(name, registry: registry, decision: .accepted, reason: response.reason)
-            return result
+            return .accepted(result)
         case .pass:
             observer.hop(name, registry: registry, decision: .passed, reason: response.reason)
+            return .goesOn
         case .proceed(let replacement):
             observer.hop(name, registry: registry, decision: .continued, reason: response.reason)
-            if let replacement { command = replacement }
+            guard let replacement else { return .goesOn }
+            return .goesOnWith(replacement)
         }
-        return nil
+    }
+
+    /// A registry's turn: its members in order, each getting the command the one before handed on, until one
+    /// accepts or throws.
+    @inlinable
+    static func registryTurn<Observer: HopObserver>(
+        _ chain: CompiledChain<Handler<Command, Result>>,
+        _ index: Int32,
+        _ command: Command,
+        _ observer: inout Observer
+    ) throws -> Turn {
+        let mark = observer.beginRegistry(index)
+        defer { observer.endRegistry(mark) }
+        var replaced: Command?
+        for member in chain.registries[Int(chain.nodes[Int(index)].registry)] {
+            switch try turn(member.box, member.name, registry: index, replaced ?? command, &observer) {
+            case .accepted(let result): return .accepted(result)
+            case .goesOn: break
+            case .goesOnWith(let replacement): replaced = replacement
+            }
+        }
+        return replaced.map(Turn.goesOnWith) ?? .goesOn
     }
 }
