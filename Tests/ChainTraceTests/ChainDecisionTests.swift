@@ -75,6 +75,28 @@ struct ChainDecisionTests {
         #expect(sink.traces[0].hops.map(\.decision) == [.continued, .accepted])
     }
 
+    @Test func replacementsCarryOnThroughLaterStagesAndRegistryMembers() throws {
+        let sink = InMemoryTraceSink()
+        let chain = try Chain<Int, String>(
+            "pipeline",
+            handlers: [
+                Handler("Double") { .continue(with: $0 * 2) },
+                Handler("Observe") { _ in .continue },
+                Handler("Report") { .accept("got \($0)") },
+            ],
+            recorder: Recorder(sink: sink)
+        )
+        let registry = try chain.addRegistry("Adjust", at: .before("Report"))
+        try registry.register(Handler("AddOne") { .continue(with: $0 + 1) }, weight: 5)
+        try registry.register(Handler("Check") { $0 == 11 ? .pass : .accept("saw \($0)") }, weight: 3)
+        try registry.register(Handler("Triple") { .continue(with: $0 * 3) }, weight: 1)
+        // 5 doubled is 10; the registry's members see 11 in turn, and Report gets 33.
+        #expect(try chain.send(5) == "got 33")
+        #expect(sink.traces[0].path == ["Double", "Observe", "Adjust", "AddOne", "Check", "Triple", "Report"])
+        chain.recorder = .off
+        #expect(try chain.send(1) == "saw 3")
+    }
+
     @Test func timingsAreConsistentAndMeasureRealWork() throws {
         let sink = InMemoryTraceSink()
         let chain = try Chain<Int, Int>(

@@ -90,19 +90,18 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
     }
 
     /// Walks `command` from `start` until a handler accepts (its result), one throws, or the path ends (`nil`).
-    /// The command is borrowed for the whole walk, never copied per hop; a handler that continues with a new
-    /// command hands the rest of the walk to a walk of that one. `hopsSoFar` carries the loop guard's count
-    /// across.
+    /// The command is borrowed, never copied per hop, until a handler continues with a new command; from then
+    /// on the walk carries that one.
     @inlinable
     static func walk<Observer: HopObserver>(
         _ chain: CompiledChain<Handler<Command, Result>>,
         _ command: Command,
         from start: Int32,
-        hopsSoFar: Int = 0,
         observer: inout Observer
     ) throws -> Result? {
         var index = start
-        var hops = hopsSoFar
+        var hops = 0
+        var carried: Command?
         while index >= 0 {
             hops += 1
             if hops > chain.hopLimit {
@@ -113,18 +112,22 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
             // Fields are read one by one: copying the whole node would retain its handler on every hop.
             let outcome: Turn
             if let box = chain.nodes[Int(index)].box {
-                outcome = try turn(box, index, registry: -1, command, &observer)
+                if let current = carried {
+                    outcome = try turn(box, index, registry: -1, current, &observer)
+                } else {
+                    outcome = try turn(box, index, registry: -1, command, &observer)
+                }
+            } else if let current = carried {
+                outcome = try registryTurn(chain, index, current, &observer)
             } else {
                 outcome = try registryTurn(chain, index, command, &observer)
             }
             switch outcome {
-            case .accepted(let result):
-                return result
-            case .goesOn:
-                index = chain.nodes[Int(index)].next
-            case .goesOnWith(let replacement):
-                return try walk(chain, replacement, from: chain.nodes[Int(index)].next, hopsSoFar: hops, observer: &observer)
+            case .accepted(let result): return result
+            case .goesOn: break
+            case .goesOnWith(let replacement): carried = replacement
             }
+            index = chain.nodes[Int(index)].next
         }
         return nil
     }
