@@ -38,6 +38,7 @@ public struct ChainProfile: Sendable {
     /// share their names, so most traces are added with no name looked up at all.
     /// Held, not just compared, so its address cannot be reused by another trace's names.
     private var mappedNames: (any AnyObject & Sendable)?
+    /// `mappedNames`' identity, kept apart because comparing it needs no retain, as reading the existential would.
     private var mappedNamesIdentity: ObjectIdentifier?
     private var profileIndexByName: [Int] = []
 

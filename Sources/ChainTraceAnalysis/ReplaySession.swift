@@ -92,10 +92,11 @@ public final class ReplaySession {
                 }
             case .command(let command):
                 let trace: Trace
+                let keepsPath = report.paths.count < options.keptPaths
                 do {
                     // The id is only made for traces that leave this loop (kept, logged or compared): the
                     // profile does not read it, and making it is a good share of a command's cost.
-                    let leaves = traceLog != nil || expected != nil || report.paths.count < options.keptPaths
+                    let leaves = keepsPath || traceLog != nil || expected != nil
                     let description = (
                         kind: command.kind, id: leaves ? command.id : nil, payload: traceLog == nil ? nil : command.fields
                     )
@@ -107,7 +108,7 @@ public final class ReplaySession {
                 report.commands += 1
                 report.profile.add(trace)
                 traceLog?.record(trace)
-                if report.paths.count < options.keptPaths {
+                if keepsPath {
                     report.paths.append(ReplayedCommand(line: line, trace: trace))
                 }
                 if let expected {

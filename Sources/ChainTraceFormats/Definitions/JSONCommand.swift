@@ -92,11 +92,12 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
         @usableFromInline @exclusivity(unchecked) var id: String?
         @usableFromInline @exclusivity(unchecked) var entry: String?
         @exclusivity(unchecked) var fields: JSONValue
-        /// When `true`, the fields are the members of `line` other than kind, id and entry.
+        /// When `true`, the fields are the members of the kept line (see ``setLine(_:)``) other than kind, id and
+        /// entry.
         @exclusivity(unchecked) var fieldsInLine = false
         @exclusivity(unchecked) var slots: FieldSlots?
-        /// Where in `line` the id's text is, when the decoder left it there (an id without escapes): it is only
-        /// made into a `String` if someone asks, and most replayed commands are never asked.
+        /// Where in the kept line the id's text is, when the decoder left it there (an id without escapes): it is
+        /// only made into a `String` if someone asks, and most replayed commands are never asked.
         @exclusivity(unchecked) var idInLine: Range<Int>?
         /// The line's bytes, in memory this object owns and reuses when it is refilled: copying a line into it is
         /// one `memcpy`, where an array would first be emptied and then grown element by element.
@@ -127,7 +128,12 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
 
         /// The text of a part of the line.
         func lineText(_ range: Range<Int>) -> String {
-            withLine { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+            withLine { Self.text(range, of: $0) }
+        }
+
+        /// The text of `range` in `bytes`, a line the decoder checked.
+        static func text(_ range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
 
         /// Calls `body` with the line's bytes.

@@ -33,7 +33,7 @@ struct CommandLineDecoder {
         } else {
             // The line is not kept, so neither can the id be.
             if let range = storage.idInLine {
-                storage.id = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+                storage.id = JSONCommand.Storage.text(range, of: bytes)
                 storage.idInLine = nil
             }
             if let schema { storage.slots?.fill(from: storage.fields, names: schema.names) }
@@ -93,9 +93,8 @@ extension CommandLineDecoder {
                         let start = cursor.index
                         if let raw = cursor.rawString() {
                             // Plain ASCII, no escapes: left in the line until someone asks for it.
-                            let offset = raw.bytes.baseAddress.map { $0 - bytes.baseAddress! } ?? start + 1
                             storage.id = nil
-                            storage.idInLine = offset..<offset + raw.bytes.count
+                            storage.idInLine = start + 1..<start + 1 + raw.bytes.count
                         } else {
                             cursor.index = start
                             guard let text = cursor.string() else { return false }
