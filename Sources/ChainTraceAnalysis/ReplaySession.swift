@@ -69,6 +69,9 @@ public final class ReplaySession {
         }
         var matcher = expected.map { _ in TraceMatcher() }
         var count = 0
+        let thread = SendingThread.current
+        // Unwrapped once: calling the optional sink per command copies the existential each time.
+        let record: ((Trace) -> Void)? = traceLog.map { sink in { sink.record($0) } }
         while true {
             let next: (line: Int, item: CommandStreamReader.Item)?
             do {
@@ -100,14 +103,14 @@ public final class ReplaySession {
                     let description = (
                         kind: command.kind, id: leaves ? command.id : nil, payload: traceLog == nil ? nil : command.fields
                     )
-                    trace = try chain.sendForTrace(command, from: command.entry, describedAs: description)
+                    trace = try chain.sendForTrace(command, from: command.entry, describedAs: description, on: thread)
                 } catch {
                     try reject(FormatError(file: stream.file, line: line, column: 0, expected: "a command the chain can take", found: "\(error)"), into: &report)
                     continue
                 }
                 report.commands += 1
                 report.profile.add(trace)
-                traceLog?.record(trace)
+                record?(trace)
                 if keepsPath {
                     report.paths.append(ReplayedCommand(line: line, trace: trace))
                 }
@@ -117,7 +120,7 @@ public final class ReplaySession {
                 }
                 // Unless something above kept it, the next command's trace reuses its storage.
                 var spent: Trace? = consume trace
-                Trace.recycle(&spent)
+                Trace.recycle(&spent, on: thread)
             }
         }
         if let expected, matcher != nil {

@@ -265,29 +265,51 @@ struct JSONByteCursor {
 struct RawKey {
     let bytes: UnsafeBufferPointer<UInt8>
 
+    @inline(__always)
     static func ~= (pattern: StaticString, key: RawKey) -> Bool {
         pattern.utf8CodeUnitCount == key.bytes.count
-            && memcmp(pattern.utf8Start, key.bytes.baseAddress!, key.bytes.count) == 0
+            // The pattern's length, a constant once inlined, lets the compiler compare in a load or two.
+            && memcmp(pattern.utf8Start, key.bytes.baseAddress!, pattern.utf8CodeUnitCount) == 0
     }
 }
 
 /// The strings a reader has made for names, by their bytes, so each name is made once per reader.
 ///
-/// A direct-mapped cache: a name's length and first and last bytes pick its one slot, so finding it costs one
-/// comparison; two names that share a slot just take turns.
+/// A direct-mapped cache: a name's ``NameBytes`` bucket is its one slot, so finding it costs one comparison; two
+/// names that share a slot just take turns. The slots are memory this table owns, so a lookup retains nothing
+/// but the string it returns.
 final class NameTable {
-    @exclusivity(unchecked) private var slots: [(bytes: [UInt8], string: String)?] = Array(repeating: nil, count: 256)
+    private static let slotCount = 256
+    /// Each slot's name bytes (empty when the slot is), and its string.
+    private let keys: UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>
+    private let strings: UnsafeMutablePointer<String>
+
+    init() {
+        keys = .allocate(capacity: Self.slotCount)
+        keys.initialize(repeating: UnsafeMutableBufferPointer(start: nil, count: 0), count: Self.slotCount)
+        strings = .allocate(capacity: Self.slotCount)
+        strings.initialize(repeating: "", count: Self.slotCount)
+    }
+
+    deinit {
+        for slot in 0..<Self.slotCount { keys[slot].deallocate() }
+        keys.deallocate()
+        strings.deinitialize(count: Self.slotCount)
+        strings.deallocate()
+    }
 
     func string(for bytes: UnsafeBufferPointer<UInt8>) -> String {
-        guard let first = bytes.first, let last = bytes.last else { return "" }
-        let slot = (bytes.count &* 31 &+ Int(first) &* 7 &+ Int(last)) & 255
-        if let entry = slots[slot], entry.bytes.count == bytes.count,
-            entry.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
-        {
-            return entry.string
+        guard let slot = NameBytes.bucket(of: bytes) else { return "" }
+        let key = keys[slot]
+        if key.count == bytes.count, NameBytes.equal(key.baseAddress!, bytes.baseAddress!, count: bytes.count) {
+            return strings[slot]
         }
         let string = String(decoding: bytes, as: UTF8.self)
-        slots[slot] = (Array(bytes), string)
+        key.deallocate()
+        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = copy.initialize(from: bytes)
+        keys[slot] = copy
+        strings[slot] = string
         return string
     }
 }

@@ -68,15 +68,17 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
     /// trace records about the command (its kind, id and payload), as it already knows. A handler's error ends
     /// up in the trace, as a failed hop.
     ///
+    /// - Parameter thread: The calling thread, looked up once for the caller's whole loop.
     /// - Throws: ``ChainError`` when the command cannot even enter the chain (an unknown entry), so there is no
     ///   trace.
     @inlinable
     package func sendForTrace(
         _ command: Command,
         from entry: String? = nil,
-        describedAs description: (kind: String?, id: String?, payload: JSONValue?)
+        describedAs description: (kind: String?, id: String?, payload: JSONValue?),
+        on thread: SendingThread
     ) throws(ChainError) -> Trace {
-        let thread = ThreadState.current
+        let thread = thread.state
         let chain = currentSnapshot(thread: thread)
         let start = try chain.entryIndex(entry)
         var hops = TracedHops(chain: chain, entry: start, thread: thread)

@@ -39,7 +39,7 @@ struct TracedHops: HopObserver {
     @usableFromInline let usesCycleCounter: Bool
 
     /// Starts a walk's trace, in a storage this thread's last recycled trace left behind when there is one.
-    @inlinable
+    @inlinable @inline(__always)
     init<Member>(chain: CompiledChain<Member>, entry: Int32, thread: ThreadState) {
         if let spare = thread.spareTraceStorage {
             thread.spareTraceStorage = nil

@@ -77,9 +77,11 @@ extension Trace {
     /// Hands `trace`'s storage back to the calling thread for its next traced walk, when `trace` held the last
     /// reference to it — how a replay records a million commands without allocating a trace for each. Leaves
     /// `trace` empty either way.
-    package static func recycle(_ trace: inout Trace?) {
+    ///
+    /// - Parameter thread: The calling thread, looked up once for the caller's whole loop.
+    package static func recycle(_ trace: inout Trace?, on thread: SendingThread) {
         guard var storage = trace?.storage else { return }
         trace = nil
-        if isKnownUniquelyReferenced(&storage) { ThreadState.current.spareTraceStorage = storage }
+        if isKnownUniquelyReferenced(&storage) { thread.state.spareTraceStorage = storage }
     }
 }

@@ -80,10 +80,15 @@ extension ChainDefinition {
         let otherwise: HandlerResponse<JSONCommand, JSONValue> = definition.role == .observer ? .continue : .pass
         let work = definition.work ?? 0
         if work == 0, definition.failure == nil {
-            // The common case, kept to the test alone: this runs on every hop of a replay.
-            guard let accepts else { return Handler(name, role: definition.role, canHandle: test) { _ in otherwise } }
+            // The common case, kept to the test alone: this runs on every hop of a replay. The responses are
+            // made here rather than copied from captured ones, so passing copies nothing.
+            guard let accepts else {
+                if definition.role == .observer { return Handler(name, role: .observer, canHandle: test) { _ in .continue } }
+                return Handler(name, role: definition.role, canHandle: test) { _ in .pass }
+            }
+            // Only responders have rules, so the other answer is always to pass.
             return Handler(name, role: definition.role, canHandle: test) { command in
-                accepts.matches(command) ? result : otherwise
+                accepts.matches(command) ? .accept(.string(name)) : .pass
             }
         }
         let failure = definition.failure.map { failure in

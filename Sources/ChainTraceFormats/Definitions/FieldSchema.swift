@@ -5,11 +5,14 @@ import ChainTrace
 ///
 /// Made once per replay from the definition; a command without slots (or with another schema's) is still
 /// tested correctly, through its `fields` object.
-public final class FieldSchema: Sendable {
+public final class FieldSchema: @unchecked Sendable {
     /// The field names, in slot order.
     public let names: [String]
     let slotByName: [String: Int]
-    let utf8Names: [[UInt8]]
+    /// Every name's UTF-8 bytes, one after another, and where each starts (with the end after the last): memory
+    /// the schema owns and never changes, so looking a key up retains nothing.
+    private let nameBytes: UnsafeMutableBufferPointer<UInt8>
+    private let nameStarts: UnsafeMutableBufferPointer<Int>
 
     /// A schema of the top-level fields every rule of `definition` reads.
     public convenience init(for definition: ChainDefinition) {
@@ -26,54 +29,105 @@ public final class FieldSchema: Sendable {
         self.init(names: names)
     }
 
-    /// Where a key's bytes point (see ``bucket(count:first:last:)``): the one slot whose name lands there, -1 for
-    /// none, -2 for several (then every name is compared).
-    let slotByBucket: [Int]
+    /// Where a key's bytes point (see ``NameBytes/bucket(count:first:last:)``): the one slot whose name lands
+    /// there, -1 for none, -2 for several (then every name is compared).
+    private let slotByBucket: UnsafeMutableBufferPointer<Int>
 
     /// A schema of these field names.
     public init(names: [String]) {
         self.names = names
-        utf8Names = names.map { Array($0.utf8) }
         slotByName = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        var buckets = [Int](repeating: -1, count: 256)
+        let utf8Names = names.map { Array($0.utf8) }
+        nameBytes = .allocate(capacity: utf8Names.reduce(0) { $0 + $1.count })
+        _ = nameBytes.initialize(from: utf8Names.joined())
+        nameStarts = .allocate(capacity: names.count + 1)
+        var start = 0
         for (slot, name) in utf8Names.enumerated() {
-            guard let first = name.first, let last = name.last else { continue }
-            let bucket = Self.bucket(count: name.count, first: first, last: last)
-            buckets[bucket] = buckets[bucket] == -1 ? slot : -2
+            nameStarts[slot] = start
+            start += name.count
         }
-        slotByBucket = buckets
+        nameStarts[names.count] = start
+        slotByBucket = .allocate(capacity: 256)
+        slotByBucket.initialize(repeating: -1)
+        for (slot, name) in utf8Names.enumerated() {
+            guard let bucket = name.withUnsafeBufferPointer(NameBytes.bucket(of:)) else { continue }
+            slotByBucket[bucket] = slotByBucket[bucket] == -1 ? slot : -2
+        }
     }
 
-    /// A cheap hash of a name: its length and first and last bytes.
-    static func bucket(count: Int, first: UInt8, last: UInt8) -> Int {
-        (count &* 31 &+ Int(first) &* 7 &+ Int(last)) & 255
+    deinit {
+        nameBytes.deallocate()
+        nameStarts.deallocate()
+        slotByBucket.deallocate()
+    }
+
+    /// The slot of the field whose name is `bytes`, compared without making a `String`.
+    func slot(for bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let bucket = NameBytes.bucket(of: bytes) else { return nil }
+        let candidate = slotByBucket[bucket]
+        if candidate == -1 { return nil }
+        if candidate >= 0 { return isName(candidate, bytes) ? candidate : nil }
+        return (0..<names.count).first { isName($0, bytes) }
+    }
+
+    @inline(__always)
+    private func isName(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = nameStarts[slot]
+        return nameStarts[slot + 1] - start == bytes.count
+            && NameBytes.equal(nameBytes.baseAddress! + start, bytes.baseAddress!, count: bytes.count)
     }
 }
 
 /// A command's values for a ``FieldSchema``'s fields, filled in while the command was decoded.
-struct FieldSlots: Sendable {
+///
+/// One command's storage owns it (and copies it when that storage is copied), in memory it allocates once, so
+/// setting or reading a slot retains and checks nothing: it runs on every command and every rule test of a
+/// replay.
+final class FieldSlots: @unchecked Sendable {
     let schema: ObjectIdentifier
+    let count: Int
     /// Each field's value; `nil` when the command does not have it.
-    var values: [JSONValue?]
+    let values: UnsafeMutablePointer<JSONValue?>
     /// Each field's value as a number, NaN when it is absent or not a number — what range rules compare.
-    var numbers: [Double]
+    let numbers: UnsafeMutablePointer<Double>
 
     /// Empty slots for `schema`.
-    init(for schema: FieldSchema) {
-        self.schema = ObjectIdentifier(schema)
-        values = Array(repeating: nil, count: schema.names.count)
-        numbers = Array(repeating: .nan, count: schema.names.count)
+    convenience init(for schema: FieldSchema) {
+        self.init(schema: ObjectIdentifier(schema), count: schema.names.count)
+    }
+
+    private init(schema: ObjectIdentifier, count: Int) {
+        self.schema = schema
+        self.count = count
+        values = .allocate(capacity: count)
+        values.initialize(repeating: nil, count: count)
+        numbers = .allocate(capacity: count)
+        numbers.initialize(repeating: .nan, count: count)
+    }
+
+    deinit {
+        values.deinitialize(count: count)
+        values.deallocate()
+        numbers.deallocate()
+    }
+
+    /// Slots of their own holding the same values.
+    func copy() -> FieldSlots {
+        let copy = FieldSlots(schema: schema, count: count)
+        copy.values.update(from: values, count: count)
+        copy.numbers.update(from: numbers, count: count)
+        return copy
     }
 
     /// Puts `value` in `slot`.
-    mutating func set(_ value: JSONValue, at slot: Int) {
+    func set(_ value: JSONValue, at slot: Int) {
         values[slot] = value
         numbers[slot] = value.doubleValue ?? .nan
     }
 
-    /// Empties every slot, keeping the arrays for the next command.
-    mutating func clear() {
-        for slot in values.indices {
+    /// Empties every slot, keeping the memory for the next command.
+    func clear() {
+        for slot in 0..<count {
             values[slot] = nil
             numbers[slot] = .nan
         }

@@ -95,7 +95,7 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
         /// When `true`, the fields are the members of the kept line (see ``setLine(_:)``) other than kind, id and
         /// entry.
         @exclusivity(unchecked) var fieldsInLine = false
-        @exclusivity(unchecked) var slots: FieldSlots?
+        let slots: FieldSlots?
         /// Where in the kept line the id's text is, when the decoder left it there (an id without escapes): it is
         /// only made into a `String` if someone asks, and most replayed commands are never asked.
         @exclusivity(unchecked) var idInLine: Range<Int>?
@@ -142,7 +142,7 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
         }
 
         func with(kind: String? = nil, id: String?? = nil, entry: String?? = nil) -> Storage {
-            let copy = Storage(kind: kind ?? self.kind, id: id ?? self.id, entry: entry ?? self.entry, fields: fields, slots: slots)
+            let copy = Storage(kind: kind ?? self.kind, id: id ?? self.id, entry: entry ?? self.entry, fields: fields, slots: slots?.copy())
             copy.idInLine = id == nil ? idInLine : nil
             copy.fieldsInLine = fieldsInLine
             withLine(copy.setLine)

@@ -1,13 +1,5 @@
 import ChainTrace
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// The fast path of ``CommandStreamReader``: decodes a command line straight from its bytes, filling the
 /// ``FieldSchema``'s slots as it goes. `nil` for anything unusual (a change line, an escape in a name, a number
 /// it cannot convert exactly, bad syntax); the reader then takes the general path, which accepts the line the
@@ -44,7 +36,7 @@ struct CommandLineDecoder {
 
 extension FieldSlots {
     /// Fills the slots from a `fields` object.
-    mutating func fill(from fields: JSONValue, names: [String]) {
+    func fill(from fields: JSONValue, names: [String]) {
         for (slot, name) in names.enumerated() {
             if let value = fields[name] { set(value, at: slot) }
         }
@@ -213,21 +205,5 @@ extension JSONByteCursor {
         var value = 1.0
         for _ in 0..<power { value *= 10 }
         return value
-    }
-}
-
-extension FieldSchema {
-    /// The slot of the field whose name is `bytes`, compared without making a `String`.
-    func slot(for bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let first = bytes.first, let last = bytes.last else { return nil }
-        let candidate = slotByBucket[Self.bucket(count: bytes.count, first: first, last: last)]
-        if candidate == -1 { return nil }
-        if candidate >= 0 { return Self.equal(utf8Names[candidate], bytes) ? candidate : nil }
-        return utf8Names.firstIndex { Self.equal($0, bytes) }
-    }
-
-    private static func equal(_ name: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        name.count == bytes.count
-            && name.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
     }
 }
