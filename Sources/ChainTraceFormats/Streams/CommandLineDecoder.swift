@@ -197,13 +197,38 @@ extension JSONByteCursor {
         }
         guard mantissa <= 1 << 53, exponent >= -22, exponent <= 22 else { return nil }
         var value = Double(mantissa)
-        if exponent < 0 { value /= Self.powersOfTen[-exponent] } else { value *= Self.powersOfTen[exponent] }
+        if exponent < 0 { value /= Self.powerOfTen(-exponent) } else { value *= Self.powerOfTen(exponent) }
         return .double(negative ? -value : value)
     }
 
-    private static let powersOfTen: [Double] = (0...22).map { power in
-        var value = 1.0
-        for _ in 0..<power { value *= 10 }
-        return value
+    /// 10^`power`, exact for 0...22. A table of literals rather than a global array, which would be checked for
+    /// initialisation on every number.
+    @inline(__always)
+    private static func powerOfTen(_ power: Int) -> Double {
+        switch power {
+        case 0: 1e0
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        default: 1e22
+        }
     }
 }

@@ -20,11 +20,11 @@ public final class CommandStreamReader {
     }
 
     private let lines: JSONLinesReader
-    private var sawFirst = false
+    @exclusivity(unchecked) private var sawFirst = false
     @exclusivity(unchecked) private var decoder: CommandLineDecoder
 
     /// Whether the stream turned out to be a trace log (known once the first line is read).
-    public private(set) var isTraceLog = false
+    @exclusivity(unchecked) public private(set) var isTraceLog = false
     /// The file being read, as errors name it.
     public var file: String { lines.file }
     /// The incomplete last line, once the reader has reached it.
