@@ -15,9 +15,9 @@ class CompiledRule: @unchecked Sendable {
         case .kind(let kinds):
             return KindRule(kinds)
         case .all(let rules):
-            return CombinedRule(rules.map { make($0, schema: schema) }, settledBy: false)
+            return combined(rules.map { make($0, schema: schema) }, settledBy: false)
         case .any(let rules):
-            return CombinedRule(rules.map { make($0, schema: schema) }, settledBy: true)
+            return combined(rules.map { make($0, schema: schema) }, settledBy: true)
         case .not(let rule):
             return NotRule(make(rule, schema: schema))
         case .equals(let field, _), .oneOf(let field, _), .range(let field, _, _), .matches(let field, _),
@@ -59,6 +59,29 @@ private final class KindRule: CompiledRule, @unchecked Sendable {
         let kind = command.kind
         for candidate in kinds where candidate == kind { return true }
         return false
+    }
+}
+
+/// `all` or `any` of `parts`: two parts (the usual "this kind, and this field") tested one after the other with
+/// no loop, any other number by ``CombinedRule``.
+private func combined(_ parts: [CompiledRule], settledBy settlingResult: Bool) -> CompiledRule {
+    parts.count == 2 ? PairRule(parts[0], parts[1], settledBy: settlingResult) : CombinedRule(parts, settledBy: settlingResult)
+}
+
+/// `all` or `any` of exactly two parts: the second is tested only when the first does not settle it.
+private final class PairRule: CompiledRule, @unchecked Sendable {
+    let first: CompiledRule
+    let second: CompiledRule
+    let settlingResult: Bool
+
+    init(_ first: CompiledRule, _ second: CompiledRule, settledBy settlingResult: Bool) {
+        self.first = first
+        self.second = second
+        self.settlingResult = settlingResult
+    }
+
+    override func matches(_ command: JSONCommand) -> Bool {
+        first.matches(command) == settlingResult ? settlingResult : second.matches(command)
     }
 }
 

@@ -1,0 +1,69 @@
+import ChainTrace
+@testable import ChainTraceFormats
+import Testing
+
+/// Replays test rules in their compiled form (slot reads, `all`/`any` of two parts without a loop, of any other
+/// number with one); whatever the shape, a compiled rule must decide exactly as the written rule does.
+@Suite("Compiled rules")
+struct CompiledRuleTests {
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state ^ (state >> 29)
+        }
+    }
+
+    static func rule(depth: Int, using generator: inout Generator) -> Rule {
+        let leaves: [Rule] = [
+            .always(true), .always(false), .kind(["A"]), .kind(["A", "B"]),
+            .range(FieldPath("w"), minimum: 2, maximum: 6), .range(FieldPath("w"), minimum: nil, maximum: 4),
+            .equals(FieldPath("c"), "x"), .oneOf(FieldPath("c"), ["x", 3]), .present(FieldPath("p"), true),
+            .present(FieldPath("p"), false),
+        ]
+        if depth == 0 || Int.random(in: 0..<3, using: &generator) == 0 {
+            return leaves.randomElement(using: &generator)!
+        }
+        // One to four parts, so the one-, two- and many-part forms are all made.
+        let parts = (0..<Int.random(in: 1...4, using: &generator)).map { _ in rule(depth: depth - 1, using: &generator) }
+        switch Int.random(in: 0..<3, using: &generator) {
+        case 0: return .all(parts)
+        case 1: return .any(parts)
+        default: return .not(parts[0])
+        }
+    }
+
+    static func line(using generator: inout Generator) -> String {
+        var members = ["\"kind\":\"\(["A", "B", "C"].randomElement(using: &generator)!)\""]
+        switch Int.random(in: 0..<4, using: &generator) {
+        case 0: members.append("\"w\":\(Double(Int.random(in: 0...80, using: &generator)) / 10)")
+        case 1: members.append("\"w\":\"3\"")
+        case 2: members.append("\"w\":null")
+        default: break
+        }
+        if let c = ["\"x\"", "\"y\"", "3", nil].randomElement(using: &generator)! { members.append("\"c\":\(c)") }
+        if let p = ["1", "null", nil].randomElement(using: &generator)! { members.append("\"p\":\(p)") }
+        return "{" + members.shuffled(using: &generator).joined(separator: ",") + "}"
+    }
+
+    @Test func compiledRulesDecideAsWrittenRulesWithAndWithoutSlots() throws {
+        var generator = Generator(state: 42)
+        let schema = FieldSchema(names: ["w", "c", "p"])
+        let rules = (0..<300).map { _ in Self.rule(depth: 3, using: &generator) }
+        let lines = (0..<200).map { _ in Self.line(using: &generator) }
+        let bytes = Array(lines.joined(separator: "\n").utf8) + [UInt8(ascii: "\n")]
+        var compared = 0
+        for withSlots in [true, false] {
+            let compiled = rules.map { CompiledRule.make($0, schema: withSlots ? schema : nil) }
+            let stream = CommandStreamReader(bytes: bytes, name: "commands.jsonl", schema: withSlots ? schema : nil)
+            while let (line, item) = try stream.next() {
+                guard case .command(let command) = item else { Issue.record("line \(line) is not a command"); return }
+                for (rule, compiledRule) in zip(rules, compiled) where compiledRule.matches(command) != rule.matches(command) {
+                    Issue.record("\(rule) on \(lines[line - 1]) (slots: \(withSlots))")
+                }
+                compared += rules.count
+            }
+        }
+        #expect(compared == 2 * rules.count * lines.count)
+    }
+}
