@@ -42,12 +42,12 @@ public struct HandlerStatistics: Sendable {
 
     /// Counts one hop (the registry is noted apart, the first time only, so no name is copied per hop).
     mutating func add(_ hop: CompactHop) {
-        seen += 1
+        seen &+= 1
         switch hop.decision {
-        case .accepted: accepted += 1
-        case .passed: passed += 1
-        case .continued: continued += 1
-        case .failed: failed += 1
+        case .accepted: accepted &+= 1
+        case .passed: passed &+= 1
+        case .continued: continued &+= 1
+        case .failed: failed &+= 1
         }
         totalSelfNanoseconds &+= hop.selfNanoseconds
         recordSelfTime(hop.selfNanoseconds)
