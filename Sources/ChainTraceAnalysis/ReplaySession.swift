@@ -83,7 +83,7 @@ public final class ReplaySession {
             guard let (line, item) = next else { break }
             count += 1
             if count & 0x3FFF == 0 { progress?(stream.bytesRead) }
-            switch item {
+            switch consume item {
             case .change(let change):
                 do {
                     try change.apply(to: chain, definition: definition, types: options.types, unknownTypes: .modelFromRules, schema: schema)

@@ -4,7 +4,9 @@
 //   swift run -c release --package-path Benchmarks chaintrace-cli-benchmarks
 //
 // Environment: CHAINTRACE_BENCH_COMMANDS (default 1000000), CHAINTRACE_BENCH_LOG_MB (default 1024; 0 skips the
-// memory run), CHAINTRACE_BENCH_REPEATS (default 3).
+// memory run), CHAINTRACE_BENCH_REPEATS (default 3), CHAINTRACE_BENCH_CLI (the `chaintrace` binary timed end to
+// end; default .build/release/chaintrace, skipped when missing — build it first with
+// `swift build -c release --product chaintrace`).
 
 import ChainTrace
 import ChainTraceAnalysis
@@ -137,11 +139,30 @@ do {
 }
 let commandBytes = fileSize(commandsPath)
 let logBytes = fileSize(logPath)
+// The log just written is still being flushed to disk; let that finish before anything is timed.
+sync()
+
+/// `chaintrace replay` run as a user runs it, as a child process, process start and output included; seconds.
+func endToEndReplay(_ binary: String) throws -> Double {
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: binary)
+    child.arguments = ["replay", definitionPath, commandsPath]
+    child.standardOutput = FileHandle.nullDevice
+    let elapsed = try seconds {
+        try child.run()
+        child.waitUntilExit()
+    }
+    precondition(child.terminationStatus == 0, "\(binary) replay exited with \(child.terminationStatus)")
+    return elapsed
+}
+let cliPath = getenv("CHAINTRACE_BENCH_CLI").map { String(cString: $0) } ?? ".build/release/chaintrace"
+let cliExists = FileManager.default.isExecutableFile(atPath: cliPath)
 
 var replayRates: [Double] = []
 var replayDecoderRates: [Double] = []
 var statsRates: [Double] = []
 var statsDecoderRates: [Double] = []
+var endToEndRates: [Double] = []
 for _ in 0..<repeats {
     let session = try ReplaySession(definition: definition)
     var replayed = 0
@@ -151,6 +172,7 @@ for _ in 0..<repeats {
     precondition(replayed == commandCount)
     replayRates.append(Double(commandCount) / replay)
     replayDecoderRates.append(Double(commandCount) / (try seconds { _ = try decodeLines(commandsPath, as: DecodedCommand.self) }))
+    if cliExists { endToEndRates.append(Double(commandCount) / (try endToEndReplay(cliPath))) }
     var profiled = 0
     let stats = try seconds {
         let reader = try TraceLogReader(path: logPath, payloads: false)
@@ -175,6 +197,11 @@ print("|---|---|---|---|")
 let replayRatio = zip(replayRates, replayDecoderRates).map { $0 / $1 }
 let statsRatio = zip(statsRates, statsDecoderRates).map { $0 / $1 }
 print("| replay: read, run 10-handler rule chain traced, profile (commands/s) | \(range(replayRates, thousands)) | \(range(replayDecoderRates, thousands)) | \(range(replayRatio) { String(format: "%.1f×", $0) }) |")
+if cliExists {
+    print("| replay end to end: `chaintrace replay` process, start and output included (commands/s) | \(range(endToEndRates, thousands)) | \(range(replayDecoderRates, thousands)) | \(range(zip(endToEndRates, replayDecoderRates).map { $0 / $1 }) { String(format: "%.1f×", $0) }) |")
+} else {
+    print("| replay end to end: skipped, no executable at \(cliPath) | | | |")
+}
 print("| stats: read trace log, profile (MB/s) | \(range(statsRates, megabytes)) | \(range(statsDecoderRates, megabytes)) | \(range(statsRatio) { String(format: "%.1f×", $0) }) |")
 
 // MARK: Memory: grow the log to the target size, then measure a child's peak RSS over it.
