@@ -54,13 +54,15 @@ extension CommandLineDecoder {
         schema: FieldSchema?,
         names: NameTable
     ) -> Bool {
-        storage.kind = "Command"
-        storage.id = nil
+        // Only what the previous line set is reset: most lines set the same members, and releasing a value
+        // that is not there still costs a call.
+        if storage.id != nil { storage.id = nil }
         storage.idInLine = nil
-        storage.entry = nil
-        storage.fields = .null
+        if storage.entry != nil { storage.entry = nil }
+        if case .null = storage.fields {} else { storage.fields = .null }
         storage.fieldsInLine = true
         storage.slots?.clear()
+        var kind: String?
         var hasFieldMembers = false
         var cursor = JSONByteCursor(bytes: bytes, names: names)
         cursor.skipWhiteSpace()
@@ -76,7 +78,7 @@ extension CommandLineDecoder {
                 switch key {
                 case "kind":
                     guard let text = cursor.name() else { return false }
-                    storage.kind = text
+                    kind = text
                 case "id":
                     storage.idInLine = nil
                     if cursor.null() {
@@ -125,7 +127,9 @@ extension CommandLineDecoder {
                 break
             }
         }
-        return cursor.isAtEnd() && (storage.fieldsInLine || !hasFieldMembers)
+        guard cursor.isAtEnd() && (storage.fieldsInLine || !hasFieldMembers) else { return false }
+        storage.kind = kind ?? "Command"
+        return true
     }
 }
 
