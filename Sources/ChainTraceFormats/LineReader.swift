@@ -99,7 +99,7 @@ struct LineReader: ~Copyable {
         count = leftover
         var read = 0
         repeat {
-            read = readBytes(descriptor, storage.baseAddress! + count, storage.count - count)
+            read = readBytes(descriptor, storage.baseAddress! + count, Self.chunkSize)
         } while read < 0 && errno == EINTR
         if read < 0 {
             throw .system(file: file, line: lineNumber + 1, expected: "to read the file", code: errno)

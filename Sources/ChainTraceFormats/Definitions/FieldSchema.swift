@@ -5,6 +5,9 @@ import ChainTrace
 ///
 /// Made once per replay from the definition; a command without slots (or with another schema's) is still
 /// tested correctly, through its `fields` object.
+///
+/// `@unchecked Sendable` because its lookup tables are raw memory; it writes them only in `init` and frees them
+/// only in `deinit`, so sharing it between threads is safe.
 public final class FieldSchema: @unchecked Sendable {
     /// The field names, in slot order.
     public let names: [String]
@@ -82,7 +85,8 @@ public final class FieldSchema: @unchecked Sendable {
 ///
 /// One command's storage owns it (and copies it when that storage is copied), in memory it allocates once, so
 /// setting or reading a slot retains and checks nothing: it runs on every command and every rule test of a
-/// replay.
+/// replay. `@unchecked Sendable` on the same terms as the storage: only the decoder writes it, while nothing else
+/// holds the command.
 final class FieldSlots: @unchecked Sendable {
     let schema: ObjectIdentifier
     let count: Int
