@@ -250,7 +250,8 @@ struct JSONByteCursor {
     }
 
     mutating func skipWhiteSpace() {
-        while index < bytes.count {
+        // One comparison for the usual case, a byte that is no white space.
+        while index < bytes.count, bytes[index] <= UInt8(ascii: " ") {
             switch bytes[index] {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): index += 1
             default: return

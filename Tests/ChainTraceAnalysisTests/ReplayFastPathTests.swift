@@ -149,4 +149,84 @@ struct ReplayFastPathTests {
         #expect(commands[0].id == "plain-id-longer-than-sixteen")
         #expect(commands[0] == JSONCommand(kind: "Coin", id: "plain-id-longer-than-sixteen", fields: ["weight": 7]))
     }
+
+    /// The decoder remembers the keys of the line before by position; a line whose keys differ — longer, shorter,
+    /// reordered, spaced, escaped, too long to remember — must read exactly as it reads on its own.
+    @Test func keysRememberedFromTheLineBeforeNeverMisreadTheNext() throws {
+        let lines = [
+            #"{"weight":7,"kind":"Coin","name":"ada"}"#,
+            #"{"weights":7,"kind":"Coin","name":"ada"}"#,
+            #"{"weigh":7,"kinds":"Coin","name":"ada"}"#,
+            #"{"kind":"Coin","weight":7,"name":"ada"}"#,
+            #"{"kind" : "Coin", "weight" :7 ,"name":"ada"}"#,
+            #"{"kind":"Coin","weight":7,"name":"ada"}"#,
+            #"{"kind":"Coin","weight":7,"nam":"ada"}"#,
+            #"{"kind":"Coin","weight":7,"name":"ada","size":2}"#,
+            #"{"kind":"Coin","weight":7,"a-key-much-longer-than-sixteen":1,"size":2}"#,
+            #"{"kind":"Coin","weight":7,"a-key-much-longer-than-sixteen":1,"size":2}"#,
+            #"{"kind":"Coin","weight":7,"a-key-much-longer-than-sixteeN":1,"size":"M"}"#,
+            #"{"kind":"Coin","weight":1,"id":"x","entry":"Light"}"#,
+            #"{"kind":"Coin","id":"x","fields":{"weight":9}}"#,
+            #"{"kind":"Coin","weight":1,"id":"x","entry":"Light"}"#,
+            #"{"k\u0069nd":"Token","weight":1}"#,
+            #"{"kind":"Token","weight":1}"#,
+            #"{"size":2}"#,
+            #"{"s":2}"#,
+            #"{"size":2}"#,
+            #"{"sizes":"S"}"#,
+            #"{"size":"S"}"#,
+        ]
+        let definition = try ChainDefinition.load(bytes: Array(Self.definitionText.utf8), file: "mixed.json")
+        let session = try ReplaySession(definition: definition)
+        func commands(_ lines: [String]) throws -> [JSONCommand] {
+            let stream = CommandStreamReader(bytes: Array(lines.joined(separator: "\n").utf8), schema: session.schema)
+            var commands: [JSONCommand] = []
+            while let (_, item) = try stream.next() {
+                guard case .command(let command) = item else { continue }
+                commands.append(command)
+            }
+            return commands
+        }
+        let inSequence = try commands(lines)
+        let alone = try lines.flatMap { try commands([$0]) }
+        #expect(inSequence.count == lines.count)
+        #expect(inSequence == alone)
+        #expect(inSequence[1].fields == ["weights": 7, "name": "ada"])
+        #expect(inSequence[4].kind == "Coin")
+        #expect(inSequence[14].kind == "Token")
+        // The rules read the slots the decoder filled: each line is decided as it is decided on its own.
+        let replayed = try session.run(CommandStreamReader(bytes: Array(lines.joined(separator: "\n").utf8), schema: session.schema))
+        var decidedAlone: [Outcome] = []
+        for line in lines {
+            let report = try session.run(CommandStreamReader(bytes: Array(line.utf8), schema: session.schema))
+            decidedAlone.append(contentsOf: report.paths.map(\.trace.outcome))
+        }
+        #expect(replayed.paths.map(\.trace.outcome) == decidedAlone)
+        #expect(replayed.paths[0].trace.outcome == .accepted(by: "Heavy"))
+        #expect(replayed.paths[1].trace.outcome == .accepted(by: "Named"))
+        #expect(replayed.paths[16].trace.outcome == .accepted(by: "Sized"))
+        #expect(replayed.paths[17].trace.outcome == .fellOffTheEnd)
+        #expect(replayed.paths[19].trace.outcome == .fellOffTheEnd)
+        #expect(replayed.paths[20].trace.outcome == .accepted(by: "Sized"))
+
+        // Keys that share their first eight bytes with the one remembered, and differ only after them.
+        let wide = try ChainDefinition.load(
+            bytes: Array(#"""
+                { "chain": "keys", "handlers": [
+                  { "name": "Wide", "accepts": { "field": "diameter", "min": 20 }, "next": "Delivered" },
+                  { "name": "Delivered", "accepts": { "field": "delivered", "present": true } } ] }
+                """#.utf8), file: "keys.json")
+        let wideSession = try ReplaySession(definition: wide)
+        let wideLines = [
+            #"{"diameter":25}"#, #"{"diameterX":25}"#, #"{"diameter":25}"#, #"{"diametex":25}"#,
+            #"{"delivered":1}"#, #"{"deliverer":1}"#, #"{"delivered":1}"#,
+        ]
+        let wideReport = try wideSession.run(
+            CommandStreamReader(bytes: Array(wideLines.joined(separator: "\n").utf8), schema: wideSession.schema))
+        #expect(
+            wideReport.paths.map(\.trace.outcome) == [
+                .accepted(by: "Wide"), .fellOffTheEnd, .accepted(by: "Wide"), .fellOffTheEnd,
+                .accepted(by: "Delivered"), .fellOffTheEnd, .accepted(by: "Delivered"),
+            ])
+    }
 }

@@ -10,6 +10,7 @@ import ChainTrace
 struct CommandLineDecoder {
     let schema: FieldSchema?
     private let names = NameTable()
+    private let keys = MemberKeyCache()
     /// The command last decoded, refilled for the next line once nothing else holds it.
     private var previous: JSONCommand?
 
@@ -19,7 +20,7 @@ struct CommandLineDecoder {
 
     mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONCommand? {
         let storage = JSONCommand.uniquelyHeld(recycling: &previous, slots: schema)
-        guard Self.commandLine(bytes, into: storage, schema: schema, names: names) else { return nil }
+        guard Self.commandLine(bytes, into: storage, schema: schema, names: names, keys: keys) else { return nil }
         if storage.fieldsInLine {
             storage.setLine(bytes)
         } else {
@@ -52,7 +53,8 @@ extension CommandLineDecoder {
         _ bytes: UnsafeBufferPointer<UInt8>,
         into storage: JSONCommand.Storage,
         schema: FieldSchema?,
-        names: NameTable
+        names: NameTable,
+        keys: MemberKeyCache
     ) -> Bool {
         // Only what the previous line set is reset: most lines set the same members, and releasing a value
         // that is not there still costs a call.
@@ -69,17 +71,27 @@ extension CommandLineDecoder {
         guard cursor.take(UInt8(ascii: "{")) else { return false }
         cursor.skipWhiteSpace()
         if !cursor.take(UInt8(ascii: "}")) {
+            var position = 0
             while true {
                 cursor.skipWhiteSpace()
-                guard let key = cursor.rawString() else { return false }
+                let member: CommandMember
+                if let known = keys.member(at: position, in: bytes, from: cursor.index, end: &cursor.index) {
+                    member = known
+                } else {
+                    guard let key = cursor.rawString() else { return false }
+                    member = CommandMember(key, schema: schema)
+                    let colonFollows = cursor.index < bytes.count && bytes[cursor.index] == UInt8(ascii: ":")
+                    keys.remember(key, as: member, at: position, colonFollows: colonFollows)
+                    cursor.skipWhiteSpace()
+                    guard cursor.take(UInt8(ascii: ":")) else { return false }
+                }
+                position += 1
                 cursor.skipWhiteSpace()
-                guard cursor.take(UInt8(ascii: ":")) else { return false }
-                cursor.skipWhiteSpace()
-                switch key {
-                case "kind":
+                switch member {
+                case .kind:
                     guard let text = cursor.name() else { return false }
                     kind = text
-                case "id":
+                case .id:
                     storage.idInLine = nil
                     if cursor.null() {
                         storage.id = nil
@@ -98,28 +110,27 @@ extension CommandLineDecoder {
                         guard let number = cursor.integer() else { return false }
                         storage.id = String(number)
                     }
-                case "entry":
+                case .entry:
                     if cursor.null() {
                         storage.entry = nil
                     } else {
                         guard let text = cursor.name() else { return false }
                         storage.entry = text
                     }
-                case "fields":
+                case .fields:
                     guard let value = cursor.value(), case .object = value else { return false }
                     storage.fields = value
                     storage.fieldsInLine = false
-                case "change":
+                case .change:
                     return false
-                default:
+                case .slot(let slot):
                     hasFieldMembers = true
-                    if let slot = schema?.slot(for: key.bytes) {
-                        guard let value = cursor.fieldValue() else { return false }
-                        storage.slots?.set(value, at: slot)
-                    } else {
-                        // Read only to check it: the fields are decoded from the line if someone asks.
-                        guard cursor.skipValue() else { return false }
-                    }
+                    guard let value = cursor.fieldValue() else { return false }
+                    storage.slots?.set(value, at: slot)
+                case .unread:
+                    hasFieldMembers = true
+                    // Read only to check it: the fields are decoded from the line if someone asks.
+                    guard cursor.skipValue() else { return false }
                 }
                 cursor.skipWhiteSpace()
                 if cursor.take(UInt8(ascii: ",")) { continue }
