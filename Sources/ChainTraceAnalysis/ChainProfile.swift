@@ -10,15 +10,22 @@ public import ChainTraceFormats
 /// ```
 public struct ChainProfile: Sendable {
     /// Every handler seen, in the order first met.
-    public private(set) var handlers: [HandlerStatistics] = []
+    public var handlers: [HandlerStatistics] {
+        handlerStatistics.indices.map(statistics(at:))
+    }
     /// How many commands went along each link, keyed `from → to`, the first hop counted from its entry.
     public var edges: [Edge: Int] {
         var result: [Edge: Int] = [:]
-        links.forEach { from, to, count in
-            result[Edge(from: from == 0 ? nil : handlers[from - 1].handler, to: handlers[to].handler)] = count
+        counters.forEachLink { from, to, count in
+            result[Edge(from: from == 0 ? nil : handlerStatistics[from - 1].handler, to: handlerStatistics[to].handler)] = count
         }
         return result
     }
+    /// Every handler's name, registry, budget and self-time histogram; the counts added per hop are in
+    /// `counters`, and ``handlers`` puts the two together.
+    private var handlerStatistics: [HandlerStatistics] = []
+    /// The counts every hop adds to, in memory a hop writes without copy-on-write checks.
+    private var counters = HopCounters()
     /// Traces added.
     public private(set) var commands = 0
     /// Commands some handler accepted.
@@ -32,8 +39,6 @@ public struct ChainProfile: Sendable {
     /// The sum of the traces' durations, in nanoseconds.
     public private(set) var totalNanoseconds: UInt64 = 0
     private var indexByName: [String: Int] = [:]
-    /// How many commands went along each link; hashing per hop would cost more than the rest of a hop.
-    private var links = LinkCounts()
     /// The trace names last mapped, and where each of them is in ``handlers``: traces of one chain version
     /// share their names, so most traces are added with no name looked up at all.
     /// Held, not just compared, so its address cannot be reused by another trace's names.
@@ -80,19 +85,21 @@ public struct ChainProfile: Sendable {
         case .failed: failed += 1
         }
         if trace.compactNamesIdentity != mappedNamesIdentity { map(namesOf: trace) }
+        // Made unique once per trace, so that no hop checks.
+        if !isKnownUniquelyReferenced(&counters) { counters = counters.copy() }
+        let counters = counters
         var registryUnknown = false
         profileIndexByName.withUnsafeBufferPointer { mapping in
-            handlers.withUnsafeMutableBufferPointer { handlers in
-                var previous = -1
-                trace.forEachCompactHop { hop in
-                    let index = mapping[hop.handler]
-                    handlers[index].add(hop)
-                    if hop.registry >= 0, handlers[index].registry == nil { registryUnknown = true }
-                    links.count(from: previous + 1, to: index)
-                    previous = index
-                }
+            var previous = -1
+            trace.forEachCompactHop { hop in
+                let index = mapping[hop.handler]
+                if !counters.add(hop, at: index) { handlerStatistics[index].record(selfTime: hop.selfNanoseconds) }
+                if hop.registry >= 0, handlerStatistics[index].registry == nil { registryUnknown = true }
+                counters.countLink(from: previous &+ 1, to: index)
+                previous = index
             }
         }
+        if counters.pendingCount >= 1 << 30 { settle() }
         if registryUnknown { noteRegistries(of: trace) }
     }
 
@@ -113,7 +120,9 @@ public struct ChainProfile: Sendable {
         let mapping = profileIndexByName
         trace.forEachCompactHop { hop in
             let index = mapping[hop.handler]
-            if hop.registry >= 0, handlers[index].registry == nil { handlers[index].registry = names[hop.registry] }
+            if hop.registry >= 0, handlerStatistics[index].registry == nil {
+                handlerStatistics[index].registry = names[hop.registry]
+            }
         }
     }
 
@@ -129,32 +138,48 @@ public struct ChainProfile: Sendable {
         settle()
     }
 
-    /// Folds every handler's pending self times into its histogram (see ``HandlerStatistics``), so that reading
+    /// Folds every handler's pending self times into its histogram (see ``HopCounters``), so that reading
     /// percentiles afterwards copies nothing. Reads are right either way.
     mutating func settle() {
-        for index in handlers.indices { handlers[index].settle() }
+        guard counters.pendingCount > 0 else { return }
+        if !isKnownUniquelyReferenced(&counters) { counters = counters.copy() }
+        for index in handlerStatistics.indices {
+            counters.withPendingSelfTimes(of: index) { handlerStatistics[index].fold($0) }
+        }
+        counters.clearPendingSelfTimes()
     }
 
     /// Lists a handler before any trace reaches it (so a table shows handlers never reached, in chain order),
     /// with its budget from the chain definition.
     public mutating func declare(_ handler: String, budgetNanoseconds: Int64? = nil) {
         let index = index(of: handler)
-        if let budgetNanoseconds { handlers[index].budgetNanoseconds = budgetNanoseconds }
+        if let budgetNanoseconds { handlerStatistics[index].budgetNanoseconds = budgetNanoseconds }
     }
 
     /// The statistics of the named handler, if it was seen.
     public func statistics(of handler: String) -> HandlerStatistics? {
-        indexByName[handler].map { handlers[$0] }
+        indexByName[handler].map(statistics(at:))
+    }
+
+    /// The statistics of handler `index`: its counts, with any pending self times folded into a copy.
+    private func statistics(at index: Int) -> HandlerStatistics {
+        var statistics = handlerStatistics[index]
+        statistics.take(counters.row(index))
+        if counters.pendingCount > 0 { counters.withPendingSelfTimes(of: index) { statistics.fold($0) } }
+        return statistics
     }
 
     /// The sum of all handlers' self times: the time the chain spent, in nanoseconds.
-    public var totalSelfNanoseconds: UInt64 { handlers.reduce(0) { $0 &+ $1.totalSelfNanoseconds } }
+    public var totalSelfNanoseconds: UInt64 {
+        handlerStatistics.indices.reduce(0) { $0 &+ counters.row($1).totalSelfNanoseconds }
+    }
 
     private mutating func index(of name: String) -> Int {
         if let index = indexByName[name] { return index }
-        handlers.append(HandlerStatistics(handler: name))
-        links.addNode()
-        indexByName[name] = handlers.count - 1
-        return handlers.count - 1
+        handlerStatistics.append(HandlerStatistics(handler: name))
+        if !isKnownUniquelyReferenced(&counters) { counters = counters.copy() }
+        counters.addHandler()
+        indexByName[name] = handlerStatistics.count - 1
+        return handlerStatistics.count - 1
     }
 }

@@ -23,14 +23,8 @@ public struct HandlerStatistics: Sendable {
     public internal(set) var totalSelfNanoseconds: UInt64 = 0
     /// Its budget from the chain definition, when one was given.
     public internal(set) var budgetNanoseconds: Int64?
+    /// Self times, except those a profile still holds as pending (see ``HopCounters``).
     private var selfTimes = Histogram<UInt64>(highestTrackableValue: 1 << 40, numberOfSignificantValueDigits: .two)
-    /// Self times below ``exactSelfTimeLimit`` nanoseconds — most hops of fast handlers — counted here per
-    /// value and folded into `selfTimes` later: a counter increment per hop instead of a histogram record. The
-    /// histogram keeps those values exactly too (its first bucket has one-nanosecond steps up to 256), so
-    /// folding changes no result. Empty until the first such time.
-    private var pendingSelfTimes: [UInt32] = []
-    /// How many times `pendingSelfTimes` holds.
-    private var pendingSelfTimeCount: UInt32 = 0
     /// The sum of its inclusive times (its own and what it forwarded to).
     public internal(set) var totalInclusiveNanoseconds: UInt64 = 0
 
@@ -40,55 +34,26 @@ public struct HandlerStatistics: Sendable {
         selfTimes.autoResize = true
     }
 
-    /// Counts one hop (the registry is noted apart, the first time only, so no name is copied per hop).
-    mutating func add(_ hop: CompactHop) {
-        seen &+= 1
-        switch hop.decision {
-        case .accepted: accepted &+= 1
-        case .passed: passed &+= 1
-        case .continued: continued &+= 1
-        case .failed: failed &+= 1
-        }
-        totalSelfNanoseconds &+= hop.selfNanoseconds
-        recordSelfTime(hop.selfNanoseconds)
-        totalInclusiveNanoseconds &+= hop.inclusiveNanoseconds
+    /// Takes the counts a profile keeps apart.
+    mutating func take(_ row: HopCounters.Row) {
+        seen = row.seen
+        accepted = row.accepted
+        passed = row.passed
+        continued = row.continued
+        failed = row.failed
+        totalSelfNanoseconds = row.totalSelfNanoseconds
+        totalInclusiveNanoseconds = row.totalInclusiveNanoseconds
     }
 
-    /// Self times below this many nanoseconds are counted in `pendingSelfTimes`.
-    static let exactSelfTimeLimit: UInt64 = 256
-
-    @inline(__always)
-    private mutating func recordSelfTime(_ nanoseconds: UInt64) {
-        guard nanoseconds < Self.exactSelfTimeLimit else {
-            selfTimes.record(nanoseconds)
-            return
-        }
-        if pendingSelfTimes.isEmpty { pendingSelfTimes = Array(repeating: 0, count: Int(Self.exactSelfTimeLimit)) }
-        pendingSelfTimes.withUnsafeMutableBufferPointer { $0[Int(nanoseconds)] &+= 1 }
-        pendingSelfTimeCount &+= 1
-        // Folded long before a count could overflow.
-        if pendingSelfTimeCount == 1 << 30 { settle() }
+    /// Records one self time in the histogram.
+    mutating func record(selfTime nanoseconds: UInt64) {
+        selfTimes.record(nanoseconds)
     }
 
-    /// Folds the pending self times into the histogram, so reads need not.
-    mutating func settle() {
-        guard pendingSelfTimeCount > 0 else { return }
-        Self.fold(pendingSelfTimes, into: &selfTimes)
-        for index in pendingSelfTimes.indices { pendingSelfTimes[index] = 0 }
-        pendingSelfTimeCount = 0
-    }
-
-    /// Every self time recorded: the histogram, with any pending times folded into a copy.
-    private var allSelfTimes: Histogram<UInt64> {
-        guard pendingSelfTimeCount > 0 else { return selfTimes }
-        var all = selfTimes
-        Self.fold(pendingSelfTimes, into: &all)
-        return all
-    }
-
-    private static func fold(_ counts: [UInt32], into histogram: inout Histogram<UInt64>) {
+    /// Records self times counted per value: `counts[value]` times each.
+    mutating func fold(_ counts: UnsafeBufferPointer<UInt32>) {
         for (value, count) in counts.enumerated() where count > 0 {
-            histogram.record(UInt64(value), count: UInt64(count))
+            selfTimes.record(UInt64(value), count: UInt64(count))
         }
     }
 
@@ -104,12 +69,12 @@ public struct HandlerStatistics: Sendable {
 
     /// The self time at `percentile` (0–100), in nanoseconds; 0 before any hop.
     public func selfTime(atPercentile percentile: Double) -> UInt64 {
-        seen == 0 ? 0 : allSelfTimes.valueAtPercentile(percentile)
+        seen == 0 ? 0 : selfTimes.valueAtPercentile(percentile)
     }
 
     /// The mean self time, in nanoseconds.
     public var meanSelfTime: Double { seen == 0 ? 0 : Double(totalSelfNanoseconds) / Double(seen) }
 
     /// The longest self time, in nanoseconds.
-    public var maximumSelfTime: UInt64 { seen == 0 ? 0 : allSelfTimes.max }
+    public var maximumSelfTime: UInt64 { seen == 0 ? 0 : selfTimes.max }
 }

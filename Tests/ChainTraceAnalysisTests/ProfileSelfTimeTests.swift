@@ -63,4 +63,49 @@ struct ProfileSelfTimeTests {
         #expect(profile.statistics(of: "Button")?.selfTime(atPercentile: 80) == 40)
         #expect(profile.statistics(of: "Button")?.maximumSelfTime == Self.directly([5_000]).max)
     }
+
+    /// A profile is a value: a copy keeps its counts, self times and links while the original goes on, and
+    /// the other way round — though both share their counters until one of them adds.
+    @Test func aCopyKeepsItsOwnCountsWhileTheOriginalGoesOn() {
+        // Forty handlers in a line, so the counters grow past their first capacity.
+        let names = (0..<40).map { "H\($0)" }
+        func trace(length: Int, selfTime: UInt64) -> Trace {
+            Trace(
+                id: 1, commandKind: "Tap", entry: names[0], chain: "line",
+                hops: (0..<length).map {
+                    Hop(handler: names[$0], position: $0, decision: $0 == length - 1 ? .accepted : .passed,
+                        inclusiveDuration: selfTime, selfDuration: selfTime)
+                },
+                outcome: .accepted(by: names[length - 1]), duration: selfTime)
+        }
+        var original = ChainProfile()
+        original.add(trace(length: 3, selfTime: 10))
+        let copy = original
+        original.add(trace(length: 40, selfTime: 20))
+        original.add(trace(length: 40, selfTime: 9_000))
+        var secondCopy = original
+        secondCopy.add(trace(length: 2, selfTime: 30))
+
+        #expect(copy.handlers.map(\.handler) == ["H0", "H1", "H2"])
+        #expect(copy.handlers.map(\.seen) == [1, 1, 1])
+        #expect(copy.statistics(of: "H0")?.selfTime(atPercentile: 100) == 10)
+        #expect(copy.edges == [
+            ChainProfile.Edge(from: nil, to: "H0"): 1, ChainProfile.Edge(from: "H0", to: "H1"): 1,
+            ChainProfile.Edge(from: "H1", to: "H2"): 1,
+        ])
+        #expect(original.handlers.count == 40)
+        #expect(original.statistics(of: "H0")?.seen == 3)
+        #expect(original.statistics(of: "H39")?.accepted == 2)
+        #expect(original.statistics(of: "H39")?.maximumSelfTime == Self.directly([9_000]).max)
+        #expect(original.statistics(of: "H2")?.accepted == 1)
+        #expect(original.statistics(of: "H2")?.passed == 2)
+        #expect(original.edges[ChainProfile.Edge(from: "H0", to: "H1")] == 3)
+        #expect(original.edges[ChainProfile.Edge(from: "H38", to: "H39")] == 2)
+        #expect(original.totalSelfNanoseconds == 3 * 10 + 40 * 20 + 40 * 9_000)
+        #expect(secondCopy.statistics(of: "H0")?.seen == 4)
+        #expect(secondCopy.statistics(of: "H1")?.accepted == 1)
+        #expect(secondCopy.statistics(of: "H1")?.selfTime(atPercentile: 0) == 10)
+        #expect(secondCopy.statistics(of: "H0")?.selfTime(atPercentile: 100) == Self.directly([9_000]).valueAtPercentile(100))
+        #expect(original.statistics(of: "H1")?.accepted == 0)
+    }
 }

@@ -1,0 +1,191 @@
+import ChainTrace
+
+/// The counts a ``ChainProfile`` adds to on every hop, in memory of their own: per handler, its decisions, time
+/// sums and short self times by nanosecond; per link between handlers, how many commands went along it.
+///
+/// A profile makes its counters unique once per trace (copying them when a copy of the profile shares them), so a
+/// hop updates counts through plain pointers, with no copy-on-write check per hop — a check per array per hop
+/// was a good share of a replayed command's cost. `@unchecked Sendable` because the memory is raw: a profile
+/// only writes counters it holds alone. For the same reason no access is checked for exclusivity at run time
+/// (`@exclusivity(unchecked)`): such a check per hop would cost more than the counting.
+final class HopCounters: @unchecked Sendable {
+    /// One handler's counts.
+    struct Row {
+        var seen = 0
+        var accepted = 0
+        var passed = 0
+        var continued = 0
+        var failed = 0
+        var totalSelfNanoseconds: UInt64 = 0
+        var totalInclusiveNanoseconds: UInt64 = 0
+    }
+
+    /// Self times below this many nanoseconds — most hops of fast handlers — are counted per value here, and
+    /// folded into the handler's histogram later: a counter increment per hop instead of a histogram record.
+    /// The histogram keeps those values exactly too (its first bucket has one-nanosecond steps up to 256), so
+    /// folding changes no result.
+    static let exactSelfTimeLimit = 256
+
+    /// Handlers counted.
+    @exclusivity(unchecked) private(set) var handlerCount = 0
+    @exclusivity(unchecked) private var handlerCapacity: Int
+    @exclusivity(unchecked) private var rows: UnsafeMutablePointer<Row>
+    /// `exactSelfTimeLimit` counters per handler.
+    @exclusivity(unchecked) private var pending: UnsafeMutablePointer<UInt32>
+    /// How many self times `pending` holds; folded long before a counter could overflow.
+    @exclusivity(unchecked) private(set) var pendingCount = 0
+
+    // Links, kept flat: node 0 is a command's arrival, node `i + 1` handler `i`; each node's links are chained
+    // through `nextLink`, so counting a hop is a short scan of a handler's few links.
+    @exclusivity(unchecked) private var firstLink: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) private var linkCount = 0
+    @exclusivity(unchecked) private var linkCapacity: Int
+    @exclusivity(unchecked) private var targets: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) private var nextLink: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) private var linkCounts: UnsafeMutablePointer<Int>
+
+    /// Empty counters.
+    init() {
+        handlerCapacity = 8
+        rows = .allocate(capacity: handlerCapacity)
+        pending = .allocate(capacity: handlerCapacity * Self.exactSelfTimeLimit)
+        firstLink = .allocate(capacity: handlerCapacity + 1)
+        firstLink.initialize(to: -1)
+        linkCapacity = 16
+        targets = .allocate(capacity: linkCapacity)
+        nextLink = .allocate(capacity: linkCapacity)
+        linkCounts = .allocate(capacity: linkCapacity)
+    }
+
+    private init(copying other: HopCounters) {
+        handlerCount = other.handlerCount
+        handlerCapacity = other.handlerCapacity
+        rows = .allocate(capacity: handlerCapacity)
+        rows.initialize(from: other.rows, count: handlerCount)
+        pending = .allocate(capacity: handlerCapacity * Self.exactSelfTimeLimit)
+        pending.initialize(from: other.pending, count: handlerCount * Self.exactSelfTimeLimit)
+        pendingCount = other.pendingCount
+        firstLink = .allocate(capacity: handlerCapacity + 1)
+        firstLink.initialize(from: other.firstLink, count: handlerCount + 1)
+        linkCount = other.linkCount
+        linkCapacity = other.linkCapacity
+        targets = .allocate(capacity: linkCapacity)
+        targets.initialize(from: other.targets, count: linkCount)
+        nextLink = .allocate(capacity: linkCapacity)
+        nextLink.initialize(from: other.nextLink, count: linkCount)
+        linkCounts = .allocate(capacity: linkCapacity)
+        linkCounts.initialize(from: other.linkCounts, count: linkCount)
+    }
+
+    deinit {
+        rows.deallocate()
+        pending.deallocate()
+        firstLink.deallocate()
+        targets.deallocate()
+        nextLink.deallocate()
+        linkCounts.deallocate()
+    }
+
+    /// Counters of their own with the same counts.
+    func copy() -> HopCounters {
+        HopCounters(copying: self)
+    }
+
+    /// Makes room for one more handler, with index ``handlerCount`` before the call.
+    func addHandler() {
+        if handlerCount == handlerCapacity {
+            let capacity = handlerCapacity * 2
+            Self.grow(&rows, from: handlerCount, to: capacity)
+            Self.grow(&pending, from: handlerCount * Self.exactSelfTimeLimit, to: capacity * Self.exactSelfTimeLimit)
+            Self.grow(&firstLink, from: handlerCount + 1, to: capacity + 1)
+            handlerCapacity = capacity
+        }
+        (rows + handlerCount).initialize(to: Row())
+        (pending + handlerCount * Self.exactSelfTimeLimit).initialize(repeating: 0, count: Self.exactSelfTimeLimit)
+        (firstLink + handlerCount + 1).initialize(to: -1)
+        handlerCount += 1
+    }
+
+    private static func grow<Element>(_ memory: inout UnsafeMutablePointer<Element>, from count: Int, to capacity: Int) {
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+        larger.moveInitialize(from: memory, count: count)
+        memory.deallocate()
+        memory = larger
+    }
+
+    /// Counts a hop of handler `index`; `false` when its self time is too long to count here, for the caller's
+    /// histogram.
+    @inline(__always)
+    func add(_ hop: CompactHop, at index: Int) -> Bool {
+        let row = rows + index
+        row.pointee.seen &+= 1
+        switch hop.decision {
+        case .accepted: row.pointee.accepted &+= 1
+        case .passed: row.pointee.passed &+= 1
+        case .continued: row.pointee.continued &+= 1
+        case .failed: row.pointee.failed &+= 1
+        }
+        row.pointee.totalSelfNanoseconds &+= hop.selfNanoseconds
+        row.pointee.totalInclusiveNanoseconds &+= hop.inclusiveNanoseconds
+        guard hop.selfNanoseconds < UInt64(Self.exactSelfTimeLimit) else { return false }
+        pending[index &* Self.exactSelfTimeLimit &+ Int(hop.selfNanoseconds)] &+= 1
+        pendingCount &+= 1
+        return true
+    }
+
+    /// Counts one command going from node `from` (0 for its arrival, `i + 1` for handler `i`) to handler `to`.
+    @inline(__always)
+    func countLink(from: Int, to: Int) {
+        var link = Int(firstLink[from])
+        while link >= 0 {
+            if Int(targets[link]) == to {
+                linkCounts[link] &+= 1
+                return
+            }
+            link = Int(nextLink[link])
+        }
+        addLink(from: from, to: to)
+    }
+
+    private func addLink(from: Int, to: Int) {
+        if linkCount == linkCapacity {
+            let capacity = linkCapacity * 2
+            Self.grow(&targets, from: linkCount, to: capacity)
+            Self.grow(&nextLink, from: linkCount, to: capacity)
+            Self.grow(&linkCounts, from: linkCount, to: capacity)
+            linkCapacity = capacity
+        }
+        (targets + linkCount).initialize(to: Int32(to))
+        (linkCounts + linkCount).initialize(to: 1)
+        (nextLink + linkCount).initialize(to: firstLink[from])
+        firstLink[from] = Int32(linkCount)
+        linkCount += 1
+    }
+
+    /// Handler `index`'s counts.
+    func row(_ index: Int) -> Row {
+        rows[index]
+    }
+
+    /// Calls `body` with handler `index`'s pending self-time counters.
+    func withPendingSelfTimes<Result>(of index: Int, _ body: (UnsafeBufferPointer<UInt32>) -> Result) -> Result {
+        body(UnsafeBufferPointer(start: pending + index * Self.exactSelfTimeLimit, count: Self.exactSelfTimeLimit))
+    }
+
+    /// Empties every handler's pending self-time counters (after they were folded).
+    func clearPendingSelfTimes() {
+        pending.update(repeating: 0, count: handlerCount * Self.exactSelfTimeLimit)
+        pendingCount = 0
+    }
+
+    /// Every link with its count: `from` is the node (0 for the arrival), `to` the handler.
+    func forEachLink(_ body: (_ from: Int, _ to: Int, _ count: Int) -> Void) {
+        for from in 0...handlerCount {
+            var link = Int(firstLink[from])
+            while link >= 0 {
+                body(from, Int(targets[link]), linkCounts[link])
+                link = Int(nextLink[link])
+            }
+        }
+    }
+}
