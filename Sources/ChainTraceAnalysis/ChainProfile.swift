@@ -87,16 +87,18 @@ public struct ChainProfile: Sendable {
         if trace.compactNamesIdentity != mappedNamesIdentity { map(namesOf: trace) }
         // Made unique once per trace, so that no hop checks.
         if !isKnownUniquelyReferenced(&counters) { counters = counters.copy() }
-        let counters = counters
         var registryUnknown = false
-        profileIndexByName.withUnsafeBufferPointer { mapping in
-            var previous = -1
-            trace.forEachCompactHop { hop in
-                let index = mapping[hop.handler]
-                if !counters.add(hop, at: index) { handlerStatistics[index].record(selfTime: hop.selfNanoseconds) }
-                if hop.registry >= 0, handlerStatistics[index].registry == nil { registryUnknown = true }
-                counters.countLink(from: previous &+ 1, to: index)
-                previous = index
+        // Unretained: `self` holds the counters throughout, and nothing in the loop replaces them.
+        Unmanaged.passUnretained(counters)._withUnsafeGuaranteedRef { counters in
+            profileIndexByName.withUnsafeBufferPointer { mapping in
+                var previous = -1
+                trace.forEachCompactHop { hop in
+                    let index = mapping[hop.handler]
+                    if !counters.add(hop, at: index) { handlerStatistics[index].record(selfTime: hop.selfNanoseconds) }
+                    if hop.registry >= 0, handlerStatistics[index].registry == nil { registryUnknown = true }
+                    counters.countLink(from: previous &+ 1, to: index)
+                    previous = index
+                }
             }
         }
         if counters.pendingCount >= 1 << 30 { settle() }
