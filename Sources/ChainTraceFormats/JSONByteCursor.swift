@@ -15,7 +15,9 @@ import ChainTrace
 struct JSONByteCursor {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
-    let names: NameTable
+    /// Not retained: a cursor lives for one line, inside a call on the decoder that holds the table (as the
+    /// bytes it reads are not owned either). Retaining it cost two atomic operations per line.
+    unowned(unsafe) let names: NameTable
 
     init(bytes: UnsafeBufferPointer<UInt8>, names: NameTable) {
         self.bytes = bytes

@@ -39,11 +39,13 @@ struct TracedHops: HopObserver {
     @usableFromInline let usesCycleCounter: Bool
 
     /// Starts a walk's trace, in a storage this thread's last recycled trace left behind when there is one.
+    /// The chain is borrowed: an initialiser's parameters are otherwise owned, which costs the caller a retain and
+    /// a release of the chain per walk.
     @inlinable @inline(__always)
-    init<Member>(chain: CompiledChain<Member>, entry: Int32, thread: ThreadState) {
+    init<Member>(chain: borrowing CompiledChain<Member>, entry: Int32, thread: borrowing ThreadState) {
         if let spare = thread.spareTraceStorage {
             thread.spareTraceStorage = nil
-            spare.reset(names: chain.names, entry: entry, chainVersion: chain.version)
+            spare.reset(names: Unmanaged.passUnretained(chain.names), entry: entry, chainVersion: chain.version)
             storage = spare
         } else {
             storage = .make(
@@ -121,9 +123,10 @@ struct TracedHops: HopObserver {
         }
     }
 
-    /// The finished trace of the walk.
+    /// The finished trace of the walk. Consumes the hops, so the trace takes over their storage with no
+    /// reference counted.
     @inlinable
-    func trace<Member, Command>(
+    consuming func trace<Member, Command>(
         of command: Command,
         over chain: CompiledChain<Member>,
         capturingPayload: Bool,
@@ -132,9 +135,9 @@ struct TracedHops: HopObserver {
         trace(describedAs: chain.command.describe(command, capturingPayload: capturingPayload), id: id)
     }
 
-    /// The finished trace of the walk, of a command described by the caller.
+    /// The finished trace of the walk, of a command described by the caller (consuming the hops, as above).
     @inlinable
-    func trace(describedAs description: (kind: String?, id: String?, payload: JSONValue?), id: UInt64) -> Trace {
+    consuming func trace(describedAs description: (kind: String?, id: String?, payload: JSONValue?), id: UInt64) -> Trace {
         let start = start
         let duration = last &- start
         storage.withUnsafeMutablePointers { header, records in

@@ -80,8 +80,10 @@ extension Trace {
     ///
     /// - Parameter thread: The calling thread, looked up once for the caller's whole loop.
     package static func recycle(_ trace: inout Trace?, on thread: SendingThread) {
-        guard var storage = trace?.storage else { return }
-        trace = nil
-        if isKnownUniquelyReferenced(&storage) { thread.state.spareTraceStorage = storage }
+        // Taken out rather than copied, so the check sees the trace's own reference and nothing is retained.
+        guard let taken = trace.take() else { return }
+        var storage = taken.storage
+        _ = consume taken
+        if isKnownUniquelyReferenced(&storage) { thread.state.spareTraceStorage = consume storage }
     }
 }

@@ -28,12 +28,17 @@ final class TraceStorage: ManagedBuffer<TraceHeader, HopRecord> {
 
     /// Empties a recycled storage for a new walk's trace, keeping its room for hops. Only what a walk does not
     /// set itself is reset, field by field: building a whole new header would copy every name it holds.
+    ///
+    /// The names come unretained, and are compared by address: they are nearly always the ones the storage
+    /// already holds, and are only retained when they are not.
     @inlinable
-    func reset(names: HandlerNameTable, entry: Int32, chainVersion: Int) {
+    func reset(names: Unmanaged<HandlerNameTable>, entry: Int32, chainVersion: Int) {
         withUnsafeMutablePointerToHeader { header in
             // Hop records hold no references, so dropping them needs no deinitialisation.
             header.pointee.count = 0
-            if header.pointee.names !== names { header.pointee.names = names }
+            if ObjectIdentifier(header.pointee.names) != ObjectIdentifier(names.takeUnretainedValue()) {
+                header.pointee.names = names.takeUnretainedValue()
+            }
             header.pointee.entry = entry
             header.pointee.chainVersion = chainVersion
             header.pointee.inTicks = true

@@ -42,13 +42,15 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
     /// A command whose storage the caller may fill, because nothing else holds it: `recycled` — a stream
     /// reader's previous command — when nobody else holds it any more (the chain is done with it), else a new
     /// one, which becomes `recycled`. So a stream of commands is decoded without allocating.
-    static func uniquelyHeld(recycling recycled: inout JSONCommand?, slots schema: FieldSchema?) -> Storage {
+    ///
+    /// The storage comes unretained: `recycled` holds it, and the caller fills it before it lets `recycled` go.
+    static func uniquelyHeld(recycling recycled: inout JSONCommand?, slots schema: FieldSchema?) -> Unmanaged<Storage> {
         if recycled != nil, isKnownUniquelyReferenced(&recycled!.storage) {
-            return recycled!.storage
+            return Unmanaged.passUnretained(recycled!.storage)
         }
         let storage = Storage(kind: "Command", id: nil, entry: nil, fields: .null, slots: schema.map(FieldSlots.init(for:)))
         recycled = JSONCommand(storage: storage)
-        return storage
+        return Unmanaged.passUnretained(storage)
     }
 
     /// The value a decoder put in `slot` for `schema`; `.none` when the command has no slots for that schema

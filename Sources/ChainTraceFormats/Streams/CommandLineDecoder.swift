@@ -19,19 +19,21 @@ struct CommandLineDecoder {
     }
 
     mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONCommand? {
-        let storage = JSONCommand.uniquelyHeld(recycling: &previous, slots: schema)
-        guard Self.commandLine(bytes, into: storage, schema: schema, names: names, keys: keys) else { return nil }
-        if storage.fieldsInLine {
-            storage.setLine(bytes)
-        } else {
-            // The line is not kept, so neither can the id be.
-            if let range = storage.idInLine {
-                storage.id = JSONCommand.Storage.text(range, of: bytes)
-                storage.idInLine = nil
+        let decoded = JSONCommand.uniquelyHeld(recycling: &previous, slots: schema)._withUnsafeGuaranteedRef { storage in
+            guard Self.commandLine(bytes, into: storage, schema: schema, names: names, keys: keys) else { return false }
+            if storage.fieldsInLine {
+                storage.setLine(bytes)
+            } else {
+                // The line is not kept, so neither can the id be.
+                if let range = storage.idInLine {
+                    storage.id = JSONCommand.Storage.text(range, of: bytes)
+                    storage.idInLine = nil
+                }
+                if let schema { storage.slots?.fill(from: storage.fields, names: schema.names) }
             }
-            if let schema { storage.slots?.fill(from: storage.fields, names: schema.names) }
+            return true
         }
-        return previous
+        return decoded ? previous : nil
     }
 }
 
