@@ -90,15 +90,14 @@ public struct ChainProfile: Sendable {
         var registryUnknown = false
         // Unretained: `self` holds the counters throughout, and nothing in the loop replaces them.
         Unmanaged.passUnretained(counters)._withUnsafeGuaranteedRef { counters in
-            profileIndexByName.withUnsafeBufferPointer { mapping in
-                var previous = -1
-                trace.forEachCompactHop { hop in
-                    let index = mapping[hop.handler]
-                    if !counters.add(hop, at: index) { handlerStatistics[index].record(selfTime: hop.selfNanoseconds) }
-                    if hop.registry >= 0, handlerStatistics[index].registry == nil { registryUnknown = true }
-                    counters.countLink(from: previous &+ 1, to: index)
-                    previous = index
-                }
+            let mapping = counters.handlerByName
+            var previous = -1
+            trace.forEachCompactHop { hop in
+                let index = mapping[hop.handler]
+                if !counters.add(hop, at: index) { handlerStatistics[index].record(selfTime: hop.selfNanoseconds) }
+                if hop.registry >= 0, handlerStatistics[index].registry == nil { registryUnknown = true }
+                counters.countLink(from: previous &+ 1, to: index)
+                previous = index
             }
         }
         if counters.pendingCount >= 1 << 30 { settle() }
@@ -113,6 +112,8 @@ public struct ChainProfile: Sendable {
         mappedNames = owner
         mappedNamesIdentity = ObjectIdentifier(owner)
         profileIndexByName = names.map { index(of: $0) }
+        if !isKnownUniquelyReferenced(&counters) { counters = counters.copy() }
+        profileIndexByName.withUnsafeBufferPointer(counters.setHandlers(byName:))
     }
 
     /// Names the registry of each handler in `trace` that ran in one, the first time it is seen doing so (kept

@@ -44,6 +44,11 @@ final class HopCounters: @unchecked Sendable {
     @exclusivity(unchecked) private var nextLink: UnsafeMutablePointer<Int32>
     @exclusivity(unchecked) private var linkCounts: UnsafeMutablePointer<Int>
 
+    /// Where each name of the traces being added (see ``ChainProfile``) is among the handlers counted here:
+    /// `handlerByName[name index]`, `handlerByNameCount` of them.
+    @exclusivity(unchecked) private(set) var handlerByName = UnsafeMutablePointer<Int>.allocate(capacity: 0)
+    @exclusivity(unchecked) private var handlerByNameCount = 0
+
     /// Empty counters.
     init() {
         handlerCapacity = 8
@@ -75,9 +80,11 @@ final class HopCounters: @unchecked Sendable {
         nextLink.initialize(from: other.nextLink, count: linkCount)
         linkCounts = .allocate(capacity: linkCapacity)
         linkCounts.initialize(from: other.linkCounts, count: linkCount)
+        setHandlers(byName: UnsafeBufferPointer(start: other.handlerByName, count: other.handlerByNameCount))
     }
 
     deinit {
+        handlerByName.deallocate()
         rows.deallocate()
         pending.deallocate()
         firstLink.deallocate()
@@ -89,6 +96,14 @@ final class HopCounters: @unchecked Sendable {
     /// Counters of their own with the same counts.
     func copy() -> HopCounters {
         HopCounters(copying: self)
+    }
+
+    /// Sets where each name of the traces being added is among the handlers.
+    func setHandlers(byName indexes: UnsafeBufferPointer<Int>) {
+        handlerByName.deallocate()
+        handlerByName = .allocate(capacity: indexes.count)
+        if let base = indexes.baseAddress { handlerByName.initialize(from: base, count: indexes.count) }
+        handlerByNameCount = indexes.count
     }
 
     /// Makes room for one more handler, with index ``handlerCount`` before the call.

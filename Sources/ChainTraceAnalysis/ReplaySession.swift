@@ -72,7 +72,7 @@ public final class ReplaySession {
         let thread = SendingThread.current
         // Unwrapped once: calling the optional sink per command copies the existential each time.
         let record: ((Trace) -> Void)? = traceLog.map { sink in { sink.record($0) } }
-        while true {
+        reading: while true {
             let next: (line: Int, item: CommandStreamReader.Item)?
             do {
                 next = try stream.next()
@@ -80,11 +80,13 @@ public final class ReplaySession {
                 try reject(error, into: &report)
                 continue
             }
-            guard let (line, item) = next else { break }
             count += 1
             if count & 0x3FFF == 0 { progress?(stream.bytesRead) }
-            switch consume item {
-            case .change(let change):
+            // Matched in one consuming switch, so the command is moved out of the stream's answer, not copied.
+            switch consume next {
+            case nil:
+                break reading
+            case (let line, .change(let change))?:
                 do {
                     try change.apply(to: chain, definition: definition, types: options.types, unknownTypes: .modelFromRules, schema: schema)
                     report.changes += 1
@@ -93,7 +95,7 @@ public final class ReplaySession {
                 } catch {
                     try reject(FormatError(file: stream.file, line: line, column: 0, expected: "a change the chain can make", found: "\(error)"), into: &report)
                 }
-            case .command(let command):
+            case (let line, .command(let command))?:
                 let trace: Trace
                 let keepsPath = report.paths.count < options.keptPaths
                 do {

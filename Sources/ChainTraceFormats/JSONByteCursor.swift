@@ -17,11 +17,11 @@ struct JSONByteCursor {
     var index = 0
     /// Not retained: a cursor lives for one line, inside a call on the decoder that holds the table (as the
     /// bytes it reads are not owned either). Retaining it cost two atomic operations per line.
-    unowned(unsafe) let names: NameTable
+    let names: Unmanaged<NameTable>
 
     init(bytes: UnsafeBufferPointer<UInt8>, names: NameTable) {
         self.bytes = bytes
-        self.names = names
+        self.names = Unmanaged.passUnretained(names)
     }
 
     /// Whether only white space is left.
@@ -117,7 +117,7 @@ struct JSONByteCursor {
             index = start
             return string()
         }
-        return names.string(for: raw.bytes)
+        return names._withUnsafeGuaranteedRef { $0.string(for: raw.bytes) }
     }
 
     /// A string without escapes; `nil` for anything else.
