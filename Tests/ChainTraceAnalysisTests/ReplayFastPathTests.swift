@@ -214,12 +214,15 @@ struct ReplayFastPathTests {
             bytes: Array(#"""
                 { "chain": "keys", "handlers": [
                   { "name": "Wide", "accepts": { "field": "diameter", "min": 20 }, "next": "Delivered" },
-                  { "name": "Delivered", "accepts": { "field": "delivered", "present": true } } ] }
+                  { "name": "Delivered", "accepts": { "field": "delivered", "present": true }, "next": "Dented" },
+                  { "name": "Dented", "accepts": { "field": "d", "present": true } } ] }
                 """#.utf8), file: "keys.json")
         let wideSession = try ReplaySession(definition: wide)
         let wideLines = [
             #"{"diameter":25}"#, #"{"diameterX":25}"#, #"{"diameter":25}"#, #"{"diametex":25}"#,
             #"{"delivered":1}"#, #"{"deliverer":1}"#, #"{"delivered":1}"#,
+            // Short keys at the end of a line, fewer than eight bytes before it.
+            #"{"d":1}"#, #"{"e":1}"#, #"{"d":1}"#,
         ]
         let wideReport = try wideSession.run(
             CommandStreamReader(bytes: Array(wideLines.joined(separator: "\n").utf8), schema: wideSession.schema))
@@ -227,6 +230,7 @@ struct ReplayFastPathTests {
             wideReport.paths.map(\.trace.outcome) == [
                 .accepted(by: "Wide"), .fellOffTheEnd, .accepted(by: "Wide"), .fellOffTheEnd,
                 .accepted(by: "Delivered"), .fellOffTheEnd, .accepted(by: "Delivered"),
+                .accepted(by: "Dented"), .fellOffTheEnd, .accepted(by: "Dented"),
             ])
     }
 }

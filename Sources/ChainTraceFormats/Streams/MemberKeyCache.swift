@@ -31,7 +31,7 @@ enum CommandMember: Equatable {
 /// The keys of the last line a decoder read, by position, with what each means.
 ///
 /// The lines of one stream nearly always have the same keys in the same order. So the key at a position is first
-/// compared with the key the line before had there — quotes and colon included, as two 8-byte loads, masked.
+/// compared with the key the line before had there — quotes and colon included, as one or two 8-byte loads.
 /// When they match, the key is known without scanning it for its end or looking it up. A key that does not
 /// match is read in full and replaces the one remembered. Keys longer than ``longestKey`` bytes and positions
 /// past ``positions`` are always read in full.
@@ -41,14 +41,15 @@ final class MemberKeyCache {
     /// The longest key remembered, in bytes: with its quotes and colon it fits in two words.
     static let longestKey = 13
 
-    /// A remembered key: its text as it appeared, quoted and followed by its colon, as two little-endian words
-    /// and the masks that keep its bytes.
+    /// A remembered key: its text as it appeared, quoted and followed by its colon, as little-endian words.
     private struct Entry {
+        /// The first eight bytes; when the text is shorter, its bytes and zeros, compared under `firstMask`.
         var first: UInt64 = 0
-        var second: UInt64 = 0
         var firstMask: UInt64 = 0
-        var secondMask: UInt64 = 0
-        /// How many bytes the words hold; 0 when nothing is remembered.
+        /// When the text is longer than eight bytes, its last eight (overlapping `first`): a line's last key
+        /// can then be compared without loading past the line's end.
+        var last: UInt64 = 0
+        /// How many bytes the text has; 0 when nothing is remembered.
         var length = 0
         var member = CommandMember.unread
     }
@@ -70,27 +71,24 @@ final class MemberKeyCache {
     func member(at position: Int, in bytes: UnsafeBufferPointer<UInt8>, from index: Int, end: inout Int) -> CommandMember? {
         guard position < Self.positions, let base = bytes.baseAddress else { return nil }
         let entry = entries[position]
-        guard entry.length > 0 else { return nil }
-        let loaded: (UInt64, UInt64)
-        if index &+ 16 <= bytes.count {
-            let start = UnsafeRawPointer(base + index)
-            loaded = (start.loadUnaligned(as: UInt64.self), start.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        let length = entry.length
+        guard length > 0, index &+ length <= bytes.count else { return nil }
+        let start = UnsafeRawPointer(base + index)
+        if length >= 8 {
+            guard UInt64(littleEndian: start.loadUnaligned(as: UInt64.self)) == entry.first,
+                length == 8
+                    || UInt64(littleEndian: start.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)) == entry.last
+            else { return nil }
+        } else if index &+ 8 <= bytes.count {
+            guard UInt64(littleEndian: start.loadUnaligned(as: UInt64.self)) & entry.firstMask == entry.first else { return nil }
         } else {
-            loaded = Self.shortLoad(base + index, count: bytes.count &- index)
+            // A short key within eight bytes of the line's end: loading a word would read past it.
+            var word: UInt64 = 0
+            withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: start, byteCount: length) }
+            guard UInt64(littleEndian: word) == entry.first else { return nil }
         }
-        guard UInt64(littleEndian: loaded.0) & entry.firstMask == entry.first,
-            UInt64(littleEndian: loaded.1) & entry.secondMask == entry.second
-        else { return nil }
-        end = index &+ entry.length
+        end = index &+ length
         return entry.member
-    }
-
-    /// The `count` (< 16) bytes at `start` as two words, the rest zero: near the end of a line, where loading 16
-    /// bytes would read past it.
-    private static func shortLoad(_ start: UnsafePointer<UInt8>, count: Int) -> (UInt64, UInt64) {
-        var words: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: start, byteCount: max(0, count)) }
-        return words
     }
 
     /// Remembers `key`, a key with no escapes that its colon follows directly, as the one at `position`. Other
@@ -101,8 +99,9 @@ final class MemberKeyCache {
             entries[position].length = 0
             return
         }
-        var quoted: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &quoted) { words in
+        var text: (UInt64, UInt64) = (0, 0)
+        let length = key.bytes.count + 3
+        withUnsafeMutableBytes(of: &text) { words in
             words[0] = UInt8(ascii: "\"")
             if let source = key.bytes.baseAddress {
                 words.baseAddress!.advanced(by: 1).copyMemory(from: source, byteCount: key.bytes.count)
@@ -110,12 +109,12 @@ final class MemberKeyCache {
             words[key.bytes.count + 1] = UInt8(ascii: "\"")
             words[key.bytes.count + 2] = UInt8(ascii: ":")
         }
-        let length = key.bytes.count + 3
         var entry = Entry()
         entry.firstMask = length >= 8 ? ~0 : (1 << (8 * length)) - 1
-        entry.secondMask = length <= 8 ? 0 : length == 16 ? ~0 : (1 << (8 * (length - 8))) - 1
-        entry.first = UInt64(littleEndian: quoted.0) & entry.firstMask
-        entry.second = UInt64(littleEndian: quoted.1) & entry.secondMask
+        entry.first = UInt64(littleEndian: text.0) & entry.firstMask
+        if length > 8 {
+            withUnsafeBytes(of: &text) { entry.last = UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)) }
+        }
         entry.length = length
         entry.member = member
         entries[position] = entry
