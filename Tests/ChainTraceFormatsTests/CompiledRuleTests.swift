@@ -34,16 +34,23 @@ struct CompiledRuleTests {
     }
 
     static func line(using generator: inout Generator) -> String {
-        var members = ["\"kind\":\"\(["A", "B", "C"].randomElement(using: &generator)!)\""]
+        let colon = [":", ": ", " :"].randomElement(using: &generator)!
+        func member(_ key: String, _ value: String) -> String { "\"\(key)\"\(colon)\(value)" }
+        var members = [member("kind", "\"\(["A", "B", "C"].randomElement(using: &generator)!)\"")]
         switch Int.random(in: 0..<4, using: &generator) {
-        case 0: members.append("\"w\":\(Double(Int.random(in: 0...80, using: &generator)) / 10)")
-        case 1: members.append("\"w\":\"3\"")
-        case 2: members.append("\"w\":null")
+        case 0: members.append(member("w", "\(Double(Int.random(in: 0...80, using: &generator)) / 10)"))
+        case 1: members.append(member("w", "\"3\""))
+        case 2: members.append(member("w", "null"))
         default: break
         }
-        if let c = ["\"x\"", "\"y\"", "3", nil].randomElement(using: &generator)! { members.append("\"c\":\(c)") }
-        if let p = ["1", "null", nil].randomElement(using: &generator)! { members.append("\"p\":\(p)") }
-        return "{" + members.shuffled(using: &generator).joined(separator: ",") + "}"
+        if let c = ["\"x\"", "\"y\"", "3", nil].randomElement(using: &generator)! { members.append(member("c", c)) }
+        if let p = ["1", "null", nil].randomElement(using: &generator)! { members.append(member("p", p)) }
+        // Keys close to the ones read — longer, shorter, sharing their start — so a decoder that remembers the
+        // keys of the line before by position must tell them apart.
+        for distractor in ["ww", "w2", "cw", "pp", "kindly", "wide-and-long-key"] where Bool.random(using: &generator) {
+            members.append(member(distractor, ["1", "\"w\"", "true"].randomElement(using: &generator)!))
+        }
+        return "{" + members.shuffled(using: &generator).joined(separator: [",", ", "].randomElement(using: &generator)!) + "}"
     }
 
     @Test func compiledRulesDecideAsWrittenRulesWithAndWithoutSlots() throws {
