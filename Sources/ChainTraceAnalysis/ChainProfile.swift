@@ -39,13 +39,12 @@ public struct ChainProfile: Sendable {
     /// The sum of the traces' durations, in nanoseconds.
     public private(set) var totalNanoseconds: UInt64 = 0
     private var indexByName: [String: Int] = [:]
-    /// The trace names last mapped, and where each of them is in ``handlers``: traces of one chain version
-    /// share their names, so most traces are added with no name looked up at all.
+    /// The trace names last mapped to handlers (the mapping itself is in `counters`): traces of one chain
+    /// version share their names, so most traces are added with no name looked up at all.
     /// Held, not just compared, so its address cannot be reused by another trace's names.
     private var mappedNames: (any AnyObject & Sendable)?
     /// `mappedNames`' identity, kept apart because comparing it needs no retain, as reading the existential would.
     private var mappedNamesIdentity: ObjectIdentifier?
-    private var profileIndexByName: [Int] = []
 
     /// One link a command went along: from a handler (`nil`: the command's arrival) to the next.
     public struct Edge: Sendable, Hashable {
@@ -86,7 +85,7 @@ public struct ChainProfile: Sendable {
         }
         if trace.compactNamesIdentity != mappedNamesIdentity { map(namesOf: trace) }
         // Made unique once per trace, so that no hop checks.
-        if !isKnownUniquelyReferenced(&counters) { counters = counters.copy() }
+        makeCountersUnique()
         var registryUnknown = false
         // Unretained: `self` holds the counters throughout, and nothing in the loop replaces them.
         Unmanaged.passUnretained(counters)._withUnsafeGuaranteedRef { counters in
@@ -111,16 +110,16 @@ public struct ChainProfile: Sendable {
         if !chains.contains(trace.chain) { chains.append(trace.chain) }
         mappedNames = owner
         mappedNamesIdentity = ObjectIdentifier(owner)
-        profileIndexByName = names.map { index(of: $0) }
-        if !isKnownUniquelyReferenced(&counters) { counters = counters.copy() }
-        profileIndexByName.withUnsafeBufferPointer(counters.setHandlers(byName:))
+        let handlerByName = names.map { index(of: $0) }
+        makeCountersUnique()
+        handlerByName.withUnsafeBufferPointer(counters.setHandlers(byName:))
     }
 
     /// Names the registry of each handler in `trace` that ran in one, the first time it is seen doing so (kept
     /// out of the per-hop loop so that loop copies no names).
     private mutating func noteRegistries(of trace: Trace) {
         let names = trace.compactNames.names
-        let mapping = profileIndexByName
+        let mapping = counters.handlerByName
         trace.forEachCompactHop { hop in
             let index = mapping[hop.handler]
             if hop.registry >= 0, handlerStatistics[index].registry == nil {
@@ -145,7 +144,7 @@ public struct ChainProfile: Sendable {
     /// percentiles afterwards copies nothing. Reads are right either way.
     mutating func settle() {
         guard counters.pendingCount > 0 else { return }
-        if !isKnownUniquelyReferenced(&counters) { counters = counters.copy() }
+        makeCountersUnique()
         for index in handlerStatistics.indices {
             counters.withPendingSelfTimes(of: index) { handlerStatistics[index].fold($0) }
         }
@@ -177,10 +176,15 @@ public struct ChainProfile: Sendable {
         handlerStatistics.indices.reduce(0) { $0 &+ counters.row($1).totalSelfNanoseconds }
     }
 
+    /// Copies the counters first when a copy of this profile shares them, so writing them changes only this one.
+    private mutating func makeCountersUnique() {
+        if !isKnownUniquelyReferenced(&counters) { counters = counters.copy() }
+    }
+
     private mutating func index(of name: String) -> Int {
         if let index = indexByName[name] { return index }
         handlerStatistics.append(HandlerStatistics(handler: name))
-        if !isKnownUniquelyReferenced(&counters) { counters = counters.copy() }
+        makeCountersUnique()
         counters.addHandler()
         indexByName[name] = handlerStatistics.count - 1
         return handlerStatistics.count - 1

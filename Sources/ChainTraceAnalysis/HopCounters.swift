@@ -27,7 +27,7 @@ final class HopCounters: @unchecked Sendable {
     static let exactSelfTimeLimit = 256
 
     /// Handlers counted.
-    @exclusivity(unchecked) private(set) var handlerCount = 0
+    @exclusivity(unchecked) private var handlerCount = 0
     @exclusivity(unchecked) private var handlerCapacity: Int
     @exclusivity(unchecked) private var rows: UnsafeMutablePointer<Row>
     /// `exactSelfTimeLimit` counters per handler.
