@@ -106,7 +106,8 @@ let package = Package(
         ),
         .target(name: "ChainTraceTestSupport", path: "Tests/ChainTraceTestSupport", swiftSettings: upcomingFeatures),
         .testTarget(
-            name: "ChainTraceTests", dependencies: ["ChainTrace", "ChainTraceTesting"], swiftSettings: upcomingFeatures),
+            name: "ChainTraceTests", dependencies: ["ChainTrace", "ChainTraceTesting", "ChainTraceTestSupport"],
+            swiftSettings: upcomingFeatures),
         .testTarget(
             name: "SampleTests",
             dependencies: [
@@ -119,13 +120,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ChainTraceFormatsTests",
-            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceTesting"],
+            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceTesting", "ChainTraceTestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "ChainTraceAnalysisTests",
             dependencies: [
-                "ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis",
+                "ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "ChainTraceTestSupport",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: upcomingFeatures
@@ -152,7 +153,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ChainTraceGraphvizTests",
-            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "ChainTraceGraphviz"],
+            dependencies: [
+                "ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "ChainTraceGraphviz", "ChainTraceTestSupport", "CGraphviz",
+            ],
             exclude: ["Golden"],
             swiftSettings: upcomingFeatures
         ),

@@ -77,7 +77,7 @@ public struct ChainProfile: Sendable {
     /// Adds one trace.
     public mutating func add(_ trace: Trace) {
         commands += 1
-        totalNanoseconds &+= trace.duration
+        totalNanoseconds = totalNanoseconds.saturatingAdd(trace.duration)
         switch trace.compactOutcome {
         case .accepted: accepted += 1
         case .fellOffTheEnd: fellOffTheEnd += 1
@@ -173,7 +173,7 @@ public struct ChainProfile: Sendable {
 
     /// The sum of all handlers' self times: the time the chain spent, in nanoseconds.
     public var totalSelfNanoseconds: UInt64 {
-        handlerStatistics.indices.reduce(0) { $0 &+ counters.row($1).totalSelfNanoseconds }
+        handlerStatistics.indices.reduce(0) { $0.saturatingAdd(counters.row($1).totalSelfNanoseconds) }
     }
 
     /// Copies the counters first when a copy of this profile shares them, so writing them changes only this one.

@@ -140,8 +140,8 @@ final class HopCounters: @unchecked Sendable {
         case .continued: row.pointee.continued &+= 1
         case .failed: row.pointee.failed &+= 1
         }
-        row.pointee.totalSelfNanoseconds &+= hop.selfNanoseconds
-        row.pointee.totalInclusiveNanoseconds &+= hop.inclusiveNanoseconds
+        row.pointee.totalSelfNanoseconds = row.pointee.totalSelfNanoseconds.saturatingAdd(hop.selfNanoseconds)
+        row.pointee.totalInclusiveNanoseconds = row.pointee.totalInclusiveNanoseconds.saturatingAdd(hop.inclusiveNanoseconds)
         guard hop.selfNanoseconds < UInt64(Self.exactSelfTimeLimit) else { return false }
         pending[index &* Self.exactSelfTimeLimit &+ Int(hop.selfNanoseconds)] &+= 1
         pendingCount &+= 1

@@ -1,3 +1,4 @@
+import ChainTrace
 import ChainTraceFormats
 
 /// When a handler counts as slow — one rule shared by `chaintrace replay`, `stats` and the renderer's legend.
@@ -146,12 +147,14 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
         return flags
     }
 
-    private static func time(_ nanoseconds: Double) -> String { DurationText.format(nanoseconds: Int64(nanoseconds.rounded())) }
+    private static func time(_ nanoseconds: Double) -> String { DurationText.format(nanoseconds: Int64(saturating: nanoseconds)) }
 
     private static func percent(_ fraction: Double) -> String { number(fraction * 100) + "%" }
 
     private static func number(_ value: Double) -> String {
+        guard value.isFinite else { return value.isNaN ? "0" : "∞" }
         let rounded = (value * 10).rounded() / 10
+        guard abs(rounded) < 1e15 else { return String(rounded) }
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 }

@@ -35,9 +35,9 @@ struct DiffCommand: ParsableCommand {
             let latency: [JSONValue] = changes.map { change in
                 [
                     "handler": .string(change.handler), "verdict": .string(change.verdict.rawValue),
-                    "seenBefore": .integer(Int64(change.seenBefore)), "seenAfter": .integer(Int64(change.seenAfter)),
-                    "selfP50BeforeNs": .integer(Int64(change.p50Before)), "selfP50AfterNs": .integer(Int64(change.p50After)),
-                    "selfP95BeforeNs": .integer(Int64(change.p95Before)), "selfP95AfterNs": .integer(Int64(change.p95After)),
+                    "seenBefore": .integer(Int64(clamping: change.seenBefore)), "seenAfter": .integer(Int64(clamping: change.seenAfter)),
+                    "selfP50BeforeNs": .integer(Int64(clamping: change.p50Before)), "selfP50AfterNs": .integer(Int64(clamping: change.p50After)),
+                    "selfP95BeforeNs": .integer(Int64(clamping: change.p95Before)), "selfP95AfterNs": .integer(Int64(clamping: change.p95After)),
                 ]
             }
             Terminal.standardOutput.write(divergenceReport.json.merging(["latency": .array(latency)]).printed)
@@ -60,8 +60,8 @@ struct DiffCommand: ParsableCommand {
                 table.add(
                     [
                         change.handler, "\(change.seenBefore) → \(change.seenAfter)",
-                        DurationText.format(nanoseconds: Int64(change.p50Before)), DurationText.format(nanoseconds: Int64(change.p50After)),
-                        DurationText.format(nanoseconds: Int64(change.p95Before)), DurationText.format(nanoseconds: Int64(change.p95After)),
+                        DurationText.format(nanoseconds: Int64(clamping: change.p50Before)), DurationText.format(nanoseconds: Int64(clamping: change.p50After)),
+                        DurationText.format(nanoseconds: Int64(clamping: change.p95Before)), DurationText.format(nanoseconds: Int64(clamping: change.p95After)),
                         String(ratio), change.verdict == .unchanged ? "" : change.verdict.rawValue,
                     ], style: rowStyle)
             }

@@ -25,9 +25,9 @@ struct ProfileReport {
                 [
                     name, "\(handler.seen)", "\(handler.accepted)", "\(handler.passed)", "\(handler.continued)",
                     "\(handler.failed)",
-                    reached ? DurationText.format(nanoseconds: Int64(handler.selfTime(atPercentile: 50))) : "-",
-                    reached ? DurationText.format(nanoseconds: Int64(handler.selfTime(atPercentile: 95))) : "-",
-                    reached ? DurationText.format(nanoseconds: Int64(handler.selfTime(atPercentile: 99))) : "-",
+                    reached ? DurationText.format(nanoseconds: Int64(clamping: handler.selfTime(atPercentile: 50))) : "-",
+                    reached ? DurationText.format(nanoseconds: Int64(clamping: handler.selfTime(atPercentile: 95))) : "-",
+                    reached ? DurationText.format(nanoseconds: Int64(clamping: handler.selfTime(atPercentile: 99))) : "-",
                     flagged[handler.handler] != nil ? "SLOW" : "",
                 ],
                 style: rowStyle)
@@ -47,13 +47,13 @@ struct ProfileReport {
         let flagged = Dictionary(flags.map { ($0.handler, $0) }, uniquingKeysWith: { first, _ in first })
         let handlers: [JSONValue] = profile.handlers.map { handler in
             var object: [String: JSONValue] = [
-                "handler": .string(handler.handler), "seen": .integer(Int64(handler.seen)),
-                "accepted": .integer(Int64(handler.accepted)), "passed": .integer(Int64(handler.passed)),
-                "continued": .integer(Int64(handler.continued)), "failed": .integer(Int64(handler.failed)),
-                "selfP50Ns": .integer(Int64(handler.selfTime(atPercentile: 50))),
-                "selfP95Ns": .integer(Int64(handler.selfTime(atPercentile: 95))),
-                "selfP99Ns": .integer(Int64(handler.selfTime(atPercentile: 99))),
-                "selfTotalNs": .integer(Int64(handler.totalSelfNanoseconds)),
+                "handler": .string(handler.handler), "seen": .integer(Int64(clamping: handler.seen)),
+                "accepted": .integer(Int64(clamping: handler.accepted)), "passed": .integer(Int64(clamping: handler.passed)),
+                "continued": .integer(Int64(clamping: handler.continued)), "failed": .integer(Int64(clamping: handler.failed)),
+                "selfP50Ns": .integer(Int64(clamping: handler.selfTime(atPercentile: 50))),
+                "selfP95Ns": .integer(Int64(clamping: handler.selfTime(atPercentile: 95))),
+                "selfP99Ns": .integer(Int64(clamping: handler.selfTime(atPercentile: 99))),
+                "selfTotalNs": .integer(Int64(clamping: handler.totalSelfNanoseconds)),
                 "slow": .bool(flagged[handler.handler] != nil),
             ]
             if let registry = handler.registry { object["registry"] = .string(registry) }
@@ -62,10 +62,10 @@ struct ProfileReport {
             return .object(object)
         }
         return [
-            "commands": .integer(Int64(profile.commands)),
+            "commands": .integer(Int64(clamping: profile.commands)),
             "outcomes": [
-                "accepted": .integer(Int64(profile.accepted)), "fellOffTheEnd": .integer(Int64(profile.fellOffTheEnd)),
-                "failed": .integer(Int64(profile.failed)),
+                "accepted": .integer(Int64(clamping: profile.accepted)), "fellOffTheEnd": .integer(Int64(clamping: profile.fellOffTheEnd)),
+                "failed": .integer(Int64(clamping: profile.failed)),
             ],
             "handlers": .array(handlers),
             "slowRule": .string(rule.description),
@@ -105,7 +105,7 @@ extension Divergence {
         for (key, run) in [("expected", expected), ("actual", actual)] {
             guard let run else { continue }
             var member: [String: JSONValue] = ["path": .array(run.path.map { .string($0) }), "outcome": run.outcome.json]
-            if let line = run.line { member["line"] = .integer(Int64(line)) }
+            if let line = run.line { member["line"] = .integer(Int64(clamping: line)) }
             object[key] = .object(member)
         }
         return .object(object)
@@ -135,8 +135,8 @@ struct DivergenceReport {
 
     var json: JSONValue {
         [
-            "compared": .integer(Int64(matcher.compared)),
-            "total": .integer(Int64(matcher.total)),
+            "compared": .integer(Int64(clamping: matcher.compared)),
+            "total": .integer(Int64(clamping: matcher.total)),
             "counts": .object(Dictionary(uniqueKeysWithValues: matcher.counts.map { ($0.key.rawValue, JSONValue.integer(Int64($0.value))) })),
             "divergences": .array(matcher.divergences.prefix(shown).map(\.json)),
         ]

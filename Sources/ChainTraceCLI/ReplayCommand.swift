@@ -72,17 +72,17 @@ struct ReplayCommand: ParsableCommand {
         case .json:
             var object = profile.json.merging([
                 "chain": .string(definition.name),
-                "changes": .integer(Int64(report.changes)),
+                "changes": .integer(Int64(clamping: report.changes)),
                 "paths": .array(report.paths.map { command in
                     var entry: [String: JSONValue] = [
-                        "line": .integer(Int64(command.line)), "kind": .string(command.trace.commandKind),
+                        "line": .integer(Int64(clamping: command.line)), "kind": .string(command.trace.commandKind),
                         "path": .array(command.trace.path.map { .string($0) }), "outcome": command.trace.outcome.json,
                     ]
                     if let id = command.trace.commandID { entry["id"] = .string(id) }
                     return .object(entry)
                 }),
                 "invalidLines": .array(report.invalidLines.map { .string($0.description) }),
-                "invalidLineCount": .integer(Int64(report.invalidLineCount)),
+                "invalidLineCount": .integer(Int64(clamping: report.invalidLineCount)),
             ])
             if let comparison = report.comparison {
                 object = object.merging(["comparison": DivergenceReport(matcher: comparison, shown: divergences).json])

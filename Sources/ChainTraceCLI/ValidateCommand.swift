@@ -33,15 +33,15 @@ struct ValidateCommand: ParsableCommand {
             let list: [JSONValue] = findings.map { finding in
                 var object: [String: JSONValue] = [
                     "severity": .string(finding.severity.rawValue), "check": .string(finding.check),
-                    "file": .string(finding.error.file), "line": .integer(Int64(finding.error.line)),
-                    "column": .integer(Int64(finding.error.column)), "expected": .string(finding.error.expected),
+                    "file": .string(finding.error.file), "line": .integer(Int64(clamping: finding.error.line)),
+                    "column": .integer(Int64(clamping: finding.error.column)), "expected": .string(finding.error.expected),
                     "found": .string(finding.error.found), "message": .string(finding.description),
                 ]
                 if let handler = finding.handler { object["handler"] = .string(handler) }
                 return .object(object)
             }
             let report: JSONValue = [
-                "file": .string(definition), "errors": .integer(Int64(errors)), "warnings": .integer(Int64(warnings)),
+                "file": .string(definition), "errors": .integer(Int64(clamping: errors)), "warnings": .integer(Int64(clamping: warnings)),
                 "findings": .array(list),
             ]
             Terminal.standardOutput.write(report.printed)

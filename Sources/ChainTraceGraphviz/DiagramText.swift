@@ -1,14 +1,15 @@
+import ChainTrace
 import ChainTraceFormats
 
 /// Numbers, times and colours as the diagrams write them.
 enum DiagramText {
-    static func nanoseconds(_ value: Double) -> String { DurationText.format(nanoseconds: Int64(value.rounded())) }
+    static func nanoseconds(_ value: Double) -> String { DurationText.format(nanoseconds: Int64(saturating: value)) }
 
-    static func nanoseconds<Value: BinaryInteger>(_ value: Value) -> String { DurationText.format(nanoseconds: Int64(value)) }
+    static func nanoseconds<Value: BinaryInteger>(_ value: Value) -> String { DurationText.format(nanoseconds: Int64(clamping: value)) }
 
     static func percent(_ fraction: Double) -> String {
         let value = fraction * 100
-        return (value >= 10 || value == 0 ? String(Int(value.rounded())) : DOTText.number((value * 10).rounded() / 10)) + "%"
+        return (value >= 10 || value == 0 ? String(Int(saturating: value)) : DOTText.number((value * 10).rounded() / 10)) + "%"
     }
 
     static func plural(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {

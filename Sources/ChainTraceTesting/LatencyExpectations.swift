@@ -18,7 +18,7 @@ public func verifyNoHandlerSlower(than budget: Duration, in traces: [Trace], per
     let measure = percentile.map { "p\(Format.number($0)) self time" } ?? "self time"
     var text = "Expected no handler's \(measure) over \(DurationText.format(nanoseconds: limit)) in \(traces.count) traces:\n"
     for entry in slow {
-        text += "  \(entry.handler): \(DurationText.format(nanoseconds: Int64(entry.time))) over \(entry.hops) hops\n"
+        text += "  \(entry.handler): \(DurationText.format(nanoseconds: Int64(clamping: entry.time))) over \(entry.hops) hops\n"
     }
     return text
 }
@@ -40,6 +40,6 @@ public func expectNoHandlerSlower(
 
 private enum Format {
     static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -27,8 +27,8 @@ enum TraceDescription {
         for hop in trace.hops {
             let name = hop.handler + String(repeating: " ", count: width - hop.handler.count)
             let decision = hop.decision.rawValue + String(repeating: " ", count: 9 - hop.decision.rawValue.count)
-            text += "    \(hop.position + 1). \(name)  \(decision)  self \(DurationText.format(nanoseconds: Int64(hop.selfDuration)))"
-            text += ", inclusive \(DurationText.format(nanoseconds: Int64(hop.inclusiveDuration)))"
+            text += "    \(hop.position + 1). \(name)  \(decision)  self \(DurationText.format(nanoseconds: Int64(clamping: hop.selfDuration)))"
+            text += ", inclusive \(DurationText.format(nanoseconds: Int64(clamping: hop.inclusiveDuration)))"
             if let reason = hop.reason { text += "  (\(reason))" }
             text += "\n"
         }

@@ -46,8 +46,9 @@ public struct ChromeTraceExport: Sendable {
         let tid = commands
         let name = trace.commandKind + (trace.commandID.map { " \($0)" } ?? "")
         event(Self.metadata("thread_name", name, pid: pid, tid: tid))
-        let start = trace.startTime - base
-        func microseconds(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1000 }
+        // Times from the log may be anything an Int64 holds: every sum saturates rather than overflow.
+        let start = trace.startTime.saturatingSubtract(base)
+        func microseconds<Value: BinaryInteger>(_ nanoseconds: Value) -> Double { Double(nanoseconds) / 1000 }
         event([
             ("args", { writer in
                 writer.write(JSONValue.object([
@@ -55,7 +56,7 @@ public struct ChromeTraceExport: Sendable {
                 ].merging(trace.commandID.map { ["id": JSONValue.string($0)] } ?? [:]) { first, _ in first }))
             }),
             ("cat", { $0.write("command") }),
-            ("dur", { $0.write(microseconds(Int64(trace.duration))) }),
+            ("dur", { $0.write(microseconds(trace.duration)) }),
             ("name", { $0.write(name) }),
             ("ph", { $0.write("X") }),
             ("pid", { $0.write(Int64(pid)) }),
@@ -64,31 +65,31 @@ public struct ChromeTraceExport: Sendable {
         ])
         for hop in trace.hops {
             var args: [String: JSONValue] = [
-                "position": .integer(Int64(hop.position)), "decision": .string(hop.decision.rawValue),
-                "selfUs": .double(microseconds(Int64(hop.selfDuration))),
+                "position": .integer(Int64(clamping: hop.position)), "decision": .string(hop.decision.rawValue),
+                "selfUs": .double(microseconds(hop.selfDuration)),
             ]
             if let reason = hop.reason { args["reason"] = .string(reason) }
             if let registry = hop.registry { args["registry"] = .string(registry) }
             event([
                 ("args", { $0.write(JSONValue.object(args)) }),
                 ("cat", { $0.write("hop") }),
-                ("dur", { $0.write(microseconds(Int64(hop.inclusiveDuration))) }),
+                ("dur", { $0.write(microseconds(hop.inclusiveDuration)) }),
                 ("name", { $0.write(hop.handler) }),
                 ("ph", { $0.write("X") }),
                 ("pid", { $0.write(Int64(pid)) }),
                 ("tid", { $0.write(Int64(tid)) }),
-                ("ts", { $0.write(microseconds(start + Int64(hop.startOffset))) }),
+                ("ts", { $0.write(microseconds(start.saturatingAdd(Int64(clamping: hop.startOffset)))) }),
             ])
         }
-        let ending: (name: String, at: Int64)
+        let ending: (name: String, at: UInt64)
         switch trace.outcome {
         case .accepted(let handler):
             let hop = trace.hops.last { $0.handler == handler && $0.decision == .accepted }
-            ending = ("accepted by \(handler)", Int64((hop?.startOffset ?? 0) + (hop?.inclusiveDuration ?? trace.duration)))
+            ending = ("accepted by \(handler)", (hop?.startOffset ?? 0).saturatingAdd(hop?.inclusiveDuration ?? trace.duration))
         case .fellOffTheEnd:
-            ending = ("fell off the end", Int64(trace.duration))
+            ending = ("fell off the end", trace.duration)
         case .failed(let handler, let error):
-            ending = ("failed at \(handler): \(error)", Int64(trace.duration))
+            ending = ("failed at \(handler): \(error)", trace.duration)
         }
         event([
             ("name", { $0.write(ending.name) }),
@@ -96,7 +97,7 @@ public struct ChromeTraceExport: Sendable {
             ("pid", { $0.write(Int64(pid)) }),
             ("s", { $0.write("t") }),
             ("tid", { $0.write(Int64(tid)) }),
-            ("ts", { $0.write(microseconds(start + ending.at)) }),
+            ("ts", { $0.write(microseconds(start.saturatingAdd(Int64(clamping: ending.at)))) }),
         ])
         return writer.bytes
     }

@@ -26,8 +26,8 @@ public struct FoldedStacksExport: Sendable {
             while let last = open.last, last.end <= hop.startOffset { open.removeLast() }
             let stack = ([trace.chain] + open.map(\.name) + [hop.handler]).map(Self.frame).joined(separator: ";")
             if totals[stack] == nil { order.append(stack) }
-            totals[stack, default: 0] &+= hop.selfDuration
-            open.append((hop.handler, hop.startOffset &+ hop.inclusiveDuration))
+            totals[stack, default: 0] = totals[stack, default: 0].saturatingAdd(hop.selfDuration)
+            open.append((hop.handler, hop.startOffset.saturatingAdd(hop.inclusiveDuration)))
         }
     }
 
@@ -36,7 +36,7 @@ public struct FoldedStacksExport: Sendable {
         var text = ""
         for stack in order {
             let nanoseconds = totals[stack] ?? 0
-            let value = unit == .nanoseconds ? nanoseconds : (nanoseconds + 500) / 1000
+            let value = unit == .nanoseconds ? nanoseconds : nanoseconds / 1000 + (nanoseconds % 1000 >= 500 ? 1 : 0)
             text += "\(stack) \(value)\n"
         }
         return text
