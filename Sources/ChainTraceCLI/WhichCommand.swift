@@ -9,7 +9,8 @@ struct WhichCommand: ParsableCommand {
         abstract: "Who would take a command, and by which path — without running any handler.",
         discussion: """
             The command is one line of a command stream, e.g. '{"kind":"Tap","entry":"Cell","x":3}', or @FILE \
-            to read it from a file. Exit status 1 when no handler would take it.
+            to read it from a file. The dry run decides as replay does (a handler's "fails" rule included) \
+            but runs nothing. Exit status 1 when no handler would take it: it would fall off the end or fail.
             """
     )
 
@@ -51,22 +52,30 @@ struct WhichCommand: ParsableCommand {
                 "steps": .array(dryRun.steps.map { step in
                     var object: [String: JSONValue] = ["handler": .string(step.handler), "answer": .string(step.answer.rawValue)]
                     if let registry = step.registry { object["registry"] = .string(registry) }
+                    if let error = step.error { object["error"] = .string(error) }
                     return .object(object)
                 }),
             ]
             report["handler"] = dryRun.handler.map { .string($0) } ?? .null
+            report["outcome"] = dryRun.predictedOutcome?.json ?? .null
+            report["undecided"] = .array(dryRun.undecided.map { .string($0) })
             Terminal.standardOutput.write(JSONValue.object(report).printed)
         case .text:
             let style = output.style
             var text = ""
             for (index, step) in dryRun.steps.enumerated() {
                 let place = step.registry.map { " (in \($0))" } ?? ""
-                text += "  \(index + 1). \(step.handler)\(place): \(words(step.answer))\n"
+                text += "  \(index + 1). \(step.handler)\(place): \(words(step.answer))\(step.error.map { ": \($0)" } ?? "")\n"
             }
-            if let handler = dryRun.handler {
+            if let last = dryRun.steps.last, last.answer == .wouldFail {
+                text += style.red("It would fail at \(last.handler)") + ": \(last.error ?? ""), by \(dryRun.path.joined(separator: " → ")).\n"
+            } else if let handler = dryRun.handler {
                 text += style.green("\(handler) would take it") + ", by \(dryRun.path.joined(separator: " → ")).\n"
             } else {
                 text += style.red("No handler would take it") + ": it would fall off the end after \(dryRun.path.joined(separator: " → ")).\n"
+            }
+            if !dryRun.undecided.isEmpty {
+                text += "Undecided: \(dryRun.undecided.joined(separator: ", ")) cannot tell without running; the walk above assumes each passes it on.\n"
             }
             Terminal.standardOutput.write(text)
         }
@@ -78,6 +87,7 @@ struct WhichCommand: ParsableCommand {
         case .wouldAccept: "would accept"
         case .wouldPass: "would pass it on"
         case .wouldContinue: "would observe it and let it continue"
+        case .wouldFail: "would fail"
         case .cannotTell: "cannot tell without running"
         }
     }

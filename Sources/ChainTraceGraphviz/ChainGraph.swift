@@ -100,9 +100,7 @@ public struct ChainGraph: Sendable, Hashable {
                 handlers.append(Handler(name: definition.name, role: definition.role, budgetNanoseconds: definition.budget))
                 continue
             }
-            let members = (definition.members ?? []).enumerated()
-                .sorted { $0.element.weight != $1.element.weight ? $0.element.weight > $1.element.weight : $0.offset < $1.offset }
-                .map(\.element)
+            let members = RegistryOrder.arranged(definition.members ?? [], weight: \.weight)
             handlers.append(Handler(
                 name: definition.name, role: definition.role, registry: definition.name, budgetNanoseconds: definition.budget,
                 isRegistry: true))

@@ -59,7 +59,7 @@ public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, 
 
     /// Who would take `command` if it were sent to `entry`: asks each handler's dry-run test, runs nothing.
     public func whoWouldHandle(_ command: Command, from entry: String? = nil) throws(ChainError) -> DryRun {
-        try dryRun(from: entry) { $0.test(command) }
+        try dryRun(from: entry) { $0.predict(command) }
     }
 
     @inlinable

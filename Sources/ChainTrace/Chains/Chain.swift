@@ -88,7 +88,7 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
 
     /// Who would take `command` if it were sent to `entry`: asks each handler's dry-run test, runs nothing.
     public func whoWouldHandle(_ command: Command, from entry: String? = nil) throws(ChainError) -> DryRun {
-        try dryRun(from: entry) { $0.test(command) }
+        try dryRun(from: entry) { $0.predict(command) }
     }
 
     /// Walks `command` from `start` until a handler accepts (its result), one throws, or the path ends (`nil`).

@@ -166,19 +166,24 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
         }
     }
 
-    /// Walks from `entry` asking each handler's dry-run test; performs nothing.
-    func dryRun(from entry: String?, test: (Member) -> Bool?) throws(ChainError) -> DryRun {
+    /// Walks from `entry` asking each handler's dry-run prediction; performs nothing. The walk stops where a real
+    /// send stops: at a handler that would accept or fail.
+    func dryRun(from entry: String?, predict: (Member) -> HandlerPrediction) throws(ChainError) -> DryRun {
         let chain = compiled
         var index = try chain.entryIndex(entry)
         var steps: [DryRun.Step] = []
         var hops = 0
-        func answer(for member: Member) -> DryRun.Answer {
-            if member.role == .observer { return .wouldContinue }
-            switch test(member) {
-            case true?: return .wouldAccept
-            case false?: return .wouldPass
-            case nil: return .cannotTell
+        func step(_ member: Member, registry: String?) -> DryRun.Step {
+            switch predict(member) {
+            case .accept: DryRun.Step(handler: member.name, registry: registry, answer: .wouldAccept)
+            case .pass: DryRun.Step(handler: member.name, registry: registry, answer: .wouldPass)
+            case .continue: DryRun.Step(handler: member.name, registry: registry, answer: .wouldContinue)
+            case .fail(let error): DryRun.Step(handler: member.name, registry: registry, answer: .wouldFail, error: error)
+            case .unknown: DryRun.Step(handler: member.name, registry: registry, answer: .cannotTell)
             }
+        }
+        func ends(_ steps: [DryRun.Step]) -> Bool {
+            steps.last?.answer == .wouldAccept || steps.last?.answer == .wouldFail
         }
         while index >= 0 {
             hops += 1
@@ -186,15 +191,15 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
             let node = chain.nodes[Int(index)]
             let name = chain.names.names[Int(index)]
             if let handler = node.handler {
-                steps.append(DryRun.Step(handler: name, registry: nil, answer: answer(for: handler)))
+                steps.append(step(handler, registry: nil))
             } else {
                 steps.append(DryRun.Step(handler: name, registry: nil, answer: .wouldPass))
                 for member in chain.registries[Int(node.registry)] {
-                    steps.append(DryRun.Step(handler: member.handler.name, registry: name, answer: answer(for: member.handler)))
-                    if steps.last?.answer == .wouldAccept { break }
+                    steps.append(step(member.handler, registry: name))
+                    if ends(steps) { break }
                 }
             }
-            if steps.last?.answer == .wouldAccept { break }
+            if ends(steps) { break }
             index = node.next
         }
         return DryRun(entry: chain.names.names[Int(try chain.entryIndex(entry))], steps: steps)

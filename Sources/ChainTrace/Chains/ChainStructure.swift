@@ -107,8 +107,9 @@ struct ChainStructure<Member: ChainMember> {
         try requireRegistry(registry)
         try requireNew(member.name)
         registrations += 1
-        nodes[registry]?.members.append(RegistryMember(member: member, weight: weight, sequence: registrations))
-        nodes[registry]?.members.sort { ($0.weight, -$0.sequence) > ($1.weight, -$1.sequence) }
+        // Newest first among equal weights: the new member goes in front, and the stable order keeps it there.
+        let members = [RegistryMember(member: member, weight: weight, sequence: registrations)] + (nodes[registry]?.members ?? [])
+        nodes[registry]?.members = RegistryOrder.arranged(members, weight: \.weight)
         memberOwners[member.name] = registry
         version += 1
     }

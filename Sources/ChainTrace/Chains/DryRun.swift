@@ -9,6 +9,8 @@ public struct DryRun: Sendable, Hashable {
         case wouldPass
         /// It observes and would let the command continue.
         case wouldContinue
+        /// It would fail: the walk stops here, and ``Step/error`` holds the error text.
+        case wouldFail
         /// It has no dry-run test; the walk goes on as if it passed.
         case cannotTell
     }
@@ -21,6 +23,15 @@ public struct DryRun: Sendable, Hashable {
         public let registry: String?
         /// What its test said.
         public let answer: Answer
+        /// The error text, when it would fail.
+        public let error: String?
+
+        init(handler: String, registry: String?, answer: Answer, error: String? = nil) {
+            self.handler = handler
+            self.registry = registry
+            self.answer = answer
+            self.error = error
+        }
     }
 
     /// Where the command would enter.
@@ -39,4 +50,16 @@ public struct DryRun: Sendable, Hashable {
 
     /// The handlers on the path that have no dry-run test.
     public var undecided: [String] { steps.filter { $0.answer == .cannotTell }.map(\.handler) }
+
+    /// What a real send would end in — the same ``Outcome`` its trace records — or `nil` when a handler on the path
+    /// cannot tell without running (see ``undecided``).
+    public var predictedOutcome: Outcome? {
+        guard undecided.isEmpty else { return nil }
+        guard let last = steps.last else { return .fellOffTheEnd }
+        switch last.answer {
+        case .wouldAccept: return .accepted(by: last.handler)
+        case .wouldFail: return .failed(at: last.handler, error: last.error ?? "")
+        case .wouldPass, .wouldContinue, .cannotTell: return .fellOffTheEnd
+        }
+    }
 }

@@ -15,7 +15,7 @@ public struct Handler<Command, Result>: ChainMember {
     /// Whether it may accept or only observes.
     public var role: HandlerRole { box.role }
     @inlinable var body: @Sendable (Command) throws -> HandlerResponse<Command, Result> { box.body }
-    var test: @Sendable (Command) -> Bool? { box.test }
+    var predict: @Sendable (Command) -> HandlerPrediction { box.predict }
 
     /// Creates a handler from closures.
     ///
@@ -30,12 +30,35 @@ public struct Handler<Command, Result>: ChainMember {
         canHandle: (@Sendable (Command) -> Bool)? = nil,
         handle: @escaping @Sendable (Command) throws -> HandlerResponse<Command, Result>
     ) {
-        box = HandlerBox(name: name, role: role, body: handle, test: { command in canHandle?(command) })
+        box = HandlerBox(name: name, role: role, body: handle, predict: HandlerPrediction.from(canHandle, role: role))
+    }
+
+    /// Creates a handler whose dry run predicts every decision, failures included.
+    ///
+    /// Use it when `handle` is decided by something you can evaluate without side effects — the way handlers
+    /// built from a chain definition are: `predict` and `handle` then share one decision, and `whoWouldHandle`
+    /// agrees with a real send on every command.
+    ///
+    /// - Parameters:
+    ///   - name: Unique within the chain.
+    ///   - role: ``HandlerRole/responder`` unless it only observes.
+    ///   - predict: What the handler would do with a command, without doing it.
+    ///   - handle: The real work.
+    public init(
+        _ name: String,
+        role: HandlerRole = .responder,
+        predict: @escaping @Sendable (Command) -> HandlerPrediction,
+        handle: @escaping @Sendable (Command) throws -> HandlerResponse<Command, Result>
+    ) {
+        box = HandlerBox(name: name, role: role, body: handle, predict: predict)
     }
 
     /// Wraps a handler type of your own.
     public init<Wrapped: ChainHandler>(_ handler: Wrapped) where Wrapped.Command == Command, Wrapped.Result == Result {
-        box = HandlerBox(name: handler.name, role: handler.role, body: { try handler.handle($0) }, test: { handler.canHandle($0) })
+        let role = handler.role
+        box = HandlerBox(
+            name: handler.name, role: role, body: { try handler.handle($0) },
+            predict: { HandlerPrediction.from(handler.canHandle($0), role: role) })
     }
 
     /// An observer: runs `observe` on every command and always lets it continue.
@@ -64,7 +87,7 @@ public struct AsyncHandler<Command, Result>: ChainMember {
     /// Whether it may accept or only observes.
     public var role: HandlerRole { box.role }
     @inlinable var body: @Sendable (Command) async throws -> HandlerResponse<Command, Result> { box.body }
-    var test: @Sendable (Command) -> Bool? { box.test }
+    var predict: @Sendable (Command) -> HandlerPrediction { box.predict }
 
     /// Creates an async handler from closures; see ``Handler/init(_:role:canHandle:handle:)``.
     public init(
@@ -73,23 +96,24 @@ public struct AsyncHandler<Command, Result>: ChainMember {
         canHandle: (@Sendable (Command) -> Bool)? = nil,
         handle: @escaping @Sendable (Command) async throws -> HandlerResponse<Command, Result>
     ) {
-        box = HandlerBox(name: name, role: role, body: handle, test: { command in canHandle?(command) })
+        box = HandlerBox(name: name, role: role, body: handle, predict: HandlerPrediction.from(canHandle, role: role))
     }
 
     /// Wraps an async handler type of your own.
     public init<Wrapped: AsyncChainHandler>(_ handler: Wrapped)
     where Wrapped.Command == Command, Wrapped.Result == Result {
+        let role = handler.role
         box = HandlerBox(
             name: handler.name,
-            role: handler.role,
+            role: role,
             body: { try await handler.handle($0) },
-            test: { handler.canHandle($0) }
+            predict: { HandlerPrediction.from(handler.canHandle($0), role: role) }
         )
     }
 
     /// Wraps a synchronous handler so it can sit in an async chain.
     public init(_ handler: Handler<Command, Result>) {
-        box = HandlerBox(name: handler.name, role: handler.role, body: handler.body, test: handler.test)
+        box = HandlerBox(name: handler.name, role: handler.role, body: handler.body, predict: handler.predict)
     }
 
     /// An observer: runs `observe` on every command and always lets it continue.
@@ -109,18 +133,18 @@ public protocol ChainMember: Sendable {
     var role: HandlerRole { get }
 }
 
-/// A handler's name, role, body and dry-run test, shared by every copy of the handler.
+/// A handler's name, role, body and dry-run prediction, shared by every copy of the handler.
 @usableFromInline
 final class HandlerBox<Command, Body: Sendable>: Sendable {
     let name: String
     let role: HandlerRole
     @usableFromInline let body: Body
-    let test: @Sendable (Command) -> Bool?
+    let predict: @Sendable (Command) -> HandlerPrediction
 
-    init(name: String, role: HandlerRole, body: Body, test: @escaping @Sendable (Command) -> Bool?) {
+    init(name: String, role: HandlerRole, body: Body, predict: @escaping @Sendable (Command) -> HandlerPrediction) {
         self.name = name
         self.role = role
         self.body = body
-        self.test = test
+        self.predict = predict
     }
 }

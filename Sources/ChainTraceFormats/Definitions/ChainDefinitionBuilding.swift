@@ -27,7 +27,8 @@ extension ChainDefinition {
             if let members = handler.members {
                 var registry: Registry<Handler<JSONCommand, JSONValue>>?
                 try building(handler) { () throws(ChainError) in registry = try chain.addRegistry(handler.name, next: nil) }
-                // The registry puts equal weights newest first; registering in reverse keeps them in file order.
+                // A running registry puts equal weights newest first (RegistryOrder); registering the members in
+                // reverse file order makes equal weights keep file order, as the format documents.
                 for member in members.reversed() {
                     let made = try self.handler(for: member, types: types, unknownTypes: unknownTypes, schema: schema)
                     try building(member) { () throws(ChainError) in try registry?.register(made, weight: member.weight) }
@@ -72,35 +73,32 @@ extension ChainDefinition {
     }
 
     /// A handler that does what its definition's rules say, after spending its simulated work.
+    ///
+    /// Its real run and its dry run share one decision (``DefinedDecision``), so `which` and `replay` agree on every
+    /// command: the dry run is the real decision without the simulated work.
     static func ruleHandler(_ definition: HandlerDefinition, schema: FieldSchema?) -> Handler<JSONCommand, JSONValue> {
         let name = definition.name
-        let accepts = definition.role == .responder ? definition.accepts.map { CompiledRule.make($0, schema: schema) } : nil
-        let test: @Sendable (JSONCommand) -> Bool = { command in accepts?.matches(command) ?? false }
-        let result = HandlerResponse<JSONCommand, JSONValue>.accept(.string(name))
-        let otherwise: HandlerResponse<JSONCommand, JSONValue> = definition.role == .observer ? .continue : .pass
+        let decision = DefinedDecision(definition, schema: schema)
+        let predict: @Sendable (JSONCommand) -> HandlerPrediction = { command in decision.prediction(for: command) }
         let work = definition.work ?? 0
-        if work == 0, definition.failure == nil {
-            // The common case, kept to the test alone: this runs on every hop of a replay. The responses are
+        if work == 0, !decision.canFail {
+            // The common case, kept to the decision alone: this runs on every hop of a replay. The responses are
             // made here rather than copied from captured ones, so passing copies nothing.
-            guard let accepts else {
-                if definition.role == .observer { return Handler(name, role: .observer, canHandle: test) { _ in .continue } }
-                return Handler(name, role: definition.role, canHandle: test) { _ in .pass }
-            }
-            // Only responders have rules, so the other answer is always to pass.
-            return Handler(name, role: definition.role, canHandle: test) { command in
-                accepts.matches(command) ? .accept(.string(name)) : .pass
+            return Handler(name, role: definition.role, predict: predict) { command in
+                switch decision.decide(command) {
+                case .accept: .accept(.string(name))
+                case .otherwise: decision.otherwise
+                case .fail(let error): throw DefinedHandlerFailure(handler: name, message: error)
+                }
             }
         }
-        let failure = definition.failure.map { failure in
-            (when: CompiledRule.make(failure.when, schema: schema), error: failure.error)
-        }
-        return Handler(name, role: definition.role, canHandle: test) { command in
+        return Handler(name, role: definition.role, predict: predict) { command in
             SimulatedWork.spin(nanoseconds: work)
-            if let failure, failure.when.matches(command) {
-                throw DefinedHandlerFailure(handler: name, message: failure.error)
+            switch decision.decide(command) {
+            case .accept: return .accept(.string(name))
+            case .otherwise: return decision.otherwise
+            case .fail(let error): throw DefinedHandlerFailure(handler: name, message: error)
             }
-            guard let accepts else { return otherwise }
-            return accepts.matches(command) ? result : otherwise
         }
     }
 

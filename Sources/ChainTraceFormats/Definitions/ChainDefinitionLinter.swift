@@ -186,7 +186,7 @@ public struct ChainDefinitionLinter: Sendable {
 
     /// Registry members in the order commands reach them: highest weight first, ties in file order.
     public static func ordered(_ members: [HandlerDefinition]) -> [HandlerDefinition] {
-        members.enumerated().sorted { ($0.element.weight, -$0.offset) > ($1.element.weight, -$1.offset) }.map(\.element)
+        RegistryOrder.arranged(members, weight: \.weight)
     }
 
     private var allHandlers: [HandlerDefinition] {
