@@ -1,8 +1,10 @@
 /// Escaping of user text for DOT files and the SVG Graphviz draws from them.
 ///
-/// Handler names can hold anything: quotes, backslashes, newlines, `<script>`, entities, control characters.
-/// Control characters (which XML forbids) become U+FFFD; newlines become line breaks; everything else is kept
-/// and escaped for its place.
+/// Handler names can hold anything: quotes, backslashes, newlines, `<script>`, entities, brackets, control
+/// characters. Every string from data that reaches a DOT file goes through ``quoted(_:)`` or ``html(_:)``; both
+/// first apply ``displayed(_:)``, so a name reads the same in every label and tooltip:
+/// C0 controls and DEL show as their Unicode control pictures (`␛` for ESC), C1 controls, bidi overrides and
+/// other invisible format characters as U+FFFD, line ends as line breaks, tabs as spaces; everything else is kept.
 public enum DOTText {
     /// `text` as a DOT quoted string: `"` and `\` escaped, newlines as `\n` line breaks, and `&` as `&amp;`
     /// (Graphviz reads entities in strings, so a name holding `&lt;` would otherwise show as `<`).
@@ -30,8 +32,10 @@ public enum DOTText {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
+            // Graphviz's HTML-label lexer stops at a bare `]` ("syntax error … in label"), so brackets are entities.
+            case "[": out += "&#91;"
+            case "]": out += "&#93;"
             case "\n": out += "<br/>"
-            // Graphviz reads `[` and `]` in HTML labels fine, but an unpaired `]]>` would be odd in SVG; keep as is.
             default: out.unicodeScalars.append(scalar)
             }
         }
@@ -46,7 +50,11 @@ public enum DOTText {
         return String(scaled)
     }
 
-    /// Normalises line ends to `\n` and replaces other control characters with U+FFFD.
+    /// `text` as a diagram shows it: line ends normalised to `\n`, tabs as spaces, C0 controls and DEL as their
+    /// control pictures (U+2400–U+2421), C1 controls, bidi controls, noncharacters and other invisible format
+    /// characters as U+FFFD.
+    public static func displayed(_ text: String) -> String { cleaned(text) }
+
     static func cleaned(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         var previousWasReturn = false
@@ -56,7 +64,10 @@ public enum DOTText {
             case 0x0A: if !previousWasReturn { out.append("\n") }
             case 0x0D: out.append("\n")
             case 0x09: out.append(" ")
-            case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0xFFFE, 0xFFFF: out.append("\u{FFFD}")
+            case 0x00..<0x20: out.append(Unicode.Scalar(0x2400 + scalar.value)!)
+            case 0x7F: out.append("\u{2421}")
+            case 0x80..<0xA0, 0xFFFE, 0xFFFF, 0xFDD0...0xFDEF: out.append("\u{FFFD}")
+            case 0x061C, 0x200B, 0x200E, 0x200F, 0x2028...0x202E, 0x2060...0x206F, 0xFEFF, 0xFFF9...0xFFFB: out.append("\u{FFFD}")
             default: out.append(scalar)
             }
         }

@@ -40,6 +40,13 @@ public enum GraphvizRenderer {
         }
     }
 
+    /// Runs `body` holding the one lock every Graphviz call in this process takes, for code of this package that
+    /// calls libcgraph directly (the tests that read DOT back with `agmemread`): libgvc and libcgraph keep global
+    /// state and are not thread-safe.
+    package static func withGraphvizLock<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        try session.withLock { (_: inout GraphvizSession) throws(Failure) -> T in try body() }
+    }
+
     private static let session = LockedValue(GraphvizSession())
 }
 
@@ -104,6 +111,9 @@ struct GraphvizSession: @unchecked Sendable {  // Sendable: reached only through
             throw GraphvizError(kind: .render, messages: [])
         }
         defer { gvFreeRenderData(data) }
+        // Graphviz reports some errors (a label it cannot read, say) and draws on with a substitute: an error is an
+        // error, never a silently different picture.
+        if agerrors() >= Int32(bitPattern: AGERR.rawValue) { throw GraphvizError(kind: .render, messages: []) }
         let bytes = data.withMemoryRebound(to: UInt8.self, capacity: Int(length)) { Array(UnsafeBufferPointer(start: $0, count: Int(length))) }
         return GraphvizOutput(bytes: bytes, warnings: [])
     }

@@ -32,7 +32,7 @@ struct EscapingTests {
     @Test func quotedStringsEscapeQuotesBackslashesAndLineBreaks() {
         #expect(DOTText.quoted("a\"b\\c\nd&") == "\"a\\\"b\\\\c\\nd&amp;\"")
         #expect(DOTText.html("<script>&\"'\n") == "&lt;script&gt;&amp;&quot;&#39;<br/>")
-        #expect(DOTText.html("Nul\u{0}Bell\u{7}") == "Nul\u{FFFD}Bell\u{FFFD}")
+        #expect(DOTText.html("Nul\u{0}Bell\u{7}") == "Nul\u{2400}Bell\u{2407}")
         #expect(DOTText.quoted("Ünïcødé 漢字 🙂") == "\"Ünïcødé 漢字 🙂\"")
     }
 
