@@ -39,19 +39,19 @@ public struct ChainTraceCommand: ParsableCommand {
             try command.run()
             return 0
         } catch let failure as CommandFailure {
-            if !failure.message.isEmpty { Terminal.standardError.write("chaintrace: \(failure.message)\n") }
+            if !failure.message.isEmpty { Terminal.standardError.writeText("chaintrace: \(failure.message)\n") }
             return failure.status
         } catch let error as FormatError {
-            Terminal.standardError.write("chaintrace: \(error)\n")
+            Terminal.standardError.writeText("chaintrace: \(error)\n")
             return 2
         } catch {
             let status = exitCode(for: error)
             let message = fullMessage(for: error)
             if status == .success {
-                Terminal.standardOutput.write(message + "\n")
+                Terminal.standardOutput.writeText(message + "\n")
                 return 0
             }
-            if !message.isEmpty { Terminal.standardError.write(message + "\n") }
+            if !message.isEmpty { Terminal.standardError.writeText(message + "\n") }
             if let code = error as? ExitCode { return code.rawValue }
             return 2
         }

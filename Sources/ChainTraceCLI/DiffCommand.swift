@@ -40,7 +40,7 @@ struct DiffCommand: ParsableCommand {
                     "selfP95BeforeNs": .integer(Int64(clamping: change.p95Before)), "selfP95AfterNs": .integer(Int64(clamping: change.p95After)),
                 ]
             }
-            Terminal.standardOutput.write(divergenceReport.json.merging(["latency": .array(latency)]).printed)
+            Terminal.standardOutput.writeData(divergenceReport.json.merging(["latency": .array(latency)]).printed)
         case .text:
             let style = output.style
             var text = style.bold("Divergences") + " (\(first) → \(second))\n" + divergenceReport.text(style: style)
@@ -66,7 +66,7 @@ struct DiffCommand: ParsableCommand {
                     ], style: rowStyle)
             }
             text += table.render(style: style)
-            Terminal.standardOutput.write(text)
+            Terminal.standardOutput.writeText(text)
         }
         if comparison.matcher.total > 0 { throw CommandFailure.found }
     }

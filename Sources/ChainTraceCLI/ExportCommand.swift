@@ -39,7 +39,7 @@ struct ExportCommand: ParsableCommand {
         let progress = ProgressBar(totalBytes: ProgressBar.size(of: log))
         let file = try output.map { path throws(FormatError) in try AtomicOutputFile(path: path) }
         func emit(_ bytes: [UInt8]) throws {
-            if let file { try file.append(bytes) } else { Terminal.standardOutput.write(String(decoding: bytes, as: UTF8.self)) }
+            if let file { try file.append(bytes) } else { Terminal.standardOutput.writeData(String(decoding: bytes, as: UTF8.self)) }
         }
         var count = 0
         switch to {

@@ -44,7 +44,7 @@ struct GenTestsCommand: ParsableCommand {
             try file.write(Array(source.utf8))
             try file.commit()
         } else {
-            Terminal.standardOutput.write(source)
+            Terminal.standardOutput.writeData(source)
         }
     }
 }

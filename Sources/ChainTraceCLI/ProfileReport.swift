@@ -38,7 +38,7 @@ struct ProfileReport {
             output += "  No slow handlers (\(rule)).\n"
         } else {
             output += "  " + style.yellow("Slow handlers") + " (\(rule)):\n"
-            for flag in flags { output += "    \(flag.handler): \(flag.reasons.joined(separator: "; "))\n" }
+            for flag in flags { output += "    \(TerminalText.shown(flag.handler)): \(flag.reasons.joined(separator: "; "))\n" }
         }
         return output
     }
@@ -112,9 +112,9 @@ extension Divergence {
     }
 
     func text(style: Style) -> String {
-        var output = "  " + style.red(kind.rawValue) + "  \(command) (\(commandKind))\n"
-        if let expected { output += "    expected\(expected.line.map { " (line \($0))" } ?? ""): \(expected)\n" }
-        if let actual { output += "    actual\(actual.line.map { " (line \($0))" } ?? ""):   \(actual)\n" }
+        var output = "  " + style.red(kind.rawValue) + "  \(TerminalText.shown(command)) (\(TerminalText.shown(commandKind)))\n"
+        if let expected { output += "    expected\(expected.line.map { " (line \($0))" } ?? ""): \(TerminalText.shown("\(expected)"))\n" }
+        if let actual { output += "    actual\(actual.line.map { " (line \($0))" } ?? ""):   \(TerminalText.shown("\(actual)"))\n" }
         return output
     }
 }

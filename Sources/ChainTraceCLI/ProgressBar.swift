@@ -26,13 +26,13 @@ final class ProgressBar {
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         let megabytes = Double(done) / 1_000_000
-        terminal.write("\r\(bar) \(Int(fraction * 100))%  \(Int(megabytes)) MB  \(Int(megabytes / (Self.now() - start))) MB/s ")
+        terminal.writeData("\r\(bar) \(Int(fraction * 100))%  \(Int(megabytes)) MB  \(Int(megabytes / (Self.now() - start))) MB/s ")
         drawn = true
     }
 
     /// Clears the bar.
     func finish() {
-        if drawn { terminal.write("\r\u{1B}[K") }
+        if drawn { terminal.writeData("\r\u{1B}[K") }
     }
 
     /// The size of the file at `path`, or 0.

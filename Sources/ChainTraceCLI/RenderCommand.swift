@@ -101,7 +101,7 @@ struct RenderCommand: ParsableCommand {
         } catch {
             throw CommandFailure.badInput(error.description)
         }
-        for warning in rendered.warnings { Terminal.standardError.write("chaintrace: graphviz: \(warning)\n") }
+        for warning in rendered.warnings { Terminal.standardError.writeText("chaintrace: graphviz: \(warning)\n") }
         if let output {
             let file = try AtomicOutputFile(path: output)
             try file.write(rendered.bytes)

@@ -88,7 +88,7 @@ struct ReplayCommand: ParsableCommand {
                 object = object.merging(["comparison": DivergenceReport(matcher: comparison, shown: divergences).json])
             }
             if let torn = report.tornTail { object = object.merging(["tornTail": .string(torn.description)]) }
-            Terminal.standardOutput.write(object.printed)
+            Terminal.standardOutput.writeData(object.printed)
         case .text:
             var text = style.bold("Replayed \(report.commands) commands") + " through \(definition.name)"
             if report.changes > 0 { text += " with \(report.changes) chain changes" }
@@ -109,7 +109,7 @@ struct ReplayCommand: ParsableCommand {
                 for error in report.invalidLines { text += "  \(error)\n" }
             }
             if let torn = report.tornTail { text += "\n  Ignored a torn last line: \(torn)\n" }
-            Terminal.standardOutput.write(text)
+            Terminal.standardOutput.writeText(text)
         }
         if (report.comparison?.total ?? 0) > 0 || report.invalidLineCount > 0 { throw CommandFailure.found }
     }

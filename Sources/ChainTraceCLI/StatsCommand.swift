@@ -39,13 +39,13 @@ struct StatsCommand: ParsableCommand {
         case .json:
             var object = report.json.merging(["chains": .array(profile.chains.map { .string($0) })])
             if let torn = reader.tornTail { object = object.merging(["tornTail": .string(torn.description)]) }
-            Terminal.standardOutput.write(object.printed)
+            Terminal.standardOutput.writeData(object.printed)
         case .text:
             let style = output.style
-            var text = style.bold("\(profile.commands) traces") + " of \(profile.chains.joined(separator: ", ")) in \(log)\n\n"
+            var text = style.bold("\(profile.commands) traces") + " of \(TerminalText.shown(profile.chains.joined(separator: ", "))) in \(TerminalText.shown(log))\n\n"
             text += report.text(style: style)
             if let torn = reader.tornTail { text += "\n  Ignored a torn last line: \(torn)\n" }
-            Terminal.standardOutput.write(text)
+            Terminal.standardOutput.writeText(text)
         }
     }
 }

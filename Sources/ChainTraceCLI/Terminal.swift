@@ -21,7 +21,15 @@ struct Terminal: Sendable {
         return true
     }
 
-    func write(_ text: String) {
+    /// Writes text for people. Characters that would act on the terminal rather than show — C0 and C1 controls
+    /// other than newline and tab, DEL, bidi overrides and isolates — are written as visible escapes (`\u{1B}`),
+    /// whoever forgot to pass data through ``TerminalText/shown(_:)``; only ``Style``'s own markers become colour.
+    func writeText(_ text: String) {
+        writeData(TerminalText.rendered(text))
+    }
+
+    /// Writes text exactly as given: JSON, DOT, generated source, the progress bar's carriage returns.
+    func writeData(_ text: String) {
         var text = text
         text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
     }
@@ -49,6 +57,9 @@ struct Terminal: Sendable {
 }
 
 /// ANSI styles, applied only when the output takes colour.
+///
+/// A style is written as a marker (noncharacters U+FDD0 … U+FDD1 around the SGR code) that only
+/// ``Terminal/writeText(_:)`` turns into an escape sequence, so no escape sequence in data can pass for one of ours.
 struct Style: Sendable {
     let enabled: Bool
 
@@ -59,6 +70,67 @@ struct Style: Sendable {
     func dim(_ text: String) -> String { wrap(text, "2") }
 
     private func wrap(_ text: String, _ code: String) -> String {
-        enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+        enabled ? "\(Self.open)\(code)\(Self.close)\(text)\(Self.open)0\(Self.close)" : text
+    }
+
+    /// The markers around a style's code (Swift literals cannot name noncharacters).
+    static let open = String(Character(Unicode.Scalar(0xFDD0)!))
+    static let close = String(Character(Unicode.Scalar(0xFDD1)!))
+}
+
+/// Data shown to people on a terminal, escaped so that it shows and never acts.
+enum TerminalText {
+    /// `text` from data (a handler name, an id, an error text) as a terminal line shows it: C0 controls (newline
+    /// and tab included, so a name stays on its line), DEL, C1 controls, bidi controls and the noncharacters
+    /// ``Style`` uses as markers become `\u{…}` escapes; everything else is kept.
+    static func shown(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isActive(scalar) || scalar.value == 0x0A || scalar.value == 0x09 || isMarker(scalar) {
+                out.append(contentsOf: escape(scalar).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// Whole output as ``Terminal/writeText(_:)`` writes it: markers become SGR sequences, anything active is
+    /// escaped, newlines and tabs stay.
+    static func rendered(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        var scalars = text.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            if scalar.value == 0xFDD0 {
+                var code = ""
+                while let next = scalars.next(), next.value != 0xFDD1 { code.unicodeScalars.append(next) }
+                if !code.isEmpty, code.allSatisfy(\.isNumber) { out.append(contentsOf: "\u{1B}[\(code)m".unicodeScalars) }
+            } else if isActive(scalar) || isMarker(scalar) {
+                out.append(contentsOf: escape(scalar).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// Characters a terminal acts on instead of showing, newline and tab aside.
+    private static func isActive(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x09: false
+        case 0x00..<0x20, 0x7F, 0x80..<0xA0: true
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    private static func isMarker(_ scalar: Unicode.Scalar) -> Bool { (0xFDD0...0xFDEF).contains(scalar.value) }
+
+    private static func escape(_ scalar: Unicode.Scalar) -> String {
+        switch scalar {
+        case "\n": "\\n"
+        case "\t": "\\t"
+        default: "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        }
     }
 }

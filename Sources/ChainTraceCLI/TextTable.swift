@@ -13,8 +13,10 @@ struct TextTable {
         alignments = columns.map(\.1)
     }
 
+    /// Adds a row; every cell is data, shown escaped (``TerminalText/shown(_:)``) so it cannot act on the terminal
+    /// or break the columns.
     mutating func add(_ row: [String], style: ((String) -> String)? = nil) {
-        rows.append(row)
+        rows.append(row.map(TerminalText.shown))
         rowStyles.append(style)
     }
 

@@ -44,7 +44,7 @@ struct ValidateCommand: ParsableCommand {
                 "file": .string(definition), "errors": .integer(Int64(clamping: errors)), "warnings": .integer(Int64(clamping: warnings)),
                 "findings": .array(list),
             ]
-            Terminal.standardOutput.write(report.printed)
+            Terminal.standardOutput.writeData(report.printed)
         case .text:
             let style = output.style
             var text = ""
@@ -57,7 +57,7 @@ struct ValidateCommand: ParsableCommand {
             } else {
                 text += "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\n"
             }
-            Terminal.standardOutput.write(text)
+            Terminal.standardOutput.writeText(text)
         }
         if errors > 0 || (strict && warnings > 0) { throw CommandFailure.found }
     }

@@ -59,25 +59,26 @@ struct WhichCommand: ParsableCommand {
             report["handler"] = dryRun.handler.map { .string($0) } ?? .null
             report["outcome"] = dryRun.predictedOutcome?.json ?? .null
             report["undecided"] = .array(dryRun.undecided.map { .string($0) })
-            Terminal.standardOutput.write(JSONValue.object(report).printed)
+            Terminal.standardOutput.writeData(JSONValue.object(report).printed)
         case .text:
             let style = output.style
             var text = ""
             for (index, step) in dryRun.steps.enumerated() {
                 let place = step.registry.map { " (in \($0))" } ?? ""
-                text += "  \(index + 1). \(step.handler)\(place): \(words(step.answer))\(step.error.map { ": \($0)" } ?? "")\n"
+                text += "  \(index + 1). \(TerminalText.shown(step.handler))\(TerminalText.shown(place)): \(words(step.answer))\(step.error.map { ": \(TerminalText.shown($0))" } ?? "")\n"
             }
+            let path = TerminalText.shown(dryRun.path.joined(separator: " → "))
             if let last = dryRun.steps.last, last.answer == .wouldFail {
-                text += style.red("It would fail at \(last.handler)") + ": \(last.error ?? ""), by \(dryRun.path.joined(separator: " → ")).\n"
+                text += style.red("It would fail at \(TerminalText.shown(last.handler))") + ": \(TerminalText.shown(last.error ?? "")), by \(path).\n"
             } else if let handler = dryRun.handler {
-                text += style.green("\(handler) would take it") + ", by \(dryRun.path.joined(separator: " → ")).\n"
+                text += style.green("\(TerminalText.shown(handler)) would take it") + ", by \(path).\n"
             } else {
-                text += style.red("No handler would take it") + ": it would fall off the end after \(dryRun.path.joined(separator: " → ")).\n"
+                text += style.red("No handler would take it") + ": it would fall off the end after \(path).\n"
             }
             if !dryRun.undecided.isEmpty {
-                text += "Undecided: \(dryRun.undecided.joined(separator: ", ")) cannot tell without running; the walk above assumes each passes it on.\n"
+                text += "Undecided: \(TerminalText.shown(dryRun.undecided.joined(separator: ", "))) cannot tell without running; the walk above assumes each passes it on.\n"
             }
-            Terminal.standardOutput.write(text)
+            Terminal.standardOutput.writeText(text)
         }
         if dryRun.handler == nil { throw CommandFailure.found }
     }
