@@ -27,17 +27,28 @@ public final class AtomicOutputFile: Sendable {
 
     /// Reserves a temporary file beside `path`.
     ///
+    /// The file is created with mode 0666 less the process's umask — the permissions any newly created file gets —
+    /// by `open` itself, so nothing reads or changes the umask (which is process-wide: changing it races with
+    /// every other thread creating files).
+    ///
     /// - Throws: ``FormatError`` when the directory is not writable.
     public init(path: String) throws(FormatError) {
         self.path = path
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array("\(directory).\(name).partial-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        var generator = SystemRandomNumberGenerator()
+        var descriptor: Int32 = -1
+        var candidate = ""
+        for _ in 0..<100 {
+            let suffix = String(UInt64.random(in: 0...UInt64.max, using: &generator), radix: 36)
+            candidate = "\(directory).\(name).partial-\(suffix)"
+            descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if descriptor >= 0 || errno != EEXIST { break }
+        }
         guard descriptor >= 0 else { throw .system(file: path, expected: "a writable directory", code: errno) }
         self.descriptor = LockedValue(descriptor)
-        temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        temporaryPath = candidate
     }
 
     deinit {
@@ -78,15 +89,12 @@ public final class AtomicOutputFile: Sendable {
         }
     }
 
-    /// Renames the finished file over `path`, with the permissions of a normally created file.
+    /// Renames the finished file over `path`; it keeps the permissions it was created with (0666 less the umask).
     public func commit() throws(FormatError) {
         descriptor.withLock { descriptor in
             if descriptor >= 0 { close(descriptor) }
             descriptor = -1
         }
-        let mask = umask(0)
-        umask(mask)
-        chmod(temporaryPath, 0o666 & ~mask)
         guard rename(temporaryPath, path) == 0 else {
             throw .system(file: path, expected: "to move the finished file into place", code: errno)
         }
