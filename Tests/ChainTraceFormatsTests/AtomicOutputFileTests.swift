@@ -30,7 +30,10 @@ struct AtomicOutputFileTests {
                 }
             }
             group.addTask {
-                for _ in 0..<2_000 { #expect(try Self.currentUmask() == mask) }
+                for _ in 0..<2_000 {
+                    let current = try Self.currentUmask()
+                    #expect(current == mask)
+                }
             }
             try await group.waitForAll()
         }
