@@ -32,23 +32,37 @@ struct JSONByteCursor {
 
     /// Walks an object's members, calling `member` with each key (the value still to read); `false` on any
     /// problem. A key with an escape is a problem: the general path handles it.
+    /// Walks an object's members; `false` (the general parser then reports the exact error) for bad syntax, a key
+    /// given twice, or more than ``maximumFastMembers`` members.
     mutating func members(_ member: (inout JSONByteCursor, RawKey) -> Bool) -> Bool {
         skipWhiteSpace()
         guard take(UInt8(ascii: "{")) else { return false }
         skipWhiteSpace()
         if take(UInt8(ascii: "}")) { return true }
-        while true {
-            skipWhiteSpace()
-            guard let key = rawString() else { return false }
-            skipWhiteSpace()
-            guard take(UInt8(ascii: ":")) else { return false }
-            skipWhiteSpace()
-            guard member(&self, key) else { return false }
-            skipWhiteSpace()
-            if take(UInt8(ascii: ",")) { continue }
-            return take(UInt8(ascii: "}"))
+        // The keys seen so far, on the stack: a repeated key must not pass as "the last one wins".
+        return withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>.self, capacity: Self.maximumFastMembers) { seen in
+            var count = 0
+            while true {
+                skipWhiteSpace()
+                guard let key = rawString(), count < Self.maximumFastMembers else { return false }
+                for index in 0..<count where seen[index].count == key.bytes.count && seen[index].elementsEqual(key.bytes) {
+                    return false
+                }
+                seen[count] = key.bytes
+                count += 1
+                skipWhiteSpace()
+                guard take(UInt8(ascii: ":")) else { return false }
+                skipWhiteSpace()
+                guard member(&self, key) else { return false }
+                skipWhiteSpace()
+                if take(UInt8(ascii: ",")) { continue }
+                return take(UInt8(ascii: "}"))
+            }
         }
     }
+
+    /// The most members an object may have on the fast path; a larger one is read by the general parser.
+    static let maximumFastMembers = 64
 
     mutating func elements(_ element: (inout JSONByteCursor) -> Bool) -> Bool {
         skipWhiteSpace()

@@ -1,7 +1,7 @@
 public import ChainTrace
 
-/// A strict JSON reader over bytes: RFC 8259, no comments, no trailing commas, no duplicate-key guessing
-/// (the last duplicate wins), and an exact position for every error.
+/// A strict JSON reader over bytes: RFC 8259, no comments, no trailing commas, no duplicate member names (a
+/// duplicate is an error at its position, never a guess at which one wins), and an exact position for every error.
 public struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
@@ -75,7 +75,11 @@ public struct JSONParser {
         while true {
             skipWhiteSpace()
             guard peek(UInt8(ascii: "\"")) else { throw error(expected: "a member name in double quotes") }
+            let keyStart = index
             let key = try parseString()
+            if members[key] != nil {
+                throw error(expected: "each member name once in an object", at: keyStart, found: "\"\(key.prefix(40))\" a second time")
+            }
             skipWhiteSpace()
             guard peek(UInt8(ascii: ":")) else { throw error(expected: "':' after the member name") }
             index += 1
@@ -275,7 +279,7 @@ public struct JSONParser {
         }
     }
 
-    private func error(expected: String, at position: Int? = nil) -> JSONParseError {
+    private func error(expected: String, at position: Int? = nil, found foundText: String? = nil) -> JSONParseError {
         let position = min(position ?? index, bytes.count)
         var line = firstLine
         var lineStart = 0
@@ -284,7 +288,9 @@ public struct JSONParser {
             lineStart = offset + 1
         }
         let found: String
-        if position >= bytes.count {
+        if let foundText {
+            found = foundText
+        } else if position >= bytes.count {
             found = "the end of the input"
         } else {
             let byte = bytes[position]

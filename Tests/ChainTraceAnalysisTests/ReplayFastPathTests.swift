@@ -125,7 +125,7 @@ struct ReplayFastPathTests {
             #"{"id":"esc\"aped","weight":7}"#,
             #"{"id":"café","weight":7}"#,
             #"{"id":"","weight":7}"#,
-            #"{"id":"x","id":"last","weight":7}"#,
+            #"{"weight":7,"id":"last"}"#,
             #"{"id":null,"weight":7}"#,
         ]
         let definition = try ChainDefinition.load(bytes: Array(Self.definitionText.utf8), file: "mixed.json")

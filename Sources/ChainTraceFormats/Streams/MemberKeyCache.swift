@@ -26,6 +26,14 @@ final class MemberKeyCache {
 
     private let entries: UnsafeMutablePointer<Entry>
 
+    /// Duplicate keys: the line being decoded's keys (inside their quotes), reused from line to line.
+    var lineKeys: [UnsafeBufferPointer<UInt8>] = []
+    /// How many of the remembered positions, from the first, were last seen together on one line and checked to
+    /// be distinct. A line whose every key matches the remembered one needs no check when it has at most this
+    /// many keys: a prefix of distinct keys is distinct. Any key not matching changes what is remembered, so it
+    /// resets this to 0.
+    var distinctCount = 0
+
     init() {
         entries = .allocate(capacity: Self.positions)
         entries.initialize(repeating: Entry(), count: Self.positions)

@@ -1,0 +1,110 @@
+import ChainTrace
+import ChainTraceFormats
+import ChainTraceTestSupport
+import Foundation
+import Testing
+
+/// The stream's fast decoder (lines after the first, slots filled, keys remembered from the line before) and the
+/// general one (a stream's first line goes through it) read every line alike: the same command, or the same error
+/// at the same column. Lines are generated with keys in random orders, repeated keys at the top and nested,
+/// escapes, numbers in every form, and nested values.
+@Suite("Fast and general stream decoders agree")
+struct StreamDecoderDifferentialTests {
+    static func value(_ random: inout SeededGenerator, depth: Int) -> String {
+        let scalars = [
+            "1", "-0", "2.5", "1e3", "-1.25E-2", "12345678901234567890", "0.1", "true", "false", "null", #""x""#,
+            #""é\n\u0041""#, #""a\"b""#, #""""#,
+        ]
+        if depth > 1 || random.chance(0.7) { return random.pick(scalars) }
+        if random.chance(0.5) {
+            return "[" + (0..<Int.random(in: 0...3, using: &random)).map { _ in value(&random, depth: depth + 1) }.joined(separator: ",") + "]"
+        }
+        let keys = (0..<Int.random(in: 0...3, using: &random)).map { _ in random.pick(["x", "y", "x", "z"]) }
+        return "{" + keys.map { #""\#($0)":\#(value(&random, depth: depth + 1))"# }.joined(separator: ",") + "}"
+    }
+
+    static func line(_ random: inout SeededGenerator) -> String {
+        var members = [#""kind":"\#(random.pick(["A", "B"]))""#]
+        for key in ["id", "entry", "w", "c", "p", "nested", "long-member-name-here"] where random.chance(0.6) {
+            switch key {
+            case "id": members.append(#""id":\#(random.pick([#""i1""#, "7", "null", #""é""#]))"#)
+            case "entry": members.append(#""entry":\#(random.pick([#""H""#, "null"]))"#)
+            default: members.append(#""\#(key)":\#(value(&random, depth: 0))"#)
+            }
+        }
+        // A repeated member, now and then: top-level, read into a slot, or unread.
+        if random.chance(0.25) { members.append(random.pick(members)) }
+        if random.chance(0.05) { members.append(#""k\u0069nd":"C""#) }
+        return "{" + members.shuffled(using: &random).joined(separator: random.pick([",", ", "])) + "}"
+    }
+
+    enum Reading: Equatable {
+        case command(kind: String, id: String?, entry: String?, fields: JSONValue)
+        case error(column: Int, expected: String)
+    }
+
+    static func read(_ reader: CommandStreamReader, skipping: Int) -> Reading {
+        do {
+            for _ in 0..<skipping { _ = try reader.next() }
+            guard case (_, .command(let command))? = try reader.next() else { return .error(column: -1, expected: "a command") }
+            return .command(kind: command.kind, id: command.id, entry: command.entry, fields: command.fields)
+        } catch {
+            return .error(column: error.column, expected: error.expected)
+        }
+    }
+
+    @Test(arguments: SeededGenerator.seeds(40))
+    func everyLineReadsAlikeOnBothPaths(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let schema = FieldSchema(names: ["w", "c", "nested"])
+        var warmUp = Self.line(&random)
+        for _ in 0..<100 {
+            let line = Self.line(&random)
+            let general = Self.read(CommandStreamReader(bytes: Array((line + "\n").utf8)), skipping: 0)
+            // Two lines before it, so the decoder remembers keys (often the same ones, in the same order).
+            let stream = [warmUp, warmUp, line].joined(separator: "\n") + "\n"
+            let fast = Self.read(CommandStreamReader(bytes: Array(stream.utf8), schema: schema), skipping: 2)
+            let warmUpReads = Self.read(CommandStreamReader(bytes: Array((warmUp + "\n").utf8)), skipping: 0)
+            if case .command = warmUpReads {
+                #expect(fast == general, "seed \(seed): \(line) after \(warmUp)")
+            }
+            if random.chance(0.5) { warmUp = line }
+        }
+    }
+
+    @Test func aRepeatedKeyIsRejectedWithItsPositionOnEveryPath() {
+        for line in [#"{"kind":"Coin","kind":"Other"}"#, #"{"kind":"K","w":1,"w":2}"#, #"{"kind":"K","q":{"a":1,"a":2}}"#] {
+            let stream = [#"{"kind":"K","w":1}"#, #"{"kind":"K","w":1}"#, line].joined(separator: "\n") + "\n"
+            let reader = CommandStreamReader(bytes: Array(stream.utf8), name: "dup.jsonl", schema: FieldSchema(names: ["w"]))
+            do {
+                while try reader.next() != nil {}
+                Issue.record("\(line) was accepted")
+            } catch {
+                #expect(error.line == 3 && error.expected == "each member name once in an object", "\(error)")
+            }
+        }
+    }
+
+    @Test func aTraceLogLineWithARepeatedKeyIsRejected() {
+        let header = #"{"format":"chaintrace-trace-log","version":1}"#
+        let good = #"{"chain":"c","chainVersion":0,"command":{"kind":"K"},"durationNs":1,"entry":"A","hops":[{"decision":"accepted","handler":"A","inclusiveNs":1,"position":0,"selfNs":1,"startOffsetNs":0}],"id":1,"outcome":{"handler":"A","kind":"accepted"},"startTimeNs":1}"#
+        for repeated in [#""chain":"c","chain""#, #""selfNs":1,"selfNs""#, #""kind":"K","kind""#] {
+            let first = repeated.split(separator: ",")[0]
+            let bad = good.replacingOccurrences(of: String(first), with: repeated, maxReplacements: 1)
+            let text = [header, good, bad].joined(separator: "\n") + "\n"
+            do {
+                _ = try TraceLogReader(bytes: Array(text.utf8), name: "dup.jsonl").readAll()
+                Issue.record("accepted \(bad)")
+            } catch {
+                #expect(error.line == 3 && error.expected == "each member name once in an object", "\(error)")
+            }
+        }
+    }
+}
+
+extension String {
+    fileprivate func replacingOccurrences(of target: String, with replacement: String, maxReplacements: Int) -> String {
+        guard let range = range(of: target) else { return self }
+        return replacingCharacters(in: range, with: replacement)
+    }
+}
