@@ -2,9 +2,10 @@ public import ChainTrace
 
 /// Reads a JSON-Lines file one value at a time, in constant memory, with exact positions for every error.
 ///
-/// Blank lines are skipped. A last line with no newline that does not parse is a torn tail — the writer stopped
-/// mid-line — and is reported in ``tornTail`` rather than thrown; any other malformed line throws a
-/// ``FormatError`` naming the file, line and column.
+/// Blank lines are skipped, and a last line with no newline reads exactly like one with it. The one difference,
+/// for logs a writer appends to (``readsTornTails``): a last line with no newline that does not parse is a torn
+/// tail — the writer stopped mid-line — and is reported in ``tornTail`` rather than thrown. Any other malformed
+/// line throws a ``FormatError`` naming the file, line and column.
 ///
 /// ```swift
 /// let lines = try JSONLinesReader(path: "commands.jsonl")
@@ -15,6 +16,9 @@ public final class JSONLinesReader {
     public let file: String
     /// The incomplete last line, once the reader has reached it.
     public private(set) var tornTail: TornTail?
+    /// Whether an unparsable last line with no newline is a torn tail (a log whose writer died) rather than an
+    /// error. On for trace logs; a file people write, such as a command stream, reports it as the error it is.
+    public var readsTornTails = true
     @exclusivity(unchecked) private var lines: LineReader
 
     /// Bytes read so far, for progress reports.
@@ -65,7 +69,7 @@ public final class JSONLinesReader {
         switch parsed {
         case .success(let value):
             return (line.number, value)
-        case .failure(let error) where !line.isTerminated:
+        case .failure(let error) where !line.isTerminated && readsTornTails:
             tornTail = TornTail(line: line.number, byteCount: line.range.count, problem: error.description)
             return nil
         case .failure(let error):

@@ -85,6 +85,38 @@ struct StreamDecoderDifferentialTests {
         }
     }
 
+    /// Everything a reader gives for `text`: each command or error, in order, and a torn tail if any.
+    static func readAll(_ text: String, schema: FieldSchema?) -> [Reading] {
+        let reader = CommandStreamReader(bytes: Array(text.utf8), name: "s.jsonl", schema: schema)
+        var readings: [Reading] = []
+        while readings.count < 1_000 {
+            do {
+                guard let (_, item) = try reader.next() else { break }
+                if case .command(let command) = item {
+                    readings.append(.command(kind: command.kind, id: command.id, entry: command.entry, fields: command.fields))
+                }
+            } catch {
+                readings.append(.error(column: error.column, expected: "\(error.line): \(error.expected)"))
+            }
+        }
+        if let torn = reader.tornTail { readings.append(.error(column: -2, expected: "torn \(torn.line)")) }
+        return readings
+    }
+
+    @Test(arguments: SeededGenerator.seeds(40))
+    func aStreamWithoutAFinalNewlineReadsExactlyLikeOneWithIt(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let lines = (0..<Int.random(in: 1...6, using: &random)).map { _ in
+            let line = Self.line(&random)
+            // Some lines cut short, as a person or a dying writer leaves them.
+            return random.chance(0.3) ? String(line.prefix(Int.random(in: 1...line.count, using: &random))) : line
+        }
+        let text = lines.joined(separator: "\n")
+        for schema in [nil, FieldSchema(names: ["w", "c"])] {
+            #expect(Self.readAll(text, schema: schema) == Self.readAll(text + "\n", schema: schema), "seed \(seed): \(text)")
+        }
+    }
+
     @Test func aTraceLogLineWithARepeatedKeyIsRejected() {
         let header = #"{"format":"chaintrace-trace-log","version":1}"#
         let good = #"{"chain":"c","chainVersion":0,"command":{"kind":"K"},"durationNs":1,"entry":"A","hops":[{"decision":"accepted","handler":"A","inclusiveNs":1,"position":0,"selfNs":1,"startOffsetNs":0}],"id":1,"outcome":{"handler":"A","kind":"accepted"},"startTimeNs":1}"#

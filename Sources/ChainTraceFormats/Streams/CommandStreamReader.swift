@@ -39,12 +39,16 @@ public final class CommandStreamReader {
     ///   slots too, which makes rules compiled with the same schema faster.
     public init(path: String, schema: FieldSchema? = nil) throws(FormatError) {
         lines = try JSONLinesReader(path: path)
+        // A command stream is written by people: a last line without a newline reads like any other, and an
+        // invalid one is an error. Only a recorded trace log, found by its header, can end in a torn line.
+        lines.readsTornTails = false
         decoder = CommandLineDecoder(schema: schema)
     }
 
     /// Reads a stream held in memory; `name` stands for the file in errors.
     public init(bytes: [UInt8], name: String = "<memory>", schema: FieldSchema? = nil) {
         lines = JSONLinesReader(bytes: bytes, name: name)
+        lines.readsTornTails = false
         decoder = CommandLineDecoder(schema: schema)
     }
 
@@ -63,6 +67,7 @@ public final class CommandStreamReader {
             if case .object(let members) = value, members["format"]?.stringValue == TraceLogFormat.formatName {
                 try TraceLogFormat.checkHeader(value, file: file, line: line)
                 isTraceLog = true
+                lines.readsTornTails = true
                 return try next()
             }
         }
