@@ -10,7 +10,7 @@ public enum DOTText {
     /// (Graphviz reads entities in strings, so a name holding `&lt;` would otherwise show as `<`).
     public static func quoted(_ text: String) -> String {
         var out = "\""
-        for scalar in cleaned(text).unicodeScalars {
+        for scalar in displayed(text).unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
@@ -25,7 +25,7 @@ public enum DOTText {
     /// `text` for inside an HTML-like label: `& < > " '` as entities, newlines as `<br/>`.
     public static func html(_ text: String) -> String {
         var out = ""
-        for scalar in cleaned(text).unicodeScalars {
+        for scalar in displayed(text).unicodeScalars {
             switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
@@ -53,9 +53,7 @@ public enum DOTText {
     /// `text` as a diagram shows it: line ends normalised to `\n`, tabs as spaces, C0 controls and DEL as their
     /// control pictures (U+2400–U+2421), C1 controls, bidi controls, noncharacters and other invisible format
     /// characters as U+FFFD.
-    public static func displayed(_ text: String) -> String { cleaned(text) }
-
-    static func cleaned(_ text: String) -> String {
+    public static func displayed(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         var previousWasReturn = false
         for scalar in text.unicodeScalars {

@@ -11,16 +11,9 @@ import Testing
 struct HostileNameCommandTests {
     /// `text` as a JSON string literal.
     static func json(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        var writer = JSONWriter()
+        writer.write(text)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     /// Scalars a terminal acts on rather than shows (newline and tab aside).

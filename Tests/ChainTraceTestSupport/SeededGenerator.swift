@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A reproducible source of random values for generated tests (SplitMix64).
 ///
 /// Every generated test names its seed in its failure messages, so a failing case can be run again exactly:
@@ -64,11 +72,3 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         return String(scalars)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(Musl)
-import Musl
-#endif

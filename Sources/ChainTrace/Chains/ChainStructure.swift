@@ -14,7 +14,6 @@ struct ChainStructure<Member: ChainMember> {
     struct RegistryMember {
         var member: Member
         var weight: Int
-        var sequence: Int
     }
 
     let chainName: String
@@ -22,7 +21,6 @@ struct ChainStructure<Member: ChainMember> {
     private(set) var nodes: [String: Node] = [:]
     private(set) var head: String?
     private(set) var version = 0
-    private var registrations = 0
     private var memberOwners: [String: String] = [:]
 
     init(name: String) {
@@ -106,9 +104,8 @@ struct ChainStructure<Member: ChainMember> {
     mutating func register(_ member: Member, weight: Int, in registry: String) throws(ChainError) {
         try requireRegistry(registry)
         try requireNew(member.name)
-        registrations += 1
         // Newest first among equal weights: the new member goes in front, and the stable order keeps it there.
-        let members = [RegistryMember(member: member, weight: weight, sequence: registrations)] + (nodes[registry]?.members ?? [])
+        let members = [RegistryMember(member: member, weight: weight)] + (nodes[registry]?.members ?? [])
         nodes[registry]?.members = RegistryOrder.arranged(members, weight: \.weight)
         memberOwners[member.name] = registry
         version += 1

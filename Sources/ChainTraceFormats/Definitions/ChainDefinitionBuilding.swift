@@ -81,24 +81,11 @@ extension ChainDefinition {
         let decision = DefinedDecision(definition, schema: schema)
         let predict: @Sendable (JSONCommand) -> HandlerPrediction = { command in decision.prediction(for: command) }
         let work = definition.work ?? 0
-        if work == 0, !decision.canFail {
-            // The common case, kept to the decision alone: this runs on every hop of a replay. The responses are
-            // made here rather than copied from captured ones, so passing copies nothing.
-            return Handler(name, role: definition.role, predict: predict) { command in
-                switch decision.decide(command) {
-                case .accept: .accept(.string(name))
-                case .otherwise: decision.otherwise
-                case .fail(let error): throw DefinedHandlerFailure(handler: name, message: error)
-                }
-            }
-        }
+        // The common case, kept to the decision alone: this runs on every hop of a replay.
+        guard work > 0 else { return Handler(name, role: definition.role, predict: predict) { try decision.response(to: $0) } }
         return Handler(name, role: definition.role, predict: predict) { command in
             SimulatedWork.spin(nanoseconds: work)
-            switch decision.decide(command) {
-            case .accept: return .accept(.string(name))
-            case .otherwise: return decision.otherwise
-            case .fail(let error): throw DefinedHandlerFailure(handler: name, message: error)
-            }
+            return try decision.response(to: command)
         }
     }
 

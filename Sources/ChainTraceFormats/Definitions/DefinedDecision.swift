@@ -13,21 +13,19 @@ struct DefinedDecision: Sendable {
         case fail(String)
     }
 
+    private let name: String
     private let accepts: CompiledRule?
     private let failure: (when: CompiledRule, error: String)?
-    /// What the handler answers when it neither accepts nor fails: pass, or continue for an observer.
-    let otherwise: HandlerResponse<JSONCommand, JSONValue>
-    private let otherwisePrediction: HandlerPrediction
+    /// Whether the handler, when it neither accepts nor fails, lets the command continue (an observer) rather than
+    /// pass it on.
+    private let continues: Bool
 
     init(_ definition: HandlerDefinition, schema: FieldSchema?) {
+        name = definition.name
         accepts = definition.role == .responder ? definition.accepts.map { CompiledRule.make($0, schema: schema) } : nil
         failure = definition.failure.map { (CompiledRule.make($0.when, schema: schema), $0.error) }
-        otherwise = definition.role == .observer ? .continue : .pass
-        otherwisePrediction = definition.role == .observer ? .continue : .pass
+        continues = definition.role == .observer
     }
-
-    /// Whether any command can fail here.
-    var canFail: Bool { failure != nil }
 
     /// The decision for `command`.
     @inline(__always)
@@ -37,11 +35,22 @@ struct DefinedDecision: Sendable {
         return .otherwise
     }
 
+    /// The decision for `command` as the handler's response (the real run). The response is made here rather
+    /// than copied from a captured one, so passing copies nothing.
+    @inline(__always)
+    func response(to command: JSONCommand) throws(DefinedHandlerFailure) -> HandlerResponse<JSONCommand, JSONValue> {
+        switch decide(command) {
+        case .accept: .accept(.string(name))
+        case .otherwise: continues ? .continue : .pass
+        case .fail(let error): throw DefinedHandlerFailure(handler: name, message: error)
+        }
+    }
+
     /// The decision for `command` as a dry-run prediction.
     func prediction(for command: JSONCommand) -> HandlerPrediction {
         switch decide(command) {
         case .accept: .accept
-        case .otherwise: otherwisePrediction
+        case .otherwise: continues ? .continue : .pass
         case .fail(let error): .fail(error: error)
         }
     }
