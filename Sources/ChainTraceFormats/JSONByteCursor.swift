@@ -62,7 +62,7 @@ struct JSONByteCursor {
     }
 
     /// The most members an object may have on the fast path; a larger one is read by the general parser.
-    static let maximumFastMembers = 64
+    static var maximumFastMembers: Int { 64 }
 
     mutating func elements(_ element: (inout JSONByteCursor) -> Bool) -> Bool {
         skipWhiteSpace()

@@ -77,15 +77,15 @@ public struct JSONParser {
             guard peek(UInt8(ascii: "\"")) else { throw error(expected: "a member name in double quotes") }
             let keyStart = index
             let key = try parseString()
-            if members[key] != nil {
-                throw error(expected: "each member name once in an object", at: keyStart, found: "\"\(key.prefix(40))\" a second time")
-            }
             skipWhiteSpace()
             guard peek(UInt8(ascii: ":")) else { throw error(expected: "':' after the member name") }
             index += 1
             skipWhiteSpace()
             if offsets != nil { path.append(path.isEmpty ? key : ".\(key)") }
-            members[key] = try parseValue(depth: depth)
+            // One hash lookup inserts the member and tells whether its name came before.
+            if members.updateValue(try parseValue(depth: depth), forKey: key) != nil {
+                throw error(expected: "each member name once in an object", at: keyStart, found: "\"\(key.prefix(40))\" a second time")
+            }
             if offsets != nil { path.removeLast() }
             skipWhiteSpace()
             if peek(UInt8(ascii: ",")) {

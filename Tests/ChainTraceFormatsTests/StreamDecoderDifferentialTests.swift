@@ -120,9 +120,9 @@ struct StreamDecoderDifferentialTests {
     @Test func aTraceLogLineWithARepeatedKeyIsRejected() {
         let header = #"{"format":"chaintrace-trace-log","version":1}"#
         let good = #"{"chain":"c","chainVersion":0,"command":{"kind":"K"},"durationNs":1,"entry":"A","hops":[{"decision":"accepted","handler":"A","inclusiveNs":1,"position":0,"selfNs":1,"startOffsetNs":0}],"id":1,"outcome":{"handler":"A","kind":"accepted"},"startTimeNs":1}"#
-        for repeated in [#""chain":"c","chain""#, #""selfNs":1,"selfNs""#, #""kind":"K","kind""#] {
-            let first = repeated.split(separator: ",")[0]
-            let bad = good.replacingOccurrences(of: String(first), with: repeated, maxReplacements: 1)
+        // Each member written twice: at the top, in a hop, in the command.
+        for member in [#""chain":"c""#, #""selfNs":1"#, #""kind":"K""#] {
+            let bad = good.replacingFirst(member, with: member + "," + member)
             let text = [header, good, bad].joined(separator: "\n") + "\n"
             do {
                 _ = try TraceLogReader(bytes: Array(text.utf8), name: "dup.jsonl").readAll()
@@ -135,7 +135,7 @@ struct StreamDecoderDifferentialTests {
 }
 
 extension String {
-    fileprivate func replacingOccurrences(of target: String, with replacement: String, maxReplacements: Int) -> String {
+    fileprivate func replacingFirst(_ target: String, with replacement: String) -> String {
         guard let range = range(of: target) else { return self }
         return replacingCharacters(in: range, with: replacement)
     }

@@ -72,23 +72,23 @@ extension CommandLineDecoder {
         cursor.skipWhiteSpace()
         guard cursor.take(UInt8(ascii: "{")) else { return false }
         cursor.skipWhiteSpace()
-        keys.lineKeys.removeAll(keepingCapacity: true)
         var everyKeyRemembered = true
+        var position = 0
         if !cursor.take(UInt8(ascii: "}")) {
-            var position = 0
             while true {
                 cursor.skipWhiteSpace()
                 let member: CommandMember
                 let keyStart = cursor.index
+                guard position < MemberKeyCache.checkedKeys else { return false }
                 if let known = keys.member(at: position, in: bytes, from: cursor.index, end: &cursor.index) {
                     member = known
                     // The remembered text is the quoted key and its colon.
-                    keys.lineKeys.append(UnsafeBufferPointer(rebasing: bytes[(keyStart + 1)..<(cursor.index - 2)]))
+                    keys.lineKeys[position] = Range(uncheckedBounds: (keyStart &+ 1, cursor.index &- 2))
                 } else {
                     everyKeyRemembered = false
                     keys.distinctCount = 0  // what is remembered is about to change
                     guard let key = cursor.rawString() else { return false }
-                    keys.lineKeys.append(key.bytes)
+                    keys.lineKeys[position] = Range(uncheckedBounds: (keyStart &+ 1, cursor.index &- 1))
                     member = CommandMember(key, schema: schema)
                     let colonFollows = cursor.index < bytes.count && bytes[cursor.index] == UInt8(ascii: ":")
                     keys.remember(key, as: member, at: position, colonFollows: colonFollows)
@@ -151,14 +151,16 @@ extension CommandLineDecoder {
         guard cursor.isAtEnd() && (storage.fieldsInLine || !hasFieldMembers) else { return false }
         // A key twice is an error the general path reports with its position; the check is skipped only for a
         // line whose keys are, position by position, ones already checked distinct together.
-        if everyKeyRemembered && keys.lineKeys.count <= keys.distinctCount {
-            // Known distinct.
-        } else {
-            let lineKeys = keys.lineKeys
-            for later in lineKeys.indices.dropFirst() {
-                for earlier in 0..<later where lineKeys[earlier].elementsEqual(lineKeys[later]) { return false }
+        if !everyKeyRemembered || position > keys.distinctCount {
+            let ranges = keys.lineKeys
+            for later in 1..<max(position, 1) {
+                for earlier in 0..<later where ranges[earlier].count == ranges[later].count
+                    && bytes[ranges[earlier]].elementsEqual(bytes[ranges[later]])
+                {
+                    return false
+                }
             }
-            keys.distinctCount = everyKeyRemembered ? lineKeys.count : 0
+            keys.distinctCount = everyKeyRemembered ? position : 0
         }
         storage.kind = kind ?? "Command"
         return true
