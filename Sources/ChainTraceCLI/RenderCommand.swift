@@ -73,8 +73,10 @@ struct RenderCommand: ParsableCommand {
             focus: names(focus), ignore: names(ignore), slowRule: try slowRule.rule())
         let dot: DOTGraph
         if let trace, let command {
-            let found = try Self.trace(command, in: trace)
-            let graph = defined ?? ChainGraph(name: found.chain, handlers: [], links: [], entries: [])
+            // Without a definition the log is the definition: every handler, link and entry the log shows for
+            // the command's chain, visited by this command or not.
+            let (found, chainProfile) = try Self.trace(command, in: trace, profilingItsChain: defined == nil)
+            let graph = defined ?? ChainGraph(profile: chainProfile)
             try Self.check(options, against: graph, observed: found.path)
             dot = ChainDiagram.path(found, over: graph, options: options)
         } else if let trace, let diff {
@@ -137,18 +139,28 @@ struct RenderCommand: ParsableCommand {
         return profile
     }
 
-    /// The trace whose command id is `command`, else the one at that 1-based number.
-    private static func trace(_ command: String, in log: String) throws -> Trace {
+    /// The trace whose command id is `command`, else the one at that 1-based number; with `profilingItsChain`,
+    /// also the profile of every trace in the log from the same chain (in one pass).
+    private static func trace(
+        _ command: String, in log: String, profilingItsChain: Bool
+    ) throws -> (trace: Trace, profile: ChainProfile) {
         let reader = try TraceLogReader(path: log, payloads: false)
         let number = Int(command)
         var count = 0
+        var byID: Trace?
         var byNumber: Trace?
+        var profiles: [String: ChainProfile] = [:]
         while let trace = try reader.next() {
             count += 1
-            if trace.commandID == command { return trace }
+            if byID == nil, trace.commandID == command { byID = trace }
             if count == number { byNumber = trace }
+            if profilingItsChain {
+                profiles[trace.chain, default: ChainProfile()].add(trace)
+            } else if byID != nil {
+                break
+            }
         }
-        if let byNumber { return byNumber }
+        if let found = byID ?? byNumber { return (found, profiles[found.chain] ?? ChainProfile()) }
         throw CommandFailure.badInput(
             "\(log): no command with id \"\(command)\"\(number != nil ? " and no command number \(command) (the log has \(count))" : "")")
     }
