@@ -133,7 +133,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChainTraceTestingTests",
-            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceTesting"],
+            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceTesting", "ChainTraceTestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -248,6 +248,31 @@ struct DocumentationExamples {
         #expect(message?.hasPrefix("Path differs:\n  expected: Dime\n  actual:   Penny → Dime\n") == true)
     }
 
+    @Test func capturingTracesFromOtherThreads() throws {
+        // A chain no other test sends through, so no parallel capture involves it.
+        let chain = try Chain<Coin, String>("queued-coins", handlers: [Handler("Penny") { _ in .accept("penny") }])
+        let penny = Coin(diameter: 19.05, weight: 2.5)
+        // doc: capture-other-threads
+        let traces = captureTraces(of: [chain.name]) {  // nothing is sent from the test's own task
+            let group = DispatchGroup()
+            for _ in 0..<40 { DispatchQueue.global().async(group: group) { _ = try? chain.send(penny) } }
+            group.wait()
+        }
+        #expect(traces.count == 40)
+        // end
+        let handedOver = captureTraces {
+            let group = DispatchGroup()
+            // doc: hand-over-recorder
+            let recorder = ChainTracing.recorder               // in the test: the capture's recorder
+            DispatchQueue.global().async(group: group) {
+                ChainTracing.withRecorder(recorder) { _ = try? chain.send(penny) }
+            }
+            // end
+            group.wait()
+        }
+        #expect(handedOver.count == 1)
+    }
+
     @Test func integrations() throws {
         // doc: span-sink
         let tracer = InMemoryTracer()                                   // in an app: the bootstrapped tracer

@@ -21,9 +21,10 @@ static inline uint64_t chaintrace_read_cycle_counter(void) {
 }
 
 /// Word 0: how many recorders could be in force for instrumented chains (0: every instrumented hop skips all
-/// work). Word 1: a generation that increases whenever the bootstrapped recorder changes. Read on every hop,
-/// written rarely, always through the functions below.
-extern int64_t chaintrace_recording_state[2];
+/// work). Word 1: a generation that increases whenever the bootstrapped recorder changes. Word 2: how many trace
+/// captures are open (traces recorded outside every recorder scope go to them). Read on every hop, written
+/// rarely, always through the functions below.
+extern int64_t chaintrace_recording_state[3];
 
 /// How many recorders could be in force (acquire load: a plain load on x86-64).
 static inline int64_t chaintrace_recording_sources(void) {
@@ -43,6 +44,16 @@ static inline int64_t chaintrace_recorder_generation(void) {
 /// Marks the bootstrapped recorder as changed.
 static inline void chaintrace_bump_recorder_generation(void) {
     (void)__atomic_add_fetch(&chaintrace_recording_state[1], 1, __ATOMIC_ACQ_REL);
+}
+
+/// How many trace captures are open.
+static inline int64_t chaintrace_open_captures(void) {
+    return __atomic_load_n(&chaintrace_recording_state[2], __ATOMIC_ACQUIRE);
+}
+
+/// Adds `delta` to the number of open trace captures.
+static inline void chaintrace_add_open_captures(int64_t delta) {
+    (void)__atomic_add_fetch(&chaintrace_recording_state[2], delta, __ATOMIC_ACQ_REL);
 }
 
 /// Acquire load of a counter another thread may publish with `chaintrace_store_release`.

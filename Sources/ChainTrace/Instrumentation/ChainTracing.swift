@@ -19,11 +19,12 @@ public enum ChainTracing {
     static var mayRecord: Bool { chaintrace_recording_sources() != 0 }
 
     /// The innermost ``withRecorder(_:operation:)`` scope's recording settings, which chains whose own recorder is
-    /// off also record into; one load when no recorder is in force anywhere.
+    /// off also record into — else, while a trace capture is open, the captures' (see ``TraceCaptureScope``); one
+    /// load when no recorder is in force anywhere.
     @inlinable
     static var scopedConfiguration: RecorderConfiguration? {
         guard mayRecord else { return nil }
-        return scopedRecorder?.configuration
+        return scopedRecorder?.configuration ?? UnscopedTraces.configuration
     }
 
     @usableFromInline
@@ -119,7 +120,7 @@ public enum ChainTracing {
         if !isAsync, let active = thread.activeTrace { return (active, false) }
         if let active = ActiveTrace.current { return (active, false) }
         refreshCache(thread)
-        guard let configuration = (scoped ?? thread.cachedRecorder).configuration,
+        guard let configuration = (scoped ?? thread.cachedRecorder).configuration ?? UnscopedTraces.configuration,
             configuration.admits(command, thread: thread)
         else {
             return nil
