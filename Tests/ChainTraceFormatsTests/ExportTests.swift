@@ -53,7 +53,7 @@ struct ExportTests {
         // One track per command, named after it; an instant where each ended.
         #expect(events.filter { $0["name"] == "thread_name" }.count == 2)
         let instants = events.filter { $0["ph"] == "i" }.compactMap { $0["name"]?.stringValue }
-        #expect(instants == ["accepted by Detail", "failed at Window: jam;med"])
+        #expect(instants == ["accepted by Detail", "failed at Window: jam;med (Jam)"])
         #expect(events.contains { $0["name"] == "process_name" && $0["args"]?["name"] == "vend;ing" })
     }
 

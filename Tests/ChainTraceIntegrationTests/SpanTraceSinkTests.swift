@@ -72,7 +72,7 @@ struct SpanTraceSinkTests {
         let spans = tracer.finishedSpans
         let quarter = try #require(spans.first { $0.operationName == "Quarter" })
         #expect(quarter.status?.code == .error)
-        #expect(quarter.status?.message == "jammed")
+        #expect(quarter.status?.message == "jammed (Jammed)")
         let command = try #require(spans.first { $0.operationName == "vending String" })
         #expect(command.status?.code == .error)
         #expect(command.parentSpanID == nil, "no caller span: a root span")

@@ -70,7 +70,7 @@ struct ExpectationTests {
         #expect(verifyHandled(traces[0], by: "List")?.hasPrefix("Expected \"List\" to accept the command; \"Cell\" accepted it.\n") == true)
         #expect(verifyUnhandled(traces[0])?.hasPrefix("Expected no handler to take the command; \"Cell\" accepted it.") == true)
         #expect(verifyFailed(traces[1], at: "Window", error: "jammed")?.hasPrefix(
-            "Expected the command to fail at \"Window\" with an error containing \"jammed\"; it failed at \"Window\": window is gone.") == true)
+            "Expected the command to fail at \"Window\" with an error containing \"jammed\"; it failed at \"Window\": window is gone (Crash).") == true)
         #expect(verifyDecision(traces[0], "List", .passed)?.hasPrefix("Expected \"List\" to decide passed; the command never reached it.") == true)
         #expect(verifyVisited(traces[0], "Cell", false)?.hasPrefix("Expected the command not to visit \"Cell\"; its path: Cell.") == true)
         withKnownIssue {

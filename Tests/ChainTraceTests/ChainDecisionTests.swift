@@ -57,7 +57,7 @@ struct ChainDecisionTests {
         let trace = try #require(sink.traces.first)
         expectFailed(trace, at: "Jammed", error: "coin slot jammed")
         #expect(trace.hops.last?.decision == .failed)
-        #expect(trace.hops.last?.reason == "coin slot jammed")
+        #expect(trace.hops.last?.reason == "coin slot jammed (ValidationFailure)")
         #expect(!trace.visited("Quarter"))
     }
 

@@ -51,7 +51,7 @@ struct SignUpFlowSampleTests {
         let dara = try #require(traces["s05"])
         expectFailed(dara, at: "UploadPhoto", error: "upload of dara.jpg.corrupt failed: timed out after 12 ms")
         expectPath(dara, Array(Self.stages.prefix(3)))
-        #expect(lines.contains("  s05 failed at UploadPhoto: upload of dara.jpg.corrupt failed: timed out after 12 ms"))
+        #expect(lines.contains("  s05 failed at UploadPhoto: upload of dara.jpg.corrupt failed: timed out after 12 ms (SignUpError)"))
     }
 
     @Test func concurrentSignUpsOverlapInTimeYetStaySeparate() throws {

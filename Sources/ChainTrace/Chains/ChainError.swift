@@ -4,7 +4,7 @@
 /// do { try chain.send(command, from: "cell") }
 /// catch let error as ChainError where error.code == .loop { print(error.handlers) }
 /// ```
-public struct ChainError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ChainError: SelfDescribingError, Sendable, Hashable {
     /// What kind of problem this is; compare with the static members.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private let name: String

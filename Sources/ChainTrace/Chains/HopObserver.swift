@@ -90,7 +90,7 @@ struct TracedHops: HopObserver {
 
     @inlinable
     mutating func failed(_ handler: Int32, registry: Int32, error: any Error) {
-        hop(handler, registry: registry, decision: .failed, reason: String(describing: error))
+        hop(handler, registry: registry, decision: .failed, reason: FailureText.of(error))
     }
 
     @inlinable

@@ -125,7 +125,7 @@ final class ActiveTrace: @unchecked Sendable {
             case .value: decision = .accepted
             case .nothing: decision = .passed
             case .judged(let judged, let why): (decision, reason) = (judged, why)
-            case .error(let error): (decision, reason) = (.failed, String(describing: error))
+            case .error(let error): (decision, reason) = (.failed, FailureText.of(error))
             }
             if frame.hasNested {
                 // A hop that forwarded did not stop the chain, and a failure handed back up from a nested hop

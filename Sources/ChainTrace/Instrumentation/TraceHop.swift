@@ -122,7 +122,7 @@ public func traceHop<Command, Wrapped>(
 @inlinable
 func judge<Result>(_ result: Result, _ decide: ((Result) -> Decision?)?, otherwise: HopReturn = .value) -> HopReturn {
     guard let decide, let decision = decide(result) else { return otherwise }
-    return .judged(decision, decision == .failed ? String(describing: result) : nil)
+    return .judged(decision, decision == .failed ? FailureText.of(result) : nil)
 }
 
 /// The Optional form: a judged failure is described by the wrapped value, not `Optional(…)`.
@@ -133,5 +133,5 @@ func judge<Wrapped>(
     otherwise: HopReturn = .value
 ) -> HopReturn {
     guard let decide, let decision = decide(result) else { return otherwise }
-    return .judged(decision, decision == .failed ? result.map { String(describing: $0) } ?? "nil" : nil)
+    return .judged(decision, decision == .failed ? result.map { FailureText.of($0) } ?? "nil" : nil)
 }

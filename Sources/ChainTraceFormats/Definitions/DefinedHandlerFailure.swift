@@ -1,5 +1,7 @@
+public import ChainTrace
+
 /// The error a defined handler throws when its `"fails"` rule matches a command.
-public struct DefinedHandlerFailure: Error, Sendable, Hashable, CustomStringConvertible {
+public struct DefinedHandlerFailure: SelfDescribingError, Sendable, Hashable {
     /// The handler that failed.
     public var handler: String
     /// The error text from the definition.
