@@ -133,17 +133,48 @@ public enum TraceLogFormat {
         return .object(members)
     }
 
-    /// Reads a trace from the JSON value of one log line.
+    /// Reads a trace from the JSON value of one log line. An error names the field and, with no positions to go
+    /// on, column 1 of `line`; ``decode(_:)`` names the field's own column.
     ///
     /// - Throws: ``FormatError`` naming the field that is missing or of the wrong type.
     public static func decode(_ value: JSONValue, file: String, line: Int) throws(FormatError) -> Trace {
-        var fields = Fields(value: value, path: "", file: file, line: line)
+        try decode(value, file: file, at: Location(line: line, document: nil))
+    }
+
+    /// Reads a trace from a parsed log line; an error names the line and column of the value at fault (of its
+    /// object, for a missing member).
+    public static func decode(_ document: JSONDocument) throws(FormatError) -> Trace {
+        try decode(document.root, file: document.file, at: Location(line: 0, document: document))
+    }
+
+    /// `error`, from decoding the value of `document`, at the line and column of the value it is about.
+    static func located(_ error: FormatError, in document: JSONDocument) -> FormatError {
+        do {
+            _ = try decode(document)
+            return error
+        } catch {
+            return error
+        }
+    }
+
+    /// Where a field of the line being decoded is: in `document` when there is one, else column 1 of `line`.
+    private struct Location {
+        let line: Int
+        let document: JSONDocument?
+
+        func of(_ path: String) -> (line: Int, column: Int) {
+            document?.position(of: path) ?? (line, 1)
+        }
+    }
+
+    private static func decode(_ value: JSONValue, file: String, at locate: Location) throws(FormatError) -> Trace {
+        var fields = Fields(value: value, path: "", file: file, locate: locate)
         let command = try fields.object("command")
-        var commandFields = Fields(value: command, path: "command.", file: file, line: line)
+        var commandFields = Fields(value: command, path: "command.", file: file, locate: locate)
         let hopValues = try fields.array("hops")
         var hops: [Hop] = []
         for (index, hopValue) in hopValues.enumerated() {
-            var hop = Fields(value: hopValue, path: "hops[\(index)].", file: file, line: line)
+            var hop = Fields(value: hopValue, path: "hops[\(index)].", file: file, locate: locate)
             hops.append(
                 Hop(
                     handler: try hop.string("handler"),
@@ -167,7 +198,7 @@ public enum TraceLogFormat {
             chainVersion: try fields.integer("chainVersion", atLeast: 0),
             startTime: Int64(try fields.integer("startTimeNs")),
             hops: hops,
-            outcome: try outcome(try fields.object("outcome"), file: file, line: line),
+            outcome: try outcome(try fields.object("outcome"), file: file, locate: locate),
             duration: UInt64(try fields.integer("durationNs", atLeast: 0))
         )
     }
@@ -189,32 +220,26 @@ public enum TraceLogFormat {
         }
     }
 
-    private static func outcome(_ value: JSONValue, file: String, line: Int) throws(FormatError) -> Outcome {
-        var fields = Fields(value: value, path: "outcome.", file: file, line: line)
+    private static func outcome(_ value: JSONValue, file: String, locate: Location) throws(FormatError) -> Outcome {
+        var fields = Fields(value: value, path: "outcome.", file: file, locate: locate)
         switch try fields.string("kind") {
         case "accepted": return .accepted(by: try fields.string("handler"))
         case "fellOffTheEnd": return .fellOffTheEnd
         case "failed": return .failed(at: try fields.string("handler"), error: try fields.string("error"))
         case let other:
-            throw FormatError(
-                file: file,
-                line: line,
-                column: 0,
-                expected: "outcome.kind to be accepted, fellOffTheEnd or failed",
-                found: "\"\(other)\""
-            )
+            throw fields.fail("kind", "outcome.kind to be accepted, fellOffTheEnd or failed", found: "\"\(other)\"")
         }
     }
 
-    /// Typed access to an object's members, with errors that name the field.
+    /// Typed access to an object's members, with errors that name the field and where it is.
     private struct Fields {
         let members: [String: JSONValue]
         let path: String
         let file: String
-        let line: Int
+        let locate: Location
         let isObject: Bool
 
-        init(value: JSONValue, path: String, file: String, line: Int) {
+        init(value: JSONValue, path: String, file: String, locate: Location) {
             if case .object(let members) = value {
                 self.members = members
                 isObject = true
@@ -224,25 +249,25 @@ public enum TraceLogFormat {
             }
             self.path = path
             self.file = file
-            self.line = line
+            self.locate = locate
         }
 
         mutating func required(_ key: String, _ kind: String) throws(FormatError) -> JSONValue {
             guard let value = members[key] else {
-                throw fail("\(path)\(key) (\(kind))", found: isObject ? "no such field" : "not an object")
+                throw fail(key, "\(path)\(key) (\(kind))", found: isObject ? "no such field" : "not an object")
             }
             return value
         }
 
         mutating func string(_ key: String) throws(FormatError) -> String {
             let value = try required(key, "a string")
-            guard case .string(let text) = value else { throw fail("\(path)\(key) to be a string", value) }
+            guard case .string(let text) = value else { throw fail(key, "\(path)\(key) to be a string", value) }
             return text
         }
 
         mutating func optionalString(_ key: String) throws(FormatError) -> String? {
             guard let value = members[key], value != .null else { return nil }
-            guard case .string(let text) = value else { throw fail("\(path)\(key) to be a string", value) }
+            guard case .string(let text) = value else { throw fail(key, "\(path)\(key) to be a string", value) }
             return text
         }
 
@@ -250,7 +275,7 @@ public enum TraceLogFormat {
             let value = try required(key, "an integer")
             guard case .integer(let number) = value, number >= minimum else {
                 let bound = minimum == .min ? "" : " ≥ \(minimum)"
-                throw fail("\(path)\(key) to be an integer\(bound)", value)
+                throw fail(key, "\(path)\(key) to be an integer\(bound)", value)
             }
             return Int(number)
         }
@@ -259,20 +284,20 @@ public enum TraceLogFormat {
         mutating func position(_ index: Int) throws(FormatError) -> Int {
             let value = try required("position", "an integer")
             guard case .integer(let number) = value, number == Int64(index) else {
-                throw fail("\(path)position to be \(index), its index in hops", value)
+                throw fail("position", "\(path)position to be \(index), its index in hops", value)
             }
             return index
         }
 
         mutating func object(_ key: String) throws(FormatError) -> JSONValue {
             let value = try required(key, "an object")
-            guard case .object = value else { throw fail("\(path)\(key) to be an object", value) }
+            guard case .object = value else { throw fail(key, "\(path)\(key) to be an object", value) }
             return value
         }
 
         mutating func array(_ key: String) throws(FormatError) -> [JSONValue] {
             let value = try required(key, "an array")
-            guard case .array(let elements) = value else { throw fail("\(path)\(key) to be an array", value) }
+            guard case .array(let elements) = value else { throw fail(key, "\(path)\(key) to be an array", value) }
             return elements
         }
 
@@ -280,17 +305,19 @@ public enum TraceLogFormat {
             let text = try string(key)
             guard let decision = Decision(rawValue: text) else {
                 let names = Decision.allCases.map(\.rawValue).joined(separator: ", ")
-                throw fail("\(path)\(key) to be one of \(names)", .string(text))
+                throw fail(key, "\(path)\(key) to be one of \(names)", .string(text))
             }
             return decision
         }
 
-        func fail(_ expected: String, _ value: JSONValue) -> FormatError {
-            fail(expected, found: value.summary)
+        func fail(_ key: String, _ expected: String, _ value: JSONValue) -> FormatError {
+            fail(key, expected, found: value.summary)
         }
 
-        func fail(_ expected: String, found: String) -> FormatError {
-            FormatError(file: file, line: line, column: 0, expected: expected, found: found)
+        /// An error at member `key` of this object (at the object itself when the member is missing).
+        func fail(_ key: String, _ expected: String, found: String) -> FormatError {
+            let (line, column) = locate.of(path + key)
+            return FormatError(file: file, line: line, column: column, expected: expected, found: found)
         }
     }
 }

@@ -60,7 +60,13 @@ public final class TraceLogReader {
                 continue
             }
             self.line = line
-            return try TraceLogFormat.decode(value, file: file, line: line)
+            do {
+                return try TraceLogFormat.decode(value, file: file, line: line)
+            } catch {
+                // Read the line again with positions, to name the column of the field at fault.
+                let bytes = lines.withBytes(of: raw) { Array($0) }
+                throw (try? JSONDocument(bytes: bytes, file: file, firstLine: line)).map { TraceLogFormat.located(error, in: $0) } ?? error
+            }
         }
         if !sawHeader && tornTail == nil {
             throw FormatError(

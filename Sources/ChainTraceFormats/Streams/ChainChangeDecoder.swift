@@ -2,16 +2,13 @@ import ChainTrace
 
 /// Reads a ``ChainChange`` from a stream line, with positions inside the line for its errors.
 enum ChainChangeDecoder {
-    static func decode(_ value: JSONValue, file: String, line: Int) throws(FormatError) -> ChainChange {
-        // The line is re-read as a document only for positions; changes are rare next to commands.
-        var writer = JSONWriter()
-        writer.write(value)
-        let document = try JSONDocument(bytes: writer.bytes, file: file, firstLine: line)
+    /// Decodes the change on a stream line, read as a document so that errors name their column (changes are
+    /// rare next to commands).
+    static func decode(_ document: JSONDocument) throws(FormatError) -> ChainChange {
         var decoder = ChainDefinitionDecoder(document: document)
-        let members = value.objectMembers
+        let members = document.root.objectMembers
         func fail(_ path: String, _ expected: String, _ found: String) -> FormatError {
-            let error = document.error(at: path, expected: expected, found: found)
-            return FormatError(file: file, line: line, column: 0, expected: error.expected, found: error.found)
+            document.error(at: path, expected: expected, found: found)
         }
         func name(_ key: String) throws(FormatError) -> String {
             guard let text = members[key]?.stringValue else {

@@ -71,25 +71,40 @@ public final class CommandStreamReader {
                 return try next()
             }
         }
+        // The line's bytes, to read it again with positions when an error needs a column.
+        let bytes = { [lines] in lines.withBytes(of: raw) { Array($0) } }
         if isTraceLog {
-            let trace = try TraceLogFormat.decode(value, file: file, line: line)
+            let trace: Trace
+            do {
+                trace = try TraceLogFormat.decode(value, file: file, line: line)
+            } catch {
+                throw (try? JSONDocument(bytes: bytes(), file: file, firstLine: line)).map { TraceLogFormat.located(error, in: $0) } ?? error
+            }
             let command = JSONCommand(
                 kind: trace.commandKind, id: trace.commandID, entry: trace.entry, fields: trace.payload ?? [:])
             return (line, .command(command))
         }
-        return (line, try Self.item(value, file: file, line: line))
+        return (line, try Self.item(value, file: file, line: line, bytes: bytes))
     }
 
-    static func item(_ value: JSONValue, file: String, line: Int) throws(FormatError) -> Item {
+    /// The command or change a line holds; `bytes` gives the line again, to name the column of a value at fault.
+    static func item(_ value: JSONValue, file: String, line: Int, bytes: () -> [UInt8]) throws(FormatError) -> Item {
         guard case .object(var members) = value else {
             throw FormatError(file: file, line: line, column: 1, expected: "a command object", found: value.summary)
         }
         if members["change"] != nil {
-            return .change(try ChainChangeDecoder.decode(value, file: file, line: line))
+            return .change(try ChainChangeDecoder.decode(JSONDocument(bytes: bytes(), file: file, firstLine: line)))
+        }
+        func bad(_ member: String, _ expected: String, _ value: JSONValue) -> FormatError {
+            let expected = "\"\(member)\" to be \(expected)"
+            guard let document = try? JSONDocument(bytes: bytes(), file: file, firstLine: line) else {
+                return FormatError(file: file, line: line, column: 1, expected: expected, found: value.summary)
+            }
+            return document.error(at: member, expected: expected, found: value.summary)
         }
         var command = JSONCommand()
         if let kind = members.removeValue(forKey: "kind") {
-            guard let text = kind.stringValue else { throw bad("kind", "a string", kind, file, line) }
+            guard let text = kind.stringValue else { throw bad("kind", "a string", kind) }
             command.kind = text
         }
         if let id = members.removeValue(forKey: "id") {
@@ -97,25 +112,21 @@ public final class CommandStreamReader {
             case .string(let text): command.id = text
             case .integer(let number): command.id = String(number)
             case .null: break
-            default: throw bad("id", "a string or an integer", id, file, line)
+            default: throw bad("id", "a string or an integer", id)
             }
         }
         if let entry = members.removeValue(forKey: "entry"), entry != .null {
-            guard let text = entry.stringValue else { throw bad("entry", "a handler name", entry, file, line) }
+            guard let text = entry.stringValue else { throw bad("entry", "a handler name", entry) }
             command.entry = text
         }
         if let fields = members["fields"] {
             guard case .object = fields, members.count == 1 else {
-                throw bad("fields", "an object, and no other members beside kind, id and entry", fields, file, line)
+                throw bad("fields", "an object, and no other members beside kind, id and entry", fields)
             }
             command.fields = fields
         } else {
             command.fields = .object(members)
         }
         return .command(command)
-    }
-
-    private static func bad(_ member: String, _ expected: String, _ value: JSONValue, _ file: String, _ line: Int) -> FormatError {
-        FormatError(file: file, line: line, column: 0, expected: "\"\(member)\" to be \(expected)", found: value.summary)
     }
 }
