@@ -13,6 +13,8 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# Swift's own crash backtracer reads memory ASan has poisoned; libFuzzer prints the stack itself.
+export SWIFT_BACKTRACE=enable=no
 seconds="${1:-60}"
 shift || true
 targets=("$@")

@@ -1,5 +1,8 @@
+// doc: formats-imports
 import ChainTrace
 import ChainTraceFormats
+// end
+import ChainTraceAnalysis
 import ChainTraceGraphviz
 import ChainTraceLogging
 import ChainTraceTracing
@@ -64,7 +67,7 @@ final class CheckUsername: SignUpStage {
 
     // doc: instrument-async
     func handle(_ form: SignUp) async -> SignUpError? {
-        await traceHop("CheckUsername", command: form, decide: { $0 == nil ? .accepted : .failed }) {
+        await traceHop("CheckUsername", command: form, chain: "sign-up", decide: { $0 == nil ? .accepted : .failed }) {
             if await isTaken(form.username) { return .taken }
             return await next?.handle(form)
         }
@@ -75,7 +78,7 @@ final class CheckUsername: SignUpStage {
 final class SaveProfile: SignUpStage {
     let next: (any SignUpStage)? = nil
     func handle(_ form: SignUp) async -> SignUpError? {
-        await traceHop("SaveProfile", command: form, decide: { $0 == nil ? .accepted : .failed }) {
+        await traceHop("SaveProfile", command: form, chain: "sign-up", decide: { $0 == nil ? .accepted : .failed }) {
             await Task.yield()
             return nil
         }
@@ -95,13 +98,42 @@ struct DocumentationExamples {
             ],
             recorder: Recorder(sink: sink)
         )
-        let coin = try chain.send(Coin(diameter: 17.91, weight: 2.268))
+        let coin = try chain.send(Coin(diameter: 17.91, weight: 2.268))  // String?: nil when nobody took it
         let trace = sink.traces[0]
         // coin == "dime"; trace.path == ["Penny", "Dime"]; trace.outcome == .accepted(by: "Dime")
         // end
         #expect(coin == "dime")
         expectPath(trace, ["Penny", "Dime"])
         expectHandled(trace, by: "Dime")
+        try readingTheModelAndTheSlowRule(sink)
+    }
+
+    func readingTheModelAndTheSlowRule(_ sink: InMemoryTraceSink) throws {
+        var lines: [String] = []
+        // doc: trace-model
+        let trace = sink.traces[0]
+        for hop in trace.hops {
+            // hop.handler: "Penny"; hop.decision: .passed; hop.reason: nil (a plain .pass)
+            // hop.startOffset, hop.selfDuration, hop.inclusiveDuration: nanoseconds (UInt64)
+            lines.append("\(hop.position). \(hop.handler) \(hop.decision) self \(hop.selfDuration) ns")
+        }
+        switch trace.outcome {
+        case .accepted(let handler): lines.append("accepted by \(handler)")
+        case .fellOffTheEnd: lines.append("nobody took it")
+        case .failed(let handler, let error): lines.append("failed at \(handler): \(error)")
+        }
+        // end
+        #expect(lines.count == 3 && lines[0].hasPrefix("0. Penny passed self ") && lines[2] == "accepted by Dime")
+        #expect(trace.hops[0].reason == nil)
+        // doc: slow-rule-swift
+        let rule = try SlowHandlerRule.parse("p95>1ms,share>30%").get()
+        let profile = ChainProfile(sink.traces)
+        for flag in rule.flags(in: profile) {
+            print("\(flag.handler) is slow: \(flag.reasons.joined(separator: "; "))")
+        }
+        // end
+        // Of two handlers, the one with the larger share of self time is over 30%.
+        #expect(rule.flags(in: profile).contains { $0.reasons.contains { $0.contains("of chain time > 30%") } })
     }
 
     @Test func observersTreesRegistriesAndDryRuns() throws {
@@ -149,11 +181,13 @@ struct DocumentationExamples {
     @Test func readingALog() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("docs-\(UUID()).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let sink = try TraceLogSink(path: path)
         let chain = try Chain<Coin, String>("coins", handlers: [Handler("Any") { _ in .accept("coin") }])
-        chain.recorder = Recorder(sink: sink)
-        try chain.send(Coin(diameter: 1, weight: 1))
-        try sink.close()
+        // doc: write-log
+        let log = try TraceLogSink(path: path)
+        chain.recorder = Recorder(sink: log)
+        try chain.send(Coin(diameter: 19.05, weight: 2.5))
+        try log.close()
+        // end
         var seen: [String] = []
         // doc: read-log
         let reader = try TraceLogReader(path: path)
@@ -178,12 +212,13 @@ struct DocumentationExamples {
             await stages.handle(SignUp(username: "taken"))
         }
         // sink.traces[0].hops.map(\.decision) == [.passed, .accepted]
-        // sink.traces[1].outcome == .failed(at: "CheckUsername", error: "taken")
+        // sink.traces[1].outcome == .failed(at: "CheckUsername", error: "SignUpError.taken")
         // end
         #expect(dime == "Dime")
         #expect(failure == .taken)
         #expect(sink.traces[0].hops.map(\.decision) == [.passed, .accepted])
-        expectFailed(sink.traces[1], at: "CheckUsername", error: "taken")
+        #expect(sink.traces[1].outcome == .failed(at: "CheckUsername", error: "SignUpError.taken"))
+        #expect(sink.traces[1].chain == "sign-up")
         let ok = await ChainTracing.withRecorder(Recorder(sink: sink)) { await stages.handle(SignUp(username: "ada")) }
         #expect(ok == nil)
         expectHandled(sink.traces[2], by: "SaveProfile")

@@ -9,11 +9,27 @@ import Testing
 struct DocumentationSnippetTests {
     static let root = BuiltProduct.packageRoot
 
+    /// README.md, the pages of Docs/, the articles of every DocC catalogue, and the samples' READMEs.
     static func markdownFiles() throws -> [URL] {
-        let docs = root.appendingPathComponent("Docs")
-        let pages = try FileManager.default.contentsOfDirectory(at: docs, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "md" }
+        let files = FileManager.default
+        var folders = [root.appendingPathComponent("Docs")]
+        for module in try files.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path) {
+            let catalogue = root.appendingPathComponent("Sources/\(module)/\(module).docc")
+            if files.fileExists(atPath: catalogue.path) { folders.append(catalogue) }
+        }
+        for sample in try files.contentsOfDirectory(atPath: root.appendingPathComponent("Samples").path) {
+            folders.append(root.appendingPathComponent("Samples/\(sample)"))
+        }
+        var pages: [URL] = []
+        for folder in folders where files.fileExists(atPath: folder.path) {
+            pages += try files.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).filter { $0.pathExtension == "md" }
+        }
         return [root.appendingPathComponent("README.md")] + pages.sorted { $0.path < $1.path }
+    }
+
+    /// A package manifest excerpt (its first line says so): checked against Package.swift, not compiled.
+    static func isManifestExcerpt(_ block: [String]) -> Bool {
+        block.first == "// In your Package.swift"
     }
 
     /// The ```swift blocks of a Markdown text, each as trimmed lines.
@@ -61,15 +77,48 @@ struct DocumentationSnippetTests {
         var checked = 0
         for file in try Self.markdownFiles() {
             let text = try String(contentsOf: file, encoding: .utf8)
-            for block in Self.swiftBlocks(in: text) {
+            for block in Self.swiftBlocks(in: text) where !Self.isManifestExcerpt(block) {
                 checked += 1
+                let isExample = examples.values.contains(block)
                 #expect(
-                    examples.values.contains(block),
+                    isExample,
                     "\(file.lastPathComponent): this Swift block is not a `// doc:` block of DocumentationExamples.swift:\n\(block.joined(separator: "\n"))"
                 )
             }
         }
         #expect(checked >= 5)
+    }
+
+    /// Every product a manifest excerpt names is a library product of Package.swift, under the package identity
+    /// a checkout named `chaintrace` has.
+    @Test func manifestExcerptsNameRealProducts() throws {
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let libraries = Set(manifest.matches(of: /\.library\(name: "([A-Za-z]+)"/).map { String($0.1) })
+        #expect(libraries.contains("ChainTrace") && libraries.contains("ChainTraceTesting"))
+        var excerpts = 0
+        for file in try Self.markdownFiles() {
+            for block in Self.swiftBlocks(in: try String(contentsOf: file, encoding: .utf8)) where Self.isManifestExcerpt(block) {
+                excerpts += 1
+                for match in block.joined(separator: "\n").matches(of: /\.product\(name: "([A-Za-z]+)", package: "([a-z-]+)"\)/) {
+                    #expect(libraries.contains(String(match.1)), "\(file.lastPathComponent): no library product \(match.1)")
+                    #expect(match.2 == "chaintrace", "\(file.lastPathComponent): package identity \(match.2)")
+                }
+            }
+        }
+        #expect(excerpts >= 1)
+    }
+
+    /// Every relative link in the pages points at a file that exists (anchors aside).
+    @Test func relativeLinksResolve() throws {
+        for file in try Self.markdownFiles() {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for match in text.matches(of: /\]\(([^)#\s]+)(#[^)]*)?\)/) {
+                let target = String(match.1)
+                if target.contains("://") || target.hasPrefix("mailto:") { continue }
+                let resolved = file.deletingLastPathComponent().appendingPathComponent(target).standardizedFileURL
+                #expect(FileManager.default.fileExists(atPath: resolved.path), "\(file.path): broken link \(target)")
+            }
+        }
     }
 
     @Test func exampleTraceLogsInTheDocsReadBack() throws {
