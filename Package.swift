@@ -106,7 +106,9 @@ let package = Package(
             exclude: ["README.md", "late-responders.chain.json", "late-responders.commands.jsonl"],
             swiftSettings: upcomingFeatures
         ),
-        .target(name: "ChainTraceTestSupport", path: "Tests/ChainTraceTestSupport", swiftSettings: upcomingFeatures),
+        .target(
+            name: "ChainTraceTestSupport", dependencies: ["ChainTrace"], path: "Tests/ChainTraceTestSupport",
+            swiftSettings: upcomingFeatures),
         .testTarget(
             name: "ChainTraceTests", dependencies: ["ChainTrace", "ChainTraceTesting", "ChainTraceTestSupport"],
             swiftSettings: upcomingFeatures),

@@ -68,21 +68,6 @@ struct DefinitionErrorPositionTests {
         return (.object(["chain": .string("generated"), "handlers": .array(handlers)]), targets)
     }
 
-    static func changing(_ value: JSONValue, at path: ArraySlice<String>, to replacement: JSONValue) -> JSONValue {
-        guard let first = path.first else { return replacement }
-        switch value {
-        case .object(var members):
-            members[first] = members[first].map { changing($0, at: path.dropFirst(), to: replacement) }
-            return .object(members)
-        case .array(var elements):
-            guard let index = Int(first), elements.indices.contains(index) else { return value }
-            elements[index] = changing(elements[index], at: path.dropFirst(), to: replacement)
-            return .array(elements)
-        default:
-            return value
-        }
-    }
-
     static func bytes(_ value: JSONValue) -> [UInt8] {
         var writer = JSONWriter()
         writer.write(value)
@@ -107,7 +92,7 @@ struct DefinitionErrorPositionTests {
         }
 
         let target = random.pick(targets)
-        let invalid = Self.bytes(Self.changing(value, at: target.path[...], to: target.wrong))
+        let invalid = Self.bytes(value.changing(at: target.path[...], to: target.wrong))
         do {
             _ = try ChainDefinition.load(bytes: invalid, file: "generated.chain.json")
             Issue.record("seed \(seed): \(target.path) = \(target.wrong) was accepted")

@@ -41,25 +41,6 @@ struct TraceLogErrorPositionTests {
         return result
     }
 
-    static func changing(_ value: JSONValue, at path: ArraySlice<String>, to replacement: JSONValue?) -> JSONValue {
-        guard let first = path.first else { return replacement ?? .null }
-        switch value {
-        case .object(var members):
-            if path.count == 1 {
-                members[first] = replacement
-            } else if let member = members[first] {
-                members[first] = changing(member, at: path.dropFirst(), to: replacement)
-            }
-            return .object(members)
-        case .array(var elements):
-            guard let index = Int(first), elements.indices.contains(index) else { return value }
-            elements[index] = changing(elements[index], at: path.dropFirst(), to: replacement)
-            return .array(elements)
-        default:
-            return value
-        }
-    }
-
     @Test(arguments: SeededGenerator.seeds(60))
     func aWrongOrMissingFieldIsReportedWhereItIs(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
@@ -68,7 +49,7 @@ struct TraceLogErrorPositionTests {
         let path = random.pick(Self.paths(in: value))
         let removes = random.chance(0.5)
         // `true` is no field's type: every member is a string, a number, an array or an object.
-        let changed = Self.changing(value, at: path[...], to: removes ? nil : .bool(true))
+        let changed = value.changing(at: path[...], to: removes ? nil : .bool(true))
         var writer = JSONWriter()
         writer.write(changed)
         let line = writer.bytes
