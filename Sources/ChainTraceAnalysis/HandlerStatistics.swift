@@ -24,6 +24,8 @@ public struct HandlerStatistics: Sendable {
     /// Its budget from the chain definition, when one was given.
     public internal(set) var budgetNanoseconds: Int64?
     /// Self times, except those a profile still holds as pending (see ``HopCounters``).
+    /// The longest self time recorded, exactly.
+    private var largestSelfTime: UInt64 = 0
     private var selfTimes = Histogram<UInt64>(highestTrackableValue: 1 << 40, numberOfSignificantValueDigits: .two)
     /// The sum of its inclusive times (its own and what it forwarded to).
     public internal(set) var totalInclusiveNanoseconds: UInt64 = 0
@@ -48,12 +50,14 @@ public struct HandlerStatistics: Sendable {
     /// Records one self time in the histogram.
     mutating func record(selfTime nanoseconds: UInt64) {
         selfTimes.record(nanoseconds)
+        largestSelfTime = max(largestSelfTime, nanoseconds)
     }
 
     /// Records self times counted per value: `counts[value]` times each.
     mutating func fold(_ counts: UnsafeBufferPointer<UInt32>) {
         for (value, count) in counts.enumerated() where count > 0 {
             selfTimes.record(UInt64(value), count: UInt64(count))
+            largestSelfTime = max(largestSelfTime, UInt64(value))
         }
     }
 
@@ -69,12 +73,13 @@ public struct HandlerStatistics: Sendable {
 
     /// The self time at `percentile` (0–100), in nanoseconds; 0 before any hop.
     public func selfTime(atPercentile percentile: Double) -> UInt64 {
-        seen == 0 ? 0 : selfTimes.valueAtPercentile(percentile)
+        // A histogram bucket reports its highest value; none is above the longest time seen.
+        seen == 0 ? 0 : min(selfTimes.valueAtPercentile(percentile), largestSelfTime)
     }
 
     /// The mean self time, in nanoseconds.
     public var meanSelfTime: Double { seen == 0 ? 0 : Double(totalSelfNanoseconds) / Double(seen) }
 
-    /// The longest self time, in nanoseconds.
-    public var maximumSelfTime: UInt64 { seen == 0 ? 0 : selfTimes.max }
+    /// The longest self time, in nanoseconds: exact, not a histogram bucket's.
+    public var maximumSelfTime: UInt64 { seen == 0 ? 0 : largestSelfTime }
 }
