@@ -1,0 +1,83 @@
+import ChainTrace
+import ChainTraceAnalysis
+import ChainTraceTestSupport
+import Testing
+
+/// Two runs of the same commands, the second changed in known ways — another acceptor, another path, newly
+/// unhandled, newly failing, newly handled, no longer failing, commands dropped and added, the order shuffled in
+/// places — and the matcher finds exactly those changes, each of its kind, whatever the order the traces come in.
+@Suite("Matching two runs against known changes")
+struct TraceMatcherPropertyTests {
+    static let handlers = ["A", "B", "C", "D"]
+
+    static func trace(_ id: String, path: [String], outcome: Outcome) -> Trace {
+        let hops = path.enumerated().map { position, name -> Hop in
+            let last = position == path.count - 1
+            let decision: Decision = !last ? .passed : outcome.acceptingHandler != nil ? .accepted : outcome.failingHandler != nil ? .failed : .passed
+            return Hop(handler: name, position: position, decision: decision, inclusiveDuration: 1, selfDuration: 1)
+        }
+        return Trace(id: 0, commandKind: "K", commandID: id, entry: path.first ?? "A", chain: "c", hops: hops, outcome: outcome, duration: 1)
+    }
+
+    /// A change to make to a command's second run, and the divergence it must give (`nil`: none).
+    enum Change: CaseIterable {
+        case none, otherAcceptor, otherPath, unhandled, failing, handled, recovered
+
+        /// The first and second run of one command, for this change.
+        func runs(_ id: String) -> (Trace, Trace, Divergence.Kind?) {
+            let t = TraceMatcherPropertyTests.trace
+            switch self {
+            case .none: return (t(id, ["A", "B"], .accepted(by: "B")), t(id, ["A", "B"], .accepted(by: "B")), nil)
+            case .otherAcceptor: return (t(id, ["A", "B"], .accepted(by: "B")), t(id, ["A", "B", "C"], .accepted(by: "C")), .differentHandler)
+            case .otherPath: return (t(id, ["A", "C"], .accepted(by: "C")), t(id, ["B", "C"], .accepted(by: "C")), .differentPath)
+            case .unhandled: return (t(id, ["A", "B"], .accepted(by: "B")), t(id, ["A", "B", "C", "D"], .fellOffTheEnd), .newlyUnhandled)
+            case .failing: return (t(id, ["A", "B"], .accepted(by: "B")), t(id, ["A"], .failed(at: "A", error: "e")), .newlyFailing)
+            case .handled: return (t(id, ["A", "B", "C", "D"], .fellOffTheEnd), t(id, ["A", "B"], .accepted(by: "B")), .newlyHandled)
+            case .recovered: return (t(id, ["A"], .failed(at: "A", error: "e")), t(id, ["A", "B"], .accepted(by: "B")), .noLongerFailing)
+            }
+        }
+    }
+
+    @Test(arguments: SeededGenerator.seeds(40))
+    func everyChangeIsFoundAsItsKindAndNothingElse(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        var first: [Trace] = []
+        var second: [Trace] = []
+        var expected: [String: Divergence.Kind] = [:]
+        for index in 0..<Int.random(in: 1...60, using: &random) {
+            let id = "c\(index)"
+            let change = random.pick(Change.allCases)
+            let (before, after, kind) = change.runs(id)
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0:
+                first.append(before)
+                expected[id] = .missing
+            case 1:
+                second.append(after)
+                expected[id] = .unexpected
+            default:
+                first.append(before)
+                second.append(after)
+                expected[id] = kind
+            }
+        }
+        // The second run in another order here and there, as concurrent senders leave it.
+        for _ in 0..<Int.random(in: 0...5, using: &random) where second.count > 1 {
+            let at = Int.random(in: 0..<(second.count - 1), using: &random)
+            second.swapAt(at, Int.random(in: at..<min(second.count, at + 4), using: &random))
+        }
+        var matcher = TraceMatcher()
+        for index in 0..<max(first.count, second.count) {
+            matcher.add(
+                first: index < first.count ? (first[index], line: index + 2) : nil,
+                second: index < second.count ? (second[index], line: index + 2) : nil)
+        }
+        matcher.finish()
+        let found = Dictionary(matcher.divergences.map { ($0.command, $0.kind) }, uniquingKeysWith: { first, _ in first })
+        #expect(matcher.divergences.count == found.count, "seed \(seed): a command reported twice")
+        #expect(found == expected.compactMapValues { $0 }, "seed \(seed): \(found) vs \(expected.compactMapValues { $0 })")
+        let both = Set(first.compactMap(\.commandID)).intersection(second.compactMap(\.commandID))
+        #expect(matcher.compared == both.count, "seed \(seed)")
+        #expect(matcher.total == found.count, "seed \(seed)")
+    }
+}
