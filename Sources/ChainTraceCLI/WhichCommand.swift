@@ -9,7 +9,7 @@ struct WhichCommand: ParsableCommand {
         abstract: "Who would take a command, and by which path — without running any handler.",
         discussion: """
             The command is one line of a command stream, e.g. '{"kind":"Tap","entry":"Cell","x":3}', or @FILE \
-            to read it from a file. The dry run decides as replay does (a handler's "fails" rule included) \
+            to read it from a file holding that one command (a second is an error: replay runs streams). The dry run decides as replay does (a handler's "fails" rule included) \
             but runs nothing. Exit status 1 when no handler would take it: it would fall off the end or fail.
             """
     )
@@ -17,7 +17,7 @@ struct WhichCommand: ParsableCommand {
     @Argument(help: "The chain definition (JSON).")
     var definition: String
 
-    @Argument(help: ArgumentHelp("The command as JSON, or @FILE.", valueName: "command-json"))
+    @Argument(help: ArgumentHelp("The command as JSON, or @FILE holding one command.", valueName: "command-json"))
     var command: String
 
     @Option(name: .long, help: "Send it to this handler instead of the command's own entry or the chain's first.")
@@ -36,6 +36,11 @@ struct WhichCommand: ParsableCommand {
         }
         guard case .command(let parsed) = item else {
             throw CommandFailure.badInput("\(name): expected a command, found a chain change")
+        }
+        // One command: a second is never dropped silently.
+        if let (line, _) = try stream.next() {
+            throw CommandFailure.badInput(
+                "\(name):\(line): expected one command, found another; which answers for one (replay runs a stream)")
         }
         let start = entry ?? parsed.entry
         let dryRun: DryRun
