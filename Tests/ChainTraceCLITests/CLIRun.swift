@@ -1,3 +1,5 @@
+import ChainTrace
+import ChainTraceFormats
 import ChainTraceTestSupport
 import Foundation
 
@@ -17,6 +19,20 @@ enum CLI {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("chaintrace-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+
+    /// `value` as JSON text, written by the library's strict writer.
+    static func literal(_ value: JSONValue) -> String {
+        var writer = JSONWriter()
+        writer.write(value)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// Writes `bytes` to a file `name` in `directory` and returns its path.
+    static func write(_ bytes: [UInt8], named name: String, in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
     }
 
     /// Replays `stream` through `definition` into a new trace log and returns the log's path.

@@ -10,11 +10,7 @@ import Testing
 @Suite("Commands on hostile names")
 struct HostileNameCommandTests {
     /// `text` as a JSON string literal.
-    static func json(_ text: String) -> String {
-        var writer = JSONWriter()
-        writer.write(text)
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
+    static func json(_ text: String) -> String { CLI.literal(.string(text)) }
 
     /// Scalars a terminal acts on rather than shows (newline and tab aside).
     static func activeScalars(in text: String) -> [Unicode.Scalar] {

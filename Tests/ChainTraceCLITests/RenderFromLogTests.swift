@@ -50,10 +50,8 @@ struct RenderFromLogTests {
     func everyHandlerTheLogShowsForTheChainIsDrawn(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let (traces, chains) = Self.log(&random)
-        let directory = try CLI.temporaryDirectory()
-        let log = directory.appendingPathComponent("log.jsonl").path
         let bytes = TraceLogFormat.header + [0x0A] + traces.flatMap { TraceLogFormat.encode($0) + [0x0A] }
-        try Data(bytes).write(to: URL(fileURLWithPath: log))
+        let log = try CLI.write(bytes, named: "log.jsonl", in: try CLI.temporaryDirectory())
 
         let pickedIndex = Int.random(in: 0..<traces.count, using: &random)
         let picked = traces[pickedIndex]

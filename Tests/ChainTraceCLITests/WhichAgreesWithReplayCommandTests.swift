@@ -9,11 +9,7 @@ import Testing
 /// and `which @FILE` with more than one command is an error naming the second, never a silent answer for the first.
 @Suite("which agrees with replay, through the binary")
 struct WhichAgreesWithReplayCommandTests {
-    static func json(_ value: JSONValue) -> String {
-        var writer = JSONWriter()
-        writer.write(value)
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
+    static func json(_ value: JSONValue) -> String { CLI.literal(value) }
 
     static func command(_ random: inout SeededGenerator) -> JSONValue {
         var members: [String: JSONValue] = ["kind": .string(random.pick(["Tap", "Swipe", "Coin", "Other"]))]
@@ -29,11 +25,9 @@ struct WhichAgreesWithReplayCommandTests {
         var random = SeededGenerator(seed: seed)
         let (definition, _) = GeneratedDefinition.make(&random)
         let directory = try CLI.temporaryDirectory()
-        let definitionPath = directory.appendingPathComponent("generated.chain.json").path
-        try Self.json(definition).write(toFile: definitionPath, atomically: true, encoding: .utf8)
+        let definitionPath = try CLI.write(Array(Self.json(definition).utf8), named: "generated.chain.json", in: directory)
         let commands = (0..<8).map { _ in Self.command(&random) }
-        let streamPath = directory.appendingPathComponent("commands.jsonl").path
-        try (commands.map(Self.json).joined(separator: "\n") + "\n").write(toFile: streamPath, atomically: true, encoding: .utf8)
+        let streamPath = try CLI.write(Array((commands.map(Self.json).joined(separator: "\n") + "\n").utf8), named: "commands.jsonl", in: directory)
 
         let replay = try CLI.run("replay", definitionPath, streamPath, "--format", "json")
         #expect([0, 1].contains(replay.status), "seed \(seed): \(replay.standardError)")
