@@ -1,0 +1,80 @@
+import ChainTrace
+import ChainTraceFormats
+import ChainTraceTestSupport
+import Testing
+
+/// The linter on generated definitions: a valid one has no error-level finding (a chain can be made from it), and
+/// each structural mistake injected into it — a duplicate name, a `next` naming nobody, a loop — is found as
+/// its check, at the line and column of the member at fault.
+@Suite("Lint of generated definitions")
+struct LintPropertyTests {
+    static func bytes(_ value: JSONValue) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.write(value)
+        return writer.bytes.flatMap { $0 == UInt8(ascii: ",") ? [$0, 0x0A] : [$0] }
+    }
+
+    static func handlerCount(_ value: JSONValue) -> Int {
+        if case .array(let handlers)? = value["handlers"] { handlers.count } else { 0 }
+    }
+
+    /// The line and column where `needle` first occurs in `bytes` after `after`, counted as the parser counts.
+    static func position(of needle: String, in bytes: [UInt8], after: Int = 0) -> (line: Int, column: Int, offset: Int)? {
+        let target = Array(needle.utf8)
+        guard target.count <= bytes.count else { return nil }
+        for offset in after...(bytes.count - target.count) where Array(bytes[offset..<(offset + target.count)]) == target {
+            let before = bytes[..<offset]
+            let line = before.filter { $0 == 0x0A }.count + 1
+            let column = offset - (before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
+            return (line, column, offset)
+        }
+        return nil
+    }
+
+    @Test(arguments: SeededGenerator.seeds(50))
+    func validHasNoErrorsAndEachInjectedMistakeIsFoundWhereItIs(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let (value, _) = GeneratedDefinition.make(&random)
+        let clean = ChainDefinitionLinter.lint(bytes: Self.bytes(value), file: "g.chain.json")
+        #expect(!clean.contains { $0.severity == .error }, "seed \(seed): \(clean.map(\.description))")
+        _ = try ChainDefinition.load(bytes: Self.bytes(value), file: "g.chain.json").makeChain()
+
+        let count = Self.handlerCount(value)
+        let victim = Int.random(in: 0..<count, using: &random)
+        let (broken, check, marker): (JSONValue, String, String)
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0 where count > 1:
+            let other = (victim + 1) % count
+            broken = value.changing(at: ["handlers", "\(victim)", "name"], to: .string("H\(other)"))
+            check = "duplicate-name"
+            marker = #""name":"H\#(other)""#
+        case 1:
+            broken = value.changing(at: ["handlers", "\(victim)", "next"], to: .string("Ghost"))
+            check = "unknown-handler"
+            marker = #""Ghost""#
+        default:
+            // The victim forwards to itself: the smallest loop.
+            broken = value.changing(at: ["handlers", "\(victim)", "next"], to: .string("H\(victim)"))
+                .changing(at: ["handlers", "\(victim)", "registry"], to: nil)
+            check = "cycle"
+            marker = #""next":"H\#(victim)""#
+        }
+        let bytes = Self.bytes(broken)
+        let findings = ChainDefinitionLinter.lint(bytes: bytes, file: "g.chain.json")
+        let found = findings.filter { $0.check == check }
+        #expect(!found.isEmpty && found.allSatisfy { $0.severity == .error }, "seed \(seed): \(check) not found in \(findings.map(\.description))")
+        if check != "cycle", let finding = found.first {
+            // The second occurrence for a duplicate: the first holder of the name is fine.
+            var place = Self.position(of: marker, in: bytes)
+            if check == "duplicate-name", let first = place { place = Self.position(of: marker, in: bytes, after: first.offset + 1) ?? first }
+            // The finding names the member's value (after `"name":` or `"next":`) or the member itself.
+            if let place {
+                #expect(finding.error.line == place.line, "seed \(seed): \(finding) vs line \(place.line)")
+                #expect(abs(finding.error.column - place.column) <= marker.count, "seed \(seed): \(finding) vs column \(place.column)")
+            }
+        }
+        #expect(throws: FormatError.self, "seed \(seed): a chain was made from a definition with a \(check)") {
+            try ChainDefinition.load(bytes: bytes, file: "g.chain.json").makeChain()
+        }
+    }
+}
