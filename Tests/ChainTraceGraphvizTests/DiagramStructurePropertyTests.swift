@@ -1,0 +1,85 @@
+import CGraphviz
+import ChainTrace
+import ChainTraceAnalysis
+import ChainTraceFormats
+import ChainTraceGraphviz
+import ChainTraceTestSupport
+import Testing
+
+/// Diagrams of generated definitions and of the logs their replays write: read back with libcgraph, the
+/// structure has one node per handler (registry members included) and an edge for every link the definition
+/// makes; the path, profile and diff diagrams of the same chain render through libgvc without an error.
+@Suite("Diagrams of generated chains", .serialized)
+struct DiagramStructurePropertyTests {
+    static func attribute(_ object: UnsafeMutableRawPointer, _ name: String) -> String? {
+        name.withCString { key in agget(object, UnsafeMutablePointer(mutating: key)).map { String(cString: $0) } }
+    }
+
+    /// The handler names of the nodes (by tooltip) and the pairs of names each edge joins.
+    static func read(_ dot: String, names: Set<String>) -> (nodes: [String], edges: Set<[String]>)? {
+        GraphvizRenderer.withGraphvizLock {
+            guard let graph: UnsafeMutablePointer<Agraph_t> = dot.withCString({ agmemread($0) }) else { return nil }
+            defer { agclose(graph) }
+            var nodes: [String] = []
+            var edges: Set<[String]> = []
+            var node = agfstnode(graph)
+            while let current = node {
+                let name = attribute(UnsafeMutableRawPointer(current), "tooltip") ?? ""
+                if names.contains(name) { nodes.append(name) }
+                var edge = agfstout(graph, current)
+                while let out = edge {
+                    let head = attribute(UnsafeMutableRawPointer(out.pointee.node), "tooltip") ?? ""
+                    if names.contains(name), names.contains(head) { edges.insert([name, head]) }
+                    edge = agnxtout(graph, out)
+                }
+                node = agnxtnode(graph, current)
+            }
+            return (nodes, edges)
+        }
+    }
+
+    @Test(arguments: SeededGenerator.seeds(25))
+    func theStructureHasEveryHandlerAndLinkAndEveryDiagramRenders(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let (value, _) = GeneratedDefinition.make(&random)
+        var writer = JSONWriter()
+        writer.write(value)
+        let definition = try ChainDefinition.load(bytes: writer.bytes, file: "g.chain.json")
+        let graph = ChainGraph(definition: definition)
+        let names = Set(graph.handlers.map(\.name))
+        let options = DiagramOptions(rowLength: 1_000, maximumHandlers: nil)
+        let structure = ChainDiagram.structure(graph, options: options).text
+        guard let read = Self.read(structure, names: names) else {
+            Issue.record("seed \(seed): libcgraph could not read the structure")
+            return
+        }
+        #expect(read.nodes.sorted() == names.sorted(), "seed \(seed): nodes \(read.nodes.sorted()) vs \(names.sorted())")
+        for link in graph.links {
+            #expect(read.edges.contains([link.from, link.to]), "seed \(seed): no edge \(link.from) → \(link.to)")
+        }
+        _ = try GraphvizRenderer.render(structure, as: .svg)
+
+        // Replay commands into a log, then draw its profile, one path, and the diff with a second run.
+        let commands = (0..<20).map { index in
+            JSONCommand(kind: random.pick(["Tap", "Swipe", "Coin"]), id: "c\(index)",
+                        fields: ["size": .string(random.pick(["S", "M"])), "weight": .integer(Int64.random(in: 1...9, using: &random))])
+        }
+        let chain = try definition.makeChain(unknownTypes: .modelFromRules)
+        func run() -> [Trace] {
+            let sink = InMemoryTraceSink()
+            chain.recorder = Recorder(sink: sink)
+            for command in commands { _ = try? chain.send(command) }
+            return sink.traces
+        }
+        let before = run(), after = run()
+        let profile = ChainProfile(before)
+        for dot in [
+            ChainDiagram.profile(profile, over: graph).text,
+            ChainDiagram.path(before[Int.random(in: 0..<before.count, using: &random)], over: graph).text,
+            ChainDiagram.diff(before: profile, after: ChainProfile(after), over: graph).text,
+        ] {
+            #expect(Self.read(dot, names: names) != nil, "seed \(seed): libcgraph could not read a diagram")
+            _ = try GraphvizRenderer.render(dot, as: .svg)
+        }
+    }
+}
