@@ -7,12 +7,15 @@ import ChainTraceFormats
 /// - Parameter percentile: Compare each handler's self time at this percentile (0–100) of its hops — robust to
 ///   one slow outlier when `traces` come from many runs. `nil` compares every single hop.
 public func verifyNoHandlerSlower(than budget: Duration, in traces: [Trace], percentile: Double? = nil) -> String? {
-    let limit = budget.components.seconds * 1_000_000_000 + budget.components.attoseconds / 1_000_000_000
+    // Any Duration, up to its largest, in nanoseconds: saturated, never trapping; a negative budget is zero.
+    let (seconds, attoseconds) = budget.components
+    let (wholeSeconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    let limit = max(0, overflow ? (seconds < 0 ? Int64.min : Int64.max) : wholeSeconds.saturatingAdd(attoseconds / 1_000_000_000))
     let profile = ChainProfile(traces)
     var slow: [(handler: String, time: UInt64, hops: Int)] = []
     for handler in profile.handlers where handler.seen > 0 {
         let time = percentile.map { handler.selfTime(atPercentile: $0) } ?? handler.maximumSelfTime
-        if time > UInt64(max(0, limit)) { slow.append((handler.handler, time, handler.seen)) }
+        if time > UInt64(limit) { slow.append((handler.handler, time, handler.seen)) }
     }
     guard !slow.isEmpty else { return nil }
     let measure = percentile.map { "p\(Format.number($0)) self time" } ?? "self time"
