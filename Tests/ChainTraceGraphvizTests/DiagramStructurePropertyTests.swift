@@ -83,3 +83,55 @@ struct DiagramStructurePropertyTests {
         }
     }
 }
+
+/// `focus`, `ignore` and `maximumHandlers` on generated chains and profiles: exactly the focused handlers and
+/// their neighbours are drawn, never an ignored one; a profile over the maximum draws that many, the hottest; and
+/// a link through hidden handlers is still drawn between the drawn ones it joins.
+@Suite("Cutting diagrams down", .serialized)
+struct DiagramCuttingPropertyTests {
+    @Test(arguments: SeededGenerator.seeds(25))
+    func focusIgnoreAndTheMaximumDrawExactlyWhatTheySay(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let count = Int.random(in: 3...14, using: &random)
+        let names = (0..<count).map { "H\($0)" }
+        var links: [ChainGraph.Link] = []
+        for index in 1..<count { links.append(ChainGraph.Link(from: names[Int.random(in: 0..<index, using: &random)], to: names[index])) }
+        let graph = ChainGraph(name: "cut", handlers: names.map { ChainGraph.Handler(name: $0) }, links: links, entries: [names[0]])
+        let all = Set(names)
+
+        let focus = Array(names.shuffled(using: &random).prefix(Int.random(in: 0...2, using: &random)))
+        let ignore = Array(names.shuffled(using: &random).prefix(Int.random(in: 0...2, using: &random)))
+        let options = DiagramOptions(rowLength: 1_000, maximumHandlers: nil, focus: focus, ignore: ignore)
+        let dot = ChainDiagram.structure(graph, options: options).text
+        guard let read = DiagramStructurePropertyTests.read(dot, names: all) else {
+            Issue.record("seed \(seed): libcgraph could not read the diagram")
+            return
+        }
+        var expected = all.subtracting(ignore)
+        if !focus.isEmpty {
+            var kept = Set(focus)
+            for link in links where focus.contains(link.from) || focus.contains(link.to) { kept.formUnion([link.from, link.to]) }
+            expected.formIntersection(kept)
+        }
+        #expect(Set(read.nodes) == expected, "seed \(seed): focus \(focus), ignore \(ignore): drew \(read.nodes.sorted()), expected \(expected.sorted())")
+        // Every edge joins two drawn handlers, and a drawn handler's drawn child is joined to it.
+        for edge in read.edges { #expect(expected.contains(edge[0]) && expected.contains(edge[1]), "seed \(seed)") }
+        for link in links where expected.contains(link.from) && expected.contains(link.to) {
+            #expect(read.edges.contains([link.from, link.to]), "seed \(seed): \(link.from) → \(link.to) missing")
+        }
+
+        // A profile with more handlers than the maximum draws the hottest ones.
+        let selfTimes = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, UInt64(($0 * 7_919) % 1_000 + 1)) })
+        let traces = names.map { name in
+            Trace(id: 0, commandKind: "K", entry: name, chain: "cut",
+                  hops: [Hop(handler: name, position: 0, decision: .passed, inclusiveDuration: selfTimes[name]!, selfDuration: selfTimes[name]!)],
+                  outcome: .fellOffTheEnd, duration: selfTimes[name]!)
+        }
+        let maximum = Int.random(in: 1...count, using: &random)
+        let profileDOT = ChainDiagram.profile(ChainProfile(traces), over: graph, options: DiagramOptions(rowLength: 1_000, maximumHandlers: maximum)).text
+        let hottest = Set(names.sorted { selfTimes[$0]! > selfTimes[$1]! }.prefix(maximum))
+        let profileRead = DiagramStructurePropertyTests.read(profileDOT, names: all)
+        #expect(profileRead.map { Set($0.nodes) } == hottest, "seed \(seed): max \(maximum)")
+        _ = try GraphvizRenderer.render(profileDOT, as: .svg)
+    }
+}
