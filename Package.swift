@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(
             name: "ChainTraceIntegrationTests",
             dependencies: [
-                "ChainTrace", "ChainTraceFormats", "ChainTraceTracing", "ChainTraceLogging",
+                "ChainTrace", "ChainTraceFormats", "ChainTraceTracing", "ChainTraceLogging", "ChainTraceTestSupport",
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),
             ],
