@@ -4,15 +4,24 @@ public enum DurationText {
         ("ns", 1), ("us", 1_000), ("µs", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000),
     ]
 
-    /// The nanoseconds `text` stands for, or `nil` when it is not a non-negative number followed by a unit.
+    /// The nanoseconds `text` stands for, or `nil` when it is not a decimal number (`250`, `1.5`) followed by a
+    /// unit.
     public static func nanoseconds(_ text: String) -> Int64? {
         let trimmed = text.trimmingSpaces
         for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
             let number = trimmed.dropLast(suffix.count).trimmingSpaces
-            guard let value = Double(number), value.isFinite, value >= 0, value * scale < 9.2e18 else { return nil }
+            // Decimal digits with an optional fraction, as the docs write them: no sign, exponent or hex float.
+            guard isDecimal(number), let value = Double(number), value * scale < 9.2e18 else { return nil }
             return Int64((value * scale).rounded())
         }
         return nil
+    }
+
+    /// Whether `text` is ASCII digits, optionally with one `.` and more digits after it.
+    private static func isDecimal(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 1 || parts.count == 2 else { return false }
+        return parts.allSatisfy { part in !part.isEmpty && part.utf8.allSatisfy { (0x30...0x39).contains($0) } }
     }
 
     /// What the parser accepts, for error messages.

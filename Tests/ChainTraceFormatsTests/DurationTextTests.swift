@@ -1,0 +1,55 @@
+import ChainTraceFormats
+import ChainTraceTestSupport
+import Testing
+
+/// Durations as definitions and `--slow` write them: every duration formats to text that parses back to within
+/// the three significant digits shown (exactly below a microsecond); every spelling of every unit parses to the
+/// same nanoseconds; anything else — negative, not a number, no unit, too large — is refused, never trapped on.
+@Suite("Duration text")
+struct DurationTextTests {
+    @Test(arguments: SeededGenerator.seeds(200))
+    func formattedDurationsParseBackWithinTheirPrecision(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let magnitude = Int64.random(in: 0...18, using: &random)
+        var power: Int64 = 1
+        for _ in 0..<magnitude { power *= 10 }
+        let nanoseconds = Int64.random(in: 0...min(power * 9, 9_000_000_000_000_000_000), using: &random)
+        let text = DurationText.format(nanoseconds: nanoseconds)
+        let parsed = try #require(DurationText.nanoseconds(text), "seed \(seed): \(nanoseconds) formats as \(text), which does not parse")
+        if nanoseconds < 1_000 {
+            #expect(parsed == nanoseconds, "seed \(seed): \(text)")
+        } else {
+            let error = abs(Double(parsed) - Double(nanoseconds)) / Double(nanoseconds)
+            #expect(error <= 0.005, "seed \(seed): \(nanoseconds) → \(text) → \(parsed)")
+        }
+    }
+
+    @Test(arguments: SeededGenerator.seeds(100))
+    func everySpellingOfAUnitMeansTheSame(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let whole = Int.random(in: 0...999, using: &random)
+        let fraction = random.chance(0.5) ? "" : "." + String(Int.random(in: 0...99, using: &random))
+        let number = "\(whole)\(fraction)"
+        let value = Double(number)!
+        for (units, scale) in [(["ns"], 1.0), (["us", "µs"], 1_000.0), (["ms"], 1_000_000.0), (["s"], 1_000_000_000.0)] {
+            for unit in units {
+                let spaced = random.chance(0.3) ? " \(number) \(unit) " : "\(number)\(unit)"
+                #expect(DurationText.nanoseconds(spaced) == Int64((value * scale).rounded()), "seed \(seed): \(spaced)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        "", "ms", "5", "-1ms", "1 m s", "1h", "1.5.2ms", "nanms", "infs", "1e30s", "9300000000s", "0x10ns", "１ms",
+        "5 sec", "five ms",
+    ])
+    func anythingElseIsRefused(text: String) {
+        #expect(DurationText.nanoseconds(text) == nil, "\(text) was accepted")
+    }
+
+    @Test func extremesFormatWithoutTrapping() {
+        for value in [Int64.min, -1, 0, 999, 1_000, 999_999, Int64.max] {
+            #expect(!DurationText.format(nanoseconds: value).isEmpty)
+        }
+    }
+}
