@@ -80,7 +80,8 @@ final class TraceStorage: ManagedBuffer<TraceHeader, HopRecord> {
     /// The same, given ``MonotonicClock/nanosecondsPerTick`` for a trace in ticks, or `nil` for one in nanoseconds.
     @inlinable
     static func durations(of record: HopRecord, scale: UInt64?) -> (inclusive: UInt64, exclusive: UInt64) {
-        guard let scale else { return (record.inclusiveDuration, min(record.inclusiveDuration, record.selfDuration)) }
+        // A trace built from its parts (a log line, a test) gives back exactly what it was given.
+        guard let scale else { return (record.inclusiveDuration, record.selfDuration) }
         let start = MonotonicClock.nanoseconds(record.startOffset, scale: scale)
         let end = MonotonicClock.nanoseconds(record.startOffset &+ record.inclusiveDuration, scale: scale)
         let inclusive = end &- start
