@@ -15,7 +15,7 @@ struct RecordedSessionTests {
         chain = try ChainDefinition.load(path: "Samples/VendingMachine/vending-machine.chain.json").makeChain(unknownTypes: .modelFromRules)
     }
 
-    /// Line 2 of the log: command c01, Command.
+    /// Line 2 of the log: command "c01", "Command".
     @Test func command1_c01() throws {
         let traces = captureTraces {
             _ = try? chain.send(JSONCommand(kind: "Command", id: "c01", fields: .object(["diameter": .double(24.26), "weight": .double(5.67)])), from: "CoinCounter")
@@ -25,7 +25,7 @@ struct RecordedSessionTests {
         expectHandled(traces[0], by: "QuarterValidator")
     }
 
-    /// Line 3 of the log: command c02, Command.
+    /// Line 3 of the log: command "c02", "Command".
     @Test func command2_c02() throws {
         let traces = captureTraces {
             _ = try? chain.send(JSONCommand(kind: "Command", id: "c02", fields: .object(["diameter": .double(19.05), "weight": .double(2.5)])), from: "CoinCounter")
@@ -35,7 +35,7 @@ struct RecordedSessionTests {
         expectHandled(traces[0], by: "PennyValidator")
     }
 
-    /// Line 4 of the log: command c03, Command.
+    /// Line 4 of the log: command "c03", "Command".
     @Test func command3_c03() throws {
         let traces = captureTraces {
             _ = try? chain.send(JSONCommand(kind: "Command", id: "c03", fields: .object(["diameter": .double(21.3), "weight": .double(4.98)])), from: "CoinCounter")
@@ -45,7 +45,7 @@ struct RecordedSessionTests {
         expectHandled(traces[0], by: "NickelValidator")
     }
 
-    /// Line 5 of the log: command c04, Command.
+    /// Line 5 of the log: command "c04", "Command".
     @Test func command4_c04() throws {
         let traces = captureTraces {
             _ = try? chain.send(JSONCommand(kind: "Command", id: "c04", fields: .object(["diameter": .double(17.9), "weight": .double(2.27)])), from: "CoinCounter")
@@ -55,7 +55,7 @@ struct RecordedSessionTests {
         expectHandled(traces[0], by: "DimeValidator")
     }
 
-    /// Line 6 of the log: command c05, Command.
+    /// Line 6 of the log: command "c05", "Command".
     @Test func command5_c05() throws {
         let traces = captureTraces {
             _ = try? chain.send(JSONCommand(kind: "Command", id: "c05", fields: .object(["diameter": .double(30.0), "weight": .double(9.1)])), from: "CoinCounter")
@@ -65,7 +65,7 @@ struct RecordedSessionTests {
         expectUnhandled(traces[0])
     }
 
-    /// Line 7 of the log: command c06, Command.
+    /// Line 7 of the log: command "c06", "Command".
     @Test func command6_c06() throws {
         let traces = captureTraces {
             _ = try? chain.send(JSONCommand(kind: "Command", id: "c06", fields: .object(["diameter": .double(24.1), "weight": .double(5.71)])), from: "CoinCounter")
@@ -75,7 +75,7 @@ struct RecordedSessionTests {
         expectHandled(traces[0], by: "QuarterValidator")
     }
 
-    /// Line 8 of the log: command c07, Command.
+    /// Line 8 of the log: command "c07", "Command".
     @Test func command7_c07() throws {
         let traces = captureTraces {
             _ = try? chain.send(JSONCommand(kind: "Command", id: "c07", fields: .object(["diameter": .double(19.1), "weight": .double(2.49)])), from: "CoinCounter")
@@ -85,7 +85,7 @@ struct RecordedSessionTests {
         expectHandled(traces[0], by: "PennyValidator")
     }
 
-    /// Line 9 of the log: command c08, Command.
+    /// Line 9 of the log: command "c08", "Command".
     @Test func command8_c08() throws {
         let traces = captureTraces {
             _ = try? chain.send(JSONCommand(kind: "Command", id: "c08", fields: .object(["diameter": .double(26.5), "weight": .double(6.5)])), from: "CoinCounter")
@@ -95,7 +95,7 @@ struct RecordedSessionTests {
         expectUnhandled(traces[0])
     }
 
-    /// Line 10 of the log: command c09, Command.
+    /// Line 10 of the log: command "c09", "Command".
     @Test func command9_c09() throws {
         let traces = captureTraces {
             _ = try? chain.send(JSONCommand(kind: "Command", id: "c09", fields: .object(["diameter": .double(17.95), "weight": .double(2.26)])), from: "CoinCounter")
@@ -105,7 +105,7 @@ struct RecordedSessionTests {
         expectHandled(traces[0], by: "DimeValidator")
     }
 
-    /// Line 11 of the log: command c10, Command.
+    /// Line 11 of the log: command "c10", "Command".
     @Test func command10_c10() throws {
         let traces = captureTraces {
             _ = try? chain.send(JSONCommand(kind: "Command", id: "c10", fields: .object(["diameter": .double(24.3), "weight": .double(5.6)])), from: "CoinCounter")
