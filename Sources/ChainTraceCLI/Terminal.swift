@@ -1,3 +1,5 @@
+import ChainTrace
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -114,23 +116,12 @@ enum TerminalText {
         return String(out)
     }
 
-    /// Characters a terminal acts on instead of showing, newline and tab aside.
+    /// Characters a terminal acts on instead of showing, newline and tab aside (``VisibleText``'s rule).
     private static func isActive(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x0A, 0x09: false
-        case 0x00..<0x20, 0x7F, 0x80..<0xA0: true
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
+        scalar != "\n" && scalar != "\t" && VisibleText.isActive(scalar)
     }
 
     private static func isMarker(_ scalar: Unicode.Scalar) -> Bool { (0xFDD0...0xFDEF).contains(scalar.value) }
 
-    private static func escape(_ scalar: Unicode.Scalar) -> String {
-        switch scalar {
-        case "\n": "\\n"
-        case "\t": "\\t"
-        default: "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-        }
-    }
+    private static func escape(_ scalar: Unicode.Scalar) -> String { VisibleText.escape(scalar) }
 }

@@ -34,29 +34,31 @@ public final class LogTraceSink: TraceSink {
 
     public func record(_ trace: Trace) {
         guard logger.logLevel <= level else { return }
+        // Log lines are read by people, on terminals too: names from data are shown escaped (VisibleText).
+        let shown = VisibleText.escaped
         var common: Logger.Metadata = [
-            "chaintrace.chain": "\(trace.chain)",
-            "chaintrace.command.kind": "\(trace.commandKind)",
-            "chaintrace.outcome": "\(trace.outcome)",
+            "chaintrace.chain": "\(shown(trace.chain))",
+            "chaintrace.command.kind": "\(shown(trace.commandKind))",
+            "chaintrace.outcome": "\(shown("\(trace.outcome)"))",
             "chaintrace.duration_ns": "\(trace.duration)",
         ]
-        if let id = trace.commandID { common["chaintrace.command.id"] = "\(id)" }
-        let name = "\(trace.chain) \(trace.commandKind)" + (trace.commandID.map { " \($0)" } ?? "")
+        if let id = trace.commandID { common["chaintrace.command.id"] = "\(shown(id))" }
+        let name = shown("\(trace.chain) \(trace.commandKind)" + (trace.commandID.map { " \($0)" } ?? ""))
         switch granularity {
         case .perTrace:
-            let path = trace.path.isEmpty ? "no handler" : trace.path.joined(separator: " → ")
-            logger.log(level: level, "\(name): \(path) (\(trace.outcome)) in \(trace.duration)ns", metadata: common)
+            let path = trace.path.isEmpty ? "no handler" : trace.path.map(shown).joined(separator: " → ")
+            logger.log(level: level, "\(name): \(path) (\(shown("\(trace.outcome)"))) in \(trace.duration)ns", metadata: common)
         case .perHop:
             for hop in trace.hops {
                 var metadata = common
-                metadata["chaintrace.handler"] = "\(hop.handler)"
+                metadata["chaintrace.handler"] = "\(shown(hop.handler))"
                 metadata["chaintrace.position"] = "\(hop.position)"
                 metadata["chaintrace.decision"] = "\(hop.decision.rawValue)"
                 metadata["chaintrace.self_ns"] = "\(hop.selfDuration)"
                 metadata["chaintrace.inclusive_ns"] = "\(hop.inclusiveDuration)"
-                if let reason = hop.reason { metadata["chaintrace.reason"] = "\(reason)" }
-                if let registry = hop.registry { metadata["chaintrace.registry"] = "\(registry)" }
-                logger.log(level: level, "\(name) hop \(hop.position + 1) \(hop.handler): \(hop.decision.rawValue)", metadata: metadata)
+                if let reason = hop.reason { metadata["chaintrace.reason"] = "\(shown(reason))" }
+                if let registry = hop.registry { metadata["chaintrace.registry"] = "\(shown(registry))" }
+                logger.log(level: level, "\(name) hop \(hop.position + 1) \(shown(hop.handler)): \(hop.decision.rawValue)", metadata: metadata)
             }
         }
     }

@@ -101,8 +101,8 @@ public struct SwiftTestGenerator: Sendable {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where isInvisible(scalar):
-                result += "\\u{\(String(scalar.value, radix: 16))}"
+            case _ where VisibleText.isActive(scalar):
+                result += VisibleText.escape(scalar)
             default: result.unicodeScalars.append(scalar)
             }
         }
@@ -113,14 +113,6 @@ public struct SwiftTestGenerator: Sendable {
     /// bidi character (which the compiler refuses, or which reorders what a reader sees) reaches the file.
     static func comment(_ text: String) -> String {
         String(literal(text).dropFirst().dropLast())
-    }
-
-    /// C0 and C1 controls, DEL, bidi controls and the byte-order mark: written as `\u{…}` escapes.
-    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00..<0x20, 0x7F..<0xA0, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF: true
-        default: false
-        }
     }
 
     /// A Swift expression building `value`, with explicit cases so large payloads type-check quickly.
