@@ -1,0 +1,67 @@
+import ChainTrace
+import ChainTraceFormats
+import ChainTraceTestSupport
+import Foundation
+import Testing
+
+/// `validate` and `replay --skip-invalid`, run as a user runs them on generated files: `validate` reports exactly
+/// the library's lint findings, positions included, with the exit status the flags promise; a stream with
+/// generated bad lines among good ones replays every good one, reports each bad one at its line, and exits 1.
+@Suite("validate and --skip-invalid, through the binary")
+struct ValidateAndSkipInvalidCommandTests {
+    @Test(arguments: SeededGenerator.seeds(6))
+    func validateReportsTheLibrarysFindings(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        var (value, _) = GeneratedDefinition.make(&random)
+        if random.chance(0.5), case .array(let handlers)? = value["handlers"] {
+            // A mistake: a next naming nobody.
+            value = value.changing(at: ["handlers", "\(Int.random(in: 0..<handlers.count, using: &random))", "next"], to: .string("Ghost"))
+        }
+        let text = CLI.literal(value)
+        let path = try CLI.write(Array(text.utf8), named: "g.chain.json", in: try CLI.temporaryDirectory())
+        let findings = ChainDefinitionLinter.lint(bytes: Array(text.utf8), file: path)
+        let errors = findings.filter { $0.severity == .error }.count
+        for strict in [false, true] {
+            let output = try CLI.binary.run(["validate", path, "--format", "json"] + (strict ? ["--strict"] : []))
+            let failing = errors > 0 || (strict && !findings.isEmpty)
+            #expect(output.status == (failing ? 1 : 0), "seed \(seed), strict \(strict): exit \(output.status)")
+            let report = try JSONDocument(bytes: Array(output.standardOutput.utf8), file: "validate.json").root
+            guard case .array(let reported)? = report["findings"] else {
+                Issue.record("seed \(seed): validate printed \(output.standardOutput.prefix(200))")
+                continue
+            }
+            let printed = reported.map { [$0["check"]?.stringValue ?? "", "\($0["line"] ?? .null)", "\($0["column"] ?? .null)"] }
+            let expected = findings.map { [$0.check, "\(JSONValue.integer(Int64($0.error.line)))", "\(JSONValue.integer(Int64($0.error.column)))"] }
+            #expect(printed == expected, "seed \(seed): \(printed) vs \(expected)")
+            #expect(report["errors"] == .integer(Int64(errors)), "seed \(seed)")
+        }
+    }
+
+    @Test(arguments: SeededGenerator.seeds(6))
+    func skipInvalidReplaysTheGoodLinesAndReportsEachBadOne(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let bad = [#"{"kind":"#, #"{"kind":7}"#, "[1,2]", #"{"kind":"Coin","kind":"Coin"}"#, #"{"kind":"Coin","id":true}"#, "nonsense", #"{"kind":"Coin","entry":"Ghost"}"#]
+        var lines: [String] = []
+        var badLines: [Int] = []
+        for _ in 0..<Int.random(in: 5...30, using: &random) {
+            if random.chance(0.3) {
+                lines.append(random.pick(bad))
+                badLines.append(lines.count)
+            } else {
+                lines.append(#"{"kind":"Coin","diameter":\#(random.pick(["19.05", "24.26", "30"])),"weight":\#(random.pick(["2.5", "5.67", "9"]))}"#)
+            }
+        }
+        let path = try CLI.write(Array((lines.joined(separator: "\n") + "\n").utf8), named: "mixed.jsonl", in: try CLI.temporaryDirectory())
+        let output = try CLI.run("replay", "Samples/VendingMachine/vending-machine.chain.json", path, "--skip-invalid", "--format", "json")
+        #expect(output.status == (badLines.isEmpty ? 0 : 1), "seed \(seed): \(output.standardError)")
+        let report = try JSONDocument(bytes: Array(output.standardOutput.utf8), file: "replay.json").root
+        #expect(report["invalidLineCount"] == .integer(Int64(badLines.count)), "seed \(seed)")
+        #expect(report["commands"] == .integer(Int64(lines.count - badLines.count)), "seed \(seed)")
+        guard case .array(let reported)? = report["invalidLines"] else {
+            Issue.record("seed \(seed): no invalidLines")
+            return
+        }
+        let reportedLines = reported.compactMap { $0.stringValue.flatMap { Int($0.split(separator: ":")[1]) } }
+        #expect(reportedLines == badLines, "seed \(seed): \(reportedLines) vs \(badLines)")
+    }
+}
