@@ -70,13 +70,13 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
                 statistic = named
                 factorText = factorText[factorText.index(after: greater)...]
             }
-            guard let factor = Double(factorText), factor > 0 else { return nil }
+            guard let factor = DurationText.decimalNumber(factorText), factor > 0 else { return nil }
             return .timesMedian(statistic, factor: factor)
         }
         let sides = text.split(separator: ">", omittingEmptySubsequences: false)
         guard sides.count == 2 else { return nil }
         if sides[0] == "share" {
-            guard sides[1].hasSuffix("%"), let percent = Double(sides[1].dropLast()), percent >= 0, percent <= 100
+            guard sides[1].hasSuffix("%"), let percent = DurationText.decimalNumber(sides[1].dropLast()), percent <= 100
             else { return nil }
             return .share(over: percent / 100)
         }

@@ -11,17 +11,20 @@ public enum DurationText {
         for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
             let number = trimmed.dropLast(suffix.count).trimmingSpaces
             // Decimal digits with an optional fraction, as the docs write them: no sign, exponent or hex float.
-            guard isDecimal(number), let value = Double(number), value * scale < 9.2e18 else { return nil }
+            guard let value = decimalNumber(number), value * scale < 9.2e18 else { return nil }
             return Int64((value * scale).rounded())
         }
         return nil
     }
 
-    /// Whether `text` is ASCII digits, optionally with one `.` and more digits after it.
-    private static func isDecimal(_ text: String) -> Bool {
+    /// The value of `text` when it is ASCII digits, optionally with one `.` and more digits after it — the only
+    /// numbers durations and `--slow` clauses take (no sign, exponent, hex float, `inf` or `nan`).
+    package static func decimalNumber(_ text: some StringProtocol) -> Double? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 1 || parts.count == 2 else { return false }
-        return parts.allSatisfy { part in !part.isEmpty && part.utf8.allSatisfy { (0x30...0x39).contains($0) } }
+        guard parts.count == 1 || parts.count == 2,
+            parts.allSatisfy({ part in !part.isEmpty && part.utf8.allSatisfy { (0x30...0x39).contains($0) } })
+        else { return nil }
+        return Double(String(text))
     }
 
     /// What the parser accepts, for error messages.
