@@ -12,6 +12,9 @@ public enum ChainTracing {
     /// The bootstrapped recorder and the hop limit; threads cache both (see ``bootstrapped(thread:)``).
     private static let global = LockedValue((recorder: Recorder.off, maximumHops: 1000))
     @TaskLocal private static var scoped: Recorder?
+    /// Set while an async instrumented hop of a command the recorder chose not to trace runs: its nested hops
+    /// (in this task and its children) must not start a trace for the same command.
+    @usableFromInline @TaskLocal static var skipsCommand = false
 
     /// Whether any recorder could be in force — the bootstrapped one if it is on, or any open
     /// ``withRecorder(_:operation:)`` scope. When none is, an instrumented hop costs this one load.
@@ -110,15 +113,19 @@ public enum ChainTracing {
     /// The active trace a new hop joins — the thread's (synchronous hops only) or the task's — or a new one if the
     /// command is to be traced. `isOutermost` tells the caller it owns the trace. A trace started by an async
     /// hop is shared with the task's children, so it locks; one started by a synchronous hop is the thread's.
+    ///
+    /// A hop inside one of a command the recorder chose not to trace (sampled out, filtered out) starts nothing:
+    /// deciding again for the same command would trace it from the middle, and count it twice for sampling.
     @usableFromInline
     static func traceForHop<Command>(
         command: Command,
         chain: () -> String,
-        isAsync: Bool
+        isAsync: Bool,
+        thread: ThreadState = .current
     ) -> (trace: ActiveTrace, isOutermost: Bool)? {
-        let thread = ThreadState.current
         if !isAsync, let active = thread.activeTrace { return (active, false) }
         if let active = ActiveTrace.current { return (active, false) }
+        if thread.untracedDepth > 0 || skipsCommand { return nil }
         refreshCache(thread)
         guard let configuration = (scoped ?? thread.cachedRecorder).configuration ?? UnscopedTraces.configuration,
             configuration.admits(command, thread: thread)
@@ -148,7 +155,11 @@ public enum ChainTracing {
         onLoop: (() -> Result)?,
         _ body: () throws -> Result
     ) rethrows -> Result {
-        guard let (trace, isOutermost) = traceForHop(command: command, chain: chain, isAsync: false) else {
+        let thread = ThreadState.current
+        guard let (trace, isOutermost) = traceForHop(command: command, chain: chain, isAsync: false, thread: thread) else {
+            // The command is not traced: its nested hops must not trace it either.
+            thread.untracedDepth += 1
+            defer { thread.untracedDepth -= 1 }
             return try body()
         }
         guard trace.begin(handler()) else {
@@ -180,6 +191,13 @@ public enum ChainTracing {
 }
 
 extension ChainTracing {
+    /// Runs an async hop's body for a command that is not traced, so that its nested hops do not trace it.
+    @usableFromInline
+    static func runUntraced<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+        if skipsCommand { return try await body() }
+        return try await $skipsCommand.withValue(true, operation: body)
+    }
+
     /// Runs an async hop's body inside `trace`, binding the trace to the task when this hop started it.
     @usableFromInline
     static func run<Result>(

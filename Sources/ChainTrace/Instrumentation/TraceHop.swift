@@ -90,11 +90,10 @@ public func traceHop<Command, Result>(
     _ body: () async throws -> Result
 ) async rethrows -> Result {
     guard ChainTracing.mayRecord else { return try await body() }
-    guard let (trace, isOutermost) = ChainTracing.traceForHop(command: command, chain: chain, isAsync: true),
-        trace.begin(handler())
-    else {
-        return try await body()
+    guard let (trace, isOutermost) = ChainTracing.traceForHop(command: command, chain: chain, isAsync: true) else {
+        return try await ChainTracing.runUntraced(body)
     }
+    guard trace.begin(handler()) else { return try await body() }
     return try await ChainTracing.run(trace, isOutermost: isOutermost, role: role, judge: { judge($0, decide) }, body)
 }
 
@@ -110,7 +109,7 @@ public func traceHop<Command, Wrapped>(
 ) async rethrows -> Wrapped? {
     guard ChainTracing.mayRecord else { return try await body() }
     guard let (trace, isOutermost) = ChainTracing.traceForHop(command: command, chain: chain, isAsync: true) else {
-        return try await body()
+        return try await ChainTracing.runUntraced(body)
     }
     guard trace.begin(handler()) else { return nil }
     return try await ChainTracing.run(trace, isOutermost: isOutermost, role: role, judge: { result in

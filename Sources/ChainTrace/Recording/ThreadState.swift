@@ -20,6 +20,9 @@ final class ThreadState {
     @usableFromInline @exclusivity(unchecked) var traceIDLimit: UInt64 = 0
     /// The trace that instrumented synchronous handlers on this thread are adding hops to.
     @usableFromInline @exclusivity(unchecked) var activeTrace: ActiveTrace?
+    /// How many instrumented synchronous hops are open on this thread for commands the recorder chose not to
+    /// trace: their nested hops must not start a trace of their own for the same command.
+    @usableFromInline @exclusivity(unchecked) var untracedDepth = 0
     /// A trace storage nobody holds any more, handed back by ``Trace/recycle(_:)`` for this thread's next traced
     /// walk to fill instead of allocating one.
     @usableFromInline @exclusivity(unchecked) var spareTraceStorage: TraceStorage?
