@@ -1,4 +1,5 @@
 import ChainTrace
+import Foundation
 import ChainTraceFormats
 import ChainTraceTestSupport
 import Testing
@@ -47,5 +48,53 @@ struct TornTailPropertyTests {
             #expect(log.tornTail?.line == complete + 2, "seed \(seed): \(String(describing: log.tornTail))")
             #expect(log.tornTail?.byteCount == leftover, "seed \(seed)")
         }
+    }
+}
+
+/// Appending to a log cut anywhere — as a writer that died leaves it — keeps it readable: the torn last line is
+/// cut off first (and reported), every whole trace before it stays, the new traces follow; a file that is not a
+/// trace log is refused and left exactly as it was.
+@Suite("Appending to cut logs")
+struct AppendingToCutLogsTests {
+    static func path() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("chaintrace-append-\(UUID()).jsonl").path
+    }
+
+    @Test(arguments: SeededGenerator.seeds(40))
+    func appendingAfterATornLineKeepsTheLogReadable(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let old = TornTailPropertyTests.traces(&random)
+        let whole = TraceLogFormat.header + [0x0A] + old.flatMap { TraceLogFormat.encode($0) + [0x0A] }
+        // Now and then exactly before a newline: a whole last line that only lacks it.
+        let ends = whole.indices.filter { whole[$0] == 0x0A && $0 > TraceLogFormat.header.count }
+        let cut = random.chance(0.2) ? random.pick(ends) : Int.random(in: (TraceLogFormat.header.count + 1)...whole.count, using: &random)
+        let path = Self.path()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(whole[..<cut]).write(to: URL(fileURLWithPath: path))
+        let before = try TraceLogReader(path: path).readAll()
+
+        let sink = try TraceLogSink(path: path, appending: true)
+        let new = TornTailPropertyTests.traces(&random).map { trace in
+            Trace(id: trace.id + 100, commandKind: "New", commandID: trace.commandID, payload: trace.payload, entry: trace.entry,
+                  chain: trace.chain, hops: trace.hops, outcome: trace.outcome, duration: trace.duration)
+        }
+        for trace in new { sink.record(trace) }
+        try sink.close()
+
+        let after = try TraceLogReader(path: path).readAll()
+        #expect(after.tornTail == nil, "seed \(seed)")
+        // A whole last line without its newline reads as a trace before, and is kept (completed) after.
+        #expect(after.traces == before.traces + new, "seed \(seed): \(after.traces.count) traces after, \(before.traces.count) + \(new.count) expected")
+        #expect(sink.repairedTail?.byteCount == before.tornTail?.byteCount, "seed \(seed): \(String(describing: sink.repairedTail)) vs \(String(describing: before.tornTail))")
+        #expect(sink.repairedTail?.line == before.tornTail?.line, "seed \(seed)")
+    }
+
+    @Test(arguments: ["not a log\n", #"{"format":"something-else","version":1}"# + "\n", #"{"chain":"c"}"# + "\n", "\u{0}\u{1}binary"])
+    func aFileThatIsNotATraceLogIsRefusedAndLeftAsItWas(content: String) throws {
+        let path = Self.path()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try content.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: FormatError.self) { try TraceLogSink(path: path, appending: true) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == content)
     }
 }
