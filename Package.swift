@@ -165,7 +165,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChainTraceCLITests",
-            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceTestSupport"],
+            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "ChainTraceTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: upcomingFeatures
         ),
