@@ -95,12 +95,13 @@ public final class CommandStreamReader {
         if members["change"] != nil {
             return .change(try ChainChangeDecoder.decode(JSONDocument(bytes: bytes(), file: file, firstLine: line)))
         }
-        func bad(_ member: String, _ expected: String, _ value: JSONValue) -> FormatError {
+        func bad(_ member: String, _ expected: String, _ value: JSONValue, found: String? = nil) -> FormatError {
             let expected = "\"\(member)\" to be \(expected)"
+            let found = found ?? value.summary
             guard let document = try? JSONDocument(bytes: bytes(), file: file, firstLine: line) else {
-                return FormatError(file: file, line: line, column: 1, expected: expected, found: value.summary)
+                return FormatError(file: file, line: line, column: 1, expected: expected, found: found)
             }
-            return document.error(at: member, expected: expected, found: value.summary)
+            return document.error(at: member, expected: expected, found: found)
         }
         var command = JSONCommand()
         if let kind = members.removeValue(forKey: "kind") {
@@ -120,8 +121,12 @@ public final class CommandStreamReader {
             command.entry = text
         }
         if let fields = members["fields"] {
-            guard case .object = fields, members.count == 1 else {
-                throw bad("fields", "an object, and no other members beside kind, id and entry", fields)
+            guard case .object = fields else { throw bad("fields", "an object", fields) }
+            guard members.count == 1 else {
+                let others = members.keys.filter { $0 != "fields" }.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+                throw bad(
+                    "fields", "the only member beside kind, id and entry", fields,
+                    found: "\(others) beside it (put them inside \"fields\", or leave \"fields\" out)")
             }
             command.fields = fields
         } else {
