@@ -4,6 +4,7 @@ import ChainTraceAnalysis
 import ChainTraceFormats
 import ChainTraceGraphviz
 import ChainTraceTestSupport
+import Foundation
 import Testing
 
 /// Diagrams of generated definitions and of the logs their replays write: read back with libcgraph, the
@@ -133,5 +134,89 @@ struct DiagramCuttingPropertyTests {
         let profileRead = DiagramStructurePropertyTests.read(profileDOT, names: all)
         #expect(profileRead.map { Set($0.nodes) } == hottest, "seed \(seed): max \(maximum)")
         _ = try GraphvizRenderer.render(profileDOT, as: .svg)
+    }
+}
+
+/// libgvc is not thread-safe; the renderer serialises it. Renders of generated diagrams started from several
+/// threads at once give exactly the bytes the same renders give one at a time, in every format; and what a path
+/// or profile diagram says matches its trace and rule — fell off the end, the failing handler's error, the slow
+/// handlers flagged and only those.
+@Suite("Rendering from many threads, and what diagrams say", .serialized)
+struct ConcurrentRenderingTests {
+    static func graphAndTraces(_ random: inout SeededGenerator) throws -> (ChainGraph, [Trace]) {
+        let (value, _) = GeneratedDefinition.make(&random)
+        var writer = JSONWriter()
+        writer.write(value)
+        let definition = try ChainDefinition.load(bytes: writer.bytes, file: "g.chain.json")
+        let chain = try definition.makeChain(unknownTypes: .modelFromRules)
+        let sink = InMemoryTraceSink()
+        chain.recorder = Recorder(sink: sink)
+        for index in 0..<15 {
+            _ = try? chain.send(JSONCommand(
+                kind: random.pick(["Tap", "Swipe", "Coin"]), id: "c\(index)",
+                fields: ["size": .string(random.pick(["S", "M"])), "weight": .integer(Int64.random(in: 1...9, using: &random))]))
+        }
+        return (ChainGraph(definition: definition), sink.traces)
+    }
+
+    @Test(arguments: SeededGenerator.seeds(4))
+    func parallelRendersGiveTheBytesOfSerialOnes(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let (graph, traces) = try Self.graphAndTraces(&random)
+        let dots = [
+            ChainDiagram.structure(graph).text, ChainDiagram.profile(ChainProfile(traces), over: graph).text,
+            ChainDiagram.path(traces[0], over: graph).text,
+        ]
+        let formats: [GraphvizFormat] = [.svg, .png, .dot]
+        let jobs = dots.flatMap { dot in formats.map { (dot, $0) } }
+        let serial = try jobs.map { try GraphvizRenderer.render($0.0, as: $0.1).bytes }
+        let parallel = LockedOutputs(count: jobs.count)
+        DispatchQueue.concurrentPerform(iterations: jobs.count * 2) { index in
+            let job = jobs[index % jobs.count]
+            if let bytes = try? GraphvizRenderer.render(job.0, as: job.1).bytes { parallel.set(index % jobs.count, bytes) }
+        }
+        for index in jobs.indices {
+            #expect(parallel.get(index) == serial[index], "seed \(seed): job \(index) (\(jobs[index].1)) differs when rendered in parallel")
+        }
+    }
+
+    @Test(arguments: SeededGenerator.seeds(10))
+    func pathAndProfileDiagramsSayWhatTheTracesAndRuleSay(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let (graph, traces) = try Self.graphAndTraces(&random)
+        for trace in traces.prefix(5) {
+            let dot = ChainDiagram.path(trace, over: graph).text
+            #expect(dot.contains("fell off the end") == (trace.outcome == .fellOffTheEnd) || trace.hops.isEmpty, "seed \(seed): \(trace.outcome)")
+            if case .failed(_, let error) = trace.outcome {
+                #expect(dot.contains("error: \(DOTText.html(error))"), "seed \(seed): the error is not shown")
+            }
+        }
+        let rule = try SlowHandlerRule.parse(random.pick(["share>20%", "p95>1us", "2x-median"])).get()
+        let profile = ChainProfile(traces)
+        let dot = ChainDiagram.profile(profile, over: graph, options: DiagramOptions(maximumHandlers: nil, slowRule: rule)).text
+        let flagged = rule.flags(in: profile)
+        #expect(dot.components(separatedBy: "<b>slow:</b>").count - 1 == flagged.count, "seed \(seed): \(flagged.map(\.handler))")
+        #expect(dot.contains("no handler is slow by this rule") == flagged.isEmpty, "seed \(seed)")
+    }
+}
+
+/// Outputs written by concurrent renders, one slot each.
+final class LockedOutputs: @unchecked Sendable {
+    // Every access holds `lock`.
+    private var slots: [[UInt8]?]
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ bytes: [UInt8]) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let existing = slots[index], existing != bytes { slots[index] = [] } else { slots[index] = bytes }
+    }
+
+    func get(_ index: Int) -> [UInt8]? {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots[index]
     }
 }
