@@ -1,4 +1,5 @@
 import ChainTrace
+import ChainTraceAnalysis
 import ChainTraceFormats
 import ChainTraceTestSupport
 import Foundation
@@ -71,6 +72,15 @@ struct LogCommandsAgreeWithLibraryTests {
         }
         #expect(divergences.compactMap { $0["command"]?.stringValue }.sorted() == changed.sorted(), "seed \(seed)")
         #expect(comparison["compared"] == .integer(Int64(before.count)), "seed \(seed)")
+        // Its latency section: each handler's verdict, as the library judges the two profiles.
+        guard case .array(let latency)? = comparison["latency"] else {
+            Issue.record("seed \(seed): no latency section")
+            return
+        }
+        let verdicts = LatencyChange.between(ChainProfile(before), ChainProfile(after))
+        #expect(latency.compactMap { $0["handler"]?.stringValue } == verdicts.map(\.handler), "seed \(seed)")
+        #expect(latency.compactMap { $0["verdict"]?.stringValue } == verdicts.map(\.verdict.rawValue), "seed \(seed)")
+        #expect(latency.map { $0["selfP95AfterNs"] } == verdicts.map { .integer(Int64($0.p95After)) }, "seed \(seed)")
 
         // export: the folded stacks the library writes, byte for byte; the Chrome trace reads as JSON.
         let folded = try CLI.run("export", beforePath, "--to", "folded", "--unit", "nanoseconds")
