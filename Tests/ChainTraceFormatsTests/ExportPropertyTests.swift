@@ -82,5 +82,24 @@ struct ExportPropertyTests {
             #expect(frames.count >= 2 && frames.count <= (nested ? 6 : 2), "seed \(seed): \(frames.count) frames in \(String(decoding: line, as: UTF8.self))")
         }
         #expect(total == traces.flatMap(\.hops).reduce(0) { $0 + $1.selfDuration }, "seed \(seed): folded total \(total)")
+
+        // In microseconds each line is its nanoseconds rounded once: the lines add up to the self time within half
+        // a microsecond a line, and name the same stacks in the same order.
+        let micro = Array(folded.text(unit: .microseconds).utf8).split(separator: 0x0A)
+        let nano = text.split(separator: 0x0A)
+        #expect(micro.count == nano.count, "seed \(seed)")
+        var microTotal: UInt64 = 0
+        for (line, exact) in zip(micro, nano) {
+            let bytes = Array(line)
+            guard let space = bytes.lastIndex(of: 0x20), let exactSpace = exact.lastIndex(of: 0x20),
+                let value = UInt64(String(decoding: bytes[(space + 1)...], as: UTF8.self)),
+                let nanoseconds = UInt64(String(decoding: exact[(exactSpace + 1)...], as: UTF8.self))
+            else { continue }
+            #expect(Array(bytes[..<space]) == Array(exact[..<exactSpace]), "seed \(seed): stacks differ")
+            #expect(value == (nanoseconds + 500) / 1000, "seed \(seed): \(nanoseconds) ns written as \(value) µs")
+            microTotal += value
+        }
+        let difference = abs(Double(microTotal) * 1000 - Double(total))
+        #expect(difference <= 500 * Double(max(1, micro.count)), "seed \(seed): µs lines off by \(difference) ns")
     }
 }
