@@ -44,7 +44,13 @@ public struct FoldedStacksExport: Sendable {
 
     /// A frame name without the characters the format reserves: `;` separates frames and a newline ends a line,
     /// so both become `_` (spaces are fine: a line's value is after its last space).
+    ///
+    /// By scalars: `"\r\n"`, or a newline followed by a combining mark, is one `Character` that equals neither.
     static func frame(_ name: String) -> String {
-        String(name.map { $0 == ";" || $0 == "\n" || $0 == "\r" ? "_" : $0 })
+        var scalars = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars {
+            scalars.append(scalar == ";" || scalar == "\n" || scalar == "\r" ? "_" : scalar)
+        }
+        return String(scalars)
     }
 }
