@@ -61,7 +61,13 @@ public final class TraceLogReader {
             }
             self.line = line
             do {
-                return try TraceLogFormat.decode(value, file: file, line: line)
+                let trace = try TraceLogFormat.decode(value, file: file, line: line)
+                // Without payloads, on this path too: a reader gives the same traces whichever decoder read a line.
+                guard !keepsPayloads, trace.payload != nil else { return trace }
+                return Trace(
+                    id: trace.id, commandKind: trace.commandKind, commandID: trace.commandID, payload: nil, entry: trace.entry,
+                    chain: trace.chain, chainVersion: trace.chainVersion, startTime: trace.startTime, hops: trace.hops,
+                    outcome: trace.outcome, duration: trace.duration)
             } catch {
                 // Read the line again with positions, to name the column of the field at fault.
                 let bytes = lines.withBytes(of: raw) { Array($0) }
