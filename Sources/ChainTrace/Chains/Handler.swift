@@ -99,6 +99,17 @@ public struct AsyncHandler<Command, Result>: ChainMember {
         box = HandlerBox(name: name, role: role, body: handle, predict: HandlerPrediction.from(canHandle, role: role))
     }
 
+    /// Creates an async handler whose dry run says exactly what it would do — accept, pass, continue, fail with an
+    /// error, or that it cannot tell; see ``Handler/init(_:role:predict:handle:)``.
+    public init(
+        _ name: String,
+        role: HandlerRole = .responder,
+        predict: @escaping @Sendable (Command) -> HandlerPrediction,
+        handle: @escaping @Sendable (Command) async throws -> HandlerResponse<Command, Result>
+    ) {
+        box = HandlerBox(name: name, role: role, body: handle, predict: predict)
+    }
+
     /// Wraps an async handler type of your own.
     public init<Wrapped: AsyncChainHandler>(_ handler: Wrapped)
     where Wrapped.Command == Command, Wrapped.Result == Result {
