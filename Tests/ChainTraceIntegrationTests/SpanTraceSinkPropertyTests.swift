@@ -60,4 +60,23 @@ struct SpanTraceSinkPropertyTests {
             if let reason = hop.reason { #expect(span.attributes.get("chaintrace.reason") == .string(reason), "seed \(seed)") }
         }
     }
+
+    @Test(arguments: SeededGenerator.seeds(40))
+    func eventsStyleIsOneSpanWithAnEventPerHop(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let trace = Self.trace(&random, nested: random.chance(0.5))
+        let tracer = InMemoryTracer()
+        SpanTraceSink(tracer: tracer, hops: .events).record(trace)
+        let spans = tracer.finishedSpans
+        #expect(spans.count == 1, "seed \(seed)")
+        let command = try #require(spans.first, "seed \(seed)")
+        #expect(command.events.map(\.name) == trace.hops.map(\.handler), "seed \(seed)")
+        for (event, hop) in zip(command.events, trace.hops) {
+            #expect(event.attributes.get("chaintrace.decision") == .string(hop.decision.rawValue), "seed \(seed)")
+            #expect(event.attributes.get("chaintrace.position") == .int64(Int64(hop.position)), "seed \(seed)")
+            #expect(event.nanosecondsSinceEpoch >= command.startInstant.nanosecondsSinceEpoch, "seed \(seed)")
+            #expect(event.nanosecondsSinceEpoch <= command.endInstant.nanosecondsSinceEpoch, "seed \(seed)")
+        }
+        #expect((command.status?.code == .error) == (trace.outcome.failingHandler != nil), "seed \(seed)")
+    }
 }
