@@ -72,4 +72,42 @@ struct HostileNameCommandTests {
         #expect(Set(reported).isSubset(of: Set(names)) && !reported.isEmpty, "seed \(seed): \(reported) vs \(names)")
         #expect(FileManager.default.fileExists(atPath: file("profile.svg")))
     }
+
+    /// The commands that write files or code from a log — gen-tests, both exports, a command's path — on logs whose
+    /// names hold anything: each succeeds, its output is what its format promises (JSON that parses, folded lines
+    /// with a value each, DOT that renders), and nothing on the terminal acts.
+    @Test(arguments: SeededGenerator.seeds(5))
+    func writersOfFilesAndCodeHandleHostileLogs(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let names = (0..<3).map { random.hostileName(maximumLength: 6) + "·\($0)" }
+        let traces = (0..<6).map { index in
+            let length = Int.random(in: 1...3, using: &random)
+            let hops = (0..<length).map { position in
+                Hop(handler: names[position], position: position, decision: position == length - 1 ? .accepted : .passed,
+                    reason: random.chance(0.5) ? random.hostileName() : nil, inclusiveDuration: 10, selfDuration: 10)
+            }
+            return Trace(id: UInt64(index), commandKind: random.hostileName(), commandID: "id\(index)" + random.hostileName(maximumLength: 3),
+                         payload: ["note": .string(random.hostileName())], entry: names[0], chain: random.hostileName(),
+                         hops: hops, outcome: .accepted(by: names[length - 1]), duration: UInt64(10 * length))
+        }
+        let directory = try CLI.temporaryDirectory()
+        let log = try CLI.write(TraceLogFormat.header + [0x0A] + traces.flatMap { TraceLogFormat.encode($0) + [0x0A] }, named: "hostile.jsonl", in: directory)
+        let runs: [[String]] = [
+            ["gen-tests", log], ["export", log, "--to", "chrome"], ["export", log, "--to", "folded"],
+            ["render", "--trace", log, "--command", "3", "--format", "dot"], ["render", "--trace", log, "--format", "svg"],
+        ]
+        for arguments in runs {
+            let output = try CLI.binary.run(arguments)
+            #expect(output.status == 0, "seed \(seed): \(arguments[0]): \(output.standardError)")
+            let active = Self.activeScalars(in: output.standardError)
+            #expect(active.isEmpty, "seed \(seed): \(arguments[0]) let \(active) reach the terminal")
+        }
+        let chrome = try CLI.binary.run(["export", log, "--to", "chrome"])
+        _ = try JSONDocument(bytes: Array(chrome.standardOutput.utf8), file: "chrome.json")
+        let folded = try CLI.binary.run(["export", log, "--to", "folded"])
+        for line in Array(folded.standardOutput.utf8).split(separator: 0x0A) {
+            let value = line.lastIndex(of: 0x20).map { String(decoding: line[($0 + 1)...], as: UTF8.self) }
+            #expect(value.flatMap { UInt64($0) } != nil, "seed \(seed): a folded line without a value")
+        }
+    }
 }
