@@ -116,6 +116,27 @@ enum TerminalText {
         return String(out)
     }
 
+    /// How many terminal columns `text` takes: wide East Asian characters and emoji two, combining marks and
+    /// other zero-width characters none, everything else one — so tables line up whatever the names hold.
+    static func width(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + columns(of: $1) }
+    }
+
+    private static func columns(of scalar: Unicode.Scalar) -> Int {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        switch scalar.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
+            0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return 2
+        default:
+            return 1
+        }
+    }
+
     /// Characters a terminal acts on instead of showing, newline and tab aside (``VisibleText``'s rule).
     private static func isActive(_ scalar: Unicode.Scalar) -> Bool {
         scalar != "\n" && scalar != "\t" && VisibleText.isActive(scalar)

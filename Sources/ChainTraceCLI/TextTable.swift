@@ -21,14 +21,15 @@ struct TextTable {
     }
 
     func render(style: Style, indent: String = "  ") -> String {
-        var widths = headers.map(\.count)
+        // Columns as the terminal counts them: a CJK name or an emoji takes two, a combining mark none.
+        var widths = headers.map(TerminalText.width)
         for row in rows {
-            for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) }
+            for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], TerminalText.width(cell)) }
         }
         func line(_ cells: [String]) -> String {
             var parts: [String] = []
             for (index, cell) in cells.enumerated() {
-                let padding = String(repeating: " ", count: max(0, widths[index] - cell.count))
+                let padding = String(repeating: " ", count: max(0, widths[index] - TerminalText.width(cell)))
                 let isLast = index == cells.count - 1
                 switch alignments[index] {
                 case .left: parts.append(isLast ? cell : cell + padding)
