@@ -1,3 +1,5 @@
+import ChainTrace
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -34,11 +36,13 @@ public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
         FormatError(file: file, line: line, column: 0, expected: expected, found: String(cString: strerror(code)))
     }
 
-    /// `file:line:column: expected …, found …`, the form editors and terminals link to.
+    /// `file:line:column: expected …, found …`, the form editors and terminals link to. Data quoted in it (a
+    /// name, a string from the file) is shown escaped (``VisibleText``), so the message stays on one line and
+    /// never acts on a terminal; the fields themselves keep it exactly.
     public var description: String {
         var location = file
         if line > 0 { location += ":\(line)" }
         if column > 0 { location += ":\(column)" }
-        return "\(location): expected \(expected), found \(found)"
+        return VisibleText.escaped("\(location): expected \(expected), found \(found)")
     }
 }

@@ -28,6 +28,13 @@ struct JSONParserPropertyTests {
         }
     }
 
+    /// `text` as a JSON string literal.
+    static func quoted(_ text: String) -> String {
+        var writer = JSONWriter()
+        writer.write(text)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
     /// Whether a string or member name in `value` holds U+0000, which Foundation's parser refuses.
     static func holdsNUL(_ value: JSONValue) -> Bool {
         switch value {

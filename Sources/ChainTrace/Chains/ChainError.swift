@@ -30,7 +30,9 @@ public struct ChainError: SelfDescribingError, Sendable, Hashable {
     /// A sentence a person can act on.
     public let message: String
 
-    public var description: String { message }
+    /// The message, with the names it quotes shown escaped (``VisibleText``): one line that never acts on a
+    /// terminal. ``message`` keeps them exactly.
+    public var description: String { VisibleText.escaped(message) }
 
     static func unknownHandler(_ name: String, in chain: String, known: [String]) -> ChainError {
         let list = known.isEmpty ? "it has no handlers" : "it has: \(known.joined(separator: ", "))"

@@ -1,0 +1,56 @@
+import ChainTrace
+import ChainTraceFormats
+import ChainTraceTestSupport
+import Testing
+
+/// `JSONValue`'s conveniences on generated values of every kind: a member by key only of an object, the string
+/// only of a string, a number only of a number (an integer as its double), literals building the same values as
+/// the cases; and `summary`, which error messages quote, names the kind and never holds a character that would act
+/// on a terminal or run past one line.
+@Suite("JSON value conveniences")
+struct JSONValueAccessTests {
+    @Test(arguments: SeededGenerator.seeds(100))
+    func accessorsAgreeWithTheCases(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let value = JSONParserPropertyTests.value(&random)
+        let key = random.hostileName(maximumLength: 4)
+        switch value {
+        case .object(let members):
+            #expect(value[key] == members[key], "seed \(seed)")
+            for (name, member) in members { #expect(value[name] == member, "seed \(seed)") }
+        default:
+            #expect(value[key] == nil, "seed \(seed)")
+        }
+        switch value {
+        case .string(let text): #expect(value.stringValue == text, "seed \(seed)")
+        default: #expect(value.stringValue == nil, "seed \(seed)")
+        }
+        switch value {
+        case .integer(let number): #expect(value.doubleValue == Double(number), "seed \(seed)")
+        case .double(let number): #expect(value.doubleValue == number, "seed \(seed)")
+        default: #expect(value.doubleValue == nil, "seed \(seed)")
+        }
+        let summary = value.summary
+        #expect(!summary.isEmpty && !summary.unicodeScalars.contains { $0 == "\n" || $0 == "\r" || $0.value == 0x1B }, "seed \(seed): \(summary.debugDescription)")
+    }
+
+    @Test(arguments: SeededGenerator.seeds(60))
+    func errorDescriptionsQuotingDataStayOnOneVisibleLine(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let name = random.hostileName()
+        // A definition whose handler forwards to a hostile name nobody has, and a rule with a hostile field value
+        // of the wrong type: both errors quote data.
+        let text = #"{"chain":"c","handlers":[{"name":"A","next":\#(JSONParserPropertyTests.quoted(name))}]}"#
+        let error = try #require(throws: FormatError.self) { try ChainDefinition.load(bytes: Array(text.utf8), file: "c.json") }
+        let description = error.description
+        #expect(!description.unicodeScalars.contains { $0 == "\n" || $0 == "\r" || $0.value < 0x20 || $0.value == 0x7F }, "seed \(seed): \(description.debugDescription)")
+        let chainError = try #require(throws: ChainError.self) { try Chain<Int, Int>("c").send(1, from: name) }
+        #expect(!chainError.description.unicodeScalars.contains { $0 == "\n" || $0.value == 0x1B }, "seed \(seed)")
+        #expect(chainError.message.contains(name), "seed \(seed): the message keeps the name exactly")
+    }
+
+    @Test func literalsBuildTheCases() {
+        let literal: JSONValue = ["a": [1, 2.5, "x", true, nil], "b": [:]]
+        #expect(literal == .object(["a": .array([.integer(1), .double(2.5), .string("x"), .bool(true), .null]), "b": .object([:])]))
+    }
+}
