@@ -30,11 +30,26 @@ enum ChainChangeDecoder {
             return text
         }
         let kinds = ["insert", "remove", "register", "deregister", "link"]
+        // Each kind's members, and no others: a misspelt or misplaced member is an error, never ignored.
+        let allowed: [String: Set<String>] = [
+            "insert": ["change", "handler", "before", "after", "at", "next"], "remove": ["change", "handler"],
+            "register": ["change", "registry", "handler"], "deregister": ["change", "registry", "handler"],
+            "link": ["change", "handler", "next"],
+        ]
+        if let kind = members["change"]?.stringValue, let known = allowed[kind] {
+            for key in members.keys.sorted() where !known.contains(key) {
+                throw fail(key, "only \(known.sorted().map { "\"\($0)\"" }.joined(separator: ", ")) in a \"\(kind)\" change", "\"\(key)\"")
+            }
+        }
         switch members["change"]?.stringValue {
         case "insert"?:
             let made = try handler(inRegistry: false)
-            if let target = members["before"]?.stringValue { return .insert(made, at: .before(target)) }
-            if let target = members["after"]?.stringValue { return .insert(made, at: .after(target)) }
+            let positions = ["before", "after", "at", "next"].filter(members.keys.contains)
+            if positions.count > 1 {
+                throw fail(positions[1], "one place for the handler: \"before\", \"after\", \"at\" or \"next\"", "both \"\(positions[0])\" and \"\(positions[1])\"")
+            }
+            if members["before"] != nil { return .insert(made, at: .before(try name("before"))) }
+            if members["after"] != nil { return .insert(made, at: .after(try name("after"))) }
             if members.keys.contains("next") { return .add(made, next: try optionalName("next")) }
             switch members["at"]?.stringValue {
             case "first"?: return .insert(made, at: .first)
