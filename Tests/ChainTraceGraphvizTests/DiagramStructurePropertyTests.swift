@@ -220,3 +220,58 @@ final class LockedOutputs: @unchecked Sendable {
         return slots[index]
     }
 }
+
+/// Long straight chains fold into rows that read like text: generated lines longer than the row length, each row
+/// at most the row length, the rows together every handler once in chain order, each row starting under the one
+/// before; and libgvc lays the result out without an error. A chain that fits in a row is not folded.
+@Suite("Folding long chains into rows", .serialized)
+struct RowFoldingTests {
+    /// The node ids of each `subgraph rowN { rank="same"; … }` block of `dot`, in order.
+    static func rows(in dot: String) -> [[String]] {
+        var rows: [[String]] = []
+        var inside = false
+        for line in dot.split(separator: "\n") {
+            let trimmed = line.drop { $0 == " " }
+            if trimmed.hasPrefix("subgraph row") {
+                inside = true
+                rows.append([])
+            } else if inside, trimmed == "}" {
+                inside = false
+            } else if inside, !trimmed.hasPrefix("rank") {
+                rows[rows.count - 1] += trimmed.split(separator: ";").map { $0.trimmingCharacters() }.filter { !$0.isEmpty }
+            }
+        }
+        return rows
+    }
+
+    @Test(arguments: SeededGenerator.seeds(30))
+    func rowsHoldTheChainInOrderAtMostTheRowLengthEach(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let count = Int.random(in: 1...60, using: &random)
+        let length = Int.random(in: 2...12, using: &random)
+        let names = (0..<count).map { "S\($0)" }
+        let graph = ChainGraph(
+            name: "line", handlers: names.map { ChainGraph.Handler(name: $0) },
+            links: zip(names, names.dropFirst()).map { ChainGraph.Link(from: $0, to: $1) }, entries: [names[0]])
+        let dot = ChainDiagram.structure(graph, options: DiagramOptions(rowLength: length, maximumHandlers: nil)).text
+        let rows = Self.rows(in: dot)
+        // A chain that fits in one row is drawn as it is, unfolded.
+        guard count > length else {
+            #expect(rows.count <= 1, "seed \(seed): \(rows)")
+            return
+        }
+        #expect(rows.allSatisfy { !$0.isEmpty && $0.count <= length }, "seed \(seed): rows of \(rows.map(\.count)) for length \(length)")
+        #expect(rows.flatMap { $0 } == (0..<count).map { "h\($0)" }, "seed \(seed): \(rows)")
+        #expect(rows.count == (count + length - 1) / length, "seed \(seed): \(rows.count) rows of \(count) at \(length)")
+        for (row, next) in zip(rows, rows.dropFirst()) {
+            #expect(dot.contains("\(row[0]) -> \(next[0]) [style=\"invis\""), "seed \(seed): row \(next[0]) does not start under \(row[0])")
+        }
+        _ = try GraphvizRenderer.render(dot, as: .svg)
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters() -> String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}
