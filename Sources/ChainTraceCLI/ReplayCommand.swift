@@ -68,6 +68,12 @@ struct ReplayCommand: ParsableCommand {
         }
         let profile = ProfileReport(profile: report.profile, rule: rule)
         let style = output.style
+        if reader.commandsWithoutPayload > 0 {
+            Terminal.standardError.writeText(
+                "chaintrace: warning: \(reader.commandsWithoutPayload) of \(report.commands) commands in \(stream) have no payload "
+                    + "(recorded with capturesPayloads: false); they replay with empty fields, so their paths may differ "
+                    + "from the recording\n")
+        }
         switch output.format {
         case .json:
             var object = profile.json.merging([
@@ -83,6 +89,7 @@ struct ReplayCommand: ParsableCommand {
                 }),
                 "invalidLines": .array(report.invalidLines.map { .string($0.description) }),
                 "invalidLineCount": .integer(Int64(clamping: report.invalidLineCount)),
+                "commandsWithoutPayload": .integer(Int64(clamping: reader.commandsWithoutPayload)),
             ])
             if let comparison = report.comparison {
                 object = object.merging(["comparison": DivergenceReport(matcher: comparison, shown: divergences).json])

@@ -30,6 +30,10 @@ public final class CommandStreamReader {
     /// The incomplete last line, once the reader has reached it.
     public var tornTail: TornTail? { lines.tornTail }
 
+    /// Commands read from a trace log that carry no payload (recorded with `capturesPayloads: false`): they replay
+    /// with empty fields, so rules on fields cannot match them as they matched the recorded commands.
+    public private(set) var commandsWithoutPayload = 0
+
     /// Bytes read so far, for progress reports.
     public var bytesRead: Int { lines.bytesRead }
 
@@ -80,6 +84,7 @@ public final class CommandStreamReader {
             } catch {
                 throw (try? JSONDocument(bytes: bytes(), file: file, firstLine: line)).map { TraceLogFormat.located(error, in: $0) } ?? error
             }
+            if trace.payload == nil { commandsWithoutPayload += 1 }
             let command = JSONCommand(
                 kind: trace.commandKind, id: trace.commandID, entry: trace.entry, fields: trace.payload ?? [:])
             return (line, .command(command))
