@@ -27,15 +27,7 @@ struct AsyncLoopAndTreeTests {
             parent.append(up)
             try chain.add(Self.handler("N\(index)"), next: up.map { "N\($0)" })
         }
-        func climb(_ entry: Int) -> [String] {
-            var path: [String] = []
-            var node: Int? = entry
-            while let current = node {
-                path.append("N\(current)")
-                node = parent[current]
-            }
-            return path
-        }
+        func climb(_ entry: Int) -> [String] { TreeModelTests.climb(parent, from: entry) }
         for _ in 0..<8 {
             let entry = Int.random(in: 0..<count, using: &random)
             let upward = climb(entry)

@@ -8,6 +8,17 @@ import Testing
 /// real run and the dry run alike; an unknown entry is an error naming the chain's handlers.
 @Suite("Responder trees against a model")
 struct TreeModelTests {
+    /// The names from node `entry` up through its parents to a root: the path a command nobody takes climbs.
+    static func climb(_ parent: [Int?], from entry: Int) -> [String] {
+        var path: [String] = []
+        var node: Int? = entry
+        while let current = node {
+            path.append("N\(current)")
+            node = parent[current]
+        }
+        return path
+    }
+
     @Test(arguments: SeededGenerator.seeds(40))
     func commandsClimbFromAnyEntryToTheirTaker(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
@@ -21,18 +32,9 @@ struct TreeModelTests {
             let name = "N\(index)"
             try chain.add(Handler(name, canHandle: { $0 == name }) { $0 == name ? .accept(name) : .pass }, next: up.map { "N\($0)" })
         }
-        func climb(from entry: Int) -> [String] {
-            var path: [String] = []
-            var node: Int? = entry
-            while let current = node {
-                path.append("N\(current)")
-                node = parent[current]
-            }
-            return path
-        }
         for _ in 0..<20 {
             let entry = Int.random(in: 0..<count, using: &random)
-            let upward = climb(from: entry)
+            let upward = Self.climb(parent, from: entry)
             let target = random.chance(0.7) ? random.pick(upward) : random.pick((0..<count).map { "N\($0)" } + ["nobody"])
             let expected = upward.contains(target) ? Array(upward.prefix { $0 != target }) + [target] : upward
             let traces = try captureTraces { _ = try chain.send(target, from: "N\(entry)") }
