@@ -43,10 +43,33 @@ public struct JSONWriter {
         bytes.append(UInt8(ascii: "}"))
     }
 
-    /// Appends a JSON string literal, escaping quotes, backslashes and control characters.
+    /// Appends a JSON string literal, escaping quotes, backslashes, control characters and U+FEFF.
+    ///
+    /// U+FEFF is written `\ufeff`: Foundation's `JSONSerialization` drops a raw one at the start of a string or
+    /// after an escape, so a name holding one would not survive a Swift tool reading our files.
     public mutating func write(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Bytes of a possible U+FEFF (EF BB BF) held back until the sequence is known: 0, 1 or 2 of them.
+        var held = 0
         for byte in text.utf8 {
+            if held > 0 {
+                if held == 1, byte == 0xBB {
+                    held = 2
+                    continue
+                }
+                if held == 2, byte == 0xBF {
+                    append("\\ufeff")
+                    held = 0
+                    continue
+                }
+                bytes.append(0xEF)
+                if held == 2 { bytes.append(0xBB) }
+                held = 0
+            }
+            if byte == 0xEF {
+                held = 1
+                continue
+            }
             switch byte {
             case UInt8(ascii: "\""): append("\\\"")
             case UInt8(ascii: "\\"): append("\\\\")
@@ -60,6 +83,10 @@ public struct JSONWriter {
                 bytes.append(hex[Int(byte & 0xF)])
             default: bytes.append(byte)
             }
+        }
+        if held > 0 {
+            bytes.append(0xEF)
+            if held == 2 { bytes.append(0xBB) }
         }
         bytes.append(UInt8(ascii: "\""))
     }
