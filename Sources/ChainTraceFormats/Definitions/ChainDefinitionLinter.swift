@@ -39,7 +39,12 @@ public struct ChainDefinitionLinter: Sendable {
             finding.check == "unknown-handler" || finding.check == "duplicate-name" || finding.check == "cycle"
                 || finding.check == "unreachable" || !decoder.handlersWithProblems.contains(finding.handler ?? "")
         }
-        return decoder.findings + later
+        // Errors first, then warnings; each in file order (by position, then as found).
+        return (decoder.findings + later).enumerated().sorted { left, right in
+            let leftKey = (left.element.severity == .error ? 0 : 1, left.element.error.line, left.element.error.column, left.offset)
+            let rightKey = (right.element.severity == .error ? 0 : 1, right.element.error.line, right.element.error.column, right.offset)
+            return leftKey < rightKey
+        }.map(\.element)
     }
 
     /// Every finding about the definition's structure and rules, errors first, then in file order.

@@ -1,3 +1,5 @@
+import ChainTrace
+
 /// One problem a lint of a chain definition found.
 public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
     /// How bad it is.
@@ -33,6 +35,7 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         var location = error.file
         if error.line > 0 { location += ":\(error.line)" }
         if error.column > 0 { location += ":\(error.column)" }
-        return "\(location): \(severity.rawValue): expected \(error.expected), found \(error.found) [\(check)]"
+        // Quoted data shown escaped, as in FormatError's description: one line that never acts on a terminal.
+        return VisibleText.escaped("\(location): \(severity.rawValue): expected \(error.expected), found \(error.found) [\(check)]")
     }
 }
