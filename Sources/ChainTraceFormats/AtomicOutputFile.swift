@@ -43,7 +43,8 @@ public final class AtomicOutputFile: Sendable {
         for _ in 0..<100 {
             let suffix = String(UInt64.random(in: 0...UInt64.max, using: &generator), radix: 36)
             candidate = "\(directory).\(name).partial-\(suffix)"
-            descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            // O_APPEND: every append lands at the end, also after `write` has cut the file back.
+            descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_APPEND, 0o666)
             if descriptor >= 0 || errno != EEXIST { break }
         }
         guard descriptor >= 0 else { throw .system(file: path, expected: "a writable directory", code: errno) }
@@ -75,18 +76,11 @@ public final class AtomicOutputFile: Sendable {
 
     /// Writes `bytes` as the whole file's content (to the temporary file; ``commit()`` publishes it).
     public func write(_ bytes: [UInt8]) throws(FormatError) {
-        let descriptor = open(temporaryPath, O_WRONLY | O_TRUNC)
-        guard descriptor >= 0 else { throw .system(file: path, expected: "a writable file", code: errno) }
-        defer { close(descriptor) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { writeBytes(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .system(file: path, expected: "to write the file", code: errno)
-            }
-            written += count
-        }
+        // Through the same descriptor as `append`: cut back to nothing, then append. (A second descriptor kept its
+        // own offset, so appends after a write landed at the old end, over a hole.)
+        let failure = descriptor.withLock { descriptor -> Int32 in ftruncate(descriptor, 0) == 0 ? 0 : errno }
+        if failure != 0 { throw .system(file: path, expected: "to write the file", code: failure) }
+        try append(bytes)
     }
 
     /// Renames the finished file over `path`; it keeps the permissions it was created with (0666 less the umask).
