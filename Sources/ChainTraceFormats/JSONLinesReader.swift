@@ -42,11 +42,11 @@ public final class JSONLinesReader {
         return try parse(line)
     }
 
-    /// The next line that is not blank, unparsed.
+    /// The next line that is not blank (only JSON whitespace: spaces, tabs, carriage returns), unparsed.
     func nextLine() throws(FormatError) -> LineReader.Line? {
         while let line = try lines.next(file: file) {
             let isBlank = lines.withBytes(of: line) { bytes in
-                bytes.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+                bytes.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
             }
             if isBlank { continue }
             return line
