@@ -49,6 +49,19 @@ struct JSONValueAccessTests {
         #expect(chainError.message.contains(name), "seed \(seed): the message keeps the name exactly")
     }
 
+    @Test(arguments: SeededGenerator.seeds(40))
+    func summariesNameTheKindAndCutLongStrings(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let length = Int.random(in: 0...120, using: &random)
+        let text = String((0..<length).map { _ in random.pick(Array("abcdefghij 中🚀")) })
+        let summary = JSONValue.string(text).summary
+        #expect(summary == "the string \"\(text.prefix(40))\"", "seed \(seed): \(summary)")
+        let number = Int64.random(in: .min ... .max, using: &random)
+        #expect(JSONValue.integer(number).summary == "the number \(number)", "seed \(seed)")
+        #expect(JSONValue.array([.null]).summary == "an array" && JSONValue.object([:]).summary == "an object", "seed \(seed)")
+        #expect(JSONValue.null.summary == "null" && JSONValue.bool(true).summary == "true" && JSONValue.bool(false).summary == "false")
+    }
+
     @Test func literalsBuildTheCases() {
         let literal: JSONValue = ["a": [1, 2.5, "x", true, nil], "b": [:]]
         #expect(literal == .object(["a": .array([.integer(1), .double(2.5), .string("x"), .bool(true), .null]), "b": .object([:])]))
