@@ -130,8 +130,10 @@ public struct ChainProfile: Sendable {
 
     /// Adds every trace `reader` has left, read as it streams (constant memory).
     ///
-    /// - Parameter progress: Called now and then with the bytes read so far.
-    /// - Throws: ``FormatError`` for the first line that is not a trace.
+    /// - Parameters:
+    ///   - reader: The log, read to its end.
+    ///   - progress: Called now and then with the bytes read so far.
+    /// - Throws: `FormatError` for the first line that is not a trace.
     public mutating func add(contentsOf reader: TraceLogReader, progress: ((Int) -> Void)? = nil) throws(FormatError) {
         while let trace = try reader.next() {
             add(trace)

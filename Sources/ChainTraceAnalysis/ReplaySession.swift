@@ -3,7 +3,7 @@ public import ChainTraceFormats
 
 /// Replays a command stream through a chain built from a definition — the engine of `chaintrace replay`.
 ///
-/// Every command goes through a real ``Chain``, recorded as a recorder would record it, so replayed timings are
+/// Every command goes through a real `Chain`, recorded as a recorder would record it, so replayed timings are
 /// measured the same way as in an app. Chain changes in the stream are made in order.
 ///
 /// ```swift
@@ -31,12 +31,12 @@ public final class ReplaySession {
     public let definition: ChainDefinition
     /// The options.
     public let options: Options
-    /// The fields the definition's rules read, in slots; give it to the ``CommandStreamReader`` for speed.
+    /// The fields the definition's rules read, in slots; give it to the `CommandStreamReader` for speed.
     public let schema: FieldSchema
 
     /// Builds the chain.
     ///
-    /// - Throws: ``FormatError`` when the definition cannot make a chain.
+    /// - Throws: `FormatError` when the definition cannot make a chain.
     public init(definition: ChainDefinition, options: Options = Options()) throws(FormatError) {
         self.definition = definition
         self.options = options
@@ -47,10 +47,11 @@ public final class ReplaySession {
     /// Replays every command of `stream`.
     ///
     /// - Parameters:
+    ///   - stream: The commands and chain changes, read to the end.
     ///   - traceLog: Where each trace also goes (for `--trace-out`); payloads are captured when given.
     ///   - expected: A recorded log to compare each command's path with.
     ///   - progress: Called now and then with the bytes of the stream read so far.
-    /// - Throws: ``FormatError`` for the first invalid line, unless invalid lines are skipped.
+    /// - Throws: `FormatError` for the first invalid line, unless invalid lines are skipped.
     public func run(
         _ stream: CommandStreamReader,
         traceLog: (any TraceSink)? = nil,

@@ -20,7 +20,10 @@ public struct TraceLogComparison: Sendable {
 
     /// Reads both logs side by side, in constant memory when their commands are in the same order.
     ///
-    /// - Parameter progress: Called now and then with the bytes read of both logs together.
+    /// - Parameters:
+    ///   - first: The earlier run.
+    ///   - second: The later run of the same commands.
+    ///   - progress: Called now and then with the bytes read of both logs together.
     public static func compare(
         _ first: TraceLogReader, _ second: TraceLogReader, progress: ((Int) -> Void)? = nil
     ) throws(FormatError) -> TraceLogComparison {

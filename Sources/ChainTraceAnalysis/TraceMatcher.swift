@@ -2,7 +2,7 @@ public import ChainTrace
 
 /// Pairs the traces of two runs of the same commands and reports each command that went differently.
 ///
-/// Commands match by id (``Trace/commandID``), else by their place in the run. Runs in the same order are
+/// Commands match by id (`Trace/commandID`), else by their place in the run. Runs in the same order are
 /// compared as they stream, in constant memory; traces out of step wait in a table until their partner comes.
 public struct TraceMatcher: Sendable {
     /// The divergences found so far, in the order found.

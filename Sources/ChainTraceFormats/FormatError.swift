@@ -37,7 +37,7 @@ public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `file:line:column: expected …, found …`, the form editors and terminals link to. Data quoted in it (a
-    /// name, a string from the file) is shown escaped (``VisibleText``), so the message stays on one line and
+    /// name, a string from the file) is shown escaped (`VisibleText`), so the message stays on one line and
     /// never acts on a terminal; the fields themselves keep it exactly.
     public var description: String {
         var location = file

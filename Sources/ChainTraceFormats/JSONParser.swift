@@ -13,7 +13,9 @@ public struct JSONParser {
 
     /// Parses one JSON value that must fill `bytes` (surrounding white space allowed).
     ///
-    /// - Parameter line: The line number of the text's first byte, for error positions.
+    /// - Parameters:
+    ///   - bytes: The text, UTF-8.
+    ///   - line: The line number of the text's first byte, for error positions.
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, line: Int = 1) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: bytes, firstLine: line)
         parser.skipWhiteSpace()

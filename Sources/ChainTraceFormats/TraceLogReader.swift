@@ -29,7 +29,9 @@ public final class TraceLogReader {
 
     /// Opens the trace log at `path`.
     ///
-    /// - Parameter payloads: Whether traces carry their commands' payloads; `false` skips them unread (still
+    /// - Parameters:
+    ///   - path: The log file.
+    ///   - payloads: Whether traces carry their commands' payloads; `false` skips them unread (still
     ///   checked to be valid JSON), which is faster when only paths and timings matter.
     public init(path: String, payloads: Bool = true) throws(FormatError) {
         lines = try JSONLinesReader(path: path)

@@ -39,6 +39,7 @@ public final class TraceLogSink: TraceSink {
     /// Creates (or, with `appending`, continues) the log at `path`.
     ///
     /// - Parameters:
+    ///   - path: The log file.
     ///   - appending: Add to an existing log instead of replacing it; a header is written only if it is empty. A
     ///     file that is not a trace log is refused, never appended to; a torn last line is cut off first (see
     ///     ``repairedTail``), so the log stays readable.

@@ -4,7 +4,10 @@ import ChainTraceFormats
 
 /// The message when a handler's self time in `traces` is over `budget`, or `nil` when none is.
 ///
-/// - Parameter percentile: Compare each handler's self time at this percentile (0–100) of its hops — robust to
+/// - Parameters:
+///   - budget: The most self time any handler may take.
+///   - traces: The traces to check.
+///   - percentile: Compare each handler's self time at this percentile (0–100) of its hops — robust to
 ///   one slow outlier when `traces` come from many runs. `nil` compares every single hop.
 public func verifyNoHandlerSlower(than budget: Duration, in traces: [Trace], percentile: Double? = nil) -> String? {
     // Any Duration, up to its largest, in nanoseconds: saturated, never trapping; a negative budget is zero.

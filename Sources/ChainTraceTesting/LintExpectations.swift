@@ -2,7 +2,9 @@ import ChainTraceFormats
 
 /// The lint's findings for the chain definition at `path` as a message, or `nil` when it is clean.
 ///
-/// - Parameter allowingWarnings: Pass warnings (unreachable, shadowed, …) and fail on errors only.
+/// - Parameters:
+///   - path: The chain definition file.
+///   - allowingWarnings: Pass warnings (unreachable, shadowed, …) and fail on errors only.
 public func verifyLintClean(definitionAt path: String, allowingWarnings: Bool = false) -> String? {
     let findings: [LintFinding]
     do {

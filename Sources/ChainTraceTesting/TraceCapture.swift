@@ -32,6 +32,10 @@ public import ChainTrace
 /// - Parameters:
 ///   - chains: Chains whose traces from other threads belong to this capture even before it records one of
 ///     them in its own task.
+///   - fileID: Where a failure to attribute traces is reported: the caller's, by default.
+///   - filePath: The same, as a path (XCTest reports by it).
+///   - line: The same, its line.
+///   - column: The same, its column.
 ///   - body: The code whose traces to capture.
 public func captureTraces(
     of chains: [String] = [],

@@ -4,7 +4,7 @@ import CChainTraceSupport
 ///
 /// Handlers are linked by `next`: in a line (a validator chain) or as a tree with many entries (a responder
 /// chain). ``send(_:from:)`` walks from an entry until a handler accepts, one throws, or the path ends; with a
-/// ``recorder`` set, every hop is recorded at the cost of one clock read.
+/// `recorder` set, every hop is recorded at the cost of one clock read.
 ///
 /// ```swift
 /// let chain = try Chain<Coin, Coin>("coins", handlers: [penny, nickel, dime, quarter])

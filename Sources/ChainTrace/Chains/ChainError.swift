@@ -30,7 +30,7 @@ public struct ChainError: SelfDescribingError, Sendable, Hashable {
     /// A sentence a person can act on.
     public let message: String
 
-    /// The message, with the names it quotes shown escaped (``VisibleText``): one line that never acts on a
+    /// The message, with the names it quotes shown escaped (`VisibleText`): one line that never acts on a
     /// terminal. ``message`` keeps them exactly.
     public var description: String { VisibleText.escaped(message) }
 

@@ -1,6 +1,6 @@
 import CChainTraceSupport
 
-/// The trace being built by an instrumented chain — handlers of your own that call ``traceHop(_:command:chain:role:decide:_:)``.
+/// The trace being built by an instrumented chain — handlers of your own that call `traceHop(_:command:chain:role:decide:_:)`.
 ///
 /// The outermost hop creates it; hops that start while it is open nest inside it. Synchronous hops find it
 /// through the thread, async hops through a task-local, so concurrent commands never share one.

@@ -1,6 +1,6 @@
 import CChainTraceSupport
 
-/// Settings and helpers for chains instrumented with ``traceHop(_:command:chain:role:decide:_:)``.
+/// Settings and helpers for chains instrumented with `traceHop(_:command:chain:role:decide:_:)`.
 ///
 /// ```swift
 /// ChainTracing.bootstrap(Recorder(sink: logSink))          // once, at app start
@@ -17,11 +17,11 @@ public enum ChainTracing {
     @usableFromInline @TaskLocal static var skipsCommand = false
 
     /// Whether any recorder could be in force — the bootstrapped one if it is on, or any open
-    /// ``withRecorder(_:operation:)`` scope. When none is, an instrumented hop costs this one load.
+    /// `withRecorder(_:operation:)` scope. When none is, an instrumented hop costs this one load.
     @inlinable
     static var mayRecord: Bool { chaintrace_recording_sources() != 0 }
 
-    /// The innermost ``withRecorder(_:operation:)`` scope's recording settings, which chains whose own recorder is
+    /// The innermost `withRecorder(_:operation:)` scope's recording settings, which chains whose own recorder is
     /// off also record into — else, while a trace capture is open, the captures' (see ``TraceCaptureScope``); one
     /// load when no recorder is in force anywhere.
     @inlinable
@@ -33,7 +33,7 @@ public enum ChainTracing {
     @usableFromInline
     static var scopedRecorder: Recorder? { scoped }
 
-    /// Sets the recorder that instrumented chains use outside any ``withRecorder(_:operation:)`` scope.
+    /// Sets the recorder that instrumented chains use outside any `withRecorder(_:operation:)` scope.
     public static func bootstrap(_ recorder: Recorder) {
         global.withLock { current in
             let change = (recorder.isOn ? 1 : 0) - (current.recorder.isOn ? 1 : 0)
@@ -43,7 +43,7 @@ public enum ChainTracing {
         }
     }
 
-    /// The recorder instrumented chains use here: the innermost ``withRecorder(_:operation:)`` scope's, else the
+    /// The recorder instrumented chains use here: the innermost `withRecorder(_:operation:)` scope's, else the
     /// bootstrapped one, else ``Recorder/off``.
     public static var recorder: Recorder {
         scoped ?? bootstrapped(thread: ThreadState.current)
@@ -87,7 +87,7 @@ public enum ChainTracing {
         return try await $scoped.withValue(recorder, operation: operation)
     }
 
-    /// Synchronous form of ``withRecorder(_:operation:)``.
+    /// Synchronous form of `withRecorder(_:operation:)`.
     public static func withRecorder<T>(_ recorder: Recorder, operation: () throws -> T) rethrows -> T {
         let source: Int64 = recorder.isOn ? 1 : 0
         chaintrace_add_recording_sources(source)

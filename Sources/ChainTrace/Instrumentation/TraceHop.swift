@@ -44,7 +44,7 @@ public func traceHop<Command, Result>(
 }
 
 /// Records one hop of a chain whose handlers return an Optional (`nil`: nobody took it). See
-/// ``traceHop(_:command:chain:role:decide:_:)``; in addition, a `nil` from a handler that forwarded nowhere is
+/// `traceHop(_:command:chain:role:decide:_:)`; in addition, a `nil` from a handler that forwarded nowhere is
 /// *passed*, so the trace ends *fell off the end*, and a command caught in a loop is stopped after
 /// ``ChainTracing/maximumHops`` with `nil` and a failed hop naming the loop.
 @inlinable
@@ -69,7 +69,7 @@ public func traceHop<Command, Wrapped>(
 }
 
 /// Records one hop of an async chain — handlers that `await` the next one. See
-/// ``traceHop(_:command:chain:role:decide:_:)``; the trace follows the task across suspension points, so
+/// `traceHop(_:command:chain:role:decide:_:)`; the trace follows the task across suspension points, so
 /// concurrent commands each get their own.
 ///
 /// ```swift

@@ -1,8 +1,8 @@
 /// Decides which commands are traced and where their traces go. The one thing users hold.
 ///
 /// A recorder is cheap to copy. ``off`` records nothing and costs a branch per command. Give one to a chain
-/// (`chain.recorder = recorder`) or, for chains instrumented with ``traceHop(_:command:chain:role:decide:_:)``, install it
-/// with ``ChainTracing/bootstrap(_:)`` or scope it with ``ChainTracing/withRecorder(_:operation:)``.
+/// (`chain.recorder = recorder`) or, for chains instrumented with `traceHop(_:command:chain:role:decide:_:)`, install it
+/// with ``ChainTracing/bootstrap(_:)`` or scope it with `ChainTracing.withRecorder(_:operation:)`.
 ///
 /// ```swift
 /// let sink = InMemoryTraceSink()

@@ -6,7 +6,7 @@ public struct HandlerDefinition: Sendable, Hashable {
     public var name: String
     /// A Swift handler type the app registered in ``HandlerTypes``; `nil` for a handler made from its rules.
     public var type: String?
-    /// ``HandlerRole/observer`` for handlers that see every command and let it continue (analytics).
+    /// `HandlerRole/observer` for handlers that see every command and let it continue (analytics).
     public var role: HandlerRole
     /// The commands it accepts; `nil` accepts none (it passes everything on).
     public var accepts: Rule?

@@ -39,7 +39,9 @@ public final class CommandStreamReader {
 
     /// Opens the stream at `path`.
     ///
-    /// - Parameter schema: The fields the chain's rules read (see ``FieldSchema``); commands then carry them in
+    /// - Parameters:
+    ///   - path: The stream file.
+    ///   - schema: The fields the chain's rules read (see ``FieldSchema``); commands then carry them in
     ///   slots too, which makes rules compiled with the same schema faster.
     public init(path: String, schema: FieldSchema? = nil) throws(FormatError) {
         lines = try JSONLinesReader(path: path)
