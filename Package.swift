@@ -10,9 +10,13 @@ let package = Package(
     name: "ChainTrace",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
-        .library(name: "ChainTrace", targets: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis"]),
+        // One library product per module a user imports.
+        .library(name: "ChainTrace", targets: ["ChainTrace"]),
+        .library(name: "ChainTraceTraceLog", targets: ["ChainTraceTraceLog"]),
+        .library(name: "ChainTraceDefinitions", targets: ["ChainTraceDefinitions"]),
+        .library(name: "ChainTraceAnalysis", targets: ["ChainTraceAnalysis"]),
         .library(name: "ChainTraceTesting", targets: ["ChainTraceTesting"]),
-        .library(name: "ChainTraceTracing", targets: ["ChainTraceTracing"]),
+        .library(name: "ChainTraceDistributedTracing", targets: ["ChainTraceDistributedTracing"]),
         .library(name: "ChainTraceLogging", targets: ["ChainTraceLogging"]),
         .library(name: "ChainTraceGraphviz", targets: ["ChainTraceGraphviz"]),
         .executable(name: "chaintrace", targets: ["chaintrace"]),
@@ -32,14 +36,21 @@ let package = Package(
     targets: [
         .target(name: "CChainTraceSupport"),
         .target(name: "ChainTrace", dependencies: ["CChainTraceSupport"], swiftSettings: upcomingFeatures),
-        .target(name: "ChainTraceFormats", dependencies: ["ChainTrace"], swiftSettings: upcomingFeatures),
+        // The JSON reader and writer both file formats use: an internal detail, no product.
+        .target(name: "ChainTraceJSON", dependencies: ["ChainTrace"], swiftSettings: upcomingFeatures),
+        .target(name: "ChainTraceTraceLog", dependencies: ["ChainTrace", "ChainTraceJSON"], swiftSettings: upcomingFeatures),
         .target(
-            name: "ChainTraceAnalysis",
-            dependencies: ["ChainTrace", "ChainTraceFormats", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            name: "ChainTraceDefinitions",
+            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog"],
             swiftSettings: upcomingFeatures
         ),
         .target(
-            name: "ChainTraceTracing",
+            name: "ChainTraceAnalysis",
+            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
+            name: "ChainTraceDistributedTracing",
             dependencies: ["ChainTrace", .product(name: "Tracing", package: "swift-distributed-tracing")],
             swiftSettings: upcomingFeatures
         ),
@@ -55,53 +66,55 @@ let package = Package(
         ),
         .target(
             name: "ChainTraceGraphviz",
-            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "CGraphviz"],
+            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "CGraphviz"],
             swiftSettings: upcomingFeatures
         ),
         .target(
             name: "ChainTraceTesting",
-            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis"],
+            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis"],
             swiftSettings: upcomingFeatures
         ),
+        // Writes Swift Testing files that call ChainTraceTesting (`chaintrace gen-tests`); no product, the CLI's.
+        .target(name: "ChainTraceTestGeneration", dependencies: ["ChainTrace"], swiftSettings: upcomingFeatures),
         .target(
             name: "ChainTraceCLI",
             dependencies: [
-                "ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "ChainTraceGraphviz",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceGraphviz",
+                "ChainTraceTestGeneration", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(name: "chaintrace", dependencies: ["ChainTraceCLI"], swiftSettings: upcomingFeatures),
         .target(
             name: "SampleSupport",
-            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "ChainTraceGraphviz"],
+            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceGraphviz"],
             path: "Samples/SampleSupport",
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
             name: "VendingMachine",
-            dependencies: ["ChainTrace", "ChainTraceFormats", "SampleSupport"],
+            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "SampleSupport"],
             path: "Samples/VendingMachine",
             exclude: ["README.md", "coins.jsonl", "vending-machine.chain.json"],
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
             name: "SignUpFlow",
-            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "SampleSupport"],
+            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "SampleSupport"],
             path: "Samples/SignUpFlow",
             exclude: ["README.md", "signups.jsonl", "sign-up.chain.json"],
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
             name: "ResponderChain",
-            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "ChainTraceGraphviz", "SampleSupport"],
+            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceGraphviz", "SampleSupport"],
             path: "Samples/ResponderChain",
             exclude: ["README.md", "commands.jsonl", "app-a.chain.json", "app-b.chain.json", "app-c.chain.json"],
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
             name: "LateResponders",
-            dependencies: ["ChainTrace", "ChainTraceFormats", "SampleSupport"],
+            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "SampleSupport"],
             path: "Samples/LateResponders",
             exclude: ["README.md", "late-responders.chain.json", "late-responders.commands.jsonl"],
             swiftSettings: upcomingFeatures
@@ -115,7 +128,7 @@ let package = Package(
         .testTarget(
             name: "SampleTests",
             dependencies: [
-                "ChainTrace", "ChainTraceFormats", "ChainTraceTesting", "ChainTraceTestSupport", "ChainTraceTracing",
+                "ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceTesting", "ChainTraceTestSupport", "ChainTraceDistributedTracing",
                 "ChainTraceLogging", "ChainTraceGraphviz", .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -124,26 +137,29 @@ let package = Package(
         ),
         .testTarget(
             name: "ChainTraceFormatsTests",
-            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceTesting", "ChainTraceTestSupport"],
+            dependencies: [
+                "ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceTestGeneration",
+                "ChainTraceTesting", "ChainTraceTestSupport",
+            ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "ChainTraceAnalysisTests",
             dependencies: [
-                "ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "ChainTraceTestSupport",
+                "ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceTestSupport",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "ChainTraceTestingTests",
-            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceTesting", "ChainTraceTestSupport"],
+            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceTesting", "ChainTraceTestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "ChainTraceIntegrationTests",
             dependencies: [
-                "ChainTrace", "ChainTraceFormats", "ChainTraceTracing", "ChainTraceLogging", "ChainTraceTestSupport",
+                "ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceDistributedTracing", "ChainTraceLogging", "ChainTraceTestSupport",
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -151,21 +167,21 @@ let package = Package(
         ),
         .testTarget(
             name: "GeneratedTests",
-            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceTesting"],
+            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceTesting"],
             exclude: ["vending-machine.traces.jsonl"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "ChainTraceGraphvizTests",
             dependencies: [
-                "ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "ChainTraceGraphviz", "ChainTraceTestSupport", "CGraphviz",
+                "ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceGraphviz", "ChainTraceTestSupport", "CGraphviz",
             ],
             exclude: ["Golden"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "ChainTraceCLITests",
-            dependencies: ["ChainTrace", "ChainTraceFormats", "ChainTraceAnalysis", "ChainTraceTestSupport"],
+            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: upcomingFeatures
         ),

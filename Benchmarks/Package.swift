@@ -18,7 +18,8 @@ let package = Package(
             name: "chaintrace-benchmarks",
             dependencies: [
                 .product(name: "ChainTrace", package: "ChainTrace"),
-                .product(name: "ChainTraceTracing", package: "ChainTrace"),
+                .product(name: "ChainTraceTraceLog", package: "ChainTrace"),
+                .product(name: "ChainTraceDistributedTracing", package: "ChainTrace"),
                 .product(name: "ChainTraceLogging", package: "ChainTrace"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
@@ -27,7 +28,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "chaintrace-cli-benchmarks",
-            dependencies: [.product(name: "ChainTrace", package: "ChainTrace")],
+            dependencies: [
+                .product(name: "ChainTrace", package: "ChainTrace"),
+                .product(name: "ChainTraceTraceLog", package: "ChainTrace"),
+                .product(name: "ChainTraceDefinitions", package: "ChainTrace"),
+                .product(name: "ChainTraceAnalysis", package: "ChainTrace"),
+            ],
             path: "Sources/CLIBenchmarks"
         ),
         .executableTarget(

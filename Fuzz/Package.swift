@@ -3,7 +3,12 @@ import PackageDescription
 
 // libFuzzer targets for every parser ChainTrace reads user files with. Their own package, so `swift test` at the
 // top level never builds them; build and run them with Scripts/fuzz.sh (it passes -sanitize=fuzzer,address).
-let fuzzTargetDependencies: [Target.Dependency] = ["FuzzSupport", .product(name: "ChainTrace", package: "ChainTrace")]
+let fuzzTargetDependencies: [Target.Dependency] = [
+    "FuzzSupport",
+    .product(name: "ChainTrace", package: "ChainTrace"),
+    .product(name: "ChainTraceTraceLog", package: "ChainTrace"),
+    .product(name: "ChainTraceDefinitions", package: "ChainTrace"),
+]
 
 let package = Package(
     name: "ChainTraceFuzz",

@@ -29,8 +29,9 @@ done
 
 echo "Building the fuzz targets (release, -sanitize=fuzzer,address)…"
 # lld: gold cannot link libFuzzer's runtime against SwiftPM's renamed entry point.
+# -enable-testing: the JSON fuzz targets reach the internal ChainTraceJSON module with `@testable import`.
 swift build -c release --package-path "$root/Fuzz" --scratch-path "$root/Fuzz/.build" \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld -Xswiftc -enable-testing
 
 summary=()
 for target in "${targets[@]}"; do

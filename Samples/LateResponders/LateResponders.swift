@@ -1,5 +1,6 @@
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceDefinitions
+import ChainTraceTraceLog
 import Foundation
 import SampleSupport
 

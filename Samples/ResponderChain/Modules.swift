@@ -1,5 +1,5 @@
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceDefinitions
 import Foundation
 
 /// What the app's modules did, for the sample to report: the analytics events recorded, the items favourited.

@@ -1,6 +1,7 @@
 import ChainTrace
 import ChainTraceAnalysis
-import ChainTraceFormats
+import ChainTraceDefinitions
+import ChainTraceTraceLog
 import ChainTraceGraphviz
 import Foundation
 import SampleSupport

@@ -1,4 +1,3 @@
-import ChainTraceFormats
 import Foundation
 
 /// Reads a sample's JSON-Lines input into its own types, with the file and line of any bad line.

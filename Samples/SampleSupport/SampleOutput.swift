@@ -1,7 +1,7 @@
 public import ChainTrace
 public import ChainTraceGraphviz
 public import ChainTraceAnalysis
-import ChainTraceFormats
+import ChainTraceJSON
 
 /// What every sample writes when it runs, besides its trace log: a diagram of the commands it sent.
 public enum SampleOutput {

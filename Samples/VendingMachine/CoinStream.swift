@@ -1,5 +1,5 @@
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceJSON
 
 /// Reads coins from JSON Lines, with the file, line and field of any problem.
 enum CoinStream {

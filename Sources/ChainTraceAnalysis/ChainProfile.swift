@@ -1,5 +1,5 @@
 public import ChainTrace
-public import ChainTraceFormats
+public import ChainTraceTraceLog
 
 /// The per-handler profile of many traces — the table `chaintrace replay` and `chaintrace stats` print, and the
 /// numbers the slow-handler rule and the profile diagram read.

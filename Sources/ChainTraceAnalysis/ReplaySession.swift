@@ -1,5 +1,6 @@
 public import ChainTrace
-public import ChainTraceFormats
+public import ChainTraceDefinitions
+public import ChainTraceTraceLog
 
 /// Replays a command stream through a chain built from a definition — the engine of `chaintrace replay`.
 ///

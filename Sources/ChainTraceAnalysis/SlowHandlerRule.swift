@@ -1,5 +1,5 @@
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceDefinitions
 
 /// When a handler counts as slow — one rule shared by `chaintrace replay`, `stats` and the renderer's legend.
 ///

@@ -1,4 +1,5 @@
-public import ChainTraceFormats
+public import ChainTrace
+public import ChainTraceTraceLog
 
 /// The comparison of two trace logs of the same commands: per-command divergences and per-handler latency.
 ///

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ChainTraceFormats
+import ChainTrace
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,8 @@
 import ArgumentParser
 import ChainTrace
 import ChainTraceAnalysis
-import ChainTraceFormats
+import ChainTraceDefinitions
+import ChainTraceTraceLog
 
 /// `chaintrace diff A B`: what changed between two trace logs of the same commands.
 struct DiffCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceJSON
+import ChainTraceTraceLog
 
 /// `chaintrace export LOG --to chrome|folded`: a trace log in the formats other viewers read.
 struct ExportCommand: ParsableCommand {
@@ -13,7 +14,7 @@ struct ExportCommand: ParsableCommand {
             decision and self time in its arguments, and a marker where the command was accepted, fell off the end \
             or failed. folded: Brendan Gregg's folded stacks, chain;H1;H2;H3 <self time>, for flamegraph.pl, \
             inferno or https://www.speedscope.app. OTLP JSON is not offered: send live traces to a collector with \
-            the SpanTraceSink of ChainTraceTracing instead.
+            the SpanTraceSink of ChainTraceDistributedTracing instead.
             """
     )
 

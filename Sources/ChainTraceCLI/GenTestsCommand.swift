@@ -1,6 +1,9 @@
 import ArgumentParser
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceDefinitions
+import ChainTraceJSON
+import ChainTraceTestGeneration
+import ChainTraceTraceLog
 
 /// `chaintrace gen-tests LOG`: a recorded session as a Swift Testing regression test.
 struct GenTestsCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ChainTrace
 import ChainTraceAnalysis
-import ChainTraceFormats
+import ChainTraceDefinitions
+import ChainTraceJSON
 
 /// The per-handler table of `replay` and `stats`, in text and JSON.
 struct ProfileReport {

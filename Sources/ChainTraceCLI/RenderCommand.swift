@@ -1,7 +1,9 @@
 import ArgumentParser
 import ChainTrace
 import ChainTraceAnalysis
-import ChainTraceFormats
+import ChainTraceDefinitions
+import ChainTraceJSON
+import ChainTraceTraceLog
 import ChainTraceGraphviz
 
 /// `chaintrace render`: a Graphviz diagram of a chain, one command's path, a profile, or the change between runs.

@@ -1,7 +1,9 @@
 import ArgumentParser
 import ChainTrace
 import ChainTraceAnalysis
-import ChainTraceFormats
+import ChainTraceDefinitions
+import ChainTraceJSON
+import ChainTraceTraceLog
 
 /// `chaintrace replay DEF STREAM`: runs every command of a stream through the defined chain.
 struct ReplayCommand: ParsableCommand {

@@ -1,7 +1,8 @@
 import ArgumentParser
 import ChainTrace
 import ChainTraceAnalysis
-import ChainTraceFormats
+import ChainTraceDefinitions
+import ChainTraceTraceLog
 
 /// `chaintrace stats LOG`: the per-handler profile of a trace log.
 struct StatsCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceDefinitions
 
 /// `chaintrace validate DEF`: the lint.
 struct ValidateCommand: ParsableCommand {

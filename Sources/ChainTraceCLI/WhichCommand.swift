@@ -1,6 +1,6 @@
 import ArgumentParser
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceDefinitions
 
 /// `chaintrace which DEF COMMAND-JSON`: the dry run.
 struct WhichCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 public import ChainTrace
 public import ChainTraceAnalysis
-public import ChainTraceFormats
+public import ChainTraceDefinitions
 
 /// The shape a diagram draws: every handler (registry members included), the links between them and the
 /// entries — read from a chain definition, inferred from a trace log, or both.

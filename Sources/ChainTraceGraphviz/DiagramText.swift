@@ -1,5 +1,5 @@
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceDefinitions
 
 /// Numbers, times and colours as the diagrams write them.
 enum DiagramText {

@@ -1,6 +1,6 @@
 public import ChainTrace
 import ChainTraceAnalysis
-import ChainTraceFormats
+import ChainTraceDefinitions
 
 /// The message when a handler's self time in `traces` is over `budget`, or `nil` when none is.
 ///

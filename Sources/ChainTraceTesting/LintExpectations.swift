@@ -1,4 +1,4 @@
-import ChainTraceFormats
+import ChainTraceDefinitions
 
 /// The lint's findings for the chain definition at `path` as a message, or `nil` when it is clean.
 ///

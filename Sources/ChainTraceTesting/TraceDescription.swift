@@ -1,5 +1,5 @@
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceDefinitions
 
 /// The words failure messages use for traces: paths side by side with the first difference marked, and the
 /// hops involved with their decisions and times.

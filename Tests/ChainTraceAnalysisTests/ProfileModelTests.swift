@@ -1,6 +1,6 @@
 import ChainTrace
 import ChainTraceAnalysis
-import ChainTraceFormats
+import ChainTraceTraceLog
 import ChainTraceTestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import ChainTrace
 import ChainTraceAnalysis
-import ChainTraceFormats
+import ChainTraceDefinitions
 import Testing
 
 /// The replay's fast path — commands decoded into slots and refilled in place, rules compiled to read the slots,

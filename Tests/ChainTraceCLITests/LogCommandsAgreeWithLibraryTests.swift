@@ -1,6 +1,7 @@
 import ChainTrace
 import ChainTraceAnalysis
-import ChainTraceFormats
+import ChainTraceJSON
+import ChainTraceTraceLog
 import ChainTraceTestSupport
 import Foundation
 import Testing

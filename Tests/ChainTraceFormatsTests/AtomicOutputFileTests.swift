@@ -1,4 +1,4 @@
-import ChainTraceFormats
+import ChainTraceJSON
 import Foundation
 import Testing
 

@@ -2,7 +2,8 @@ import ChainTrace
 import Foundation
 import Testing
 
-@testable import ChainTraceFormats
+@testable import ChainTraceDefinitions
+@testable import ChainTraceJSON
 
 @Suite("The chain definition's JSON Schema")
 struct ChainDefinitionSchemaTests {

@@ -1,5 +1,5 @@
 import ChainTrace
-@testable import ChainTraceFormats
+@testable import ChainTraceDefinitions
 import Testing
 
 /// Replays test rules in their compiled form (slot reads, `all`/`any` of two parts without a loop, of any other

@@ -1,5 +1,5 @@
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceDefinitions
 import ChainTraceTestSupport
 import Testing
 

@@ -1,4 +1,4 @@
-import ChainTraceFormats
+import ChainTraceDefinitions
 import ChainTraceTestSupport
 import Testing
 

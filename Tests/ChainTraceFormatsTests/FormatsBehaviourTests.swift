@@ -1,5 +1,7 @@
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceDefinitions
+import ChainTraceJSON
+import ChainTraceTraceLog
 import ChainTraceTestSupport
 import Foundation
 import Testing

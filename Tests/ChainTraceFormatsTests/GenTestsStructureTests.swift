@@ -1,5 +1,6 @@
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceTestGeneration
+import ChainTraceDefinitions
 import ChainTraceTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceTestGeneration
 import ChainTraceTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,7 @@
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceTestGeneration
+import ChainTraceDefinitions
+import ChainTraceTraceLog
 import ChainTraceTestSupport
 import Testing
 

@@ -1,4 +1,4 @@
-@testable import ChainTraceFormats
+import ChainTraceJSON
 import Testing
 
 /// The fast line decoders find the end of a plain string eight bytes at a time; they must stop exactly where a

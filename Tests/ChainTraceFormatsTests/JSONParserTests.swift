@@ -1,5 +1,5 @@
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceJSON
 import Testing
 
 @Suite("Strict JSON with exact error positions")

@@ -1,5 +1,6 @@
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceDefinitions
+import ChainTraceJSON
 import ChainTraceTestSupport
 import Testing
 

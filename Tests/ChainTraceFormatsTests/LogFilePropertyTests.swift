@@ -1,5 +1,5 @@
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceTraceLog
 import ChainTraceTestSupport
 import Foundation
 import Testing

@@ -1,6 +1,6 @@
 import ChainTrace
 import Foundation
-import ChainTraceFormats
+import ChainTraceTraceLog
 import ChainTraceTestSupport
 import Testing
 

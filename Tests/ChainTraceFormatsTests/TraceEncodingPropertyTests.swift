@@ -1,5 +1,6 @@
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceJSON
+import ChainTraceTraceLog
 import ChainTraceTestSupport
 import Testing
 

@@ -1,5 +1,7 @@
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceDefinitions
+import ChainTraceJSON
+import ChainTraceTraceLog
 import Testing
 
 @Suite("The trace log reader's fast path")

@@ -1,6 +1,6 @@
 import ChainTrace
 import ChainTraceTesting
-import ChainTraceFormats
+import ChainTraceTraceLog
 import Testing
 
 @Suite("Hostile trace logs never crash the reader")

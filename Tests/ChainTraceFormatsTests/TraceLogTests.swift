@@ -1,6 +1,7 @@
 import ChainTrace
 import ChainTraceTesting
-import ChainTraceFormats
+import ChainTraceJSON
+import ChainTraceTraceLog
 import Foundation
 import Testing
 

@@ -1,6 +1,6 @@
 import ChainTrace
 import ChainTraceAnalysis
-import ChainTraceFormats
+import ChainTraceDefinitions
 import ChainTraceTestSupport
 import Testing
 

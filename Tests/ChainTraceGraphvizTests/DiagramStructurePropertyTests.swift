@@ -1,7 +1,8 @@
 import CGraphviz
 import ChainTrace
 import ChainTraceAnalysis
-import ChainTraceFormats
+import ChainTraceDefinitions
+import ChainTraceJSON
 import ChainTraceGraphviz
 import ChainTraceTestSupport
 import Foundation

@@ -1,6 +1,6 @@
 import ChainTrace
 import ChainTraceAnalysis
-import ChainTraceFormats
+import ChainTraceDefinitions
 import ChainTraceGraphviz
 import ChainTraceTestSupport
 import Testing

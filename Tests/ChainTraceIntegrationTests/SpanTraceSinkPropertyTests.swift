@@ -1,6 +1,6 @@
 import ChainTrace
 import ChainTraceTestSupport
-import ChainTraceTracing
+import ChainTraceDistributedTracing
 import InMemoryTracing
 import Testing
 import Tracing

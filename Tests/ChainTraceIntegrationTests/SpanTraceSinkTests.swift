@@ -1,5 +1,5 @@
 import ChainTrace
-import ChainTraceTracing
+import ChainTraceDistributedTracing
 import InMemoryTracing
 import Testing
 import Tracing

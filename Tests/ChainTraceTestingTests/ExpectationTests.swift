@@ -1,5 +1,4 @@
 import ChainTrace
-import ChainTraceFormats
 import ChainTraceTesting
 import Testing
 

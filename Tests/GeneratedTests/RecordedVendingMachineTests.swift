@@ -3,7 +3,7 @@
 // Regenerate it rather than edit it.
 
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceDefinitions
 import ChainTraceTesting
 import Testing
 

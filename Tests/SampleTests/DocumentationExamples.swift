@@ -1,11 +1,12 @@
 // doc: formats-imports
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceTraceLog
 // end
+import ChainTraceDefinitions
 import ChainTraceAnalysis
 import ChainTraceGraphviz
 import ChainTraceLogging
-import ChainTraceTracing
+import ChainTraceDistributedTracing
 import InMemoryTracing
 import Logging
 import Tracing

@@ -1,5 +1,5 @@
 import ChainTraceTestSupport
-import ChainTraceFormats
+import ChainTraceTraceLog
 import Foundation
 import Testing
 

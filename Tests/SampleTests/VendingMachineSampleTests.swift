@@ -1,6 +1,6 @@
 import ChainTraceTestSupport
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceTraceLog
 import Foundation
 import Testing
 

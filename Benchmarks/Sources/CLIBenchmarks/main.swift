@@ -10,7 +10,8 @@
 
 import ChainTrace
 import ChainTraceAnalysis
-import ChainTraceFormats
+import ChainTraceDefinitions
+import ChainTraceTraceLog
 import Foundation
 
 #if canImport(Glibc)

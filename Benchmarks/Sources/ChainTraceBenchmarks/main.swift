@@ -2,9 +2,9 @@
 // (print, swift-log), all in one run so the ratios compare like with like. Release build only.
 
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceTraceLog
 import ChainTraceLogging
-import ChainTraceTracing
+import ChainTraceDistributedTracing
 import InMemoryTracing
 import Dispatch
 import Logging

@@ -1,5 +1,5 @@
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceDefinitions
 import FuzzSupport
 
 /// A command stream read by the general decoder and by the fast one (slots for fields rules read, member

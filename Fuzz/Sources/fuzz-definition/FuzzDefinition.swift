@@ -1,5 +1,5 @@
 import ChainTrace
-import ChainTraceFormats
+import ChainTraceDefinitions
 import FuzzSupport
 
 /// A chain definition from any bytes: it loads or reports a position; one that loads builds a chain, and for

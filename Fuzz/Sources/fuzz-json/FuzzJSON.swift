@@ -1,5 +1,5 @@
 import ChainTrace
-import ChainTraceFormats
+@testable import ChainTraceJSON
 import FuzzSupport
 
 /// The general JSON parser on any bytes: it either reads a document or reports a position inside the input, and

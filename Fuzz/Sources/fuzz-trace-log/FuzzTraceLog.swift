@@ -1,5 +1,6 @@
 import ChainTrace
-import ChainTraceFormats
+@testable import ChainTraceJSON
+@testable import ChainTraceTraceLog
 import FuzzSupport
 
 /// A trace log from any bytes: the reader (fast line decoder first, general one behind it) gives for each line

@@ -1,0 +1,212 @@
+import ChainTrace
+import ChainTraceJSON
+
+/// Checks a chain definition for mistakes: unknown or duplicate names, cycles, unreachable handlers, invalid
+/// rules, and handlers that can never accept because an earlier one always takes their commands.
+///
+/// ```swift
+/// for finding in try ChainDefinitionLinter.lint(path: "app-a.chain.json") { print(finding) }
+/// ```
+public struct ChainDefinitionLinter: Sendable {
+    /// The definition checked.
+    public let definition: ChainDefinition
+
+    /// Prepares to check `definition`.
+    public init(definition: ChainDefinition) {
+        self.definition = definition
+    }
+
+    /// Reads and checks the file at `path`: every problem of its fields and rules, then of its structure.
+    ///
+    /// - Throws: ``FormatError`` only when the file cannot be read; JSON that does not parse is an
+    ///   `invalid-json` finding.
+    public static func lint(path: String) throws(FormatError) -> [LintFinding] {
+        lint(bytes: try FileBytes.read(path), file: path)
+    }
+
+    /// Checks a definition given as JSON text; `file` names it in findings.
+    public static func lint(bytes: [UInt8], file: String) -> [LintFinding] {
+        do {
+            return lint(document: try JSONDocument(bytes: bytes, file: file))
+        } catch {
+            return [LintFinding(severity: .error, check: "invalid-json", error: error)]
+        }
+    }
+
+    static func lint(document: JSONDocument) -> [LintFinding] {
+        var decoder = ChainDefinitionDecoder(document: document)
+        let definition = decoder.decode()
+        let later = ChainDefinitionLinter(definition: definition).findings().filter { finding in
+            finding.check == "unknown-handler" || finding.check == "duplicate-name" || finding.check == "cycle"
+                || finding.check == "unreachable" || !decoder.handlersWithProblems.contains(finding.handler ?? "")
+        }
+        // Errors first, then warnings; each in file order (by position, then as found).
+        return (decoder.findings + later).enumerated().sorted { left, right in
+            let leftKey = (left.element.severity == .error ? 0 : 1, left.element.error.line, left.element.error.column, left.offset)
+            let rightKey = (right.element.severity == .error ? 0 : 1, right.element.error.line, right.element.error.column, right.offset)
+            return leftKey < rightKey
+        }.map(\.element)
+    }
+
+    /// Every finding about the definition's structure and rules, errors first, then in file order.
+    public func findings() -> [LintFinding] {
+        let structural = structuralFindings()
+        if structural.contains(where: { $0.check == "unknown-handler" || $0.check == "duplicate-name" }) {
+            return structural
+        }
+        return structural + reachabilityFindings() + ruleFindings()
+    }
+
+    /// Unknown and duplicate names, and cycles: the problems that stop a definition from making a chain.
+    func structuralFindings() -> [LintFinding] {
+        var findings: [LintFinding] = []
+        var seen: [String: String] = [:]
+        for handler in allHandlers {
+            if let first = seen[handler.name] {
+                let (line, _) = definition.document?.position(of: first) ?? (0, 0)
+                findings.append(finding(.error, "duplicate-name", at: "\(handler.source).name", handler: handler.name,
+                    expected: "a name not used before", found: "\"\(handler.name)\", already the name of the handler on line \(line)"))
+            } else {
+                seen[handler.name] = handler.source
+            }
+        }
+        let topLevel = Set(definition.handlers.map(\.name))
+        for handler in definition.handlers {
+            if let next = handler.next, !topLevel.contains(next) {
+                findings.append(finding(.error, "unknown-handler", at: "\(handler.source).next", handler: handler.name,
+                    expected: "\"next\" to name a handler of the chain", found: "\"\(next)\"\(suggestion(for: next))"))
+            }
+        }
+        for (index, entry) in (definition.declaredEntries ?? []).enumerated() where !topLevel.contains(entry) {
+            findings.append(finding(.error, "unknown-handler", at: "entries[\(index)]", handler: nil,
+                expected: "an entry naming a handler of the chain", found: "\"\(entry)\"\(suggestion(for: entry))"))
+        }
+        if !findings.isEmpty { return findings }
+        for cycle in cycles() {
+            let start = definition.handler(named: cycle[0])!
+            findings.append(finding(.error, "cycle", at: "\(start.source).next", handler: cycle[0],
+                expected: "a chain without cycles", found: "the cycle \((cycle + [cycle[0]]).joined(separator: " → "))"))
+        }
+        return findings
+    }
+
+    /// Each cycle once, starting at its handler that comes first in the file.
+    func cycles() -> [[String]] {
+        let next = Dictionary(definition.handlers.map { ($0.name, $0.next) }, uniquingKeysWith: { first, _ in first })
+        var state: [String: Int] = [:]  // 1: on the current walk, 2: done
+        var result: [[String]] = []
+        for handler in definition.handlers where state[handler.name] == nil {
+            var walk: [String] = []
+            var current: String? = handler.name
+            while let name = current, state[name] == nil {
+                state[name] = 1
+                walk.append(name)
+                current = next[name] ?? nil
+            }
+            if let name = current, state[name] == 1, let start = walk.firstIndex(of: name) {
+                let cycle = Array(walk[start...])
+                let order = definition.handlers.map(\.name)
+                let first = cycle.min { order.firstIndex(of: $0)! < order.firstIndex(of: $1)! }!
+                let rotation = cycle.firstIndex(of: first)!
+                result.append(Array(cycle[rotation...] + cycle[..<rotation]))
+            }
+            for name in walk { state[name] = 2 }
+        }
+        return result
+    }
+
+    private func reachabilityFindings() -> [LintFinding] {
+        let entries = definition.entries
+        var reached = Set<String>()
+        for entry in entries { reached.formUnion(path(from: entry)) }
+        return definition.handlers.filter { !reached.contains($0.name) }.map { handler in
+            finding(.warning, "unreachable", at: handler.source, handler: handler.name,
+                expected: "every handler on a path from an entry (\(entries.joined(separator: ", ")))",
+                found: "\"\(handler.name)\", which no entry reaches")
+        }
+    }
+
+    /// The top-level names from `entry` to the end of its path, stopping before a repeat.
+    func path(from entry: String) -> [String] {
+        var names: [String] = []
+        var current: String? = entry
+        while let name = current, !names.contains(name), let handler = definition.handlers.first(where: { $0.name == name }) {
+            names.append(name)
+            current = handler.next
+        }
+        return names
+    }
+
+    private func ruleFindings() -> [LintFinding] {
+        var findings: [LintFinding] = []
+        let entries = definition.entries
+        for handler in allHandlers where handler.role == .responder && !handler.isRegistry && handler.type == nil {
+            guard let rule = handler.accepts else {
+                findings.append(finding(.warning, "never-accepts", at: handler.source, handler: handler.name,
+                    expected: "\"accepts\" on a responder (or \"role\": \"observer\")",
+                    found: "\"\(handler.name)\" with no rule, which passes every command on"))
+                continue
+            }
+            if rule.isUnsatisfiable {
+                findings.append(finding(.warning, "never-accepts", at: "\(handler.source).accepts", handler: handler.name,
+                    expected: "a rule some command can match", found: "a rule no command matches"))
+                continue
+            }
+            var shadows: [String] = []
+            var reachedFromSomeEntry = false
+            for entry in entries {
+                let earlier = responders(before: handler.name, from: entry)
+                guard let earlier else { continue }
+                reachedFromSomeEntry = true
+                guard let shadow = earlier.first(where: { other in other.accepts.map { rule.implies($0) } ?? false })
+                else { shadows = []; break }
+                if !shadows.contains(shadow.name) { shadows.append(shadow.name) }
+            }
+            if reachedFromSomeEntry, !shadows.isEmpty {
+                findings.append(finding(.warning, "shadowed", at: "\(handler.source).accepts", handler: handler.name,
+                    expected: "a handler that gets some of the commands it accepts",
+                    found: "\"\(handler.name)\", whose commands \(shadows.map { "\"\($0)\"" }.joined(separator: " or ")) before it always accepts\(shadows.count == 1 ? "" : " on every path")"))
+            }
+        }
+        return findings
+    }
+
+    /// The responders a command from `entry` meets before `name` (registry members in weight order), or `nil`
+    /// when that entry never reaches it.
+    private func responders(before name: String, from entry: String) -> [HandlerDefinition]? {
+        var earlier: [HandlerDefinition] = []
+        for nodeName in path(from: entry) {
+            guard let node = definition.handlers.first(where: { $0.name == nodeName }) else { return nil }
+            if let members = node.members {
+                for member in Self.ordered(members) {
+                    if member.name == name { return earlier }
+                    if member.role == .responder { earlier.append(member) }
+                }
+            } else {
+                if node.name == name { return earlier }
+                if node.role == .responder { earlier.append(node) }
+            }
+        }
+        return nil
+    }
+
+    /// Registry members in the order commands reach them: highest weight first, ties in file order.
+    public static func ordered(_ members: [HandlerDefinition]) -> [HandlerDefinition] {
+        RegistryOrder.arranged(members, weight: \.weight)
+    }
+
+    private var allHandlers: [HandlerDefinition] {
+        definition.handlers.flatMap { [$0] + ($0.members ?? []) }
+    }
+
+    private func suggestion(for name: String) -> String {
+        ChainDefinitionDecoder.suggestion(for: name, among: allHandlers.map(\.name))
+    }
+
+    private func finding(
+        _ severity: LintFinding.Severity, _ check: String, at path: String, handler: String?, expected: String,
+        found: String
+    ) -> LintFinding {
+        LintFinding(severity: severity, check: check, error: definition.error(at: path, expected: expected, found: found), handler: handler)
+    }
+}

@@ -1,0 +1,71 @@
+import ChainTrace
+import ChainTraceJSON
+
+/// Durations as people write them in definitions and flags: `250ns`, `20us` (or `20µs`), `1.5ms`, `2s`.
+public enum DurationText {
+    private static let units: [(suffix: String, nanoseconds: Double)] = [
+        ("ns", 1), ("us", 1_000), ("µs", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000),
+    ]
+
+    /// The nanoseconds `text` stands for, or `nil` when it is not a decimal number (`250`, `1.5`) followed by a
+    /// unit.
+    public static func nanoseconds(_ text: String) -> Int64? {
+        let trimmed = text.trimmingSpaces
+        for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
+            let number = trimmed.dropLast(suffix.count).trimmingSpaces
+            // Decimal digits with an optional fraction, as the docs write them: no sign, exponent or hex float.
+            guard let value = decimalNumber(number), value * scale < 9.2e18 else { return nil }
+            return Int64((value * scale).rounded())
+        }
+        return nil
+    }
+
+    /// The value of `text` when it is ASCII digits, optionally with one `.` and more digits after it — the only
+    /// numbers durations and `--slow` clauses take (no sign, exponent, hex float, `inf` or `nan`).
+    package static func decimalNumber(_ text: some StringProtocol) -> Double? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 1 || parts.count == 2,
+            parts.allSatisfy({ part in !part.isEmpty && part.utf8.allSatisfy { (0x30...0x39).contains($0) } })
+        else { return nil }
+        return Double(String(text))
+    }
+
+    /// What the parser accepts, for error messages.
+    public static let expectation = "a duration such as \"250ns\", \"20us\", \"1.5ms\" or \"2s\""
+
+    /// `nanoseconds` in the largest unit that keeps it at least 1, with up to three significant decimals:
+    /// `850ns`, `12.4µs`, `3.05ms`, `1.2s`.
+    public static func format(nanoseconds: Int64) -> String {
+        let value = Double(nanoseconds)
+        switch abs(value) {
+        case ..<1_000: return "\(nanoseconds)ns"
+        case ..<1_000_000: return short(value / 1_000) + "µs"
+        case ..<1_000_000_000: return short(value / 1_000_000) + "ms"
+        default: return short(value / 1_000_000_000) + "s"
+        }
+    }
+
+    private static func short(_ value: Double) -> String {
+        let decimals = value >= 100 ? 0 : value >= 10 ? 1 : 2
+        var text = String(value.rounded(to: decimals))
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text
+    }
+}
+
+extension Double {
+    func rounded(to decimals: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        return (self * scale).rounded() / scale
+    }
+}
+
+extension StringProtocol {
+    var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

@@ -1,0 +1,128 @@
+public import ChainTrace
+import ChainTraceJSON
+
+/// A test on a command, as chain definitions write it: what a handler accepts, or when it fails.
+///
+/// Field tests name a field by its dotted path in the command's fields (`card.type`). Numbers compare by value,
+/// so `2` equals `2.0`. A missing field fails every test but ``present(_:_:)`` with `false`.
+///
+/// In JSON: `true`, `false`, `{"field": "weight", "equals": 2.5}`, `{"field": "size", "in": ["S", "M"]}`,
+/// `{"field": "weight", "min": 2, "max": 3}`, `{"field": "name", "matches": "^[a-z]+$"}`,
+/// `{"field": "photo", "present": true}`, `{"kind": ["Tap", "Swipe"]}`, and `{"all": […]}`, `{"any": […]}`,
+/// `{"not": …}` to combine them.
+public indirect enum Rule: Sendable, Hashable {
+    /// Matches every command (`true`) or none (`false`).
+    case always(Bool)
+    /// The field equals the value.
+    case equals(FieldPath, JSONValue)
+    /// The field equals one of the values.
+    case oneOf(FieldPath, [JSONValue])
+    /// The field is a number within the bounds, both inclusive; a `nil` bound is open.
+    case range(FieldPath, minimum: Double?, maximum: Double?)
+    /// The field is a string the pattern matches somewhere (anchor it with `^…$` for a whole match).
+    case matches(FieldPath, Pattern)
+    /// The field is there (`true`) or is not (`false`); `null` counts as absent.
+    case present(FieldPath, Bool)
+    /// The command's kind is one of these.
+    case kind([String])
+    /// Every rule matches.
+    case all([Rule])
+    /// At least one rule matches.
+    case any([Rule])
+    /// The rule does not match.
+    case not(Rule)
+
+    /// Whether `command` passes this test.
+    public func matches(_ command: JSONCommand) -> Bool {
+        switch self {
+        case .always(let result):
+            return result
+        case .equals(let field, _), .oneOf(let field, _), .range(let field, _, _), .matches(let field, _),
+            .present(let field, _):
+            return passes(fieldValue: field.value(in: command))
+        case .kind(let kinds):
+            return kinds.contains(command.kind)
+        case .all(let rules):
+            return rules.allSatisfy { $0.matches(command) }
+        case .any(let rules):
+            return rules.contains { $0.matches(command) }
+        case .not(let rule):
+            return !rule.matches(command)
+        }
+    }
+
+    /// Whether a field test passes when its field holds `value` (`nil`: the field is missing). `false` for
+    /// rules that are not field tests.
+    func passes(fieldValue value: JSONValue?) -> Bool {
+        switch self {
+        case .equals(_, let expected):
+            guard let value else { return false }
+            return value.sameValue(as: expected)
+        case .oneOf(_, let candidates):
+            guard let value else { return false }
+            return candidates.contains { value.sameValue(as: $0) }
+        case .range(_, let minimum, let maximum):
+            guard let number = value?.doubleValue else { return false }
+            return Self.number(number, isWithin: minimum, maximum)
+        case .matches(_, let pattern):
+            guard let text = value?.stringValue else { return false }
+            return pattern.matches(text)
+        case .present(_, let expected):
+            return (value != nil && value != .null) == expected
+        case .always, .kind, .all, .any, .not:
+            return false
+        }
+    }
+
+    static func number(_ number: Double, isWithin minimum: Double?, _ maximum: Double?) -> Bool {
+        if let minimum, number < minimum { return false }
+        if let maximum, number > maximum { return false }
+        return true
+    }
+}
+
+/// A dotted path to a field inside a command's fields: `card.type` is the member `type` of the member `card`.
+public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
+    /// The member names, outermost first.
+    public let components: [String]
+    /// Splits `text` at its dots.
+    public init(_ text: String) {
+        components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// The value at this path in `fields`, or `nil` when any step is missing or not an object.
+    public func value(in fields: JSONValue) -> JSONValue? {
+        value(in: fields, from: 0)
+    }
+
+    /// The value at this path in `command`'s fields.
+    public func value(in command: JSONCommand) -> JSONValue? {
+        value(in: command.fields, from: 0)
+    }
+
+    func value(in fields: JSONValue, from start: Int) -> JSONValue? {
+        var current = fields
+        for component in components[start...] {
+            guard case .object(let members) = current, let next = members[component] else { return nil }
+            current = next
+        }
+        return current
+    }
+
+    public static func == (left: FieldPath, right: FieldPath) -> Bool { left.components == right.components }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(components) }
+
+    public var description: String { components.joined(separator: ".") }
+}
+
+extension JSONValue {
+    /// Equality as a rule means it: numbers by value whatever their kind, everything else structurally.
+    func sameValue(as other: JSONValue) -> Bool {
+        switch (self, other) {
+        case (.integer(let left), .integer(let right)): return left == right
+        case (.integer, .double), (.double, .integer), (.double, .double): return doubleValue == other.doubleValue
+        default: return self == other
+        }
+    }
+}

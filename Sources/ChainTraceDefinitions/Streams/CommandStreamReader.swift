@@ -1,0 +1,146 @@
+import ChainTrace
+import ChainTraceJSON
+import ChainTraceTraceLog
+
+/// Reads a command stream — JSON Lines of commands and chain changes — or a recorded trace log, whose commands
+/// it replays. See `Docs/CommandStreamFormat.md`.
+///
+/// A command line is an object: `kind`, `id` and `entry` are optional; its fields are the member `fields` if
+/// there is one, otherwise every other member. A line with a `change` member is a ``ChainChange``.
+///
+/// ```swift
+/// let stream = try CommandStreamReader(path: "coins.jsonl")
+/// while let (line, item) = try stream.next() { … }
+/// ```
+public final class CommandStreamReader {
+    /// What one line holds.
+    public enum Item: Sendable, Hashable {
+        /// A command to send.
+        case command(JSONCommand)
+        /// A change to make to the chain first.
+        indirect case change(ChainChange)
+    }
+
+    private let lines: JSONLinesReader
+    @exclusivity(unchecked) private var sawFirst = false
+    @exclusivity(unchecked) private var decoder: CommandLineDecoder
+
+    /// Whether the stream turned out to be a trace log (known once the first line is read).
+    @exclusivity(unchecked) public private(set) var isTraceLog = false
+    /// The file being read, as errors name it.
+    public var file: String { lines.file }
+    /// The incomplete last line, once the reader has reached it.
+    public var tornTail: TornTail? { lines.tornTail }
+
+    /// Commands read from a trace log that carry no payload (recorded with `capturesPayloads: false`): they replay
+    /// with empty fields, so rules on fields cannot match them as they matched the recorded commands.
+    public private(set) var commandsWithoutPayload = 0
+
+    /// Bytes read so far, for progress reports.
+    public var bytesRead: Int { lines.bytesRead }
+
+    /// Opens the stream at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: The stream file.
+    ///   - schema: The fields the chain's rules read (see ``FieldSchema``); commands then carry them in
+    ///   slots too, which makes rules compiled with the same schema faster.
+    public init(path: String, schema: FieldSchema? = nil) throws(FormatError) {
+        lines = try JSONLinesReader(path: path)
+        // A command stream is written by people: a last line without a newline reads like any other, and an
+        // invalid one is an error. Only a recorded trace log, found by its header, can end in a torn line.
+        lines.readsTornTails = false
+        decoder = CommandLineDecoder(schema: schema)
+    }
+
+    /// Reads a stream held in memory; `name` stands for the file in errors.
+    public init(bytes: [UInt8], name: String = "<memory>", schema: FieldSchema? = nil) {
+        lines = JSONLinesReader(bytes: bytes, name: name)
+        lines.readsTornTails = false
+        decoder = CommandLineDecoder(schema: schema)
+    }
+
+    /// The next command or change and its line, or `nil` at the end.
+    ///
+    /// - Throws: ``FormatError`` for a line that is not valid; the reader can go on past it.
+    public func next() throws(FormatError) -> (line: Int, item: Item)? {
+        guard let raw = try lines.nextLine() else { return nil }
+        if sawFirst, !isTraceLog, raw.isTerminated {
+            let fast = lines.withBytes(of: raw) { decoder.decode($0) }
+            if let fast { return (raw.number, .command(fast)) }
+        }
+        guard let (line, value) = try lines.parse(raw) else { return nil }
+        if !sawFirst {
+            sawFirst = true
+            if case .object(let members) = value, members["format"]?.stringValue == TraceLogFormat.formatName {
+                try TraceLogFormat.checkHeader(value, file: file, line: line)
+                isTraceLog = true
+                lines.readsTornTails = true
+                return try next()
+            }
+        }
+        // The line's bytes, to read it again with positions when an error needs a column.
+        let bytes = { [lines] in lines.withBytes(of: raw) { Array($0) } }
+        if isTraceLog {
+            let trace: Trace
+            do {
+                trace = try TraceLogFormat.decode(value, file: file, line: line)
+            } catch {
+                throw (try? JSONDocument(bytes: bytes(), file: file, firstLine: line)).map { TraceLogFormat.located(error, in: $0) } ?? error
+            }
+            if trace.payload == nil { commandsWithoutPayload += 1 }
+            let command = JSONCommand(
+                kind: trace.commandKind, id: trace.commandID, entry: trace.entry, fields: trace.payload ?? [:])
+            return (line, .command(command))
+        }
+        return (line, try Self.item(value, file: file, line: line, bytes: bytes))
+    }
+
+    /// The command or change a line holds; `bytes` gives the line again, to name the column of a value at fault.
+    static func item(_ value: JSONValue, file: String, line: Int, bytes: () -> [UInt8]) throws(FormatError) -> Item {
+        guard case .object(var members) = value else {
+            throw FormatError(file: file, line: line, column: 1, expected: "a command object", found: value.summary)
+        }
+        if members["change"] != nil {
+            return .change(try ChainChangeDecoder.decode(JSONDocument(bytes: bytes(), file: file, firstLine: line)))
+        }
+        func bad(_ member: String, _ expected: String, _ value: JSONValue, found: String? = nil) -> FormatError {
+            let expected = "\"\(member)\" to be \(expected)"
+            let found = found ?? value.summary
+            guard let document = try? JSONDocument(bytes: bytes(), file: file, firstLine: line) else {
+                return FormatError(file: file, line: line, column: 1, expected: expected, found: found)
+            }
+            return document.error(at: member, expected: expected, found: found)
+        }
+        var command = JSONCommand()
+        if let kind = members.removeValue(forKey: "kind") {
+            guard let text = kind.stringValue else { throw bad("kind", "a string", kind) }
+            command.kind = text
+        }
+        if let id = members.removeValue(forKey: "id") {
+            switch id {
+            case .string(let text): command.id = text
+            case .integer(let number): command.id = String(number)
+            case .null: break
+            default: throw bad("id", "a string or an integer", id)
+            }
+        }
+        if let entry = members.removeValue(forKey: "entry"), entry != .null {
+            guard let text = entry.stringValue else { throw bad("entry", "a handler name", entry) }
+            command.entry = text
+        }
+        if let fields = members["fields"] {
+            guard case .object = fields else { throw bad("fields", "an object", fields) }
+            guard members.count == 1 else {
+                let others = members.keys.filter { $0 != "fields" }.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+                throw bad(
+                    "fields", "the only member beside kind, id and entry", fields,
+                    found: "\(others) beside it (put them inside \"fields\", or leave \"fields\" out)")
+            }
+            command.fields = fields
+        } else {
+            command.fields = .object(members)
+        }
+        return .command(command)
+    }
+}

@@ -1,9 +1,0 @@
-public import ChainTrace
-
-/// A whole trace log read into memory.
-public struct TraceLog: Sendable, Hashable {
-    /// Every complete trace, in the order written.
-    public var traces: [Trace]
-    /// The incomplete last line, if the writer died mid-line.
-    public var tornTail: TornTail?
-}

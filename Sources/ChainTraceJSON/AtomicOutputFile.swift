@@ -1,0 +1,101 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import ChainTrace
+
+/// An output file that appears whole or not at all: written under a temporary name beside it, then renamed
+/// over `path` by ``commit()``. A run that fails calls ``discard()`` (or just ends), and `path` is untouched.
+///
+/// ```swift
+/// let output = try AtomicOutputFile(path: "traces.jsonl")
+/// let sink = try TraceLogSink(path: output.temporaryPath)
+/// … run …
+/// try sink.close()
+/// try output.commit()
+/// ```
+package final class AtomicOutputFile: Sendable {
+    /// Where the file will be once committed.
+    package let path: String
+    /// Where it is written until then.
+    package let temporaryPath: String
+    /// The temporary file, open for ``append(_:)``; -1 once closed.
+    private let descriptor: LockedValue<Int32>
+
+    /// Reserves a temporary file beside `path`.
+    ///
+    /// The file is created with mode 0666 less the process's umask — the permissions any newly created file gets —
+    /// by `open` itself, so nothing reads or changes the umask (which is process-wide: changing it races with
+    /// every other thread creating files).
+    ///
+    /// - Throws: ``FormatError`` when the directory is not writable.
+    package init(path: String) throws(FormatError) {
+        self.path = path
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var generator = SystemRandomNumberGenerator()
+        var descriptor: Int32 = -1
+        var candidate = ""
+        for _ in 0..<100 {
+            let suffix = String(UInt64.random(in: 0...UInt64.max, using: &generator), radix: 36)
+            candidate = "\(directory).\(name).partial-\(suffix)"
+            // O_APPEND: every append lands at the end, also after `write` has cut the file back.
+            descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_APPEND, 0o666)
+            if descriptor >= 0 || errno != EEXIST { break }
+        }
+        guard descriptor >= 0 else { throw .system(file: path, expected: "a writable directory", code: errno) }
+        self.descriptor = LockedValue(descriptor)
+        temporaryPath = candidate
+    }
+
+    deinit {
+        descriptor.withLock { if $0 >= 0 { close($0) } }
+        unlink(temporaryPath)
+    }
+
+    /// Adds `bytes` at the end of the file, for output written as it is produced.
+    package func append(_ bytes: [UInt8]) throws(FormatError) {
+        let failure = descriptor.withLock { descriptor -> Int32 in
+            var written = 0
+            while written < bytes.count {
+                let count = bytes.withUnsafeBytes { writeBytes(descriptor, $0.baseAddress! + written, $0.count - written) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += count
+            }
+            return 0
+        }
+        if failure != 0 { throw .system(file: path, expected: "to write the file", code: failure) }
+    }
+
+    /// Writes `bytes` as the whole file's content (to the temporary file; ``commit()`` publishes it).
+    package func write(_ bytes: [UInt8]) throws(FormatError) {
+        // Through the same descriptor as `append`: cut back to nothing, then append. (A second descriptor kept its
+        // own offset, so appends after a write landed at the old end, over a hole.)
+        let failure = descriptor.withLock { descriptor -> Int32 in ftruncate(descriptor, 0) == 0 ? 0 : errno }
+        if failure != 0 { throw .system(file: path, expected: "to write the file", code: failure) }
+        try append(bytes)
+    }
+
+    /// Renames the finished file over `path`; it keeps the permissions it was created with (0666 less the umask).
+    package func commit() throws(FormatError) {
+        descriptor.withLock { descriptor in
+            if descriptor >= 0 { close(descriptor) }
+            descriptor = -1
+        }
+        guard rename(temporaryPath, path) == 0 else {
+            throw .system(file: path, expected: "to move the finished file into place", code: errno)
+        }
+    }
+
+    /// Deletes the temporary file; `path` stays as it was.
+    package func discard() {
+        unlink(temporaryPath)
+    }
+}

@@ -1,0 +1,332 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import ChainTrace
+
+/// A position in one line of JSON bytes, with the steps the fast line decoders are made of.
+///
+/// Each step answers `nil` or `false` for anything it does not fully understand — escapes in names, numbers it
+/// cannot convert exactly, bad syntax — and the caller then hands the whole line to the general ``JSONParser``,
+/// which accepts it or reports the exact error. So a fast path never accepts what the general path refuses.
+package struct JSONByteCursor {
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package var index = 0
+    /// Not retained: a cursor lives for one line, inside a call on the decoder that holds the table (as the
+    /// bytes it reads are not owned either). Retaining it cost two atomic operations per line.
+    package let names: Unmanaged<NameTable>
+
+    package init(bytes: UnsafeBufferPointer<UInt8>, names: NameTable) {
+        self.bytes = bytes
+        self.names = Unmanaged.passUnretained(names)
+    }
+
+    /// Whether only white space is left.
+    package mutating func isAtEnd() -> Bool {
+        skipWhiteSpace()
+        return index == bytes.count
+    }
+
+    /// Walks an object's members, calling `member` with each key (the value still to read); `false` on any
+    /// problem. A key with an escape is a problem: the general path handles it.
+    /// Walks an object's members; `false` (the general parser then reports the exact error) for bad syntax, a key
+    /// given twice, or more than ``maximumFastMembers`` members.
+    package mutating func members(_ member: (inout JSONByteCursor, RawKey) -> Bool) -> Bool {
+        skipWhiteSpace()
+        guard take(UInt8(ascii: "{")) else { return false }
+        skipWhiteSpace()
+        if take(UInt8(ascii: "}")) { return true }
+        // The keys seen so far, on the stack: a repeated key must not pass as "the last one wins".
+        return withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>.self, capacity: Self.maximumFastMembers) { seen in
+            var count = 0
+            while true {
+                skipWhiteSpace()
+                guard let key = rawString(), count < Self.maximumFastMembers else { return false }
+                for index in 0..<count where seen[index].count == key.bytes.count && seen[index].elementsEqual(key.bytes) {
+                    return false
+                }
+                seen[count] = key.bytes
+                count += 1
+                skipWhiteSpace()
+                guard take(UInt8(ascii: ":")) else { return false }
+                skipWhiteSpace()
+                guard member(&self, key) else { return false }
+                skipWhiteSpace()
+                if take(UInt8(ascii: ",")) { continue }
+                return take(UInt8(ascii: "}"))
+            }
+        }
+    }
+
+    /// The most members an object may have on the fast path; a larger one is read by the general parser.
+    package static var maximumFastMembers: Int { 64 }
+
+    package mutating func elements(_ element: (inout JSONByteCursor) -> Bool) -> Bool {
+        skipWhiteSpace()
+        guard take(UInt8(ascii: "[")) else { return false }
+        skipWhiteSpace()
+        if take(UInt8(ascii: "]")) { return true }
+        while true {
+            skipWhiteSpace()
+            guard element(&self) else { return false }
+            skipWhiteSpace()
+            if take(UInt8(ascii: ",")) { continue }
+            return take(UInt8(ascii: "]"))
+        }
+    }
+
+    /// A string without escapes, as its bytes, for keys compared without making a `String`.
+    package mutating func rawString() -> RawKey? {
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let start = index
+        index += plainStringByteCount()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+        defer { index += 1 }
+        return RawKey(bytes: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+    }
+
+    /// How many bytes from `index` on a string can hold with no second look: none is `"`, `\`, a control byte
+    /// or non-ASCII. Reads eight bytes at a time, since most strings in a line are names and ids of a few
+    /// ASCII letters.
+    @inline(__always)
+    package func plainStringByteCount() -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let end = bytes.count
+        var offset = index
+        while offset &+ 8 <= end {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+            let flags = Self.bytesNeedingALook(word)
+            if flags != 0 { return offset &+ flags.trailingZeroBitCount &>> 3 &- index }
+            offset &+= 8
+        }
+        while offset < end {
+            let byte = base[offset]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+            offset &+= 1
+        }
+        return offset &- index
+    }
+
+    /// The high bit of each byte of `word` (first byte lowest) that is `"`, `\`, below 0x20 or from 0x80 up. Bytes
+    /// after the first one flagged may be flagged wrongly (a borrow carries up), so only the lowest flag counts.
+    @inline(__always)
+    package static func bytesNeedingALook(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let isQuote = (quotes &- ones) & ~quotes
+        let isBackslash = (backslashes &- ones) & ~backslashes
+        let isControl = (word &- ones &* 0x20) & ~word
+        return (isQuote | isBackslash | isControl | word) & (ones &* 0x80)
+    }
+
+    /// A string that is usually one of a few (handler names, kinds): the same `String` is handed out for the
+    /// same bytes, so repeated names cost no allocation.
+    package mutating func name() -> String? {
+        let start = index
+        guard let raw = rawString() else {
+            index = start
+            return string()
+        }
+        return names._withUnsafeGuaranteedRef { $0.string(for: raw.bytes) }
+    }
+
+    /// A string without escapes; `nil` for anything else.
+    package mutating func string() -> String? {
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let start = index
+        index += plainStringByteCount()
+        var isASCII = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                return isASCII ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            if byte >= 0x80 { isASCII = false }
+            index += 1
+        }
+        return nil
+    }
+
+    /// An integer (no fraction or exponent) within Int64, at least `minimum`.
+    package mutating func integer(atLeast minimum: Int64 = .min) -> Int64? {
+        let negative = take(UInt8(ascii: "-"))
+        guard index < bytes.count, isDigit(bytes[index]) else { return nil }
+        if bytes[index] == UInt8(ascii: "0"), index + 1 < bytes.count, isDigit(bytes[index + 1]) { return nil }
+        var value: Int64 = 0
+        while index < bytes.count, isDigit(bytes[index]) {
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times.addingReportingOverflow(Int64(bytes[index] - UInt8(ascii: "0")))
+            if overflow || overflow2 { return nil }
+            value = sum
+            index += 1
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e") { return nil }
+        let result = negative ? -value : value
+        return result >= minimum ? result : nil
+    }
+
+    package mutating func null() -> Bool {
+        guard index + 4 <= bytes.count, bytes[index] == UInt8(ascii: "n"), bytes[index + 1] == UInt8(ascii: "u"),
+            bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l")
+        else { return false }
+        index += 4
+        return true
+    }
+
+    /// Any JSON value, parsed in full by the general parser (for payloads).
+    package mutating func value() -> JSONValue? {
+        let start = index
+        guard skipValue() else { return nil }
+        return try? JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+    }
+
+    /// Steps over any valid JSON value; `false` if it is not valid.
+    package mutating func skipValue(depth: Int = 0) -> Bool {
+        guard index < bytes.count, depth < 512 else { return false }
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            return members { decoder, _ in decoder.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "["):
+            return elements { decoder in decoder.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "\""):
+            return skipString()
+        case UInt8(ascii: "t"): return word("true")
+        case UInt8(ascii: "f"): return word("false")
+        case UInt8(ascii: "n"): return null()
+        default: return skipNumber()
+        }
+    }
+
+    package mutating func skipString() -> Bool {
+        index += 1
+        let start = index
+        index += plainStringByteCount()
+        var isASCII = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                defer { index += 1 }
+                return isASCII || String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) != nil
+            case UInt8(ascii: "\\"):
+                // Escapes are rare in payloads: leave their exact rules to the general parser.
+                return false
+            case 0..<0x20:
+                return false
+            default:
+                if byte >= 0x80 { isASCII = false }
+                index += 1
+            }
+        }
+        return false
+    }
+
+    package mutating func skipNumber() -> Bool {
+        _ = take(UInt8(ascii: "-"))
+        guard index < bytes.count, isDigit(bytes[index]) else { return false }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if take(UInt8(ascii: ".")) {
+            guard index < bytes.count, isDigit(bytes[index]) else { return false }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { return false }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            // Out-of-range exponents are the general parser's to judge.
+            return false
+        }
+        return true
+    }
+
+    package mutating func word(_ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        for offset in 0..<count where bytes[index + offset] != text.utf8Start[offset] { return false }
+        index += count
+        return true
+    }
+
+    package mutating func take(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    package mutating func skipWhiteSpace() {
+        // One comparison for the usual case, a byte that is no white space.
+        while index < bytes.count, bytes[index] <= UInt8(ascii: " ") {
+            switch bytes[index] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): index += 1
+            default: return
+            }
+        }
+    }
+
+    package func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+}
+
+/// A key's bytes, compared with literals without making a `String`.
+package struct RawKey {
+    package let bytes: UnsafeBufferPointer<UInt8>
+
+    @inline(__always)
+    package static func ~= (pattern: StaticString, key: RawKey) -> Bool {
+        pattern.utf8CodeUnitCount == key.bytes.count
+            // The pattern's length, a constant once inlined, lets the compiler compare in a load or two.
+            && memcmp(pattern.utf8Start, key.bytes.baseAddress!, pattern.utf8CodeUnitCount) == 0
+    }
+}
+
+/// The strings a reader has made for names, by their bytes, so each name is made once per reader.
+///
+/// A direct-mapped cache: a name's ``NameBytes`` bucket is its one slot, so finding it costs one comparison; two
+/// names that share a slot just take turns. The slots are memory this table owns, so a lookup retains nothing
+/// but the string it returns.
+package final class NameTable {
+    private static let slotCount = 256
+    /// Each slot's name bytes (empty when the slot is), and its string.
+    private let keys: UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>
+    private let strings: UnsafeMutablePointer<String>
+
+    package init() {
+        keys = .allocate(capacity: Self.slotCount)
+        keys.initialize(repeating: UnsafeMutableBufferPointer(start: nil, count: 0), count: Self.slotCount)
+        strings = .allocate(capacity: Self.slotCount)
+        strings.initialize(repeating: "", count: Self.slotCount)
+    }
+
+    deinit {
+        for slot in 0..<Self.slotCount { keys[slot].deallocate() }
+        keys.deallocate()
+        strings.deinitialize(count: Self.slotCount)
+        strings.deallocate()
+    }
+
+    package func string(for bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard let slot = NameBytes.bucket(of: bytes) else { return "" }
+        let key = keys[slot]
+        if key.count == bytes.count, NameBytes.equal(key.baseAddress!, bytes.baseAddress!, count: bytes.count) {
+            return strings[slot]
+        }
+        let string = String(decoding: bytes, as: UTF8.self)
+        key.deallocate()
+        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = copy.initialize(from: bytes)
+        keys[slot] = copy
+        strings[slot] = string
+        return string
+    }
+}

@@ -1,0 +1,85 @@
+import ChainTrace
+
+/// Reads a JSON-Lines file one value at a time, in constant memory, with exact positions for every error.
+///
+/// Blank lines are skipped, and a last line with no newline reads exactly like one with it. The one difference,
+/// for logs a writer appends to (``readsTornTails``): a last line with no newline that does not parse is a torn
+/// tail — the writer stopped mid-line — and is reported in ``tornTail`` rather than thrown. Any other malformed
+/// line throws a ``FormatError`` naming the file, line and column.
+///
+/// ```swift
+/// let lines = try JSONLinesReader(path: "commands.jsonl")
+/// while let (line, value) = try lines.next() { … }
+/// ```
+package final class JSONLinesReader {
+    /// The file being read, as errors name it.
+    package let file: String
+    /// The incomplete last line, once the reader has reached it.
+    package private(set) var tornTail: TornTail?
+    /// Whether an unparsable last line with no newline is a torn tail (a log whose writer died) rather than an
+    /// error. On for trace logs; a file people write, such as a command stream, reports it as the error it is.
+    package var readsTornTails = true
+    @exclusivity(unchecked) private var lines: LineReader
+
+    /// Bytes read so far, for progress reports.
+    package var bytesRead: Int { lines.bytesConsumed }
+
+    /// Opens the file at `path`.
+    package init(path: String) throws(FormatError) {
+        file = path
+        lines = try LineReader(path: path)
+    }
+
+    /// Reads JSON Lines held in memory; `name` stands for the file in errors.
+    package init(bytes: [UInt8], name: String = "<memory>") {
+        file = name
+        lines = LineReader(bytes: bytes)
+    }
+
+    /// The next value and its 1-based line number, or `nil` at the end (or at a torn last line).
+    package func next() throws(FormatError) -> (line: Int, value: JSONValue)? {
+        guard let line = try nextLine() else { return nil }
+        return try parse(line)
+    }
+
+    /// The next line that is not blank (only JSON whitespace: spaces, tabs, carriage returns), unparsed.
+    package func nextLine() throws(FormatError) -> LineReader.Line? {
+        while let line = try lines.next(file: file) {
+            let isBlank = lines.withBytes(of: line) { bytes in
+                bytes.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+            }
+            if isBlank { continue }
+            return line
+        }
+        return nil
+    }
+
+    /// Calls `body` with the bytes of `line`, the line ``nextLine()`` returned last.
+    package func withBytes<T, Failure: Error>(
+        of line: LineReader.Line, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> T
+    ) throws(Failure) -> T {
+        try lines.withBytes(of: line, body)
+    }
+
+    /// Parses a line from ``nextLine()``: its value, `nil` for a torn last line, or the error with its position.
+    package func parse(_ line: LineReader.Line) throws(FormatError) -> (line: Int, value: JSONValue)? {
+        let parsed: Result<JSONValue, JSONParseError> = withBytes(of: line) { buffer in
+            Result { () throws(JSONParseError) in try JSONParser.parse(buffer, line: line.number) }
+        }
+        switch parsed {
+        case .success(let value):
+            return (line.number, value)
+        case .failure(let error) where !line.isTerminated && readsTornTails:
+            tornTail = TornTail(line: line.number, byteCount: line.range.count, problem: error.description)
+            return nil
+        case .failure(let error):
+            throw FormatError(
+                file: file,
+                line: error.line,
+                column: error.column,
+                expected: error.expected,
+                found: error.found
+            )
+        }
+    }
+}

@@ -1,0 +1,307 @@
+import ChainTrace
+
+/// A strict JSON reader over bytes: RFC 8259, no comments, no trailing commas, no duplicate member names (a
+/// duplicate is an error at its position, never a guess at which one wins), and an exact position for every error.
+package struct JSONParser {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+    private let firstLine: Int
+    private var maximumDepth = 512
+    /// When set, the byte offset where each value starts, keyed by its path (`handlers[2].accepts`).
+    private var offsets: [String: Int]?
+    private var path: [String] = []
+
+    /// Parses one JSON value that must fill `bytes` (surrounding white space allowed).
+    ///
+    /// - Parameters:
+    ///   - bytes: The text, UTF-8.
+    ///   - line: The line number of the text's first byte, for error positions.
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, line: Int = 1) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes, firstLine: line)
+        parser.skipWhiteSpace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhiteSpace()
+        if parser.index < bytes.count { throw parser.error(expected: "end of the value") }
+        return value
+    }
+
+    /// Parses a whole document and remembers where each value starts, for errors about its meaning.
+    package static func parseDocument(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> (JSONValue, [String: Int]) {
+        var parser = JSONParser(bytes: bytes, firstLine: 1)
+        parser.offsets = [:]
+        parser.skipWhiteSpace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhiteSpace()
+        if parser.index < bytes.count { throw parser.error(expected: "end of the value") }
+        return (value, parser.offsets ?? [:])
+    }
+
+    /// Parses one JSON value from a string.
+    package static func parse(_ text: String, line: Int = 1) throws(JSONParseError) -> JSONValue {
+        var text = text
+        let result: Result<JSONValue, JSONParseError> = text.withUTF8 { buffer in
+            Result { () throws(JSONParseError) in try parse(buffer, line: line) }
+        }
+        return try result.get()
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, firstLine: Int) {
+        self.bytes = bytes
+        self.firstLine = firstLine
+    }
+
+    private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard index < bytes.count else { throw error(expected: "a JSON value") }
+        if offsets != nil { offsets?[path.joined()] = index }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw error(expected: "a JSON value")
+        }
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+        if depth > maximumDepth { throw error(expected: "at most \(maximumDepth) levels of nesting") }
+        index += 1
+        var members: [String: JSONValue] = [:]
+        skipWhiteSpace()
+        if peek(UInt8(ascii: "}")) {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipWhiteSpace()
+            guard peek(UInt8(ascii: "\"")) else { throw error(expected: "a member name in double quotes") }
+            let keyStart = index
+            let key = try parseString()
+            skipWhiteSpace()
+            guard peek(UInt8(ascii: ":")) else { throw error(expected: "':' after the member name") }
+            index += 1
+            skipWhiteSpace()
+            if offsets != nil { path.append(path.isEmpty ? key : ".\(key)") }
+            // One hash lookup inserts the member and tells whether its name came before.
+            if members.updateValue(try parseValue(depth: depth), forKey: key) != nil {
+                throw error(expected: "each member name once in an object", at: keyStart, found: "\"\(key.prefix(40))\" a second time")
+            }
+            if offsets != nil { path.removeLast() }
+            skipWhiteSpace()
+            if peek(UInt8(ascii: ",")) {
+                index += 1
+                continue
+            }
+            guard peek(UInt8(ascii: "}")) else { throw error(expected: "',' or '}'") }
+            index += 1
+            return .object(members)
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+        if depth > maximumDepth { throw error(expected: "at most \(maximumDepth) levels of nesting") }
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhiteSpace()
+        if peek(UInt8(ascii: "]")) {
+            index += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhiteSpace()
+            if offsets != nil { path.append("[\(elements.count)]") }
+            elements.append(try parseValue(depth: depth))
+            if offsets != nil { path.removeLast() }
+            skipWhiteSpace()
+            if peek(UInt8(ascii: ",")) {
+                index += 1
+                continue
+            }
+            guard peek(UInt8(ascii: "]")) else { throw error(expected: "',' or ']'") }
+            index += 1
+            return .array(elements)
+        }
+    }
+
+    private mutating func parseString() throws(JSONParseError) -> String {
+        index += 1
+        let start = index
+        // Fast path: no escapes.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                try checkUTF8(start..<index)
+                index += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            index += 1
+        }
+        var scalars: [UInt8] = Array(bytes[start..<index])
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                guard let text = String(validating: scalars, as: UTF8.self) else {
+                    throw error(expected: "valid UTF-8 in the string", at: start)
+                }
+                return text
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard index < bytes.count else { throw error(expected: "an escape character") }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalars.append(escape)
+                case UInt8(ascii: "b"): scalars.append(0x08)
+                case UInt8(ascii: "f"): scalars.append(0x0C)
+                case UInt8(ascii: "n"): scalars.append(0x0A)
+                case UInt8(ascii: "r"): scalars.append(0x0D)
+                case UInt8(ascii: "t"): scalars.append(0x09)
+                case UInt8(ascii: "u"):
+                    var code = try parseHex4()
+                    if (0xD800..<0xDC00).contains(code) {
+                        guard peek(UInt8(ascii: "\\")), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u")
+                        else { throw error(expected: "a low surrogate \\uDC00-\\uDFFF after a high surrogate") }
+                        index += 2
+                        let low = try parseHex4()
+                        guard (0xDC00..<0xE000).contains(low) else {
+                            throw error(expected: "a low surrogate \\uDC00-\\uDFFF", at: index - 4)
+                        }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00..<0xE000).contains(code) {
+                        throw error(expected: "a high surrogate before a low one", at: index - 4)
+                    }
+                    scalars.append(contentsOf: Array(String(Character(Unicode.Scalar(code)!)).utf8))
+                default:
+                    throw error(expected: "one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u", at: index - 1)
+                }
+            case 0..<0x20:
+                throw error(expected: "a control character to be escaped (\\n, \\t, \\u00XX)")
+            default:
+                scalars.append(byte)
+                index += 1
+            }
+        }
+        throw error(expected: "'\"' to close the string")
+    }
+
+    private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard index < bytes.count else { throw error(expected: "four hex digits") }
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error(expected: "a hex digit")
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+        let start = index
+        var isInteger = true
+        if peek(UInt8(ascii: "-")) { index += 1 }
+        if peek(UInt8(ascii: "0")) {
+            index += 1
+        } else if index < bytes.count, (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(bytes[index]) {
+            skipDigits()
+        } else {
+            throw error(expected: "a digit")
+        }
+        if peek(UInt8(ascii: ".")) {
+            isInteger = false
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error(expected: "a digit after '.'") }
+            skipDigits()
+        }
+        if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
+            isInteger = false
+            index += 1
+            if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error(expected: "a digit in the exponent") }
+            skipDigits()
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        if isInteger, let integer = Int64(text) { return .integer(integer) }
+        guard let double = Double(text), double.isFinite else {
+            throw error(expected: "a number that fits a 64-bit float", at: start)
+        }
+        return .double(double)
+    }
+
+    private mutating func skipDigits() {
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    private mutating func expectWord(_ word: StaticString) throws(JSONParseError) {
+        let start = index
+        for byte in UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount) {
+            guard index < bytes.count, bytes[index] == byte else { throw error(expected: "'\(word)'", at: start) }
+            index += 1
+        }
+    }
+
+    private func peek(_ byte: UInt8) -> Bool {
+        index < bytes.count && bytes[index] == byte
+    }
+
+    private mutating func skipWhiteSpace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): index += 1
+            default: return
+            }
+        }
+    }
+
+    private func checkUTF8(_ range: Range<Int>) throws(JSONParseError) {
+        var iterator = UnsafeBufferPointer(rebasing: bytes[range]).makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return
+            case .error: throw error(expected: "valid UTF-8 in the string", at: range.lowerBound)
+            }
+        }
+    }
+
+    private func error(expected: String, at position: Int? = nil, found foundText: String? = nil) -> JSONParseError {
+        let position = min(position ?? index, bytes.count)
+        var line = firstLine
+        var lineStart = 0
+        for offset in 0..<position where bytes[offset] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = offset + 1
+        }
+        let found: String
+        if let foundText {
+            found = foundText
+        } else if position >= bytes.count {
+            found = "the end of the input"
+        } else {
+            let byte = bytes[position]
+            if byte >= 0x20 && byte < 0x7F {
+                found = "'\(Character(Unicode.Scalar(byte)))'"
+            } else {
+                found = "byte 0x\(String(byte, radix: 16, uppercase: true))"
+            }
+        }
+        return JSONParseError(line: line, column: position - lineStart + 1, expected: expected, found: found)
+    }
+}

@@ -1,0 +1,18 @@
+import ChainTrace
+
+extension JSONValue {
+    /// A short phrase for error messages, saying what a value is: `the string "abc"`, `the number 3`,
+    /// `an object`, `an array`, `true`, `null`. Strings are cut at 40 characters and shown escaped
+    /// (`VisibleText`): a message quoting data stays on one line and never acts on a terminal.
+    package var summary: String {
+        switch self {
+        case .null: "null"
+        case .bool(let flag): "\(flag)"
+        case .integer(let number): "the number \(number)"
+        case .double(let number): "the number \(number)"
+        case .string(let text): "the string \"\(VisibleText.escaped(String(text.prefix(40))))\""
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}

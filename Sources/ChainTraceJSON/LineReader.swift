@@ -1,0 +1,112 @@
+import ChainTrace
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Reads a file (or bytes) a line at a time in large chunks, in constant memory, counting lines.
+package struct LineReader: ~Copyable {
+    /// One line: where its bytes are (without the newline) until the next read, its 1-based number, and whether
+    /// a newline ended it. Only positions, so handing a line on copies and releases nothing.
+    package struct Line {
+        package var range: Range<Int>
+        package var number: Int
+        package var isTerminated: Bool
+    }
+
+    private let descriptor: Int32
+    /// The bytes read and not yet consumed are `storage[start..<count]`. Memory this reader owns: a chunk is read
+    /// straight into it, with no zeroing first, and it stays small enough to be in cache when it is parsed.
+    private var storage: UnsafeMutableBufferPointer<UInt8>
+    private var count = 0
+    private var start = 0
+    private var reachedEnd = false
+    private var lineNumber = 0
+    private var discarded = 0
+    /// How much one `read` asks for: a few hundred kilobytes keeps the bytes just read in the core's own cache.
+    private static let chunkSize = 256 << 10
+
+    package init(path: String) throws(FormatError) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw .system(file: path, expected: "a readable file", code: errno)
+        }
+        self.descriptor = descriptor
+        storage = .allocate(capacity: 2 * Self.chunkSize)
+    }
+
+    package init(bytes: [UInt8]) {
+        descriptor = -1
+        storage = .allocate(capacity: max(bytes.count, 1))
+        _ = storage.initialize(from: bytes)
+        count = bytes.count
+        reachedEnd = true
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+        storage.deallocate()
+    }
+
+    /// The next line, or `nil` at the end of the input.
+    package mutating func next(file: String) throws(FormatError) -> Line? {
+        while true {
+            let base = storage.baseAddress!
+            if start < count, let match = memchr(base + start, Int32(UInt8(ascii: "\n")), count - start) {
+                let newline = UnsafePointer(match.assumingMemoryBound(to: UInt8.self)) - UnsafePointer(base)
+                var end = newline
+                if end > start, base[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                defer { start = newline + 1 }
+                lineNumber += 1
+                return Line(range: start..<end, number: lineNumber, isTerminated: true)
+            }
+            if reachedEnd {
+                guard start < count else { return nil }
+                defer { start = count }
+                lineNumber += 1
+                return Line(range: start..<count, number: lineNumber, isTerminated: false)
+            }
+            try fill(file: file)
+        }
+    }
+
+    /// Calls `body` with the bytes of `line`, the line this reader returned last.
+    package func withBytes<T, Failure: Error>(
+        of line: Line, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> T
+    ) throws(Failure) -> T {
+        try body(UnsafeBufferPointer(rebasing: storage[line.range]))
+    }
+
+    /// Bytes of the input consumed so far (through the end of the last line returned).
+    package var bytesConsumed: Int { discarded + start }
+
+    /// Moves the unconsumed bytes to the front (growing the storage when a line outgrows it) and reads a chunk
+    /// after them.
+    private mutating func fill(file: String) throws(FormatError) {
+        let leftover = count - start
+        discarded += start
+        if leftover + Self.chunkSize > storage.count {
+            let grown = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(2 * storage.count, leftover + Self.chunkSize))
+            grown.baseAddress!.initialize(from: storage.baseAddress! + start, count: leftover)
+            storage.deallocate()
+            storage = grown
+        } else if leftover > 0, start > 0 {
+            memmove(storage.baseAddress!, storage.baseAddress! + start, leftover)
+        }
+        start = 0
+        count = leftover
+        var read = 0
+        repeat {
+            read = readBytes(descriptor, storage.baseAddress! + count, Self.chunkSize)
+        } while read < 0 && errno == EINTR
+        if read < 0 {
+            throw .system(file: file, line: lineNumber + 1, expected: "to read the file", code: errno)
+        }
+        if read == 0 { reachedEnd = true }
+        count += read
+    }
+}
