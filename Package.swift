@@ -35,23 +35,29 @@ let package = Package(
     ],
     targets: [
         .target(name: "CChainTraceSupport"),
-        .target(name: "ChainTrace", dependencies: ["CChainTraceSupport"], swiftSettings: upcomingFeatures),
+        // The tricks that exist only for speed (unchecked exclusivity, unretained references, per-thread objects),
+        // in one internal target behind a `package` interface; no product.
+        .target(name: "ChainTraceFastPath", swiftSettings: upcomingFeatures),
+        .target(name: "ChainTrace", dependencies: ["CChainTraceSupport", "ChainTraceFastPath"], swiftSettings: upcomingFeatures),
         // The JSON reader and writer both file formats use: an internal detail, no product.
-        .target(name: "ChainTraceJSON", dependencies: ["ChainTrace"], swiftSettings: upcomingFeatures),
-        .target(name: "ChainTraceTraceLog", dependencies: ["ChainTrace", "ChainTraceJSON"], swiftSettings: upcomingFeatures),
+        .target(name: "ChainTraceJSON", dependencies: ["ChainTrace", "ChainTraceFastPath"], swiftSettings: upcomingFeatures),
+        .target(name: "ChainTraceTraceLog", dependencies: ["ChainTrace", "ChainTraceFastPath", "ChainTraceJSON"], swiftSettings: upcomingFeatures),
         .target(
             name: "ChainTraceDefinitions",
-            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog"],
+            dependencies: ["ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceTraceLog"],
             swiftSettings: upcomingFeatures
         ),
         .target(
             name: "ChainTraceAnalysis",
-            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            dependencies: [
+                "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
             swiftSettings: upcomingFeatures
         ),
         .target(
             name: "ChainTraceDistributedTracing",
-            dependencies: ["ChainTrace", .product(name: "Tracing", package: "swift-distributed-tracing")],
+            dependencies: ["ChainTrace", "ChainTraceFastPath", .product(name: "Tracing", package: "swift-distributed-tracing")],
             swiftSettings: upcomingFeatures
         ),
         .target(
@@ -66,7 +72,10 @@ let package = Package(
         ),
         .target(
             name: "ChainTraceGraphviz",
-            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "CGraphviz"],
+            dependencies: [
+                "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions",
+                "ChainTraceAnalysis", "CGraphviz",
+            ],
             swiftSettings: upcomingFeatures
         ),
         .target(
@@ -123,7 +132,8 @@ let package = Package(
             name: "ChainTraceTestSupport", dependencies: ["ChainTrace"], path: "Tests/ChainTraceTestSupport",
             swiftSettings: upcomingFeatures),
         .testTarget(
-            name: "ChainTraceTests", dependencies: ["ChainTrace", "ChainTraceTesting", "ChainTraceTestSupport"],
+            name: "ChainTraceTests",
+            dependencies: ["ChainTrace", "ChainTraceFastPath", "ChainTraceTesting", "ChainTraceTestSupport"],
             swiftSettings: upcomingFeatures),
         .testTarget(
             name: "SampleTests",

@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 public import ChainTrace
 public import ChainTraceTraceLog
 
@@ -88,7 +89,7 @@ public struct ChainProfile: Sendable {
         makeCountersUnique()
         var registryUnknown = false
         // Unretained: `self` holds the counters throughout, and nothing in the loop replaces them.
-        Unmanaged.passUnretained(counters)._withUnsafeGuaranteedRef { counters in
+        UnretainedObject(counters).withObject { counters in
             let mapping = counters.handlerByName
             var previous = -1
             trace.forEachCompactHop { hop in

@@ -1,9 +1,9 @@
 public import ChainTrace
 
 /// One command that went differently in two runs.
-public struct Divergence: Sendable, Hashable {
+public struct Divergence: Sendable, Hashable, Encodable {
     /// How it differs.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
         /// Another handler accepted it.
         case differentHandler
         /// The same outcome, by a different path.
@@ -34,7 +34,7 @@ public struct Divergence: Sendable, Hashable {
     public var actual: RunSummary?
 
     /// A command's trip in one run, as compared.
-    public struct RunSummary: Sendable, Hashable, CustomStringConvertible {
+    public struct RunSummary: Sendable, Hashable, CustomStringConvertible, Encodable {
         /// The handlers in order.
         public var path: [String]
         /// How it ended.

@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 import ChainTrace
 
 /// The counts a ``ChainProfile`` adds to on every hop, in memory of their own: per handler, its decisions, time
@@ -7,7 +8,7 @@ import ChainTrace
 /// hop updates counts through plain pointers, with no copy-on-write check per hop — a check per array per hop
 /// was a good share of a replayed command's cost. `@unchecked Sendable` because the memory is raw: a profile
 /// only writes counters it holds alone. For the same reason no access is checked for exclusivity at run time
-/// (`@exclusivity(unchecked)`): such a check per hop would cost more than the counting.
+/// (the counts live in an ``UncheckedCell``): such a check per hop would cost more than the counting.
 final class HopCounters: @unchecked Sendable {
     /// One handler's counts.
     struct Row {
@@ -26,59 +27,117 @@ final class HopCounters: @unchecked Sendable {
     /// folding changes no result.
     static let exactSelfTimeLimit = 256
 
-    /// Handlers counted.
-    @exclusivity(unchecked) private var handlerCount = 0
-    @exclusivity(unchecked) private var handlerCapacity: Int
-    @exclusivity(unchecked) private var rows: UnsafeMutablePointer<Row>
-    /// `exactSelfTimeLimit` counters per handler.
-    @exclusivity(unchecked) private var pending: UnsafeMutablePointer<UInt32>
-    /// How many self times `pending` holds; folded long before a counter could overflow.
-    @exclusivity(unchecked) private(set) var pendingCount = 0
+    /// Every count, in an ``UncheckedCell``: a profile writes only counters it holds alone, from one thread, and
+    /// the run-time exclusivity check on these fields, read on every hop, cost `stats` and `replay` more than the
+    /// counting.
+    private let cell: UncheckedCell<Fields>
 
-    // Links, kept flat: node 0 is a command's arrival, node `i + 1` handler `i`; each node's links are chained
-    // through `nextLink`, so counting a hop is a short scan of a handler's few links.
-    @exclusivity(unchecked) private var firstLink: UnsafeMutablePointer<Int32>
-    @exclusivity(unchecked) private var linkCount = 0
-    @exclusivity(unchecked) private var linkCapacity: Int
-    @exclusivity(unchecked) private var targets: UnsafeMutablePointer<Int32>
-    @exclusivity(unchecked) private var nextLink: UnsafeMutablePointer<Int32>
-    @exclusivity(unchecked) private var linkCounts: UnsafeMutablePointer<Int>
+    private struct Fields {
+        /// Handlers counted.
+        var handlerCount = 0
+        var handlerCapacity: Int
+        var rows: UnsafeMutablePointer<Row>
+        /// `exactSelfTimeLimit` counters per handler.
+        var pending: UnsafeMutablePointer<UInt32>
+        /// How many self times `pending` holds; folded long before a counter could overflow.
+        var pendingCount = 0
 
-    /// Where each name of the traces being added (see ``ChainProfile``) is among the handlers counted here:
-    /// `handlerByName[name index]`, `handlerByNameCount` of them.
-    @exclusivity(unchecked) private(set) var handlerByName = UnsafeMutablePointer<Int>.allocate(capacity: 0)
-    @exclusivity(unchecked) private var handlerByNameCount = 0
+        // Links, kept flat: node 0 is a command's arrival, node `i + 1` handler `i`; each node's links are chained
+        // through `nextLink`, so counting a hop is a short scan of a handler's few links.
+        var firstLink: UnsafeMutablePointer<Int32>
+        var linkCount = 0
+        var linkCapacity: Int
+        var targets: UnsafeMutablePointer<Int32>
+        var nextLink: UnsafeMutablePointer<Int32>
+        var linkCounts: UnsafeMutablePointer<Int>
+
+        /// Where each name of the traces being added (see ``ChainProfile``) is among the handlers counted here:
+        /// `handlerByName[name index]`, `handlerByNameCount` of them.
+        var handlerByName = UnsafeMutablePointer<Int>.allocate(capacity: 0)
+        var handlerByNameCount = 0
+
+        /// Memory for `handlers` handlers and `links` links, nothing counted.
+        init(handlers: Int, links: Int) {
+            handlerCapacity = handlers
+            rows = .allocate(capacity: handlers)
+            pending = .allocate(capacity: handlers * HopCounters.exactSelfTimeLimit)
+            firstLink = .allocate(capacity: handlers + 1)
+            linkCapacity = links
+            targets = .allocate(capacity: links)
+            nextLink = .allocate(capacity: links)
+            linkCounts = .allocate(capacity: links)
+        }
+    }
+
+    private var handlerCount: Int {
+        _read { yield cell.value.handlerCount }
+        _modify { yield &cell.value.handlerCount }
+    }
+    private var handlerCapacity: Int {
+        _read { yield cell.value.handlerCapacity }
+        _modify { yield &cell.value.handlerCapacity }
+    }
+    private var rows: UnsafeMutablePointer<Row> {
+        _read { yield cell.value.rows }
+        _modify { yield &cell.value.rows }
+    }
+    private var pending: UnsafeMutablePointer<UInt32> {
+        _read { yield cell.value.pending }
+        _modify { yield &cell.value.pending }
+    }
+    private(set) var pendingCount: Int {
+        _read { yield cell.value.pendingCount }
+        _modify { yield &cell.value.pendingCount }
+    }
+    private var firstLink: UnsafeMutablePointer<Int32> {
+        _read { yield cell.value.firstLink }
+        _modify { yield &cell.value.firstLink }
+    }
+    private var linkCount: Int {
+        _read { yield cell.value.linkCount }
+        _modify { yield &cell.value.linkCount }
+    }
+    private var linkCapacity: Int {
+        _read { yield cell.value.linkCapacity }
+        _modify { yield &cell.value.linkCapacity }
+    }
+    private var targets: UnsafeMutablePointer<Int32> {
+        _read { yield cell.value.targets }
+        _modify { yield &cell.value.targets }
+    }
+    private var nextLink: UnsafeMutablePointer<Int32> {
+        _read { yield cell.value.nextLink }
+        _modify { yield &cell.value.nextLink }
+    }
+    private var linkCounts: UnsafeMutablePointer<Int> {
+        _read { yield cell.value.linkCounts }
+        _modify { yield &cell.value.linkCounts }
+    }
+    private(set) var handlerByName: UnsafeMutablePointer<Int> {
+        _read { yield cell.value.handlerByName }
+        _modify { yield &cell.value.handlerByName }
+    }
+    private var handlerByNameCount: Int {
+        _read { yield cell.value.handlerByNameCount }
+        _modify { yield &cell.value.handlerByNameCount }
+    }
 
     /// Empty counters.
     init() {
-        handlerCapacity = 8
-        rows = .allocate(capacity: handlerCapacity)
-        pending = .allocate(capacity: handlerCapacity * Self.exactSelfTimeLimit)
-        firstLink = .allocate(capacity: handlerCapacity + 1)
+        cell = UncheckedCell(Fields(handlers: 8, links: 16))
         firstLink.initialize(to: -1)
-        linkCapacity = 16
-        targets = .allocate(capacity: linkCapacity)
-        nextLink = .allocate(capacity: linkCapacity)
-        linkCounts = .allocate(capacity: linkCapacity)
     }
 
     private init(copying other: HopCounters) {
+        cell = UncheckedCell(Fields(handlers: other.handlerCapacity, links: other.linkCapacity))
         handlerCount = other.handlerCount
-        handlerCapacity = other.handlerCapacity
-        rows = .allocate(capacity: handlerCapacity)
         rows.initialize(from: other.rows, count: handlerCount)
-        pending = .allocate(capacity: handlerCapacity * Self.exactSelfTimeLimit)
         pending.initialize(from: other.pending, count: handlerCount * Self.exactSelfTimeLimit)
         pendingCount = other.pendingCount
-        firstLink = .allocate(capacity: handlerCapacity + 1)
         firstLink.initialize(from: other.firstLink, count: handlerCount + 1)
         linkCount = other.linkCount
-        linkCapacity = other.linkCapacity
-        targets = .allocate(capacity: linkCapacity)
         targets.initialize(from: other.targets, count: linkCount)
-        nextLink = .allocate(capacity: linkCapacity)
         nextLink.initialize(from: other.nextLink, count: linkCount)
-        linkCounts = .allocate(capacity: linkCapacity)
         linkCounts.initialize(from: other.linkCounts, count: linkCount)
         setHandlers(byName: UnsafeBufferPointer(start: other.handlerByName, count: other.handlerByNameCount))
     }

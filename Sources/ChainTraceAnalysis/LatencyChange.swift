@@ -1,7 +1,7 @@
 /// How one handler's self time changed between two runs.
-public struct LatencyChange: Sendable, Hashable {
+public struct LatencyChange: Sendable, Hashable, Encodable {
     /// Which way it moved.
-    public enum Verdict: String, Sendable, Hashable {
+    public enum Verdict: String, Sendable, Hashable, Codable {
         case slower, faster, unchanged
         /// Only the second run has it.
         case new
@@ -45,5 +45,24 @@ public struct LatencyChange: Sendable, Hashable {
                 p50Before: old?.selfTime(atPercentile: 50) ?? 0, p50After: new?.selfTime(atPercentile: 50) ?? 0,
                 p95Before: p95Before, p95After: p95After, verdict: verdict)
         }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case handler, verdict, seenBefore, seenAfter
+        case p50Before = "selfP50BeforeNs", p50After = "selfP50AfterNs"
+        case p95Before = "selfP95BeforeNs", p95After = "selfP95AfterNs"
+    }
+
+    /// Every field, times as `selfP50BeforeNs` and so on, clamped to the largest signed 64-bit number.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(handler, forKey: .handler)
+        try container.encode(verdict, forKey: .verdict)
+        try container.encode(seenBefore, forKey: .seenBefore)
+        try container.encode(seenAfter, forKey: .seenAfter)
+        try container.encode(Int64(clamping: p50Before), forKey: .p50Before)
+        try container.encode(Int64(clamping: p50After), forKey: .p50After)
+        try container.encode(Int64(clamping: p95Before), forKey: .p95Before)
+        try container.encode(Int64(clamping: p95After), forKey: .p95After)
     }
 }

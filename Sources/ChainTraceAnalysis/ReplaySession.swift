@@ -49,7 +49,7 @@ public final class ReplaySession {
     ///
     /// - Parameters:
     ///   - stream: The commands and chain changes, read to the end.
-    ///   - traceLog: Where each trace also goes (for `--trace-out`); payloads are captured when given.
+    ///   - traceLog: Where each trace also goes; payloads are captured when given.
     ///   - expected: A recorded log to compare each command's path with.
     ///   - progress: Called now and then with the bytes of the stream read so far.
     /// - Throws: `FormatError` for the first invalid line, unless invalid lines are skipped.

@@ -50,15 +50,18 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
         self.checksBudgets = checksBudgets
     }
 
-    /// Reads a rule written as comma-separated clauses; `nil` with the reason when one is not understood.
-    public static func parse(_ text: String) -> Result<SlowHandlerRule, RuleSyntaxError> {
+    /// Reads a rule written as comma-separated clauses.
+    ///
+    /// - Throws: ``RuleSyntaxError`` naming the first clause that is not understood (or the whole text, when it
+    ///   has no clause).
+    public static func parse(_ text: String) throws(RuleSyntaxError) -> SlowHandlerRule {
         var clauses: [Clause] = []
         for part in text.split(separator: ",").map({ $0.filter { $0 != " " }.lowercased() }) where !part.isEmpty {
-            guard let clause = parseClause(part) else { return .failure(RuleSyntaxError(clause: part)) }
+            guard let clause = parseClause(part) else { throw RuleSyntaxError(clause: part) }
             clauses.append(clause)
         }
-        if clauses.isEmpty { return .failure(RuleSyntaxError(clause: text)) }
-        return .success(SlowHandlerRule(clauses: clauses))
+        if clauses.isEmpty { throw RuleSyntaxError(clause: text) }
+        return SlowHandlerRule(clauses: clauses)
     }
 
     private static func parseClause(_ text: String) -> Clause? {
@@ -167,7 +170,7 @@ public struct SlowHandlerFlag: Sendable, Hashable {
     public var reasons: [String]
 }
 
-/// A `--slow` clause that is not understood.
+/// A slow-handler rule clause that is not understood.
 public struct RuleSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The clause.
     public var clause: String

@@ -33,15 +33,8 @@ struct DiffCommand: ParsableCommand {
         let changes = comparison.latencyChanges
         switch output.format {
         case .json:
-            let latency: [JSONValue] = changes.map { change in
-                [
-                    "handler": .string(change.handler), "verdict": .string(change.verdict.rawValue),
-                    "seenBefore": .integer(Int64(clamping: change.seenBefore)), "seenAfter": .integer(Int64(clamping: change.seenAfter)),
-                    "selfP50BeforeNs": .integer(Int64(clamping: change.p50Before)), "selfP50AfterNs": .integer(Int64(clamping: change.p50After)),
-                    "selfP95BeforeNs": .integer(Int64(clamping: change.p95Before)), "selfP95AfterNs": .integer(Int64(clamping: change.p95After)),
-                ]
-            }
-            Terminal.standardOutput.writeData(divergenceReport.json.merging(["latency": .array(latency)]).printed)
+            let latency = try JSONValue(encoding: changes)
+            Terminal.standardOutput.writeData(try divergenceReport.json().merging(["latency": latency]).printed)
         case .text:
             let style = output.style
             var text = style.bold("Divergences") + " (\(first) → \(second))\n" + divergenceReport.text(style: style)

@@ -90,28 +90,7 @@ extension JSONValue {
     }
 }
 
-extension Outcome {
-    var json: JSONValue {
-        switch self {
-        case .accepted(let handler): ["kind": "accepted", "handler": .string(handler)]
-        case .fellOffTheEnd: ["kind": "fellOffTheEnd"]
-        case .failed(let handler, let error): ["kind": "failed", "handler": .string(handler), "error": .string(error)]
-        }
-    }
-}
-
 extension Divergence {
-    var json: JSONValue {
-        var object: [String: JSONValue] = ["kind": .string(kind.rawValue), "command": .string(command), "commandKind": .string(commandKind)]
-        for (key, run) in [("expected", expected), ("actual", actual)] {
-            guard let run else { continue }
-            var member: [String: JSONValue] = ["path": .array(run.path.map { .string($0) }), "outcome": run.outcome.json]
-            if let line = run.line { member["line"] = .integer(Int64(clamping: line)) }
-            object[key] = .object(member)
-        }
-        return .object(object)
-    }
-
     func text(style: Style) -> String {
         var output = "  " + style.red(kind.rawValue) + "  \(TerminalText.shown(command)) (\(TerminalText.shown(commandKind)))\n"
         if let expected { output += "    expected\(expected.line.map { " (line \($0))" } ?? ""): \(TerminalText.shown("\(expected)"))\n" }
@@ -134,12 +113,12 @@ struct DivergenceReport {
         return output
     }
 
-    var json: JSONValue {
+    func json() throws -> JSONValue {
         [
             "compared": .integer(Int64(clamping: matcher.compared)),
             "total": .integer(Int64(clamping: matcher.total)),
             "counts": .object(Dictionary(uniqueKeysWithValues: matcher.counts.map { ($0.key.rawValue, JSONValue.integer(Int64($0.value))) })),
-            "divergences": .array(matcher.divergences.prefix(shown).map(\.json)),
+            "divergences": try JSONValue(encoding: Array(matcher.divergences.prefix(shown))),
         ]
     }
 }

@@ -103,7 +103,8 @@ struct RenderCommand: ParsableCommand {
         do {
             rendered = try GraphvizRenderer.render(dot.text, as: format, capturingStandardError: true)
         } catch {
-            throw CommandFailure.badInput(error.description)
+            guard case .tooLarge = error.kind else { throw CommandFailure.badInput(error.description) }
+            throw CommandFailure.badInput("\(error); here: --max-handlers, --focus or --ignore")
         }
         for warning in rendered.warnings { Terminal.standardError.writeText("chaintrace: graphviz: \(warning)\n") }
         if let output {

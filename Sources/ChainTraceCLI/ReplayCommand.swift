@@ -81,10 +81,10 @@ struct ReplayCommand: ParsableCommand {
             var object = profile.json.merging([
                 "chain": .string(definition.name),
                 "changes": .integer(Int64(clamping: report.changes)),
-                "paths": .array(report.paths.map { command in
+                "paths": .array(try report.paths.map { command in
                     var entry: [String: JSONValue] = [
                         "line": .integer(Int64(clamping: command.line)), "kind": .string(command.trace.commandKind),
-                        "path": .array(command.trace.path.map { .string($0) }), "outcome": command.trace.outcome.json,
+                        "path": .array(command.trace.path.map { .string($0) }), "outcome": try JSONValue(encoding: command.trace.outcome),
                     ]
                     if let id = command.trace.commandID { entry["id"] = .string(id) }
                     return .object(entry)
@@ -94,7 +94,7 @@ struct ReplayCommand: ParsableCommand {
                 "commandsWithoutPayload": .integer(Int64(clamping: reader.commandsWithoutPayload)),
             ])
             if let comparison = report.comparison {
-                object = object.merging(["comparison": DivergenceReport(matcher: comparison, shown: divergences).json])
+                object = object.merging(["comparison": try DivergenceReport(matcher: comparison, shown: divergences).json()])
             }
             if let torn = report.tornTail { object = object.merging(["tornTail": .string(torn.description)]) }
             Terminal.standardOutput.writeData(object.printed)

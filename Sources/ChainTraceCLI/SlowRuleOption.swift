@@ -17,9 +17,10 @@ struct SlowRuleOptions: ParsableArguments {
 
     func rule() throws -> SlowHandlerRule {
         guard let slow else { return .standard }
-        switch SlowHandlerRule.parse(slow) {
-        case .success(let rule): return rule
-        case .failure(let error): throw ValidationError("--slow: \(error)")
+        do {
+            return try SlowHandlerRule.parse(slow)
+        } catch {
+            throw ValidationError("--slow: \(error)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import ChainTrace
+import ChainTraceJSON
 
 #if canImport(Glibc)
 import Glibc
@@ -41,20 +42,9 @@ struct Terminal: Sendable {
         bytes.withUnsafeBytes { write($0) }
     }
 
+    /// Output the reader has gone from (a closed pipe) is dropped: the exit status still tells.
     private func write(_ bytes: UnsafeRawBufferPointer) {
-        var offset = 0
-        while offset < bytes.count {
-            #if canImport(Glibc)
-            let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            #else
-            let count = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            #endif
-            if count < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += count
-        }
+        _ = FileDescriptor.writeAll(descriptor, bytes)
     }
 }
 

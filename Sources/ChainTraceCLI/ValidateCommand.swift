@@ -30,19 +30,9 @@ struct ValidateCommand: ParsableCommand {
         let warnings = findings.count - errors
         switch output.format {
         case .json:
-            let list: [JSONValue] = findings.map { finding in
-                var object: [String: JSONValue] = [
-                    "severity": .string(finding.severity.rawValue), "check": .string(finding.check),
-                    "file": .string(finding.error.file), "line": .integer(Int64(clamping: finding.error.line)),
-                    "column": .integer(Int64(clamping: finding.error.column)), "expected": .string(finding.error.expected),
-                    "found": .string(finding.error.found), "message": .string(finding.description),
-                ]
-                if let handler = finding.handler { object["handler"] = .string(handler) }
-                return .object(object)
-            }
             let report: JSONValue = [
                 "file": .string(definition), "errors": .integer(Int64(clamping: errors)), "warnings": .integer(Int64(clamping: warnings)),
-                "findings": .array(list),
+                "findings": try JSONValue(encoding: findings),
             ]
             Terminal.standardOutput.writeData(report.printed)
         case .text:

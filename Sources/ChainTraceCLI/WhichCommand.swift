@@ -51,20 +51,7 @@ struct WhichCommand: ParsableCommand {
         }
         switch output.format {
         case .json:
-            var report: [String: JSONValue] = [
-                "entry": .string(dryRun.entry),
-                "path": .array(dryRun.path.map { .string($0) }),
-                "steps": .array(dryRun.steps.map { step in
-                    var object: [String: JSONValue] = ["handler": .string(step.handler), "answer": .string(step.answer.rawValue)]
-                    if let registry = step.registry { object["registry"] = .string(registry) }
-                    if let error = step.error { object["error"] = .string(error) }
-                    return .object(object)
-                }),
-            ]
-            report["handler"] = dryRun.handler.map { .string($0) } ?? .null
-            report["outcome"] = dryRun.predictedOutcome?.json ?? .null
-            report["undecided"] = .array(dryRun.undecided.map { .string($0) })
-            Terminal.standardOutput.writeData(JSONValue.object(report).printed)
+            Terminal.standardOutput.writeData(try JSONValue(encoding: dryRun).printed)
         case .text:
             let style = output.style
             var text = ""

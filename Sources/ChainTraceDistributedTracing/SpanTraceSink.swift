@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 public import ChainTrace
 public import Tracing
 import Dispatch

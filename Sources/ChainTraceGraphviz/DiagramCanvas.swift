@@ -35,7 +35,7 @@ struct DiagramCanvas {
         if !ignored.isEmpty {
             let before = names.count
             names.removeAll { ignored.contains($0) }
-            if before > names.count { hiddenNotes.append("\(before - names.count) handler\(before - names.count == 1 ? "" : "s") hidden by --ignore") }
+            if before > names.count { hiddenNotes.append("\(before - names.count) handler\(before - names.count == 1 ? "" : "s") hidden (ignored)") }
         }
         if !options.focus.isEmpty {
             var kept = Set(options.focus)
@@ -46,7 +46,7 @@ struct DiagramCanvas {
             let before = names.count
             names.removeAll { !kept.contains($0) }
             if before > names.count {
-                hiddenNotes.append("\(before - names.count) handler\(before - names.count == 1 ? "" : "s") outside --focus hidden")
+                hiddenNotes.append("\(before - names.count) handler\(before - names.count == 1 ? "" : "s") outside the focus hidden")
             }
         }
         if let heat, let maximum = options.maximumHandlers, names.count > maximum {
@@ -56,7 +56,7 @@ struct DiagramCanvas {
             let hidden = names.count - maximum
             names.removeAll { !kept.contains($0) }
             hiddenNotes.append(
-                "\(hidden) of \(hidden + maximum) handlers hidden: the least \(heatUnit) (each ≤ \(DiagramText.nanoseconds(threshold))); --max-handlers shows more")
+                "\(hidden) of \(hidden + maximum) handlers hidden: the least \(heatUnit) (each ≤ \(DiagramText.nanoseconds(threshold))); a higher handler limit shows more")
         }
         drawnNames = Set(names)
         drawn = graph.handlers.filter { drawnNames.contains($0.name) }

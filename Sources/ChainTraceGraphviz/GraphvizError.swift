@@ -45,7 +45,7 @@ public struct GraphvizError: Error, Sendable, Hashable, CustomStringConvertible 
             return """
                 the diagram would be \(width)×\(height) px, over the \(limit) px a PNG side can hold, so it would be \
                 scaled to an unreadable strip; write SVG or PDF instead, or show fewer handlers \
-                (--max-handlers, --focus, --ignore)
+                (a handler limit, a focus, or handlers to ignore)
                 """
         }
     }

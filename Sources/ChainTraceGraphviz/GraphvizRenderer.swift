@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 internal import CGraphviz
 import ChainTrace
 

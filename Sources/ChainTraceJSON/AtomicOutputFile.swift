@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -59,18 +60,7 @@ package final class AtomicOutputFile: Sendable {
 
     /// Adds `bytes` at the end of the file, for output written as it is produced.
     package func append(_ bytes: [UInt8]) throws(FormatError) {
-        let failure = descriptor.withLock { descriptor -> Int32 in
-            var written = 0
-            while written < bytes.count {
-                let count = bytes.withUnsafeBytes { writeBytes(descriptor, $0.baseAddress! + written, $0.count - written) }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                written += count
-            }
-            return 0
-        }
+        let failure = descriptor.withLock { FileDescriptor.writeAll($0, bytes) }
         if failure != 0 { throw .system(file: path, expected: "to write the file", code: failure) }
     }
 

@@ -18,23 +18,10 @@ package enum FileBytes {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { readBytes(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .system(file: path, expected: "to read the file", code: errno)
-            }
+            let count = chunk.withUnsafeMutableBytes { FileDescriptor.read(descriptor, into: $0) }
+            if count < 0 { throw .system(file: path, expected: "to read the file", code: errno) }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[..<count])
         }
     }
-}
-
-/// `read(2)`, named apart from the methods that shadow it.
-package func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
-}
-
-/// `write(2)`, named apart from the methods that shadow it.
-package func writeBytes(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
 }

@@ -1,3 +1,4 @@
+public import ChainTraceFastPath
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -12,20 +13,24 @@ import ChainTrace
 /// Each step answers `nil` or `false` for anything it does not fully understand — escapes in names, numbers it
 /// cannot convert exactly, bad syntax — and the caller then hands the whole line to the general ``JSONParser``,
 /// which accepts it or reports the exact error. So a fast path never accepts what the general path refuses.
-package struct JSONByteCursor {
-    package let bytes: UnsafeBufferPointer<UInt8>
-    package var index = 0
+///
+/// `public` and `@inlinable`, though ChainTraceJSON is no product: its steps run for every byte of the trace log
+/// and command stream decoders in other modules, and Swift 6.3 does not inline `package` declarations across
+/// modules (called out of line, they cost the replay of a million commands about a third of its speed).
+public struct JSONByteCursor {
+    public let bytes: UnsafeBufferPointer<UInt8>
+    public var index = 0
     /// Not retained: a cursor lives for one line, inside a call on the decoder that holds the table (as the
     /// bytes it reads are not owned either). Retaining it cost two atomic operations per line.
-    package let names: Unmanaged<NameTable>
+    public let names: UnretainedObject<NameTable>
 
-    package init(bytes: UnsafeBufferPointer<UInt8>, names: NameTable) {
+    @inlinable public init(bytes: UnsafeBufferPointer<UInt8>, names: NameTable) {
         self.bytes = bytes
-        self.names = Unmanaged.passUnretained(names)
+        self.names = UnretainedObject(names)
     }
 
     /// Whether only white space is left.
-    package mutating func isAtEnd() -> Bool {
+    @inlinable public mutating func isAtEnd() -> Bool {
         skipWhiteSpace()
         return index == bytes.count
     }
@@ -34,7 +39,7 @@ package struct JSONByteCursor {
     /// problem. A key with an escape is a problem: the general path handles it.
     /// Walks an object's members; `false` (the general parser then reports the exact error) for bad syntax, a key
     /// given twice, or more than ``maximumFastMembers`` members.
-    package mutating func members(_ member: (inout JSONByteCursor, RawKey) -> Bool) -> Bool {
+    @inlinable public mutating func members(_ member: (inout JSONByteCursor, RawKey) -> Bool) -> Bool {
         skipWhiteSpace()
         guard take(UInt8(ascii: "{")) else { return false }
         skipWhiteSpace()
@@ -62,9 +67,9 @@ package struct JSONByteCursor {
     }
 
     /// The most members an object may have on the fast path; a larger one is read by the general parser.
-    package static var maximumFastMembers: Int { 64 }
+    public static var maximumFastMembers: Int { 64 }
 
-    package mutating func elements(_ element: (inout JSONByteCursor) -> Bool) -> Bool {
+    @inlinable public mutating func elements(_ element: (inout JSONByteCursor) -> Bool) -> Bool {
         skipWhiteSpace()
         guard take(UInt8(ascii: "[")) else { return false }
         skipWhiteSpace()
@@ -79,7 +84,7 @@ package struct JSONByteCursor {
     }
 
     /// A string without escapes, as its bytes, for keys compared without making a `String`.
-    package mutating func rawString() -> RawKey? {
+    @inlinable public mutating func rawString() -> RawKey? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
         index += plainStringByteCount()
@@ -92,7 +97,7 @@ package struct JSONByteCursor {
     /// or non-ASCII. Reads eight bytes at a time, since most strings in a line are names and ids of a few
     /// ASCII letters.
     @inline(__always)
-    package func plainStringByteCount() -> Int {
+    @inlinable public func plainStringByteCount() -> Int {
         guard let base = bytes.baseAddress else { return 0 }
         let end = bytes.count
         var offset = index
@@ -113,7 +118,7 @@ package struct JSONByteCursor {
     /// The high bit of each byte of `word` (first byte lowest) that is `"`, `\`, below 0x20 or from 0x80 up. Bytes
     /// after the first one flagged may be flagged wrongly (a borrow carries up), so only the lowest flag counts.
     @inline(__always)
-    package static func bytesNeedingALook(_ word: UInt64) -> UInt64 {
+    @inlinable public static func bytesNeedingALook(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
         let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
@@ -125,17 +130,17 @@ package struct JSONByteCursor {
 
     /// A string that is usually one of a few (handler names, kinds): the same `String` is handed out for the
     /// same bytes, so repeated names cost no allocation.
-    package mutating func name() -> String? {
+    @inlinable public mutating func name() -> String? {
         let start = index
         guard let raw = rawString() else {
             index = start
             return string()
         }
-        return names._withUnsafeGuaranteedRef { $0.string(for: raw.bytes) }
+        return names.withObject { $0.string(for: raw.bytes) }
     }
 
     /// A string without escapes; `nil` for anything else.
-    package mutating func string() -> String? {
+    @inlinable public mutating func string() -> String? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
         index += plainStringByteCount()
@@ -155,7 +160,7 @@ package struct JSONByteCursor {
     }
 
     /// An integer (no fraction or exponent) within Int64, at least `minimum`.
-    package mutating func integer(atLeast minimum: Int64 = .min) -> Int64? {
+    @inlinable public mutating func integer(atLeast minimum: Int64 = .min) -> Int64? {
         let negative = take(UInt8(ascii: "-"))
         guard index < bytes.count, isDigit(bytes[index]) else { return nil }
         if bytes[index] == UInt8(ascii: "0"), index + 1 < bytes.count, isDigit(bytes[index + 1]) { return nil }
@@ -172,7 +177,7 @@ package struct JSONByteCursor {
         return result >= minimum ? result : nil
     }
 
-    package mutating func null() -> Bool {
+    @inlinable public mutating func null() -> Bool {
         guard index + 4 <= bytes.count, bytes[index] == UInt8(ascii: "n"), bytes[index + 1] == UInt8(ascii: "u"),
             bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l")
         else { return false }
@@ -188,7 +193,7 @@ package struct JSONByteCursor {
     }
 
     /// Steps over any valid JSON value; `false` if it is not valid.
-    package mutating func skipValue(depth: Int = 0) -> Bool {
+    @inlinable public mutating func skipValue(depth: Int = 0) -> Bool {
         guard index < bytes.count, depth < 512 else { return false }
         switch bytes[index] {
         case UInt8(ascii: "{"):
@@ -204,7 +209,7 @@ package struct JSONByteCursor {
         }
     }
 
-    package mutating func skipString() -> Bool {
+    @inlinable public mutating func skipString() -> Bool {
         index += 1
         let start = index
         index += plainStringByteCount()
@@ -228,7 +233,7 @@ package struct JSONByteCursor {
         return false
     }
 
-    package mutating func skipNumber() -> Bool {
+    @inlinable public mutating func skipNumber() -> Bool {
         _ = take(UInt8(ascii: "-"))
         guard index < bytes.count, isDigit(bytes[index]) else { return false }
         if bytes[index] == UInt8(ascii: "0") {
@@ -251,7 +256,7 @@ package struct JSONByteCursor {
         return true
     }
 
-    package mutating func word(_ text: StaticString) -> Bool {
+    @inlinable public mutating func word(_ text: StaticString) -> Bool {
         let count = text.utf8CodeUnitCount
         guard index + count <= bytes.count else { return false }
         for offset in 0..<count where bytes[index + offset] != text.utf8Start[offset] { return false }
@@ -259,13 +264,13 @@ package struct JSONByteCursor {
         return true
     }
 
-    package mutating func take(_ byte: UInt8) -> Bool {
+    @inlinable @inline(__always) public mutating func take(_ byte: UInt8) -> Bool {
         guard index < bytes.count, bytes[index] == byte else { return false }
         index += 1
         return true
     }
 
-    package mutating func skipWhiteSpace() {
+    @inlinable @inline(__always) public mutating func skipWhiteSpace() {
         // One comparison for the usual case, a byte that is no white space.
         while index < bytes.count, bytes[index] <= UInt8(ascii: " ") {
             switch bytes[index] {
@@ -275,15 +280,20 @@ package struct JSONByteCursor {
         }
     }
 
-    package func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    @inlinable @inline(__always) public func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 }
 
 /// A key's bytes, compared with literals without making a `String`.
-package struct RawKey {
-    package let bytes: UnsafeBufferPointer<UInt8>
+public struct RawKey {
+    public let bytes: UnsafeBufferPointer<UInt8>
+
+    /// A key of these bytes.
+    @inlinable public init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
 
     @inline(__always)
-    package static func ~= (pattern: StaticString, key: RawKey) -> Bool {
+    @inlinable public static func ~= (pattern: StaticString, key: RawKey) -> Bool {
         pattern.utf8CodeUnitCount == key.bytes.count
             // The pattern's length, a constant once inlined, lets the compiler compare in a load or two.
             && memcmp(pattern.utf8Start, key.bytes.baseAddress!, pattern.utf8CodeUnitCount) == 0
@@ -295,13 +305,13 @@ package struct RawKey {
 /// A direct-mapped cache: a name's ``NameBytes`` bucket is its one slot, so finding it costs one comparison; two
 /// names that share a slot just take turns. The slots are memory this table owns, so a lookup retains nothing
 /// but the string it returns.
-package final class NameTable {
-    private static let slotCount = 256
+public final class NameTable {
+    @usableFromInline static let slotCount = 256
     /// Each slot's name bytes (empty when the slot is), and its string.
-    private let keys: UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>
-    private let strings: UnsafeMutablePointer<String>
+    @usableFromInline let keys: UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>
+    @usableFromInline let strings: UnsafeMutablePointer<String>
 
-    package init() {
+    @inlinable public init() {
         keys = .allocate(capacity: Self.slotCount)
         keys.initialize(repeating: UnsafeMutableBufferPointer(start: nil, count: 0), count: Self.slotCount)
         strings = .allocate(capacity: Self.slotCount)
@@ -315,7 +325,7 @@ package final class NameTable {
         strings.deallocate()
     }
 
-    package func string(for bytes: UnsafeBufferPointer<UInt8>) -> String {
+    @inlinable public func string(for bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard let slot = NameBytes.bucket(of: bytes) else { return "" }
         let key = keys[slot]
         if key.count == bytes.count, NameBytes.equal(key.baseAddress!, bytes.baseAddress!, count: bytes.count) {

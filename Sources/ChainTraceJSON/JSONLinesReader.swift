@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 import ChainTrace
 
 /// Reads a JSON-Lines file one value at a time, in constant memory, with exact positions for every error.
@@ -11,7 +12,7 @@ import ChainTrace
 /// let lines = try JSONLinesReader(path: "commands.jsonl")
 /// while let (line, value) = try lines.next() { … }
 /// ```
-package final class JSONLinesReader {
+public final class JSONLinesReader {
     /// The file being read, as errors name it.
     package let file: String
     /// The incomplete last line, once the reader has reached it.
@@ -19,21 +20,22 @@ package final class JSONLinesReader {
     /// Whether an unparsable last line with no newline is a torn tail (a log whose writer died) rather than an
     /// error. On for trace logs; a file people write, such as a command stream, reports it as the error it is.
     package var readsTornTails = true
-    @exclusivity(unchecked) private var lines: LineReader
+    /// Read on every line by one thread at a time: its accesses skip the run-time exclusivity check.
+    @usableFromInline let lines: UncheckedCell<LineReader>
 
     /// Bytes read so far, for progress reports.
-    package var bytesRead: Int { lines.bytesConsumed }
+    package var bytesRead: Int { lines.value.bytesConsumed }
 
     /// Opens the file at `path`.
     package init(path: String) throws(FormatError) {
         file = path
-        lines = try LineReader(path: path)
+        lines = UncheckedCell(try LineReader(path: path))
     }
 
     /// Reads JSON Lines held in memory; `name` stands for the file in errors.
     package init(bytes: [UInt8], name: String = "<memory>") {
         file = name
-        lines = LineReader(bytes: bytes)
+        lines = UncheckedCell(LineReader(bytes: bytes))
     }
 
     /// The next value and its 1-based line number, or `nil` at the end (or at a torn last line).
@@ -44,8 +46,8 @@ package final class JSONLinesReader {
 
     /// The next line that is not blank (only JSON whitespace: spaces, tabs, carriage returns), unparsed.
     package func nextLine() throws(FormatError) -> LineReader.Line? {
-        while let line = try lines.next(file: file) {
-            let isBlank = lines.withBytes(of: line) { bytes in
+        while let line = try lines.value.next(file: file) {
+            let isBlank = lines.value.withBytes(of: line) { bytes in
                 bytes.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
             }
             if isBlank { continue }
@@ -55,10 +57,11 @@ package final class JSONLinesReader {
     }
 
     /// Calls `body` with the bytes of `line`, the line ``nextLine()`` returned last.
-    package func withBytes<T, Failure: Error>(
+    @inlinable
+    public func withBytes<T, Failure: Error>(
         of line: LineReader.Line, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> T
     ) throws(Failure) -> T {
-        try lines.withBytes(of: line, body)
+        try lines.value.withBytes(of: line, body)
     }
 
     /// Parses a line from ``nextLine()``: its value, `nil` for a torn last line, or the error with its position.

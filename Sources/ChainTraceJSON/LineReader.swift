@@ -9,19 +9,19 @@ import Musl
 #endif
 
 /// Reads a file (or bytes) a line at a time in large chunks, in constant memory, counting lines.
-package struct LineReader: ~Copyable {
+public struct LineReader: ~Copyable {
     /// One line: where its bytes are (without the newline) until the next read, its 1-based number, and whether
     /// a newline ended it. Only positions, so handing a line on copies and releases nothing.
-    package struct Line {
-        package var range: Range<Int>
-        package var number: Int
-        package var isTerminated: Bool
+    public struct Line {
+        public var range: Range<Int>
+        public var number: Int
+        public var isTerminated: Bool
     }
 
     private let descriptor: Int32
     /// The bytes read and not yet consumed are `storage[start..<count]`. Memory this reader owns: a chunk is read
     /// straight into it, with no zeroing first, and it stays small enough to be in cache when it is parsed.
-    private var storage: UnsafeMutableBufferPointer<UInt8>
+    @usableFromInline var storage: UnsafeMutableBufferPointer<UInt8>
     private var count = 0
     private var start = 0
     private var reachedEnd = false
@@ -75,7 +75,8 @@ package struct LineReader: ~Copyable {
     }
 
     /// Calls `body` with the bytes of `line`, the line this reader returned last.
-    package func withBytes<T, Failure: Error>(
+    @inlinable
+    public func withBytes<T, Failure: Error>(
         of line: Line, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> T
     ) throws(Failure) -> T {
         try body(UnsafeBufferPointer(rebasing: storage[line.range]))
@@ -99,10 +100,8 @@ package struct LineReader: ~Copyable {
         }
         start = 0
         count = leftover
-        var read = 0
-        repeat {
-            read = readBytes(descriptor, storage.baseAddress! + count, Self.chunkSize)
-        } while read < 0 && errno == EINTR
+        let read = FileDescriptor.read(
+            descriptor, into: UnsafeMutableRawBufferPointer(start: storage.baseAddress! + count, count: Self.chunkSize))
         if read < 0 {
             throw .system(file: file, line: lineNumber + 1, expected: "to read the file", code: errno)
         }

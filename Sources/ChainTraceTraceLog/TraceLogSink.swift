@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -185,21 +186,7 @@ public final class TraceLogSink: TraceSink {
             }
             return
         }
-        var written = 0
-        let total = state.buffer.count
-        let descriptor = state.descriptor
-        var failure: Int32 = 0
-        state.buffer.withUnsafeBytes { bytes in
-            while written < total {
-                let count = write(descriptor, bytes.baseAddress! + written, total - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                written += count
-            }
-        }
+        let failure = FileDescriptor.writeAll(state.descriptor, state.buffer)
         if failure != 0, state.firstError == nil {
             state.firstError = .system(file: path, expected: "to write the log", code: failure)
         }

@@ -40,7 +40,7 @@ struct RenderAndStatsCommandTests {
             return
         }
         let printed = Set(rows.filter { $0["slow"] == .bool(true) }.compactMap { $0["handler"]?.stringValue })
-        let flagged = Set(try SlowHandlerRule.parse(rule).get().flags(in: ChainProfile(traces)).map(\.handler))
+        let flagged = Set(try SlowHandlerRule.parse(rule).flags(in: ChainProfile(traces)).map(\.handler))
         #expect(printed == flagged, "seed \(seed), \(rule): printed \(printed.sorted()), library \(flagged.sorted())")
     }
 

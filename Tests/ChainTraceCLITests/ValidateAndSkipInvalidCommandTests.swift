@@ -32,7 +32,7 @@ struct ValidateAndSkipInvalidCommandTests {
                 continue
             }
             let printed = reported.map { [$0["check"]?.stringValue ?? "", "\($0["line"] ?? .null)", "\($0["column"] ?? .null)"] }
-            let expected = findings.map { [$0.check, "\(JSONValue.integer(Int64($0.error.line)))", "\(JSONValue.integer(Int64($0.error.column)))"] }
+            let expected = findings.map { [$0.check.rawValue, "\(JSONValue.integer(Int64($0.error.line)))", "\(JSONValue.integer(Int64($0.error.column)))"] }
             #expect(printed == expected, "seed \(seed): \(printed) vs \(expected)")
             #expect(report["errors"] == .integer(Int64(errors)), "seed \(seed)")
         }

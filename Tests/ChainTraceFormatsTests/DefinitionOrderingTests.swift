@@ -33,7 +33,7 @@ struct DefinitionOrderingTests {
         let entries = (0..<Int.random(in: 1...4, using: &random)).map { _ in random.pick(["A", "B", "Ghost"]) }
         let text = "{\"chain\":\"c\",\"handlers\":[{\"name\":\"A\",\"next\":\"B\"},{\"name\":\"B\"}],\n\"entries\":[\(entries.map { "\"\($0)\"" }.joined(separator: ","))]}"
         let findings = ChainDefinitionLinter.lint(bytes: Array(text.utf8), file: "e.json")
-        let unknown = findings.filter { $0.check == "unknown-handler" }
+        let unknown = findings.filter { $0.check == .unknownHandler }
         #expect(unknown.count == entries.filter { $0 == "Ghost" }.count, "seed \(seed): \(findings.map(\.description))")
         #expect(unknown.allSatisfy { $0.error.line == 2 && $0.severity == .error }, "seed \(seed)")
         if entries.contains("Ghost") {

@@ -42,32 +42,32 @@ struct LintPropertyTests {
 
         let count = Self.handlerCount(value)
         let victim = Int.random(in: 0..<count, using: &random)
-        let (broken, check, marker): (JSONValue, String, String)
+        let (broken, check, marker): (JSONValue, LintFinding.Check, String)
         switch Int.random(in: 0..<3, using: &random) {
         case 0 where count > 1:
             let other = (victim + 1) % count
             broken = value.changing(at: ["handlers", "\(victim)", "name"], to: .string("H\(other)"))
-            check = "duplicate-name"
+            check = .duplicateName
             marker = #""name":"H\#(other)""#
         case 1:
             broken = value.changing(at: ["handlers", "\(victim)", "next"], to: .string("Ghost"))
-            check = "unknown-handler"
+            check = .unknownHandler
             marker = #""Ghost""#
         default:
             // The victim forwards to itself: the smallest loop.
             broken = value.changing(at: ["handlers", "\(victim)", "next"], to: .string("H\(victim)"))
                 .changing(at: ["handlers", "\(victim)", "registry"], to: nil)
-            check = "cycle"
+            check = .cycle
             marker = #""next":"H\#(victim)""#
         }
         let bytes = Self.bytes(broken)
         let findings = ChainDefinitionLinter.lint(bytes: bytes, file: "g.chain.json")
         let found = findings.filter { $0.check == check }
         #expect(!found.isEmpty && found.allSatisfy { $0.severity == .error }, "seed \(seed): \(check) not found in \(findings.map(\.description))")
-        if check != "cycle", let finding = found.first {
+        if check != .cycle, let finding = found.first {
             // The second occurrence for a duplicate: the first holder of the name is fine.
             var place = Self.position(of: marker, in: bytes)
-            if check == "duplicate-name", let first = place { place = Self.position(of: marker, in: bytes, after: first.offset + 1) ?? first }
+            if check == .duplicateName, let first = place { place = Self.position(of: marker, in: bytes, after: first.offset + 1) ?? first }
             // The finding names the member's value (after `"name":` or `"next":`) or the member itself.
             if let place {
                 #expect(finding.error.line == place.line, "seed \(seed): \(finding) vs line \(place.line)")

@@ -25,7 +25,7 @@ struct LintSoundnessTests {
         var writer = JSONWriter()
         writer.write(value)
         let findings = ChainDefinitionLinter.lint(bytes: writer.bytes, file: "g.chain.json")
-        let dead = Set(findings.filter { $0.check == "never-accepts" || $0.check == "shadowed" }.compactMap(\.handler))
+        let dead = Set(findings.filter { $0.check == .neverAccepts || $0.check == .shadowed }.compactMap(\.handler))
         guard !dead.isEmpty else { return }
         let definition = try ChainDefinition.load(bytes: writer.bytes, file: "g.chain.json")
         let chain = try definition.makeChain()

@@ -25,7 +25,7 @@ struct ReachabilityTests {
             while let current = node, reached.insert(current).inserted { node = next[current] }
         }
         let findings = ChainDefinitionLinter.lint(bytes: Array(text.utf8), file: "r.json")
-        let unreachable = Set(findings.filter { $0.check == "unreachable" }.compactMap(\.handler))
+        let unreachable = Set(findings.filter { $0.check == .unreachable }.compactMap(\.handler))
         #expect(unreachable == Set((0..<count).filter { !reached.contains($0) }.map { "H\($0)" }), "seed \(seed): \(unreachable.sorted()) with entries \(entries), next \(next)")
     }
 

@@ -192,7 +192,7 @@ struct ConcurrentRenderingTests {
                 #expect(dot.contains("error: \(DOTText.html(error))"), "seed \(seed): the error is not shown")
             }
         }
-        let rule = try SlowHandlerRule.parse(random.pick(["share>20%", "p95>1us", "2x-median"])).get()
+        let rule = try SlowHandlerRule.parse(random.pick(["share>20%", "p95>1us", "2x-median"]))
         let profile = ChainProfile(traces)
         let dot = ChainDiagram.profile(profile, over: graph, options: DiagramOptions(maximumHandlers: nil, slowRule: rule)).text
         let flagged = rule.flags(in: profile)

@@ -53,11 +53,11 @@ struct LargeChainTests {
         let focused = ChainDiagram.structure(graph, options: DiagramOptions(focus: ["Window"])).text
         for name in ["Window", "Search", "AppDelegate"] { #expect(focused.contains("<b>\(name)</b>")) }
         #expect(!focused.contains("<b>Cell</b>"))
-        #expect(focused.contains("6 handlers outside --focus hidden"))
+        #expect(focused.contains("6 handlers outside the focus hidden"))
 
         let ignored = ChainDiagram.structure(graph, options: DiagramOptions(ignore: ["Analytics"])).text
         #expect(!ignored.contains("<b>Analytics</b>"))
         #expect(ignored.contains("h2 -> h4 [style=\"dashed\", label=\"⋯ 1 hidden handler\"]"))
-        #expect(ignored.contains("1 handler hidden by --ignore"))
+        #expect(ignored.contains("1 handler hidden (ignored)"))
     }
 }

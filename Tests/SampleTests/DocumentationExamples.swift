@@ -127,7 +127,7 @@ struct DocumentationExamples {
         #expect(lines.count == 3 && lines[0].hasPrefix("0. Penny passed self ") && lines[2] == "accepted by Dime")
         #expect(trace.hops[0].reason == nil)
         // doc: slow-rule-swift
-        let rule = try SlowHandlerRule.parse("p95>1ms,share>30%").get()
+        let rule = try SlowHandlerRule.parse("p95>1ms,share>30%")
         let profile = ChainProfile(sink.traces)
         for flag in rule.flags(in: profile) {
             print("\(flag.handler) is slow: \(flag.reasons.joined(separator: "; "))")

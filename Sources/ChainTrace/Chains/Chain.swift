@@ -1,3 +1,5 @@
+import ChainTraceFastPath
+
 import CChainTraceSupport
 
 /// A chain of responsibility of synchronous handlers, traced with no code in the handlers.
@@ -157,7 +159,7 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
     ) throws -> Turn {
         let response: HandlerResponse<Command, Result>
         do {
-            response = try Unmanaged<Box>.fromOpaque(box)._withUnsafeGuaranteedRef { try $0.body(command) }
+            response = try UnretainedObject<Box>(pointer: box).withObject { try $0.body(command) }
         } catch {
             observer.failed(name, registry: registry, error: error)
             throw error

@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 import CChainTraceSupport
 
 /// What ``Chain`` and ``AsyncChain`` share: a named, editable structure of handlers and registries, its
@@ -60,13 +61,13 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
     func currentSnapshot(thread: ThreadState) -> CompiledChain<Member> {
         let slot = Int(token & 63)
         let published = chaintrace_load_acquire(publication)
-        if thread.snapshotTokens[slot] == token, let entry = thread.snapshots[slot] {
+        if thread.value.snapshotTokens[slot] == token, let entry = thread.value.snapshots[slot] {
             let cached = unsafeDowncast(entry, to: CachedSnapshot<Member>.self)
             if cached.publication == published { return cached.compiled }
         }
         let fresh = state.withLock { CachedSnapshot(compiled: $0.compiled, publication: chaintrace_load_acquire(publication)) }
-        thread.snapshotTokens[slot] = token
-        thread.snapshots[slot] = fresh
+        thread.value.snapshotTokens[slot] = token
+        thread.value.snapshots[slot] = fresh
         return fresh.compiled
     }
 

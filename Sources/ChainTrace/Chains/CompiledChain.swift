@@ -1,3 +1,5 @@
+import ChainTraceFastPath
+
 /// An immutable, index-linked copy of a chain's structure: what `send` walks.
 ///
 /// Edits build a new one; a send keeps the one it started with, so a command never sees a half-made change.
@@ -46,7 +48,7 @@ final class CompiledChain<Member: ChainMember>: Sendable {
         boxOf: (Member) -> AnyObject
     ) {
         func box(_ member: Member) -> UnsafeRawPointer {
-            UnsafeRawPointer(Unmanaged.passUnretained(boxOf(member)).toOpaque())
+            UnretainedObject(boxOf(member)).pointer
         }
         let order = structure.order
         var indexByName: [String: Int32] = [:]

@@ -1,8 +1,8 @@
 /// The answer to "who would take this command?" — a walk that asks each handler's dry-run test and performs
 /// nothing (Cocoa's `targetForAction`).
-public struct DryRun: Sendable, Hashable {
+public struct DryRun: Sendable, Hashable, Encodable {
     /// What one handler's dry-run test said.
-    public enum Answer: String, Sendable, Hashable {
+    public enum Answer: String, Sendable, Hashable, Codable {
         /// It would accept: the walk stops here.
         case wouldAccept
         /// It would pass the command on.
@@ -16,7 +16,7 @@ public struct DryRun: Sendable, Hashable {
     }
 
     /// One handler asked.
-    public struct Step: Sendable, Hashable {
+    public struct Step: Sendable, Hashable, Encodable {
         /// The handler's name.
         public let handler: String
         /// The registry it belongs to, if any.
@@ -61,5 +61,22 @@ public struct DryRun: Sendable, Hashable {
         case .wouldFail: return .failed(at: last.handler, error: last.error ?? "")
         case .wouldPass, .wouldContinue, .cannotTell: return .fellOffTheEnd
         }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case entry, path, steps, handler, outcome, undecided
+    }
+
+    /// The entry, the path, every step (handler, registry when there is one, answer, error when it would fail),
+    /// the handler that would take it and the predicted outcome (`null` when there is none), and the undecided
+    /// handlers — what `chaintrace which --format json` prints.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(entry, forKey: .entry)
+        try container.encode(path, forKey: .path)
+        try container.encode(steps, forKey: .steps)
+        try container.encode(handler, forKey: .handler)
+        try container.encode(predictedOutcome, forKey: .outcome)
+        try container.encode(undecided, forKey: .undecided)
     }
 }

@@ -1,3 +1,5 @@
+import ChainTraceFastPath
+
 import CChainTraceSupport
 
 /// What a chain walk reports as it goes; the walk is generic over it so an untraced send compiles to the bare
@@ -45,7 +47,7 @@ struct TracedHops: HopObserver {
     init<Member>(chain: borrowing CompiledChain<Member>, entry: Int32, thread: borrowing ThreadState) {
         if let spare = thread.spareTraceStorage {
             thread.spareTraceStorage = nil
-            spare.reset(names: Unmanaged.passUnretained(chain.names), entry: entry, chainVersion: chain.version)
+            spare.reset(names: UnretainedObject(chain.names), entry: entry, chainVersion: chain.version)
             storage = spare
         } else {
             storage = .make(

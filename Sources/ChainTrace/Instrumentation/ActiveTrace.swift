@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 import CChainTraceSupport
 
 /// The trace being built by an instrumented chain — handlers of your own that call `traceHop(_:command:chain:role:decide:_:)`.
@@ -38,7 +39,8 @@ final class ActiveTrace: @unchecked Sendable {
     let start: UInt64
     let maximumHops: Int
     private let usesCycleCounter = MonotonicClock.usesCycleCounter
-    @exclusivity(unchecked) private var content = Content()
+    /// Touched by one thread, or under `lock`: its accesses skip the run-time exclusivity check.
+    private let content = UncheckedCell(Content())
     private let lock: LockedValue<Void>?
 
     @usableFromInline @TaskLocal static var current: ActiveTrace?
@@ -61,9 +63,9 @@ final class ActiveTrace: @unchecked Sendable {
         self.commandID = description.id
         self.payload = description.payload
         self.maximumHops = maximumHops
-        content.names.reserveCapacity(16)
-        content.records.reserveCapacity(16)
-        content.frames.reserveCapacity(16)
+        content.value.names.reserveCapacity(16)
+        content.value.records.reserveCapacity(16)
+        content.value.frames.reserveCapacity(16)
         self.start = MonotonicClock.now()
     }
 
@@ -72,8 +74,8 @@ final class ActiveTrace: @unchecked Sendable {
     }
 
     private func withContent<T>(_ body: (inout Content) -> T) -> T {
-        guard let lock else { return body(&content) }
-        return lock.withLock { _ in body(&content) }
+        guard let lock else { return body(&content.value) }
+        return lock.withLock { _ in body(&content.value) }
     }
 
     /// Opens a hop for `handler`; returns `false` (and records a loop failure) if the hop limit is reached.

@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 import CChainTraceSupport
 
 /// Settings and helpers for chains instrumented with `traceHop(_:command:chain:role:decide:_:)`.

@@ -30,3 +30,42 @@ extension Outcome: CustomStringConvertible {
         }
     }
 }
+
+extension Outcome: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case kind, handler, error
+    }
+
+    /// `{"kind": "accepted", "handler": …}`, `{"kind": "fellOffTheEnd"}` or
+    /// `{"kind": "failed", "handler": …, "error": …}`, as `chaintrace` prints outcomes.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .accepted(let handler):
+            try container.encode("accepted", forKey: .kind)
+            try container.encode(handler, forKey: .handler)
+        case .fellOffTheEnd:
+            try container.encode("fellOffTheEnd", forKey: .kind)
+        case .failed(let handler, let error):
+            try container.encode("failed", forKey: .kind)
+            try container.encode(handler, forKey: .handler)
+            try container.encode(error, forKey: .error)
+        }
+    }
+
+    /// Reads the form ``encode(to:)`` writes.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(String.self, forKey: .kind) {
+        case "accepted": self = .accepted(by: try container.decode(String.self, forKey: .handler))
+        case "fellOffTheEnd": self = .fellOffTheEnd
+        case "failed":
+            self = .failed(
+                at: try container.decode(String.self, forKey: .handler), error: try container.decode(String.self, forKey: .error))
+        case let kind:
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: container,
+                debugDescription: "expected \"accepted\", \"fellOffTheEnd\" or \"failed\", found \"\(kind)\"")
+        }
+    }
+}

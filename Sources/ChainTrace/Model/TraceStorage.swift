@@ -1,3 +1,5 @@
+import ChainTraceFastPath
+
 /// A trace's contents in one allocation: a header, and the hop records stored right after it.
 ///
 /// Copying a ``Trace`` — into a sink, a ring, a test's array — costs one reference count, and recording a trace
@@ -32,12 +34,12 @@ final class TraceStorage: ManagedBuffer<TraceHeader, HopRecord> {
     /// The names come unretained, and are compared by address: they are nearly always the ones the storage
     /// already holds, and are only retained when they are not.
     @inlinable
-    func reset(names: Unmanaged<HandlerNameTable>, entry: Int32, chainVersion: Int) {
+    func reset(names: UnretainedObject<HandlerNameTable>, entry: Int32, chainVersion: Int) {
         withUnsafeMutablePointerToHeader { header in
             // Hop records hold no references, so dropping them needs no deinitialisation.
             header.pointee.count = 0
-            if ObjectIdentifier(header.pointee.names) != ObjectIdentifier(names.takeUnretainedValue()) {
-                header.pointee.names = names.takeUnretainedValue()
+            if ObjectIdentifier(header.pointee.names) != ObjectIdentifier(names.object) {
+                header.pointee.names = names.object
             }
             header.pointee.entry = entry
             header.pointee.chainVersion = chainVersion

@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 /// Keeps traces in memory: for tests, for dry runs, and as the "last N" ring of a running app.
 ///
 /// Each recording thread appends to its own shard, so threads never contend; ``traces`` merges the shards in

@@ -1,3 +1,5 @@
+import ChainTraceFastPath
+
 /// Decides which commands are traced and where their traces go. The one thing users hold.
 ///
 /// A recorder is cheap to copy. ``off`` records nothing and costs a branch per command. Give one to a chain
@@ -74,12 +76,12 @@ final class RecorderConfiguration: Sendable {
     func admits<Command>(_ command: Command, thread: ThreadState) -> Bool {
         if let filter, !filter(command) { return false }
         if sampling.interval == 1 { return true }
-        let countdown = thread.slot(token: token, owner: self, make: SamplingCountdown.init)
-        if countdown.remaining == 0 {
-            countdown.remaining = sampling.interval - 1
+        let countdown = thread.slot(token: token, owner: self) { SamplingCountdown(0) }
+        if countdown.value == 0 {
+            countdown.value = sampling.interval - 1
             return true
         }
-        countdown.remaining -= 1
+        countdown.value -= 1
         return false
     }
 }

@@ -1,3 +1,5 @@
+import ChainTraceFastPath
+
 /// Which commands a ``Recorder`` traces.
 ///
 /// ```swift
@@ -22,10 +24,6 @@ public struct Sampling: Sendable, Hashable {
     }
 }
 
-/// A thread's countdown to its next sampled command, for one recorder.
+/// A thread's countdown to its next sampled command, for one recorder. Only the owning thread touches it.
 @usableFromInline
-final class SamplingCountdown {
-    /// Only the owning thread touches it.
-    @usableFromInline @exclusivity(unchecked) var remaining = 0
-    @usableFromInline init() {}
-}
+typealias SamplingCountdown = UncheckedCell<Int>

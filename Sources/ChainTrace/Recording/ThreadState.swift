@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -12,36 +13,41 @@ import Musl
 /// blocks, sampling counters, in-memory sink shards, the trace being built by instrumented handlers — so two
 /// threads recording at once never touch the same lock or atomic per hop.
 ///
-/// Only the owning thread ever touches an instance, so it needs no synchronisation.
+/// Only the owning thread ever touches an instance, so it needs no synchronisation, and its accesses skip the
+/// run-time exclusivity check (``UncheckedCell``; the check alone cost 2–8 ns a hop, see ChainTraceFastPath).
 @usableFromInline
-final class ThreadState {
+typealias ThreadState = UncheckedCell<ThreadStateFields>
+
+/// What ``ThreadState`` holds.
+@usableFromInline
+struct ThreadStateFields {
     /// The next trace id this thread hands out, and the end of its reserved block.
-    @usableFromInline @exclusivity(unchecked) var nextTraceID: UInt64 = 0
-    @usableFromInline @exclusivity(unchecked) var traceIDLimit: UInt64 = 0
+    @usableFromInline var nextTraceID: UInt64 = 0
+    @usableFromInline var traceIDLimit: UInt64 = 0
     /// The trace that instrumented synchronous handlers on this thread are adding hops to.
-    @usableFromInline @exclusivity(unchecked) var activeTrace: ActiveTrace?
+    @usableFromInline var activeTrace: ActiveTrace?
     /// How many instrumented synchronous hops are open on this thread for commands the recorder chose not to
     /// trace: their nested hops must not start a trace of their own for the same command.
-    @usableFromInline @exclusivity(unchecked) var untracedDepth = 0
+    @usableFromInline var untracedDepth = 0
     /// A trace storage nobody holds any more, handed back by ``Trace/recycle(_:)`` for this thread's next traced
     /// walk to fill instead of allocating one.
-    @usableFromInline @exclusivity(unchecked) var spareTraceStorage: TraceStorage?
+    @usableFromInline var spareTraceStorage: TraceStorage?
     /// This thread's copies of chain snapshots: a direct-mapped cache by chain token (see
     /// ``ChainBase/currentSnapshot(thread:)``), so a send reads its chain without taking the chain's lock.
-    @usableFromInline @exclusivity(unchecked) var snapshotTokens = [UInt64](repeating: 0, count: 64)
-    @usableFromInline @exclusivity(unchecked) var snapshots = [AnyObject?](repeating: nil, count: 64)
+    @usableFromInline var snapshotTokens = [UInt64](repeating: 0, count: 64)
+    @usableFromInline var snapshots = [AnyObject?](repeating: nil, count: 64)
 
     /// This thread's copy of the bootstrapped recorder and hop limit, and the generation they were read at.
-    @exclusivity(unchecked) var cachedRecorder = Recorder.off
-    @exclusivity(unchecked) var cachedRecorderGeneration: Int64 = -1
-    @exclusivity(unchecked) var cachedMaximumHops = 1000
+    var cachedRecorder = Recorder.off
+    var cachedRecorderGeneration: Int64 = -1
+    var cachedMaximumHops = 1000
     /// What the recorder knows about each command type met on this thread.
-    @exclusivity(unchecked) var commandTypes: [ObjectIdentifier: CommandTypeInfo] = [:]
+    var commandTypes: [ObjectIdentifier: CommandTypeInfo] = [:]
     /// Per-thread objects of recorders and sinks, found by their owner's token. Kept in parallel arrays so the
     /// lookup scans plain integers.
-    @usableFromInline @exclusivity(unchecked) var slotTokens: [UInt64] = []
-    @usableFromInline @exclusivity(unchecked) var slotValues: [AnyObject] = []
-    @usableFromInline @exclusivity(unchecked) var slotOwners: [WeakOwner] = []
+    @usableFromInline var slotTokens: [UInt64] = []
+    @usableFromInline var slotValues: [AnyObject] = []
+    @usableFromInline var slotOwners: [WeakOwner] = []
 
     @usableFromInline
     struct WeakOwner {
@@ -54,21 +60,68 @@ final class ThreadState {
     }
 
     @usableFromInline init() {}
+}
 
+/// The calling thread's state, made on first use and released when the thread exits.
+@usableFromInline
+let threadStates = ThreadLocalObject { ThreadState(ThreadStateFields()) }
+
+extension UncheckedCell where Value == ThreadStateFields {
     /// The calling thread's state, created on first use and released when the thread exits.
     @inlinable
-    static var current: ThreadState {
-        if let pointer = pthread_getspecific(threadStateKey) {
-            return Unmanaged<ThreadState>.fromOpaque(pointer).takeUnretainedValue()
-        }
-        return makeCurrent()
-    }
+    static var current: ThreadState { threadStates.current }
 
-    @usableFromInline
-    static func makeCurrent() -> ThreadState {
-        let state = ThreadState()
-        pthread_setspecific(threadStateKey, Unmanaged.passRetained(state).toOpaque())
-        return state
+    @inlinable var nextTraceID: UInt64 {
+        _read { yield value.nextTraceID }
+        _modify { yield &value.nextTraceID }
+    }
+    @inlinable var traceIDLimit: UInt64 {
+        _read { yield value.traceIDLimit }
+        _modify { yield &value.traceIDLimit }
+    }
+    @inlinable var activeTrace: ActiveTrace? {
+        _read { yield value.activeTrace }
+        _modify { yield &value.activeTrace }
+    }
+    @inlinable var untracedDepth: Int {
+        _read { yield value.untracedDepth }
+        _modify { yield &value.untracedDepth }
+    }
+    @inlinable var spareTraceStorage: TraceStorage? {
+        _read { yield value.spareTraceStorage }
+        _modify { yield &value.spareTraceStorage }
+    }
+    @inlinable var snapshotTokens: [UInt64] {
+        _read { yield value.snapshotTokens }
+        _modify { yield &value.snapshotTokens }
+    }
+    @inlinable var snapshots: [AnyObject?] {
+        _read { yield value.snapshots }
+        _modify { yield &value.snapshots }
+    }
+    var cachedRecorder: Recorder {
+        _read { yield value.cachedRecorder }
+        _modify { yield &value.cachedRecorder }
+    }
+    var cachedRecorderGeneration: Int64 {
+        _read { yield value.cachedRecorderGeneration }
+        _modify { yield &value.cachedRecorderGeneration }
+    }
+    var cachedMaximumHops: Int {
+        _read { yield value.cachedMaximumHops }
+        _modify { yield &value.cachedMaximumHops }
+    }
+    @inlinable var slotTokens: [UInt64] {
+        _read { yield value.slotTokens }
+        _modify { yield &value.slotTokens }
+    }
+    @inlinable var slotValues: [AnyObject] {
+        _read { yield value.slotValues }
+        _modify { yield &value.slotValues }
+    }
+    @usableFromInline var slotOwners: [ThreadStateFields.WeakOwner] {
+        _read { yield value.slotOwners }
+        _modify { yield &value.slotOwners }
     }
 
     /// A fresh trace id: unique in the process, increasing on this thread.
@@ -85,24 +138,24 @@ final class ThreadState {
     /// The recorder's facts about `Command`, worked out once per thread and type.
     func commandTypeInfo<Command>(_ type: Command.Type) -> CommandTypeInfo {
         let key = ObjectIdentifier(type)
-        if let info = commandTypes[key] { return info }
+        if let info = value.commandTypes[key] { return info }
         let info = CommandTypeInfo(type)
-        commandTypes[key] = info
+        value.commandTypes[key] = info
         return info
     }
 
     /// This thread's object for `owner` (identified by `token`), made by `make` the first time.
     @inlinable
-    func slot<Value: AnyObject>(token: UInt64, owner: AnyObject, make: () -> Value) -> Value {
+    func slot<Object: AnyObject>(token: UInt64, owner: AnyObject, make: () -> Object) -> Object {
         if let index = slotTokens.firstIndex(of: token) {
-            // Tokens are never reused and the slot is only ever stored with a `Value`.
-            return unsafeDowncast(slotValues[index], to: Value.self)
+            // Tokens are never reused and the slot is only ever stored with an `Object`.
+            return unsafeDowncast(slotValues[index], to: Object.self)
         }
-        return addSlot(token: token, owner: owner, value: make())
+        return addSlot(token: token, owner: owner, object: make())
     }
 
     @usableFromInline
-    func addSlot<Value: AnyObject>(token: UInt64, owner: AnyObject, value: Value) -> Value {
+    func addSlot<Object: AnyObject>(token: UInt64, owner: AnyObject, object: Object) -> Object {
         // Forget the slots of owners that are gone before adding one.
         for index in slotOwners.indices.reversed() where slotOwners[index].owner == nil {
             slotTokens.remove(at: index)
@@ -110,29 +163,11 @@ final class ThreadState {
             slotOwners.remove(at: index)
         }
         slotTokens.append(token)
-        slotValues.append(value)
-        slotOwners.append(WeakOwner(owner))
-        return value
+        slotValues.append(object)
+        slotOwners.append(ThreadStateFields.WeakOwner(owner))
+        return object
     }
 }
-
-@usableFromInline
-let threadStateKey: pthread_key_t = {
-    var key = pthread_key_t()
-    #if canImport(Darwin)
-    let destructor: @convention(c) (UnsafeMutableRawPointer) -> Void = { pointer in
-        Unmanaged<ThreadState>.fromOpaque(pointer).release()
-    }
-    #else
-    let destructor: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
-        guard let pointer else { return }
-        Unmanaged<ThreadState>.fromOpaque(pointer).release()
-    }
-    #endif
-    let status = pthread_key_create(&key, destructor)
-    precondition(status == 0, "ChainTrace could not create its thread-local key (pthread_key_create: \(status))")
-    return key
-}()
 
 /// Hands out blocks of trace ids and owner tokens to threads, so the recording path takes this lock once per
 /// `blockSize` traces rather than once per trace.

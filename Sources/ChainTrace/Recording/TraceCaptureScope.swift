@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 import CChainTraceSupport
 
 /// One open trace capture — what `captureTraces` in ChainTraceTesting runs on.

@@ -197,7 +197,7 @@ struct ChainDefinitionDecoder {
                 bounds.append(number)
             }
             if let minimum = bounds[0], let maximum = bounds[1], minimum > maximum {
-                invalid("\(path).max", expected: "\"max\" at least \"min\" (\(minimum))", found: "\(maximum)", check: "invalid-rule")
+                invalid("\(path).max", expected: "\"max\" at least \"min\" (\(minimum))", found: "\(maximum)", check: .invalidRule)
                 return nil
             }
             tests.append(.range(field, minimum: bounds[0], maximum: bounds[1]))
@@ -210,7 +210,7 @@ struct ChainDefinitionDecoder {
             do {
                 tests.append(.matches(field, try Pattern(source)))
             } catch {
-                invalid("\(path).matches", expected: "a valid regular expression", found: "\"\(source)\" (\(error))", check: "invalid-rule")
+                invalid("\(path).matches", expected: "a valid regular expression", found: "\"\(source)\" (\(error))", check: .invalidRule)
                 return nil
             }
         }
@@ -223,7 +223,7 @@ struct ChainDefinitionDecoder {
         }
         switch tests.count {
         case 0:
-            invalid(path, expected: "a test on \"\(fieldText)\": \"equals\", \"in\", \"min\", \"max\", \"matches\" or \"present\"", found: "none", check: "invalid-rule")
+            invalid(path, expected: "a test on \"\(fieldText)\": \"equals\", \"in\", \"min\", \"max\", \"matches\" or \"present\"", found: "none", check: .invalidRule)
             return nil
         case 1: return tests[0]
         default: return .all(tests)
@@ -275,7 +275,7 @@ struct ChainDefinitionDecoder {
         }
     }
 
-    mutating func invalid(_ path: String, expected: String, found: String, check: String = "invalid-field") {
+    mutating func invalid(_ path: String, expected: String, found: String, check: LintFinding.Check = .invalidField) {
         if let currentHandler { handlersWithProblems.insert(currentHandler) }
         findings.append(LintFinding(severity: .error, check: check, error: document.error(at: path, expected: expected, found: found)))
     }

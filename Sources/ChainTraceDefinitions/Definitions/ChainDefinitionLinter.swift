@@ -29,7 +29,7 @@ public struct ChainDefinitionLinter: Sendable {
         do {
             return lint(document: try JSONDocument(bytes: bytes, file: file))
         } catch {
-            return [LintFinding(severity: .error, check: "invalid-json", error: error)]
+            return [LintFinding(severity: .error, check: .invalidJSON, error: error)]
         }
     }
 
@@ -37,8 +37,8 @@ public struct ChainDefinitionLinter: Sendable {
         var decoder = ChainDefinitionDecoder(document: document)
         let definition = decoder.decode()
         let later = ChainDefinitionLinter(definition: definition).findings().filter { finding in
-            finding.check == "unknown-handler" || finding.check == "duplicate-name" || finding.check == "cycle"
-                || finding.check == "unreachable" || !decoder.handlersWithProblems.contains(finding.handler ?? "")
+            finding.check == .unknownHandler || finding.check == .duplicateName || finding.check == .cycle
+                || finding.check == .unreachable || !decoder.handlersWithProblems.contains(finding.handler ?? "")
         }
         // Errors first, then warnings; each in file order (by position, then as found).
         return (decoder.findings + later).enumerated().sorted { left, right in
@@ -51,7 +51,7 @@ public struct ChainDefinitionLinter: Sendable {
     /// Every finding about the definition's structure and rules, errors first, then in file order.
     public func findings() -> [LintFinding] {
         let structural = structuralFindings()
-        if structural.contains(where: { $0.check == "unknown-handler" || $0.check == "duplicate-name" }) {
+        if structural.contains(where: { $0.check == .unknownHandler || $0.check == .duplicateName }) {
             return structural
         }
         return structural + reachabilityFindings() + ruleFindings()
@@ -64,7 +64,7 @@ public struct ChainDefinitionLinter: Sendable {
         for handler in allHandlers {
             if let first = seen[handler.name] {
                 let (line, _) = definition.document?.position(of: first) ?? (0, 0)
-                findings.append(finding(.error, "duplicate-name", at: "\(handler.source).name", handler: handler.name,
+                findings.append(finding(.error, .duplicateName, at: "\(handler.source).name", handler: handler.name,
                     expected: "a name not used before", found: "\"\(handler.name)\", already the name of the handler on line \(line)"))
             } else {
                 seen[handler.name] = handler.source
@@ -73,18 +73,18 @@ public struct ChainDefinitionLinter: Sendable {
         let topLevel = Set(definition.handlers.map(\.name))
         for handler in definition.handlers {
             if let next = handler.next, !topLevel.contains(next) {
-                findings.append(finding(.error, "unknown-handler", at: "\(handler.source).next", handler: handler.name,
+                findings.append(finding(.error, .unknownHandler, at: "\(handler.source).next", handler: handler.name,
                     expected: "\"next\" to name a handler of the chain", found: "\"\(next)\"\(suggestion(for: next))"))
             }
         }
         for (index, entry) in (definition.declaredEntries ?? []).enumerated() where !topLevel.contains(entry) {
-            findings.append(finding(.error, "unknown-handler", at: "entries[\(index)]", handler: nil,
+            findings.append(finding(.error, .unknownHandler, at: "entries[\(index)]", handler: nil,
                 expected: "an entry naming a handler of the chain", found: "\"\(entry)\"\(suggestion(for: entry))"))
         }
         if !findings.isEmpty { return findings }
         for cycle in cycles() {
             let start = definition.handler(named: cycle[0])!
-            findings.append(finding(.error, "cycle", at: "\(start.source).next", handler: cycle[0],
+            findings.append(finding(.error, .cycle, at: "\(start.source).next", handler: cycle[0],
                 expected: "a chain without cycles", found: "the cycle \((cycle + [cycle[0]]).joined(separator: " → "))"))
         }
         return findings
@@ -120,7 +120,7 @@ public struct ChainDefinitionLinter: Sendable {
         var reached = Set<String>()
         for entry in entries { reached.formUnion(path(from: entry)) }
         return definition.handlers.filter { !reached.contains($0.name) }.map { handler in
-            finding(.warning, "unreachable", at: handler.source, handler: handler.name,
+            finding(.warning, .unreachable, at: handler.source, handler: handler.name,
                 expected: "every handler on a path from an entry (\(entries.joined(separator: ", ")))",
                 found: "\"\(handler.name)\", which no entry reaches")
         }
@@ -142,13 +142,13 @@ public struct ChainDefinitionLinter: Sendable {
         let entries = definition.entries
         for handler in allHandlers where handler.role == .responder && !handler.isRegistry && handler.type == nil {
             guard let rule = handler.accepts else {
-                findings.append(finding(.warning, "never-accepts", at: handler.source, handler: handler.name,
+                findings.append(finding(.warning, .neverAccepts, at: handler.source, handler: handler.name,
                     expected: "\"accepts\" on a responder (or \"role\": \"observer\")",
                     found: "\"\(handler.name)\" with no rule, which passes every command on"))
                 continue
             }
             if rule.isUnsatisfiable {
-                findings.append(finding(.warning, "never-accepts", at: "\(handler.source).accepts", handler: handler.name,
+                findings.append(finding(.warning, .neverAccepts, at: "\(handler.source).accepts", handler: handler.name,
                     expected: "a rule some command can match", found: "a rule no command matches"))
                 continue
             }
@@ -163,7 +163,7 @@ public struct ChainDefinitionLinter: Sendable {
                 if !shadows.contains(shadow.name) { shadows.append(shadow.name) }
             }
             if reachedFromSomeEntry, !shadows.isEmpty {
-                findings.append(finding(.warning, "shadowed", at: "\(handler.source).accepts", handler: handler.name,
+                findings.append(finding(.warning, .shadowed, at: "\(handler.source).accepts", handler: handler.name,
                     expected: "a handler that gets some of the commands it accepts",
                     found: "\"\(handler.name)\", whose commands \(shadows.map { "\"\($0)\"" }.joined(separator: " or ")) before it always accepts\(shadows.count == 1 ? "" : " on every path")"))
             }
@@ -204,7 +204,7 @@ public struct ChainDefinitionLinter: Sendable {
     }
 
     private func finding(
-        _ severity: LintFinding.Severity, _ check: String, at path: String, handler: String?, expected: String,
+        _ severity: LintFinding.Severity, _ check: LintFinding.Check, at path: String, handler: String?, expected: String,
         found: String
     ) -> LintFinding {
         LintFinding(severity: severity, check: check, error: definition.error(at: path, expected: expected, found: found), handler: handler)

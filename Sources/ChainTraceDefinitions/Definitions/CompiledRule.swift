@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 import ChainTrace
 import ChainTraceJSON
 
@@ -92,19 +93,19 @@ private final class PairRule: CompiledRule, @unchecked Sendable {
 /// held, and also listed unretained so that testing a command does not touch their reference counts.
 private final class CombinedRule: CompiledRule, @unchecked Sendable {
     let parts: [CompiledRule]
-    let unretainedParts: [Unmanaged<CompiledRule>]
+    let unretainedParts: [UnretainedObject<CompiledRule>]
     /// The result of a part that settles the whole: `false` for `all`, `true` for `any`.
     let settlingResult: Bool
 
     init(_ parts: [CompiledRule], settledBy settlingResult: Bool) {
         self.parts = parts
-        unretainedParts = parts.map { Unmanaged.passUnretained($0) }
+        unretainedParts = parts.map(UnretainedObject.init)
         self.settlingResult = settlingResult
     }
 
     override func matches(_ command: JSONCommand) -> Bool {
         unretainedParts.withUnsafeBufferPointer { parts in
-            for part in parts where part._withUnsafeGuaranteedRef({ $0.matches(command) }) == settlingResult {
+            for part in parts where part.withObject({ $0.matches(command) }) == settlingResult {
                 return settlingResult
             }
             return !settlingResult

@@ -21,7 +21,7 @@ public enum DurationText {
     }
 
     /// The value of `text` when it is ASCII digits, optionally with one `.` and more digits after it — the only
-    /// numbers durations and `--slow` clauses take (no sign, exponent, hex float, `inf` or `nan`).
+    /// numbers durations and slow-handler rule clauses take (no sign, exponent, hex float, `inf` or `nan`).
     package static func decimalNumber(_ text: some StringProtocol) -> Double? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 1 || parts.count == 2,

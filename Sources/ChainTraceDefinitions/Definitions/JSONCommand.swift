@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 public import ChainTrace
 import ChainTraceJSON
 
@@ -45,13 +46,13 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
     /// one, which becomes `recycled`. So a stream of commands is decoded without allocating.
     ///
     /// The storage comes unretained: `recycled` holds it, and the caller fills it before it lets `recycled` go.
-    static func uniquelyHeld(recycling recycled: inout JSONCommand?, slots schema: FieldSchema?) -> Unmanaged<Storage> {
+    static func uniquelyHeld(recycling recycled: inout JSONCommand?, slots schema: FieldSchema?) -> UnretainedObject<Storage> {
         if recycled != nil, isKnownUniquelyReferenced(&recycled!.storage) {
-            return Unmanaged.passUnretained(recycled!.storage)
+            return UnretainedObject(recycled!.storage)
         }
         let storage = Storage(kind: "Command", id: nil, entry: nil, fields: .null, slots: schema.map(FieldSlots.init(for:)))
         recycled = JSONCommand(storage: storage)
-        return Unmanaged.passUnretained(storage)
+        return UnretainedObject(storage)
     }
 
     /// The value a decoder put in `slot` for `schema`; `.none` when the command has no slots for that schema
@@ -91,27 +92,65 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
     /// ``uniquelyHeld(recycling:slots:)``). That is what makes `@unchecked Sendable` sound.
     @usableFromInline
     final class Storage: @unchecked Sendable {
-        @usableFromInline @exclusivity(unchecked) var kind: String
-        @usableFromInline @exclusivity(unchecked) var id: String?
-        @usableFromInline @exclusivity(unchecked) var entry: String?
-        @exclusivity(unchecked) var fields: JSONValue
-        /// When `true`, the fields are the members of the kept line (see ``setLine(_:)``) other than kind, id and
-        /// entry.
-        @exclusivity(unchecked) var fieldsInLine = false
+        /// What a decoder refills for every line, read by the rules on every test: in an ``UncheckedCell``, since
+        /// only the thread that holds the command alone writes it; the run-time exclusivity check on these fields
+        /// cost a replay of a flat million-line stream about half its speed.
+        @usableFromInline let contents: UncheckedCell<Contents>
         let slots: FieldSlots?
-        /// Where in the kept line the id's text is, when the decoder left it there (an id without escapes): it is
-        /// only made into a `String` if someone asks, and most replayed commands are never asked.
-        @exclusivity(unchecked) var idInLine: Range<Int>?
-        /// The line's bytes, in memory this object owns and reuses when it is refilled: copying a line into it is
-        /// one `memcpy`, where an array would first be emptied and then grown element by element.
-        @exclusivity(unchecked) private var lineBytes = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
-        @exclusivity(unchecked) private var lineCount = 0
+
+        @usableFromInline
+        struct Contents {
+            @usableFromInline var kind: String
+            @usableFromInline var id: String?
+            @usableFromInline var entry: String?
+            var fields: JSONValue
+            /// When `true`, the fields are the members of the kept line (see ``setLine(_:)``) other than kind, id
+            /// and entry.
+            var fieldsInLine = false
+            /// Where in the kept line the id's text is, when the decoder left it there (an id without escapes): it
+            /// is only made into a `String` if someone asks, and most replayed commands are never asked.
+            var idInLine: Range<Int>?
+            /// The line's bytes, in memory the storage owns and reuses when it is refilled: copying a line into it
+            /// is one `memcpy`, where an array would first be emptied and then grown element by element.
+            var lineBytes = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+            var lineCount = 0
+        }
+
+        @inlinable var kind: String {
+            _read { yield contents.value.kind }
+            _modify { yield &contents.value.kind }
+        }
+        @inlinable var id: String? {
+            _read { yield contents.value.id }
+            _modify { yield &contents.value.id }
+        }
+        @inlinable var entry: String? {
+            _read { yield contents.value.entry }
+            _modify { yield &contents.value.entry }
+        }
+        var fields: JSONValue {
+            _read { yield contents.value.fields }
+            _modify { yield &contents.value.fields }
+        }
+        var fieldsInLine: Bool {
+            _read { yield contents.value.fieldsInLine }
+            _modify { yield &contents.value.fieldsInLine }
+        }
+        var idInLine: Range<Int>? {
+            _read { yield contents.value.idInLine }
+            _modify { yield &contents.value.idInLine }
+        }
+        private var lineBytes: UnsafeMutableBufferPointer<UInt8> {
+            _read { yield contents.value.lineBytes }
+            _modify { yield &contents.value.lineBytes }
+        }
+        private var lineCount: Int {
+            _read { yield contents.value.lineCount }
+            _modify { yield &contents.value.lineCount }
+        }
 
         init(kind: String, id: String?, entry: String?, fields: JSONValue, slots: FieldSlots?) {
-            self.kind = kind
-            self.id = id
-            self.entry = entry
-            self.fields = fields
+            contents = UncheckedCell(Contents(kind: kind, id: id, entry: entry, fields: fields))
             self.slots = slots
         }
 

@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 import ChainTrace
 import ChainTraceJSON
 
@@ -20,7 +21,7 @@ struct CommandLineDecoder {
     }
 
     mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONCommand? {
-        let decoded = JSONCommand.uniquelyHeld(recycling: &previous, slots: schema)._withUnsafeGuaranteedRef { storage in
+        let decoded = JSONCommand.uniquelyHeld(recycling: &previous, slots: schema).withObject { storage in
             guard Self.commandLine(bytes, into: storage, schema: schema, names: names, keys: keys) else { return false }
             if storage.fieldsInLine {
                 storage.setLine(bytes)
@@ -87,7 +88,7 @@ extension CommandLineDecoder {
                     keys.lineKeys[position] = Range(uncheckedBounds: (keyStart &+ 1, cursor.index &- 2))
                 } else {
                     everyKeyRemembered = false
-                    keys.distinctCount = 0  // what is remembered is about to change
+                    keys.distinctCount.value = 0  // what is remembered is about to change
                     guard let key = cursor.rawString() else { return false }
                     keys.lineKeys[position] = Range(uncheckedBounds: (keyStart &+ 1, cursor.index &- 1))
                     member = CommandMember(key, schema: schema)
@@ -152,7 +153,7 @@ extension CommandLineDecoder {
         guard cursor.isAtEnd() && (storage.fieldsInLine || !hasFieldMembers) else { return false }
         // A key twice is an error the general path reports with its position; the check is skipped only for a
         // line whose keys are, position by position, ones already checked distinct together.
-        if !everyKeyRemembered || position > keys.distinctCount {
+        if !everyKeyRemembered || position > keys.distinctCount.value {
             let ranges = keys.lineKeys
             for later in 1..<max(position, 1) {
                 for earlier in 0..<later where ranges[earlier].count == ranges[later].count
@@ -161,7 +162,7 @@ extension CommandLineDecoder {
                     return false
                 }
             }
-            keys.distinctCount = everyKeyRemembered ? position : 0
+            keys.distinctCount.value = everyKeyRemembered ? position : 0
         }
         storage.kind = kind ?? "Command"
         return true

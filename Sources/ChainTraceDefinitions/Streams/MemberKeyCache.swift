@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 import ChainTrace
 import ChainTraceJSON
 
@@ -38,8 +39,9 @@ final class MemberKeyCache {
     /// How many of the remembered positions, from the first, were last seen together on one line and checked to
     /// be distinct. A line whose every key matches the remembered one needs no check when it has at most this
     /// many keys: a prefix of distinct keys is distinct. Any key not matching changes what is remembered, so it
-    /// resets this to 0. Unchecked exclusivity: only the decoder that owns this cache touches it, on one thread.
-    @exclusivity(unchecked) var distinctCount = 0
+    /// resets this to 0. In an ``UncheckedCell``: only the decoder that owns this cache touches it, on one thread,
+    /// and it is read on every line.
+    let distinctCount = UncheckedCell(0)
 
     init() {
         entries = .allocate(capacity: Self.positions)

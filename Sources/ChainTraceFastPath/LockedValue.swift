@@ -8,16 +8,19 @@ import Musl
 
 /// A mutex around a value, in the manner of SwiftNIO's `NIOLockedValueBox`.
 ///
-/// `@unchecked Sendable` is sound because every access to `value` happens inside `withLock`, which holds the
+/// The value lives in an ``UncheckedCell``: the mutex already makes every access exclusive, so the run-time
+/// exclusivity check would only add cost to each lock.
+///
+/// `@unchecked Sendable` is sound because every access to the value happens inside `withLock`, which holds the
 /// pthread mutex for its whole duration.
-@usableFromInline
-package final class LockedValue<Value>: @unchecked Sendable {
+public final class LockedValue<Value>: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    @usableFromInline @exclusivity(unchecked) var value: Value
+    @usableFromInline let cell: UncheckedCell<Value>
 
-    @usableFromInline
-    package init(_ value: Value) {
-        self.value = value
+    /// A lock around `value`.
+    @inlinable
+    public init(_ value: Value) {
+        cell = UncheckedCell(value)
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -30,9 +33,9 @@ package final class LockedValue<Value>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the value.
     @inlinable
-    package func withLock<T, Failure: Error>(_ body: (inout Value) throws(Failure) -> T) throws(Failure) -> T {
+    public func withLock<T, Failure: Error>(_ body: (inout Value) throws(Failure) -> T) throws(Failure) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        return try body(&cell.value)
     }
 }

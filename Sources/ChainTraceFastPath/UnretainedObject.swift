@@ -1,0 +1,41 @@
+/// A reference to an object that something else keeps alive, used without touching its reference count.
+///
+/// Retaining and releasing a shared object is an atomic read-modify-write of its reference count; threads that
+/// send through one chain would contend on every hop's handler, and a replay would pay it on every rule test.
+/// Holding the object unretained, with `withObject` calling it as a guaranteed reference, removes that.
+///
+/// Sound only while the owner named at each use site holds the object: a compiled chain holds its handlers, a
+/// compiled rule its parts, a profile its counters.
+public struct UnretainedObject<Object: AnyObject>: @unchecked Sendable {
+    @usableFromInline let reference: Unmanaged<Object>
+
+    /// `object`, unretained: the caller keeps it alive for as long as this is used.
+    @inlinable
+    public init(_ object: Object) {
+        reference = Unmanaged.passUnretained(object)
+    }
+
+    /// An object of type `Object` at `pointer`, which the caller keeps alive and knows to be of that type.
+    @inlinable
+    public init(pointer: UnsafeRawPointer) {
+        reference = Unmanaged<Object>.fromOpaque(pointer)
+    }
+
+    /// The object's address, for storage that does not know its type.
+    @inlinable
+    public var pointer: UnsafeRawPointer {
+        UnsafeRawPointer(reference.toOpaque())
+    }
+
+    /// Calls `body` with the object, without retaining it.
+    @inlinable
+    public func withObject<T>(_ body: (Object) throws -> T) rethrows -> T {
+        try reference._withUnsafeGuaranteedRef(body)
+    }
+
+    /// The object, retained (for a caller that keeps it).
+    @inlinable
+    public var object: Object {
+        reference.takeUnretainedValue()
+    }
+}

@@ -1,0 +1,114 @@
+import ChainTraceFastPath
+import ChainTraceTestSupport
+import Foundation
+import Testing
+
+/// Each trick of ChainTraceFastPath against the plain Swift it stands in for: the same results on generated
+/// operations, and the lifetimes the plain form would give.
+@Suite("Fast path against the plain path")
+struct FastPathTests {
+    /// A generated run of edits gives the same value in an `UncheckedCell` as in a plain variable.
+    @Test(arguments: SeededGenerator.seeds(40))
+    func uncheckedCellHoldsWhatAPlainVariableHolds(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let cell = UncheckedCell([Int]())
+        var plain: [Int] = []
+        for _ in 0..<Int.random(in: 1...200, using: &random) {
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0:
+                let value = Int.random(in: -1000...1000, using: &random)
+                cell.value.append(value)
+                plain.append(value)
+            case 1 where !plain.isEmpty:
+                let index = Int.random(in: 0..<plain.count, using: &random)
+                cell.value[index] &+= 7
+                plain[index] &+= 7
+            case 2 where !plain.isEmpty:
+                cell.value.removeLast()
+                plain.removeLast()
+            default:
+                cell.value.sort()
+                plain.sort()
+            }
+        }
+        #expect(cell.value == plain, "seed \(seed)")
+    }
+
+    /// Threads adding under a `LockedValue` lose no update, as with any mutex.
+    @Test(arguments: SeededGenerator.seeds(4))
+    func lockedValueLosesNoUpdate(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let threads = Int.random(in: 2...6, using: &random)
+        let additions = Int.random(in: 1_000...20_000, using: &random)
+        let total = LockedValue(0)
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            for _ in 0..<additions { total.withLock { $0 += 1 } }
+        }
+        #expect(total.withLock { $0 } == threads * additions, "seed \(seed)")
+    }
+
+    final class Marker: Sendable {}
+
+    /// Like a thread-local variable: each thread has its own object, the same one every time it asks, and the
+    /// object is released when its thread exits.
+    @Test func threadLocalObjectIsOnePerThreadAndFreedWithTheThread() throws {
+        let local = ThreadLocalObject { Marker() }
+        let here = local.current
+        #expect(local.current === here)
+        final class Seen: @unchecked Sendable {
+            let lock = NSLock()
+            var objects: [ObjectIdentifier] = []
+            var repeated = true
+            weak var last: Marker?
+        }
+        let seen = Seen()
+        for _ in 0..<4 {
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                let first = local.current
+                let again = local.current
+                seen.lock.withLock {
+                    seen.objects.append(ObjectIdentifier(first))
+                    seen.repeated = seen.repeated && again === first
+                    seen.last = first
+                }
+                done.signal()
+            }
+            thread.start()
+            done.wait()
+        }
+        #expect(seen.repeated, "a thread got two objects")
+        #expect(!seen.objects.contains(ObjectIdentifier(here)))
+        // The last thread has exited: its object went with it.
+        var waited = 0
+        while seen.lock.withLock({ seen.last }) != nil, waited < 200 {
+            usleep(5000)
+            waited += 1
+        }
+        #expect(seen.lock.withLock { seen.last } == nil, "a thread's object outlived its thread")
+    }
+
+    final class Counter {
+        var count = 0
+        func add(_ value: Int) -> Int {
+            count += value
+            return count
+        }
+    }
+
+    /// Calling an object through an `UnretainedObject` gives what calling it directly gives, leaves its
+    /// reference count alone, and its address reads back as the same object.
+    @Test(arguments: SeededGenerator.seeds(20))
+    func unretainedObjectCallsTheObjectItself(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        var object = Counter()
+        let plain = Counter()
+        let unretained = UnretainedObject(object)
+        for _ in 0..<Int.random(in: 1...100, using: &random) {
+            let value = Int.random(in: -50...50, using: &random)
+            #expect(unretained.withObject { $0.add(value) } == plain.add(value))
+        }
+        #expect(isKnownUniquelyReferenced(&object), "the unretained reference holds the object")
+        #expect(UnretainedObject<Counter>(pointer: unretained.pointer).object === object)
+    }
+}
