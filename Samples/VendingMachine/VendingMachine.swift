@@ -33,7 +33,7 @@ struct VendingMachine {
         let coins = try CoinStream.read(path: coinsPath)
         let log = try TraceLogSink(path: tracePath)
         let memory = InMemoryTraceSink()
-        let machine = makeValidatorChain(slowSensor: 200_000)
+        let machine = makeValidatorChain(slowSensor: 2_000_000)
 
         var total = 0
         ChainTracing.withRecorder(Recorder(sink: FanOutTraceSink([memory, log]))) {

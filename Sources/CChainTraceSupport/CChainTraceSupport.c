@@ -1,3 +1,3 @@
 #include "CChainTraceSupport.h"
 
-int64_t chaintrace_recording_state[3] = {0, 0, 0};
+int64_t chaintrace_recording_state[4] = {0, 0, 0, 0};

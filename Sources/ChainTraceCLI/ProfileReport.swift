@@ -44,33 +44,8 @@ struct ProfileReport {
         return output
     }
 
-    var json: JSONValue {
-        let flagged = Dictionary(flags.map { ($0.handler, $0) }, uniquingKeysWith: { first, _ in first })
-        let handlers: [JSONValue] = profile.handlers.map { handler in
-            var object: [String: JSONValue] = [
-                "handler": .string(handler.handler), "seen": .integer(Int64(clamping: handler.seen)),
-                "accepted": .integer(Int64(clamping: handler.accepted)), "passed": .integer(Int64(clamping: handler.passed)),
-                "continued": .integer(Int64(clamping: handler.continued)), "failed": .integer(Int64(clamping: handler.failed)),
-                "selfP50Ns": .integer(Int64(clamping: handler.selfTime(atPercentile: 50))),
-                "selfP95Ns": .integer(Int64(clamping: handler.selfTime(atPercentile: 95))),
-                "selfP99Ns": .integer(Int64(clamping: handler.selfTime(atPercentile: 99))),
-                "selfTotalNs": .integer(Int64(clamping: handler.totalSelfNanoseconds)),
-                "slow": .bool(flagged[handler.handler] != nil),
-            ]
-            if let registry = handler.registry { object["registry"] = .string(registry) }
-            if let budget = handler.budgetNanoseconds { object["budgetNs"] = .integer(budget) }
-            if let flag = flagged[handler.handler] { object["slowBecause"] = .array(flag.reasons.map { .string($0) }) }
-            return .object(object)
-        }
-        return [
-            "commands": .integer(Int64(clamping: profile.commands)),
-            "outcomes": [
-                "accepted": .integer(Int64(clamping: profile.accepted)), "fellOffTheEnd": .integer(Int64(clamping: profile.fellOffTheEnd)),
-                "failed": .integer(Int64(clamping: profile.failed)),
-            ],
-            "handlers": .array(handlers),
-            "slowRule": .string(rule.description),
-        ]
+    func json() throws -> JSONValue {
+        try JSONValue(encoding: ProfileSummary(profile: profile, rule: rule))
     }
 }
 

@@ -78,7 +78,7 @@ struct ReplayCommand: ParsableCommand {
         }
         switch output.format {
         case .json:
-            var object = profile.json.merging([
+            var object = try profile.json().merging([
                 "chain": .string(definition.name),
                 "changes": .integer(Int64(clamping: report.changes)),
                 "paths": .array(try report.paths.map { command in

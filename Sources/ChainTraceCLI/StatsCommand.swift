@@ -38,7 +38,7 @@ struct StatsCommand: ParsableCommand {
         let report = ProfileReport(profile: profile, rule: rule)
         switch output.format {
         case .json:
-            var object = report.json.merging(["chains": .array(profile.chains.map { .string($0) })])
+            var object = try report.json().merging(["chains": .array(profile.chains.map { .string($0) })])
             if let torn = reader.tornTail { object = object.merging(["tornTail": .string(torn.description)]) }
             Terminal.standardOutput.writeData(object.printed)
         case .text:

@@ -46,6 +46,12 @@ public final class ThreadLocalObject<Value: AnyObject>: @unchecked Sendable {
         return makeCurrent()
     }
 
+    /// The calling thread's object if it has made one and is not exiting, without making one.
+    public var existing: Value? {
+        guard let pointer = pthread_getspecific(key) else { return nil }
+        return Unmanaged<Value>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
     @usableFromInline
     func makeCurrent() -> Value {
         let value = make()

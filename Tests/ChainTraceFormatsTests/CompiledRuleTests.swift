@@ -61,7 +61,7 @@ struct CompiledRuleTests {
         let bytes = Array(lines.joined(separator: "\n").utf8) + [UInt8(ascii: "\n")]
         var compared = 0
         for withSlots in [true, false] {
-            let compiled = rules.map { CompiledRule.make($0, schema: withSlots ? schema : nil) }
+            let compiled = rules.map { RuleCompiler.compile($0, schema: withSlots ? schema : nil) }
             let stream = CommandStreamReader(bytes: bytes, name: "commands.jsonl", schema: withSlots ? schema : nil)
             while let (line, item) = try stream.next() {
                 guard case .command(let command) = item else { Issue.record("line \(line) is not a command"); return }

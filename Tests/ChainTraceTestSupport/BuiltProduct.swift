@@ -45,9 +45,6 @@ public struct BuiltProduct: Sendable {
         environment["COLUMNS"] = "120"
         environment.merge(extraEnvironment) { _, new in new }
         process.environment = environment
-        // Under AddressSanitizer, LeakSanitizer would report, at the child's exit, the chain snapshot its thread
-        // cache still holds (kept on purpose, see ChainBase); the parent's own run checks leaks.
-        if environment["ASAN_OPTIONS"] == nil { process.environment?["ASAN_OPTIONS"] = "detect_leaks=0" }
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output

@@ -45,8 +45,8 @@ struct InstrumentedRecordingTests {
         let orders = (0..<Int.random(in: 1...60, using: &random)).map { Order(number: $0, express: random.chance(0.4)) }
         let sink = InMemoryTraceSink()
         let recorder = Recorder(
-            sink: sink, sampling: .oneIn(interval), filter: { ($0 as? Order).map { $0.number % divisor == 0 } ?? false },
-            capturesPayloads: payloads)
+            sink: sink, sampling: .oneIn(interval), capturesPayloads: payloads,
+            filter: { (order: Order) in order.number % divisor == 0 })
         let isAsync = random.chance(0.5)
         var results: [String?] = []
         if isAsync {

@@ -1,4 +1,5 @@
 import ChainTrace
+import ChainTraceTestSupport
 import Testing
 
 @Suite("Recorder: off, sampling, filtering, the ring bound, sinks")
@@ -32,9 +33,30 @@ struct RecorderTests {
     @Test func filterDecidesPerCommand() throws {
         let sink = InMemoryTraceSink()
         let chain = try coinChain()
-        chain.recorder = Recorder(sink: sink, filter: { (($0 as? Coin)?.weight ?? 0) > 5 })
+        chain.recorder = Recorder(sink: sink) { (coin: Coin) in coin.weight > 5 }
         for coin in [Coin.penny, .nickel, .dime, .quarter, .washer] { try chain.send(coin) }
         #expect(sink.traces.map(\.outcome) == [.accepted(by: "Quarter"), .fellOffTheEnd])
+    }
+
+    /// A typed filter traces exactly the commands of its type it accepts, as filtering the sent list would; one
+    /// taking `Any` sees every command; one for another type traces nothing.
+    @Test(arguments: SeededGenerator.seeds(20))
+    func typedFilterTracesWhatFilteringTheListKeeps(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let coins = (0..<Int.random(in: 0...40, using: &random)).map { _ in random.pick([Coin.penny, .nickel, .dime, .quarter, .washer]) }
+        let threshold = Double.random(in: 0...8, using: &random)
+        let typed = InMemoryTraceSink()
+        let untyped = InMemoryTraceSink()
+        let otherType = InMemoryTraceSink()
+        let chains = try (0..<3).map { _ in try coinChain() }
+        chains[0].recorder = Recorder(sink: typed) { (coin: Coin) in coin.weight > threshold }
+        chains[1].recorder = Recorder(sink: untyped) { (command: Any) in command is Coin }
+        chains[2].recorder = Recorder(sink: otherType) { (_: String) in true }
+        for coin in coins { for chain in chains { try chain.send(coin) } }
+        let kept = coins.filter { $0.weight > threshold }
+        #expect(typed.traces.count == kept.count, "seed \(seed)")
+        #expect(untyped.traces.count == coins.count, "seed \(seed)")
+        #expect(otherType.traces.isEmpty, "seed \(seed)")
     }
 
     @Test func boundedSinkKeepsTheNewestTracesAndCountsTheDropped() throws {

@@ -22,7 +22,7 @@ struct RecordingPropertyTests {
         let chain = try Chain<Int, Int>("recorded-\(seed)", handlers: [Handler("Any") { .accept($0) }])
         chain.recorder = Recorder(
             sink: FanOutTraceSink([everything, ring]), sampling: .oneIn(interval),
-            filter: { ($0 as? Int).map { $0 % divisor == 0 } ?? false })
+            filter: { (number: Int) in number % divisor == 0 })
 
         let group = DispatchGroup()
         for thread in 0..<threads {

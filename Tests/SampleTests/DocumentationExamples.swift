@@ -169,7 +169,7 @@ struct DocumentationExamples {
         chain.recorder = Recorder(
             sink: FanOutTraceSink([ring, log]),
             sampling: .oneIn(10),                                         // every 10th command per thread
-            filter: { ($0 as? Coin)?.weight ?? 0 > 2 }                    // only heavy coins
+            filter: { (coin: Coin) in coin.weight > 2 }                   // only heavy coins
         )
         // … send commands …
         chain.recorder = .off                                             // stop recording: one branch per command

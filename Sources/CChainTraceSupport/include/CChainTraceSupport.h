@@ -22,9 +22,10 @@ static inline uint64_t chaintrace_read_cycle_counter(void) {
 
 /// Word 0: how many recorders could be in force for instrumented chains (0: every instrumented hop skips all
 /// work). Word 1: a generation that increases whenever the bootstrapped recorder changes. Word 2: how many trace
-/// captures are open (traces recorded outside every recorder scope go to them). Read on every hop, written
-/// rarely, always through the functions below.
-extern int64_t chaintrace_recording_state[3];
+/// captures are open (traces recorded outside every recorder scope go to them). Word 3: how many owners of
+/// per-thread state (chains, recorders, sinks) have been released, so threads drop what they cached for them. Read
+/// on every hop or send, written rarely, always through the functions below.
+extern int64_t chaintrace_recording_state[4];
 
 /// How many recorders could be in force (acquire load: a plain load on x86-64).
 static inline int64_t chaintrace_recording_sources(void) {
@@ -54,6 +55,17 @@ static inline int64_t chaintrace_open_captures(void) {
 /// Adds `delta` to the number of open trace captures.
 static inline void chaintrace_add_open_captures(int64_t delta) {
     (void)__atomic_add_fetch(&chaintrace_recording_state[2], delta, __ATOMIC_ACQ_REL);
+}
+
+/// How many owners of per-thread state have been released (acquire load: a plain load on x86-64).
+static inline int64_t chaintrace_released_owners(void) {
+    return __atomic_load_n(&chaintrace_recording_state[3], __ATOMIC_ACQUIRE);
+}
+
+/// Notes that an owner of per-thread state has been released: every thread forgets what it cached for it at its
+/// next send.
+static inline void chaintrace_note_owner_released(void) {
+    (void)__atomic_add_fetch(&chaintrace_recording_state[3], 1, __ATOMIC_ACQ_REL);
 }
 
 /// Acquire load of a counter another thread may publish with `chaintrace_store_release`.

@@ -7,9 +7,9 @@ import CChainTraceSupport
 /// Edits may happen while commands are being sent, from any thread: each edit builds a new immutable snapshot
 /// and increases ``version``; a command in flight finishes on the snapshot it started with.
 ///
-/// Each thread keeps the snapshot it last sent through (in a 64-entry cache), so sending takes no lock. A cached
-/// snapshot keeps its handlers alive until that thread sends through a chain using the same cache entry, or exits
-/// — after the chain itself is gone, handlers may outlive it on threads that used it.
+/// Each thread keeps the snapshot it last sent through (in a 64-entry cache), so sending takes no lock. When the
+/// chain is released, the releasing thread drops its copy, and with it the handlers, at once; every other thread at
+/// its next send through any chain, or when it exits.
 ///
 /// `@unchecked Sendable` is sound: every stored property is either immutable or inside `state`, which is only
 /// touched under its lock, and members are `Sendable`.
@@ -50,6 +50,7 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
 
     deinit {
         publication.deallocate()
+        ThreadState.ownerReleased()
     }
 
     /// The snapshot a command is sent through, read under the lock.
@@ -59,15 +60,28 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
     /// since: one acquire load instead of the chain's lock, so threads sharing a chain do not contend on it.
     @inlinable
     func currentSnapshot(thread: ThreadState) -> CompiledChain<Member> {
+        thread.forgetReleasedOwners()
         let slot = Int(token & 63)
         let published = chaintrace_load_acquire(publication)
         if thread.value.snapshotTokens[slot] == token, let entry = thread.value.snapshots[slot] {
             let cached = unsafeDowncast(entry, to: CachedSnapshot<Member>.self)
             if cached.publication == published { return cached.compiled }
         }
+        return cacheSnapshot(thread: thread, slot: slot)
+    }
+
+    /// Reads the snapshot under the lock and caches it in `slot` of the calling thread's cache.
+    @usableFromInline
+    func cacheSnapshot(thread: ThreadState, slot: Int) -> CompiledChain<Member> {
         let fresh = state.withLock { CachedSnapshot(compiled: $0.compiled, publication: chaintrace_load_acquire(publication)) }
+        // The entry replaced is released after the cache is consistent: it may hold the last reference to a chain.
+        let replaced = thread.value.snapshots[slot]
+        thread.value.cacheBusy = true
         thread.value.snapshotTokens[slot] = token
         thread.value.snapshots[slot] = fresh
+        thread.value.snapshotOwners[slot] = ThreadStateFields.WeakOwner(self)
+        thread.value.cacheBusy = false
+        withExtendedLifetime(replaced) {}
         return fresh.compiled
     }
 

@@ -21,6 +21,11 @@ public final class InMemoryTraceSink: TraceSink {
         self.limit = limit.map { max(1, $0) }
     }
 
+    deinit {
+        // Threads drop their shards, and the traces in them.
+        ThreadState.ownerReleased()
+    }
+
     public func record(_ trace: Trace) {
         let shard = ThreadState.current.slot(token: token, owner: self) { () -> Shard in
             let shard = Shard(limit: limit)

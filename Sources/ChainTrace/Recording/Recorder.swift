@@ -8,7 +8,7 @@ import ChainTraceFastPath
 ///
 /// ```swift
 /// let sink = InMemoryTraceSink()
-/// let recorder = Recorder(sink: sink, sampling: .oneIn(10), filter: { ($0 as? Coin)?.weight ?? 0 > 5 })
+/// let recorder = Recorder(sink: sink, sampling: .oneIn(10)) { (coin: Coin) in coin.weight > 5 }
 /// ```
 public struct Recorder: Sendable {
     @usableFromInline let configuration: RecorderConfiguration?
@@ -16,25 +16,36 @@ public struct Recorder: Sendable {
     /// Records nothing.
     public static let off = Recorder(configuration: nil)
 
-    /// Creates a recorder.
+    /// Creates a recorder that traces every command, or the share `sampling` picks.
     ///
     /// - Parameters:
     ///   - sink: Where finished traces go.
     ///   - sampling: Which share of commands to trace; ``Sampling/all`` by default.
-    ///   - filter: Traces only commands for which this returns `true`. It gets the command itself; cast it to
-    ///     your command type. Runs once per command, before sampling counts it.
     ///   - capturesPayloads: Whether traces carry the command encoded as JSON (for `Encodable` commands).
     ///     Trace logs need payloads for replay; turn it off to save the encoding cost per traced command.
-    public init(
+    public init(sink: some TraceSink, sampling: Sampling = .all, capturesPayloads: Bool = true) {
+        configuration = RecorderConfiguration(sink: sink, sampling: sampling, filter: nil, capturesPayloads: capturesPayloads)
+    }
+
+    /// Creates a recorder that traces only the commands of type `Command` that `filter` accepts.
+    ///
+    /// Commands of any other type are not traced. To filter commands of several types, take `Any` and cast.
+    ///
+    /// - Parameters:
+    ///   - sink: Where finished traces go.
+    ///   - sampling: Which share of the accepted commands to trace; ``Sampling/all`` by default.
+    ///   - capturesPayloads: Whether traces carry the command encoded as JSON (for `Encodable` commands).
+    ///   - filter: Whether to trace a command. Runs once per command, before sampling counts it.
+    public init<Command>(
         sink: some TraceSink,
         sampling: Sampling = .all,
-        filter: (@Sendable (Any) -> Bool)? = nil,
-        capturesPayloads: Bool = true
+        capturesPayloads: Bool = true,
+        filter: @escaping @Sendable (Command) -> Bool
     ) {
         configuration = RecorderConfiguration(
             sink: sink,
             sampling: sampling,
-            filter: filter,
+            filter: { command in (command as? Command).map(filter) ?? false },
             capturesPayloads: capturesPayloads
         )
     }
@@ -69,6 +80,11 @@ final class RecorderConfiguration: Sendable {
         self.sampling = sampling
         self.filter = filter
         self.capturesPayloads = capturesPayloads
+    }
+
+    deinit {
+        // Threads drop their sampling countdowns for this configuration.
+        ThreadState.ownerReleased()
     }
 
     /// Whether `command` is to be traced: the filter first, then this thread's sampling countdown.

@@ -1,4 +1,5 @@
 import ChainTraceFastPath
+import CChainTraceSupport
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -36,6 +37,15 @@ struct ThreadStateFields {
     /// ``ChainBase/currentSnapshot(thread:)``), so a send reads its chain without taking the chain's lock.
     @usableFromInline var snapshotTokens = [UInt64](repeating: 0, count: 64)
     @usableFromInline var snapshots = [AnyObject?](repeating: nil, count: 64)
+    /// The chain each cached snapshot belongs to, held weakly: a snapshot whose chain is gone is dropped (with the
+    /// handlers it holds) at this thread's next send, see ``UncheckedCell/forgetReleasedOwners()``.
+    @usableFromInline var snapshotOwners = [WeakOwner](repeating: WeakOwner(nil), count: 64)
+    /// The count of released owners (`chaintrace_released_owners`) when this thread last dropped what it cached
+    /// for released owners.
+    @usableFromInline var seenOwnerReleases: Int64 = 0
+    /// Whether the snapshot cache or the slots are being changed: a release that happens meanwhile (a handler
+    /// dropping the last reference to a chain) must not change them too.
+    @usableFromInline var cacheBusy = false
 
     /// This thread's copy of the bootstrapped recorder and hop limit, and the generation they were read at.
     var cachedRecorder = Recorder.off
@@ -54,7 +64,7 @@ struct ThreadStateFields {
         @usableFromInline weak var owner: AnyObject?
 
         @usableFromInline
-        init(_ owner: AnyObject) {
+        init(_ owner: AnyObject?) {
             self.owner = owner
         }
     }
@@ -124,6 +134,48 @@ extension UncheckedCell where Value == ThreadStateFields {
         _modify { yield &value.slotOwners }
     }
 
+    /// Drops this thread's cached snapshots and per-thread objects of chains, recorders and sinks that have been
+    /// released since it last looked: one acquire load when none has.
+    ///
+    /// Without this, a thread would keep a dropped chain's handlers (and a dropped sink's traces) alive until it
+    /// cached something else in the same entry or exited.
+    @inlinable
+    func forgetReleasedOwners() {
+        let released = chaintrace_released_owners()
+        if value.seenOwnerReleases != released { forgetReleasedOwners(count: released) }
+    }
+
+    @usableFromInline
+    func forgetReleasedOwners(count released: Int64) {
+        if value.cacheBusy { return }
+        value.cacheBusy = true
+        value.seenOwnerReleases = released
+        // Released only once this thread's state is consistent again: a dropped handler may hold the last
+        // reference to another chain, or run code that sends.
+        var dropped: [AnyObject] = []
+        for slot in value.snapshots.indices where value.snapshots[slot] != nil && value.snapshotOwners[slot].owner == nil {
+            dropped.append(value.snapshots[slot]!)
+            value.snapshots[slot] = nil
+            value.snapshotTokens[slot] = 0
+        }
+        for index in value.slotOwners.indices.reversed() where value.slotOwners[index].owner == nil {
+            dropped.append(value.slotValues[index])
+            value.slotTokens.remove(at: index)
+            value.slotValues.remove(at: index)
+            value.slotOwners.remove(at: index)
+        }
+        value.cacheBusy = false
+        withExtendedLifetime(dropped) {}
+    }
+
+    /// Called as an owner of per-thread state is released: the releasing thread drops what it cached for it at
+    /// once (other threads do at their next send), unless it is in the middle of changing its cache.
+    static func ownerReleased() {
+        chaintrace_note_owner_released()
+        guard let thread = threadStates.existing else { return }
+        thread.forgetReleasedOwners(count: chaintrace_released_owners())
+    }
+
     /// A fresh trace id: unique in the process, increasing on this thread.
     @inlinable
     func makeTraceID() -> UInt64 {
@@ -147,6 +199,7 @@ extension UncheckedCell where Value == ThreadStateFields {
     /// This thread's object for `owner` (identified by `token`), made by `make` the first time.
     @inlinable
     func slot<Object: AnyObject>(token: UInt64, owner: AnyObject, make: () -> Object) -> Object {
+        forgetReleasedOwners()
         if let index = slotTokens.firstIndex(of: token) {
             // Tokens are never reused and the slot is only ever stored with an `Object`.
             return unsafeDowncast(slotValues[index], to: Object.self)
@@ -156,15 +209,11 @@ extension UncheckedCell where Value == ThreadStateFields {
 
     @usableFromInline
     func addSlot<Object: AnyObject>(token: UInt64, owner: AnyObject, object: Object) -> Object {
-        // Forget the slots of owners that are gone before adding one.
-        for index in slotOwners.indices.reversed() where slotOwners[index].owner == nil {
-            slotTokens.remove(at: index)
-            slotValues.remove(at: index)
-            slotOwners.remove(at: index)
-        }
+        value.cacheBusy = true
         slotTokens.append(token)
         slotValues.append(object)
         slotOwners.append(ThreadStateFields.WeakOwner(owner))
+        value.cacheBusy = false
         return object
     }
 }

@@ -19,8 +19,8 @@ final class DefinedDecision: Sendable {
     }
 
     private let name: String
-    private let accepts: CompiledRule
-    private let failsWhen: CompiledRule
+    private let accepts: any CompiledRule
+    private let failsWhen: any CompiledRule
     /// Whether a `fails` rule was written: most handlers have none, and a flag is cheaper than a call.
     private let canFail: Bool
     private let error: String
@@ -29,10 +29,10 @@ final class DefinedDecision: Sendable {
     private let continues: Bool
 
     init(_ definition: HandlerDefinition, schema: FieldSchema?) {
-        let never = CompiledRule.make(.always(false), schema: nil)
+        let never = RuleCompiler.compile(.always(false), schema: nil)
         name = definition.name
-        accepts = definition.role == .responder ? definition.accepts.map { CompiledRule.make($0, schema: schema) } ?? never : never
-        failsWhen = definition.failure.map { CompiledRule.make($0.when, schema: schema) } ?? never
+        accepts = definition.role == .responder ? definition.accepts.map { RuleCompiler.compile($0, schema: schema) } ?? never : never
+        failsWhen = definition.failure.map { RuleCompiler.compile($0.when, schema: schema) } ?? never
         canFail = definition.failure != nil
         error = definition.failure?.error ?? ""
         continues = definition.role == .observer

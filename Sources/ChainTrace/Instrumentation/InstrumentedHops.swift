@@ -1,100 +1,11 @@
 import ChainTraceFastPath
 import CChainTraceSupport
 
-/// Settings and helpers for chains instrumented with `traceHop(_:command:chain:role:decide:_:)`.
-///
-/// ```swift
-/// ChainTracing.bootstrap(Recorder(sink: logSink))          // once, at app start
-/// try await ChainTracing.withRecorder(Recorder(sink: sink)) {  // or scoped, e.g. per test
-///     _ = machine.insert(coin)
-/// }
-/// ```
-public enum ChainTracing {
-    /// The bootstrapped recorder and the hop limit; threads cache both (see ``bootstrapped(thread:)``).
-    private static let global = LockedValue((recorder: Recorder.off, maximumHops: 1000))
-    @TaskLocal private static var scoped: Recorder?
+/// What instrumented hops call: the hop itself, its trace, and the decision it records.
+extension ChainTracing {
     /// Set while an async instrumented hop of a command the recorder chose not to trace runs: its nested hops
     /// (in this task and its children) must not start a trace for the same command.
     @usableFromInline @TaskLocal static var skipsCommand = false
-
-    /// Whether any recorder could be in force — the bootstrapped one if it is on, or any open
-    /// `withRecorder(_:operation:)` scope. When none is, an instrumented hop costs this one load.
-    @inlinable
-    static var mayRecord: Bool { chaintrace_recording_sources() != 0 }
-
-    /// The innermost `withRecorder(_:operation:)` scope's recording settings, which chains whose own recorder is
-    /// off also record into — else, while a trace capture is open, the captures' (see ``TraceCaptureScope``); one
-    /// load when no recorder is in force anywhere.
-    @inlinable
-    static var scopedConfiguration: RecorderConfiguration? {
-        guard mayRecord else { return nil }
-        return scopedRecorder?.configuration ?? UnscopedTraces.configuration
-    }
-
-    @usableFromInline
-    static var scopedRecorder: Recorder? { scoped }
-
-    /// Sets the recorder that instrumented chains use outside any `withRecorder(_:operation:)` scope.
-    public static func bootstrap(_ recorder: Recorder) {
-        global.withLock { current in
-            let change = (recorder.isOn ? 1 : 0) - (current.recorder.isOn ? 1 : 0)
-            current.recorder = recorder
-            if change != 0 { chaintrace_add_recording_sources(Int64(change)) }
-            chaintrace_bump_recorder_generation()
-        }
-    }
-
-    /// The recorder instrumented chains use here: the innermost `withRecorder(_:operation:)` scope's, else the
-    /// bootstrapped one, else ``Recorder/off``.
-    public static var recorder: Recorder {
-        scoped ?? bootstrapped(thread: ThreadState.current)
-    }
-
-    /// The bootstrapped recorder, from this thread's cache unless it changed since.
-    static func bootstrapped(thread: ThreadState) -> Recorder {
-        refreshCache(thread)
-        return thread.cachedRecorder
-    }
-
-    /// Re-reads the bootstrapped recorder and hop limit into `thread`'s cache if either changed.
-    private static func refreshCache(_ thread: ThreadState) {
-        let generation = chaintrace_recorder_generation()
-        guard thread.cachedRecorderGeneration != generation else { return }
-        (thread.cachedRecorder, thread.cachedMaximumHops) = global.withLock { ($0.recorder, $0.maximumHops) }
-        thread.cachedRecorderGeneration = generation
-    }
-
-    /// The most hops one instrumented command may take before it is stopped as a loop; 1000 by default.
-    public static var maximumHops: Int {
-        get { global.withLock { $0.maximumHops } }
-        set {
-            global.withLock { current in
-                current.maximumHops = max(1, newValue)
-                chaintrace_bump_recorder_generation()
-            }
-        }
-    }
-
-    /// Runs `operation` with `recorder` as the recorder for instrumented chains in this task and its child tasks,
-    /// and for every ``Chain`` and ``AsyncChain`` whose own recorder is off. Parallel tests each get their own
-    /// traces this way, even of a chain they share.
-    public static func withRecorder<T>(
-        _ recorder: Recorder,
-        operation: () async throws -> T
-    ) async rethrows -> T {
-        let source: Int64 = recorder.isOn ? 1 : 0
-        chaintrace_add_recording_sources(source)
-        defer { chaintrace_add_recording_sources(-source) }
-        return try await $scoped.withValue(recorder, operation: operation)
-    }
-
-    /// Synchronous form of `withRecorder(_:operation:)`.
-    public static func withRecorder<T>(_ recorder: Recorder, operation: () throws -> T) rethrows -> T {
-        let source: Int64 = recorder.isOn ? 1 : 0
-        chaintrace_add_recording_sources(source)
-        defer { chaintrace_add_recording_sources(-source) }
-        return try $scoped.withValue(recorder, operation: operation)
-    }
 
     /// Sets the decision of the instrumented hop this code runs in, replacing the one the recorder would infer.
     ///
@@ -128,7 +39,7 @@ public enum ChainTracing {
         if let active = ActiveTrace.current { return (active, false) }
         if thread.untracedDepth > 0 || skipsCommand { return nil }
         refreshCache(thread)
-        guard let configuration = (scoped ?? thread.cachedRecorder).configuration ?? UnscopedTraces.configuration,
+        guard let configuration = (scopedRecorder ?? thread.cachedRecorder).configuration ?? UnscopedTraces.configuration,
             configuration.admits(command, thread: thread)
         else {
             return nil
