@@ -33,7 +33,7 @@ public final class ReplaySession {
     /// The options.
     public let options: Options
     /// The fields the definition's rules read, in slots; give it to the `CommandStreamReader` for speed.
-    public let schema: FieldSchema
+    package let schema: FieldSchema
 
     /// Builds the chain.
     ///

@@ -74,11 +74,7 @@ public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, 
         var hops = 0
         while index >= 0 {
             hops += 1
-            if hops > chain.hopLimit {
-                let error = chain.loopError(at: index, hops: hops - 1)
-                observer.failed(index, registry: -1, error: error)
-                throw error
-            }
+            try chain.checkHopLimit(hops, at: index, &observer)
             let node = chain.nodes[Int(index)]
             if let handler = node.handler {
                 if let result = try await step(handler, index, registry: -1, &command, &observer) { return result }
@@ -111,16 +107,12 @@ public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, 
             observer.failed(name, registry: registry, error: error)
             throw error
         }
-        switch response.kind {
-        case .accept(let result):
-            observer.hop(name, registry: registry, decision: .accepted, reason: response.reason)
-            return result
-        case .pass:
-            observer.hop(name, registry: registry, decision: .passed, reason: response.reason)
-        case .proceed(let replacement):
-            observer.hop(name, registry: registry, decision: .continued, reason: response.reason)
-            if let replacement { command = replacement }
+        switch observer.turn(after: response, of: name, registry: registry) {
+        case .accepted(let result): return result
+        case .goesOn: return nil
+        case .goesOnWith(let replacement):
+            command = replacement
+            return nil
         }
-        return nil
     }
 }

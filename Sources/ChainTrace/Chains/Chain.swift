@@ -108,13 +108,9 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
         var carried: Command?
         while index >= 0 {
             hops += 1
-            if hops > chain.hopLimit {
-                let error = chain.loopError(at: index, hops: hops - 1)
-                observer.failed(index, registry: -1, error: error)
-                throw error
-            }
+            try chain.checkHopLimit(hops, at: index, &observer)
             // Fields are read one by one: copying the whole node would retain its handler on every hop.
-            let outcome: Turn
+            let outcome: HandlerTurn<Command, Result>
             if let box = chain.nodes[Int(index)].box {
                 if let current = carried {
                     outcome = try turn(box, index, registry: -1, current, &observer)
@@ -136,17 +132,6 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
         return nil
     }
 
-    /// How a handler's (or a registry's) turn ends for the walk.
-    @usableFromInline
-    enum Turn {
-        /// It accepted: the walk returns this.
-        case accepted(Result)
-        /// The walk goes on with the same command.
-        case goesOn
-        /// The walk goes on with this command instead.
-        case goesOnWith(Command)
-    }
-
     /// One handler's turn. The handler's box is used without retaining it: the snapshot being walked keeps it
     /// alive.
     @inlinable
@@ -156,7 +141,7 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
         registry: Int32,
         _ command: Command,
         _ observer: inout Observer
-    ) throws -> Turn {
+    ) throws -> HandlerTurn<Command, Result> {
         let response: HandlerResponse<Command, Result>
         do {
             response = try UnretainedObject<Box>(pointer: box).withObject { try $0.body(command) }
@@ -164,18 +149,7 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
             observer.failed(name, registry: registry, error: error)
             throw error
         }
-        switch response.kind {
-        case .accept(let result):
-            observer.hop(name, registry: registry, decision: .accepted, reason: response.reason)
-            return .accepted(result)
-        case .pass:
-            observer.hop(name, registry: registry, decision: .passed, reason: response.reason)
-            return .goesOn
-        case .proceed(let replacement):
-            observer.hop(name, registry: registry, decision: .continued, reason: response.reason)
-            guard let replacement else { return .goesOn }
-            return .goesOnWith(replacement)
-        }
+        return observer.turn(after: response, of: name, registry: registry)
     }
 
     /// A registry's turn: its members in order, each getting the command the one before handed on, until one
@@ -186,7 +160,7 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
         _ index: Int32,
         _ command: Command,
         _ observer: inout Observer
-    ) throws -> Turn {
+    ) throws -> HandlerTurn<Command, Result> {
         let mark = observer.beginRegistry(index)
         defer { observer.endRegistry(mark) }
         var replaced: Command?
@@ -197,6 +171,6 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
             case .goesOnWith(let replacement): replaced = replacement
             }
         }
-        return replaced.map(Turn.goesOnWith) ?? .goesOn
+        return replaced.map(HandlerTurn.goesOnWith) ?? .goesOn
     }
 }

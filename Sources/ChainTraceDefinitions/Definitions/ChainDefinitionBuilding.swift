@@ -8,13 +8,22 @@ extension ChainDefinition {
     ///   - types: The app's handler types, for handlers with a `"type"`.
     ///   - unknownTypes: Whether a `"type"` missing from `types` is an error or is modelled from its rules.
     ///   - recorder: The chain's recorder.
-    ///   - schema: Slots for the fields rules read, matching the stream reader's (faster rules); optional.
     /// - Throws: ``FormatError`` at the handler that could not be made.
     public func makeChain(
         types: HandlerTypes = HandlerTypes(),
         unknownTypes: HandlerTypes.UnknownTypePolicy = .refuse,
+        recorder: Recorder = .off
+    ) throws(FormatError) -> Chain<JSONCommand, JSONValue> {
+        try makeChain(types: types, unknownTypes: unknownTypes, recorder: recorder, schema: nil)
+    }
+
+    /// Builds the chain with rules that read the fields `schema` names from a command's slots (the replay's
+    /// fast path), for commands read with the same schema.
+    package func makeChain(
+        types: HandlerTypes,
+        unknownTypes: HandlerTypes.UnknownTypePolicy,
         recorder: Recorder = .off,
-        schema: FieldSchema? = nil
+        schema: FieldSchema?
     ) throws(FormatError) -> Chain<JSONCommand, JSONValue> {
         let chain: Chain<JSONCommand, JSONValue>
         do {
@@ -49,8 +58,17 @@ extension ChainDefinition {
     public func handler(
         for definition: HandlerDefinition,
         types: HandlerTypes,
+        unknownTypes: HandlerTypes.UnknownTypePolicy
+    ) throws(FormatError) -> Handler<JSONCommand, JSONValue> {
+        try handler(for: definition, types: types, unknownTypes: unknownTypes, schema: nil)
+    }
+
+    /// Makes one handler whose rules read the fields `schema` names from a command's slots.
+    package func handler(
+        for definition: HandlerDefinition,
+        types: HandlerTypes,
         unknownTypes: HandlerTypes.UnknownTypePolicy,
-        schema: FieldSchema? = nil
+        schema: FieldSchema?
     ) throws(FormatError) -> Handler<JSONCommand, JSONValue> {
         if let type = definition.type {
             if let factory = types.factory(for: type) {

@@ -9,9 +9,9 @@ import ChainTraceJSON
 ///
 /// `@unchecked Sendable` because its lookup tables are raw memory; it writes them only in `init` and frees them
 /// only in `deinit`, so sharing it between threads is safe.
-public final class FieldSchema: @unchecked Sendable {
+package final class FieldSchema: @unchecked Sendable {
     /// The field names, in slot order.
-    public let names: [String]
+    package let names: [String]
     let slotByName: [String: Int]
     /// Every name's UTF-8 bytes, one after another, and where each starts (with the end after the last): memory
     /// the schema owns and never changes, so looking a key up retains nothing.
@@ -19,7 +19,7 @@ public final class FieldSchema: @unchecked Sendable {
     private let nameStarts: UnsafeMutableBufferPointer<Int>
 
     /// A schema of the top-level fields every rule of `definition` reads.
-    public convenience init(for definition: ChainDefinition) {
+    package convenience init(for definition: ChainDefinition) {
         var names: [String] = []
         for handler in definition.handlers {
             for member in [handler] + (handler.members ?? []) {
@@ -38,7 +38,7 @@ public final class FieldSchema: @unchecked Sendable {
     private let slotByBucket: UnsafeMutableBufferPointer<Int>
 
     /// A schema of these field names.
-    public init(names: [String]) {
+    package init(names: [String]) {
         self.names = names
         slotByName = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let utf8Names = names.map { Array($0.utf8) }

@@ -32,8 +32,18 @@ public enum ChainChange: Sendable, Hashable {
         to chain: Chain<JSONCommand, JSONValue>,
         definition: ChainDefinition,
         types: HandlerTypes,
+        unknownTypes: HandlerTypes.UnknownTypePolicy
+    ) throws {
+        try apply(to: chain, definition: definition, types: types, unknownTypes: unknownTypes, schema: nil)
+    }
+
+    /// Makes the change, new handlers' rules reading the fields `schema` names from a command's slots.
+    package func apply(
+        to chain: Chain<JSONCommand, JSONValue>,
+        definition: ChainDefinition,
+        types: HandlerTypes,
         unknownTypes: HandlerTypes.UnknownTypePolicy,
-        schema: FieldSchema? = nil
+        schema: FieldSchema?
     ) throws {
         switch self {
         case .insert(let handler, let position):

@@ -49,12 +49,18 @@ public final class CommandStreamReader {
     public var bytesRead: Int { lines.bytesRead }
 
     /// Opens the stream at `path`.
-    ///
-    /// - Parameters:
-    ///   - path: The stream file.
-    ///   - schema: The fields the chain's rules read (see ``FieldSchema``); commands then carry them in
-    ///   slots too, which makes rules compiled with the same schema faster.
-    public init(path: String, schema: FieldSchema? = nil) throws(FormatError) {
+    public convenience init(path: String) throws(FormatError) {
+        try self.init(path: path, schema: nil)
+    }
+
+    /// Reads a stream held in memory; `name` stands for the file in errors.
+    public convenience init(bytes: [UInt8], name: String = "<memory>") {
+        self.init(bytes: bytes, name: name, schema: nil)
+    }
+
+    /// Opens the stream at `path`, decoding the fields `schema` names into slots as well, which rules compiled
+    /// with the same schema read without a lookup (the replay's fast path).
+    package init(path: String, schema: FieldSchema?) throws(FormatError) {
         lines = try JSONLinesReader(path: path)
         // A command stream is written by people: a last line without a newline reads like any other, and an
         // invalid one is an error. Only a recorded trace log, found by its header, can end in a torn line.
@@ -62,8 +68,8 @@ public final class CommandStreamReader {
         state = UncheckedCell(ReadState(decoder: CommandLineDecoder(schema: schema)))
     }
 
-    /// Reads a stream held in memory; `name` stands for the file in errors.
-    public init(bytes: [UInt8], name: String = "<memory>", schema: FieldSchema? = nil) {
+    /// Reads a stream held in memory, decoding the fields `schema` names into slots as well.
+    package init(bytes: [UInt8], name: String = "<memory>", schema: FieldSchema?) {
         lines = JSONLinesReader(bytes: bytes, name: name)
         lines.readsTornTails = false
         state = UncheckedCell(ReadState(decoder: CommandLineDecoder(schema: schema)))
