@@ -32,7 +32,8 @@ public final class ReplaySession {
     public let definition: ChainDefinition
     /// The options.
     public let options: Options
-    /// The fields the definition's rules read, in slots; give it to the `CommandStreamReader` for speed.
+    /// The fields the definition's rules read, in slots: a stream read with it gives the chain's rules those
+    /// fields without a lookup.
     package let schema: FieldSchema
 
     /// Builds the chain.
@@ -43,6 +44,19 @@ public final class ReplaySession {
         self.options = options
         schema = FieldSchema(for: definition)
         chain = try definition.makeChain(types: options.types, unknownTypes: .modelFromRules, schema: schema)
+    }
+
+    /// Opens the command stream at `path` for this session: commands carry the fields the definition's rules
+    /// read in slots, so the rules test them without looking them up (a plain `CommandStreamReader` gives the
+    /// same results, more slowly).
+    public func openStream(path: String) throws(FormatError) -> CommandStreamReader {
+        try CommandStreamReader(path: path, schema: schema)
+    }
+
+    /// Reads a command stream held in memory for this session, as ``openStream(path:)`` does a file; `name`
+    /// stands for the file in errors.
+    public func openStream(bytes: [UInt8], name: String = "<memory>") -> CommandStreamReader {
+        CommandStreamReader(bytes: bytes, name: name, schema: schema)
     }
 
     /// Replays every command of `stream`.

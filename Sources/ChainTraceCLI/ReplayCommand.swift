@@ -54,7 +54,7 @@ struct ReplayCommand: ParsableCommand {
         options.skipsInvalidLines = skipInvalid
         options.keptPaths = paths
         let session = try ReplaySession(definition: definition, options: options)
-        let reader = try CommandStreamReader(path: stream, schema: session.schema)
+        let reader = try session.openStream(path: stream)
         let expected = try expect.map { path throws(FormatError) in try TraceLogReader(path: path, payloads: false) }
         let outputFile = try traceOut.map { path throws(FormatError) in try AtomicOutputFile(path: path) }
         let sink = try outputFile.map { file throws(FormatError) in try TraceLogSink(path: file.temporaryPath, bufferSize: 1 << 20) }

@@ -48,7 +48,7 @@ struct ReplayFastPathTests {
         let session = try ReplaySession(definition: definition, options: options)
         let bytes = Array(Self.lines.joined(separator: "\n").utf8) + [UInt8(ascii: "\n")]
         // Without the session's schema the reader gives commands no slots, so every rule reads `fields`.
-        let stream = CommandStreamReader(bytes: bytes, name: "commands.jsonl", schema: withSlots ? session.schema : nil)
+        let stream = withSlots ? session.openStream(bytes: bytes, name: "commands.jsonl") : CommandStreamReader(bytes: bytes, name: "commands.jsonl")
         return try session.run(stream)
     }
 

@@ -135,7 +135,7 @@ let definition = try ChainDefinition.load(path: definitionPath)
 do {
     let session = try ReplaySession(definition: definition)
     let sink = try TraceLogSink(path: logPath, bufferSize: 1 << 20)
-    _ = try session.run(try CommandStreamReader(path: commandsPath, schema: session.schema), traceLog: sink)
+    _ = try session.run(try session.openStream(path: commandsPath), traceLog: sink)
     try sink.close()
 }
 let commandBytes = fileSize(commandsPath)
@@ -168,7 +168,7 @@ for _ in 0..<repeats {
     let session = try ReplaySession(definition: definition)
     var replayed = 0
     let replay = try seconds {
-        replayed = try session.run(try CommandStreamReader(path: commandsPath, schema: session.schema)).commands
+        replayed = try session.run(try session.openStream(path: commandsPath)).commands
     }
     precondition(replayed == commandCount)
     replayRates.append(Double(commandCount) / replay)

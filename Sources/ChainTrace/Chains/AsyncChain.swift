@@ -38,7 +38,7 @@ public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, 
         let chain = currentSnapshot(thread: ThreadState.current)
         let start = try chain.entryIndex(entry)
         guard let configuration = chain.recorder.configuration ?? ChainTracing.scopedConfiguration,
-            configuration.admits(command, thread: ThreadState.current)
+            configuration.admitsInTask(command, thread: ThreadState.current)
         else {
             var untraced = UntracedHops()
             return try await Self.walk(chain, command, from: start, observer: &untraced)

@@ -40,7 +40,7 @@ extension ChainTracing {
         if thread.untracedDepth > 0 || skipsCommand { return nil }
         refreshCache(thread)
         guard let configuration = (scopedRecorder ?? thread.cachedRecorder).configuration ?? UnscopedTraces.configuration,
-            configuration.admits(command, thread: thread)
+            isAsync ? configuration.admitsInTask(command, thread: thread) : configuration.admits(command, thread: thread)
         else {
             return nil
         }

@@ -68,6 +68,8 @@ final class RecorderConfiguration: Sendable {
     @usableFromInline let filter: (@Sendable (Any) -> Bool)?
     @usableFromInline let capturesPayloads: Bool
     @usableFromInline let token = OwnerTokens.make()
+    /// The sampling countdowns of tasks sending through async chains (see ``admitsInTask(_:thread:)``).
+    let taskCountdowns = LockedValue(TaskCountdowns())
 
     /// A copy with its own identity, for one chain: threads sending through different chains then never share
     /// its reference count, and sampling counts per chain.
@@ -85,6 +87,17 @@ final class RecorderConfiguration: Sendable {
     deinit {
         // Threads drop their sampling countdowns for this configuration.
         ThreadState.ownerReleased()
+    }
+
+    /// Whether `command`, sent from async code, is to be traced: the filter first, then the sending task's
+    /// sampling countdown — a task moves between threads at its suspension points, and counting per thread would
+    /// make which of its commands are traced depend on where it ran. Outside a task, the thread's countdown.
+    @usableFromInline
+    func admitsInTask<Command>(_ command: Command, thread: ThreadState) -> Bool {
+        if sampling.interval == 1 { return admits(command, thread: thread) }
+        guard let task = withUnsafeCurrentTask(body: { $0?.hashValue }) else { return admits(command, thread: thread) }
+        if let filter, !filter(command) { return false }
+        return taskCountdowns.withLock { $0.admit(task: task, interval: sampling.interval) }
     }
 
     /// Whether `command` is to be traced: the filter first, then this thread's sampling countdown.
