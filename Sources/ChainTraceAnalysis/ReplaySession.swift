@@ -74,15 +74,7 @@ public final class ReplaySession {
         progress: ((Int) -> Void)? = nil
     ) throws(FormatError) -> ReplayReport {
         var report = ReplayReport()
-        for handler in definition.handlers {
-            if let members = handler.members {
-                for member in ChainDefinitionLinter.ordered(members) {
-                    report.profile.declare(member.name, budgetNanoseconds: member.budget)
-                }
-            } else {
-                report.profile.declare(handler.name, budgetNanoseconds: handler.budget)
-            }
-        }
+        report.profile.declareHandlers(of: definition)
         var matcher = expected.map { _ in TraceMatcher() }
         var count = 0
         let thread = SendingThread.current

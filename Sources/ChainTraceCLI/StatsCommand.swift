@@ -24,13 +24,7 @@ struct StatsCommand: ParsableCommand {
     func run() throws {
         let rule = try slowRule.rule()
         var profile = ChainProfile()
-        if let definition {
-            for handler in try ChainDefinition.load(path: definition).handlers {
-                for member in [handler] + (handler.members ?? []) where member.budget != nil {
-                    profile.declare(member.name, budgetNanoseconds: member.budget)
-                }
-            }
-        }
+        if let definition { profile.declareBudgets(of: try ChainDefinition.load(path: definition)) }
         let reader = try TraceLogReader(path: log, payloads: false)
         let progress = ProgressBar(totalBytes: ProgressBar.size(of: log))
         try profile.add(contentsOf: reader, progress: progress.update)
