@@ -135,9 +135,9 @@ public enum TraceLogFormat {
     }
 
     /// Reads a trace from the JSON value of one log line. An error names the field and, with no positions to go
-    /// on, column 1 of `line`; ``decode(_:)`` names the field's own column.
+    /// on, column 1 of `line`; reading the line itself (as `TraceLogReader` does) names the field's own column.
     ///
-    /// - Throws: ``FormatError`` naming the field that is missing or of the wrong type.
+    /// - Throws: `FormatError` naming the field that is missing or of the wrong type.
     public static func decode(_ value: JSONValue, file: String, line: Int) throws(FormatError) -> Trace {
         try decode(value, file: file, at: Location(line: line, document: nil))
     }

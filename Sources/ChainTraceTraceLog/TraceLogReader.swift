@@ -4,7 +4,7 @@ import ChainTraceJSON
 /// Reads a trace log one trace at a time, in constant memory.
 ///
 /// A log whose writer died mid-line ends in a torn line; the reader keeps every complete trace and reports the
-/// torn line in ``tornTail`` instead of failing. Anything else malformed throws a ``FormatError`` with the
+/// torn line in ``tornTail`` instead of failing. Anything else malformed throws a `FormatError` with the
 /// file, line and column.
 ///
 /// ```swift

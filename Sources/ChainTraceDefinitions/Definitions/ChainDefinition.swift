@@ -54,7 +54,7 @@ public struct ChainDefinition: Sendable {
 
     /// Reads the definition at `path`.
     ///
-    /// - Throws: ``FormatError`` for the first problem that stops it from making a chain — bad JSON, a wrong
+    /// - Throws: `FormatError` for the first problem that stops it from making a chain — bad JSON, a wrong
     ///   field, an invalid rule, an unknown or duplicate name — with its line and column. Warnings (unreachable
     ///   or shadowed handlers) do not stop it; ``ChainDefinitionLinter`` reports them.
     public static func load(path: String) throws(FormatError) -> ChainDefinition {

@@ -8,7 +8,7 @@ extension ChainDefinition {
     ///   - types: The app's handler types, for handlers with a `"type"`.
     ///   - unknownTypes: Whether a `"type"` missing from `types` is an error or is modelled from its rules.
     ///   - recorder: The chain's recorder.
-    /// - Throws: ``FormatError`` at the handler that could not be made.
+    /// - Throws: `FormatError` at the handler that could not be made.
     public func makeChain(
         types: HandlerTypes = HandlerTypes(),
         unknownTypes: HandlerTypes.UnknownTypePolicy = .refuse,

@@ -18,7 +18,7 @@ public struct ChainDefinitionLinter: Sendable {
 
     /// Reads and checks the file at `path`: every problem of its fields and rules, then of its structure.
     ///
-    /// - Throws: ``FormatError`` only when the file cannot be read; JSON that does not parse is an
+    /// - Throws: `FormatError` only when the file cannot be read; JSON that does not parse is an
     ///   `invalid-json` finding.
     public static func lint(path: String) throws(FormatError) -> [LintFinding] {
         lint(bytes: try FileBytes.read(path), file: path)

@@ -26,7 +26,7 @@ public enum ChainChange: Sendable, Hashable {
 
     /// Makes the change to `chain`, building new handlers the way `definition` builds its own.
     ///
-    /// - Throws: `ChainError` when the chain refuses it (an unknown or duplicate name), ``FormatError`` when a
+    /// - Throws: `ChainError` when the chain refuses it (an unknown or duplicate name), `FormatError` when a
     ///   new handler cannot be made.
     public func apply(
         to chain: Chain<JSONCommand, JSONValue>,

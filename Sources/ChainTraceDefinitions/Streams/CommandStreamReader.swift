@@ -77,7 +77,7 @@ public final class CommandStreamReader {
 
     /// The next command or change and its line, or `nil` at the end.
     ///
-    /// - Throws: ``FormatError`` for a line that is not valid; the reader can go on past it.
+    /// - Throws: `FormatError` for a line that is not valid; the reader can go on past it.
     public func next() throws(FormatError) -> (line: Int, item: Item)? {
         guard let raw = try lines.nextLine() else { return nil }
         if state.value.sawFirst, !state.value.isTraceLog, raw.isTerminated {
