@@ -199,7 +199,6 @@ extension UncheckedCell where Value == ThreadStateFields {
     /// This thread's object for `owner` (identified by `token`), made by `make` the first time.
     @inlinable
     func slot<Object: AnyObject>(token: UInt64, owner: AnyObject, make: () -> Object) -> Object {
-        forgetReleasedOwners()
         if let index = slotTokens.firstIndex(of: token) {
             // Tokens are never reused and the slot is only ever stored with an `Object`.
             return unsafeDowncast(slotValues[index], to: Object.self)
@@ -209,6 +208,8 @@ extension UncheckedCell where Value == ThreadStateFields {
 
     @usableFromInline
     func addSlot<Object: AnyObject>(token: UInt64, owner: AnyObject, object: Object) -> Object {
+        // Slots of released owners go here and at every send (`ChainBase.currentSnapshot`), not on every lookup.
+        forgetReleasedOwners()
         value.cacheBusy = true
         slotTokens.append(token)
         slotValues.append(object)
