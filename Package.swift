@@ -96,34 +96,34 @@ let package = Package(
         .executableTarget(name: "chaintrace", dependencies: ["ChainTraceCLI"], swiftSettings: upcomingFeatures),
         .target(
             name: "SampleSupport",
-            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceGraphviz"],
+            dependencies: ["ChainTrace", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceGraphviz"],
             path: "Samples/SampleSupport",
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
             name: "VendingMachine",
-            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "SampleSupport"],
+            dependencies: ["ChainTrace", "ChainTraceTraceLog", "ChainTraceDefinitions", "SampleSupport"],
             path: "Samples/VendingMachine",
             exclude: ["README.md", "coins.jsonl", "vending-machine.chain.json"],
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
             name: "SignUpFlow",
-            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "SampleSupport"],
+            dependencies: ["ChainTrace", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "SampleSupport"],
             path: "Samples/SignUpFlow",
             exclude: ["README.md", "signups.jsonl", "sign-up.chain.json"],
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
             name: "ResponderChain",
-            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceGraphviz", "SampleSupport"],
+            dependencies: ["ChainTrace", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceGraphviz", "SampleSupport"],
             path: "Samples/ResponderChain",
             exclude: ["README.md", "commands.jsonl", "app-a.chain.json", "app-b.chain.json", "app-c.chain.json"],
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
             name: "LateResponders",
-            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "SampleSupport"],
+            dependencies: ["ChainTrace", "ChainTraceTraceLog", "ChainTraceDefinitions", "SampleSupport"],
             path: "Samples/LateResponders",
             exclude: ["README.md", "late-responders.chain.json", "late-responders.commands.jsonl"],
             swiftSettings: upcomingFeatures

@@ -1,7 +1,7 @@
 public import ChainTrace
+import Foundation
 public import ChainTraceGraphviz
 public import ChainTraceAnalysis
-import ChainTraceJSON
 
 /// What every sample writes when it runs, besides its trace log: a diagram of the commands it sent.
 public enum SampleOutput {
@@ -25,9 +25,8 @@ public enum SampleOutput {
         try write(GraphvizRenderer.render(dot.text, as: GraphvizFormat(fileExtension: path) ?? .svg).bytes, to: path)
     }
 
+    /// Writes the whole file or nothing: Foundation writes a temporary file and renames it.
     private static func write(_ bytes: [UInt8], to path: String) throws {
-        let file = try AtomicOutputFile(path: path)
-        try file.write(bytes)
-        try file.commit()
+        try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 }

@@ -1,5 +1,4 @@
 import ChainTrace
-import ChainTraceJSON
 import ChainTraceTraceLog
 import Foundation
 import SampleSupport

@@ -1,10 +1,8 @@
-import ChainTrace
-
 extension JSONValue {
     /// A short phrase for error messages, saying what a value is: `the string "abc"`, `the number 3`,
     /// `an object`, `an array`, `true`, `null`. Strings are cut at 40 characters and shown escaped
     /// (`VisibleText`): a message quoting data stays on one line and never acts on a terminal.
-    package var summary: String {
+    public var summary: String {
         switch self {
         case .null: "null"
         case .bool(let flag): "\(flag)"
