@@ -1,5 +1,5 @@
 import ChainTrace
-import ChainTraceDefinitions
+@testable import ChainTraceDefinitions  // the stream reader's fast path (`FieldSchema`) is package, not public
 import FuzzSupport
 
 /// A command stream read by the general decoder and by the fast one (slots for fields rules read, member
