@@ -9,5 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export LSAN_OPTIONS="suppressions=$PWD/Scripts/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-swift build --build-tests --sanitize=address --scratch-path .build/sanitized
-swift test --skip-build --sanitize=address --scratch-path .build/sanitized "$@"
+# lld: gold prints a warning for each of AddressSanitizer's local symbols it cannot export (hundreds a link).
+flags=(--sanitize=address --scratch-path .build/sanitized -Xswiftc -use-ld=lld)
+swift build --build-tests "${flags[@]}"
+swift test --skip-build "${flags[@]}" "$@"
