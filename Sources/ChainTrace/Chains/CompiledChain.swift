@@ -15,7 +15,10 @@ final class CompiledChain<Member: ChainMember>: Sendable {
         /// For a registry, its index in `registries`; otherwise -1.
         @usableFromInline let registry: Int32
         /// The handler's box, unretained (`handler` keeps it alive), so a walk can call it without touching its
-        /// reference count — which threads sharing the chain would otherwise fight over on every hop.
+        /// reference count — which threads sharing the chain would otherwise fight over on every hop. Measured
+        /// (`chaintrace-benchmarks`, interleaved, with the box retained per hop instead): an untraced hop 7.8 →
+        /// 15.8–16.3 ns, a traced one 32.5–33.1 → 35.9–36.9 ns, two threads on one chain 3.89–4.10 → 3.18–3.26 M
+        /// commands/s.
         @usableFromInline let box: UnsafeRawPointer?
     }
 
