@@ -42,49 +42,62 @@ struct TaskSamplingTests {
         return byTask.map { $0.sorted() }
     }
 
-    @Test(arguments: SeededGenerator.seeds(10))
-    func asyncChainTracesEveryIntervalthCommandOfEachTask(seed: UInt64) async throws {
+    /// Generates tasks and their command counts from `seed`, makes what sends a command with `make` (given the
+    /// sink and the sampling interval), sends each task's commands (task × 1000 + index) from its own task, all
+    /// at once, and checks each task's traces are exactly its sampled commands.
+    static func check(
+        seed: UInt64,
+        scope: (Recorder, () async throws -> Void) async throws -> Void = { _, body in try await body() },
+        make: (Recorder) throws -> @Sendable (Int) async throws -> Void
+    ) async throws {
         var random = SeededGenerator(seed: seed)
         let tasks = Int.random(in: 2...8, using: &random)
         let counts = (0..<tasks).map { _ in Int.random(in: 1...60, using: &random) }
         let interval = Int.random(in: 2...7, using: &random)
         let sink = InMemoryTraceSink()
-        let chain = try AsyncChain<Int, Int>(
-            "yielding",
-            handlers: [
-                AsyncHandler("First") { _ in
-                    await Task.yield()
-                    return .pass
-                },
-                AsyncHandler("Second") { command in
-                    await Task.yield()
-                    return .accept(command)
-                },
-            ],
-            recorder: Recorder(sink: sink, sampling: .oneIn(interval)))
-        let barrier = Barrier(parties: tasks)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for task in 0..<tasks {
-                group.addTask {
-                    for index in 0..<counts[task] { _ = try await chain.send(task * 1000 + index) }
-                    await barrier.arrive()
+        let recorder = Recorder(sink: sink, sampling: .oneIn(interval))
+        let send = try make(recorder)
+        try await scope(recorder) {
+            let barrier = Barrier(parties: tasks)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for task in 0..<tasks {
+                    group.addTask {
+                        for index in 0..<counts[task] { try await send(task * 1000 + index) }
+                        await barrier.arrive()
+                    }
                 }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
         }
-        let traced = Self.tracedByTask(sink.traces, tasks: tasks)
+        let traced = tracedByTask(sink.traces, tasks: tasks)
         for task in 0..<tasks {
-            #expect(traced[task] == Self.sampled(counts[task], interval: interval), "seed \(seed), task \(task)")
+            #expect(traced[task] == sampled(counts[task], interval: interval), "seed \(seed), task \(task)")
+        }
+        #expect(sink.traces.allSatisfy { $0.hops.count == 2 }, "seed \(seed): a trace began in the middle")
+    }
+
+    @Test(arguments: SeededGenerator.seeds(10))
+    func asyncChainTracesEveryIntervalthCommandOfEachTask(seed: UInt64) async throws {
+        try await Self.check(seed: seed) { recorder in
+            let chain = try AsyncChain<Int, Int>(
+                "yielding",
+                handlers: [
+                    AsyncHandler("First") { _ in
+                        await Task.yield()
+                        return .pass
+                    },
+                    AsyncHandler("Second") { command in
+                        await Task.yield()
+                        return .accept(command)
+                    },
+                ],
+                recorder: recorder)
+            return { _ = try await chain.send($0) }
         }
     }
 
     @Test(arguments: SeededGenerator.seeds(10))
     func asyncInstrumentedHopsTraceEveryIntervalthCommandOfEachTask(seed: UInt64) async throws {
-        var random = SeededGenerator(seed: seed)
-        let tasks = Int.random(in: 2...8, using: &random)
-        let counts = (0..<tasks).map { _ in Int.random(in: 1...60, using: &random) }
-        let interval = Int.random(in: 2...7, using: &random)
-        let sink = InMemoryTraceSink()
         @Sendable func handle(_ command: Int) async -> Bool {
             await traceHop("Outer", command: command, chain: "instrumented") {
                 await Task.yield()
@@ -94,22 +107,8 @@ struct TaskSamplingTests {
                 }
             }
         }
-        try await ChainTracing.withRecorder(Recorder(sink: sink, sampling: .oneIn(interval))) {
-            let barrier = Barrier(parties: tasks)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for task in 0..<tasks {
-                    group.addTask {
-                        for index in 0..<counts[task] { _ = await handle(task * 1000 + index) }
-                        await barrier.arrive()
-                    }
-                }
-                try await group.waitForAll()
-            }
+        try await Self.check(seed: seed, scope: { recorder, body in try await ChainTracing.withRecorder(recorder, operation: body) }) { _ in
+            { _ = await handle($0) }
         }
-        let traced = Self.tracedByTask(sink.traces, tasks: tasks)
-        for task in 0..<tasks {
-            #expect(traced[task] == Self.sampled(counts[task], interval: interval), "seed \(seed), task \(task)")
-        }
-        #expect(sink.traces.allSatisfy { $0.hops.count == 2 }, "seed \(seed): a trace began in the middle")
     }
 }

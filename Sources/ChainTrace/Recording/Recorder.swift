@@ -68,8 +68,9 @@ final class RecorderConfiguration: Sendable {
     @usableFromInline let filter: (@Sendable (Any) -> Bool)?
     @usableFromInline let capturesPayloads: Bool
     @usableFromInline let token = OwnerTokens.make()
-    /// The sampling countdowns of tasks sending through async chains (see ``admitsInTask(_:thread:)``).
-    let taskCountdowns = LockedValue(TaskCountdowns())
+    /// The sampling countdowns of tasks sending through async chains (see ``admitsInTask(_:thread:)``); only a
+    /// sampling recorder has them.
+    let taskCountdowns: LockedValue<TaskCountdowns>?
 
     /// A copy with its own identity, for one chain: threads sending through different chains then never share
     /// its reference count, and sampling counts per chain.
@@ -82,11 +83,13 @@ final class RecorderConfiguration: Sendable {
         self.sampling = sampling
         self.filter = filter
         self.capturesPayloads = capturesPayloads
+        taskCountdowns = sampling.interval > 1 ? LockedValue(TaskCountdowns()) : nil
     }
 
     deinit {
-        // Threads drop their sampling countdowns for this configuration.
-        ThreadState.ownerReleased()
+        // Threads drop their sampling countdowns for this configuration. Only a sampling configuration has any,
+        // and every chain edit releases one configuration: the others make no thread sweep its cache.
+        if sampling.interval > 1 { ThreadState.ownerReleased() }
     }
 
     /// Whether `command`, sent from async code, is to be traced: the filter first, then the sending task's
@@ -94,8 +97,9 @@ final class RecorderConfiguration: Sendable {
     /// make which of its commands are traced depend on where it ran. Outside a task, the thread's countdown.
     @usableFromInline
     func admitsInTask<Command>(_ command: Command, thread: ThreadState) -> Bool {
-        if sampling.interval == 1 { return admits(command, thread: thread) }
-        guard let task = withUnsafeCurrentTask(body: { $0?.hashValue }) else { return admits(command, thread: thread) }
+        guard let taskCountdowns, let task = withUnsafeCurrentTask(body: { $0?.hashValue }) else {
+            return admits(command, thread: thread)
+        }
         if let filter, !filter(command) { return false }
         return taskCountdowns.withLock { $0.admit(task: task, interval: sampling.interval) }
     }

@@ -81,14 +81,6 @@ extension UncheckedCell where Value == ThreadStateFields {
     @inlinable
     static var current: ThreadState { threadStates.current }
 
-    @inlinable var nextTraceID: UInt64 {
-        _read { yield value.nextTraceID }
-        _modify { yield &value.nextTraceID }
-    }
-    @inlinable var traceIDLimit: UInt64 {
-        _read { yield value.traceIDLimit }
-        _modify { yield &value.traceIDLimit }
-    }
     @inlinable var activeTrace: ActiveTrace? {
         _read { yield value.activeTrace }
         _modify { yield &value.activeTrace }
@@ -101,14 +93,6 @@ extension UncheckedCell where Value == ThreadStateFields {
         _read { yield value.spareTraceStorage }
         _modify { yield &value.spareTraceStorage }
     }
-    @inlinable var snapshotTokens: [UInt64] {
-        _read { yield value.snapshotTokens }
-        _modify { yield &value.snapshotTokens }
-    }
-    @inlinable var snapshots: [AnyObject?] {
-        _read { yield value.snapshots }
-        _modify { yield &value.snapshots }
-    }
     var cachedRecorder: Recorder {
         _read { yield value.cachedRecorder }
         _modify { yield &value.cachedRecorder }
@@ -120,18 +104,6 @@ extension UncheckedCell where Value == ThreadStateFields {
     var cachedMaximumHops: Int {
         _read { yield value.cachedMaximumHops }
         _modify { yield &value.cachedMaximumHops }
-    }
-    @inlinable var slotTokens: [UInt64] {
-        _read { yield value.slotTokens }
-        _modify { yield &value.slotTokens }
-    }
-    @inlinable var slotValues: [AnyObject] {
-        _read { yield value.slotValues }
-        _modify { yield &value.slotValues }
-    }
-    @usableFromInline var slotOwners: [ThreadStateFields.WeakOwner] {
-        _read { yield value.slotOwners }
-        _modify { yield &value.slotOwners }
     }
 
     /// Drops this thread's cached snapshots and per-thread objects of chains, recorders and sinks that have been
@@ -179,12 +151,12 @@ extension UncheckedCell where Value == ThreadStateFields {
     /// A fresh trace id: unique in the process, increasing on this thread.
     @inlinable
     func makeTraceID() -> UInt64 {
-        if nextTraceID == traceIDLimit {
-            nextTraceID = TraceIDBlocks.reserveBlock()
-            traceIDLimit = nextTraceID + TraceIDBlocks.blockSize
+        if value.nextTraceID == value.traceIDLimit {
+            value.nextTraceID = TraceIDBlocks.reserveBlock()
+            value.traceIDLimit = value.nextTraceID + TraceIDBlocks.blockSize
         }
-        defer { nextTraceID += 1 }
-        return nextTraceID
+        defer { value.nextTraceID += 1 }
+        return value.nextTraceID
     }
 
     /// The recorder's facts about `Command`, worked out once per thread and type.
@@ -199,9 +171,9 @@ extension UncheckedCell where Value == ThreadStateFields {
     /// This thread's object for `owner` (identified by `token`), made by `make` the first time.
     @inlinable
     func slot<Object: AnyObject>(token: UInt64, owner: AnyObject, make: () -> Object) -> Object {
-        if let index = slotTokens.firstIndex(of: token) {
+        if let index = value.slotTokens.firstIndex(of: token) {
             // Tokens are never reused and the slot is only ever stored with an `Object`.
-            return unsafeDowncast(slotValues[index], to: Object.self)
+            return unsafeDowncast(value.slotValues[index], to: Object.self)
         }
         return addSlot(token: token, owner: owner, object: make())
     }
@@ -211,9 +183,9 @@ extension UncheckedCell where Value == ThreadStateFields {
         // Slots of released owners go here and at every send (`ChainBase.currentSnapshot`), not on every lookup.
         forgetReleasedOwners()
         value.cacheBusy = true
-        slotTokens.append(token)
-        slotValues.append(object)
-        slotOwners.append(ThreadStateFields.WeakOwner(owner))
+        value.slotTokens.append(token)
+        value.slotValues.append(object)
+        value.slotOwners.append(ThreadStateFields.WeakOwner(owner))
         value.cacheBusy = false
         return object
     }
