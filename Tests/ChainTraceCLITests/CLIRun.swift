@@ -16,7 +16,7 @@ enum CLI {
 
     /// A fresh temporary directory for files a test writes.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("chaintrace-cli-\(UUID().uuidString)")
+        let url = TestFiles.directory.appendingPathComponent("chaintrace-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -1,4 +1,5 @@
 import ChainTraceJSON
+import ChainTraceTestSupport
 import Foundation
 import Testing
 
@@ -13,7 +14,7 @@ struct AtomicOutputFileTests {
     }
 
     @Test func committingNeverTouchesTheProcessUmaskAndGivesNormalPermissions() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)")
+        let directory = TestFiles.directory.appendingPathComponent("atomic-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let mask = try Self.currentUmask()
         // Many files committed on several threads while the umask is watched: a commit that set it, even for a
@@ -47,7 +48,7 @@ struct AtomicOutputFileTests {
     #endif
 
     @Test func aDiscardedFileLeavesTheTargetAsItWas() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString).txt").path
+        let path = TestFiles.directory.appendingPathComponent("atomic-\(UUID().uuidString).txt").path
         try "before".write(toFile: path, atomically: false, encoding: .utf8)
         let file = try AtomicOutputFile(path: path)
         try file.write(Array("after".utf8))

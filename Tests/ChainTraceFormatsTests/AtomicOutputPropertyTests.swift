@@ -12,7 +12,7 @@ struct AtomicOutputPropertyTests {
     @Test(arguments: SeededGenerator.seeds(40))
     func committedFilesHoldExactlyWhatWasWrittenAndNothingElseIsLeft(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID())")
+        let directory = TestFiles.directory.appendingPathComponent("atomic-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("out.bin").path
@@ -53,7 +53,7 @@ struct AtomicOutputPropertyTests {
     @Test(arguments: SeededGenerator.seeds(10))
     func manyFilesAtOnceEachCommitWhole(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-many-\(UUID())")
+        let directory = TestFiles.directory.appendingPathComponent("atomic-many-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let sizes = (0..<8).map { _ in Int.random(in: 0...200_000, using: &random) }

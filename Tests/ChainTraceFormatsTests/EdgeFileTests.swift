@@ -53,7 +53,7 @@ struct EdgeFileTests {
         }
         for (name, bytes) in Self.cases {
             // The same bytes from disk.
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("edge-\(UUID()).jsonl").path
+            let path = TestFiles.directory.appendingPathComponent("edge-\(UUID()).jsonl").path
             defer { try? FileManager.default.removeItem(atPath: path) }
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             let fromDisk: Answer
@@ -67,7 +67,7 @@ struct EdgeFileTests {
     }
 
     @Test func aDirectoryOrAMissingPathIsAnErrorNamingIt() throws {
-        let directory = FileManager.default.temporaryDirectory.path
+        let directory = TestFiles.directory.path
         let missing = directory + "/no-such-\(UUID()).json"
         for path in [directory, missing] {
             #expect { try ChainDefinition.load(path: path) } throws: { ($0 as? FormatError)?.file == path }

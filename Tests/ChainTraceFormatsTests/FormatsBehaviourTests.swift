@@ -86,7 +86,7 @@ struct FormatsBehaviourTests {
     }
 
     @Test func aClosedSinkDropsLaterTracesAndSaysSo() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("closed-\(UUID()).jsonl").path
+        let path = TestFiles.directory.appendingPathComponent("closed-\(UUID()).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let sink = try TraceLogSink(path: path, bufferSize: 0)
         let trace = Trace(id: 1, commandKind: "K", entry: "A", chain: "c", hops: [], outcome: .fellOffTheEnd, duration: 0)

@@ -42,7 +42,7 @@ struct GeneratedSwiftTestsParseTests {
                 logName: random.hostileName(), definitionPath: random.chance(0.5) ? random.hostileName() : nil, mode: mode,
                 commandLine: "chaintrace gen-tests " + random.hostileName())
             for index in 0..<12 { generator.add(Self.trace(&random, id: UInt64(index)), line: index + 2) }
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("generated-\(UUID()).swift").path
+            let path = TestFiles.directory.appendingPathComponent("generated-\(UUID()).swift").path
             defer { try? FileManager.default.removeItem(atPath: path) }
             try generator.source.write(toFile: path, atomically: true, encoding: .utf8)
             let process = Process()

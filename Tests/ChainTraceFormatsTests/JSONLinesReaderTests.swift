@@ -1,5 +1,6 @@
 import ChainTrace
 import ChainTraceJSON
+import ChainTraceTestSupport
 import Foundation
 import Testing
 
@@ -54,7 +55,7 @@ struct JSONLinesReaderTests {
         }
         text += "\"last\""
         expected.append("last")
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("chunks-\(UUID().uuidString).jsonl").path
+        let path = TestFiles.directory.appendingPathComponent("chunks-\(UUID().uuidString).jsonl").path
         try text.write(toFile: path, atomically: false, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
 

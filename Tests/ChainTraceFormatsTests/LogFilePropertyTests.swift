@@ -21,7 +21,7 @@ struct LogFilePropertyTests {
     }
 
     static func path(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("chaintrace-\(UUID())-\(name)").path
+        TestFiles.directory.appendingPathComponent("chaintrace-\(UUID())-\(name)").path
     }
 
     @Test(arguments: SeededGenerator.seeds(6))

@@ -14,7 +14,7 @@ struct ReadAllTests {
         let traces = TornTailPropertyTests.traces(&random)
         var bytes = TraceLogFormat.header + [0x0A] + traces.flatMap { TraceLogFormat.encode($0) + [0x0A] }
         if random.chance(0.5) { bytes += Array(#"{"chain":"#.utf8) }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("all-\(UUID()).jsonl").path
+        let path = TestFiles.directory.appendingPathComponent("all-\(UUID()).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let whole = try TraceLogReader.readAll(path: path)

@@ -57,7 +57,7 @@ struct TornTailPropertyTests {
 @Suite("Appending to cut logs")
 struct AppendingToCutLogsTests {
     static func path() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("chaintrace-append-\(UUID()).jsonl").path
+        TestFiles.directory.appendingPathComponent("chaintrace-append-\(UUID()).jsonl").path
     }
 
     @Test(arguments: SeededGenerator.seeds(40))

@@ -1,6 +1,7 @@
 import ChainTrace
-import ChainTraceTesting
 import ChainTraceJSON
+import ChainTraceTestSupport
+import ChainTraceTesting
 import ChainTraceTraceLog
 import Foundation
 import Testing
@@ -16,7 +17,7 @@ struct TraceLogTests {
 
     func temporaryPath(_ name: String = #function) -> String {
         let safe = name.filter { $0.isLetter || $0.isNumber }
-        return FileManager.default.temporaryDirectory.appendingPathComponent("chaintrace-\(safe)-\(UUID()).jsonl").path
+        return TestFiles.directory.appendingPathComponent("chaintrace-\(safe)-\(UUID()).jsonl").path
     }
 
     func recordedTraces(into sink: some TraceSink) throws {

@@ -11,6 +11,7 @@ import InMemoryTracing
 import Logging
 import Tracing
 import ChainTraceTesting
+import ChainTraceTestSupport
 import Foundation
 import Testing
 
@@ -161,7 +162,7 @@ struct DocumentationExamples {
 
     @Test func recordingChoices() throws {
         let chain = try Chain<Coin, String>("coins", handlers: [Handler("Any") { _ in .accept("coin") }])
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("docs-\(UUID()).jsonl").path
+        let path = TestFiles.directory.appendingPathComponent("docs-\(UUID()).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         // doc: recording
         let ring = InMemoryTraceSink(limit: 1_000)                        // keep the newest 1 000 traces
@@ -180,7 +181,7 @@ struct DocumentationExamples {
     }
 
     @Test func readingALog() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("docs-\(UUID()).jsonl").path
+        let path = TestFiles.directory.appendingPathComponent("docs-\(UUID()).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let chain = try Chain<Coin, String>("coins", handlers: [Handler("Any") { _ in .accept("coin") }])
         // doc: write-log
@@ -238,7 +239,7 @@ struct DocumentationExamples {
 
     @Test func handlerTypesAssembleAChainFromADefinitionFile() throws {
         let analyticsLog = KindLog()
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("app-\(UUID().uuidString).chain.json").path
+        let path = TestFiles.directory.appendingPathComponent("app-\(UUID().uuidString).chain.json").path
         let definition = """
             {"chain": "app", "handlers": [
               {"name": "Analytics", "type": "Analytics", "next": "Detail"},

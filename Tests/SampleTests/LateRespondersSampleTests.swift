@@ -20,7 +20,7 @@ struct LateRespondersSampleTests {
     }
 
     func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("late-\(UUID())")
+        let directory = TestFiles.directory.appendingPathComponent("late-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }

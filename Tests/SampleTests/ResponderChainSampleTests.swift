@@ -11,7 +11,7 @@ struct ResponderChainSampleTests {
 
     /// Runs all three configurations; returns what the sample printed and each app's traces by command id.
     func run() throws -> (lines: [String], traces: [String: [String: Trace]], directory: URL) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("responders-\(UUID())")
+        let directory = TestFiles.directory.appendingPathComponent("responders-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let output = try sample.run(["--out-dir", directory.path])
         #expect(output.status == 0, "stderr: \(output.standardError)")

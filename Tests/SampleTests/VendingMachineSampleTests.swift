@@ -1,5 +1,5 @@
-import ChainTraceTestSupport
 import ChainTrace
+import ChainTraceTestSupport
 import ChainTraceTraceLog
 import Foundation
 import Testing
@@ -9,7 +9,7 @@ struct VendingMachineSampleTests {
     let sample = BuiltProduct(name: "VendingMachine")
 
     func temporaryFile(_ name: String) -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("vending-\(UUID())-\(name)")
+        TestFiles.directory.appendingPathComponent("vending-\(UUID())-\(name)")
     }
 
     @Test func printsEachCoinsPathAndWritesATraceLogOfEveryCoin() throws {
