@@ -88,13 +88,19 @@ public struct ChainProfile: Sendable {
         // Made unique once per trace, so that no hop checks.
         makeCountersUnique()
         var registryUnknown = false
-        // Unretained: `self` holds the counters throughout, and nothing in the loop replaces them.
-        UnretainedObject(counters).withObject { counters in
+        do {
+            // A local reference, retained once per trace, released before anything checks that the counters are
+            // held alone. (Calling them unretained, through `UnretainedObject`, was measured and bought nothing:
+            // `stats` 4% faster retained, a flat replay 3% slower — within the noise.)
+            let counters = self.counters
             let mapping = counters.handlerByName
             var previous = -1
             trace.forEachCompactHop { hop in
                 let index = mapping[hop.handler]
-                if !counters.add(hop, at: index) { handlerStatistics[index].record(selfTime: hop.selfNanoseconds) }
+                let counted = counters.add(
+                    HopCounters.CountedDecision(hop.decision), selfNanoseconds: hop.selfNanoseconds,
+                    inclusiveNanoseconds: hop.inclusiveNanoseconds, at: index)
+                if !counted { handlerStatistics[index].record(selfTime: hop.selfNanoseconds) }
                 if hop.registry >= 0, handlerStatistics[index].registry == nil { registryUnknown = true }
                 counters.countLink(from: previous &+ 1, to: index)
                 previous = index
@@ -191,5 +197,18 @@ public struct ChainProfile: Sendable {
         counters.addHandler()
         indexByName[name] = handlerStatistics.count - 1
         return handlerStatistics.count - 1
+    }
+}
+
+extension HopCounters.CountedDecision {
+    /// How the counters count `decision`.
+    @inline(__always)
+    init(_ decision: Decision) {
+        switch decision {
+        case .accepted: self = .accepted
+        case .passed: self = .passed
+        case .continued: self = .continued
+        case .failed: self = .failed
+        }
     }
 }

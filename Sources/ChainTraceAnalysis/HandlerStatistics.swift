@@ -1,5 +1,6 @@
 public import ChainTrace
 import Histogram
+import ChainTraceFastPath
 
 /// What one handler did over many commands: how often it decided each way, and how long it took.
 ///

@@ -1,17 +1,38 @@
-// ChainTraceFastPath: the few tricks that exist only for speed, in one internal target (no product). Everything
-// else in ChainTrace is plain Swift; the grep `@exclusivity\(unchecked\)|_withUnsafeGuaranteedRef|Unmanaged`
-// finds them here and nowhere else.
+// ChainTraceFastPath: the code that exists only for speed, in one internal target (no product). Everything else
+// in ChainTrace is plain Swift; the grep `@exclusivity\(unchecked\)|_withUnsafeGuaranteedRef|Unmanaged` finds them
+// here and nowhere else. Raw memory outside it is the reading of a file's or a line's bytes, the C interfaces
+// (Graphviz, file descriptors), and the core's pieces listed at the end.
 //
-// Each trick says, in its file, what it buys as measured by `chaintrace-benchmarks` (release, interleaved runs
-// with and without it on the same machine), and has a differential test against the plain form
-// (Tests/ChainTraceTests/FastPathTests.swift):
+// Each piece says, in its file, what it buys as measured by `chaintrace-benchmarks` or `chaintrace-cli-benchmarks`
+// (release, interleaved runs with and without it on the same machine), and has a differential test against a
+// plain form of the same thing (Tests/ChainTraceTests/FastPathTests.swift and FastPathAlgorithmTests.swift;
+// the byte cursor in Tests/ChainTraceFormatsTests/JSONByteCursorTests.swift and the decoders built on it in the
+// stream and trace-log differential tests).
 //
+// The primitives:
 // - `UncheckedCell`: a value whose accesses skip the run-time exclusivity check, for state only one thread
 //   touches (per-thread state, a lock's protected value, a decoder's line state, a profile's counters).
 // - `LockedValue`: a mutex around an `UncheckedCell`.
 // - `ThreadLocalObject`: one object per thread through a pthread key, read without retaining it.
 // - `UnretainedObject`: a reference that calls its object without touching its reference count, for objects
 //   something else keeps alive.
+//
+// The algorithms the formats and the analysis are built on, in neutral terms (bytes, indexes, generic values),
+// so that this target needs nothing of the model above it:
+// - `JSONByteCursor`, `RawKey`, `NameTable`, `NameBytes`: JSON read eight bytes at a time, with interned names,
+//   for the command-stream and trace-log line decoders (the general parser in ChainTraceJSON is the fallback).
+// - `MemberKeyCache`: the keys of the previous line, compared as words.
+// - `NameIndex` and `SlotValues`: a chain's rule fields found by their bytes, and one command's values for them.
+// - `CommandStorage`: a command's contents, refilled for every line of a stream (`JSONCommand` is a value over it).
+// - `HopCounters`: a profile's per-hop counts in memory written without copy-on-write checks.
+//
+// What stays in the core, and why. This target sits below the core, because the core's hot paths use its
+// primitives; so what is typed by the core's own generic handlers and records cannot move here without a cycle.
+// Those pieces use the primitives above or the standard library's unsafe APIs, each in a file that says what it
+// buys, measured: a `Trace` is one `ManagedBuffer` (a header and its hop records — the model's representation),
+// reused by the recorder when the trace is dropped (`Trace.recycle`); a chain's compiled snapshot calls its
+// handler boxes unretained (CompiledChain: an untraced hop 7.8 against 16 ns retained); a chain publishes edits
+// through one word other threads load (ChainBase); and the per-thread state caches snapshots (ThreadState).
 //
 // Why `public` and not `package`: Swift 6.3 does not inline `package` declarations into other modules, even
 // `@inlinable` or `@_alwaysEmitIntoClient` ones (checked with a two-module package: the client calls them), and

@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 import ChainTrace
 import ChainTraceJSON
 

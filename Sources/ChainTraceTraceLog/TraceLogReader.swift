@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 public import ChainTrace
 import ChainTraceJSON
 

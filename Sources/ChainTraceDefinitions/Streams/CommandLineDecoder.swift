@@ -12,7 +12,7 @@ import ChainTraceJSON
 struct CommandLineDecoder {
     let schema: FieldSchema?
     private let names = NameTable()
-    private let keys = MemberKeyCache()
+    private let keys = MemberKeyCache(placeholder: CommandMember.unread)
     /// The command last decoded, refilled for the next line once nothing else holds it.
     private var previous: JSONCommand?
 
@@ -58,7 +58,7 @@ extension CommandLineDecoder {
         into storage: JSONCommand.Storage,
         schema: FieldSchema?,
         names: NameTable,
-        keys: MemberKeyCache
+        keys: MemberKeyCache<CommandMember>
     ) -> Bool {
         // Only what the previous line set is reset: most lines set the same members, and releasing a value
         // that is not there still costs a call.
@@ -81,7 +81,7 @@ extension CommandLineDecoder {
                 cursor.skipWhiteSpace()
                 let member: CommandMember
                 let keyStart = cursor.index
-                guard position < MemberKeyCache.checkedKeys else { return false }
+                guard position < MemberKeyCache<CommandMember>.checkedKeys else { return false }
                 if let known = keys.member(at: position, in: bytes, from: cursor.index, end: &cursor.index) {
                     member = known
                     // The remembered text is the quoted key and its colon.

@@ -1,7 +1,4 @@
-import ChainTraceFastPath
-import ChainTrace
-
-/// The counts a ``ChainProfile`` adds to on every hop, in memory of their own: per handler, its decisions, time
+/// The counts a profile (ChainTraceAnalysis' `ChainProfile`) adds to on every hop, in memory of their own: per handler, its decisions, time
 /// sums and short self times by nanosecond; per link between handlers, how many commands went along it.
 ///
 /// A profile makes its counters unique once per trace (copying them when a copy of the profile shares them), so a
@@ -9,52 +6,63 @@ import ChainTrace
 /// was a good share of a replayed command's cost. `@unchecked Sendable` because the memory is raw: a profile
 /// only writes counters it holds alone. For the same reason no access is checked for exclusivity at run time
 /// (the counts live in an ``UncheckedCell``): such a check per hop would cost more than the counting.
-final class HopCounters: @unchecked Sendable {
+///
+/// It knows nothing of traces: handlers and decisions are numbers, and the profile maps its hops onto them.
+/// `public` and `@inlinable` for the reason ``JSONByteCursor`` gives: ``add(_:selfNanoseconds:inclusiveNanoseconds:at:)``
+/// runs for every hop `stats` and `replay` count.
+public final class HopCounters: @unchecked Sendable {
     /// One handler's counts.
-    struct Row {
-        var seen = 0
-        var accepted = 0
-        var passed = 0
-        var continued = 0
-        var failed = 0
-        var totalSelfNanoseconds: UInt64 = 0
-        var totalInclusiveNanoseconds: UInt64 = 0
+    public struct Row {
+        public var seen = 0
+        public var accepted = 0
+        public var passed = 0
+        public var continued = 0
+        public var failed = 0
+        public var totalSelfNanoseconds: UInt64 = 0
+        public var totalInclusiveNanoseconds: UInt64 = 0
+
+        @inlinable public init() {}
+    }
+
+    /// What a counted hop decided.
+    public enum CountedDecision {
+        case accepted, passed, continued, failed
     }
 
     /// Self times below this many nanoseconds — most hops of fast handlers — are counted per value here, and
     /// folded into the handler's histogram later: a counter increment per hop instead of a histogram record.
     /// The histogram keeps those values exactly too (its first bucket has one-nanosecond steps up to 256), so
     /// folding changes no result.
-    static let exactSelfTimeLimit = 256
+    public static var exactSelfTimeLimit: Int { 256 }
 
     /// Every count, in an ``UncheckedCell``: a profile writes only counters it holds alone, from one thread, and
     /// the run-time exclusivity check on these fields, read on every hop, cost `stats` and `replay` more than the
     /// counting.
-    private let cell: UncheckedCell<Fields>
+    @usableFromInline let cell: UncheckedCell<Fields>
 
-    private struct Fields {
+    @usableFromInline struct Fields {
         /// Handlers counted.
-        var handlerCount = 0
-        var handlerCapacity: Int
-        var rows: UnsafeMutablePointer<Row>
+        @usableFromInline var handlerCount = 0
+        @usableFromInline var handlerCapacity: Int
+        @usableFromInline var rows: UnsafeMutablePointer<Row>
         /// `exactSelfTimeLimit` counters per handler.
-        var pending: UnsafeMutablePointer<UInt32>
+        @usableFromInline var pending: UnsafeMutablePointer<UInt32>
         /// How many self times `pending` holds; folded long before a counter could overflow.
-        var pendingCount = 0
+        @usableFromInline var pendingCount = 0
 
         // Links, kept flat: node 0 is a command's arrival, node `i + 1` handler `i`; each node's links are chained
         // through `nextLink`, so counting a hop is a short scan of a handler's few links.
-        var firstLink: UnsafeMutablePointer<Int32>
-        var linkCount = 0
-        var linkCapacity: Int
-        var targets: UnsafeMutablePointer<Int32>
-        var nextLink: UnsafeMutablePointer<Int32>
-        var linkCounts: UnsafeMutablePointer<Int>
+        @usableFromInline var firstLink: UnsafeMutablePointer<Int32>
+        @usableFromInline var linkCount = 0
+        @usableFromInline var linkCapacity: Int
+        @usableFromInline var targets: UnsafeMutablePointer<Int32>
+        @usableFromInline var nextLink: UnsafeMutablePointer<Int32>
+        @usableFromInline var linkCounts: UnsafeMutablePointer<Int>
 
         /// Where each name of the traces being added (see ``ChainProfile``) is among the handlers counted here:
         /// `handlerByName[name index]`, `handlerByNameCount` of them.
-        var handlerByName = UnsafeMutablePointer<Int>.allocate(capacity: 0)
-        var handlerByNameCount = 0
+        @usableFromInline var handlerByName = UnsafeMutablePointer<Int>.allocate(capacity: 0)
+        @usableFromInline var handlerByNameCount = 0
 
         /// Memory for `handlers` handlers and `links` links, nothing counted.
         init(handlers: Int, links: Int) {
@@ -69,66 +77,68 @@ final class HopCounters: @unchecked Sendable {
         }
     }
 
-    private var handlerCount: Int {
+    @inlinable var handlerCount: Int {
         _read { yield cell.value.handlerCount }
         _modify { yield &cell.value.handlerCount }
     }
-    private var handlerCapacity: Int {
+    @inlinable var handlerCapacity: Int {
         _read { yield cell.value.handlerCapacity }
         _modify { yield &cell.value.handlerCapacity }
     }
-    private var rows: UnsafeMutablePointer<Row> {
+    @inlinable var rows: UnsafeMutablePointer<Row> {
         _read { yield cell.value.rows }
         _modify { yield &cell.value.rows }
     }
-    private var pending: UnsafeMutablePointer<UInt32> {
+    @inlinable var pending: UnsafeMutablePointer<UInt32> {
         _read { yield cell.value.pending }
         _modify { yield &cell.value.pending }
     }
-    private(set) var pendingCount: Int {
+    /// How many self times are pending, not yet folded into a histogram.
+    @inlinable public var pendingCount: Int {
         _read { yield cell.value.pendingCount }
         _modify { yield &cell.value.pendingCount }
     }
-    private var firstLink: UnsafeMutablePointer<Int32> {
+    @inlinable var firstLink: UnsafeMutablePointer<Int32> {
         _read { yield cell.value.firstLink }
         _modify { yield &cell.value.firstLink }
     }
-    private var linkCount: Int {
+    @inlinable var linkCount: Int {
         _read { yield cell.value.linkCount }
         _modify { yield &cell.value.linkCount }
     }
-    private var linkCapacity: Int {
+    @inlinable var linkCapacity: Int {
         _read { yield cell.value.linkCapacity }
         _modify { yield &cell.value.linkCapacity }
     }
-    private var targets: UnsafeMutablePointer<Int32> {
+    @inlinable var targets: UnsafeMutablePointer<Int32> {
         _read { yield cell.value.targets }
         _modify { yield &cell.value.targets }
     }
-    private var nextLink: UnsafeMutablePointer<Int32> {
+    @inlinable var nextLink: UnsafeMutablePointer<Int32> {
         _read { yield cell.value.nextLink }
         _modify { yield &cell.value.nextLink }
     }
-    private var linkCounts: UnsafeMutablePointer<Int> {
+    @inlinable var linkCounts: UnsafeMutablePointer<Int> {
         _read { yield cell.value.linkCounts }
         _modify { yield &cell.value.linkCounts }
     }
-    private(set) var handlerByName: UnsafeMutablePointer<Int> {
+    /// Where each name of the traces being added is among the handlers (see ``setHandlers(byName:)``).
+    @inlinable public var handlerByName: UnsafeMutablePointer<Int> {
         _read { yield cell.value.handlerByName }
         _modify { yield &cell.value.handlerByName }
     }
-    private var handlerByNameCount: Int {
+    @inlinable var handlerByNameCount: Int {
         _read { yield cell.value.handlerByNameCount }
         _modify { yield &cell.value.handlerByNameCount }
     }
 
     /// Empty counters.
-    init() {
+    public init() {
         cell = UncheckedCell(Fields(handlers: 8, links: 16))
         firstLink.initialize(to: -1)
     }
 
-    private init(copying other: HopCounters) {
+    init(copying other: HopCounters) {
         cell = UncheckedCell(Fields(handlers: other.handlerCapacity, links: other.linkCapacity))
         handlerCount = other.handlerCount
         rows.initialize(from: other.rows, count: handlerCount)
@@ -153,12 +163,12 @@ final class HopCounters: @unchecked Sendable {
     }
 
     /// Counters of their own with the same counts.
-    func copy() -> HopCounters {
+    public func copy() -> HopCounters {
         HopCounters(copying: self)
     }
 
     /// Sets where each name of the traces being added is among the handlers.
-    func setHandlers(byName indexes: UnsafeBufferPointer<Int>) {
+    public func setHandlers(byName indexes: UnsafeBufferPointer<Int>) {
         handlerByName.deallocate()
         handlerByName = .allocate(capacity: indexes.count)
         if let base = indexes.baseAddress { handlerByName.initialize(from: base, count: indexes.count) }
@@ -166,7 +176,7 @@ final class HopCounters: @unchecked Sendable {
     }
 
     /// Makes room for one more handler, with index ``handlerCount`` before the call.
-    func addHandler() {
+    public func addHandler() {
         if handlerCount == handlerCapacity {
             let capacity = handlerCapacity * 2
             Self.grow(&rows, from: handlerCount, to: capacity)
@@ -180,7 +190,7 @@ final class HopCounters: @unchecked Sendable {
         handlerCount += 1
     }
 
-    private static func grow<Element>(_ memory: inout UnsafeMutablePointer<Element>, from count: Int, to capacity: Int) {
+    @usableFromInline static func grow<Element>(_ memory: inout UnsafeMutablePointer<Element>, from count: Int, to capacity: Int) {
         let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
         larger.moveInitialize(from: memory, count: count)
         memory.deallocate()
@@ -190,26 +200,31 @@ final class HopCounters: @unchecked Sendable {
     /// Counts a hop of handler `index`; `false` when its self time is too long to count here, for the caller's
     /// histogram.
     @inline(__always)
-    func add(_ hop: CompactHop, at index: Int) -> Bool {
+    @inlinable public func add(
+        _ decision: CountedDecision, selfNanoseconds: UInt64, inclusiveNanoseconds: UInt64, at index: Int
+    ) -> Bool {
         let row = rows + index
         row.pointee.seen &+= 1
-        switch hop.decision {
+        switch decision {
         case .accepted: row.pointee.accepted &+= 1
         case .passed: row.pointee.passed &+= 1
         case .continued: row.pointee.continued &+= 1
         case .failed: row.pointee.failed &+= 1
         }
-        row.pointee.totalSelfNanoseconds = row.pointee.totalSelfNanoseconds.saturatingAdd(hop.selfNanoseconds)
-        row.pointee.totalInclusiveNanoseconds = row.pointee.totalInclusiveNanoseconds.saturatingAdd(hop.inclusiveNanoseconds)
-        guard hop.selfNanoseconds < UInt64(Self.exactSelfTimeLimit) else { return false }
-        pending[index &* Self.exactSelfTimeLimit &+ Int(hop.selfNanoseconds)] &+= 1
+        // Saturating: the times come from files.
+        let (selfSum, selfOverflow) = row.pointee.totalSelfNanoseconds.addingReportingOverflow(selfNanoseconds)
+        row.pointee.totalSelfNanoseconds = selfOverflow ? .max : selfSum
+        let (inclusiveSum, inclusiveOverflow) = row.pointee.totalInclusiveNanoseconds.addingReportingOverflow(inclusiveNanoseconds)
+        row.pointee.totalInclusiveNanoseconds = inclusiveOverflow ? .max : inclusiveSum
+        guard selfNanoseconds < UInt64(Self.exactSelfTimeLimit) else { return false }
+        pending[index &* Self.exactSelfTimeLimit &+ Int(selfNanoseconds)] &+= 1
         pendingCount &+= 1
         return true
     }
 
     /// Counts one command going from node `from` (0 for its arrival, `i + 1` for handler `i`) to handler `to`.
     @inline(__always)
-    func countLink(from: Int, to: Int) {
+    @inlinable public func countLink(from: Int, to: Int) {
         var link = Int(firstLink[from])
         while link >= 0 {
             if Int(targets[link]) == to {
@@ -221,7 +236,7 @@ final class HopCounters: @unchecked Sendable {
         addLink(from: from, to: to)
     }
 
-    private func addLink(from: Int, to: Int) {
+    @usableFromInline func addLink(from: Int, to: Int) {
         if linkCount == linkCapacity {
             let capacity = linkCapacity * 2
             Self.grow(&targets, from: linkCount, to: capacity)
@@ -237,23 +252,23 @@ final class HopCounters: @unchecked Sendable {
     }
 
     /// Handler `index`'s counts.
-    func row(_ index: Int) -> Row {
+    public func row(_ index: Int) -> Row {
         rows[index]
     }
 
     /// Calls `body` with handler `index`'s pending self-time counters.
-    func withPendingSelfTimes<Result>(of index: Int, _ body: (UnsafeBufferPointer<UInt32>) -> Result) -> Result {
+    public func withPendingSelfTimes<Result>(of index: Int, _ body: (UnsafeBufferPointer<UInt32>) -> Result) -> Result {
         body(UnsafeBufferPointer(start: pending + index * Self.exactSelfTimeLimit, count: Self.exactSelfTimeLimit))
     }
 
     /// Empties every handler's pending self-time counters (after they were folded).
-    func clearPendingSelfTimes() {
+    public func clearPendingSelfTimes() {
         pending.update(repeating: 0, count: handlerCount * Self.exactSelfTimeLimit)
         pendingCount = 0
     }
 
     /// Every link with its count: `from` is the node (0 for the arrival), `to` the handler.
-    func forEachLink(_ body: (_ from: Int, _ to: Int, _ count: Int) -> Void) {
+    public func forEachLink(_ body: (_ from: Int, _ to: Int, _ count: Int) -> Void) {
         for from in 0...handlerCount {
             var link = Int(firstLink[from])
             while link >= 0 {

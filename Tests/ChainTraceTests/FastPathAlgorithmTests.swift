@@ -1,0 +1,187 @@
+import ChainTraceFastPath
+import ChainTraceTestSupport
+import Testing
+
+/// The speed algorithms of ChainTraceFastPath — the name lookups, key cache, slots, command storage and hop
+/// counters the decoders and profiles are built on — each against a plain Swift form of the same thing, on
+/// generated inputs.
+@Suite("Fast-path algorithms against plain Swift")
+struct FastPathAlgorithmTests {
+    /// Names that collide in ``NameBytes``' buckets on purpose (same length, first and last byte), with
+    /// non-ASCII, empty and repeated ones.
+    private static func names(_ random: inout SeededGenerator) -> [String] {
+        let alphabet = Array("abcxyz_09é\"")
+        return (0..<Int.random(in: 0...12, using: &random)).map { _ in
+            if Bool.random(using: &random) { return "a" + String(alphabet.randomElement(using: &random)!) + "z" }
+            return String((0..<Int.random(in: 0...14, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+        }
+    }
+
+    /// A `NameIndex` finds each name at its first place, as a dictionary built the same way does, and nothing
+    /// for any other bytes.
+    @Test(arguments: SeededGenerator.seeds(60))
+    func nameIndexFindsWhatADictionaryFinds(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let names = Self.names(&random)
+        let index = NameIndex(names)
+        let plain = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let probes = names + Self.names(&random) + ["", "az", "a", "z"]
+        for probe in probes {
+            let found = Array(probe.utf8).withUnsafeBufferPointer { index.index(of: $0) }
+            #expect(found == plain[probe], "seed \(seed), \(probe.debugDescription) in \(names)")
+        }
+    }
+
+    /// Slots set, cleared and copied hold what an array of optionals does.
+    @Test(arguments: SeededGenerator.seeds(40))
+    func slotValuesHoldWhatAnArrayHolds(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let count = Int.random(in: 0...9, using: &random)
+        let owner = ObjectIdentifier(NameIndex([]))
+        var slots = SlotValues<String>(owner: owner, count: count)
+        var plain = [String?](repeating: nil, count: count)
+        for _ in 0..<Int.random(in: 1...100, using: &random) {
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0 where count > 0:
+                let slot = Int.random(in: 0..<count, using: &random)
+                let value = String(Int.random(in: -99...99, using: &random))
+                slots.set(value, number: Double(value)!, at: slot)
+                plain[slot] = value
+            case 1:
+                slots.clear()
+                plain = [String?](repeating: nil, count: count)
+            case 2:
+                slots = slots.copy()
+            default:
+                break
+            }
+        }
+        #expect(slots.owner == owner && slots.count == count)
+        for slot in 0..<count {
+            #expect(slots.value(slot) == plain[slot], "seed \(seed)")
+            let number = slots.number(slot)
+            #expect(plain[slot].map { number == Double($0)! } ?? number.isNaN, "seed \(seed)")
+        }
+    }
+
+    /// The key cache answers, for each key of generated lines, exactly the member remembered for the same bytes
+    /// at that position, or nothing; it never answers for other bytes, whatever their length or place in the line.
+    @Test(arguments: SeededGenerator.seeds(60))
+    func memberKeyCacheAnswersOnlyForTheKeyItRemembers(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let keys = ["id", "kind", "entry", "amountInCents", "a", "abcdefghijklm", "abcdefghijklmn", "zz", "é"]
+        let cache = MemberKeyCache(placeholder: -1)
+        var remembered: [Int: String] = [:]
+        for _ in 0..<Int.random(in: 1...60, using: &random) {
+            let position = Int.random(in: 0..<(MemberKeyCache<Int>.positions + 2), using: &random)
+            let key = keys.randomElement(using: &random)!
+            let text = "\"" + key + "\":"
+            // The key at a random place in a line, with bytes after it or not.
+            let line = String(repeating: " ", count: Int.random(in: 0...3, using: &random)) + text
+                + (Bool.random(using: &random) ? "1234567890" : "")
+            let start = line.utf8.count - text.utf8.count - (line.hasSuffix("0") ? 10 : 0)
+            let bytes = Array(line.utf8)
+            var end = -1
+            let answer = bytes.withUnsafeBufferPointer { cache.member(at: position, in: $0, from: start, end: &end) }
+            let expected = remembered[position] == key ? keys.firstIndex(of: key) : nil
+            #expect(answer == expected, "seed \(seed): \(key) at \(position), remembered \(remembered[position] ?? "-")")
+            if answer != nil { #expect(end == start + text.utf8.count) }
+            let remember = Bool.random(using: &random)
+            if remember {
+                let raw = Array(key.utf8)
+                raw.withUnsafeBufferPointer { cache.remember(RawKey(bytes: $0), as: keys.firstIndex(of: key)!, at: position, colonFollows: true) }
+                if position < MemberKeyCache<Int>.positions {
+                    remembered[position] = raw.count <= MemberKeyCache<Int>.longestKey ? key : nil
+                }
+            }
+        }
+    }
+
+    /// Hops counted by `HopCounters`, copied part way, give the counts, links and pending self times a plain
+    /// count of the same hops gives.
+    @Test(arguments: SeededGenerator.seeds(40))
+    func hopCountersCountWhatAPlainCountCounts(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        var counters = HopCounters()
+        let handlers = Int.random(in: 1...12, using: &random)
+        for _ in 0..<handlers { counters.addHandler() }
+        var rows = [HopCounters.Row](repeating: HopCounters.Row(), count: handlers)
+        var links: [[Int]: Int] = [:]
+        var pending: [[Int]: UInt32] = [:]
+        var overflowed: [UInt64] = []
+        for _ in 0..<Int.random(in: 1...40, using: &random) {
+            var previous = 0
+            for _ in 0..<Int.random(in: 1...6, using: &random) {
+                let handler = Int.random(in: 0..<handlers, using: &random)
+                let decision = [HopCounters.CountedDecision.accepted, .passed, .continued, .failed].randomElement(using: &random)!
+                let selfTime = Bool.random(using: &random) ? UInt64.random(in: 0..<300, using: &random) : .max - 5
+                let inclusive = UInt64.random(in: 0...UInt64.max / 2, using: &random)
+                if !counters.add(decision, selfNanoseconds: selfTime, inclusiveNanoseconds: inclusive, at: handler) {
+                    overflowed.append(selfTime)
+                }
+                counters.countLink(from: previous, to: handler)
+                rows[handler].seen += 1
+                switch decision {
+                case .accepted: rows[handler].accepted += 1
+                case .passed: rows[handler].passed += 1
+                case .continued: rows[handler].continued += 1
+                case .failed: rows[handler].failed += 1
+                }
+                let (selfSum, selfOverflow) = rows[handler].totalSelfNanoseconds.addingReportingOverflow(selfTime)
+                rows[handler].totalSelfNanoseconds = selfOverflow ? .max : selfSum
+                let (sum, overflow) = rows[handler].totalInclusiveNanoseconds.addingReportingOverflow(inclusive)
+                rows[handler].totalInclusiveNanoseconds = overflow ? .max : sum
+                if selfTime < UInt64(HopCounters.exactSelfTimeLimit) { pending[[handler, Int(selfTime)], default: 0] += 1 }
+                links[[previous, handler], default: 0] += 1
+                previous = handler + 1
+            }
+            if Int.random(in: 0..<5, using: &random) == 0 { counters = counters.copy() }
+        }
+        #expect(overflowed.allSatisfy { $0 >= UInt64(HopCounters.exactSelfTimeLimit) }, "seed \(seed)")
+        for handler in 0..<handlers {
+            let row = counters.row(handler)
+            let plain = rows[handler]
+            #expect(
+                [row.seen, row.accepted, row.passed, row.continued, row.failed]
+                    == [plain.seen, plain.accepted, plain.passed, plain.continued, plain.failed], "seed \(seed)")
+            #expect(row.totalSelfNanoseconds == plain.totalSelfNanoseconds, "seed \(seed)")
+            #expect(row.totalInclusiveNanoseconds == plain.totalInclusiveNanoseconds, "seed \(seed)")
+            counters.withPendingSelfTimes(of: handler) { counts in
+                for (value, count) in counts.enumerated() {
+                    #expect(count == pending[[handler, value], default: 0], "seed \(seed)")
+                }
+            }
+        }
+        #expect(counters.pendingCount == Int(pending.values.reduce(0, +)))
+        var counted: [[Int]: Int] = [:]
+        counters.forEachLink { from, to, count in counted[[from, to]] = count }
+        #expect(counted == links, "seed \(seed)")
+        counters.clearPendingSelfTimes()
+        #expect(counters.pendingCount == 0)
+    }
+
+    /// A command's storage keeps the line it is given, whatever came before, and a copy with changes keeps the
+    /// rest, as plain stored properties would.
+    @Test(arguments: SeededGenerator.seeds(40))
+    func commandStorageKeepsWhatItIsGiven(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let storage = CommandStorage<[Int]>(kind: "Command", id: nil, entry: nil, fields: [], slots: nil)
+        var line: [UInt8] = []
+        for _ in 0..<Int.random(in: 1...30, using: &random) {
+            line = (0..<Int.random(in: 0...200, using: &random)).map { _ in UInt8.random(in: 0x20...0x7E, using: &random) }
+            line.withUnsafeBufferPointer(storage.setLine)
+            #expect(storage.withLine(Array.init) == line, "seed \(seed)")
+            if line.count >= 2 {
+                let range = 1..<Int.random(in: 1...line.count, using: &random)
+                #expect(storage.lineText(range) == String(decoding: line[range], as: UTF8.self))
+            }
+        }
+        storage.fields = [1, 2]
+        storage.idInLine = 0..<min(1, line.count)
+        let copy = storage.with(kind: "Tap", entry: .some("B"))
+        #expect(copy.kind == "Tap" && copy.entry == "B" && copy.id == nil && copy.fields == [1, 2])
+        #expect(copy.idInLine == storage.idInLine && copy.withLine(Array.init) == line)
+        let renamed = storage.with(id: .some("x"))
+        #expect(renamed.id == "x" && renamed.idInLine == nil && renamed.kind == "Command")
+    }
+}
