@@ -33,6 +33,9 @@
 // reused by the recorder when the trace is dropped (`Trace.recycle`); a chain's compiled snapshot calls its
 // handler boxes unretained (CompiledChain: an untraced hop 7.8 against 16 ns retained); a chain publishes edits
 // through one word other threads load (ChainBase); and the per-thread state caches snapshots (ThreadState).
+// Likewise a chain definition's compiled rules stay with the rules (ChainTraceDefinitions' `CompiledRule`): they
+// are plain Swift — a protocol and its types, no unsafe code — typed by `JSONCommand`, and are checked against
+// the written rules they stand for (CompiledRuleTests); they read the slots above.
 //
 // Why `public` and not `package`: Swift 6.3 does not inline `package` declarations into other modules, even
 // `@inlinable` or `@_alwaysEmitIntoClient` ones (checked with a two-module package: the client calls them), and

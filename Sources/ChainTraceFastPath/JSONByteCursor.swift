@@ -203,37 +203,99 @@ public struct JSONByteCursor {
         }
     }
 
+    /// Steps over a string, escapes included; `false` for anything the general parser rejects: a bad escape, a
+    /// `\u` escape that is not four hex digits, a surrogate without its pair, a control byte, invalid UTF-8.
     @inlinable public mutating func skipString() -> Bool {
         index += 1
-        let start = index
-        index += plainStringByteCount()
+        var segmentStart = index
         var isASCII = true
-        while index < bytes.count {
+        while true {
+            index += plainStringByteCount()
+            guard index < bytes.count else { return false }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
                 defer { index += 1 }
-                return isASCII || String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) != nil
+                return isASCII || isValidUTF8(segmentStart..<index)
             case UInt8(ascii: "\\"):
-                // Escapes are rare in payloads: leave their exact rules to the general parser.
-                return false
+                // The raw bytes before an escape are checked on their own: an escape always stands for whole
+                // characters, so a sequence cut by one is invalid either way.
+                if !isASCII {
+                    guard isValidUTF8(segmentStart..<index) else { return false }
+                    isASCII = true
+                }
+                index += 1
+                guard skipEscape() else { return false }
+                segmentStart = index
             case 0..<0x20:
                 return false
             default:
-                if byte >= 0x80 { isASCII = false }
+                isASCII = false
                 index += 1
             }
         }
-        return false
     }
 
+    /// Steps over what follows a backslash; `false` for anything but a valid escape, as the general parser judges.
+    @inlinable mutating func skipEscape() -> Bool {
+        guard index < bytes.count else { return false }
+        let escape = bytes[index]
+        index += 1
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return true
+        case UInt8(ascii: "u"):
+            guard let code = hex4() else { return false }
+            if code >= 0xDC00 && code < 0xE000 { return false }  // a low surrogate first
+            guard code >= 0xD800 && code < 0xDC00 else { return true }
+            guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4() else { return false }
+            return low >= 0xDC00 && low < 0xE000
+        default:
+            return false
+        }
+    }
+
+    /// Four hex digits as a number; `nil` when they are not.
+    @inlinable mutating func hex4() -> UInt32? {
+        guard index + 4 <= bytes.count else { return nil }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte &- UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte &- UInt8(ascii: "a") &+ 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte &- UInt8(ascii: "A") &+ 10)
+            default: return nil
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    @inlinable func isValidUTF8(_ range: Range<Int>) -> Bool {
+        String(validating: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) != nil
+    }
+
+    /// The most digits before the point a number may have on the fast path: more could overflow a 64-bit float,
+    /// which only the general parser judges.
+    public static var maximumFastIntegerDigits: Int { 300 }
+
+    /// Steps over a number; `false` for bad syntax and for any number the general parser would reject as too
+    /// large for a 64-bit float (an exponent is then checked by converting; a very long integer part is left to
+    /// the general parser).
     @inlinable public mutating func skipNumber() -> Bool {
+        let start = index
         _ = take(UInt8(ascii: "-"))
         guard index < bytes.count, isDigit(bytes[index]) else { return false }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
         } else {
+            let digitsStart = index
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            guard index - digitsStart <= Self.maximumFastIntegerDigits else { return false }
         }
         if take(UInt8(ascii: ".")) {
             guard index < bytes.count, isDigit(bytes[index]) else { return false }
@@ -244,8 +306,9 @@ public struct JSONByteCursor {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard index < bytes.count, isDigit(bytes[index]) else { return false }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-            // Out-of-range exponents are the general parser's to judge.
-            return false
+            // Whether it fits a 64-bit float, as the general parser converts it.
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            return Double(text)?.isFinite ?? false
         }
         return true
     }

@@ -33,4 +33,37 @@ public enum NameBytes {
         }
         return true
     }
+
+    /// Whether the `count` names at `ranges` in `bytes` are all different — a line's keys, checked for one given
+    /// twice. Each name marks its bucket in a 256-bit set, and only a name whose bucket is already marked is
+    /// compared with the earlier names of that bucket; a line's keys nearly always land in different buckets, so
+    /// the check is linear where comparing every pair is quadratic. What it buys, measured (best of 5 interleaved
+    /// runs of `chaintrace replay`): a stream of lines with 5–30 keys in varying order 10% faster than the pairwise
+    /// check; a flat stream's lines are checked once for all (see `MemberKeyCache`), so it does not move there.
+    @inlinable public static func areDistinct(
+        _ ranges: UnsafePointer<Range<Int>>, count: Int, in bytes: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        guard count > 1, let base = bytes.baseAddress else { return true }
+        var marked: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &marked) { raw in
+            let words = raw.bindMemory(to: UInt64.self)
+            func bucket(_ range: Range<Int>) -> Int {
+                range.isEmpty ? 0 : Self.bucket(count: range.count, first: base[range.lowerBound], last: base[range.upperBound &- 1])
+            }
+            for later in 0..<count {
+                let range = ranges[later]
+                let slot = bucket(range)
+                let bit: UInt64 = 1 << UInt64(slot & 63)
+                if words[slot >> 6] & bit != 0 {
+                    for earlier in 0..<later where ranges[earlier].count == range.count && bucket(ranges[earlier]) == slot {
+                        if range.isEmpty || equal(base + ranges[earlier].lowerBound, base + range.lowerBound, count: range.count) {
+                            return false
+                        }
+                    }
+                }
+                words[slot >> 6] |= bit
+            }
+            return true
+        }
+    }
 }

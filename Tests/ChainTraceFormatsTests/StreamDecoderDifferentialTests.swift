@@ -15,7 +15,16 @@ struct StreamDecoderDifferentialTests {
         let scalars = [
             "1", "-0", "2.5", "1e3", "-1.25E-2", "12345678901234567890", "0.1", "true", "false", "null", #""x""#,
             #""é\n\u0041""#, #""a\"b""#, #""""#,
+            // Escapes of every kind, and numbers at a 64-bit float's edges, that the fast path steps over.
+            #""\u00e9\ud83d\ude00\/\b\f\r\t""#, #""é-1 \"q\" \\ ok""#, "-1E-400", "1.5e+308", "0e0", "1E+2",
+            "1" + String(repeating: "0", count: 299), "1" + String(repeating: "0", count: 299) + ".5e-3",
         ]
+        // Now and then one the general parser rejects, which the fast path must refuse too.
+        let rejected = [
+            #""\uD800""#, #""\uDC00x""#, #""\uD800\u0041""#, #""\x""#, #""\u12G4""#, #""\u00""#, "\"a\tb\"", #""\""#,
+            "1e400", "2e308", "-1.7e309", String(repeating: "9", count: 320), "01", "1.", "1e", "-",
+        ]
+        if random.chance(0.03) { return random.pick(rejected) }
         if depth > 1 || random.chance(0.7) { return random.pick(scalars) }
         if random.chance(0.5) {
             return "[" + (0..<Int.random(in: 0...3, using: &random)).map { _ in value(&random, depth: depth + 1) }.joined(separator: ",") + "]"

@@ -32,6 +32,29 @@ struct FastPathAlgorithmTests {
         }
     }
 
+    /// `NameBytes.areDistinct` says a line's keys are all different exactly when a set of them is as large as the
+    /// list, with keys that share buckets on purpose and empty ones.
+    @Test(arguments: SeededGenerator.seeds(80))
+    func namesAreDistinctExactlyWhenASetSaysSo(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let names = (0..<Int.random(in: 0...64, using: &random)).map { _ in
+            Array(Self.names(&random).first ?? "a\(Int.random(in: 0...40, using: &random))z")
+        }
+        var bytes: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        for name in names {
+            bytes.append(contentsOf: Array(" \"".utf8))
+            let start = bytes.count
+            bytes.append(contentsOf: Array(String(name).utf8))
+            ranges.append(start..<bytes.count)
+        }
+        let distinct = bytes.withUnsafeBufferPointer { buffer in
+            ranges.withUnsafeBufferPointer { $0.baseAddress.map { NameBytes.areDistinct($0, count: ranges.count, in: buffer) } ?? true }
+        }
+        let plain = Set(ranges.map { Array(bytes[$0]) }).count == ranges.count
+        #expect(distinct == plain, "seed \(seed): \(names.map { String($0) })")
+    }
+
     /// Slots set, cleared and copied hold what an array of optionals does.
     @Test(arguments: SeededGenerator.seeds(40))
     func slotValuesHoldWhatAnArrayHolds(seed: UInt64) {

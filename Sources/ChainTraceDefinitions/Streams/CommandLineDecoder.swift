@@ -154,14 +154,7 @@ extension CommandLineDecoder {
         // A key twice is an error the general path reports with its position; the check is skipped only for a
         // line whose keys are, position by position, ones already checked distinct together.
         if !everyKeyRemembered || position > keys.distinctCount.value {
-            let ranges = keys.lineKeys
-            for later in 1..<max(position, 1) {
-                for earlier in 0..<later where ranges[earlier].count == ranges[later].count
-                    && bytes[ranges[earlier]].elementsEqual(bytes[ranges[later]])
-                {
-                    return false
-                }
-            }
+            guard NameBytes.areDistinct(keys.lineKeys, count: position, in: bytes) else { return false }
             keys.distinctCount.value = everyKeyRemembered ? position : 0
         }
         storage.kind = kind ?? "Command"
