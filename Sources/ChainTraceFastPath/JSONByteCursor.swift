@@ -140,7 +140,7 @@ public struct JSONByteCursor {
         return names.withObject { $0.string(for: raw.bytes) }
     }
 
-    /// A string without escapes; `nil` for anything else.
+    /// A string, escapes decoded; `nil` for anything the general parser rejects.
     @inlinable public mutating func string() -> String? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
@@ -153,9 +153,55 @@ public struct JSONByteCursor {
                 index += 1
                 return isASCII ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
             }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            if byte == UInt8(ascii: "\\") { return escapedString(from: start) }
+            if byte < 0x20 { return nil }
             if byte >= 0x80 { isASCII = false }
             index += 1
+        }
+        return nil
+    }
+
+    /// The rest of a string with escapes, from `start` (just after its opening quote; the cursor is at its first
+    /// backslash), decoded as the general parser decodes it; `nil` for anything it would reject. Out of line: a
+    /// string with escapes is the rare one.
+    @usableFromInline mutating func escapedString(from start: Int) -> String? {
+        var text = Array(bytes[start..<index])
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                return String(validating: text, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard index < bytes.count else { return nil }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escape)
+                case UInt8(ascii: "b"): text.append(0x08)
+                case UInt8(ascii: "f"): text.append(0x0C)
+                case UInt8(ascii: "n"): text.append(0x0A)
+                case UInt8(ascii: "r"): text.append(0x0D)
+                case UInt8(ascii: "t"): text.append(0x09)
+                case UInt8(ascii: "u"):
+                    guard var code = hex4(), !(code >= 0xDC00 && code < 0xE000) else { return nil }
+                    if code >= 0xD800 && code < 0xDC00 {
+                        guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4(), low >= 0xDC00 && low < 0xE000
+                        else { return nil }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let scalar = Unicode.Scalar(code) else { return nil }
+                    UTF8.encode(scalar) { text.append($0) }
+                default:
+                    return nil
+                }
+            case 0..<0x20:
+                return nil
+            default:
+                text.append(byte)
+                index += 1
+            }
         }
         return nil
     }

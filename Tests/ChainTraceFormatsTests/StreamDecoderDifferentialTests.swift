@@ -34,11 +34,13 @@ struct StreamDecoderDifferentialTests {
     }
 
     static func line(_ random: inout SeededGenerator) -> String {
-        var members = [#""kind":"\#(random.pick(["A", "B"]))""#]
+        var members = [#""kind":"\#(random.pick(["A", "B", #"\u0041"#, #"B\"\/"#]))""#]
         for key in ["id", "entry", "w", "c", "p", "nested", "long-member-name-here"] where random.chance(0.6) {
             switch key {
-            case "id": members.append(#""id":\#(random.pick([#""i1""#, "7", "null", #""é""#]))"#)
-            case "entry": members.append(#""entry":\#(random.pick([#""H""#, "null"]))"#)
+            case "id":
+                let ids = [#""i1""#, "7", "null", #""é""#, #""a\"b\u00e9\ud83d\ude00\n""#, #""\uD800""#, #""\q""#]
+                members.append(#""id":\#(random.pick(ids))"#)
+            case "entry": members.append(#""entry":\#(random.pick([#""H""#, "null", #""\u0048""#]))"#)
             default: members.append(#""\#(key)":\#(value(&random, depth: 0))"#)
             }
         }

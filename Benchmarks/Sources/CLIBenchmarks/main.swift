@@ -4,7 +4,8 @@
 //   swift run -c release --package-path Benchmarks chaintrace-cli-benchmarks
 //
 // Environment: CHAINTRACE_BENCH_COMMANDS (default 1000000), CHAINTRACE_BENCH_LOG_MB (default 1024; 0 skips the
-// memory run), CHAINTRACE_BENCH_REPEATS (default 3), CHAINTRACE_BENCH_CLI (the `chaintrace` binary timed end to
+// memory run), CHAINTRACE_BENCH_REPEATS (default 3), CHAINTRACE_BENCH_SHAPE_COMMANDS (commands per stream shape,
+// default 100000; 0 skips the shapes table — see StreamShapes.swift), CHAINTRACE_BENCH_CLI (the `chaintrace` binary timed end to
 // end; default .build/release/chaintrace, skipped when missing — build it first with
 // `swift build -c release --product chaintrace`).
 
@@ -49,20 +50,7 @@ func writeDefinition() throws -> String {
 
 func writeCommands(_ count: Int) throws -> String {
     let path = directory.appendingPathComponent("commands.jsonl").path
-    _ = FileManager.default.createFile(atPath: path, contents: nil)
-    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-    var chunk = ""
-    var random = SystemRandomNumberGenerator()
-    for index in 0..<count {
-        let weight = Double(Int.random(in: 0..<10_000, using: &random)) / 1000
-        chunk += "{\"id\":\"c\(index)\",\"kind\":\"Coin\",\"weight\":\(weight),\"diameter\":21.5,\"country\":\"NZ\"}\n"
-        if chunk.utf8.count > 1 << 20 {
-            handle.write(Data(chunk.utf8))
-            chunk = ""
-        }
-    }
-    handle.write(Data(chunk.utf8))
-    try handle.close()
+    try StreamShape.flat.write(count, to: path, seed: 0xC4A1_7EAC_E000_0000)
     return path
 }
 
@@ -89,13 +77,16 @@ struct DecodedTrace: Decodable {
     var durationNs: Int
 }
 
-func decodeLines<T: Decodable>(_ path: String, as type: T.Type) throws -> Int {
+/// Reads every line of `path` with JSONDecoder as a `T`, but the trace log's format line when `skippingFormatLine`;
+/// the lines read.
+func decodeLines<T: Decodable>(_ path: String, as type: T.Type, skippingFormatLine: Bool = true) throws -> Int {
     let decoder = JSONDecoder()
     var count = 0
     let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+    let formatLinePrefix = Array(#"{"format""#.utf8)
     var start = data.startIndex
     while let newline = data[start...].firstIndex(of: UInt8(ascii: "\n")) {
-        if newline > start, data[start] != UInt8(ascii: "{") || data[start + 1] != UInt8(ascii: "\"") || data[start + 2] != UInt8(ascii: "f") {
+        if newline > start, !(skippingFormatLine && data[start...].starts(with: formatLinePrefix)) {
             _ = try decoder.decode(T.self, from: data[start..<newline])
             count += 1
         }
@@ -204,6 +195,47 @@ if cliExists {
     print("| replay end to end: skipped, no executable at \(cliPath) | | | |")
 }
 print("| stats: read trace log, profile (MB/s) | \(range(statsRates, megabytes)) | \(range(statsDecoderRates, megabytes)) | \(range(statsRatio) { String(format: "%.1f×", $0) }) |")
+
+// MARK: Stream shapes: the replay rate on streams shaped as users' are, each beside JSONDecoder on the same bytes.
+
+let shapeCount = envInt("CHAINTRACE_BENCH_SHAPE_COMMANDS", 100_000)
+if shapeCount > 0 {
+    print("")
+    print("Stream shapes — \(shapeCount) commands each, fixed seed; replay = read, run the chain traced, profile (in process)")
+    print("")
+    print("| shape | MB | replay (commands/s) | replay with trace log (commands/s) | JSONDecoder into a JSON tree (commands/s) | replay ÷ JSONDecoder |")
+    print("|---|---|---|---|---|---|")
+    for (number, shape) in StreamShape.allCases.enumerated() {
+        let path = directory.appendingPathComponent("\(shape.rawValue).jsonl").path
+        try shape.write(shapeCount, to: path, seed: 0xC4A1_7EAC_E000_0000 &+ UInt64(number))
+        let tracePath = directory.appendingPathComponent("\(shape.rawValue).traces.jsonl").path
+        var rates: [Double] = []
+        var tracedRates: [Double] = []
+        var decoderRates: [Double] = []
+        for _ in 0..<repeats {
+            let session = try ReplaySession(definition: definition)
+            var replayed = 0
+            let elapsed = try seconds { replayed = try session.run(try session.openStream(path: path)).commands }
+            precondition(replayed == shapeCount, "\(shape): replayed \(replayed) of \(shapeCount)")
+            rates.append(Double(shapeCount) / elapsed)
+            let tracing = try ReplaySession(definition: definition)
+            let traced = try seconds {
+                let sink = try TraceLogSink(path: tracePath, bufferSize: 1 << 20)
+                _ = try tracing.run(try tracing.openStream(path: path), traceLog: sink)
+                try sink.close()
+            }
+            tracedRates.append(Double(shapeCount) / traced)
+            var decoded = 0
+            let decoding = try seconds { decoded = try decodeLines(path, as: AnyJSON.self, skippingFormatLine: false) }
+            precondition(decoded == shapeCount)
+            decoderRates.append(Double(shapeCount) / decoding)
+        }
+        let ratio = zip(rates, decoderRates).map { $0 / $1 }
+        print("| \(shape.rawValue) | \(fileSize(path) / 1_000_000) | \(range(rates, thousands)) | \(range(tracedRates, thousands)) | \(range(decoderRates, thousands)) | \(range(ratio) { String(format: "%.1f×", $0) }) |")
+        try? FileManager.default.removeItem(atPath: path)
+        try? FileManager.default.removeItem(atPath: tracePath)
+    }
+}
 
 // MARK: Memory: grow the log to the target size, then measure a child's peak RSS over it.
 
