@@ -44,6 +44,11 @@ extension ChainTracing {
         else {
             return nil
         }
+        if !isAsync, let spare = thread.spareActiveTrace {
+            thread.spareActiveTrace = nil
+            spare.reuse(command: command, chain: chain(), configuration: configuration, maximumHops: thread.cachedMaximumHops, thread: thread)
+            return (spare, true)
+        }
         let trace = ActiveTrace(
             command: command,
             chain: chain(),
@@ -82,7 +87,7 @@ extension ChainTracing {
         defer {
             if isOutermost {
                 ThreadState.current.activeTrace = nil
-                finish(trace)
+                finishSynchronous(trace)
             }
         }
         do {
@@ -93,6 +98,16 @@ extension ChainTracing {
             trace.end(.error(error), role: role)
             throw error
         }
+    }
+
+    /// Delivers a finished outermost synchronous trace to its sink, then keeps it for the thread's next one: a
+    /// synchronous trace lives only in this thread's state and the hop that started it (no task holds it, and the
+    /// sink was handed a `Trace` copied out of it), so nothing else can see it reused.
+    @usableFromInline
+    static func finishSynchronous(_ trace: ActiveTrace) {
+        finish(trace)
+        trace.retire()
+        ThreadState.current.spareActiveTrace = trace
     }
 
     /// Delivers a finished outermost trace to its sink.

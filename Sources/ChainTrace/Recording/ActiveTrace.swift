@@ -30,14 +30,18 @@ final class ActiveTrace: @unchecked Sendable {
         var end: UInt64 = 0
     }
 
-    let configuration: RecorderConfiguration
-    let chain: String
-    let kind: String?
-    let commandType: String
-    let commandID: String?
-    let payload: JSONValue?
-    let start: UInt64
-    let maximumHops: Int
+    // Set again when a thread reuses this object for its next synchronous trace (see `reuse`).
+    private(set) var configuration: RecorderConfiguration
+    private(set) var chain: String
+    private(set) var kind: String?
+    private(set) var commandType: String
+    private(set) var commandID: String?
+    private(set) var payload: JSONValue?
+    private(set) var start: UInt64
+    private(set) var maximumHops: Int
+    /// The names of the last trace this object built, kept so that the next trace with the same names (nearly
+    /// every trace of a chain) shares them instead of allocating its own.
+    private var lastNames: HandlerNameTable?
     private let usesCycleCounter = MonotonicClock.usesCycleCounter
     /// Touched by one thread, or under `lock`: its accesses skip the run-time exclusivity check.
     private let content = UncheckedCell(Content())
@@ -68,6 +72,40 @@ final class ActiveTrace: @unchecked Sendable {
         content.value.frames.reserveCapacity(16)
         self.start = MonotonicClock.now()
     }
+
+    /// Makes this finished, unshared trace the start of a new one on the same thread, keeping the memory its
+    /// hops, names and frames had: a synchronous instrumented chain then allocates nothing per command for it.
+    func reuse<Command>(command: Command, chain: String, configuration: RecorderConfiguration, maximumHops: Int, thread: ThreadState) {
+        let info = thread.commandTypeInfo(Command.self)
+        let description = info.describe(command, capturingPayload: configuration.capturesPayloads)
+        self.commandType = info.typeName
+        self.configuration = configuration
+        self.chain = chain
+        self.kind = description.kind
+        self.commandID = description.id
+        self.payload = description.payload
+        self.maximumHops = maximumHops
+        content.value.names.removeAll(keepingCapacity: true)
+        content.value.records.removeAll(keepingCapacity: true)
+        content.value.frames.removeAll(keepingCapacity: true)
+        if !content.value.reasons.values.isEmpty { content.value.reasons = HopReasons() }
+        content.value.failure = nil
+        content.value.end = 0
+        self.start = MonotonicClock.now()
+    }
+
+    /// Lets go of what this trace holds of its command and recorder, so that a finished trace kept for reuse
+    /// keeps no sink, recorder or payload alive.
+    func retire() {
+        configuration = Self.idleConfiguration
+        payload = nil
+        commandID = nil
+        kind = nil
+    }
+
+    /// What a retired trace points to instead of a recorder's configuration.
+    private static let idleConfiguration = RecorderConfiguration(
+        sink: InMemoryTraceSink(limit: 1), sampling: .all, filter: nil, capturesPayloads: false)
 
     private func now() -> UInt64 {
         usesCycleCounter ? chaintrace_read_cycle_counter() : MonotonicClock.monotonicNanoseconds()
@@ -161,7 +199,7 @@ final class ActiveTrace: @unchecked Sendable {
         withContent { content in
             var header = TraceHeader(
                 id: id,
-                names: HandlerNameTable(chain: chain, commandType: commandType, names: content.names),
+                names: sharedNames(content.names),
                 kind: kind,
                 commandID: commandID,
                 payload: payload,
@@ -177,6 +215,14 @@ final class ActiveTrace: @unchecked Sendable {
             )
             return Trace(storage: .make(records: content.records, header: header))
         }
+    }
+
+    /// A name table of `names` for this trace: the last one made, when its names are the same.
+    private func sharedNames(_ names: [String]) -> HandlerNameTable {
+        if let last = lastNames, last.names == names, last.chain == chain, last.commandType == commandType { return last }
+        let table = HandlerNameTable(chain: chain, commandType: commandType, names: names)
+        lastNames = table
+        return table
     }
 
     private static func loopMessage(_ names: [String], chain: String, hops: Int) -> String {

@@ -33,6 +33,8 @@ struct ThreadStateFields {
     /// A trace storage nobody holds any more, handed back by ``Trace/recycle(_:)`` for this thread's next traced
     /// walk to fill instead of allocating one.
     @usableFromInline var spareTraceStorage: TraceStorage?
+    /// The last synchronous instrumented trace this thread finished, retired, for its next one to reuse.
+    var spareActiveTrace: ActiveTrace?
     /// This thread's copies of chain snapshots: a direct-mapped cache by chain token (see
     /// ``ChainBase/currentSnapshot(thread:)``), so a send reads its chain without taking the chain's lock.
     @usableFromInline var snapshotTokens = [UInt64](repeating: 0, count: 64)
@@ -92,6 +94,10 @@ extension UncheckedCell where Value == ThreadStateFields {
     @inlinable var spareTraceStorage: TraceStorage? {
         _read { yield value.spareTraceStorage }
         _modify { yield &value.spareTraceStorage }
+    }
+    var spareActiveTrace: ActiveTrace? {
+        _read { yield value.spareActiveTrace }
+        _modify { yield &value.spareActiveTrace }
     }
     var cachedRecorder: Recorder {
         _read { yield value.cachedRecorder }
