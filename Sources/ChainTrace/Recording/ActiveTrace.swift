@@ -57,24 +57,18 @@ final class ActiveTrace: @unchecked Sendable {
         isShared: Bool,
         thread: ThreadState
     ) {
-        let info = thread.commandTypeInfo(Command.self)
         self.lock = isShared ? LockedValue(()) : nil
-        let description = info.describe(command, capturingPayload: configuration.capturesPayloads)
-        self.commandType = info.typeName
-        self.configuration = configuration
-        self.chain = chain
-        self.kind = description.kind
-        self.commandID = description.id
-        self.payload = description.payload
-        self.maximumHops = maximumHops
+        (self.configuration, self.chain, self.maximumHops) = (configuration, chain, maximumHops)
+        (commandType, kind, commandID, payload, start) = ("", nil, nil, nil, 0)
         content.value.names.reserveCapacity(16)
         content.value.records.reserveCapacity(16)
         content.value.frames.reserveCapacity(16)
-        self.start = MonotonicClock.now()
+        reuse(command: command, chain: chain, configuration: configuration, maximumHops: maximumHops, thread: thread)
     }
 
-    /// Makes this finished, unshared trace the start of a new one on the same thread, keeping the memory its
-    /// hops, names and frames had: a synchronous instrumented chain then allocates nothing per command for it.
+    /// Starts this trace for `command`: a new one, or a finished, unshared one that its thread reuses, keeping the
+    /// memory its hops, names and frames had — a synchronous instrumented chain then allocates nothing per
+    /// command for it.
     func reuse<Command>(command: Command, chain: String, configuration: RecorderConfiguration, maximumHops: Int, thread: ThreadState) {
         let info = thread.commandTypeInfo(Command.self)
         let description = info.describe(command, capturingPayload: configuration.capturesPayloads)
