@@ -37,7 +37,9 @@ public final class HopCounters: @unchecked Sendable {
 
     /// Every count, in an ``UncheckedCell``: a profile writes only counters it holds alone, from one thread, and
     /// the run-time exclusivity check on these fields, read on every hop, cost `stats` and `replay` more than the
-    /// counting.
+    /// counting. The accessors below forward to it. (Stored properties marked `@exclusivity(unchecked)` instead
+    /// would be shorter, but the mark is not honoured where the profile's code, in another module, inlines the
+    /// accesses: perf showed `swift_beginAccess` called from `ChainProfile.add` again, on every hop.)
     @usableFromInline let cell: UncheckedCell<Fields>
 
     @usableFromInline struct Fields {

@@ -174,28 +174,7 @@ public struct JSONByteCursor {
                 return String(validating: text, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 index += 1
-                guard index < bytes.count else { return nil }
-                let escape = bytes[index]
-                index += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escape)
-                case UInt8(ascii: "b"): text.append(0x08)
-                case UInt8(ascii: "f"): text.append(0x0C)
-                case UInt8(ascii: "n"): text.append(0x0A)
-                case UInt8(ascii: "r"): text.append(0x0D)
-                case UInt8(ascii: "t"): text.append(0x09)
-                case UInt8(ascii: "u"):
-                    guard var code = hex4(), !(code >= 0xDC00 && code < 0xE000) else { return nil }
-                    if code >= 0xD800 && code < 0xDC00 {
-                        guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4(), low >= 0xDC00 && low < 0xE000
-                        else { return nil }
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    guard let scalar = Unicode.Scalar(code) else { return nil }
-                    UTF8.encode(scalar) { text.append($0) }
-                default:
-                    return nil
-                }
+                guard JSONEscape.read(bytes, at: &index, emit: { text.append($0) }) == nil else { return nil }
             case 0..<0x20:
                 return nil
             default:
@@ -271,7 +250,7 @@ public struct JSONByteCursor {
                     isASCII = true
                 }
                 index += 1
-                guard skipEscape() else { return false }
+                guard JSONEscape.read(bytes, at: &index, emit: { _ in }) == nil else { return false }
                 segmentStart = index
             case 0..<0x20:
                 return false
@@ -280,45 +259,6 @@ public struct JSONByteCursor {
                 index += 1
             }
         }
-    }
-
-    /// Steps over what follows a backslash; `false` for anything but a valid escape, as the general parser judges.
-    @inlinable mutating func skipEscape() -> Bool {
-        guard index < bytes.count else { return false }
-        let escape = bytes[index]
-        index += 1
-        switch escape {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-            return true
-        case UInt8(ascii: "u"):
-            guard let code = hex4() else { return false }
-            if code >= 0xDC00 && code < 0xE000 { return false }  // a low surrogate first
-            guard code >= 0xD800 && code < 0xDC00 else { return true }
-            guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4() else { return false }
-            return low >= 0xDC00 && low < 0xE000
-        default:
-            return false
-        }
-    }
-
-    /// Four hex digits as a number; `nil` when they are not.
-    @inlinable mutating func hex4() -> UInt32? {
-        guard index + 4 <= bytes.count else { return nil }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte &- UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte &- UInt8(ascii: "a") &+ 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte &- UInt8(ascii: "A") &+ 10)
-            default: return nil
-            }
-            value = value << 4 | digit
-            index += 1
-        }
-        return value
     }
 
     @inlinable func isValidUTF8(_ range: Range<Int>) -> Bool {

@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 import ChainTrace
 
 /// A strict JSON reader over bytes: RFC 8259, no comments, no trailing commas, no duplicate member names (a
@@ -152,33 +153,8 @@ package struct JSONParser {
                 return text
             case UInt8(ascii: "\\"):
                 index += 1
-                guard index < bytes.count else { throw error(expected: "an escape character") }
-                let escape = bytes[index]
-                index += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalars.append(escape)
-                case UInt8(ascii: "b"): scalars.append(0x08)
-                case UInt8(ascii: "f"): scalars.append(0x0C)
-                case UInt8(ascii: "n"): scalars.append(0x0A)
-                case UInt8(ascii: "r"): scalars.append(0x0D)
-                case UInt8(ascii: "t"): scalars.append(0x09)
-                case UInt8(ascii: "u"):
-                    var code = try parseHex4()
-                    if (0xD800..<0xDC00).contains(code) {
-                        guard peek(UInt8(ascii: "\\")), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u")
-                        else { throw error(expected: "a low surrogate \\uDC00-\\uDFFF after a high surrogate") }
-                        index += 2
-                        let low = try parseHex4()
-                        guard (0xDC00..<0xE000).contains(low) else {
-                            throw error(expected: "a low surrogate \\uDC00-\\uDFFF", at: index - 4)
-                        }
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00..<0xE000).contains(code) {
-                        throw error(expected: "a high surrogate before a low one", at: index - 4)
-                    }
-                    scalars.append(contentsOf: Array(String(Character(Unicode.Scalar(code)!)).utf8))
-                default:
-                    throw error(expected: "one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u", at: index - 1)
+                if let failure = JSONEscape.read(bytes, at: &index, emit: { scalars.append($0) }) {
+                    throw error(for: failure)
                 }
             case 0..<0x20:
                 throw error(expected: "a control character to be escaped (\\n, \\t, \\u00XX)")
@@ -190,22 +166,18 @@ package struct JSONParser {
         throw error(expected: "'\"' to close the string")
     }
 
-    private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard index < bytes.count else { throw error(expected: "four hex digits") }
-            let byte = bytes[index]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw error(expected: "a hex digit")
-            }
-            value = value << 4 | digit
-            index += 1
+    /// The error for an escape that is not valid, at the place it names.
+    private func error(for failure: JSONEscape.Failure) -> JSONParseError {
+        switch failure {
+        case .missingEscape(let position): error(expected: "an escape character", at: position)
+        case .unknownEscape(let position): error(expected: "one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u", at: position)
+        case .missingHexDigit(let position): error(expected: "four hex digits", at: position)
+        case .badHexDigit(let position): error(expected: "a hex digit", at: position)
+        case .missingLowSurrogate(let position):
+            error(expected: "a low surrogate \\uDC00-\\uDFFF after a high surrogate", at: position)
+        case .badLowSurrogate(let position): error(expected: "a low surrogate \\uDC00-\\uDFFF", at: position)
+        case .lowSurrogateFirst(let position): error(expected: "a high surrogate before a low one", at: position)
         }
-        return value
     }
 
     private mutating func parseNumber() throws(JSONParseError) -> JSONValue {

@@ -24,6 +24,13 @@ struct JSONParserTests {
         ("{\"a\" 1}", 1, 6, "':' after the member name"),
         ("-", 1, 2, "a digit"),
         ("\"\\x\"", 1, 3, "one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u"),
+        // Every way an escape can be wrong, each at the byte that makes it so.
+        (#""\"#, 1, 3, "an escape character"),
+        (#""\u12""#, 1, 6, "a hex digit"),
+        (#""\u12"#, 1, 6, "four hex digits"),
+        (#""\uD800""#, 1, 8, #"a low surrogate \uDC00-\uDFFF after a high surrogate"#),
+        (#""\uD800\u0041""#, 1, 10, #"a low surrogate \uDC00-\uDFFF"#),
+        (#""\uDC00""#, 1, 4, "a high surrogate before a low one"),
         ("", 1, 1, "a JSON value"),
     ])
     func malformedTextIsReportedWithLineColumnAndWhatWasExpected(

@@ -83,11 +83,11 @@ extension ChainTracing {
             if let onLoop { return onLoop() }
             return try body()
         }
-        if isOutermost { ThreadState.current.activeTrace = trace }
+        if isOutermost { thread.activeTrace = trace }
         defer {
             if isOutermost {
-                ThreadState.current.activeTrace = nil
-                finishSynchronous(trace)
+                thread.activeTrace = nil
+                finishSynchronous(trace, thread: thread)
             }
         }
         do {
@@ -104,10 +104,10 @@ extension ChainTracing {
     /// synchronous trace lives only in this thread's state and the hop that started it (no task holds it, and the
     /// sink was handed a `Trace` copied out of it), so nothing else can see it reused.
     @usableFromInline
-    static func finishSynchronous(_ trace: ActiveTrace) {
+    static func finishSynchronous(_ trace: ActiveTrace, thread: ThreadState) {
         finish(trace)
         trace.retire()
-        ThreadState.current.spareActiveTrace = trace
+        thread.spareActiveTrace = trace
     }
 
     /// Delivers a finished outermost trace to its sink.

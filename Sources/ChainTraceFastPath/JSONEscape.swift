@@ -1,0 +1,81 @@
+/// The escapes of JSON strings — what may follow a backslash, and the bytes each stands for — in one place, for
+/// both readers: the general parser (ChainTraceJSON's `JSONParser`), which turns a failure into an error naming
+/// its position, and ``JSONByteCursor``, which steps over or decodes escapes on the fast path. Sharing the rules
+/// is what makes the fast path accept exactly what the general one does.
+public enum JSONEscape {
+    /// Why an escape is not valid, and where in the bytes the reader should say so.
+    public enum Failure: Equatable, Sendable {
+        /// The input ends after the backslash.
+        case missingEscape(at: Int)
+        /// The character after the backslash is not one of `" \ / b f n r t u`.
+        case unknownEscape(at: Int)
+        /// The input ends within the four hex digits of a `\u` escape.
+        case missingHexDigit(at: Int)
+        /// A `\u` escape has something other than a hex digit.
+        case badHexDigit(at: Int)
+        /// A high surrogate is not followed by a `\u` escape.
+        case missingLowSurrogate(at: Int)
+        /// A high surrogate is followed by a `\u` escape that is not a low surrogate.
+        case badLowSurrogate(at: Int)
+        /// A low surrogate comes without a high one before it.
+        case lowSurrogateFirst(at: Int)
+    }
+
+    /// Reads the escape that follows a backslash: `index` is just past the backslash, and on success just past
+    /// the escape, with its character's UTF-8 bytes handed to `emit` (a surrogate pair is one character).
+    ///
+    /// - Returns: `nil`, or why the escape is not valid.
+    @inlinable @inline(__always)
+    public static func read(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, emit: (UInt8) -> Void) -> Failure? {
+        guard index < bytes.count else { return .missingEscape(at: index) }
+        let escape = bytes[index]
+        index += 1
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): emit(escape)
+        case UInt8(ascii: "b"): emit(0x08)
+        case UInt8(ascii: "f"): emit(0x0C)
+        case UInt8(ascii: "n"): emit(0x0A)
+        case UInt8(ascii: "r"): emit(0x0D)
+        case UInt8(ascii: "t"): emit(0x09)
+        case UInt8(ascii: "u"):
+            var code: UInt32 = 0
+            if let failure = hex4(bytes, at: &index, into: &code) { return failure }
+            if code >= 0xDC00 && code < 0xE000 { return .lowSurrogateFirst(at: index - 4) }
+            if code >= 0xD800 && code < 0xDC00 {
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    return .missingLowSurrogate(at: index)
+                }
+                index += 2
+                var low: UInt32 = 0
+                if let failure = hex4(bytes, at: &index, into: &low) { return failure }
+                guard low >= 0xDC00 && low < 0xE000 else { return .badLowSurrogate(at: index - 4) }
+                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+            }
+            // Never a surrogate and at most 0x10FFFF here, so always a scalar.
+            guard let scalar = Unicode.Scalar(code) else { return .badHexDigit(at: index - 4) }
+            UTF8.encode(scalar, into: emit)
+        default:
+            return .unknownEscape(at: index - 1)
+        }
+        return nil
+    }
+
+    /// Reads four hex digits at `index` into `value`.
+    @inlinable
+    static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, into value: inout UInt32) -> Failure? {
+        for _ in 0..<4 {
+            guard index < bytes.count else { return .missingHexDigit(at: index) }
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte &- UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte &- UInt8(ascii: "a") &+ 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte &- UInt8(ascii: "A") &+ 10)
+            default: return .badHexDigit(at: index)
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return nil
+    }
+}
