@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "CChainTraceSupport"),
         // The tricks that exist only for speed (unchecked exclusivity, unretained references, per-thread objects),
         // in one internal target behind a `package` interface; no product.
-        .target(name: "ChainTraceFastPath", swiftSettings: upcomingFeatures),
+        .target(name: "ChainTraceFastPath", dependencies: ["CChainTraceSupport"], swiftSettings: upcomingFeatures),
         .target(name: "ChainTrace", dependencies: ["CChainTraceSupport", "ChainTraceFastPath"], swiftSettings: upcomingFeatures),
         // The JSON reader and writer both file formats use: an internal detail, no product.
         .target(name: "ChainTraceJSON", dependencies: ["ChainTrace", "ChainTraceFastPath"], swiftSettings: upcomingFeatures),
@@ -94,6 +94,13 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(name: "chaintrace", dependencies: ["ChainTraceCLI"], swiftSettings: upcomingFeatures),
+        // A program the tests kill with SIGKILL while it writes a trace log (BackgroundTraceLogSinkTests); no product.
+        .executableTarget(
+            name: "chaintrace-log-kill-probe",
+            dependencies: ["ChainTrace", "ChainTraceTraceLog"],
+            path: "Tests/Probes/LogKillProbe",
+            swiftSettings: upcomingFeatures
+        ),
         .target(
             name: "SampleSupport",
             dependencies: ["ChainTrace", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceGraphviz"],

@@ -23,8 +23,8 @@ struct ExportCommand: ParsableCommand {
         case chrome, folded
     }
 
-    @Argument(help: "The trace log.")
-    var log: String
+    @Argument(help: ArgumentHelp("The trace log: one or more files or directories, read as one log.", valueName: "log"))
+    var logs: [String]
 
     @Option(name: .long, help: "The format: chrome or folded.")
     var to: Target
@@ -36,8 +36,8 @@ struct ExportCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
-        let reader = try TraceLogReader(path: log, payloads: false)
-        let progress = ProgressBar(totalBytes: ProgressBar.size(of: log))
+        let reader = try TraceLogReader(paths: logs, payloads: false)
+        let progress = ProgressBar(totalBytes: ProgressBar.size(of: reader.files))
         let file = try output.map { path throws(FormatError) in try AtomicOutputFile(path: path) }
         func emit(_ bytes: [UInt8]) throws {
             if let file { try file.append(bytes) } else { Terminal.standardOutput.writeData(String(decoding: bytes, as: UTF8.self)) }

@@ -41,6 +41,11 @@ final class ProgressBar {
         return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 
+    /// The total size of `paths`.
+    static func size(of paths: [String]) -> Int {
+        paths.reduce(0) { $0 &+ size(of: $1) }
+    }
+
     private static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)

@@ -9,11 +9,14 @@ struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: "Profile a trace log recorded by an instrumented app: per-handler decisions and self time.",
-        discussion: "Reads the log as it streams, in constant memory, however large it is."
+        discussion: """
+            Reads the log as it streams, in constant memory, however large it is. Several files, or a directory of \
+            them (a rotated log: its *.jsonl files in name order), are read as one log.
+            """
     )
 
-    @Argument(help: "The trace log (JSON Lines, as TraceLogSink writes it).")
-    var log: String
+    @Argument(help: ArgumentHelp("The trace log: one or more files or directories (as TraceLogSink writes them).", valueName: "log"))
+    var logs: [String]
 
     @Option(name: .long, help: ArgumentHelp("A chain definition whose handler budgets the slow rule should check.", valueName: "file"))
     var definition: String?
@@ -25,8 +28,8 @@ struct StatsCommand: ParsableCommand {
         let rule = try slowRule.rule()
         var profile = ChainProfile()
         if let definition { profile.declareBudgets(of: try ChainDefinition.load(path: definition)) }
-        let reader = try TraceLogReader(path: log, payloads: false)
-        let progress = ProgressBar(totalBytes: ProgressBar.size(of: log))
+        let reader = try TraceLogReader(paths: logs, payloads: false)
+        let progress = ProgressBar(totalBytes: ProgressBar.size(of: reader.files))
         try profile.add(contentsOf: reader, progress: progress.update)
         progress.finish()
         let report = ProfileReport(profile: profile, rule: rule)
@@ -34,12 +37,19 @@ struct StatsCommand: ParsableCommand {
         case .json:
             var object = try report.json().merging(["chains": .array(profile.chains.map { .string($0) })])
             if let torn = reader.tornTail { object = object.merging(["tornTail": .string(torn.description)]) }
+            object = object.merging([
+                "files": .integer(Int64(reader.files.count)), "droppedTraces": .integer(Int64(clamping: reader.droppedTraces)),
+            ])
             Terminal.standardOutput.writeData(object.printed)
         case .text:
             let style = output.style
-            var text = style.bold("\(profile.commands) traces") + " of \(TerminalText.shown(profile.chains.joined(separator: ", "))) in \(TerminalText.shown(log))\n\n"
+            let source = reader.files.count == 1 ? reader.files[0] : "\(reader.files.count) files (\(logs.joined(separator: ", ")))"
+            var text = style.bold("\(profile.commands) traces") + " of \(TerminalText.shown(profile.chains.joined(separator: ", "))) in \(TerminalText.shown(source))\n\n"
             text += report.text(style: style)
-            if let torn = reader.tornTail { text += "\n  Ignored a torn last line: \(torn)\n" }
+            for torn in reader.tornTails { text += "\n  Ignored a torn last line: \(TerminalText.shown(torn.description))\n" }
+            if reader.droppedTraces > 0 {
+                text += "\n  " + style.red("The writer dropped \(reader.droppedTraces) traces") + " (its queue was full; the log records where); the profile covers the rest.\n"
+            }
             Terminal.standardOutput.writeText(text)
         }
     }

@@ -8,6 +8,16 @@ package struct JSONWriter {
     /// Creates an empty writer.
     package init() {}
 
+    /// Forgets what was written, keeping the room it took (a writer reused for every line of a log).
+    package mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends bytes that are already JSON text in context.
+    package mutating func append(bytes more: some Sequence<UInt8>) {
+        bytes.append(contentsOf: more)
+    }
+
     /// Appends `value` as compact JSON text (no spaces, no newline).
     package mutating func write(_ value: JSONValue) {
         switch value {

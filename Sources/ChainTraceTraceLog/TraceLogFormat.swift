@@ -10,7 +10,8 @@ import ChainTraceJSON
 ///
 /// `Docs/TraceLogFormat.md` documents every field.
 public enum TraceLogFormat {
-    /// The version this library writes and reads.
+    /// This format's version. ``TraceLogSink`` writes it when asked for (``TraceLogSink/Format/jsonLines``); by
+    /// default it writes the compact version 2 (``CompactTraceLogFormat``).
     public static let version = 1
     /// The value of the header's `format` key.
     public static let formatName = "chaintrace-trace-log"
@@ -204,21 +205,26 @@ public enum TraceLogFormat {
         )
     }
 
-    /// Checks a header line's value.
-    package static func checkHeader(_ value: JSONValue, file: String, line: Int) throws(FormatError) {
-        let expected = "a trace log header {\"format\":\"\(formatName)\",\"version\":\(version)}"
+    /// The versions ``TraceLogReader`` reads: this one and ``CompactTraceLogFormat``'s.
+    public static let readableVersions = 1...2
+
+    /// Checks a header line's value, and returns its version.
+    @discardableResult
+    package static func checkHeader(_ value: JSONValue, file: String, line: Int) throws(FormatError) -> Int {
+        let expected = "a trace log header {\"format\":\"\(formatName)\",\"version\":\(CompactTraceLogFormat.version)}"
         guard value["format"]?.stringValue == formatName, case .integer(let found)? = value["version"] else {
             throw FormatError(file: file, line: line, column: 1, expected: expected, found: value.summary)
         }
-        guard found == Int64(version) else {
+        guard found >= Int64(readableVersions.lowerBound), found <= Int64(readableVersions.upperBound) else {
             throw FormatError(
                 file: file,
                 line: line,
                 column: 1,
-                expected: "trace log version \(version) (the version this ChainTrace reads)",
+                expected: "trace log version 1 or 2 (the versions this ChainTrace reads)",
                 found: "version \(found)"
             )
         }
+        return Int(found)
     }
 
     private static func outcome(_ value: JSONValue, file: String, locate: Location) throws(FormatError) -> Outcome {

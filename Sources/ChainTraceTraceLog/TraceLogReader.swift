@@ -1,11 +1,21 @@
 import ChainTraceFastPath
 public import ChainTrace
 import ChainTraceJSON
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
-/// Reads a trace log one trace at a time, in constant memory.
+/// Reads a trace log one trace at a time, in constant memory: one file, a directory of them (a rotated log), or
+/// several files as one log.
 ///
-/// A log whose writer died mid-line ends in a torn line; the reader keeps every complete trace and reports the
-/// torn line in ``tornTail`` instead of failing. Anything else malformed throws a `FormatError` with the
+/// Both versions of the format are read (``TraceLogFormat``, version 1, and ``CompactTraceLogFormat``, version
+/// 2), even mixed: a header line starts a new segment in its own version, so appended and concatenated logs read
+/// as one. A log whose writer died mid-line ends in a torn line; the reader keeps every complete trace and reports
+/// the torn line in ``tornTail`` instead of failing. Anything else malformed throws a `FormatError` with the
 /// file, line and column.
 ///
 /// ```swift
@@ -14,56 +24,159 @@ import ChainTraceJSON
 /// if let torn = reader.tornTail { print("ignored torn line \(torn.line)") }
 /// ```
 public final class TraceLogReader {
-    private let lines: JSONLinesReader
-    private var sawHeader = false
+    private var lines: JSONLinesReader
+    private var pending: [String]
+    /// The version of the current segment; `nil` before the file's header.
+    private var version: Int?
+    private var segment = CompactSegment()
     private let keepsPayloads: Bool
     private let names = NameTable()
+    private var bytesOfFinishedFiles = 0
 
+    /// The files this reader reads, in order.
+    public let files: [String]
     /// The file being read, as errors name it.
     public var file: String { lines.file }
-    /// The incomplete last line, once the reader has reached it.
-    public var tornTail: TornTail? { lines.tornTail }
+    /// The first incomplete last line met so far (of any file); ``tornTails`` lists them all.
+    public var tornTail: TornTail? { tornTails.first }
+    /// Every incomplete last line met so far, one at most per file.
+    public var tornTails: [TornTail] {
+        var all = finishedTornTails
+        if let current = lines.tornTail { all.append(named(current)) }
+        return all
+    }
+    private var finishedTornTails: [TornTail] = []
+    /// How many traces the log's writer dropped (and said so in the log), in what has been read so far.
+    public private(set) var droppedTraces = 0
 
-    /// The line the last trace returned was on.
+    /// Whether lines are first tried on the fast decoders (tests turn it off to check the general path gives the
+    /// same traces).
+    package var usesFastPath = true
+
+    /// The line the last trace returned was on, in ``file``.
     public private(set) var line = 0
     /// Bytes read so far, for progress reports.
-    public var bytesRead: Int { lines.bytesRead }
+    public var bytesRead: Int { bytesOfFinishedFiles + lines.bytesRead }
 
-    /// Opens the trace log at `path`.
+    /// Opens the trace log at `path`: a file, or a directory whose `.jsonl` files are read in name order (as a
+    /// rotating ``TraceLogSink`` names them).
     ///
     /// - Parameters:
-    ///   - path: The log file.
+    ///   - path: The log file or directory.
     ///   - payloads: Whether traces carry their commands' payloads; `false` skips them unread (still
     ///   checked to be valid JSON), which is faster when only paths and timings matter.
-    public init(path: String, payloads: Bool = true) throws(FormatError) {
-        lines = try JSONLinesReader(path: path)
+    public convenience init(path: String, payloads: Bool = true) throws(FormatError) {
+        try self.init(paths: [path], payloads: payloads)
+    }
+
+    /// Opens several trace logs (files or directories, see ``init(path:payloads:)``) as one log, in order.
+    ///
+    /// - Throws: `FormatError` when a path cannot be opened or a directory holds no log file.
+    public init(paths: [String], payloads: Bool = true) throws(FormatError) {
+        var files: [String] = []
+        for path in paths { files += try Self.files(at: path) }
+        guard let first = files.first else {
+            throw FormatError(file: "", line: 0, column: 0, expected: "a trace log file or directory", found: "no path")
+        }
+        self.files = files
+        pending = Array(files.dropFirst())
+        lines = try JSONLinesReader(path: first)
+        keepsPayloads = payloads
+    }
+
+    /// Goes on reading `lines`, whose header line (of `version`) the caller has read: how a command stream
+    /// that turns out to be a recorded trace log reads its traces.
+    package init(continuing lines: JSONLinesReader, version: Int, payloads: Bool = true) {
+        self.lines = lines
+        self.version = version
+        files = [lines.file]
+        pending = []
         keepsPayloads = payloads
     }
 
     /// Reads a trace log held in memory; `name` stands for the file in errors.
     public init(bytes: [UInt8], name: String = "<memory>", payloads: Bool = true) {
         lines = JSONLinesReader(bytes: bytes, name: name)
+        files = [name]
+        pending = []
         keepsPayloads = payloads
     }
 
-    /// The next trace, or `nil` at the end of the log (or at a torn last line).
+    /// The log files at `path`: the file itself, or a directory's `.jsonl` files in name order.
+    ///
+    /// - Throws: `FormatError` when `path` does not exist or is a directory without a log file.
+    public static func files(at path: String) throws(FormatError) -> [String] {
+        var status = stat()
+        // A path that cannot be examined is opened as a file, which names the problem.
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return [path] }
+        guard let directory = opendir(path) else { throw .system(file: path, expected: "a readable directory", code: errno) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasSuffix(".jsonl"), !name.hasPrefix(".") { names.append(name) }
+        }
+        guard !names.isEmpty else {
+            throw FormatError(file: path, line: 0, column: 0, expected: "a directory holding trace log files (*.jsonl)", found: "none")
+        }
+        let base = path.hasSuffix("/") ? path : path + "/"
+        return names.sorted().map { base + $0 }
+    }
+
+    /// The next trace, or `nil` at the end of the log (or at a torn last line of its last file).
     public func next() throws(FormatError) -> Trace? {
+        while true {
+            if let trace = try nextInFile() { return trace }
+            guard let following = pending.first else { return nil }
+            if let torn = lines.tornTail { finishedTornTails.append(named(torn)) }
+            bytesOfFinishedFiles += lines.bytesRead
+            pending.removeFirst()
+            lines = try JSONLinesReader(path: following)
+            version = nil
+        }
+    }
+
+    /// A torn tail, with its file named when the reader reads several.
+    private func named(_ torn: TornTail) -> TornTail {
+        guard files.count > 1 else { return torn }
+        var named = torn
+        named.file = lines.file
+        return named
+    }
+
+    private func nextInFile() throws(FormatError) -> Trace? {
         while let raw = try lines.nextLine() {
-            if sawHeader, raw.isTerminated {
+            if usesFastPath, raw.isTerminated, let version {
                 let (keepsPayloads, names) = (keepsPayloads, names)
-                let fast = lines.withBytes(of: raw) { TraceLineDecoder.decode($0, keepsPayload: keepsPayloads, names: names) }
+                let fast: Trace? =
+                    if version == CompactTraceLogFormat.version {
+                        lines.withBytes(of: raw) { segment.decodeFast($0, keepsPayload: keepsPayloads, names: names) }
+                    } else {
+                        lines.withBytes(of: raw) { TraceLineDecoder.decode($0, keepsPayload: keepsPayloads, names: names) }
+                    }
                 if let fast {
                     line = raw.number
                     return fast
                 }
             }
             guard let (line, value) = try lines.parse(raw) else { break }
-            if !sawHeader {
-                try TraceLogFormat.checkHeader(value, file: file, line: line)
-                sawHeader = true
+            if version == nil || value["format"] != nil {
+                version = try TraceLogFormat.checkHeader(value, file: file, line: line)
+                segment = CompactSegment()
                 continue
             }
             self.line = line
+            if version == CompactTraceLogFormat.version {
+                if let trace = try compactLine(value, raw: raw, line: line) { return trace }
+                continue
+            }
+            if case .object(let members) = value, members.count == 1, let dropped = members["dropped"] {
+                guard case .integer(let count) = dropped, count > 0 else {
+                    throw FormatError(file: file, line: line, column: 1, expected: "dropped to be a count of traces ≥ 1", found: dropped.summary)
+                }
+                droppedTraces = droppedTraces > Int.max - Int(count) ? Int.max : droppedTraces + Int(count)
+                continue
+            }
             do {
                 let trace = try TraceLogFormat.decode(value, file: file, line: line)
                 // Without payloads, on this path too: a reader gives the same traces whichever decoder read a line.
@@ -78,16 +191,42 @@ public final class TraceLogReader {
                 throw (try? JSONDocument(bytes: bytes, file: file, firstLine: line)).map { TraceLogFormat.located(error, in: $0) } ?? error
             }
         }
-        if !sawHeader && tornTail == nil {
+        if version == nil && lines.tornTail == nil {
             throw FormatError(
                 file: file,
                 line: 1,
                 column: 1,
-                expected: "a trace log header {\"format\":\"\(TraceLogFormat.formatName)\",\"version\":1}",
+                expected: "a trace log header {\"format\":\"\(TraceLogFormat.formatName)\",\"version\":\(CompactTraceLogFormat.version)}",
                 found: "an empty file"
             )
         }
         return nil
+    }
+
+    /// A line of a compact segment: its trace, or `nil` for a record (noted).
+    private func compactLine(_ value: JSONValue, raw: LineReader.Line, line: Int) throws(FormatError) -> Trace? {
+        let decoded: CompactLogLine
+        do {
+            decoded = try segment.decode(value, document: nil, file: file, line: line, keepsPayload: keepsPayloads)
+        } catch {
+            // Again with positions (the segment did not move), to name the column of the element at fault.
+            let bytes = lines.withBytes(of: raw) { Array($0) }
+            guard let document = try? JSONDocument(bytes: bytes, file: file, firstLine: line) else { throw error }
+            var copy = segment
+            do {
+                _ = try copy.decode(document.root, document: document, file: file, line: line, keepsPayload: keepsPayloads)
+            } catch {
+                throw error
+            }
+            throw error
+        }
+        switch decoded {
+        case .trace(let trace): return trace
+        case .names: return nil
+        case .dropped(let count):
+            droppedTraces = droppedTraces > Int.max - count ? Int.max : droppedTraces + count
+            return nil
+        }
     }
 
     /// Reads every trace of the log at `path`.

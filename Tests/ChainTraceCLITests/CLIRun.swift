@@ -8,6 +8,11 @@ enum CLI {
     static let binary = BuiltProduct(name: "chaintrace")
     static let fixtures = "Tests/ChainTraceCLITests/Fixtures"
 
+    /// Runs the built `chaintrace` with `arguments`, as an array.
+    static func run(_ arguments: [String]) throws -> BuiltProduct.Output {
+        try binary.run(arguments)
+    }
+
     static func run(_ arguments: String...) throws -> BuiltProduct.Output {
         try binary.run(arguments)
     }

@@ -71,8 +71,13 @@ struct EdgeFileTests {
         let missing = directory + "/no-such-\(UUID()).json"
         for path in [directory, missing] {
             #expect { try ChainDefinition.load(path: path) } throws: { ($0 as? FormatError)?.file == path }
-            #expect { try TraceLogReader(path: path).readAll() } throws: { ($0 as? FormatError)?.file == path }
             #expect { try CommandStreamReader(path: path).next() } throws: { ($0 as? FormatError)?.file == path }
+        }
+        // A trace log may be a directory of log files (a rotated log); one without any is an error naming it.
+        let empty = directory + "/empty-\(UUID())"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        for path in [empty, missing] {
+            #expect { try TraceLogReader(path: path).readAll() } throws: { ($0 as? FormatError)?.file == path }
         }
     }
 }

@@ -14,7 +14,9 @@ struct HeaderTests {
     @Test(arguments: [
         (#"{"format":"chaintrace-trace-log","version":1}"#, true),
         (#"{"version":1,"format":"chaintrace-trace-log"}"#, true),
-        (#"{"format":"chaintrace-trace-log","version":2}"#, false),
+        (#"{"format":"chaintrace-trace-log","version":2}"#, true),
+        (#"{"format":"chaintrace-trace-log","version":3}"#, false),
+        (#"{"format":"chaintrace-trace-log","version":0}"#, false),
         (#"{"format":"chaintrace-trace-log","version":"1"}"#, false),
         (#"{"format":"chaintrace-trace-log"}"#, false),
         (#"{"format":"other","version":1}"#, false),

@@ -64,4 +64,25 @@ struct TraceLogDocumentationTests {
         #expect(line.contains(#""id":"c""#) == (trace.commandID != nil) && line.contains(#""payload""#) == (trace.payload != nil), "seed \(seed)")
         #expect(line.contains(#""reason""#) == (trace.hops[0].reason != nil) && line.contains(#""registry""#) == (trace.hops[0].registry != nil), "seed \(seed)")
     }
+
+    /// The page's version 2 example is a log the reader reads and the writer writes byte for byte, and the sizes
+    /// it quotes for the first coin are the real ones.
+    @Test func theCompactExampleIsWhatTheWriterWritesAndItsSizesAreTrue() throws {
+        let page = try String(contentsOf: BuiltProduct.packageRoot.appendingPathComponent("Docs/TraceLogFormat.md"), encoding: .utf8)
+        let start = try #require(page.range(of: "```jsonl\n"))
+        let end = try #require(page.range(of: "```", range: start.upperBound..<page.endIndex))
+        let example = Array(page[start.upperBound..<end.lowerBound].utf8)
+        let reader = TraceLogReader(bytes: example, name: "example.jsonl")
+        let traces = try reader.readAll().traces
+        #expect(traces.count == 2 && reader.droppedTraces == 3)
+        var written = CompactTraceLogFormat.header + [0x0A]
+        var encoder = CompactTraceLogEncoder()
+        encoder.encode(traces[0], into: &written)
+        let firstCoin = written.count - CompactTraceLogFormat.header.count - 1
+        encoder.encodeDropped(count: 3, into: &written)
+        encoder.encode(traces[1], into: &written)
+        #expect(String(decoding: written, as: UTF8.self) == String(decoding: example, as: UTF8.self))
+        let version1 = TraceLogFormat.encode(traces[0]).count + 1
+        #expect(page.contains("in \(firstCoin) bytes instead of \(version1)"), "the first coin: \(firstCoin) bytes, \(version1) in version 1")
+    }
 }

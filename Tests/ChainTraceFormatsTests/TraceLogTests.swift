@@ -93,11 +93,12 @@ struct TraceLogTests {
         try recordedTraces(into: log)
         try log.close()
         var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
-        bytes.removeLast(30)  // the writer died 30 bytes before the end of the last line
+        let lineCount = bytes.filter { $0 == 0x0A }.count
+        bytes.removeLast(10)  // the writer died 10 bytes before the end of the last line
         let read = try TraceLogReader(bytes: bytes, name: "torn.jsonl").readAll()
         #expect(read.traces.count == 3)
-        #expect(read.tornTail?.line == 5)
-        #expect(read.tornTail?.description.contains("line 5 is incomplete") == true)
+        #expect(read.tornTail?.line == lineCount)
+        #expect(read.tornTail?.description.contains("line \(lineCount) is incomplete") == true)
     }
 
     @Test func aMalformedCompleteLineIsAnErrorWithFileLineAndColumn() throws {
@@ -140,11 +141,11 @@ struct TraceLogTests {
             try TraceLogReader(bytes: Array(noHeader.utf8), name: "a.jsonl").readAll()
         }
         #expect(missing?.expected.contains("trace log header") == true)
-        let newer = #"{"format":"chaintrace-trace-log","version":2}"# + "\n"
+        let newer = #"{"format":"chaintrace-trace-log","version":3}"# + "\n"
         let version = #expect(throws: FormatError.self) {
             try TraceLogReader(bytes: Array(newer.utf8), name: "b.jsonl").readAll()
         }
-        #expect(version?.description == "b.jsonl:1:1: expected trace log version 1 (the version this ChainTrace reads), found version 2")
+        #expect(version?.description == "b.jsonl:1:1: expected trace log version 1 or 2 (the versions this ChainTrace reads), found version 3")
         let empty = #expect(throws: FormatError.self) { try TraceLogReader(bytes: [], name: "c.jsonl").readAll() }
         #expect(empty?.found == "an empty file")
     }
@@ -154,15 +155,21 @@ struct TraceLogTests {
         #expect(error?.description.hasPrefix("/nonexistent/traces.jsonl: expected a readable file") == true)
     }
 
-    @Test func appendingContinuesALogWithoutASecondHeader() throws {
+    @Test(arguments: [TraceLogSink.Format.compact, .jsonLines])
+    func appendingContinuesALog(format: TraceLogSink.Format) throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
+        var options = TraceLogSink.Options()
+        options.format = format
         for _ in 0..<2 {
-            let log = try TraceLogSink(path: path, appending: true)
+            let log = try TraceLogSink(path: path, appending: true, options: options)
             try recordedTraces(into: log)
             try log.close()
         }
         #expect(try TraceLogReader.readAll(path: path).traces.count == 8)
+        // Version 1 continues without a second header; a compact log starts a new segment with one.
+        let headers = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { $0.contains(#""format""#) }
+        #expect(headers.count == (format == .compact ? 2 : 1))
     }
 
     @Test func logsLargerThanTheReadChunkStreamThrough() throws {
@@ -171,7 +178,7 @@ struct TraceLogTests {
         let log = try TraceLogSink(path: path)
         let chain = try Chain<Int, Int>(
             "many", handlers: (0..<20).map { index in Handler("H\(index)") { _ in .pass } }, recorder: Recorder(sink: log))
-        for value in 0..<3_000 { try chain.send(value) }
+        for value in 0..<6_000 { try chain.send(value) }
         try log.close()
         let reader = try TraceLogReader(path: path)
         var count = 0
@@ -179,7 +186,7 @@ struct TraceLogTests {
             #expect(trace.payload == .integer(Int64(count)))
             count += 1
         }
-        #expect(count == 3_000)
+        #expect(count == 6_000)
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0 > 1 << 20)
     }
 }

@@ -6,6 +6,8 @@ public struct TornTail: Sendable, Hashable, CustomStringConvertible {
     public var byteCount: Int
     /// Why it does not parse.
     public var problem: String
+    /// The file it is in, when a reader read several (a rotated log, a directory); `nil` for a single file.
+    public var file: String? = nil
 
     /// Creates a torn tail.
     public init(line: Int, byteCount: Int, problem: String) {
@@ -15,6 +17,6 @@ public struct TornTail: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        "line \(line) is incomplete (\(byteCount) bytes, no newline: the writer stopped mid-line); ignored"
+        (file.map { "\($0): " } ?? "") + "line \(line) is incomplete (\(byteCount) bytes, no newline: the writer stopped mid-line); ignored"
     }
 }

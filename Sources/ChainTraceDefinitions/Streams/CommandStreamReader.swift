@@ -31,6 +31,8 @@ public final class CommandStreamReader {
     private struct ReadState {
         var sawFirst = false
         var isTraceLog = false
+        /// The reader of a stream that turned out to be a trace log.
+        var traces: TraceLogReader?
         var decoder: CommandLineDecoder
     }
 
@@ -79,6 +81,13 @@ public final class CommandStreamReader {
     ///
     /// - Throws: `FormatError` for a line that is not valid; the reader can go on past it.
     public func next() throws(FormatError) -> (line: Int, item: Item)? {
+        if let traces = state.value.traces {
+            guard let trace = try traces.next() else { return nil }
+            if trace.payload == nil { commandsWithoutPayload += 1 }
+            let command = JSONCommand(
+                kind: trace.commandKind, id: trace.commandID, entry: trace.entry, fields: trace.payload ?? [:])
+            return (traces.line, .command(command))
+        }
         guard let raw = try lines.nextLine() else { return nil }
         if state.value.sawFirst, !state.value.isTraceLog, raw.isTerminated {
             let fast = lines.withBytes(of: raw) { state.value.decoder.decode($0) }
@@ -88,26 +97,15 @@ public final class CommandStreamReader {
         if !state.value.sawFirst {
             state.value.sawFirst = true
             if case .object(let members) = value, members["format"]?.stringValue == TraceLogFormat.formatName {
-                try TraceLogFormat.checkHeader(value, file: file, line: line)
+                let version = try TraceLogFormat.checkHeader(value, file: file, line: line)
                 state.value.isTraceLog = true
                 lines.readsTornTails = true
+                state.value.traces = TraceLogReader(continuing: lines, version: version)
                 return try next()
             }
         }
         // The line's bytes, to read it again with positions when an error needs a column.
         let bytes = { [lines] in lines.withBytes(of: raw) { Array($0) } }
-        if state.value.isTraceLog {
-            let trace: Trace
-            do {
-                trace = try TraceLogFormat.decode(value, file: file, line: line)
-            } catch {
-                throw (try? JSONDocument(bytes: bytes(), file: file, firstLine: line)).map { TraceLogFormat.located(error, in: $0) } ?? error
-            }
-            if trace.payload == nil { commandsWithoutPayload += 1 }
-            let command = JSONCommand(
-                kind: trace.commandKind, id: trace.commandID, entry: trace.entry, fields: trace.payload ?? [:])
-            return (line, .command(command))
-        }
         return (line, try Self.item(value, file: file, line: line, bytes: bytes))
     }
 

@@ -1,0 +1,89 @@
+import CChainTraceSupport
+
+/// A bounded queue from one producer thread to one consumer thread, with no lock: the producer writes a slot and
+/// publishes its new tail with a release store; the consumer reads up to the tail it loads with an acquire, then
+/// publishes its new head the same way.
+///
+/// What it buys: a trace log sink's `record` hands a trace to the background writer for a retain and two atomic
+/// accesses on the caller's own cache lines — no lock shared with other recording threads, no system call, no
+/// allocation (the ring is allocated once). Against a `LockedValue<[Element]>` shared by every thread, measured
+/// by `chaintrace-benchmarks` ("trace log file" rows, release, interleaved): see Docs/Performance.md.
+///
+/// Sound only with exactly one producer thread at a time (``push(_:)``) and one consumer thread at a time
+/// (``pop()``, ``drain(_:)``); the owner of the queue guarantees that (a thread's own queue; the writer thread).
+public final class HandOffQueue<Element>: @unchecked Sendable {
+    @usableFromInline let slots: UnsafeMutablePointer<Element?>
+    @usableFromInline let mask: Int
+    /// Positions as counters that only grow: `tail - head` is the count. Each is written by one side only.
+    @usableFromInline let positions: UnsafeMutablePointer<Int64>
+    /// The producer's copy of the head, refreshed only when the ring looks full (saves a shared load a push).
+    @usableFromInline let cachedHead: UnsafeMutablePointer<Int64>
+
+    /// A queue holding at most `capacity` elements, rounded up to a power of two (at least 2).
+    public init(capacity: Int) {
+        var size = 2
+        while size < capacity, size < 1 << 30 { size <<= 1 }
+        mask = size - 1
+        slots = .allocate(capacity: size)
+        slots.initialize(repeating: nil, count: size)
+        // Head and tail on separate cache lines, so the two threads do not share one.
+        positions = .allocate(capacity: 16)
+        positions.initialize(repeating: 0, count: 16)
+        cachedHead = .allocate(capacity: 1)
+        cachedHead.initialize(to: 0)
+    }
+
+    deinit {
+        slots.deinitialize(count: mask + 1)
+        slots.deallocate()
+        positions.deallocate()
+        cachedHead.deallocate()
+    }
+
+    /// The most elements the queue holds.
+    public var capacity: Int { mask + 1 }
+
+    @usableFromInline var headPointer: UnsafeMutablePointer<Int64> { positions }
+    @usableFromInline var tailPointer: UnsafeMutablePointer<Int64> { positions + 8 }
+
+    /// Adds `element` at the tail; `false` (and nothing added) when the queue is full. Producer only.
+    @inlinable
+    public func push(_ element: Element) -> Bool {
+        let tail = tailPointer.pointee  // only this thread writes it
+        if tail - cachedHead.pointee > Int64(mask) {
+            cachedHead.pointee = chaintrace_load_acquire(headPointer)
+            if tail - cachedHead.pointee > Int64(mask) { return false }
+        }
+        slots[Int(tail) & mask] = element
+        chaintrace_store_release(tailPointer, tail + 1)
+        return true
+    }
+
+    /// Removes and returns the element at the head, or `nil` when the queue is empty. Consumer only.
+    @inlinable
+    public func pop() -> Element? {
+        let head = headPointer.pointee  // only this thread writes it
+        guard chaintrace_load_acquire(tailPointer) > head else { return nil }
+        let element = slots[Int(head) & mask].take()
+        chaintrace_store_release(headPointer, head + 1)
+        return element
+    }
+
+    /// Hands every element present now to `body`, oldest first, and returns how many. Consumer only.
+    @inlinable
+    public func drain(_ body: (Element) -> Void) -> Int {
+        let head = headPointer.pointee
+        let tail = chaintrace_load_acquire(tailPointer)
+        guard tail > head else { return 0 }
+        for position in head..<tail {
+            if let element = slots[Int(position) & mask].take() { body(element) }
+        }
+        chaintrace_store_release(headPointer, tail)
+        return Int(tail - head)
+    }
+
+    /// Whether the queue looked empty at the moment of the call (either side may ask).
+    public var isEmpty: Bool {
+        chaintrace_load_acquire(tailPointer) == chaintrace_load_acquire(headPointer)
+    }
+}

@@ -1,0 +1,226 @@
+import ChainTraceFastPath
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import ChainTrace
+
+/// The writer thread of a background ``TraceLogSink``: recording threads hand traces over through their own
+/// queues (``HandOffQueue``, one per thread, no lock shared between them); this thread drains the queues, encodes
+/// the traces and writes them.
+///
+/// It wakes every millisecond while there is nothing to do (a futex wait: about 0.5% of a core), writes its
+/// buffer when it is full, at every ``TraceLogSink/Options/flushInterval``, on ``flush()`` and on ``close()``.
+/// It holds no reference to the sink, so dropping the sink closes the log.
+final class BackgroundTraceWriter: @unchecked Sendable {
+    /// One recording thread's queue, and the count of traces it dropped (written by that thread only).
+    final class ThreadQueue: @unchecked Sendable {
+        let queue: HandOffQueue<Trace>
+        let dropped = PublishedCounter()
+        /// The part of `dropped` already written to the log (writer thread only).
+        var droppedWritten: Int64 = 0
+
+        init(capacity: Int) {
+            queue = HandOffQueue(capacity: capacity)
+        }
+
+        /// Notes one dropped trace (the owning thread only).
+        func noteDropped() {
+            dropped.increment()
+        }
+
+        var droppedCount: Int64 { dropped.value }
+    }
+
+    private struct Control {
+        var flushesRequested = 0
+        var flushesDone = 0
+        var closing = false
+        var finished = false
+    }
+
+    let file: LockedValue<TraceLogFile>
+    private let queues = LockedValue<[ThreadQueue]>([])
+    private let flushInterval: Int64
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var control = Control()  // under `mutex`
+    private var thread: pthread_t?
+
+    init(file: TraceLogFile, flushInterval: Duration) {
+        self.file = LockedValue(file)
+        let (seconds, attoseconds) = flushInterval.components
+        self.flushInterval = max(1_000_000, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        condition.initialize(to: pthread_cond_t())
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        #if !canImport(Darwin)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        #endif
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Starts the thread.
+    func start() {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        #if canImport(Darwin)
+        var handle: pthread_t?
+        let body: @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? = { context in
+            Unmanaged<BackgroundTraceWriter>.fromOpaque(context).takeRetainedValue().run()
+            return nil
+        }
+        #else
+        var handle = pthread_t()
+        let body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
+            Unmanaged<BackgroundTraceWriter>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }
+        #endif
+        let status = pthread_create(&handle, nil, body, context)
+        precondition(status == 0, "ChainTrace could not start its trace log writer thread (pthread_create: \(status))")
+        thread = handle
+    }
+
+    /// A new queue for a recording thread.
+    func register(capacity: Int) -> ThreadQueue {
+        let queue = ThreadQueue(capacity: capacity)
+        queues.withLock { $0.append(queue) }
+        return queue
+    }
+
+    /// Every trace dropped so far, by every thread.
+    var droppedCount: Int {
+        queues.withLock { $0.reduce(0) { $0 + Int($1.droppedCount) } } + removedDropped.withLock { $0 }
+    }
+    /// Drops counted by queues of threads that have exited.
+    private let removedDropped = LockedValue(0)
+
+    /// Wakes the writer (a recording thread found its queue full).
+    func wake() {
+        pthread_mutex_lock(mutex)
+        pthread_cond_signal(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Returns once every trace handed over before the call is written.
+    func flush() {
+        pthread_mutex_lock(mutex)
+        guard !control.finished else {
+            pthread_mutex_unlock(mutex)
+            return
+        }
+        control.flushesRequested += 1
+        let ticket = control.flushesRequested
+        pthread_cond_broadcast(condition)
+        while control.flushesDone < ticket, !control.finished { pthread_cond_wait(condition, mutex) }
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Writes everything handed over, stops the thread and closes the file.
+    func close() {
+        pthread_mutex_lock(mutex)
+        control.closing = true
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+        if let thread {
+            pthread_join(thread, nil)
+            self.thread = nil
+        }
+        file.withLock { $0.close() }
+    }
+
+    private func run() {
+        var lastWrite = Self.now()
+        while true {
+            pthread_mutex_lock(mutex)
+            let requested = control.flushesRequested
+            let flushing = requested > control.flushesDone
+            let closing = control.closing
+            pthread_mutex_unlock(mutex)
+
+            let moved = drainQueues()
+            pruneQueues()
+            let now = Self.now()
+            if flushing || closing || now - lastWrite >= flushInterval {
+                file.withLock { $0.writeBuffer() }
+                lastWrite = now
+            }
+            pthread_mutex_lock(mutex)
+            if requested > control.flushesDone {
+                control.flushesDone = requested
+                pthread_cond_broadcast(condition)
+            }
+            if closing, moved == 0 {
+                control.finished = true
+                pthread_cond_broadcast(condition)
+                pthread_mutex_unlock(mutex)
+                return
+            }
+            if moved == 0, control.flushesRequested == requested, !control.closing {
+                var deadline = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &deadline)
+                deadline.tv_nsec += 1_000_000
+                if deadline.tv_nsec >= 1_000_000_000 {
+                    deadline.tv_sec += 1
+                    deadline.tv_nsec -= 1_000_000_000
+                }
+                _ = pthread_cond_timedwait(condition, mutex, &deadline)
+            }
+            pthread_mutex_unlock(mutex)
+        }
+    }
+
+    /// Moves every queued trace into the file's buffer (and a record of any dropped since); how many.
+    private func drainQueues() -> Int {
+        let current = queues.withLock { $0 }
+        var moved = 0
+        file.withLock { file in
+            for queue in current {
+                moved += queue.queue.drain { file.append($0) }
+                let dropped = queue.droppedCount
+                if dropped > queue.droppedWritten {
+                    file.appendDropped(Int(dropped - queue.droppedWritten))
+                    queue.droppedWritten = dropped
+                }
+            }
+        }
+        return moved
+    }
+
+    /// Forgets the queues of threads that have exited (only this list still holds them), once drained.
+    private func pruneQueues() {
+        queues.withLock { queues in
+            var index = 0
+            while index < queues.count {
+                if isKnownUniquelyReferenced(&queues[index]), queues[index].queue.isEmpty,
+                    queues[index].droppedCount == queues[index].droppedWritten
+                {
+                    let dropped = Int(queues[index].droppedCount)
+                    removedDropped.withLock { $0 += dropped }
+                    queues.remove(at: index)
+                } else {
+                    index += 1
+                }
+            }
+        }
+    }
+
+    private static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}

@@ -1,0 +1,331 @@
+import ChainTraceFastPath
+import ChainTrace
+import ChainTraceJSON
+
+/// What one line of a compact (version 2) segment holds.
+enum CompactLogLine {
+    case trace(Trace)
+    /// A names record: the names were added to the segment.
+    case names
+    /// `count` traces were dropped by the writer here.
+    case dropped(Int)
+}
+
+/// Reads the lines of one compact segment (``CompactTraceLogFormat``): the names written so far and the previous
+/// trace's id and start time, which the next trace is relative to.
+///
+/// Two ways in, as for version 1: ``decodeFast(_:keepsPayload:names:)`` straight from a line's bytes, answering
+/// `nil` for anything it does not fully understand, and ``decode(_:document:file:line:keepsPayload:)`` from the
+/// parsed line, which accepts exactly the same lines and names the element at fault in its errors. The segment
+/// changes only when a line is accepted.
+struct CompactSegment {
+    private(set) var names: [String] = []
+    private var previousID: UInt64 = 0
+    private var previousStart: Int64 = 0
+
+    // MARK: Fast path
+
+    /// Decodes a trace line (an array) from its bytes; `nil` for any other line or anything unexpected.
+    mutating func decodeFast(_ bytes: UnsafeBufferPointer<UInt8>, keepsPayload: Bool, names table: NameTable) -> Trace? {
+        var cursor = JSONByteCursor(bytes: bytes, names: table)
+        var numbers: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        var hops: [Hop] = []
+        var extras = Extras()
+        var element = 0
+        let names = self.names
+        let complete = cursor.elements { cursor in
+            defer { element += 1 }
+            switch element {
+            case 0..<8:
+                guard let number = cursor.integer() else { return false }
+                withUnsafeMutableBytes(of: &numbers) { $0.storeBytes(of: number, toByteOffset: element * 8, as: Int64.self) }
+                return true
+            case 8:
+                return Self.fastHops(&cursor, names: names, into: &hops)
+            case 9:
+                return Self.fastExtras(&cursor, keepsPayload: keepsPayload, into: &extras)
+            default:
+                return false
+            }
+        }
+        guard complete, element >= 9, cursor.isAtEnd() else { return nil }
+        return try? makeTrace(numbers: numbers, hops: hops, extras: extras).get()
+    }
+
+    private static func fastHops(_ cursor: inout JSONByteCursor, names: [String], into hops: inout [Hop]) -> Bool {
+        var group: (Int64, Int64, Int64) = (0, 0, 0)
+        var member = 0
+        var offset: Int64 = 0
+        let complete = cursor.elements { cursor in
+            guard let number = cursor.integer() else { return false }
+            switch member {
+            case 0: group.0 = number
+            case 1: group.1 = number
+            case 2: group.2 = number
+            default:
+                guard let hop = Self.hop(code: group.0, selfTime: group.1, gap: group.2, nested: number, offset: &offset,
+                    position: hops.count, names: names)
+                else { return false }
+                hops.append(hop)
+            }
+            member = (member + 1) & 3
+            return true
+        }
+        return complete && member == 0
+    }
+
+    private static func fastExtras(_ cursor: inout JSONByteCursor, keepsPayload: Bool, into extras: inout Extras) -> Bool {
+        cursor.members { cursor, key in
+            switch key {
+            case "error": extras.error = cursor.string(); return extras.error != nil
+            case "id":
+                if cursor.null() { return true }
+                extras.id = cursor.string()
+                return extras.id != nil
+            case "payload":
+                guard keepsPayload else { return cursor.skipValue() }
+                extras.payload = cursor.value()
+                return extras.payload != nil
+            case "reasons":
+                return Self.fastPairs(&cursor, value: { $0.string() }) { extras.reasons.append(($0, $1)) }
+            case "registries":
+                return Self.fastPairs(&cursor, value: { $0.integer(atLeast: 0) }) { extras.registries.append(($0, $1)) }
+            default: return false
+            }
+        }
+    }
+
+    /// `[[hop index, value], …]`, each pair handed to `add`.
+    private static func fastPairs<Value>(
+        _ cursor: inout JSONByteCursor, value read: (inout JSONByteCursor) -> Value?, add: (Int64, Value) -> Void
+    ) -> Bool {
+        cursor.elements { cursor in
+            var position: Int64?, value: Value?, member = 0
+            let pair = cursor.elements { cursor in
+                defer { member += 1 }
+                switch member {
+                case 0: position = cursor.integer(atLeast: 0); return position != nil
+                case 1: value = read(&cursor); return value != nil
+                default: return false
+                }
+            }
+            guard pair, let position, let value else { return false }
+            add(position, value)
+            return true
+        }
+    }
+
+    // MARK: General path
+
+    /// Decodes any line of a compact segment from its parsed value; errors name the element at fault (its column
+    /// when `document` is given, else column 1 of `line`).
+    mutating func decode(
+        _ value: JSONValue, document: JSONDocument?, file: String, line: Int, keepsPayload: Bool
+    ) throws(FormatError) -> CompactLogLine {
+        func fail(_ path: String, _ expected: String, _ found: JSONValue?) -> FormatError {
+            let (line, column) = document?.position(of: path) ?? (line, 1)
+            return FormatError(file: file, line: line, column: column, expected: expected, found: found?.summary ?? "nothing")
+        }
+        switch value {
+        case .object(let members):
+            if members.count == 1, let list = members["names"] {
+                guard case .array(let elements) = list else { throw fail("names", "names to be an array of strings", list) }
+                var added: [String] = []
+                for (index, element) in elements.enumerated() {
+                    guard case .string(let name) = element else {
+                        throw fail("names[\(index)]", "names[\(index)] to be a string", element)
+                    }
+                    added.append(name)
+                }
+                names += added
+                return .names
+            }
+            if members.count == 1, let count = members["dropped"] {
+                guard case .integer(let number) = count, number > 0 else {
+                    throw fail("dropped", "dropped to be a count of traces ≥ 1", count)
+                }
+                return .dropped(Int(clamping: number))
+            }
+            throw fail("", "a trace (an array) or a record ({\"names\":[…]} or {\"dropped\":N})", value)
+        case .array(let elements):
+            guard elements.count == 9 || elements.count == 10 else {
+                throw fail("", "a trace of 9 elements (10 with extras), as Docs/TraceLogFormat.md lists", .string("\(elements.count) elements"))
+            }
+            var numbers: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0, 0, 0)
+            let labels = ["id difference", "start time difference", "durationNs", "chain", "chainVersion", "kind", "entry", "outcome"]
+            for index in 0..<8 {
+                guard case .integer(let number) = elements[index] else {
+                    throw fail("[\(index)]", "element \(index) (\(labels[index])) to be an integer", elements[index])
+                }
+                withUnsafeMutableBytes(of: &numbers) { $0.storeBytes(of: number, toByteOffset: index * 8, as: Int64.self) }
+            }
+            guard case .array(let hopNumbers) = elements[8] else { throw fail("[8]", "element 8 (hops) to be an array", elements[8]) }
+            guard hopNumbers.count % 4 == 0 else {
+                throw fail("[8]", "element 8 (hops) to hold 4 integers a hop", .string("\(hopNumbers.count) integers"))
+            }
+            var hops: [Hop] = []
+            var offset: Int64 = 0
+            for start in stride(from: 0, to: hopNumbers.count, by: 4) {
+                var group: [Int64] = []
+                for index in start..<start + 4 {
+                    guard case .integer(let number) = hopNumbers[index] else {
+                        throw fail("[8][\(index)]", "element 8 (hops) to hold integers", hopNumbers[index])
+                    }
+                    group.append(number)
+                }
+                guard let hop = Self.hop(code: group[0], selfTime: group[1], gap: group[2], nested: group[3], offset: &offset,
+                    position: hops.count, names: names)
+                else {
+                    throw fail("[8][\(start)]", Self.hopExpectation(group, names: names.count, offset: offset), .string("[\(group.map(String.init).joined(separator: ","))]"))
+                }
+                hops.append(hop)
+            }
+            var extras = Extras()
+            if elements.count == 10 {
+                guard case .object(let members) = elements[9] else {
+                    throw fail("[9]", "element 9 (extras) to be an object", elements[9])
+                }
+                for (key, member) in members {
+                    switch (key, member) {
+                    case ("error", .string(let text)): extras.error = text
+                    case ("id", .string(let text)): extras.id = text
+                    case ("id", .null): break
+                    case ("payload", _): if keepsPayload { extras.payload = member }
+                    case ("reasons", .array(let pairs)):
+                        for (index, pair) in pairs.enumerated() {
+                            guard case .array(let parts) = pair, parts.count == 2, case .integer(let position) = parts[0], position >= 0,
+                                case .string(let text) = parts[1]
+                            else { throw fail("[9].reasons[\(index)]", "a reason as [hop index, string]", pair) }
+                            extras.reasons.append((position, text))
+                        }
+                    case ("registries", .array(let pairs)):
+                        for (index, pair) in pairs.enumerated() {
+                            guard case .array(let parts) = pair, parts.count == 2, case .integer(let position) = parts[0], position >= 0,
+                                case .integer(let name) = parts[1], name >= 0
+                            else { throw fail("[9].registries[\(index)]", "a registry as [hop index, name index]", pair) }
+                            extras.registries.append((position, name))
+                        }
+                    default:
+                        throw fail("[9].\(key)", "extras with error, id, payload, reasons or registries (of their types)", member)
+                    }
+                }
+            }
+            switch makeTrace(numbers: numbers, hops: hops, extras: extras) {
+            case .success(let trace): return .trace(trace)
+            case .failure(let problem): throw fail(problem.path, problem.expected, problem.found)
+            }
+        default:
+            throw fail("", "a trace (an array) or a record ({\"names\":[…]} or {\"dropped\":N})", value)
+        }
+    }
+
+    private static func hopExpectation(_ group: [Int64], names: Int, offset: Int64) -> String {
+        if group[0] < 0 || group[0] / 4 >= Int64(names) {
+            return "a hop's first number to be handler × 4 + decision, with the handler one of the \(names) names written"
+        }
+        if group[1] < 0 { return "a hop's self time (second number) to be ≥ 0" }
+        return "a hop's start offset (the previous one plus the third number) and inclusive time (self plus the fourth) to be ≥ 0 and fit in 64 bits"
+    }
+
+    // MARK: Shared
+
+    private struct Extras {
+        var error: String?
+        var id: String?
+        var payload: JSONValue?
+        var reasons: [(Int64, String)] = []
+        var registries: [(Int64, Int64)] = []
+    }
+
+    private struct Problem: Error {
+        let path: String
+        let expected: String
+        let found: JSONValue?
+    }
+
+    /// One hop from its four numbers; `nil` when they do not make one. `offset` is the previous hop's start.
+    private static func hop(
+        code: Int64, selfTime: Int64, gap: Int64, nested: Int64, offset: inout Int64, position: Int, names: [String]
+    ) -> Hop? {
+        guard code >= 0, code / 4 < Int64(names.count), selfTime >= 0 else { return nil }
+        let (start, startOverflow) = offset.addingReportingOverflow(gap)
+        let (inclusive, inclusiveOverflow) = selfTime.addingReportingOverflow(nested)
+        guard !startOverflow, !inclusiveOverflow, start >= 0, inclusive >= 0 else { return nil }
+        offset = start
+        return Hop(
+            handler: names[Int(code / 4)], position: position, decision: CompactTraceLogFormat.decisions[Int(code % 4)],
+            reason: nil, registry: nil, startOffset: UInt64(start), inclusiveDuration: UInt64(inclusive),
+            selfDuration: UInt64(selfTime))
+    }
+
+    /// The trace the numbers, hops and extras describe, checked against the segment; the segment moves on only
+    /// when it is one.
+    private mutating func makeTrace(
+        numbers: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64), hops: [Hop], extras: Extras
+    ) -> Result<Trace, Problem> {
+        let (idDifference, startDifference, duration, chain, chainVersion, kind, entry, outcomeCode) = numbers
+        func name(_ index: Int64, _ path: String, _ label: String) -> Result<String, Problem> {
+            guard index >= 0, index < Int64(names.count) else {
+                return .failure(Problem(
+                    path: path, expected: "\(label) to be one of the \(names.count) names written so far (0…\(names.count - 1))",
+                    found: .integer(index)))
+            }
+            return .success(names[Int(index)])
+        }
+        guard duration >= 0 else { return .failure(Problem(path: "[2]", expected: "durationNs to be ≥ 0", found: .integer(duration))) }
+        guard chainVersion >= 0, let version = Int(exactly: chainVersion) else {
+            return .failure(Problem(path: "[4]", expected: "chainVersion to be ≥ 0", found: .integer(chainVersion)))
+        }
+        let chainName: String, kindName: String, entryName: String
+        switch (name(chain, "[3]", "chain"), name(kind, "[5]", "kind"), name(entry, "[6]", "entry")) {
+        case (.success(let a), .success(let b), .success(let c)): (chainName, kindName, entryName) = (a, b, c)
+        case (.failure(let problem), _, _), (_, .failure(let problem), _), (_, _, .failure(let problem)): return .failure(problem)
+        }
+        let outcome: Outcome
+        if outcomeCode == -1 {
+            outcome = .fellOffTheEnd
+        } else {
+            guard outcomeCode >= 0 else {
+                return .failure(Problem(path: "[7]", expected: "outcome to be -1 or a handler × 2 (+1 if failed)", found: .integer(outcomeCode)))
+            }
+            switch name(outcomeCode / 2, "[7]", "outcome's handler") {
+            case .failure(let problem): return .failure(problem)
+            case .success(let handler):
+                if outcomeCode % 2 == 0 {
+                    outcome = .accepted(by: handler)
+                } else {
+                    guard let error = extras.error else {
+                        return .failure(Problem(path: "[7]", expected: "a failed outcome's error in the extras (element 9)", found: nil))
+                    }
+                    outcome = .failed(at: handler, error: error)
+                }
+            }
+        }
+        if extras.error != nil, outcomeCode == -1 || outcomeCode % 2 == 0 {
+            return .failure(Problem(path: "[9].error", expected: "an error only with a failed outcome", found: extras.error.map { .string($0) }))
+        }
+        var hops = hops
+        for (position, reason) in extras.reasons {
+            guard position < Int64(hops.count) else {
+                return .failure(Problem(path: "[9].reasons", expected: "reasons of hops 0…\(hops.count - 1)", found: .integer(position)))
+            }
+            hops[Int(position)].reason = reason
+        }
+        for (position, registry) in extras.registries {
+            guard position < Int64(hops.count) else {
+                return .failure(Problem(path: "[9].registries", expected: "registries of hops 0…\(hops.count - 1)", found: .integer(position)))
+            }
+            switch name(registry, "[9].registries", "a registry") {
+            case .success(let registry): hops[Int(position)].registry = registry
+            case .failure(let problem): return .failure(problem)
+            }
+        }
+        let id = previousID &+ UInt64(bitPattern: idDifference)
+        let start = previousStart &+ startDifference
+        previousID = id
+        previousStart = start
+        return .success(Trace(
+            id: id, commandKind: kindName, commandID: extras.id, payload: extras.payload, entry: entryName, chain: chainName,
+            chainVersion: version, startTime: start, hops: hops, outcome: outcome, duration: UInt64(duration)))
+    }
+}

@@ -1,0 +1,235 @@
+import ChainTraceFastPath
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import ChainTrace
+import ChainTraceJSON
+
+/// The file side of a ``TraceLogSink``: encodes traces into a buffer, writes it to the current file, rotates
+/// files by size, and remembers the first error. Used by one thread at a time (the sink's writer thread, or the
+/// recording threads under the sink's lock).
+struct TraceLogFile {
+    let path: String
+    let format: TraceLogSink.Format
+    let bufferSize: Int
+    let rotationBytes: Int?
+    private(set) var descriptor: Int32 = -1
+    /// The file being written (`path`, or its numbered name when rotating).
+    private(set) var currentFile: String
+    private(set) var files: [String] = []
+    private var fileNumber: Int
+    private var bytesInFile = 0
+    private var tracesInFile = 0
+    private var buffer: [UInt8] = []
+    private var encoder = CompactTraceLogEncoder()
+    private(set) var firstError: FormatError?
+    private(set) var repairedTail: TornTail?
+
+    /// Opens (creates, or continues with `appending`) the log's first file.
+    init(path: String, appending: Bool, format: TraceLogSink.Format, bufferSize: Int, rotationBytes: Int?) throws(FormatError) {
+        self.path = path
+        self.format = format
+        self.bufferSize = max(0, bufferSize)
+        self.rotationBytes = rotationBytes.map { max(1, $0) }
+        fileNumber = rotationBytes == nil ? 0 : (appending ? max(1, Self.lastNumber(of: path)) : 1)
+        currentFile = rotationBytes == nil ? path : Self.numbered(path, fileNumber)
+        try open(appending: appending)
+    }
+
+    /// `traces.jsonl` → `traces-0001.jsonl`.
+    static func numbered(_ path: String, _ number: Int) -> String {
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let name = path[slash...]
+        let digits = String(number)
+        let suffix = "-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            return String(path[..<dot]) + suffix + String(path[dot...])
+        }
+        return path + suffix
+    }
+
+    /// The highest number of an existing rotated file of `path` (0 when there is none).
+    private static func lastNumber(of path: String) -> Int {
+        var number = 0
+        var status = stat()
+        while number < 9_999_999, stat(numbered(path, number + 1), &status) == 0 { number += 1 }
+        return number
+    }
+
+    private mutating func open(appending: Bool) throws(FormatError) {
+        let flags = O_RDWR | O_CREAT | (appending ? O_APPEND : O_TRUNC)
+        let descriptor = openDescriptor(currentFile, flags)
+        guard descriptor >= 0 else { throw .system(file: currentFile, expected: "a writable file", code: errno) }
+        var existingVersion: Int?
+        if appending {
+            do {
+                (existingVersion, repairedTail) = try Self.prepareForAppending(descriptor, path: currentFile)
+            } catch {
+                closeDescriptor(descriptor)
+                throw error
+            }
+        }
+        self.descriptor = descriptor
+        files.append(currentFile)
+        bytesInFile = Int(lseek(descriptor, 0, SEEK_END))
+        tracesInFile = 0
+        encoder.reset()
+        // A compact log starts a segment with a header (the names start again); a version 1 log needs one only
+        // when the file is empty or holds the other version.
+        switch format {
+        case .compact: buffer += CompactTraceLogFormat.header + [0x0A]
+        case .jsonLines: if existingVersion != TraceLogFormat.version { buffer += TraceLogFormat.header + [0x0A] }
+        }
+        writeBuffer()
+        if let firstError { throw firstError }
+    }
+
+    /// Adds one trace to the buffer, writing the buffer out when it is full.
+    mutating func append(_ trace: Trace) {
+        rotateIfFull()
+        switch format {
+        case .compact: encoder.encode(trace, into: &buffer)
+        case .jsonLines:
+            buffer += TraceLogFormat.encode(trace)
+            buffer.append(0x0A)
+        }
+        tracesInFile += 1
+        if buffer.count > bufferSize { writeBuffer() }
+    }
+
+    /// Records that `count` traces were dropped here.
+    mutating func appendDropped(_ count: Int) {
+        guard count > 0 else { return }
+        switch format {
+        case .compact: encoder.encodeDropped(count: count, into: &buffer)
+        case .jsonLines: buffer += Array(#"{"dropped":\#(count)}"#.utf8) + [0x0A]
+        }
+    }
+
+    /// Moves on to the next numbered file once this one has reached the rotation size.
+    private mutating func rotateIfFull() {
+        guard let rotationBytes, tracesInFile > 0, bytesInFile + buffer.count >= rotationBytes else { return }
+        writeBuffer()
+        closeDescriptor(descriptor)
+        descriptor = -1
+        fileNumber += 1
+        currentFile = Self.numbered(path, fileNumber)
+        do {
+            try open(appending: false)
+        } catch {
+            if firstError == nil { firstError = error }
+        }
+    }
+
+    /// Writes the buffer to the file.
+    mutating func writeBuffer() {
+        guard !buffer.isEmpty else { return }
+        defer { buffer.removeAll(keepingCapacity: true) }
+        guard descriptor >= 0 else {
+            if firstError == nil {
+                firstError = FormatError(file: currentFile, line: 0, column: 0, expected: "an open log", found: "a closed one")
+            }
+            return
+        }
+        let failure = FileDescriptor.writeAll(descriptor, buffer)
+        if failure != 0, firstError == nil {
+            firstError = .system(file: currentFile, expected: "to write the log", code: failure)
+        } else {
+            bytesInFile += buffer.count
+        }
+    }
+
+    /// Writes the buffer and closes the file.
+    mutating func close() {
+        writeBuffer()
+        if descriptor >= 0 {
+            closeDescriptor(descriptor)
+            descriptor = -1
+        }
+    }
+
+    /// Checks that a non-empty file is a trace log, and cuts a torn last line off it: the file's version (`nil`
+    /// when empty) and the cut line.
+    private static func prepareForAppending(_ descriptor: Int32, path: String) throws(FormatError) -> (Int?, TornTail?) {
+        let size = lseek(descriptor, 0, SEEK_END)
+        guard size > 0 else { return (nil, nil) }
+        // The header: the first line must be a trace log's.
+        var first = [UInt8](repeating: 0, count: Int(min(size, 4096)))
+        let read = first.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, 0) }
+        guard read > 0 else { throw .system(file: path, expected: "a readable trace log", code: errno) }
+        first.removeSubrange(read...)
+        let headerLine = Array(first.prefix { $0 != UInt8(ascii: "\n") })
+        let version: Int
+        do {
+            version = try TraceLogFormat.checkHeader(try JSONDocument(bytes: headerLine, file: path).root, file: path, line: 1)
+        } catch {
+            throw FormatError(
+                file: path, line: 1, column: 1, expected: "a trace log to append to (its header line)",
+                found: headerLine.isEmpty ? "an empty first line" : "something else (\(error.expected))")
+        }
+        // The end: append only after a newline; a torn last line is cut off.
+        var end = Int64(size)
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while end > 0 {
+            let start = max(0, end - Int64(chunk.count))
+            let count = Int(end - start)
+            let got = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, count, off_t(start)) }
+            guard got == count else { throw .system(file: path, expected: "a readable trace log", code: errno) }
+            if let newline = chunk[..<count].lastIndex(of: UInt8(ascii: "\n")) {
+                let keep = start + Int64(newline) + 1
+                guard keep < Int64(size) else { return (version, nil) }
+                // A last line that is whole but for its newline gets its newline, not cut: a prefix of an object
+                // or an array is never valid JSON, so a line that parses is whole.
+                if try isWholeLine(descriptor, from: keep, to: Int64(size), path: path) {
+                    guard write(descriptor, [UInt8(ascii: "\n")], 1) == 1 else {
+                        throw .system(file: path, expected: "to end the log's last line", code: errno)
+                    }
+                    return (version, nil)
+                }
+                return (version, try cut(descriptor, to: keep, size: Int64(size), path: path))
+            }
+            end = start
+        }
+        // No newline at all: the header alone, unterminated; the file is emptied and gets a new one.
+        _ = try cut(descriptor, to: 0, size: Int64(size), path: path)
+        return (nil, nil)
+    }
+
+    private static func isWholeLine(_ descriptor: Int32, from start: Int64, to end: Int64, path: String) throws(FormatError) -> Bool {
+        var line = [UInt8](repeating: 0, count: Int(end - start))
+        let got = line.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, off_t(start)) }
+        guard got == line.count else { throw .system(file: path, expected: "a readable trace log", code: errno) }
+        return (try? JSONDocument(bytes: line, file: path)) != nil
+    }
+
+    private static func cut(_ descriptor: Int32, to length: Int64, size: Int64, path: String) throws(FormatError) -> TornTail? {
+        guard ftruncate(descriptor, off_t(length)) == 0 else {
+            throw .system(file: path, expected: "to cut the torn last line off the log", code: errno)
+        }
+        if length == 0 { return nil }
+        var lines = 0
+        var offset: Int64 = 0
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while offset < length {
+            let count = Int(min(Int64(buffer.count), length - offset))
+            let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, count, off_t(offset)) }
+            guard got > 0 else { break }
+            lines += buffer[..<got].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            offset += Int64(got)
+        }
+        return TornTail(line: lines + 1, byteCount: Int(size - length), problem: "cut off before appending")
+    }
+}
+
+/// `open(2)` and `close(2)`, named apart from the methods above.
+private func openDescriptor(_ path: String, _ flags: Int32) -> Int32 {
+    open(path, flags, 0o644)
+}
+
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
+}

@@ -1,0 +1,81 @@
+import ChainTraceFastPath
+import ChainTraceTestSupport
+import Foundation
+import Testing
+
+/// `HandOffQueue`, the lock-free queue from a recording thread to the trace log writer, against a plain array used
+/// as a bounded queue: the same pushes accepted and refused, the same elements out in the same order, on generated
+/// sequences of pushes, pops and drains; and, across two real threads, every element pushed comes out once, in
+/// order.
+@Suite("Hand-off queue against a plain bounded queue")
+struct HandOffQueueTests {
+    @Test(arguments: SeededGenerator.seeds(100))
+    func itDoesWhatABoundedArrayQueueDoes(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let requested = Int.random(in: 0...40, using: &random)
+        let queue = HandOffQueue<String>(capacity: requested)
+        var capacity = 2
+        while capacity < requested { capacity <<= 1 }
+        #expect(queue.capacity == capacity, "seed \(seed)")
+        var model: [String] = []
+        var next = 0
+        for _ in 0..<500 {
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<6:
+                let element = "e\(next)"
+                next += 1
+                let accepted = queue.push(element)
+                #expect(accepted == (model.count < capacity), "seed \(seed)")
+                if accepted { model.append(element) }
+            case 6..<9:
+                let popped = queue.pop()
+                #expect(popped == model.first, "seed \(seed)")
+                if !model.isEmpty { model.removeFirst() }
+            default:
+                var drained: [String] = []
+                let count = queue.drain { drained.append($0) }
+                #expect(drained == model && count == model.count, "seed \(seed)")
+                model.removeAll()
+            }
+            #expect(queue.isEmpty == model.isEmpty, "seed \(seed)")
+        }
+    }
+
+    @Test func twoThreadsHandOverEveryElementOnceInOrder() {
+        let queue = HandOffQueue<Int>(capacity: 64)
+        let total = 200_000
+        let producer = Thread {
+            var value = 0
+            while value < total {
+                if queue.push(value) { value += 1 }
+            }
+        }
+        producer.start()
+        var expected = 0
+        var inOrder = true
+        while expected < total {
+            _ = queue.drain { value in
+                if value != expected { inOrder = false }
+                expected += 1
+            }
+        }
+        #expect(inOrder && expected == total && queue.isEmpty)
+    }
+
+    /// Elements still in a queue that is released are released with it (no leak, no double release).
+    @Test func releasingAQueueReleasesWhatItHolds() {
+        final class Tracked: @unchecked Sendable {
+            let counter: PublishedCounter
+            init(_ counter: PublishedCounter) { self.counter = counter }
+            deinit { counter.increment() }
+        }
+        let released = PublishedCounter()
+        do {
+            let queue = HandOffQueue<Tracked>(capacity: 8)
+            for _ in 0..<5 { _ = queue.push(Tracked(released)) }
+            _ = queue.pop()
+            #expect(released.value == 1)
+        }
+        #expect(released.value == 5)
+    }
+}
