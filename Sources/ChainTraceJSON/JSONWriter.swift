@@ -18,6 +18,14 @@ package struct JSONWriter {
         bytes.append(contentsOf: more)
     }
 
+    /// Appends `text` as a JSON string literal to `bytes`, as ``write(_:)-(String)`` does.
+    package static func append(string text: String, to bytes: inout [UInt8]) {
+        var writer = JSONWriter()
+        swap(&writer.bytes, &bytes)
+        writer.write(text)
+        swap(&writer.bytes, &bytes)
+    }
+
     /// Appends `value` as compact JSON text (no spaces, no newline).
     package mutating func write(_ value: JSONValue) {
         switch value {
@@ -58,6 +66,18 @@ package struct JSONWriter {
     /// U+FEFF is written `\ufeff`: Foundation's `JSONSerialization` drops a raw one at the start of a string or
     /// after an escape, so a name holding one would not survive a Swift tool reading our files.
     package mutating func write(_ text: String) {
+        // Most names and ids need no escape: copied at once.
+        var text = text
+        let copied = text.withUTF8 { utf8 -> Bool in
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0xEF {
+                return false
+            }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if copied { return }
         bytes.append(UInt8(ascii: "\""))
         // Bytes of a possible U+FEFF (EF BB BF) held back until the sequence is known: 0, 1 or 2 of them.
         var held = 0
@@ -106,14 +126,16 @@ package struct JSONWriter {
         if number < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = number.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits, filled from the end
-        withUnsafeMutableBytes(of: &digits) { buffer in
+        withUnsafeMutableBytes(of: &digits) { raw in
+            let buffer = raw.bindMemory(to: UInt8.self)
             var index = buffer.count
             repeat {
                 index -= 1
                 buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            bytes.append(contentsOf: buffer[index...])
+            // Byte by byte: for a few bytes, cheaper than a bulk append's set-up (measured).
+            for digit in buffer[index...] { bytes.append(digit) }
         }
     }
 
@@ -128,6 +150,10 @@ package struct JSONWriter {
 
     /// Appends raw text; the caller makes sure it is valid JSON in context.
     package mutating func append(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+        // Literals and native strings are contiguous: read in place, a byte at a time (they are short).
+        let done = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            for byte in utf8 { bytes.append(byte) }
+        }
+        if done == nil { bytes.append(contentsOf: text.utf8) }
     }
 }

@@ -1,4 +1,5 @@
 public import ChainTrace
+import ChainTraceFastPath
 import ChainTraceJSON
 
 /// The ChainTrace trace log, version 2: the compact form ``TraceLogSink`` writes by default. Still JSON Lines —
@@ -50,6 +51,18 @@ public struct CompactTraceLogEncoder: Sendable {
     private var previousID: UInt64 = 0
     private var previousStart: Int64 = 0
     private var writer = JSONWriter()
+    /// The trace line being written.
+    private var line: [UInt8] = []
+    /// The log's numbers for the names of the last trace's name list (shared by every trace of one chain version),
+    /// filled as they are met: a hop's handler costs an array read, not a string lookup.
+    private var mappedOwner: (any AnyObject & Sendable)?
+    private var mappedNames: [String] = []
+    private var mapped: [Int64] = []
+    private var mappedChain: Int64 = 0
+    private var lastKind = ""
+    private var lastKindNumber: Int64 = -1
+    private var reasons: [(Int, String)] = []
+    private var registries: [(Int, Int64)] = []
 
     /// An encoder at the start of a segment (right after a header).
     public init() {}
@@ -62,93 +75,119 @@ public struct CompactTraceLogEncoder: Sendable {
     /// Appends `trace`'s line, preceded by a names line when it uses names not written before, each ended by a
     /// newline.
     public mutating func encode(_ trace: Trace, into bytes: inout [UInt8]) {
-        writer.removeAll()
-        let hops = trace.hops
-        let chain = index(of: trace.chain)
-        let kind = index(of: trace.commandKind)
-        let entry = index(of: trace.entry)
-        writer.append("[")
-        writer.write(Int64(bitPattern: trace.id &- previousID))
-        writer.append(",")
-        writer.write(trace.startTime &- previousStart)
-        writer.append(",")
-        writer.write(Int64(clamping: trace.duration))
-        writer.append(",")
-        writer.write(chain)
-        writer.append(",")
-        writer.write(Int64(trace.chainVersion))
-        writer.append(",")
-        writer.write(kind)
-        writer.append(",")
-        writer.write(entry)
-        writer.append(",")
+        line.removeAll(keepingCapacity: true)
+        if mappedOwner.map({ ObjectIdentifier($0) }) != trace.compactNamesIdentity {
+            let (names, owner) = trace.compactNames
+            mappedOwner = owner
+            mappedNames = names
+            mapped = [Int64](repeating: -1, count: names.count)
+            mappedChain = index(of: trace.chain)
+        }
+        let kind = trace.commandKind
+        if lastKindNumber < 0 || kind != lastKind {
+            lastKind = kind
+            lastKindNumber = index(of: kind)
+        }
+        let entry = number(ofName: trace.compactEntry)
+        let startTime = trace.startTime
+        var head = ByteChunk()
+        head.append(UInt8(ascii: "["))
+        head.append(decimal: Int64(bitPattern: trace.id &- previousID))
+        head.append(UInt8(ascii: ","))
+        head.append(decimal: startTime &- previousStart)
+        head.append(UInt8(ascii: ","))
+        head.append(decimal: Int64(clamping: trace.duration))
+        head.append(UInt8(ascii: ","))
+        head.append(decimal: mappedChain)
+        head.append(UInt8(ascii: ","))
+        head.append(decimal: Int64(trace.chainVersion))
+        head.append(UInt8(ascii: ","))
+        head.append(decimal: lastKindNumber)
+        head.append(UInt8(ascii: ","))
+        head.append(decimal: entry)
+        head.append(UInt8(ascii: ","))
+        head.move(to: &line)
         var error: String?
-        switch trace.outcome {
-        case .fellOffTheEnd: writer.append("-1")
-        case .accepted(let handler): writer.write(index(of: handler) * 2)
-        case .failed(let handler, let message):
-            writer.write(index(of: handler) * 2 + 1)
-            error = message
+        switch trace.compactOutcomeRecord {
+        case .fellOffTheEnd?: put("-1")
+        case .decided(let handler, let failed)?:
+            put(number(ofName: handler) * 2 + (failed ? 1 : 0))
+            if failed, case .failed(_, let message) = trace.outcome { error = message }
+        case nil:
+            switch trace.outcome {
+            case .fellOffTheEnd: put("-1")
+            case .accepted(let handler): put(index(of: handler) * 2)
+            case .failed(let handler, let message):
+                put(index(of: handler) * 2 + 1)
+                error = message
+            }
         }
-        writer.append(",[")
+        put(",[")
         var previousOffset: Int64 = 0
-        var reasons: [(Int, String)] = []
-        var registries: [(Int, Int64)] = []
-        for (position, hop) in hops.enumerated() {
-            if position > 0 { writer.append(",") }
-            writer.write(index(of: hop.handler) * 4 + CompactTraceLogFormat.code(of: hop.decision))
-            writer.append(",")
-            let selfTime = Int64(clamping: hop.selfDuration)
-            writer.write(selfTime)
-            writer.append(",")
-            let offset = Int64(clamping: hop.startOffset)
-            writer.write(offset - previousOffset)  // both in 0...Int64.max: cannot overflow
+        var position = 0
+        registries.removeAll(keepingCapacity: true)
+        var chunk = ByteChunk()
+        trace.forEachCompactHop { hop in
+            if !chunk.hasRoom(for: 4 * (ByteChunk.decimalWidth + 1)) { chunk.move(to: &line) }
+            if position > 0 { chunk.append(UInt8(ascii: ",")) }
+            chunk.append(decimal: number(ofName: hop.handler) * 4 + CompactTraceLogFormat.code(of: hop.decision))
+            chunk.append(UInt8(ascii: ","))
+            let selfTime = Int64(clamping: hop.selfNanoseconds)
+            chunk.append(decimal: selfTime)
+            chunk.append(UInt8(ascii: ","))
+            let offset = Int64(clamping: hop.startNanoseconds)
+            chunk.append(decimal: offset - previousOffset)  // both in 0...Int64.max: cannot overflow
             previousOffset = offset
-            writer.append(",")
-            writer.write(Int64(clamping: hop.inclusiveDuration) - selfTime)
-            if let reason = hop.reason { reasons.append((position, reason)) }
-            if let registry = hop.registry { registries.append((position, index(of: registry))) }
+            chunk.append(UInt8(ascii: ","))
+            chunk.append(decimal: Int64(clamping: hop.inclusiveNanoseconds) - selfTime)
+            if hop.registry >= 0 { registries.append((position, number(ofName: hop.registry))) }
+            position += 1
         }
-        writer.append("]")
+        chunk.move(to: &line)
+        put("]")
+        reasons.removeAll(keepingCapacity: true)
+        trace.forEachReason { reasons.append(($0, $1)) }
         if trace.commandID != nil || trace.payload != nil || error != nil || !reasons.isEmpty || !registries.isEmpty {
             // Keys in sorted order, as everywhere in ChainTrace's JSON.
-            writer.append(",{")
+            put(",{")
             var first = true
-            func key(_ name: String) {
-                writer.append(first ? "\"\(name)\":" : ",\"\(name)\":")
+            func key(_ name: StaticString) {
+                put(first ? "\"" : ",\"")
+                put(name)
+                put("\":")
                 first = false
             }
             if let error {
                 key("error")
-                writer.write(error)
+                putString(error)
             }
             if let id = trace.commandID {
                 key("id")
-                writer.write(id)
+                putString(id)
             }
             if let payload = trace.payload {
                 key("payload")
-                writer.write(payload)
+                putValue(payload)
             }
             /// `[[hop index, value], …]`.
-            func pairs<Value>(_ name: String, _ pairs: [(Int, Value)], _ write: (inout JSONWriter, Value) -> Void) {
+            func pairs<Value>(_ name: StaticString, _ pairs: [(Int, Value)], _ write: (inout Self, Value) -> Void) {
                 guard !pairs.isEmpty else { return }
                 key(name)
-                writer.append("[")
+                put("[")
                 for (number, (position, value)) in pairs.enumerated() {
-                    writer.append(number == 0 ? "[" : ",[")
-                    writer.write(Int64(position))
-                    writer.append(",")
-                    write(&writer, value)
-                    writer.append("]")
+                    put(number == 0 ? "[" : ",[")
+                    put(Int64(position))
+                    put(",")
+                    write(&self, value)
+                    put("]")
                 }
-                writer.append("]")
+                put("]")
             }
-            pairs("reasons", reasons) { $0.write($1) }
-            pairs("registries", registries) { $0.write($1) }
-            writer.append("}")
+            pairs("reasons", reasons) { $0.putString($1) }
+            pairs("registries", registries) { $0.put($1) }
+            put("}")
         }
-        writer.append("]\n")
+        put("]\n")
         if !newNames.isEmpty {
             var names = JSONWriter()
             names.append(#"{"names":["#)
@@ -160,9 +199,9 @@ public struct CompactTraceLogEncoder: Sendable {
             bytes.append(contentsOf: names.bytes)
             newNames.removeAll(keepingCapacity: true)
         }
-        bytes.append(contentsOf: writer.bytes)
+        bytes.append(contentsOf: line)
         previousID = trace.id
-        previousStart = trace.startTime
+        previousStart = startTime
     }
 
     /// Appends a record that `count` traces were dropped here (the writer fell behind and its policy is to drop).
@@ -173,6 +212,52 @@ public struct CompactTraceLogEncoder: Sendable {
         writer.write(Int64(count))
         bytes.append(contentsOf: writer.bytes)
         bytes.append(contentsOf: Array("}\n".utf8))
+    }
+
+    // The line is written with these, in this module, so that they inline: the same calls to JSONWriter (another
+    // module, `package` API, not inlined) cost the background writer a third of its time (measured with perf).
+
+    /// A decimal integer.
+    @inline(__always)
+    private mutating func put(_ number: Int64) {
+        if number < 0 { line.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits, filled from the end
+        withUnsafeMutableBytes(of: &digits) { raw in
+            var index = raw.count
+            repeat {
+                index -= 1
+                raw[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            for digit in raw[index...] { line.append(digit) }
+        }
+    }
+
+    /// Text that is already JSON in context.
+    @inline(__always)
+    private mutating func put(_ text: StaticString) {
+        text.withUTF8Buffer { for byte in $0 { line.append(byte) } }
+    }
+
+    /// A JSON string.
+    private mutating func putString(_ text: String) {
+        JSONWriter.append(string: text, to: &line)
+    }
+
+    /// Any JSON value.
+    private mutating func putValue(_ value: JSONValue) {
+        writer.removeAll()
+        writer.write(value)
+        line.append(contentsOf: writer.bytes)
+    }
+
+    /// The log's number for the name at `index` of the current name list.
+    private mutating func number(ofName index: Int) -> Int64 {
+        if mapped[index] >= 0 { return mapped[index] }
+        let number = self.index(of: mappedNames[index])
+        mapped[index] = number
+        return number
     }
 
     private mutating func index(of name: String) -> Int64 {

@@ -174,10 +174,39 @@ variant("Chain, traced + payload capture", share: 0.3) { send(withPayload, $0) }
 let sampled = makeChain(Recorder(sink: InMemoryTraceSink(limit: 10_000), sampling: .oneIn(100)))
 variant("Chain, sampled 1/100") { send(sampled, $0) }
 
-let logPath = "/tmp/chaintrace-benchmark-\(getpid()).jsonl"
-let logSink = try! TraceLogSink(path: logPath)
-let logged = makeChain(Recorder(sink: logSink))
-variant("Chain, traced into a trace log file", share: 0.05) { send(logged, $0) }
+// Trace log files: the background writer (the default) with each full-queue policy, and the old way, each
+// recording thread encoding and writing its own traces. "Block" is the sustained cost: the recording thread waits
+// whenever the writer is behind, so it includes all the writer's work the other core cannot hide.
+let logPath = "/tmp/chaintrace-benchmark-\(getpid())"
+func logSink(_ name: String, _ configure: (inout TraceLogSink.Options) -> Void) -> TraceLogSink {
+    var options = TraceLogSink.Options()
+    configure(&options)
+    return try! TraceLogSink(path: "\(logPath)-\(name).jsonl", options: options)
+}
+let droppingLog = logSink("drop") { _ in }
+let blockingLog = logSink("block") { $0.whenBehind = .block }
+let callerLog = logSink("caller") { $0.writesInBackground = false; $0.format = .jsonLines }
+let callerCompactLog = logSink("caller-compact") { $0.writesInBackground = false }
+let logSinks = [droppingLog, blockingLog, callerLog, callerCompactLog]
+let dropping = makeChain(Recorder(sink: droppingLog, capturesPayloads: false))
+variant("trace log, background, drop when behind", share: 0.3) { count in
+    send(dropping, count)
+    try! droppingLog.flush()
+}
+let blocking = makeChain(Recorder(sink: blockingLog, capturesPayloads: false))
+variant("trace log, background, block when behind", share: 0.3) { count in
+    send(blocking, count)
+    try! blockingLog.flush()
+}
+let blockingPayloads = makeChain(Recorder(sink: blockingLog))
+variant("trace log, background, block, + payloads", share: 0.1) { count in
+    send(blockingPayloads, count)
+    try! blockingLog.flush()
+}
+let onCaller = makeChain(Recorder(sink: callerLog, capturesPayloads: false))
+variant("trace log v1, written on the caller's thread", share: 0.05) { send(onCaller, $0) }
+let onCallerCompact = makeChain(Recorder(sink: callerCompactLog, capturesPayloads: false))
+variant("trace log v2, written on the caller's thread", share: 0.05) { send(onCallerCompact, $0) }
 
 // Integrations: what each sink costs with nobody listening, and with a listener that keeps everything.
 let spansUnheard = makeChain(Recorder(sink: SpanTraceSink(), capturesPayloads: false))
@@ -238,8 +267,10 @@ for _ in 0..<repeats {
         best[index] = min(best[index], timeRun(commands: commands, variant.body))
     }
 }
-try? logSink.close()
-unlink(logPath)
+for sink in logSinks {
+    try? sink.close()
+    for file in sink.files { unlink(file) }
+}
 
 let baseline = best[1]
 let plainBaseline = best[0]
@@ -265,6 +296,8 @@ for (variant, nanoseconds) in zip(variants, best) {
             + lpad(fixed(nanoseconds / baseline, 2), 12) + lpad(fixed(nanoseconds / plainBaseline, 2), 16)
     )
 }
+print("")
+print("trace log, background, drop when behind: \(droppingLog.droppedCount) traces dropped in all its runs (counted, and recorded in its log)")
 if let index = variants.firstIndex(where: { $0.name == "instrumented chain (traceHop), recorder off" }) {
     let instrumentedOff = best[index] - plainBaseline
     print("")

@@ -12,16 +12,28 @@ package struct CompactHop: Sendable {
     @usableFromInline package var selfNanoseconds: UInt64
     /// Its whole time, in nanoseconds.
     @usableFromInline package var inclusiveNanoseconds: UInt64
+    /// From the start of the trace to the start of the hop, in nanoseconds.
+    @usableFromInline package var startNanoseconds: UInt64
 
     /// Creates a compact hop.
     @inlinable
-    package init(handler: Int, registry: Int, decision: Decision, selfNanoseconds: UInt64, inclusiveNanoseconds: UInt64) {
+    package init(
+        handler: Int, registry: Int, decision: Decision, selfNanoseconds: UInt64, inclusiveNanoseconds: UInt64,
+        startNanoseconds: UInt64
+    ) {
         self.handler = handler
         self.registry = registry
         self.decision = decision
         self.selfNanoseconds = selfNanoseconds
         self.inclusiveNanoseconds = inclusiveNanoseconds
+        self.startNanoseconds = startNanoseconds
     }
+}
+
+/// How a trace ended: fell off the end, or decided by a handler (an index in the trace's names).
+package enum CompactOutcomeRecord: Sendable {
+    case fellOffTheEnd
+    case decided(handler: Int, failed: Bool)
 }
 
 /// How a trace ended, without the names ``Outcome`` carries.
@@ -58,6 +70,29 @@ extension Trace {
         }
     }
 
+    /// The index in ``compactNames`` of the handler the command entered at.
+    package var compactEntry: Int { storage.header { Int($0.pointee.entry) } }
+
+    /// How the trace ended, by the numbers: the deciding hop's handler (an index in ``compactNames``), or `nil`
+    /// when the trace was given an outcome no hop accounts for (read ``outcome`` then).
+    package var compactOutcomeRecord: CompactOutcomeRecord? {
+        if outcomeOverride != nil { return nil }
+        return storage.read { header, records in
+            let hop = Int(header.pointee.outcomeHop)
+            guard hop >= 0 else { return .fellOffTheEnd }
+            return .decided(handler: Int(records[hop].handler), failed: records[hop].decision == .failed)
+        }
+    }
+
+    /// Calls `body` with each hop's position and reason, for the hops that have one.
+    package func forEachReason(_ body: (Int, String) -> Void) {
+        storage.header { header in
+            for (position, reason) in header.pointee.reasons.values.enumerated() {
+                if let reason, position < header.pointee.count { body(position, reason) }
+            }
+        }
+    }
+
     /// Calls `body` with each hop in compact form — the same numbers ``hops`` gives, without building them.
     @inlinable
     package func forEachCompactHop(_ body: (CompactHop) -> Void) {
@@ -66,10 +101,11 @@ extension Trace {
             let scale = header.pointee.inTicks ? MonotonicClock.nanosecondsPerTick : nil
             for record in records {
                 let (inclusive, exclusive) = TraceStorage.durations(of: record, scale: scale)
+                let start = scale.map { MonotonicClock.nanoseconds(record.startOffset, scale: $0) } ?? record.startOffset
                 body(
                     CompactHop(
                         handler: Int(record.handler), registry: Int(record.registry), decision: record.decision,
-                        selfNanoseconds: exclusive, inclusiveNanoseconds: inclusive))
+                        selfNanoseconds: exclusive, inclusiveNanoseconds: inclusive, startNanoseconds: start))
             }
         }
     }
