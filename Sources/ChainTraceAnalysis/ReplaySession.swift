@@ -1,3 +1,4 @@
+import ChainTraceFastPath
 public import ChainTrace
 public import ChainTraceDefinitions
 public import ChainTraceTraceLog
@@ -35,6 +36,8 @@ public final class ReplaySession {
     /// The fields the definition's rules read, in slots: a stream read with it gives the chain's rules those
     /// fields without a lookup.
     package let schema: FieldSchema
+    /// The cursor's name table for reading each logged command's fields as text.
+    private let payloadNames = NameTable()
 
     /// Builds the chain.
     ///
@@ -104,16 +107,20 @@ public final class ReplaySession {
                     try reject(FormatError(file: stream.file, line: line, column: 0, expected: "a change the chain can make", found: "\(error)"), into: &report)
                 }
             case (let line, .command(let command))?:
-                let trace: Trace
+                var trace: Trace
                 let keepsPath = report.paths.count < options.keptPaths
                 do {
                     // The id is only made for traces that leave this loop (kept, logged or compared): the
                     // profile does not read it, and making it is a good share of a command's cost.
                     let leaves = keepsPath || traceLog != nil || expected != nil
+                    // A logged command's payload is its line's text when it can be (not parsed into a tree again).
+                    let text = traceLog == nil ? nil : command.fieldsText(names: payloadNames)
                     let description = (
-                        kind: command.kind, id: leaves ? command.id : nil, payload: traceLog == nil ? nil : command.fields
+                        kind: command.kind, id: leaves ? command.id : nil,
+                        payload: traceLog == nil || text != nil ? nil : command.fields
                     )
                     trace = try chain.sendForTrace(command, from: command.entry, describedAs: description, on: thread)
+                    if let text { trace.attach(text) }
                 } catch {
                     try reject(FormatError(file: stream.file, line: line, column: 0, expected: "a command the chain can take", found: "\(error)"), into: &report)
                     continue

@@ -57,7 +57,10 @@ struct ReplayCommand: ParsableCommand {
         let reader = try session.openStream(path: stream)
         let expected = try expect.map { path throws(FormatError) in try TraceLogReader(path: path, payloads: false) }
         let outputFile = try traceOut.map { path throws(FormatError) in try AtomicOutputFile(path: path) }
-        let sink = try outputFile.map { file throws(FormatError) in try TraceLogSink(path: file.temporaryPath, bufferSize: 1 << 20) }
+        // A replay's log must hold every command: the recording waits for the writer rather than drop.
+        var logOptions = TraceLogSink.Options()
+        logOptions.whenBehind = .block
+        let sink = try outputFile.map { file throws(FormatError) in try TraceLogSink(path: file.temporaryPath, options: logOptions) }
         let progress = ProgressBar(totalBytes: ProgressBar.size(of: stream))
         let clock = ContinuousClock()
         let started = clock.now

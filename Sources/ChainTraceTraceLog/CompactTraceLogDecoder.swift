@@ -22,6 +22,39 @@ struct CompactSegment {
     private(set) var names: [String] = []
     private var previousID: UInt64 = 0
     private var previousStart: Int64 = 0
+    /// The names traces of each chain share: the handlers (and registries) met in that chain's traces so far, as
+    /// a recorded chain's traces share its handler names. Not the whole segment's list, whose chain names and
+    /// kinds would read as handlers to an analysis that maps a trace's names.
+    private var chains: [Int64: ChainNames] = [:]
+
+    private struct ChainNames {
+        var shared: SharedTraceNames
+        var names: [String] = []
+        /// For each name number of the segment, its index in `names`, or -1.
+        var local: [Int] = []
+        var isStale = false
+
+        init(chain: String) {
+            shared = SharedTraceNames(chain: chain, names: [])
+        }
+
+        mutating func index(of number: Int, in segment: [String]) -> Int {
+            if number < local.count, local[number] >= 0 { return local[number] }
+            while local.count <= number { local.append(-1) }
+            names.append(segment[number])
+            local[number] = names.count - 1
+            isStale = true
+            return names.count - 1
+        }
+
+        mutating func current(chain: String) -> SharedTraceNames {
+            if isStale {
+                shared = SharedTraceNames(chain: chain, names: names)
+                isStale = false
+            }
+            return shared
+        }
+    }
 
     // MARK: Fast path
 
@@ -29,7 +62,7 @@ struct CompactSegment {
     mutating func decodeFast(_ bytes: UnsafeBufferPointer<UInt8>, keepsPayload: Bool, names table: NameTable) -> Trace? {
         var cursor = JSONByteCursor(bytes: bytes, names: table)
         var numbers: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0, 0, 0)
-        var hops: [Hop] = []
+        var hops: [CompactHop] = []
         var extras = Extras()
         var element = 0
         let names = self.names
@@ -52,7 +85,7 @@ struct CompactSegment {
         return try? makeTrace(numbers: numbers, hops: hops, extras: extras).get()
     }
 
-    private static func fastHops(_ cursor: inout JSONByteCursor, names: [String], into hops: inout [Hop]) -> Bool {
+    private static func fastHops(_ cursor: inout JSONByteCursor, names: [String], into hops: inout [CompactHop]) -> Bool {
         var group: (Int64, Int64, Int64) = (0, 0, 0)
         var member = 0
         var offset: Int64 = 0
@@ -63,8 +96,7 @@ struct CompactSegment {
             case 1: group.1 = number
             case 2: group.2 = number
             default:
-                guard let hop = Self.hop(code: group.0, selfTime: group.1, gap: group.2, nested: number, offset: &offset,
-                    position: hops.count, names: names)
+                guard let hop = Self.hop(code: group.0, selfTime: group.1, gap: group.2, nested: number, offset: &offset, names: names)
                 else { return false }
                 hops.append(hop)
             }
@@ -163,7 +195,7 @@ struct CompactSegment {
             guard hopNumbers.count % 4 == 0 else {
                 throw fail("[8]", "element 8 (hops) to hold 4 integers a hop", .string("\(hopNumbers.count) integers"))
             }
-            var hops: [Hop] = []
+            var hops: [CompactHop] = []
             var offset: Int64 = 0
             for start in stride(from: 0, to: hopNumbers.count, by: 4) {
                 var group: [Int64] = []
@@ -173,8 +205,7 @@ struct CompactSegment {
                     }
                     group.append(number)
                 }
-                guard let hop = Self.hop(code: group[0], selfTime: group[1], gap: group[2], nested: group[3], offset: &offset,
-                    position: hops.count, names: names)
+                guard let hop = Self.hop(code: group[0], selfTime: group[1], gap: group[2], nested: group[3], offset: &offset, names: names)
                 else {
                     throw fail("[8][\(start)]", Self.hopExpectation(group, names: names.count, offset: offset), .string("[\(group.map(String.init).joined(separator: ","))]"))
                 }
@@ -245,23 +276,22 @@ struct CompactSegment {
 
     /// One hop from its four numbers; `nil` when they do not make one. `offset` is the previous hop's start.
     private static func hop(
-        code: Int64, selfTime: Int64, gap: Int64, nested: Int64, offset: inout Int64, position: Int, names: [String]
-    ) -> Hop? {
+        code: Int64, selfTime: Int64, gap: Int64, nested: Int64, offset: inout Int64, names: [String]
+    ) -> CompactHop? {
         guard code >= 0, code / 4 < Int64(names.count), selfTime >= 0 else { return nil }
         let (start, startOverflow) = offset.addingReportingOverflow(gap)
         let (inclusive, inclusiveOverflow) = selfTime.addingReportingOverflow(nested)
         guard !startOverflow, !inclusiveOverflow, start >= 0, inclusive >= 0 else { return nil }
         offset = start
-        return Hop(
-            handler: names[Int(code / 4)], position: position, decision: CompactTraceLogFormat.decisions[Int(code % 4)],
-            reason: nil, registry: nil, startOffset: UInt64(start), inclusiveDuration: UInt64(inclusive),
-            selfDuration: UInt64(selfTime))
+        return CompactHop(
+            handler: Int(code / 4), registry: -1, decision: CompactTraceLogFormat.decisions[Int(code % 4)],
+            selfNanoseconds: UInt64(selfTime), inclusiveNanoseconds: UInt64(inclusive), startNanoseconds: UInt64(start))
     }
 
     /// The trace the numbers, hops and extras describe, checked against the segment; the segment moves on only
     /// when it is one.
     private mutating func makeTrace(
-        numbers: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64), hops: [Hop], extras: Extras
+        numbers: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64), hops: [CompactHop], extras: Extras
     ) -> Result<Trace, Problem> {
         let (idDifference, startDifference, duration, chain, chainVersion, kind, entry, outcomeCode) = numbers
         func name(_ index: Int64, _ path: String, _ label: String) -> Result<String, Problem> {
@@ -276,9 +306,9 @@ struct CompactSegment {
         guard chainVersion >= 0, let version = Int(exactly: chainVersion) else {
             return .failure(Problem(path: "[4]", expected: "chainVersion to be ≥ 0", found: .integer(chainVersion)))
         }
-        let chainName: String, kindName: String, entryName: String
+        let chainName: String, kindName: String
         switch (name(chain, "[3]", "chain"), name(kind, "[5]", "kind"), name(entry, "[6]", "entry")) {
-        case (.success(let a), .success(let b), .success(let c)): (chainName, kindName, entryName) = (a, b, c)
+        case (.success(let a), .success(let b), .success): (chainName, kindName) = (a, b)
         case (.failure(let problem), _, _), (_, .failure(let problem), _), (_, _, .failure(let problem)): return .failure(problem)
         }
         let outcome: Outcome
@@ -305,27 +335,35 @@ struct CompactSegment {
             return .failure(Problem(path: "[9].error", expected: "an error only with a failed outcome", found: extras.error.map { .string($0) }))
         }
         var hops = hops
+        var reasons: [(Int, String)] = []
         for (position, reason) in extras.reasons {
             guard position < Int64(hops.count) else {
                 return .failure(Problem(path: "[9].reasons", expected: "reasons of hops 0…\(hops.count - 1)", found: .integer(position)))
             }
-            hops[Int(position)].reason = reason
+            reasons.append((Int(position), reason))
         }
         for (position, registry) in extras.registries {
             guard position < Int64(hops.count) else {
                 return .failure(Problem(path: "[9].registries", expected: "registries of hops 0…\(hops.count - 1)", found: .integer(position)))
             }
-            switch name(registry, "[9].registries", "a registry") {
-            case .success(let registry): hops[Int(position)].registry = registry
-            case .failure(let problem): return .failure(problem)
-            }
+            if case .failure(let problem) = name(registry, "[9].registries", "a registry") { return .failure(problem) }
+            hops[Int(position)].registry = Int(registry)
         }
         let id = previousID &+ UInt64(bitPattern: idDifference)
         let start = previousStart &+ startDifference
         previousID = id
         previousStart = start
+        // The hops' names as indexes into the chain's own list.
+        var chainNames = chains[chain] ?? ChainNames(chain: chainName)
+        let localEntry = chainNames.index(of: Int(entry), in: self.names)
+        for index in hops.indices {
+            hops[index].handler = chainNames.index(of: hops[index].handler, in: self.names)
+            if hops[index].registry >= 0 { hops[index].registry = chainNames.index(of: hops[index].registry, in: self.names) }
+        }
+        let shared = chainNames.current(chain: chainName)
+        chains[chain] = chainNames
         return .success(Trace(
-            id: id, commandKind: kindName, commandID: extras.id, payload: extras.payload, entry: entryName, chain: chainName,
-            chainVersion: version, startTime: start, hops: hops, outcome: outcome, duration: UInt64(duration)))
+            id: id, commandKind: kindName, commandID: extras.id, payload: extras.payload, names: shared, entry: localEntry,
+            chainVersion: version, startTime: start, hops: hops, reasons: reasons, outcome: outcome, duration: UInt64(duration)))
     }
 }

@@ -147,7 +147,7 @@ public struct CompactTraceLogEncoder: Sendable {
         put("]")
         reasons.removeAll(keepingCapacity: true)
         trace.forEachReason { reasons.append(($0, $1)) }
-        if trace.commandID != nil || trace.payload != nil || error != nil || !reasons.isEmpty || !registries.isEmpty {
+        if trace.commandID != nil || trace.hasPayload || error != nil || !reasons.isEmpty || !registries.isEmpty {
             // Keys in sorted order, as everywhere in ChainTrace's JSON.
             put(",{")
             var first = true
@@ -165,7 +165,10 @@ public struct CompactTraceLogEncoder: Sendable {
                 key("id")
                 putString(id)
             }
-            if let payload = trace.payload {
+            if let text = trace.encodedPayloadBytes {
+                key("payload")
+                line.append(contentsOf: text)
+            } else if let payload = trace.payload {
                 key("payload")
                 putValue(payload)
             }

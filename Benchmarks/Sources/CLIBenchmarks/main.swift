@@ -122,15 +122,21 @@ let commandsPath = try writeCommands(commandCount)
 let logPath = directory.appendingPathComponent("traces.jsonl").path
 let definition = try ChainDefinition.load(path: definitionPath)
 
-// One replay writes the trace log the stats runs read.
-do {
+// One replay writes the trace logs the stats runs read: version 1 (one object a trace, the row quoted in MB/s since
+// the first runs) and the compact version 2 that TraceLogSink writes by default.
+let compactLogPath = directory.appendingPathComponent("traces.v2.jsonl").path
+for (path, format) in [(logPath, TraceLogSink.Format.jsonLines), (compactLogPath, .compact)] {
     let session = try ReplaySession(definition: definition)
-    let sink = try TraceLogSink(path: logPath, bufferSize: 1 << 20)
+    var options = TraceLogSink.Options()
+    options.format = format
+    options.whenBehind = .block
+    let sink = try TraceLogSink(path: path, options: options)
     _ = try session.run(try session.openStream(path: commandsPath), traceLog: sink)
     try sink.close()
 }
 let commandBytes = fileSize(commandsPath)
 let logBytes = fileSize(logPath)
+let compactLogBytes = fileSize(compactLogPath)
 // The log just written is still being flushed to disk; let that finish before anything is timed.
 sync()
 
@@ -154,6 +160,8 @@ var replayRates: [Double] = []
 var replayDecoderRates: [Double] = []
 var statsRates: [Double] = []
 var statsDecoderRates: [Double] = []
+var compactStatsRates: [Double] = []
+var compactStatsDecoderRates: [Double] = []
 var endToEndRates: [Double] = []
 for _ in 0..<repeats {
     let session = try ReplaySession(definition: definition)
@@ -175,6 +183,18 @@ for _ in 0..<repeats {
     precondition(profiled == commandCount)
     statsRates.append(Double(logBytes) / stats / 1e6)
     statsDecoderRates.append(Double(logBytes) / (try seconds { _ = try decodeLines(logPath, as: DecodedTrace.self) }) / 1e6)
+    let compactStats = try seconds {
+        let reader = try TraceLogReader(path: compactLogPath, payloads: false)
+        var profile = ChainProfile()
+        while let trace = try reader.next() { profile.add(trace) }
+        profiled = profile.commands
+    }
+    precondition(profiled == commandCount)
+    compactStatsRates.append(Double(commandCount) / compactStats)
+    // JSONDecoder cannot decode a trace from a compact line alone (names are earlier lines): it reads each line
+    // into a JSON tree, less work than a trace.
+    compactStatsDecoderRates.append(
+        Double(commandCount) / (try seconds { _ = try decodeLines(compactLogPath, as: AnyJSON.self) }))
 }
 
 func range(_ values: [Double], _ format: (Double) -> String) -> String {
@@ -194,7 +214,9 @@ if cliExists {
 } else {
     print("| replay end to end: skipped, no executable at \(cliPath) | | | |")
 }
-print("| stats: read trace log, profile (MB/s) | \(range(statsRates, megabytes)) | \(range(statsDecoderRates, megabytes)) | \(range(statsRatio) { String(format: "%.1f×", $0) }) |")
+print("| stats: read trace log v1, profile (MB/s) | \(range(statsRates, megabytes)) | \(range(statsDecoderRates, megabytes)) | \(range(statsRatio) { String(format: "%.1f×", $0) }) |")
+print("| stats: read trace log v1, profile (traces/s) | \(range(statsRates.map { $0 * 1e6 / Double(logBytes) * Double(commandCount) }, thousands)) | \(range(statsDecoderRates.map { $0 * 1e6 / Double(logBytes) * Double(commandCount) }, thousands)) | |")
+print("| stats: read compact trace log v2 (\(compactLogBytes / 1_000_000) MB), profile (traces/s; JSONDecoder: JSON tree only) | \(range(compactStatsRates, thousands)) | \(range(compactStatsDecoderRates, thousands)) | \(range(zip(compactStatsRates, compactStatsDecoderRates).map { $0 / $1 }) { String(format: "%.1f×", $0) }) |")
 
 // MARK: Stream shapes: the replay rate on streams shaped as users' are, each beside JSONDecoder on the same bytes.
 
@@ -220,9 +242,12 @@ if shapeCount > 0 {
             rates.append(Double(shapeCount) / elapsed)
             let tracing = try ReplaySession(definition: definition)
             let traced = try seconds {
-                let sink = try TraceLogSink(path: tracePath, bufferSize: 1 << 20)
+                var options = TraceLogSink.Options()
+                options.whenBehind = .block
+                let sink = try TraceLogSink(path: tracePath, options: options)
                 _ = try tracing.run(try tracing.openStream(path: path), traceLog: sink)
                 try sink.close()
+                precondition(sink.droppedCount == 0)
             }
             tracedRates.append(Double(shapeCount) / traced)
             var decoded = 0

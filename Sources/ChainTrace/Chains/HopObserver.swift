@@ -147,6 +147,7 @@ struct TracedHops: HopObserver {
             header.pointee.kind = description.kind
             header.pointee.commandID = description.id
             header.pointee.payload = description.payload
+            header.pointee.encodedPayload = nil
             header.pointee.start = start
             header.pointee.duration = duration
             // A walk stops at the hop that accepted or failed, so only the last hop can decide the outcome.

@@ -9,7 +9,7 @@
 /// print(trace.outcome)     // accepted by Dime
 /// ```
 public struct Trace: Hashable, Identifiable {
-    @usableFromInline let storage: TraceStorage
+    @usableFromInline var storage: TraceStorage
 
     @usableFromInline
     init(storage: TraceStorage) {
@@ -97,7 +97,7 @@ public struct Trace: Hashable, Identifiable {
 
     /// An outcome given to ``init(id:commandKind:commandID:payload:entry:chain:chainVersion:startTime:hops:outcome:duration:)``
     /// that no hop accounts for (kept so hand-built traces read back exactly as given).
-    private(set) var outcomeOverride: Outcome? = nil
+    var outcomeOverride: Outcome? = nil
 
     /// Unique among the traces of one process; increasing on each thread.
     public var id: UInt64 { storage.header { $0.pointee.id } }
@@ -110,7 +110,9 @@ public struct Trace: Hashable, Identifiable {
     /// command across recorded runs.
     public var commandID: String? { storage.header { $0.pointee.commandID } }
     /// The command encoded as JSON, when it is `Encodable` and the recorder captures payloads.
-    public var payload: JSONValue? { storage.header { $0.pointee.payload } }
+    public var payload: JSONValue? {
+        storage.header { $0.pointee.payload ?? $0.pointee.encodedPayload?.value }
+    }
     /// The handler the command entered the chain at.
     public var entry: String {
         storage.header { $0.pointee.names.names[Int($0.pointee.entry)] }

@@ -148,6 +148,8 @@ struct TraceHeader {
     @usableFromInline var kind: String?
     @usableFromInline var commandID: String?
     @usableFromInline var payload: JSONValue?
+    /// The payload as text, when it is kept that way (then `payload` is `nil`).
+    @usableFromInline var encodedPayload: (any EncodedPayload)? = nil
     @usableFromInline var entry: Int32
     @usableFromInline var chainVersion: Int
     /// Clock ticks when `inTicks`, else wall-clock nanoseconds since 1970 (as a bit pattern).

@@ -1,0 +1,34 @@
+import ChainTrace
+import ChainTraceDefinitions
+import ChainTraceFastPath
+import ChainTraceTestSupport
+import Testing
+
+/// A command's fields kept as its line's text (how a replay logs payloads) mean exactly the fields parsed into a
+/// value: on generated lines — keys in any order, escapes, every kind of number, nested values — the text, parsed,
+/// is `fields`, and a trace given the text as its payload says so.
+@Suite("Fields as text against fields as a value")
+struct FieldsTextDifferentialTests {
+    @Test(arguments: SeededGenerator.seeds(60))
+    func theTextParsesToTheFields(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let lines = (0..<40).map { _ in StreamDecoderDifferentialTests.line(&random) }
+        // Behind a first line, so that the rest go through the fast decoder, which keeps fields in the line.
+        let reader = CommandStreamReader(bytes: Array((#"{"kind":"First"}"# + "\n" + lines.joined(separator: "\n") + "\n").utf8))
+        let names = NameTable()
+        var checked = 0
+        while true {
+            let next: (line: Int, item: CommandStreamReader.Item)?
+            do { next = try reader.next() } catch { continue }
+            guard let next else { break }
+            guard case .command(let command) = next.item else { continue }
+            guard let text = command.fieldsText(names: names) else { continue }
+            #expect(text.value == command.fields, "seed \(seed) line \(next.line): \(String(decoding: text.bytes, as: UTF8.self))")
+            var trace = Trace(id: 1, commandKind: command.kind, entry: "A", chain: "c", hops: [], outcome: .fellOffTheEnd, duration: 0)
+            trace.attach(text)
+            #expect(trace.payload == command.fields && trace.hasPayload, "seed \(seed)")
+            checked += 1
+        }
+        #expect(checked > 0, "seed \(seed): no line kept its fields as text")
+    }
+}
