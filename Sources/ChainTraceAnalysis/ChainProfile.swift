@@ -149,6 +149,30 @@ public struct ChainProfile: Sendable {
         settle()
     }
 
+    /// Adds everything `other` counted, as if its traces had been added here after this profile's own: how
+    /// profiles of the parts of a log read in parallel become the log's. Counts add; self-time histograms merge
+    /// exactly (bucket by bucket), so percentiles are those of one profile of every trace.
+    public mutating func merge(_ other: ChainProfile) {
+        var other = other
+        other.settle()
+        settle()
+        makeCountersUnique()
+        commands = commands.addingReportingOverflow(other.commands).overflow ? .max : commands + other.commands
+        accepted = accepted.addingReportingOverflow(other.accepted).overflow ? .max : accepted + other.accepted
+        fellOffTheEnd = fellOffTheEnd.addingReportingOverflow(other.fellOffTheEnd).overflow ? .max : fellOffTheEnd + other.fellOffTheEnd
+        failed = failed.addingReportingOverflow(other.failed).overflow ? .max : failed + other.failed
+        totalNanoseconds = totalNanoseconds.saturatingAdd(other.totalNanoseconds)
+        for chain in other.chains where !chains.contains(chain) { chains.append(chain) }
+        let mapping = other.handlerStatistics.map { index(of: $0.handler) }
+        for (theirs, mine) in mapping.enumerated() {
+            handlerStatistics[mine].merge(timesOf: other.handlerStatistics[theirs])
+            counters.add(other.counters.row(theirs), at: mine)
+        }
+        other.counters.forEachLink { from, to, count in
+            counters.addLink(from: from == 0 ? 0 : mapping[from - 1] + 1, to: mapping[to], count: count)
+        }
+    }
+
     /// Folds every handler's pending self times into its histogram (see ``HopCounters``), so that reading
     /// percentiles afterwards copies nothing. Reads are right either way.
     mutating func settle() {

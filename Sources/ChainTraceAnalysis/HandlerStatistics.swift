@@ -62,6 +62,15 @@ public struct HandlerStatistics: Sendable {
         }
     }
 
+    /// Adds another profile's self-time histogram of the same handler (exactly: the buckets add up), and its
+    /// registry and budget when this one has none.
+    mutating func merge(timesOf other: HandlerStatistics) {
+        selfTimes.add(other.selfTimes)
+        largestSelfTime = max(largestSelfTime, other.largestSelfTime)
+        if registry == nil { registry = other.registry }
+        if budgetNanoseconds == nil { budgetNanoseconds = other.budgetNanoseconds }
+    }
+
     /// The count of one decision.
     public func count(of decision: Decision) -> Int {
         switch decision {

@@ -1,15 +1,18 @@
+import ChainTraceFastPath
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// A progress bar on stderr, drawn only when stderr is a terminal and the work has taken over a second.
-final class ProgressBar {
+/// A progress bar on stderr, drawn only when stderr is a terminal and the work has taken over a second. Any
+/// thread may report progress (a log read in parallel): drawing is under a lock.
+final class ProgressBar: Sendable {
     private let total: Int
     private let terminal = Terminal.standardError
     private let start = ProgressBar.now()
-    private var drawn = false
+    /// Whether the bar is on screen.
+    private let drawn = LockedValue(false)
     private let enabled: Bool
 
     /// Tracks work measured in bytes, `total` in all (0 when unknown).
@@ -26,13 +29,17 @@ final class ProgressBar {
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         let megabytes = Double(done) / 1_000_000
-        terminal.writeData("\r\(bar) \(Int(fraction * 100))%  \(Int(megabytes)) MB  \(Int(megabytes / (Self.now() - start))) MB/s ")
-        drawn = true
+        drawn.withLock { drawn in
+            terminal.writeData("\r\(bar) \(Int(fraction * 100))%  \(Int(megabytes)) MB  \(Int(megabytes / (Self.now() - start))) MB/s ")
+            drawn = true
+        }
     }
 
     /// Clears the bar.
     func finish() {
-        if drawn { terminal.writeData("\r\u{1B}[K") }
+        drawn.withLock { drawn in
+            if drawn { terminal.writeData("\r\u{1B}[K") }
+        }
     }
 
     /// The size of the file at `path`, or 0.

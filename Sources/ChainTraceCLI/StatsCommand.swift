@@ -10,7 +10,8 @@ struct StatsCommand: ParsableCommand {
         commandName: "stats",
         abstract: "Profile a trace log recorded by an instrumented app: per-handler decisions and self time.",
         discussion: """
-            Reads the log as it streams, in constant memory, however large it is. Several files, or a directory of \
+            Reads the log as it streams, in constant memory, however large it is, on every core (parts of each file \
+            at once, their profiles merged exactly). Several files, or a directory of \
             them (a rotated log: its *.jsonl files in name order), are read as one log.
             """
     )
@@ -21,34 +22,42 @@ struct StatsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A chain definition whose handler budgets the slow rule should check.", valueName: "file"))
     var definition: String?
 
+    @Option(name: .long, help: ArgumentHelp("Threads reading the log at once (default: one per core).", valueName: "n"))
+    var threads: Int?
+
     @OptionGroup var slowRule: SlowRuleOptions
     @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more") }
+    }
 
     func run() throws {
         let rule = try slowRule.rule()
         var profile = ChainProfile()
         if let definition { profile.declareBudgets(of: try ChainDefinition.load(path: definition)) }
-        let reader = try TraceLogReader(paths: logs, payloads: false)
-        let progress = ProgressBar(totalBytes: ProgressBar.size(of: reader.files))
-        try profile.add(contentsOf: reader, progress: progress.update)
+        let files = try logs.flatMap { path throws(FormatError) in try TraceLogReader.files(at: path) }
+        let progress = ProgressBar(totalBytes: ProgressBar.size(of: files))
+        let read = try TraceLogProfiler(threads: threads).profile(paths: logs, into: profile, progress: progress.update)
         progress.finish()
+        profile = read.profile
         let report = ProfileReport(profile: profile, rule: rule)
         switch output.format {
         case .json:
             var object = try report.json().merging(["chains": .array(profile.chains.map { .string($0) })])
-            if let torn = reader.tornTail { object = object.merging(["tornTail": .string(torn.description)]) }
+            if let torn = read.tornTails.first { object = object.merging(["tornTail": .string(torn.description)]) }
             object = object.merging([
-                "files": .integer(Int64(reader.files.count)), "droppedTraces": .integer(Int64(clamping: reader.droppedTraces)),
+                "files": .integer(Int64(read.files.count)), "droppedTraces": .integer(Int64(clamping: read.droppedTraces)),
             ])
             Terminal.standardOutput.writeData(object.printed)
         case .text:
             let style = output.style
-            let source = reader.files.count == 1 ? reader.files[0] : "\(reader.files.count) files (\(logs.joined(separator: ", ")))"
+            let source = read.files.count == 1 ? read.files[0] : "\(read.files.count) files (\(logs.joined(separator: ", ")))"
             var text = style.bold("\(profile.commands) traces") + " of \(TerminalText.shown(profile.chains.joined(separator: ", "))) in \(TerminalText.shown(source))\n\n"
             text += report.text(style: style)
-            for torn in reader.tornTails { text += "\n  Ignored a torn last line: \(TerminalText.shown(torn.description))\n" }
-            if reader.droppedTraces > 0 {
-                text += "\n  " + style.red("The writer dropped \(reader.droppedTraces) traces") + " (its queue was full; the log records where); the profile covers the rest.\n"
+            for torn in read.tornTails { text += "\n  Ignored a torn last line: \(TerminalText.shown(torn.description))\n" }
+            if read.droppedTraces > 0 {
+                text += "\n  " + style.red("The writer dropped \(read.droppedTraces) traces") + " (its queue was full; the log records where); the profile covers the rest.\n"
             }
             Terminal.standardOutput.writeText(text)
         }

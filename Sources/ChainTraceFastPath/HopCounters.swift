@@ -253,6 +253,30 @@ public final class HopCounters: @unchecked Sendable {
         linkCount += 1
     }
 
+    /// Adds another profile's counts of a handler to handler `index` (saturating, as counting does).
+    public func add(_ other: Row, at index: Int) {
+        let row = rows + index
+        row.pointee.seen = row.pointee.seen.addingReportingOverflow(other.seen).overflow ? .max : row.pointee.seen + other.seen
+        row.pointee.accepted = row.pointee.accepted.addingReportingOverflow(other.accepted).overflow ? .max : row.pointee.accepted + other.accepted
+        row.pointee.passed = row.pointee.passed.addingReportingOverflow(other.passed).overflow ? .max : row.pointee.passed + other.passed
+        row.pointee.continued = row.pointee.continued.addingReportingOverflow(other.continued).overflow ? .max : row.pointee.continued + other.continued
+        row.pointee.failed = row.pointee.failed.addingReportingOverflow(other.failed).overflow ? .max : row.pointee.failed + other.failed
+        let (selfSum, selfOverflow) = row.pointee.totalSelfNanoseconds.addingReportingOverflow(other.totalSelfNanoseconds)
+        row.pointee.totalSelfNanoseconds = selfOverflow ? .max : selfSum
+        let (inclusiveSum, inclusiveOverflow) = row.pointee.totalInclusiveNanoseconds.addingReportingOverflow(other.totalInclusiveNanoseconds)
+        row.pointee.totalInclusiveNanoseconds = inclusiveOverflow ? .max : inclusiveSum
+    }
+
+    /// Adds `count` commands going along a link, as ``countLink(from:to:)`` does one.
+    public func addLink(from: Int, to: Int, count: Int) {
+        guard count > 0 else { return }
+        countLink(from: from, to: to)
+        var link = Int(firstLink[from])
+        while Int(targets[link]) != to { link = Int(nextLink[link]) }
+        let (sum, overflow) = linkCounts[link].addingReportingOverflow(count - 1)
+        linkCounts[link] = overflow ? .max : sum
+    }
+
     /// Handler `index`'s counts.
     public func row(_ index: Int) -> Row {
         rows[index]

@@ -27,9 +27,9 @@ public final class JSONLinesReader {
     package var bytesRead: Int { lines.value.bytesConsumed }
 
     /// Opens the file at `path`.
-    package init(path: String) throws(FormatError) {
+    package init(path: String, offset: Int = 0) throws(FormatError) {
         file = path
-        lines = UncheckedCell(try LineReader(path: path))
+        lines = UncheckedCell(try LineReader(path: path, offset: offset))
     }
 
     /// Reads JSON Lines held in memory; `name` stands for the file in errors.
@@ -54,6 +54,14 @@ public final class JSONLinesReader {
             return line
         }
         return nil
+    }
+
+    /// Where the line ``nextLine()`` returned last starts, in bytes from the start of the input.
+    package var lastLineStart: Int { lines.value.lastLineStart }
+
+    /// Reads past the next line, blank or not.
+    package func skipLine() throws(FormatError) -> Bool {
+        try lines.value.next(file: file) != nil
     }
 
     /// Calls `body` with the bytes of `line`, the line ``nextLine()`` returned last.

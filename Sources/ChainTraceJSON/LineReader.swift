@@ -30,10 +30,16 @@ public struct LineReader: ~Copyable {
     /// How much one `read` asks for: a few hundred kilobytes keeps the bytes just read in the core's own cache.
     private static let chunkSize = 256 << 10
 
-    package init(path: String) throws(FormatError) {
+    /// Reads the file at `path` from byte `offset` on (line numbers then count from there).
+    package init(path: String, offset: Int = 0) throws(FormatError) {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
             throw .system(file: path, expected: "a readable file", code: errno)
+        }
+        if offset > 0, lseek(descriptor, off_t(offset), SEEK_SET) < 0 {
+            let code = errno
+            close(descriptor)
+            throw .system(file: path, expected: "a file to read from byte \(offset)", code: code)
         }
         self.descriptor = descriptor
         storage = .allocate(capacity: 2 * Self.chunkSize)
@@ -62,12 +68,14 @@ public struct LineReader: ~Copyable {
                 if end > start, base[end - 1] == UInt8(ascii: "\r") { end -= 1 }
                 defer { start = newline + 1 }
                 lineNumber += 1
+                lastLineStart = discarded + start
                 return Line(range: start..<end, number: lineNumber, isTerminated: true)
             }
             if reachedEnd {
                 guard start < count else { return nil }
                 defer { start = count }
                 lineNumber += 1
+                lastLineStart = discarded + start
                 return Line(range: start..<count, number: lineNumber, isTerminated: false)
             }
             try fill(file: file)
@@ -81,6 +89,9 @@ public struct LineReader: ~Copyable {
     ) throws(Failure) -> T {
         try body(UnsafeBufferPointer(rebasing: storage[line.range]))
     }
+
+    /// Where the last line returned starts, in bytes from the start of the input.
+    package private(set) var lastLineStart = 0
 
     /// Bytes of the input consumed so far (through the end of the last line returned).
     package var bytesConsumed: Int { discarded + start }

@@ -26,6 +26,11 @@ struct TraceLogFile {
     private var tracesInFile = 0
     private var buffer: [UInt8] = []
     private var encoder = CompactTraceLogEncoder()
+    /// Compact trace bytes since the last header: a new segment starts every ``segmentBytes``, so that a reader
+    /// can start at any header (``TraceLogProfiler`` reads the parts of a file in parallel from them).
+    private var bytesInSegment = 0
+    /// How long a compact segment grows before the next header (and its names) starts another.
+    static let segmentBytes = 1 << 20
     private(set) var firstError: FormatError?
     private(set) var repairedTail: TornTail?
 
@@ -77,6 +82,7 @@ struct TraceLogFile {
         files.append(currentFile)
         bytesInFile = Int(lseek(descriptor, 0, SEEK_END))
         tracesInFile = 0
+        bytesInSegment = 0
         encoder.reset()
         // A compact log starts a segment with a header (the names start again); a version 1 log needs one only
         // when the file is empty or holds the other version.
@@ -92,7 +98,15 @@ struct TraceLogFile {
     mutating func append(_ trace: Trace) {
         rotateIfFull()
         switch format {
-        case .compact: encoder.encode(trace, into: &buffer)
+        case .compact:
+            if bytesInSegment >= Self.segmentBytes {
+                buffer += CompactTraceLogFormat.header + [0x0A]
+                encoder.reset()
+                bytesInSegment = 0
+            }
+            let before = buffer.count
+            encoder.encode(trace, into: &buffer)
+            bytesInSegment += buffer.count - before
         case .jsonLines:
             buffer += TraceLogFormat.encode(trace)
             buffer.append(0x0A)

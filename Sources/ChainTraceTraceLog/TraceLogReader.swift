@@ -94,6 +94,20 @@ public final class TraceLogReader {
         keepsPayloads = payloads
     }
 
+    /// Reads one part of the file at `path`, for a reader that reads parts in parallel: the traces of the
+    /// segments and lines that start in `start..<end` (a version 1 line that starts there; a version 2 segment
+    /// whose header does, read to its end even past `end`). Reading every part of a file this way gives every
+    /// trace exactly once. Line numbers count from the part's start; a part that cannot be read this way (an
+    /// error) is read again with the whole file.
+    package init(partOf path: String, from start: Int, to end: Int, payloads: Bool = true) throws(FormatError) {
+        let origin = max(0, start - 1)
+        lines = try JSONLinesReader(path: path, offset: origin)
+        files = [path]
+        pending = []
+        keepsPayloads = payloads
+        chunk = Chunk(start: start, end: end, origin: origin)
+    }
+
     /// Reads a trace log held in memory; `name` stands for the file in errors.
     public init(bytes: [UInt8], name: String = "<memory>", payloads: Bool = true) {
         lines = JSONLinesReader(bytes: bytes, name: name)
@@ -136,6 +150,114 @@ public final class TraceLogReader {
         }
     }
 
+    // MARK: Reading one part of a file
+
+    /// Where a reader of one part is.
+    private struct Chunk {
+        let start: Int
+        let end: Int
+        /// The byte the line reader starts at: one before `start`, so that a line starting at `start` is whole.
+        let origin: Int
+        var isPositioned = false
+        var isFinished = false
+        /// Whether the line being read starts at or after `end`.
+        var isPastEnd = false
+    }
+
+    private var chunk: Chunk?
+    /// A line read while finding where a part starts, to be read as the first.
+    private var pendingLine: LineReader.Line?
+    /// Dropped-trace records a part skipped while finding its start, with where they are in the file: counted
+    /// by the part before unless that part stopped before them (``partProcessedEnd``); the parallel reader
+    /// settles which.
+    package private(set) var partSkippedDrops: [(offset: Int, count: Int)] = []
+    /// Where the last line a part read ends, in bytes from the start of the file (0 before any).
+    package private(set) var partProcessedEnd = 0
+
+    /// The next line: the pending one first; `nil` at the end of the file or of the part.
+    private func takeLine() throws(FormatError) -> LineReader.Line? {
+        if let line = pendingLine {
+            pendingLine = nil
+            if let chunk { partProcessedEnd = chunk.origin + lines.bytesRead }
+            return line
+        }
+        guard let chunk else { return try lines.nextLine() }
+        if chunk.isFinished { return nil }
+        guard let line = try lines.nextLine() else { return nil }
+        let lineStart = chunk.origin + lines.lastLineStart
+        self.chunk?.isPastEnd = lineStart >= chunk.end
+        // A version 1 part ends at the first line that starts at or after its end.
+        if lineStart >= chunk.end, version == TraceLogFormat.version {
+            self.chunk?.isFinished = true
+            return nil
+        }
+        partProcessedEnd = chunk.origin + lines.bytesRead
+        return line
+    }
+
+    /// What a line at the start of a part says about where the part starts.
+    private enum LineKind {
+        case blank, header, dropped(Int), versionOne, versionTwo
+    }
+
+    private func kind(of raw: LineReader.Line) -> LineKind {
+        let bytes = lines.withBytes(of: raw) { Array($0) }
+        guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return .blank }
+        if first == UInt8(ascii: "[") { return .versionTwo }
+        guard case .object(let members)? = bytes.withUnsafeBufferPointer({ try? JSONParser.parse($0) }) else { return .versionOne }
+        if members["format"] != nil { return .header }
+        if members.count == 1, case .integer(let count)? = members["dropped"], count > 0 { return .dropped(Int(count)) }
+        if members.count == 1, members["names"] != nil { return .versionTwo }
+        return .versionOne
+    }
+
+    /// Skips to where this part's traces start: past the line the part begins inside, then past the rest of a
+    /// version 2 segment that started before the part (its header's part reads it), to a header or a version 1
+    /// line.
+    private func positionInChunk() throws(FormatError) {
+        guard let chunk, chunk.start > 0 else { return }
+        // The line the part begins inside (or the empty one before it) belongs to the part before.
+        guard try lines.skipLine() else { return }
+        var dropped = 0
+        var droppedLines: [(offset: Int, count: Int)] = []
+        defer { partSkippedDrops = droppedLines }
+        while true {
+            guard let raw = try lines.nextLine() else { return }
+            let lineStart = chunk.origin + lines.lastLineStart
+            // The file's unterminated last line: read the ordinary way, which reports it if it is torn.
+            if !raw.isTerminated, lineStart < chunk.end {
+                pendingLine = raw
+                return
+            }
+            let kind = kind(of: raw)
+            if case .blank = kind { continue }
+            if lineStart >= chunk.end {
+                self.chunk?.isFinished = true
+                return
+            }
+            switch kind {
+            case .blank: continue
+            case .dropped(let count):
+                // Counted here if a version 1 line follows; else it ends a segment, whose part may have counted it.
+                dropped = dropped > Int.max - count ? Int.max : dropped + count
+                droppedLines.append((lineStart, count))
+            case .versionTwo:
+                // The part before reads on to the end of this version 2 segment.
+                dropped = 0
+                droppedLines.removeAll()
+            case .header:
+                pendingLine = raw
+                return
+            case .versionOne:
+                version = TraceLogFormat.version
+                droppedTraces = dropped
+                droppedLines.removeAll()
+                pendingLine = raw
+                return
+            }
+        }
+    }
+
     /// A torn tail, with its file named when the reader reads several.
     private func named(_ torn: TornTail) -> TornTail {
         guard files.count > 1 else { return torn }
@@ -145,7 +267,12 @@ public final class TraceLogReader {
     }
 
     private func nextInFile() throws(FormatError) -> Trace? {
-        while let raw = try lines.nextLine() {
+        if var chunk, !chunk.isPositioned {
+            chunk.isPositioned = true
+            self.chunk = chunk
+            try positionInChunk()
+        }
+        while let raw = try takeLine() {
             if usesFastPath, raw.isTerminated, let version {
                 let (keepsPayloads, names) = (keepsPayloads, names)
                 let fast: Trace? =
@@ -161,6 +288,12 @@ public final class TraceLogReader {
             }
             guard let (line, value) = try lines.parse(raw) else { break }
             if version == nil || value["format"] != nil {
+                // A chunk ends at the first segment that starts at or after its end: the next chunk's.
+                if let chunk, chunk.isPastEnd {
+                    self.chunk?.isFinished = true
+                    partProcessedEnd = chunk.origin + lines.lastLineStart
+                    return nil
+                }
                 version = try TraceLogFormat.checkHeader(value, file: file, line: line)
                 segment = CompactSegment()
                 continue
@@ -191,7 +324,7 @@ public final class TraceLogReader {
                 throw (try? JSONDocument(bytes: bytes, file: file, firstLine: line)).map { TraceLogFormat.located(error, in: $0) } ?? error
             }
         }
-        if version == nil && lines.tornTail == nil {
+        if version == nil && lines.tornTail == nil && chunk == nil {
             throw FormatError(
                 file: file,
                 line: 1,

@@ -102,9 +102,8 @@ func fileSize(_ path: String) -> Int {
 // MARK: The memory run: a child process streams a large log through `stats` and reports its peak RSS.
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--stats-only" {
-    let reader = try TraceLogReader(path: CommandLine.arguments[2], payloads: false)
-    var profile = ChainProfile()
-    while let trace = try reader.next() { profile.add(trace) }
+    // As `chaintrace stats` reads: in parallel parts, one per core at a time.
+    _ = try TraceLogProfiler().profile(paths: [CommandLine.arguments[2]])
     // VmHWM is this process image's own peak (ru_maxrss would include the parent's, inherited over fork).
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
     let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?.split(separator: " ").dropFirst().first
@@ -160,7 +159,9 @@ var replayRates: [Double] = []
 var replayDecoderRates: [Double] = []
 var statsRates: [Double] = []
 var statsDecoderRates: [Double] = []
+var parallelStatsRates: [Double] = []
 var compactStatsRates: [Double] = []
+var parallelCompactStatsRates: [Double] = []
 var compactStatsDecoderRates: [Double] = []
 var endToEndRates: [Double] = []
 for _ in 0..<repeats {
@@ -191,6 +192,15 @@ for _ in 0..<repeats {
     }
     precondition(profiled == commandCount)
     compactStatsRates.append(Double(commandCount) / compactStats)
+    let profiler = TraceLogProfiler(partBytes: 4 << 20)
+    parallelStatsRates.append(Double(logBytes) / (try seconds {
+        profiled = try profiler.profile(paths: [logPath]).profile.commands
+    }) / 1e6)
+    precondition(profiled == commandCount)
+    parallelCompactStatsRates.append(Double(commandCount) / (try seconds {
+        profiled = try profiler.profile(paths: [compactLogPath]).profile.commands
+    }))
+    precondition(profiled == commandCount)
     // JSONDecoder cannot decode a trace from a compact line alone (names are earlier lines): it reads each line
     // into a JSON tree, less work than a trace.
     compactStatsDecoderRates.append(
@@ -216,6 +226,8 @@ if cliExists {
 }
 print("| stats: read trace log v1, profile (MB/s) | \(range(statsRates, megabytes)) | \(range(statsDecoderRates, megabytes)) | \(range(statsRatio) { String(format: "%.1f×", $0) }) |")
 print("| stats: read trace log v1, profile (traces/s) | \(range(statsRates.map { $0 * 1e6 / Double(logBytes) * Double(commandCount) }, thousands)) | \(range(statsDecoderRates.map { $0 * 1e6 / Double(logBytes) * Double(commandCount) }, thousands)) | |")
+print("| stats on \(TraceLogProfiler.availableCores) threads (TraceLogProfiler, as `chaintrace stats` reads): trace log v1 (MB/s) | \(range(parallelStatsRates, megabytes)) | \(range(statsDecoderRates, megabytes)) | \(range(zip(parallelStatsRates, statsRates).map { $0 / $1 }) { String(format: "%.2f× one thread", $0) }) |")
+print("| stats on \(TraceLogProfiler.availableCores) threads: compact trace log v2 (traces/s) | \(range(parallelCompactStatsRates, thousands)) | | \(range(zip(parallelCompactStatsRates, compactStatsRates).map { $0 / $1 }) { String(format: "%.2f× one thread", $0) }) |")
 print("| stats: read compact trace log v2 (\(compactLogBytes / 1_000_000) MB), profile (traces/s; JSONDecoder: JSON tree only) | \(range(compactStatsRates, thousands)) | \(range(compactStatsDecoderRates, thousands)) | \(range(zip(compactStatsRates, compactStatsDecoderRates).map { $0 / $1 }) { String(format: "%.1f×", $0) }) |")
 
 // MARK: Stream shapes: the replay rate on streams shaped as users' are, each beside JSONDecoder on the same bytes.

@@ -1,0 +1,185 @@
+import ChainTraceFastPath
+public import ChainTrace
+public import ChainTraceTraceLog
+import Dispatch
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Profiles a trace log on several cores: each file is cut into parts at line and segment boundaries (see
+/// ``TraceLogReader/init(partOf:from:to:payloads:)``), the parts are read and profiled at once, and their
+/// profiles merged in order — the same profile as reading the log front to back (counts add; histograms merge
+/// exactly), in memory that does not grow with the log: a part at a time per thread.
+///
+/// A part that cannot be read on its own (a malformed line, a log whose versions change mid-file) makes its whole
+/// file be read again front to back, so errors name the same line and column as a plain read.
+///
+/// ```swift
+/// let result = try TraceLogProfiler().profile(paths: ["traces/"])
+/// print(result.profile.commands, result.files.count)
+/// ```
+public struct TraceLogProfiler: Sendable {
+    /// How many threads read at once.
+    public var threads: Int
+    /// The size of a part, in bytes. Files smaller than two parts are read by one thread.
+    public var partBytes: Int
+
+    /// What a profiled log held besides its profile.
+    public struct Result: Sendable {
+        /// The profile of every trace.
+        public var profile: ChainProfile
+        /// The files read, in order.
+        public var files: [String]
+        /// Traces the log's writer said it dropped.
+        public var droppedTraces: Int
+        /// The incomplete last lines met, one at most per file.
+        public var tornTails: [TornTail]
+    }
+
+    /// A profiler using every core (at least one thread), with parts of 16 MB.
+    public init(threads: Int? = nil, partBytes: Int = 16 << 20) {
+        self.threads = max(1, threads ?? Self.availableCores)
+        self.partBytes = max(1, partBytes)
+    }
+
+    /// The cores this process may run on.
+    public static var availableCores: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
+    /// Profiles the logs at `paths` (files or directories, as ``TraceLogReader/init(paths:payloads:)`` reads
+    /// them) as one log, into `profile` (which may already declare handlers and budgets).
+    ///
+    /// - Parameter progress: Called now and then with the bytes read so far, from any thread.
+    /// - Throws: `FormatError` for the first line that is not a trace, as a plain read reports it.
+    public func profile(
+        paths: [String], into profile: ChainProfile = ChainProfile(), progress: (@Sendable (Int) -> Void)? = nil
+    ) throws(FormatError) -> Result {
+        var files: [String] = []
+        for path in paths { files += try TraceLogReader.files(at: path) }
+        var result = Result(profile: profile, files: files, droppedTraces: 0, tornTails: [])
+        let bytesDone = LockedValue(0)
+        for file in files {
+            let size = Self.size(of: file)
+            let report: @Sendable (Int) -> Void = { bytes in
+                let total = bytesDone.withLock { $0 + bytes }
+                progress?(total)
+            }
+            var part: FilePart
+            if threads > 1, size >= 2 * partBytes, let parts = try? parallel(file, size: size, progress: report) {
+                part = parts
+            } else {
+                part = try sequential(file, progress: report)
+            }
+            bytesDone.withLock { $0 += size }
+            if files.count > 1 { part.tornTail?.file = file }
+            result.profile.merge(part.profile)
+            result.droppedTraces = result.droppedTraces > Int.max - part.dropped ? Int.max : result.droppedTraces + part.dropped
+            if let torn = part.tornTail { result.tornTails.append(torn) }
+        }
+        result.profile.settle()
+        return result
+    }
+
+    /// One file's (or part's) profile and what else its reader met.
+    private struct FilePart: Sendable {
+        var profile = ChainProfile()
+        var dropped = 0
+        var tornTail: TornTail?
+        /// Dropped-trace records this part skipped finding its start, and where its last line read ends.
+        var skippedDrops: [Pair] = []
+        var processedEnd = 0
+
+        struct Pair: Sendable {
+            let offset: Int
+            let count: Int
+        }
+    }
+
+    private func sequential(_ file: String, progress: @escaping @Sendable (Int) -> Void) throws(FormatError) -> FilePart {
+        let reader = try TraceLogReader(path: file, payloads: false)
+        var part = FilePart()
+        try part.profile.add(contentsOf: reader, progress: progress)
+        part.dropped = reader.droppedTraces
+        part.tornTail = reader.tornTail
+        return part
+    }
+
+    /// The file read in parts on `threads` threads; `nil` when a part could not be read on its own.
+    private func parallel(_ file: String, size: Int, progress: @escaping @Sendable (Int) -> Void) throws -> FilePart? {
+        let partCount = (size + partBytes - 1) / partBytes
+        let results = LockedValue([FilePart?](repeating: nil, count: partCount))
+        let failed = LockedValue(false)
+        let next = LockedValue(0)
+        let partBytes = partBytes
+        DispatchQueue.concurrentPerform(iterations: min(threads, partCount)) { _ in
+            while true {
+                let index = next.withLock { next -> Int in
+                    defer { next += 1 }
+                    return next
+                }
+                guard index < partCount, !failed.withLock({ $0 }) else { return }
+                let start = index * partBytes
+                do {
+                    let reader = try TraceLogReader(partOf: file, from: start, to: min(size, start + partBytes), payloads: false)
+                    var part = FilePart()
+                    while let trace = try reader.next() { part.profile.add(trace) }
+                    part.profile.settle()
+                    part.dropped = reader.droppedTraces
+                    part.skippedDrops = reader.partSkippedDrops.map { FilePart.Pair(offset: $0.offset, count: $0.count) }
+                    part.processedEnd = reader.partProcessedEnd
+                    if let torn = reader.tornTail {
+                        // Numbered from the part's start; the file's line number is counted once, here.
+                        var whole = torn
+                        whole.line += Self.lineCount(of: file, before: max(0, start - 1))
+                        part.tornTail = whole
+                    }
+                    results.withLock { $0[index] = part }
+                    progress(min(size, start + partBytes) - start)
+                } catch {
+                    failed.withLock { $0 = true }
+                }
+            }
+        }
+        if failed.withLock({ $0 }) { return nil }
+        var whole = FilePart()
+        var covered = 0
+        for part in results.withLock({ $0 }) {
+            guard let part else { return nil }
+            whole.profile.merge(part.profile)
+            // A dropped record a part skipped counts unless a part before it read past it.
+            let skipped = part.skippedDrops.filter { $0.offset >= covered }.reduce(0) { $0 > Int.max - $1.count ? Int.max : $0 + $1.count }
+            let dropped = part.dropped > Int.max - skipped ? Int.max : part.dropped + skipped
+            whole.dropped = whole.dropped > Int.max - dropped ? Int.max : whole.dropped + dropped
+            covered = max(covered, part.processedEnd)
+            if let torn = part.tornTail { whole.tornTail = torn }
+        }
+        return whole
+    }
+
+    private static func size(of file: String) -> Int {
+        var status = stat()
+        return stat(file, &status) == 0 ? Int(status.st_size) : 0
+    }
+
+    /// How many newlines the first `offset` bytes of `file` hold.
+    private static func lineCount(of file: String, before offset: Int) -> Int {
+        let descriptor = open(file, O_RDONLY)
+        guard descriptor >= 0 else { return 0 }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var remaining = offset
+        var lines = 0
+        while remaining > 0 {
+            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, min($0.count, remaining)) }
+            guard got > 0 else { break }
+            lines += buffer[..<got].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            remaining -= got
+        }
+        return lines
+    }
+}

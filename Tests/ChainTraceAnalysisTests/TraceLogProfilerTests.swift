@@ -1,0 +1,103 @@
+import ChainTrace
+import ChainTraceAnalysis
+import ChainTraceTraceLog
+import ChainTraceTestSupport
+import Foundation
+import Testing
+
+/// Profiling a log in parallel parts gives exactly the profile of reading it front to back — every handler's
+/// counts, totals, percentiles and maximum, every link, the commands, chains, dropped traces and torn tail — on
+/// generated logs of both versions (compact ones in segments, as the writer writes them), mixed versions, with
+/// dropped-trace records and torn ends, cut into parts of every size; and a malformed line is reported exactly
+/// as a plain read reports it.
+@Suite("Parallel log profiling against a plain read")
+struct TraceLogProfilerTests {
+    static func log(_ random: inout SeededGenerator) -> (bytes: [UInt8], torn: Bool) {
+        let handlers = (0..<Int.random(in: 2...6, using: &random)).map { "H\($0)" }
+        var traces: [Trace] = []
+        for index in 0..<Int.random(in: 50...600, using: &random) {
+            let length = Int.random(in: 1...handlers.count, using: &random)
+            let hops = (0..<length).map { position in
+                Hop(handler: handlers[position], position: position,
+                    decision: position == length - 1 ? random.pick([.accepted, .passed, .failed]) : .passed,
+                    startOffset: UInt64(position * 100), inclusiveDuration: UInt64.random(in: 0...20_000, using: &random),
+                    selfDuration: random.chance(0.3) ? UInt64.random(in: 0...200, using: &random) : UInt64.random(in: 0...5_000_000, using: &random))
+            }
+            let last = hops[length - 1]
+            let outcome: Outcome = last.decision == .accepted ? .accepted(by: last.handler) : last.decision == .failed ? .failed(at: last.handler, error: "") : .fellOffTheEnd
+            traces.append(Trace(id: UInt64(index), commandKind: "K", entry: handlers[0], chain: random.pick(["a", "b"]),
+                                startTime: Int64(index) * 1000, hops: hops, outcome: outcome, duration: 10))
+        }
+        var bytes: [UInt8] = []
+        var encoder = CompactTraceLogEncoder()
+        var version = random.chance(0.5) ? 2 : 1
+        bytes += (version == 2 ? CompactTraceLogFormat.header : TraceLogFormat.header) + [0x0A]
+        for trace in traces {
+            if random.chance(0.02) {
+                // A new segment, now and then of the other version (a concatenated log).
+                if random.chance(0.2) { version = 3 - version }
+                bytes += (version == 2 ? CompactTraceLogFormat.header : TraceLogFormat.header) + [0x0A]
+                encoder.reset()
+            }
+            if random.chance(0.02) { bytes += Array(#"{"dropped":\#(Int.random(in: 1...9, using: &random))}"#.utf8) + [0x0A] }
+            if version == 2 {
+                encoder.encode(trace, into: &bytes)
+            } else {
+                bytes += TraceLogFormat.encode(trace) + [0x0A]
+            }
+        }
+        let torn = random.chance(0.3)
+        if torn { bytes += Array(#"[1,2,3,"#.utf8) }
+        return (bytes, torn)
+    }
+
+    static func same(_ left: ChainProfile, _ right: ChainProfile) -> Bool {
+        guard left.commands == right.commands, left.accepted == right.accepted, left.failed == right.failed,
+            left.fellOffTheEnd == right.fellOffTheEnd, left.chains == right.chains, left.edges == right.edges,
+            left.totalNanoseconds == right.totalNanoseconds, left.handlers.map(\.handler) == right.handlers.map(\.handler)
+        else { return false }
+        for (a, b) in zip(left.handlers, right.handlers) {
+            guard a.seen == b.seen, a.accepted == b.accepted, a.passed == b.passed, a.failed == b.failed,
+                a.continued == b.continued, a.totalSelfNanoseconds == b.totalSelfNanoseconds,
+                a.totalInclusiveNanoseconds == b.totalInclusiveNanoseconds, a.maximumSelfTime == b.maximumSelfTime
+            else { return false }
+            for percentile in [1.0, 50, 90, 95, 99, 99.9, 100] where a.selfTime(atPercentile: percentile) != b.selfTime(atPercentile: percentile) {
+                return false
+            }
+        }
+        return true
+    }
+
+    @Test(arguments: SeededGenerator.seeds(40))
+    func partsReadInParallelGiveThePlainProfile(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let (bytes, torn) = Self.log(&random)
+        let path = TestFiles.directory.appendingPathComponent("parallel-\(UUID()).jsonl").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let plain = try TraceLogReader(path: path, payloads: false)
+        let expected = try ChainProfile(reading: plain)
+        for _ in 0..<4 {
+            let profiler = TraceLogProfiler(threads: Int.random(in: 1...4, using: &random), partBytes: Int.random(in: 1...max(2, bytes.count / 3), using: &random))
+            let result = try profiler.profile(paths: [path])
+            #expect(Self.same(result.profile, expected), "seed \(seed), \(profiler.threads) threads, parts of \(profiler.partBytes) bytes")
+            #expect(result.droppedTraces == plain.droppedTraces, "seed \(seed)")
+            #expect(result.tornTails.map(\.line) == (torn ? [plain.tornTail?.line ?? -1] : []), "seed \(seed): \(result.tornTails)")
+        }
+    }
+
+    @Test(arguments: SeededGenerator.seeds(20))
+    func aMalformedLineIsReportedAsAPlainReadReportsIt(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        var (bytes, _) = Self.log(&random)
+        let newlines = bytes.indices.filter { bytes[$0] == 0x0A }
+        let at = random.pick(Array(newlines.dropFirst().dropLast()))
+        bytes.insert(contentsOf: Array(#"{"chain" 1}"#.utf8) + [0x0A], at: at + 1)
+        let path = TestFiles.directory.appendingPathComponent("malformed-\(UUID()).jsonl").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let plain = #expect(throws: FormatError.self) { _ = try ChainProfile(reading: TraceLogReader(path: path, payloads: false)) }
+        let parallel = #expect(throws: FormatError.self) {
+            _ = try TraceLogProfiler(threads: 3, partBytes: max(1, bytes.count / 7)).profile(paths: [path])
+        }
+        #expect(plain == parallel, "seed \(seed)")
+    }
+}
