@@ -36,6 +36,8 @@ public struct TraceLogProfiler: Sendable {
         public var files: [String]
         /// Traces the log's writer said it dropped.
         public var droppedTraces: Int
+        /// The changes made to the recorded chains, as the log records them, in order.
+        public var chainEdits: [ChainEdit]
         /// The incomplete last lines met, one at most per file.
         public var tornTails: [TornTail]
     }
@@ -61,7 +63,7 @@ public struct TraceLogProfiler: Sendable {
     ) throws(FormatError) -> Result {
         var files: [String] = []
         for path in paths { files += try TraceLogReader.files(at: path) }
-        var result = Result(profile: profile, files: files, droppedTraces: 0, tornTails: [])
+        var result = Result(profile: profile, files: files, droppedTraces: 0, chainEdits: [], tornTails: [])
         let bytesDone = LockedValue(0)
         for file in files {
             let size = Self.size(of: file)
@@ -80,6 +82,7 @@ public struct TraceLogProfiler: Sendable {
             result.profile.merge(part.profile)
             result.droppedTraces = result.droppedTraces > Int.max - part.dropped ? Int.max : result.droppedTraces + part.dropped
             if let torn = part.tornTail { result.tornTails.append(torn) }
+            result.chainEdits += part.edits
         }
         result.profile.settle()
         return result
@@ -90,13 +93,15 @@ public struct TraceLogProfiler: Sendable {
         var profile = ChainProfile()
         var dropped = 0
         var tornTail: TornTail?
-        /// Dropped-trace records this part skipped finding its start, and where its last line read ends.
-        var skippedDrops: [Pair] = []
+        var edits: [ChainEdit] = []
+        /// Records this part skipped finding its start, and where its last line read ends.
+        var skipped: [Skipped] = []
         var processedEnd = 0
 
-        struct Pair: Sendable {
+        struct Skipped: Sendable {
             let offset: Int
-            let count: Int
+            let dropped: Int
+            let edit: ChainEdit?
         }
     }
 
@@ -106,6 +111,7 @@ public struct TraceLogProfiler: Sendable {
         try part.profile.add(contentsOf: reader, progress: progress)
         part.dropped = reader.droppedTraces
         part.tornTail = reader.tornTail
+        part.edits = reader.chainEdits
         return part
     }
 
@@ -130,7 +136,8 @@ public struct TraceLogProfiler: Sendable {
                     while let trace = try reader.next() { part.profile.add(trace) }
                     part.profile.settle()
                     part.dropped = reader.droppedTraces
-                    part.skippedDrops = reader.partSkippedDrops.map { FilePart.Pair(offset: $0.offset, count: $0.count) }
+                    part.edits = reader.chainEdits
+                    part.skipped = reader.partSkippedRecords.map { FilePart.Skipped(offset: $0.offset, dropped: $0.dropped, edit: $0.edit) }
                     part.processedEnd = reader.partProcessedEnd
                     if let torn = reader.tornTail {
                         // Numbered from the part's start; the file's line number is counted once, here.
@@ -151,9 +158,11 @@ public struct TraceLogProfiler: Sendable {
         for part in results.withLock({ $0 }) {
             guard let part else { return nil }
             whole.profile.merge(part.profile)
-            // A dropped record a part skipped counts unless a part before it read past it.
-            let skipped = part.skippedDrops.filter { $0.offset >= covered }.reduce(0) { $0 > Int.max - $1.count ? Int.max : $0 + $1.count }
-            let dropped = part.dropped > Int.max - skipped ? Int.max : part.dropped + skipped
+            // A record a part skipped counts unless a part before it read past it.
+            let skipped = part.skipped.filter { $0.offset >= covered }
+            let skippedDrops = skipped.reduce(0) { $0 > Int.max - $1.dropped ? Int.max : $0 + $1.dropped }
+            let dropped = part.dropped > Int.max - skippedDrops ? Int.max : part.dropped + skippedDrops
+            whole.edits += skipped.compactMap(\.edit) + part.edits
             whole.dropped = whole.dropped > Int.max - dropped ? Int.max : whole.dropped + dropped
             covered = max(covered, part.processedEnd)
             if let torn = part.tornTail { whole.tornTail = torn }

@@ -48,6 +48,7 @@ struct StatsCommand: ParsableCommand {
             if let torn = read.tornTails.first { object = object.merging(["tornTail": .string(torn.description)]) }
             object = object.merging([
                 "files": .integer(Int64(read.files.count)), "droppedTraces": .integer(Int64(clamping: read.droppedTraces)),
+                "chainEdits": .array(read.chainEdits.map { .string($0.description) }),
             ])
             Terminal.standardOutput.writeData(object.printed)
         case .text:
@@ -56,6 +57,11 @@ struct StatsCommand: ParsableCommand {
             var text = style.bold("\(profile.commands) traces") + " of \(TerminalText.shown(profile.chains.joined(separator: ", "))) in \(TerminalText.shown(source))\n\n"
             text += report.text(style: style)
             for torn in read.tornTails { text += "\n  Ignored a torn last line: \(TerminalText.shown(torn.description))\n" }
+            if !read.chainEdits.isEmpty {
+                text += "\n  " + style.bold("The chain changed \(read.chainEdits.count) times") + " while it was recorded:\n"
+                for edit in read.chainEdits.prefix(10) { text += "    \(TerminalText.shown(edit.description))\n" }
+                if read.chainEdits.count > 10 { text += "    … \(read.chainEdits.count - 10) more (--format json lists them all)\n" }
+            }
             if read.droppedTraces > 0 {
                 text += "\n  " + style.red("The writer dropped \(read.droppedTraces) traces") + " (its queue was full; the log records where); the profile covers the rest.\n"
             }

@@ -101,6 +101,14 @@ final class BackgroundTraceWriter: @unchecked Sendable {
         return queue
     }
 
+    /// Chain changes handed over, written before the traces of the next drain.
+    private let edits = LockedValue<[ChainEdit]>([])
+
+    /// Hands a chain change over (rare: under a lock).
+    func submit(_ edit: ChainEdit) {
+        edits.withLock { $0.append(edit) }
+    }
+
     /// Every trace dropped so far, by every thread.
     var droppedCount: Int {
         queues.withLock { $0.reduce(0) { $0 + Int($1.droppedCount) } } + removedDropped.withLock { $0 }
@@ -186,8 +194,13 @@ final class BackgroundTraceWriter: @unchecked Sendable {
     /// Moves every queued trace into the file's buffer (and a record of any dropped since); how many.
     private func drainQueues() -> Int {
         let current = queues.withLock { $0 }
-        var moved = 0
+        let changes = edits.withLock { edits in
+            defer { edits.removeAll() }
+            return edits
+        }
+        var moved = changes.count
         file.withLock { file in
+            for edit in changes { file.append(edit) }
             for queue in current {
                 moved += queue.queue.drain { file.append($0) }
                 let dropped = queue.droppedCount

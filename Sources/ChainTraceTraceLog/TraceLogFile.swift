@@ -115,6 +115,11 @@ struct TraceLogFile {
         if buffer.count > bufferSize { writeBuffer() }
     }
 
+    /// Records a change to a chain.
+    mutating func append(_ edit: ChainEdit) {
+        buffer += ChainEditLine.encode(edit) + [0x0A]
+    }
+
     /// Records that `count` traces were dropped here.
     mutating func appendDropped(_ count: Int) {
         guard count > 0 else { return }

@@ -48,6 +48,8 @@ public final class TraceLogReader {
     private var finishedTornTails: [TornTail] = []
     /// How many traces the log's writer dropped (and said so in the log), in what has been read so far.
     public private(set) var droppedTraces = 0
+    /// The changes made to the recorded chains, as the log records them, in what has been read so far.
+    public private(set) var chainEdits: [ChainEdit] = []
 
     /// Whether lines are first tried on the fast decoders (tests turn it off to check the general path gives the
     /// same traces).
@@ -170,7 +172,7 @@ public final class TraceLogReader {
     /// Dropped-trace records a part skipped while finding its start, with where they are in the file: counted
     /// by the part before unless that part stopped before them (``partProcessedEnd``); the parallel reader
     /// settles which.
-    package private(set) var partSkippedDrops: [(offset: Int, count: Int)] = []
+    package private(set) var partSkippedRecords: [(offset: Int, dropped: Int, edit: ChainEdit?)] = []
     /// Where the last line a part read ends, in bytes from the start of the file (0 before any).
     package private(set) var partProcessedEnd = 0
 
@@ -197,7 +199,7 @@ public final class TraceLogReader {
 
     /// What a line at the start of a part says about where the part starts.
     private enum LineKind {
-        case blank, header, dropped(Int), versionOne, versionTwo
+        case blank, header, dropped(Int), edit(ChainEdit), versionOne, versionTwo
     }
 
     private func kind(of raw: LineReader.Line) -> LineKind {
@@ -207,6 +209,9 @@ public final class TraceLogReader {
         guard case .object(let members)? = bytes.withUnsafeBufferPointer({ try? JSONParser.parse($0) }) else { return .versionOne }
         if members["format"] != nil { return .header }
         if members.count == 1, case .integer(let count)? = members["dropped"], count > 0 { return .dropped(Int(count)) }
+        if ChainEditLine.isEdit(.object(members)), let edit = try? ChainEditLine.decode(.object(members), file: file, line: 0) {
+            return .edit(edit)
+        }
         if members.count == 1, members["names"] != nil { return .versionTwo }
         return .versionOne
     }
@@ -218,9 +223,8 @@ public final class TraceLogReader {
         guard let chunk, chunk.start > 0 else { return }
         // The line the part begins inside (or the empty one before it) belongs to the part before.
         guard try lines.skipLine() else { return }
-        var dropped = 0
-        var droppedLines: [(offset: Int, count: Int)] = []
-        defer { partSkippedDrops = droppedLines }
+        var records: [(offset: Int, dropped: Int, edit: ChainEdit?)] = []
+        defer { partSkippedRecords = records }
         while true {
             guard let raw = try lines.nextLine() else { return }
             let lineStart = chunk.origin + lines.lastLineStart
@@ -238,20 +242,24 @@ public final class TraceLogReader {
             switch kind {
             case .blank: continue
             case .dropped(let count):
-                // Counted here if a version 1 line follows; else it ends a segment, whose part may have counted it.
-                dropped = dropped > Int.max - count ? Int.max : dropped + count
-                droppedLines.append((lineStart, count))
+                // Records read in either version: counted here if a version 1 line follows; else they end a
+                // segment whose part may have read them (the parallel reader settles which).
+                records.append((lineStart, count, nil))
+            case .edit(let edit):
+                records.append((lineStart, 0, edit))
             case .versionTwo:
                 // The part before reads on to the end of this version 2 segment.
-                dropped = 0
-                droppedLines.removeAll()
+                records.removeAll()
             case .header:
                 pendingLine = raw
                 return
             case .versionOne:
                 version = TraceLogFormat.version
-                droppedTraces = dropped
-                droppedLines.removeAll()
+                for record in records {
+                    droppedTraces = droppedTraces > Int.max - record.dropped ? Int.max : droppedTraces + record.dropped
+                    if let edit = record.edit { chainEdits.append(edit) }
+                }
+                records.removeAll()
                 pendingLine = raw
                 return
             }
@@ -303,6 +311,10 @@ public final class TraceLogReader {
                 if let trace = try compactLine(value, raw: raw, line: line) { return trace }
                 continue
             }
+            if ChainEditLine.isEdit(value) {
+                chainEdits.append(try ChainEditLine.decode(value, file: file, line: line))
+                continue
+            }
             if case .object(let members) = value, members.count == 1, let dropped = members["dropped"] {
                 guard case .integer(let count) = dropped, count > 0 else {
                     throw FormatError(file: file, line: line, column: 1, expected: "dropped to be a count of traces ≥ 1", found: dropped.summary)
@@ -338,6 +350,10 @@ public final class TraceLogReader {
 
     /// A line of a compact segment: its trace, or `nil` for a record (noted).
     private func compactLine(_ value: JSONValue, raw: LineReader.Line, line: Int) throws(FormatError) -> Trace? {
+        if ChainEditLine.isEdit(value) {
+            chainEdits.append(try ChainEditLine.decode(value, file: file, line: line))
+            return nil
+        }
         let decoded: CompactLogLine
         do {
             decoded = try segment.decode(value, document: nil, file: file, line: line, keepsPayload: keepsPayloads)

@@ -164,6 +164,17 @@ public final class TraceLogSink: TraceSink {
         return try writer.file.withLock { _ throws(Failure) in try body() }
     }
 
+    /// Writes a change to a chain into the log (near the traces recorded around it; each trace's `chainVersion`
+    /// says which version it ran on).
+    public func record(_ edit: ChainEdit) {
+        guard closed.value == 0 else { return }
+        if let writer {
+            writer.submit(edit)
+        } else {
+            direct?.withLock { $0.append(edit) }
+        }
+    }
+
     /// Writes every trace recorded before the call to the file, and returns once it is there.
     ///
     /// - Throws: The first write error since the sink was opened (a full disk, a closed file).

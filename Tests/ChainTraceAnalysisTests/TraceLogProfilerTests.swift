@@ -40,6 +40,11 @@ struct TraceLogProfilerTests {
                 encoder.reset()
             }
             if random.chance(0.02) { bytes += Array(#"{"dropped":\#(Int.random(in: 1...9, using: &random))}"#.utf8) + [0x0A] }
+            if random.chance(0.02) {
+                let edit = ChainEdit(chain: "a", version: Int(trace.id), kind: random.pick(ChainEdit.Kind.allCases), handler: "H\(trace.id)",
+                                     detail: random.chance(0.5) ? "first" : nil, time: Int64(trace.id))
+                bytes += Array(#"{"change":"\#(edit.kind.rawValue)","chain":"a","handler":"\#(edit.handler)","timeNs":\#(edit.time),"version":\#(edit.version)\#(edit.detail.map { #","detail":"\#($0)""# } ?? "")}"#.utf8) + [0x0A]
+            }
             if version == 2 {
                 encoder.encode(trace, into: &bytes)
             } else {
@@ -81,6 +86,7 @@ struct TraceLogProfilerTests {
             let result = try profiler.profile(paths: [path])
             #expect(Self.same(result.profile, expected), "seed \(seed), \(profiler.threads) threads, parts of \(profiler.partBytes) bytes")
             #expect(result.droppedTraces == plain.droppedTraces, "seed \(seed)")
+            #expect(result.chainEdits == plain.chainEdits, "seed \(seed)")
             #expect(result.tornTails.map(\.line) == (torn ? [plain.tornTail?.line ?? -1] : []), "seed \(seed): \(result.tornTails)")
         }
     }

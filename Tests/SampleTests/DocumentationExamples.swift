@@ -201,6 +201,21 @@ struct DocumentationExamples {
         #expect(seen == ["Coin: Any — accepted by Any"])
     }
 
+    @Test func logOptions() throws {
+        let logs = TestFiles.directory.appendingPathComponent("logs-\(UUID())")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        let directory = logs.path
+        // doc: log-options
+        var options = TraceLogSink.Options()
+        options.whenBehind = .block          // or .drop (the default): counted in droppedCount and written into the log
+        options.rotationBytes = 64 << 20     // traces-0001.jsonl, traces-0002.jsonl, … in the directory
+        options.format = .jsonLines          // version 1, one self-describing object a trace
+        let log = try TraceLogSink(path: "\(directory)/traces.jsonl", options: options)
+        // end
+        try log.close()
+        #expect(log.files.map { URL(fileURLWithPath: $0).lastPathComponent } == ["traces-0001.jsonl"])
+    }
+
     @Test func instrumentedChainsUnderAScopedRecorder() async throws {
         let validators = Validator("Penny", diameter: 19.05)
         validators.next = Validator("Dime", diameter: 17.91)

@@ -114,47 +114,55 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
 
     /// Adds `handler` after the last handler of the head's path.
     public func append(_ handler: Member) throws(ChainError) {
-        try edit { state throws(ChainError) in try state.structure.insert(handler, named: handler.name, at: .last) }
+        try edit(.insert, handler.name, "last") { state throws(ChainError) in try state.structure.insert(handler, named: handler.name, at: .last) }
     }
 
     /// Adds `handler` at `position`.
     public func insert(_ handler: Member, at position: ChainPosition) throws(ChainError) {
-        try edit { state throws(ChainError) in try state.structure.insert(handler, named: handler.name, at: position) }
+        try edit(.insert, handler.name, position.editDetail) { state throws(ChainError) in
+            try state.structure.insert(handler, named: handler.name, at: position)
+        }
     }
 
     /// Adds `handler` to a tree: it forwards to `next` (a node already in the chain), or ends its path when `nil`.
     /// The first node added to an empty chain becomes its head.
     public func add(_ handler: Member, next: String?) throws(ChainError) {
-        try edit { state throws(ChainError) in try state.structure.add(handler, named: handler.name, next: next) }
+        try edit(.add, handler.name, "next \(next ?? "nothing")") { state throws(ChainError) in
+            try state.structure.add(handler, named: handler.name, next: next)
+        }
     }
 
     /// Removes the named handler or registry; whatever led to it now leads where it led.
     public func remove(_ name: String) throws(ChainError) {
-        try edit { state throws(ChainError) in try state.structure.remove(name) }
+        try edit(.remove, name, nil) { state throws(ChainError) in try state.structure.remove(name) }
     }
 
     /// Puts `handler` in the named handler's place, keeping its links.
     public func replace(_ name: String, with handler: Member) throws(ChainError) {
-        try edit { state throws(ChainError) in try state.structure.replace(name, with: handler) }
+        try edit(.replace, name, "by \(handler.name)") { state throws(ChainError) in try state.structure.replace(name, with: handler) }
     }
 
     /// Makes the named node forward to `next` (`nil`: end of path). Like setting a responder's `nextResponder`,
     /// this can close a loop; a loop is stopped at run time with a ``ChainError`` naming its handlers.
     public func link(_ name: String, to next: String?) throws(ChainError) {
-        try edit { state throws(ChainError) in try state.structure.link(name, to: next) }
+        try edit(.link, name, "next \(next ?? "nothing")") { state throws(ChainError) in try state.structure.link(name, to: next) }
     }
 
     /// Adds a registry — an internal chain of late responders ordered by weight — at `position`.
     @discardableResult
     public func addRegistry(_ name: String, at position: ChainPosition = .last) throws(ChainError) -> Registry<Member> {
-        try edit { state throws(ChainError) in try state.structure.insert(nil, named: name, at: position) }
+        try edit(.insert, name, "registry, \(position.editDetail)") { state throws(ChainError) in
+            try state.structure.insert(nil, named: name, at: position)
+        }
         return Registry(name: name, chain: self)
     }
 
     /// Adds a registry to a tree: it forwards to `next` (a node already in the chain), or ends its path when `nil`.
     @discardableResult
     public func addRegistry(_ name: String, next: String?) throws(ChainError) -> Registry<Member> {
-        try edit { state throws(ChainError) in try state.structure.add(nil, named: name, next: next) }
+        try edit(.add, name, "registry, next \(next ?? "nothing")") { state throws(ChainError) in
+            try state.structure.add(nil, named: name, next: next)
+        }
         return Registry(name: name, chain: self)
     }
 
@@ -162,6 +170,27 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
     public func registry(_ name: String) throws(ChainError) -> Registry<Member> {
         _ = try state.withLock { state throws(ChainError) in try state.structure.members(of: name) }
         return Registry(name: name, chain: self)
+    }
+
+    /// Applies a change to the chain's structure, publishes it, and tells the chain's sink (outside the lock).
+    @discardableResult
+    func edit<T, Failure: Error>(
+        _ kind: ChainEdit.Kind, _ handler: String, _ detail: String?, _ change: (inout State) throws(Failure) -> T
+    ) throws(Failure) -> T {
+        var record: (sink: any TraceSink, edit: ChainEdit)?
+        let result = try edit { state throws(Failure) -> T in
+            let before = state.structure.version
+            let result = try change(&state)
+            if state.structure.version != before, let sink = state.recorder.configuration?.sink {
+                let edit = ChainEdit(
+                    chain: state.structure.chainName, version: state.structure.version, kind: kind, handler: handler,
+                    detail: detail, time: MonotonicClock.wallTime(MonotonicClock.now()))
+                record = (sink, edit)
+            }
+            return result
+        }
+        if let record { record.sink.record(record.edit) }
+        return result
     }
 
     /// Applies an edit and publishes the new snapshot, all under the lock.

@@ -9,3 +9,15 @@ public enum ChainPosition: Sendable, Hashable {
     /// Just after the named handler.
     case after(String)
 }
+
+extension ChainPosition {
+    /// The position as an edit record's detail says it.
+    var editDetail: String {
+        switch self {
+        case .first: "first"
+        case .last: "last"
+        case .before(let name): "before \(name)"
+        case .after(let name): "after \(name)"
+        }
+    }
+}

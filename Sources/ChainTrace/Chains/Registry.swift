@@ -22,13 +22,17 @@ public struct Registry<Member: ChainMember>: Sendable {
 
     /// Adds `handler` to the internal chain; its name must be unique in the whole chain.
     public func register(_ handler: Member, weight: Int = 0) throws(ChainError) {
-        try chain.edit { state throws(ChainError) in try state.structure.register(handler, weight: weight, in: name) }
+        try chain.edit(.register, handler.name, "in \(name), weight \(weight)") { state throws(ChainError) in
+            try state.structure.register(handler, weight: weight, in: name)
+        }
     }
 
     /// Removes the named member; returns `false` if it was not registered here.
     @discardableResult
     public func deregister(_ handlerName: String) throws(ChainError) -> Bool {
-        try chain.edit { state throws(ChainError) in try state.structure.deregister(handlerName, from: name) }
+        try chain.edit(.deregister, handlerName, "from \(name)") { state throws(ChainError) in
+            try state.structure.deregister(handlerName, from: name)
+        }
     }
 
     /// The members in the order commands reach them, with their weights.

@@ -13,6 +13,15 @@
 public protocol TraceSink: Sendable {
     /// Takes one finished trace.
     func record(_ trace: Trace)
+
+    /// Takes one change made to a chain whose recorder sends here, right after the change, on the thread that
+    /// made it. The default does nothing; a trace log writes it, so the log says what chain it was recorded on.
+    func record(_ edit: ChainEdit)
+}
+
+extension TraceSink {
+    /// Ignores chain changes.
+    public func record(_ edit: ChainEdit) {}
 }
 
 /// Hands every trace to several sinks, in order.
@@ -27,5 +36,9 @@ public struct FanOutTraceSink: TraceSink {
 
     public func record(_ trace: Trace) {
         for sink in sinks { sink.record(trace) }
+    }
+
+    public func record(_ edit: ChainEdit) {
+        for sink in sinks { sink.record(edit) }
     }
 }
