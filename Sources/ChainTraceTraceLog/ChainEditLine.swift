@@ -54,7 +54,7 @@ enum ChainEditLine {
         case let other?: throw fail("timeNs to be an integer", other)
         }
         let known: Set<String> = ["change", "chain", "handler", "version", "detail", "timeNs"]
-        if let unknown = members.keys.first(where: { !known.contains($0) }) {
+        if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
             throw fail("a change record with change, chain, handler, version, detail and timeNs", .string(unknown))
         }
         return ChainEdit(chain: chain, version: versionValue, kind: kind, handler: handler, detail: detail, time: time)

@@ -216,7 +216,8 @@ struct CompactSegment {
                 guard case .object(let members) = elements[9] else {
                     throw fail("[9]", "element 9 (extras) to be an object", elements[9])
                 }
-                for (key, member) in members {
+                // In key order: the first error named is the same on every read.
+                for (key, member) in members.sorted(by: { $0.key < $1.key }) {
                     switch (key, member) {
                     case ("error", .string(let text)): extras.error = text
                     case ("id", .string(let text)): extras.id = text
