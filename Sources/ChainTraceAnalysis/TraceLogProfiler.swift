@@ -1,6 +1,6 @@
 import ChainTraceFastPath
 public import ChainTrace
-public import ChainTraceTraceLog
+import ChainTraceTraceLog
 import Dispatch
 #if canImport(Darwin)
 import Darwin

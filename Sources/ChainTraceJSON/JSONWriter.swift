@@ -151,7 +151,7 @@ package struct JSONWriter {
     /// Appends raw text; the caller makes sure it is valid JSON in context.
     package mutating func append(_ text: String) {
         // Literals and native strings are contiguous: read in place, a byte at a time (they are short).
-        let done = text.utf8.withContiguousStorageIfAvailable { utf8 in
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
             for byte in utf8 { bytes.append(byte) }
         }
         if done == nil { bytes.append(contentsOf: text.utf8) }
