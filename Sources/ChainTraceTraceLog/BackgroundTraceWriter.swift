@@ -147,6 +147,8 @@ final class BackgroundTraceWriter: @unchecked Sendable {
             pthread_join(thread, nil)
             self.thread = nil
         }
+        // A trace handed over while the thread made its last pass is written too, not lost.
+        _ = drainQueues()
         file.withLock { $0.close() }
     }
 
