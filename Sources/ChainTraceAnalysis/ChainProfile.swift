@@ -157,10 +157,10 @@ public struct ChainProfile: Sendable {
         other.settle()
         settle()
         makeCountersUnique()
-        commands = commands.addingReportingOverflow(other.commands).overflow ? .max : commands + other.commands
-        accepted = accepted.addingReportingOverflow(other.accepted).overflow ? .max : accepted + other.accepted
-        fellOffTheEnd = fellOffTheEnd.addingReportingOverflow(other.fellOffTheEnd).overflow ? .max : fellOffTheEnd + other.fellOffTheEnd
-        failed = failed.addingReportingOverflow(other.failed).overflow ? .max : failed + other.failed
+        commands = commands.saturatingAdd(other.commands)
+        accepted = accepted.saturatingAdd(other.accepted)
+        fellOffTheEnd = fellOffTheEnd.saturatingAdd(other.fellOffTheEnd)
+        failed = failed.saturatingAdd(other.failed)
         totalNanoseconds = totalNanoseconds.saturatingAdd(other.totalNanoseconds)
         for chain in other.chains where !chains.contains(chain) { chains.append(chain) }
         let mapping = other.handlerStatistics.map { index(of: $0.handler) }

@@ -1,4 +1,5 @@
 import ChainTraceFastPath
+import ChainTraceJSON
 public import ChainTrace
 import ChainTraceTraceLog
 import Dispatch
@@ -66,7 +67,7 @@ public struct TraceLogProfiler: Sendable {
         var result = Result(profile: profile, files: files, droppedTraces: 0, chainEdits: [], tornTails: [])
         let bytesDone = LockedValue(0)
         for file in files {
-            let size = Self.size(of: file)
+            let size = FileBytes.size(of: file)
             let report: @Sendable (Int) -> Void = { bytes in
                 let total = bytesDone.withLock { $0 + bytes }
                 progress?(total)
@@ -80,7 +81,7 @@ public struct TraceLogProfiler: Sendable {
             bytesDone.withLock { $0 += size }
             if files.count > 1 { part.tornTail?.file = file }
             result.profile.merge(part.profile)
-            result.droppedTraces = result.droppedTraces > Int.max - part.dropped ? Int.max : result.droppedTraces + part.dropped
+            result.droppedTraces = result.droppedTraces.saturatingAdd(part.dropped)
             if let torn = part.tornTail { result.tornTails.append(torn) }
             result.chainEdits += part.edits
         }
@@ -100,8 +101,7 @@ public struct TraceLogProfiler: Sendable {
 
         struct Skipped: Sendable {
             let offset: Int
-            let dropped: Int
-            let edit: ChainEdit?
+            let record: LogRecord
         }
     }
 
@@ -137,7 +137,7 @@ public struct TraceLogProfiler: Sendable {
                     part.profile.settle()
                     part.dropped = reader.droppedTraces
                     part.edits = reader.chainEdits
-                    part.skipped = reader.partSkippedRecords.map { FilePart.Skipped(offset: $0.offset, dropped: $0.dropped, edit: $0.edit) }
+                    part.skipped = reader.partSkippedRecords.map { FilePart.Skipped(offset: $0.offset, record: $0.record) }
                     part.processedEnd = reader.partProcessedEnd
                     if let torn = reader.tornTail {
                         // Numbered from the part's start; the file's line number is counted once, here.
@@ -159,36 +159,27 @@ public struct TraceLogProfiler: Sendable {
             guard let part else { return nil }
             whole.profile.merge(part.profile)
             // A record a part skipped counts unless a part before it read past it.
-            let skipped = part.skipped.filter { $0.offset >= covered }
-            let skippedDrops = skipped.reduce(0) { $0 > Int.max - $1.dropped ? Int.max : $0 + $1.dropped }
-            let dropped = part.dropped > Int.max - skippedDrops ? Int.max : part.dropped + skippedDrops
-            whole.edits += skipped.compactMap(\.edit) + part.edits
-            whole.dropped = whole.dropped > Int.max - dropped ? Int.max : whole.dropped + dropped
+            var dropped = part.dropped
+            for skipped in part.skipped where skipped.offset >= covered {
+                switch skipped.record {
+                case .dropped(let count): dropped = dropped.saturatingAdd(count)
+                case .edit(let edit): whole.edits.append(edit)
+                }
+            }
+            whole.edits += part.edits
+            whole.dropped = whole.dropped.saturatingAdd(dropped)
             covered = max(covered, part.processedEnd)
             if let torn = part.tornTail { whole.tornTail = torn }
         }
         return whole
     }
 
-    private static func size(of file: String) -> Int {
-        var status = stat()
-        return stat(file, &status) == 0 ? Int(status.st_size) : 0
-    }
-
-    /// How many newlines the first `offset` bytes of `file` hold.
+    /// How many newlines the first `offset` bytes of `file` hold (0 if it cannot be read: the number only
+    /// places a torn line).
     private static func lineCount(of file: String, before offset: Int) -> Int {
         let descriptor = open(file, O_RDONLY)
         guard descriptor >= 0 else { return 0 }
         defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var remaining = offset
-        var lines = 0
-        while remaining > 0 {
-            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, min($0.count, remaining)) }
-            guard got > 0 else { break }
-            lines += buffer[..<got].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-            remaining -= got
-        }
-        return lines
+        return FileDescriptor.newlineCount(descriptor, before: Int64(offset)) ?? 0
     }
 }

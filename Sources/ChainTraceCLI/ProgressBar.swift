@@ -1,4 +1,5 @@
 import ChainTraceFastPath
+import ChainTraceJSON
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -44,8 +45,7 @@ final class ProgressBar: Sendable {
 
     /// The size of the file at `path`, or 0.
     static func size(of path: String) -> Int {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_size) : 0
+        FileBytes.size(of: path)
     }
 
     /// The total size of `paths`.

@@ -16,6 +16,11 @@
 // - `ThreadLocalObject`: one object per thread through a pthread key, read without retaining it.
 // - `UnretainedObject`: a reference that calls its object without touching its reference count, for objects
 //   something else keeps alive.
+// - `HandOffQueue` and `PublishedCounter`: a lock-free queue from one recording thread to the trace log writer,
+//   and a count one thread publishes to another (release store, acquire load).
+// - `ConditionLock` and `JoinableThread`: the pthread mutex, condition and thread the trace log writer sleeps,
+//   wakes and is joined with — not speed tricks, but raw system calls, kept here with the others.
+// - `ByteChunk`: text of integers built on the stack and appended to an array at once (the compact log encoder).
 //
 // The algorithms the formats and the analysis are built on, in neutral terms (bytes, indexes, generic values),
 // so that this target needs nothing of the model above it:

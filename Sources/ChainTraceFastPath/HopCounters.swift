@@ -255,16 +255,18 @@ public final class HopCounters: @unchecked Sendable {
 
     /// Adds another profile's counts of a handler to handler `index` (saturating, as counting does).
     public func add(_ other: Row, at index: Int) {
+        func sum<Number: FixedWidthInteger>(_ left: Number, _ right: Number) -> Number {
+            let (total, overflow) = left.addingReportingOverflow(right)
+            return overflow ? .max : total
+        }
         let row = rows + index
-        row.pointee.seen = row.pointee.seen.addingReportingOverflow(other.seen).overflow ? .max : row.pointee.seen + other.seen
-        row.pointee.accepted = row.pointee.accepted.addingReportingOverflow(other.accepted).overflow ? .max : row.pointee.accepted + other.accepted
-        row.pointee.passed = row.pointee.passed.addingReportingOverflow(other.passed).overflow ? .max : row.pointee.passed + other.passed
-        row.pointee.continued = row.pointee.continued.addingReportingOverflow(other.continued).overflow ? .max : row.pointee.continued + other.continued
-        row.pointee.failed = row.pointee.failed.addingReportingOverflow(other.failed).overflow ? .max : row.pointee.failed + other.failed
-        let (selfSum, selfOverflow) = row.pointee.totalSelfNanoseconds.addingReportingOverflow(other.totalSelfNanoseconds)
-        row.pointee.totalSelfNanoseconds = selfOverflow ? .max : selfSum
-        let (inclusiveSum, inclusiveOverflow) = row.pointee.totalInclusiveNanoseconds.addingReportingOverflow(other.totalInclusiveNanoseconds)
-        row.pointee.totalInclusiveNanoseconds = inclusiveOverflow ? .max : inclusiveSum
+        row.pointee.seen = sum(row.pointee.seen, other.seen)
+        row.pointee.accepted = sum(row.pointee.accepted, other.accepted)
+        row.pointee.passed = sum(row.pointee.passed, other.passed)
+        row.pointee.continued = sum(row.pointee.continued, other.continued)
+        row.pointee.failed = sum(row.pointee.failed, other.failed)
+        row.pointee.totalSelfNanoseconds = sum(row.pointee.totalSelfNanoseconds, other.totalSelfNanoseconds)
+        row.pointee.totalInclusiveNanoseconds = sum(row.pointee.totalInclusiveNanoseconds, other.totalInclusiveNanoseconds)
     }
 
     /// Adds `count` commands going along a link, as ``countLink(from:to:)`` does one.

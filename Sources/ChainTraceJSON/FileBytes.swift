@@ -24,4 +24,26 @@ package enum FileBytes {
             bytes.append(contentsOf: chunk[..<count])
         }
     }
+
+    /// The size of the file at `path` in bytes, or 0 when it cannot be examined.
+    package static func size(of path: String) -> Int {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : 0
+    }
+
+    /// The names in the directory at `path` (not `.` or `..`), or `nil` when `path` is not a directory.
+    ///
+    /// - Throws: `FormatError` for a directory that cannot be read.
+    package static func directoryNames(_ path: String) throws(FormatError) -> [String]? {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
+        guard let directory = opendir(path) else { throw .system(file: path, expected: "a readable directory", code: errno) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
 }

@@ -40,6 +40,38 @@ package enum FileDescriptor {
     }
 }
 
+extension FileDescriptor {
+    /// Up to `count` bytes from byte `offset` of the file (fewer at its end), or `nil` with `errno` set.
+    package static func read(_ descriptor: Int32, count: Int, at offset: Int64) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: max(0, count))
+        var got = 0
+        while got < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress! + got, buffer.count - got, off_t(offset + Int64(got)))
+            }
+            if read < 0, errno == EINTR { continue }
+            if read < 0 { return nil }
+            if read == 0 { break }
+            got += read
+        }
+        bytes.removeSubrange(got...)
+        return bytes
+    }
+
+    /// How many newlines the file's first `offset` bytes hold, or `nil` with `errno` set.
+    package static func newlineCount(_ descriptor: Int32, before offset: Int64) -> Int? {
+        var lines = 0
+        var position: Int64 = 0
+        while position < offset {
+            guard let chunk = read(descriptor, count: Int(min(1 << 20, offset - position)), at: position) else { return nil }
+            if chunk.isEmpty { break }
+            lines += chunk.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            position += Int64(chunk.count)
+        }
+        return lines
+    }
+}
+
 /// `read(2)`, named apart from the method that shadows it.
 private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(descriptor, buffer, count)

@@ -12,7 +12,7 @@ import ChainTrace
 /// queues (``HandOffQueue``, one per thread, no lock shared between them); this thread drains the queues, encodes
 /// the traces and writes them.
 ///
-/// It wakes every millisecond while there is nothing to do (a futex wait: about 0.5% of a core), writes its
+/// It wakes every millisecond while there is nothing to do (a timed condition wait), writes its
 /// buffer when it is full, at every ``TraceLogSink/Options/flushInterval``, on ``flush()`` and on ``close()``.
 /// It holds no reference to the sink, so dropping the sink closes the log.
 final class BackgroundTraceWriter: @unchecked Sendable {
@@ -45,53 +45,18 @@ final class BackgroundTraceWriter: @unchecked Sendable {
     let file: LockedValue<TraceLogFile>
     private let queues = LockedValue<[ThreadQueue]>([])
     private let flushInterval: Int64
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var control = Control()  // under `mutex`
-    private var thread: pthread_t?
+    private let control = ConditionLock(Control())
+    private var thread: JoinableThread?
 
     init(file: TraceLogFile, flushInterval: Duration) {
         self.file = LockedValue(file)
         let (seconds, attoseconds) = flushInterval.components
         self.flushInterval = max(1_000_000, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        condition.initialize(to: pthread_cond_t())
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        #if !canImport(Darwin)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        #endif
-        pthread_cond_init(condition, &attributes)
-        pthread_condattr_destroy(&attributes)
     }
 
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
-    }
-
-    /// Starts the thread.
+    /// Starts the thread. It holds the writer until it returns, after ``close()``.
     func start() {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        #if canImport(Darwin)
-        var handle: pthread_t?
-        let body: @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? = { context in
-            Unmanaged<BackgroundTraceWriter>.fromOpaque(context).takeRetainedValue().run()
-            return nil
-        }
-        #else
-        var handle = pthread_t()
-        let body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
-            Unmanaged<BackgroundTraceWriter>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }
-        #endif
-        let status = pthread_create(&handle, nil, body, context)
-        precondition(status == 0, "ChainTrace could not start its trace log writer thread (pthread_create: \(status))")
-        thread = handle
+        thread = JoinableThread { [self] in run() }
     }
 
     /// A new queue for a recording thread.
@@ -118,35 +83,23 @@ final class BackgroundTraceWriter: @unchecked Sendable {
 
     /// Wakes the writer (a recording thread found its queue full).
     func wake() {
-        pthread_mutex_lock(mutex)
-        pthread_cond_signal(condition)
-        pthread_mutex_unlock(mutex)
+        control.withLock { _ in }
     }
 
     /// Returns once every trace handed over before the call is written.
     func flush() {
-        pthread_mutex_lock(mutex)
-        guard !control.finished else {
-            pthread_mutex_unlock(mutex)
-            return
+        let ticket = control.withLock { control -> Int in
+            control.flushesRequested += 1
+            return control.flushesRequested
         }
-        control.flushesRequested += 1
-        let ticket = control.flushesRequested
-        pthread_cond_broadcast(condition)
-        while control.flushesDone < ticket, !control.finished { pthread_cond_wait(condition, mutex) }
-        pthread_mutex_unlock(mutex)
+        control.wait { $0.flushesDone >= ticket || $0.finished }
     }
 
     /// Writes everything handed over, stops the thread and closes the file.
     func close() {
-        pthread_mutex_lock(mutex)
-        control.closing = true
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
-        if let thread {
-            pthread_join(thread, nil)
-            self.thread = nil
-        }
+        control.withLock { $0.closing = true }
+        thread?.join()
+        thread = nil
         // A trace handed over while the thread made its last pass is written too, not lost.
         _ = drainQueues()
         file.withLock { $0.close() }
@@ -155,12 +108,9 @@ final class BackgroundTraceWriter: @unchecked Sendable {
     private func run() {
         var lastWrite = Self.now()
         while true {
-            pthread_mutex_lock(mutex)
-            let requested = control.flushesRequested
-            let flushing = requested > control.flushesDone
-            let closing = control.closing
-            pthread_mutex_unlock(mutex)
-
+            let (requested, flushing, closing) = control.withLock {
+                ($0.flushesRequested, $0.flushesRequested > $0.flushesDone, $0.closing)
+            }
             let moved = drainQueues()
             pruneQueues()
             let now = Self.now()
@@ -168,28 +118,16 @@ final class BackgroundTraceWriter: @unchecked Sendable {
                 file.withLock { $0.writeBuffer() }
                 lastWrite = now
             }
-            pthread_mutex_lock(mutex)
-            if requested > control.flushesDone {
-                control.flushesDone = requested
-                pthread_cond_broadcast(condition)
+            let finished = control.withLock { control -> Bool in
+                control.flushesDone = max(control.flushesDone, requested)
+                if closing, moved == 0 { control.finished = true }
+                return control.finished
             }
-            if closing, moved == 0 {
-                control.finished = true
-                pthread_cond_broadcast(condition)
-                pthread_mutex_unlock(mutex)
-                return
+            if finished { return }
+            // Nothing moved: sleep a millisecond, unless a flush or close came meanwhile.
+            if moved == 0 {
+                control.wait(atMost: 1_000_000) { $0.flushesRequested != requested || $0.closing }
             }
-            if moved == 0, control.flushesRequested == requested, !control.closing {
-                var deadline = timespec()
-                clock_gettime(CLOCK_MONOTONIC, &deadline)
-                deadline.tv_nsec += 1_000_000
-                if deadline.tv_nsec >= 1_000_000_000 {
-                    deadline.tv_sec += 1
-                    deadline.tv_nsec -= 1_000_000_000
-                }
-                _ = pthread_cond_timedwait(condition, mutex, &deadline)
-            }
-            pthread_mutex_unlock(mutex)
         }
     }
 

@@ -60,3 +60,27 @@ enum ChainEditLine {
         return ChainEdit(chain: chain, version: versionValue, kind: kind, handler: handler, detail: detail, time: time)
     }
 }
+
+/// A line of a trace log that is a record rather than a trace, in either version: traces the writer dropped
+/// (`{"dropped":N}`), or a change to a chain (see ``ChainEditLine``).
+package enum LogRecord: Sendable {
+    /// This many traces were dropped here.
+    case dropped(Int)
+    /// A chain was changed.
+    case edit(ChainEdit)
+
+    /// The record a line's value holds; `nil` for any other line.
+    ///
+    /// - Throws: `FormatError` for a record that is malformed.
+    static func read(_ value: JSONValue, file: String, line: Int) throws(FormatError) -> LogRecord? {
+        guard case .object(let members) = value else { return nil }
+        if members.count == 1, let dropped = members["dropped"] {
+            guard case .integer(let count) = dropped, count > 0 else {
+                throw FormatError(file: file, line: line, column: 1, expected: "dropped to be a count of traces ≥ 1", found: dropped.summary)
+            }
+            return .dropped(Int(clamping: count))
+        }
+        if ChainEditLine.isEdit(value) { return .edit(try ChainEditLine.decode(value, file: file, line: line)) }
+        return nil
+    }
+}

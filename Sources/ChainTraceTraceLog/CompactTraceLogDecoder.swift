@@ -7,8 +7,6 @@ enum CompactLogLine {
     case trace(Trace)
     /// A names record: the names were added to the segment.
     case names
-    /// `count` traces were dropped by the writer here.
-    case dropped(Int)
 }
 
 /// Reads the lines of one compact segment (``CompactTraceLogFormat``): the names written so far and the previous
@@ -61,7 +59,7 @@ struct CompactSegment {
     /// Decodes a trace line (an array) from its bytes; `nil` for any other line or anything unexpected.
     mutating func decodeFast(_ bytes: UnsafeBufferPointer<UInt8>, keepsPayload: Bool, names table: NameTable) -> Trace? {
         var cursor = JSONByteCursor(bytes: bytes, names: table)
-        var numbers: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        var numbers = Numbers()
         var hops: [CompactHop] = []
         var extras = Extras()
         var element = 0
@@ -71,7 +69,7 @@ struct CompactSegment {
             switch element {
             case 0..<8:
                 guard let number = cursor.integer() else { return false }
-                withUnsafeMutableBytes(of: &numbers) { $0.storeBytes(of: number, toByteOffset: element * 8, as: Int64.self) }
+                numbers.set(element, to: number)
                 return true
             case 8:
                 return Self.fastHops(&cursor, names: names, into: &hops)
@@ -172,24 +170,18 @@ struct CompactSegment {
                 names += added
                 return .names
             }
-            if members.count == 1, let count = members["dropped"] {
-                guard case .integer(let number) = count, number > 0 else {
-                    throw fail("dropped", "dropped to be a count of traces ≥ 1", count)
-                }
-                return .dropped(Int(clamping: number))
-            }
             throw fail("", "a trace (an array) or a record ({\"names\":[…]} or {\"dropped\":N})", value)
         case .array(let elements):
             guard elements.count == 9 || elements.count == 10 else {
                 throw fail("", "a trace of 9 elements (10 with extras), as Docs/TraceLogFormat.md lists", .string("\(elements.count) elements"))
             }
-            var numbers: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0, 0, 0)
+            var numbers = Numbers()
             let labels = ["id difference", "start time difference", "durationNs", "chain", "chainVersion", "kind", "entry", "outcome"]
             for index in 0..<8 {
                 guard case .integer(let number) = elements[index] else {
                     throw fail("[\(index)]", "element \(index) (\(labels[index])) to be an integer", elements[index])
                 }
-                withUnsafeMutableBytes(of: &numbers) { $0.storeBytes(of: number, toByteOffset: index * 8, as: Int64.self) }
+                numbers.set(index, to: number)
             }
             guard case .array(let hopNumbers) = elements[8] else { throw fail("[8]", "element 8 (hops) to be an array", elements[8]) }
             guard hopNumbers.count % 4 == 0 else {
@@ -261,6 +253,25 @@ struct CompactSegment {
 
     // MARK: Shared
 
+    /// A trace line's first eight elements, by their place in the line.
+    private struct Numbers {
+        var idDifference: Int64 = 0, startDifference: Int64 = 0, duration: Int64 = 0, chain: Int64 = 0
+        var chainVersion: Int64 = 0, kind: Int64 = 0, entry: Int64 = 0, outcome: Int64 = 0
+
+        mutating func set(_ element: Int, to number: Int64) {
+            switch element {
+            case 0: idDifference = number
+            case 1: startDifference = number
+            case 2: duration = number
+            case 3: chain = number
+            case 4: chainVersion = number
+            case 5: kind = number
+            case 6: entry = number
+            default: outcome = number
+            }
+        }
+    }
+
     private struct Extras {
         var error: String?
         var id: String?
@@ -292,9 +303,11 @@ struct CompactSegment {
     /// The trace the numbers, hops and extras describe, checked against the segment; the segment moves on only
     /// when it is one.
     private mutating func makeTrace(
-        numbers: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64), hops: [CompactHop], extras: Extras
+        numbers: Numbers, hops: [CompactHop], extras: Extras
     ) -> Result<Trace, Problem> {
-        let (idDifference, startDifference, duration, chain, chainVersion, kind, entry, outcomeCode) = numbers
+        let (idDifference, startDifference, duration, chain, chainVersion, kind, entry, outcomeCode) = (
+            numbers.idDifference, numbers.startDifference, numbers.duration, numbers.chain, numbers.chainVersion, numbers.kind,
+            numbers.entry, numbers.outcome)
         func name(_ index: Int64, _ path: String, _ label: String) -> Result<String, Problem> {
             guard index >= 0, index < Int64(names.count) else {
                 return .failure(Problem(

@@ -177,10 +177,9 @@ struct TraceLogFile {
         let size = lseek(descriptor, 0, SEEK_END)
         guard size > 0 else { return (nil, nil) }
         // The header: the first line must be a trace log's.
-        var first = [UInt8](repeating: 0, count: Int(min(size, 4096)))
-        let read = first.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, 0) }
-        guard read > 0 else { throw .system(file: path, expected: "a readable trace log", code: errno) }
-        first.removeSubrange(read...)
+        guard let first = FileDescriptor.read(descriptor, count: Int(min(size, 4096)), at: 0), !first.isEmpty else {
+            throw .system(file: path, expected: "a readable trace log", code: errno)
+        }
         let headerLine = Array(first.prefix { $0 != UInt8(ascii: "\n") })
         let version: Int
         do {
@@ -192,13 +191,13 @@ struct TraceLogFile {
         }
         // The end: append only after a newline; a torn last line is cut off.
         var end = Int64(size)
-        var chunk = [UInt8](repeating: 0, count: 4096)
         while end > 0 {
-            let start = max(0, end - Int64(chunk.count))
+            let start = max(0, end - 4096)
             let count = Int(end - start)
-            let got = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, count, off_t(start)) }
-            guard got == count else { throw .system(file: path, expected: "a readable trace log", code: errno) }
-            if let newline = chunk[..<count].lastIndex(of: UInt8(ascii: "\n")) {
+            guard let chunk = FileDescriptor.read(descriptor, count: count, at: start), chunk.count == count else {
+                throw .system(file: path, expected: "a readable trace log", code: errno)
+            }
+            if let newline = chunk.lastIndex(of: UInt8(ascii: "\n")) {
                 let keep = start + Int64(newline) + 1
                 guard keep < Int64(size) else { return (version, nil) }
                 // A last line that is whole but for its newline gets its newline, not cut: a prefix of an object
@@ -219,9 +218,9 @@ struct TraceLogFile {
     }
 
     private static func isWholeLine(_ descriptor: Int32, from start: Int64, to end: Int64, path: String) throws(FormatError) -> Bool {
-        var line = [UInt8](repeating: 0, count: Int(end - start))
-        let got = line.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, off_t(start)) }
-        guard got == line.count else { throw .system(file: path, expected: "a readable trace log", code: errno) }
+        guard let line = FileDescriptor.read(descriptor, count: Int(end - start), at: start), line.count == Int(end - start) else {
+            throw .system(file: path, expected: "a readable trace log", code: errno)
+        }
         return (try? JSONDocument(bytes: line, file: path)) != nil
     }
 
@@ -230,15 +229,8 @@ struct TraceLogFile {
             throw .system(file: path, expected: "to cut the torn last line off the log", code: errno)
         }
         if length == 0 { return nil }
-        var lines = 0
-        var offset: Int64 = 0
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while offset < length {
-            let count = Int(min(Int64(buffer.count), length - offset))
-            let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, count, off_t(offset)) }
-            guard got > 0 else { break }
-            lines += buffer[..<got].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-            offset += Int64(got)
+        guard let lines = FileDescriptor.newlineCount(descriptor, before: length) else {
+            throw .system(file: path, expected: "a readable trace log", code: errno)
         }
         return TornTail(line: lines + 1, byteCount: Int(size - length), problem: "cut off before appending")
     }

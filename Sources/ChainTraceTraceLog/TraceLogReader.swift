@@ -122,16 +122,9 @@ public final class TraceLogReader {
     ///
     /// - Throws: `FormatError` when `path` does not exist or is a directory without a log file.
     public static func files(at path: String) throws(FormatError) -> [String] {
-        var status = stat()
-        // A path that cannot be examined is opened as a file, which names the problem.
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return [path] }
-        guard let directory = opendir(path) else { throw .system(file: path, expected: "a readable directory", code: errno) }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasSuffix(".jsonl"), !name.hasPrefix(".") { names.append(name) }
-        }
+        // Not a directory (or a path that cannot be examined, which opening it as a file names).
+        guard let entries = try FileBytes.directoryNames(path) else { return [path] }
+        let names = entries.filter { $0.hasSuffix(".jsonl") && !$0.hasPrefix(".") }
         guard !names.isEmpty else {
             throw FormatError(file: path, line: 0, column: 0, expected: "a directory holding trace log files (*.jsonl)", found: "none")
         }
@@ -172,7 +165,7 @@ public final class TraceLogReader {
     /// Dropped-trace records a part skipped while finding its start, with where they are in the file: counted
     /// by the part before unless that part stopped before them (``partProcessedEnd``); the parallel reader
     /// settles which.
-    package private(set) var partSkippedRecords: [(offset: Int, dropped: Int, edit: ChainEdit?)] = []
+    package private(set) var partSkippedRecords: [(offset: Int, record: LogRecord)] = []
     /// Where the last line a part read ends, in bytes from the start of the file (0 before any).
     package private(set) var partProcessedEnd = 0
 
@@ -199,19 +192,17 @@ public final class TraceLogReader {
 
     /// What a line at the start of a part says about where the part starts.
     private enum LineKind {
-        case blank, header, dropped(Int), edit(ChainEdit), versionOne, versionTwo
+        case blank, header, record(LogRecord), versionOne, versionTwo
     }
 
     private func kind(of raw: LineReader.Line) -> LineKind {
-        let bytes = lines.withBytes(of: raw) { Array($0) }
-        guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return .blank }
+        let first = lines.withBytes(of: raw) { $0.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D } }
+        guard let first else { return .blank }
         if first == UInt8(ascii: "[") { return .versionTwo }
-        guard case .object(let members)? = bytes.withUnsafeBufferPointer({ try? JSONParser.parse($0) }) else { return .versionOne }
+        guard case .object(let members)? = (try? lines.parse(raw))?.value else { return .versionOne }
         if members["format"] != nil { return .header }
-        if members.count == 1, case .integer(let count)? = members["dropped"], count > 0 { return .dropped(Int(count)) }
-        if ChainEditLine.isEdit(.object(members)), let edit = try? ChainEditLine.decode(.object(members), file: file, line: 0) {
-            return .edit(edit)
-        }
+        // A malformed record reads as a version 1 line: reading it the ordinary way then reports it.
+        if let record = try? LogRecord.read(.object(members), file: file, line: 0) { return .record(record) }
         if members.count == 1, members["names"] != nil { return .versionTwo }
         return .versionOne
     }
@@ -223,7 +214,7 @@ public final class TraceLogReader {
         guard let chunk, chunk.start > 0 else { return }
         // The line the part begins inside (or the empty one before it) belongs to the part before.
         guard try lines.skipLine() else { return }
-        var records: [(offset: Int, dropped: Int, edit: ChainEdit?)] = []
+        var records: [(offset: Int, record: LogRecord)] = []
         defer { partSkippedRecords = records }
         while true {
             guard let raw = try lines.nextLine() else { return }
@@ -241,12 +232,10 @@ public final class TraceLogReader {
             }
             switch kind {
             case .blank: continue
-            case .dropped(let count):
+            case .record(let record):
                 // Records read in either version: counted here if a version 1 line follows; else they end a
                 // segment whose part may have read them (the parallel reader settles which).
-                records.append((lineStart, count, nil))
-            case .edit(let edit):
-                records.append((lineStart, 0, edit))
+                records.append((lineStart, record))
             case .versionTwo:
                 // The part before reads on to the end of this version 2 segment.
                 records.removeAll()
@@ -255,14 +244,19 @@ public final class TraceLogReader {
                 return
             case .versionOne:
                 version = TraceLogFormat.version
-                for record in records {
-                    droppedTraces = droppedTraces > Int.max - record.dropped ? Int.max : droppedTraces + record.dropped
-                    if let edit = record.edit { chainEdits.append(edit) }
-                }
+                for (_, record) in records { note(record) }
                 records.removeAll()
                 pendingLine = raw
                 return
             }
+        }
+    }
+
+    /// Counts a dropped-trace record, or keeps a chain change.
+    private func note(_ record: LogRecord) {
+        switch record {
+        case .dropped(let count): droppedTraces = droppedTraces.saturatingAdd(count)
+        case .edit(let edit): chainEdits.append(edit)
         }
     }
 
@@ -307,19 +301,12 @@ public final class TraceLogReader {
                 continue
             }
             self.line = line
+            if let record = try LogRecord.read(value, file: file, line: line) {
+                note(record)
+                continue
+            }
             if version == CompactTraceLogFormat.version {
                 if let trace = try compactLine(value, raw: raw, line: line) { return trace }
-                continue
-            }
-            if ChainEditLine.isEdit(value) {
-                chainEdits.append(try ChainEditLine.decode(value, file: file, line: line))
-                continue
-            }
-            if case .object(let members) = value, members.count == 1, let dropped = members["dropped"] {
-                guard case .integer(let count) = dropped, count > 0 else {
-                    throw FormatError(file: file, line: line, column: 1, expected: "dropped to be a count of traces ≥ 1", found: dropped.summary)
-                }
-                droppedTraces = droppedTraces > Int.max - Int(count) ? Int.max : droppedTraces + Int(count)
                 continue
             }
             do {
@@ -350,10 +337,6 @@ public final class TraceLogReader {
 
     /// A line of a compact segment: its trace, or `nil` for a record (noted).
     private func compactLine(_ value: JSONValue, raw: LineReader.Line, line: Int) throws(FormatError) -> Trace? {
-        if ChainEditLine.isEdit(value) {
-            chainEdits.append(try ChainEditLine.decode(value, file: file, line: line))
-            return nil
-        }
         let decoded: CompactLogLine
         do {
             decoded = try segment.decode(value, document: nil, file: file, line: line, keepsPayload: keepsPayloads)
@@ -372,9 +355,6 @@ public final class TraceLogReader {
         switch decoded {
         case .trace(let trace): return trace
         case .names: return nil
-        case .dropped(let count):
-            droppedTraces = droppedTraces > Int.max - count ? Int.max : droppedTraces + count
-            return nil
         }
     }
 

@@ -79,3 +79,12 @@ extension Int {
         self = Int(truncatingIfNeeded: Int64(saturating: value))
     }
 }
+
+extension Int {
+    /// `self + other`, clamped to `Int`'s range (counts of traces, drops and hops read from files).
+    @inlinable
+    package func saturatingAdd(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other < 0 ? .min : .max) : sum
+    }
+}
