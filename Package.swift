@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(
             name: "SampleTests",
             dependencies: [
-                "ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceTesting", "ChainTraceTestSupport", "ChainTraceDistributedTracing",
+                "ChainTrace", "ChainTraceAnalysis", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceTesting", "ChainTraceTestSupport", "ChainTraceDistributedTracing",
                 "ChainTraceLogging", "ChainTraceGraphviz", .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),

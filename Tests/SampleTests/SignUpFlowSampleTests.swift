@@ -1,4 +1,5 @@
 import ChainTrace
+import ChainTraceAnalysis
 import ChainTraceTraceLog
 import ChainTraceTestSupport
 import ChainTraceTesting
@@ -73,9 +74,14 @@ struct SignUpFlowSampleTests {
     }
 
     @Test func theDiagramFlagsTheUploadStage() throws {
-        let (lines, _, diagram) = try run()
-        #expect(lines.contains { $0.hasSuffix("(slow: UploadPhoto)") })
-        #expect(diagram.contains("⚠ UploadPhoto"))
-        #expect(!diagram.contains("⚠ UsernameCheck"))
+        let (lines, traces, diagram) = try run()
+        // The sample's rule applied to its own log: the upload (12 ms of a ~19 ms flow) is always flagged; what
+        // else a loaded machine's timings flag is the rule's business, so it is computed, not fixed.
+        let flagged = SlowHandlerRule(clauses: [.share(over: 0.4)]).flags(in: ChainProfile(Array(traces.values))).map(\.handler)
+        #expect(flagged.contains("UploadPhoto"))
+        #expect(lines.contains { $0.hasSuffix("(slow: \(flagged.joined(separator: ", ")))") })
+        for handler in Set(traces.values.flatMap(\.path)) {
+            #expect(diagram.contains("⚠ \(handler)") == flagged.contains(handler), "\(handler)")
+        }
     }
 }
