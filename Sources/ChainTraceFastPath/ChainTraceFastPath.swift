@@ -17,7 +17,10 @@
 // - `UnretainedObject`: a reference that calls its object without touching its reference count, for objects
 //   something else keeps alive.
 // - `HandOffQueue` and `PublishedCounter`: a lock-free queue from one recording thread to the trace log writer,
-//   and a count one thread publishes to another (release store, acquire load).
+//   and a count one thread publishes to another (release store, acquire load). The writer borrows what it
+//   drains, so that the recording thread, which allocated each trace, frees it.
+// - `ThreadScratch`: one scratch object per thread lent to each call, for the JSON text writer that captures
+//   payloads.
 // - `ConditionLock` and `JoinableThread`: the pthread mutex, condition and thread the trace log writer sleeps,
 //   wakes and is joined with — not speed tricks, but raw system calls, kept here with the others.
 // - `ByteChunk`: text of integers built on the stack and appended to an array at once (the compact log encoder).

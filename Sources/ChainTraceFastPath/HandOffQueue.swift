@@ -16,8 +16,11 @@ public final class HandOffQueue<Element>: @unchecked Sendable {
     @usableFromInline let mask: Int
     /// Positions as counters that only grow: `tail - head` is the count. Each is written by one side only.
     @usableFromInline let positions: UnsafeMutablePointer<Int64>
-    /// The producer's copy of the head, refreshed only when the ring looks full (saves a shared load a push).
+    /// The producer's copy of the head, refreshed only when the ring looks full or every
+    /// ``releaseInterval`` pushes (saves a shared load a push).
     @usableFromInline let cachedHead: UnsafeMutablePointer<Int64>
+    /// The producer's count of slots it has emptied behind the consumer (see ``drainBorrowing(_:)``).
+    @usableFromInline let released: UnsafeMutablePointer<Int64>
 
     /// A queue holding at most `capacity` elements, rounded up to a power of two (at least 2).
     public init(capacity: Int) {
@@ -31,6 +34,8 @@ public final class HandOffQueue<Element>: @unchecked Sendable {
         positions.initialize(repeating: 0, count: 16)
         cachedHead = .allocate(capacity: 1)
         cachedHead.initialize(to: 0)
+        released = .allocate(capacity: 1)
+        released.initialize(to: 0)
     }
 
     deinit {
@@ -38,6 +43,7 @@ public final class HandOffQueue<Element>: @unchecked Sendable {
         slots.deallocate()
         positions.deallocate()
         cachedHead.deallocate()
+        released.deallocate()
     }
 
     /// The most elements the queue holds.
@@ -46,17 +52,36 @@ public final class HandOffQueue<Element>: @unchecked Sendable {
     @usableFromInline var headPointer: UnsafeMutablePointer<Int64> { positions }
     @usableFromInline var tailPointer: UnsafeMutablePointer<Int64> { positions + 8 }
 
+    /// How often (in pushes) the producer looks at the consumer's head to empty the slots it has finished with.
+    @inlinable public static var releaseInterval: Int64 { 32 }
+
     /// Adds `element` at the tail; `false` (and nothing added) when the queue is full. Producer only.
+    ///
+    /// Also empties the slots the consumer has finished with since the last look, so that what
+    /// ``drainBorrowing(_:)`` left in them is released on this thread.
     @inlinable
     public func push(_ element: Element) -> Bool {
         let tail = tailPointer.pointee  // only this thread writes it
-        if tail - cachedHead.pointee > Int64(mask) {
+        if tail - cachedHead.pointee > Int64(mask) || tail % Self.releaseInterval == 0 {
             cachedHead.pointee = chaintrace_load_acquire(headPointer)
+            releaseConsumed()
             if tail - cachedHead.pointee > Int64(mask) { return false }
         }
         slots[Int(tail) & mask] = element
         chaintrace_store_release(tailPointer, tail + 1)
         return true
+    }
+
+    /// Empties the slots before the cached head that still hold what the consumer borrowed. Producer only.
+    @inlinable
+    func releaseConsumed() {
+        let head = cachedHead.pointee
+        var position = released.pointee
+        while position < head {
+            slots[Int(position) & mask] = nil
+            position += 1
+        }
+        released.pointee = head
     }
 
     /// Removes and returns the element at the head, or `nil` when the queue is empty. Consumer only.
@@ -77,6 +102,26 @@ public final class HandOffQueue<Element>: @unchecked Sendable {
         guard tail > head else { return 0 }
         for position in head..<tail {
             if let element = slots[Int(position) & mask].take() { body(element) }
+        }
+        chaintrace_store_release(headPointer, tail)
+        return Int(tail - head)
+    }
+
+    /// Hands every element present now to `body`, oldest first, and returns how many — leaving each in its slot,
+    /// for the producer to release at a later ``push(_:)``. Consumer only.
+    ///
+    /// What it buys: an element the producer allocated is freed by the producer. Freed by the consumer, a trace
+    /// and its payload went back to the producer thread's malloc arena under that arena's lock, and the two
+    /// threads contended for it: futex calls were a tenth of a trace log's profile with payloads
+    /// (`chaintrace-benchmarks`, "trace log … payloads" rows; the numbers are in Docs/Performance.md). The cost:
+    /// up to a queue's capacity of finished elements stay alive until the producer pushes again.
+    @inlinable
+    public func drainBorrowing(_ body: (borrowing Element) -> Void) -> Int {
+        let head = headPointer.pointee
+        let tail = chaintrace_load_acquire(tailPointer)
+        guard tail > head else { return 0 }
+        for position in head..<tail {
+            if let element = slots[Int(position) & mask] { body(element) }
         }
         chaintrace_store_release(headPointer, tail)
         return Int(tail - head)

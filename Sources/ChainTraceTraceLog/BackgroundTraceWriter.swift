@@ -142,7 +142,7 @@ final class BackgroundTraceWriter: @unchecked Sendable {
         file.withLock { file in
             for edit in changes { file.append(edit) }
             for queue in current {
-                moved += queue.queue.drain { file.append($0) }
+                moved += queue.queue.drainBorrowing { file.append(copy $0) }
                 let dropped = queue.droppedCount
                 if dropped > queue.droppedWritten {
                     file.appendDropped(Int(dropped - queue.droppedWritten))

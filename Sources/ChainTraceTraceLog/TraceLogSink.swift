@@ -1,3 +1,4 @@
+import ChainTraceJSON
 import ChainTraceFastPath
 #if canImport(Darwin)
 import Darwin
@@ -204,5 +205,13 @@ public final class TraceLogSink: TraceSink {
             }
         }
         if let error { throw error }
+    }
+}
+
+extension TraceLogSink: PayloadTextSink {
+    /// A compact log copies payload text as it is, so a recorder sending here encodes `Encodable` commands
+    /// straight into text; a version 1 log writes every payload out again with sorted keys, so it takes values.
+    package var payloadTextEncoder: (any PayloadTextEncoder)? {
+        options.format == .compact ? JSONTextPayloadEncoder() : nil
     }
 }

@@ -31,6 +31,11 @@ struct HandOffQueueTests {
                 let popped = queue.pop()
                 #expect(popped == model.first, "seed \(seed)")
                 if !model.isEmpty { model.removeFirst() }
+            case 9 where random.next() % 2 == 0:
+                var drained: [String] = []
+                let count = queue.drainBorrowing { drained.append(copy $0) }
+                #expect(drained == model && count == model.count, "seed \(seed)")
+                model.removeAll()
             default:
                 var drained: [String] = []
                 let count = queue.drain { drained.append($0) }
@@ -60,6 +65,47 @@ struct HandOffQueueTests {
             }
         }
         #expect(inOrder && expected == total && queue.isEmpty)
+    }
+
+    /// What `drainBorrowing` hands over stays in its slot until the producer pushes again: every element is
+    /// released exactly once, and all but those still in the ring when it goes are released on the producer's
+    /// thread — the point of borrowing (the allocating thread frees).
+    @Test func borrowedElementsAreReleasedOnceByTheProducer() {
+        final class Tracked: @unchecked Sendable {
+            let releasedOnProducer: PublishedCounter
+            let releasedElsewhere: PublishedCounter
+            let producer: ObjectIdentifier
+            init(_ onProducer: PublishedCounter, _ elsewhere: PublishedCounter, producer: ObjectIdentifier) {
+                (releasedOnProducer, releasedElsewhere, self.producer) = (onProducer, elsewhere, producer)
+            }
+            deinit {
+                if ObjectIdentifier(Thread.current) == producer { releasedOnProducer.increment() } else { releasedElsewhere.increment() }
+            }
+        }
+        let onProducer = PublishedCounter()
+        let elsewhere = PublishedCounter()
+        let total = 100_000
+        let drained = PublishedCounter()
+        do {
+            let queue = HandOffQueue<Tracked>(capacity: 256)
+            let done = PublishedCounter()
+            let producer = Thread {
+                let me = ObjectIdentifier(Thread.current)
+                for _ in 0..<total {
+                    let element = Tracked(onProducer, elsewhere, producer: me)
+                    while !queue.push(element) {}
+                }
+                done.increment()
+            }
+            producer.start()
+            while done.value == 0 || !queue.isEmpty {
+                _ = queue.drainBorrowing { _ in drained.increment() }
+            }
+        }
+        #expect(drained.value == Int64(total))
+        #expect(onProducer.value + elsewhere.value == Int64(total))
+        // At most a ring's worth and the last interval's are left for the queue's release.
+        #expect(elsewhere.value <= 256 + HandOffQueue<Tracked>.releaseInterval)
     }
 
     /// Elements still in a queue that is released are released with it (no leak, no double release).

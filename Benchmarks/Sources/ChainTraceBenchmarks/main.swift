@@ -120,6 +120,38 @@ func send(_ chain: Chain<Command, Int>, _ count: Int) {
     for _ in 0..<count { blackHole(try? chain.send(Command(value: 9))) }
 }
 
+/// A command as apps have them: an id, a customer, a few order lines, a total, an optional note.
+struct Order: Codable, Sendable {
+    struct Line: Codable, Sendable {
+        var sku: String
+        var quantity: Int
+        var price: Double
+    }
+    var id: String
+    var customer: String
+    var lines: [Line]
+    var total: Double
+    var note: String?
+    var value: Int
+}
+
+let sampleOrder = Order(
+    id: "ord-20261123-000917", customer: "cust-4821",
+    lines: [.init(sku: "SKU-1042", quantity: 2, price: 19.99), .init(sku: "SKU-2210", quantity: 1, price: 4.5),
+            .init(sku: "SKU-0007", quantity: 12, price: 0.35)],
+    total: 48.68, note: "leave at the door", value: 9)
+
+func makeOrderChain(_ recorder: Recorder) -> Chain<Order, Int> {
+    let handlers = (0..<handlerCount).map { index in
+        Handler<Order, Int>("Handler\(index)") { $0.value % handlerCount == index ? .accept(index) : .pass }
+    }
+    return try! Chain("orders", handlers: handlers, recorder: recorder)
+}
+
+func sendOrders(_ chain: Chain<Order, Int>, _ count: Int) {
+    for _ in 0..<count { blackHole(try? chain.send(sampleOrder)) }
+}
+
 func sendPlain(_ chain: any NumberHandling, _ count: Int) {
     for _ in 0..<count { blackHole(chain.handle(Command(value: 9))) }
 }
@@ -140,13 +172,16 @@ struct Variant {
     var name: String
     var share: Double
     var body: (Int) -> Void
+    /// Run after each timed run, untimed: a drop-when-behind log's flush, which is the writer's work, not the
+    /// caller's.
+    var after: () -> Void = {}
 }
 
 let only = getenv("CHAINTRACE_BENCH_ONLY").map { String(cString: $0) }
 nonisolated(unsafe) var variants: [Variant] = []
-func variant(_ name: String, share: Double = 1, _ body: @escaping (Int) -> Void) {
+func variant(_ name: String, share: Double = 1, after: @escaping () -> Void = {}, _ body: @escaping (Int) -> Void) {
     if let only, !name.contains(only), variants.count > 1 { return }
-    variants.append(Variant(name: name, share: share, body: body))
+    variants.append(Variant(name: name, share: share, body: body, after: after))
 }
 
 let plain = link((0..<handlerCount).map(PlainHandler.init))
@@ -187,12 +222,10 @@ let droppingLog = logSink("drop") { _ in }
 let blockingLog = logSink("block") { $0.whenBehind = .block }
 let callerLog = logSink("caller") { $0.writesInBackground = false; $0.format = .jsonLines }
 let callerCompactLog = logSink("caller-compact") { $0.writesInBackground = false }
-let logSinks = [droppingLog, blockingLog, callerLog, callerCompactLog]
+let treePayloadLog = logSink("tree-payloads") { $0.format = .jsonLines }
+let logSinks = [droppingLog, blockingLog, callerLog, callerCompactLog, treePayloadLog]
 let dropping = makeChain(Recorder(sink: droppingLog, capturesPayloads: false))
-variant("trace log, background, drop when behind", share: 0.3) { count in
-    send(dropping, count)
-    try! droppingLog.flush()
-}
+variant("trace log, background, drop when behind", share: 0.3, after: { try! droppingLog.flush() }) { send(dropping, $0) }
 let blocking = makeChain(Recorder(sink: blockingLog, capturesPayloads: false))
 variant("trace log, background, block when behind", share: 0.3) { count in
     send(blocking, count)
@@ -203,6 +236,20 @@ variant("trace log, background, block, + payloads", share: 0.1) { count in
     send(blockingPayloads, count)
     try! blockingLog.flush()
 }
+// Payload capture on the recording thread, the writer's work aside (drop when behind): a compact log takes each
+// command encoded straight into JSON text, a version 1 log takes it as a JSONValue tree, as memory does. Each on
+// the one-field benchmark command and on an order-like command (strings, an array of objects, floats, an
+// optional) — what commands in apps look like.
+let textPayloads = makeChain(Recorder(sink: droppingLog))
+variant("trace log, drop, + payloads as text", share: 0.1, after: { try! droppingLog.flush() }) { send(textPayloads, $0) }
+let treePayloads = makeChain(Recorder(sink: treePayloadLog))
+variant("trace log v1, drop, + payloads as tree", share: 0.1, after: { try! treePayloadLog.flush() }) { send(treePayloads, $0) }
+let textOrders = makeOrderChain(Recorder(sink: droppingLog))
+variant("order command, trace log, drop, payloads as text", share: 0.1, after: { try! droppingLog.flush() }) { sendOrders(textOrders, $0) }
+let treeOrders = makeOrderChain(Recorder(sink: treePayloadLog))
+variant("order command, trace log v1, drop, payloads as tree", share: 0.1, after: { try! treePayloadLog.flush() }) { sendOrders(treeOrders, $0) }
+let bareOrders = makeOrderChain(Recorder(sink: droppingLog, capturesPayloads: false))
+variant("order command, trace log, drop, no payloads", share: 0.1, after: { try! droppingLog.flush() }) { sendOrders(bareOrders, $0) }
 let onCaller = makeChain(Recorder(sink: callerLog, capturesPayloads: false))
 variant("trace log v1, written on the caller's thread", share: 0.05) { send(onCaller, $0) }
 let onCallerCompact = makeChain(Recorder(sink: callerCompactLog, capturesPayloads: false))
@@ -265,6 +312,7 @@ for _ in 0..<repeats {
     for (index, variant) in variants.enumerated() {
         let commands = max(1_000, Int(Double(commandsPerRun) * variant.share))
         best[index] = min(best[index], timeRun(commands: commands, variant.body))
+        variant.after()
     }
 }
 for sink in logSinks {

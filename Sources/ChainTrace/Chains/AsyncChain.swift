@@ -52,7 +52,7 @@ public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, 
         }
         // The id comes from whichever thread the task finishes on; ids stay unique either way.
         let trace = hops.trace(
-            of: command, over: chain, capturingPayload: configuration.capturesPayloads, id: ThreadState.current.makeTraceID())
+            of: command, over: chain, capturing: configuration.payloadCapture, id: ThreadState.current.makeTraceID())
         configuration.sink.record(trace)
         return try outcome.get()
     }

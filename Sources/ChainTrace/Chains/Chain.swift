@@ -50,12 +50,12 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
                 do {
                     let result = try Self.walk(chain, command, from: start, observer: &hops)
                     let trace = hops.trace(
-                        of: command, over: chain, capturingPayload: configuration.capturesPayloads, id: thread.makeTraceID())
+                        of: command, over: chain, capturing: configuration.payloadCapture, id: thread.makeTraceID())
                     configuration.sink.record(trace)
                     return result
                 } catch {
                     let trace = hops.trace(
-                        of: command, over: chain, capturingPayload: configuration.capturesPayloads, id: thread.makeTraceID())
+                        of: command, over: chain, capturing: configuration.payloadCapture, id: thread.makeTraceID())
                     configuration.sink.record(trace)
                     throw error
                 }
@@ -85,7 +85,9 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
         let start = try chain.entryIndex(entry)
         var hops = TracedHops(chain: chain, entry: start, thread: thread)
         _ = try? Self.walk(chain, command, from: start, observer: &hops)
-        return hops.trace(describedAs: description, id: thread.makeTraceID())
+        return hops.trace(
+            describedAs: CommandDescription(kind: description.kind, id: description.id, payload: description.payload),
+            id: thread.makeTraceID())
     }
 
     /// Who would take `command` if it were sent to `entry`: asks each handler's dry-run test, runs nothing.

@@ -131,15 +131,15 @@ struct TracedHops: HopObserver {
     consuming func trace<Member, Command>(
         of command: Command,
         over chain: CompiledChain<Member>,
-        capturingPayload: Bool,
+        capturing payloads: PayloadCapture,
         id: UInt64
     ) -> Trace {
-        trace(describedAs: chain.command.describe(command, capturingPayload: capturingPayload), id: id)
+        trace(describedAs: chain.command.describe(command, capturing: payloads), id: id)
     }
 
     /// The finished trace of the walk, of a command described by the caller (consuming the hops, as above).
     @inlinable
-    consuming func trace(describedAs description: (kind: String?, id: String?, payload: JSONValue?), id: UInt64) -> Trace {
+    consuming func trace(describedAs description: CommandDescription, id: UInt64) -> Trace {
         let start = start
         let duration = last &- start
         storage.withUnsafeMutablePointers { header, records in
@@ -147,7 +147,7 @@ struct TracedHops: HopObserver {
             header.pointee.kind = description.kind
             header.pointee.commandID = description.id
             header.pointee.payload = description.payload
-            header.pointee.encodedPayload = nil
+            header.pointee.encodedPayload = description.encodedPayload
             header.pointee.start = start
             header.pointee.duration = duration
             // A walk stops at the hop that accepted or failed, so only the last hop can decide the outcome.

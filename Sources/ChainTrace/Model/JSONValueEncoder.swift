@@ -45,6 +45,9 @@ enum JSONValueEncoder {
             var members: [String: Node]
             if case .object(let existing) = content { members = existing } else { members = [:] }
             if let node = members[key] { return node }
+            // Emptied first, so that `members` is the dictionary's only reference and grows in place: adding to
+            // it while `content` still held it copied every member at every key.
+            content = .empty
             let node = Node()
             members[key] = node
             content = .object(members)
@@ -54,6 +57,7 @@ enum JSONValueEncoder {
         func appendChild() -> Node {
             var nodes: [Node]
             if case .array(let existing) = content { nodes = existing } else { nodes = [] }
+            content = .empty  // as in `child(forKey:)`: the array grows in place
             let node = Node()
             nodes.append(node)
             content = .array(nodes)

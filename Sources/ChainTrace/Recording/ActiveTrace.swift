@@ -37,6 +37,7 @@ final class ActiveTrace: @unchecked Sendable {
     private(set) var commandType: String
     private(set) var commandID: String?
     private(set) var payload: JSONValue?
+    private(set) var encodedPayload: (any EncodedPayload)?
     private(set) var start: UInt64
     private(set) var maximumHops: Int
     /// The names of the last trace this object built, kept so that the next trace with the same names (nearly
@@ -71,13 +72,14 @@ final class ActiveTrace: @unchecked Sendable {
     /// command for it.
     func reuse<Command>(command: Command, chain: String, configuration: RecorderConfiguration, maximumHops: Int, thread: ThreadState) {
         let info = thread.commandTypeInfo(Command.self)
-        let description = info.describe(command, capturingPayload: configuration.capturesPayloads)
+        let description = info.describe(command, capturing: configuration.payloadCapture)
         self.commandType = info.typeName
         self.configuration = configuration
         self.chain = chain
         self.kind = description.kind
         self.commandID = description.id
         self.payload = description.payload
+        self.encodedPayload = description.encodedPayload
         self.maximumHops = maximumHops
         content.value.names.removeAll(keepingCapacity: true)
         content.value.records.removeAll(keepingCapacity: true)
@@ -93,6 +95,7 @@ final class ActiveTrace: @unchecked Sendable {
     func retire() {
         configuration = Self.idleConfiguration
         payload = nil
+        encodedPayload = nil
         commandID = nil
         kind = nil
     }
@@ -202,6 +205,7 @@ final class ActiveTrace: @unchecked Sendable {
                 start: start,
                 inTicks: true
             )
+            header.encodedPayload = encodedPayload
             header.duration = content.end &- start
             header.reasons = content.reasons
             header.outcomeHop = Int32(

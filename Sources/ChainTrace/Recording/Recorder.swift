@@ -67,6 +67,8 @@ final class RecorderConfiguration: Sendable {
     @usableFromInline let sampling: Sampling
     @usableFromInline let filter: (@Sendable (Any) -> Bool)?
     @usableFromInline let capturesPayloads: Bool
+    /// How payloads are captured, worked out once from `capturesPayloads` and the sink.
+    @usableFromInline let payloadCapture: PayloadCapture
     @usableFromInline let token = OwnerTokens.make()
     /// The sampling countdowns of tasks sending through async chains (see ``admitsInTask(_:thread:)``); only a
     /// sampling recorder has them.
@@ -83,6 +85,7 @@ final class RecorderConfiguration: Sendable {
         self.sampling = sampling
         self.filter = filter
         self.capturesPayloads = capturesPayloads
+        self.payloadCapture = PayloadCapture(capturesPayloads: capturesPayloads, sink: sink)
         taskCountdowns = sampling.interval > 1 ? LockedValue(TaskCountdowns()) : nil
     }
 

@@ -34,6 +34,9 @@ struct CommandTypeInfo: Sendable {
     @usableFromInline let typeName: String
     @usableFromInline let isTraced: Bool
     @usableFromInline let isEncodable: Bool
+    /// Encodes commands of this type, found once by opening its `Encodable` conformance: no cast to
+    /// `any Encodable` (a conformance lookup) and no existential box (an allocation for a large command) per command.
+    private let encodableReader: (any EncodableCommandReading)?
     /// Reads kind, id and payload straight from a command of this type, found once by opening its
     /// `TracedCommand` conformance: no dynamic cast or existential box per command.
     private let tracedReader: (any TracedCommandReading)?
@@ -41,7 +44,13 @@ struct CommandTypeInfo: Sendable {
     @usableFromInline
     init<Command>(_ type: Command.Type) {
         typeName = String(describing: type)
-        isEncodable = type is any Encodable.Type
+        if let encodable = type as? any Encodable.Type {
+            isEncodable = true
+            encodableReader = Self.encodableReader(for: encodable)
+        } else {
+            isEncodable = false
+            encodableReader = nil
+        }
         if let traced = type as? any TracedCommand.Type {
             isTraced = true
             tracedReader = Self.reader(for: traced)
@@ -51,27 +60,67 @@ struct CommandTypeInfo: Sendable {
         }
     }
 
+    private static func encodableReader<Encoded: Encodable>(for type: Encoded.Type) -> any EncodableCommandReading {
+        EncodableCommandReader<Encoded>()
+    }
+
     private static func reader<Traced: TracedCommand>(for type: Traced.Type) -> any TracedCommandReading {
         TracedCommandReader<Traced>()
     }
 
     /// The kind (`nil`: the type name), id and (if wanted and possible) payload of one command.
     @usableFromInline
-    func describe<Command>(
-        _ command: Command,
-        capturingPayload: Bool
-    ) -> (kind: String?, id: String?, payload: JSONValue?) {
-        var kind: String?
-        var id: String?
-        var payload: JSONValue?
+    func describe<Command>(_ command: Command, capturing payloads: PayloadCapture) -> CommandDescription {
+        var description = CommandDescription()
+        let capturing = payloads.isOn
         if let tracedReader {
             // `Command` is the type this info was made for, so the pointer really points at a `Traced`.
-            (kind, id, payload) = withUnsafePointer(to: command) { tracedReader.read(UnsafeRawPointer($0), capturingPayload) }
+            (description.kind, description.id, description.payload) = withUnsafePointer(to: command) {
+                tracedReader.read(UnsafeRawPointer($0), capturing)
+            }
         }
-        if capturingPayload, payload == nil, isEncodable, let encodable = command as? any Encodable {
-            payload = try? JSONValue(encoding: encodable)
+        if capturing, description.payload == nil, let encodableReader {
+            if case .text(let encoder) = payloads, let text = encodableReader.text(of: command, encoder: encoder) {
+                description.encodedPayload = text
+            } else {
+                description.payload = encodableReader.value(of: command)
+            }
         }
-        return (kind, id, payload)
+        return description
+    }
+}
+
+/// What a trace records about its command: kind, id and payload (as a value or as text).
+@usableFromInline
+struct CommandDescription {
+    @usableFromInline var kind: String?
+    @usableFromInline var id: String?
+    @usableFromInline var payload: JSONValue?
+    @usableFromInline var encodedPayload: (any EncodedPayload)?
+
+    @usableFromInline
+    init(kind: String? = nil, id: String? = nil, payload: JSONValue? = nil, encodedPayload: (any EncodedPayload)? = nil) {
+        (self.kind, self.id, self.payload, self.encodedPayload) = (kind, id, payload, encodedPayload)
+    }
+}
+
+/// Encodes commands of one `Encodable` type.
+protocol EncodableCommandReading: Sendable {
+    /// `command` (of the reader's type) as JSON text, or `nil` when the encoder cannot write it in one pass.
+    func text<Command>(of command: Command, encoder: any PayloadTextEncoder) -> (any EncodedPayload)?
+    /// `command` (of the reader's type) as a value, or `nil` when it cannot be encoded.
+    func value<Command>(of command: Command) -> JSONValue?
+}
+
+/// The encoder of one command type.
+struct EncodableCommandReader<Encoded: Encodable>: EncodableCommandReading {
+    func text<Command>(of command: Command, encoder: any PayloadTextEncoder) -> (any EncodedPayload)? {
+        // `Command` is `Encoded` (the type this reader was made for): a cast between equal types, no lookup.
+        encoder.encode(command as! Encoded)
+    }
+
+    func value<Command>(of command: Command) -> JSONValue? {
+        try? JSONValue(encoding: command as! Encoded)
     }
 }
 
