@@ -72,6 +72,59 @@ final class InstrumentedHandler: NumberHandling {
     }
 }
 
+// MARK: An async chain users already have: each handler awaits the next.
+
+protocol AsyncNumberHandling: AnyObject, Sendable {
+    var next: (any AsyncNumberHandling)? { get }
+    func handle(_ command: Command) async -> Int?
+}
+
+final class PlainAsyncHandler: AsyncNumberHandling, @unchecked Sendable {
+    var next: (any AsyncNumberHandling)?
+    let index: Int
+    init(_ index: Int) { self.index = index }
+    func handle(_ command: Command) async -> Int? {
+        command.value % handlerCount == index ? index : await next?.handle(command)
+    }
+}
+
+final class InstrumentedAsyncHandler: AsyncNumberHandling, @unchecked Sendable {
+    var next: (any AsyncNumberHandling)?
+    let index: Int
+    let name: String
+    init(_ index: Int) {
+        self.index = index
+        self.name = "Handler\(index)"
+    }
+    func handle(_ command: Command) async -> Int? {
+        await traceHop(name, command: command, chain: "instrumented-async") {
+            command.value % handlerCount == index ? index : await next?.handle(command)
+        }
+    }
+}
+
+func linkAsync<Handler: AsyncNumberHandling>(_ handlers: [Handler], _ set: (Handler, Handler) -> Void) -> any AsyncNumberHandling {
+    for (handler, following) in zip(handlers, handlers.dropFirst()) { set(handler, following) }
+    return handlers[0]
+}
+
+/// Runs `count` sends through an async chain from one task, waiting for it: the task's start is in the time, once
+/// a run.
+func sendAsync(_ chain: any AsyncNumberHandling, _ count: Int, recorder: Recorder? = nil) {
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        if let recorder {
+            await ChainTracing.withRecorder(recorder) {
+                for _ in 0..<count { blackHole(await chain.handle(Command(value: 9))) }
+            }
+        } else {
+            for _ in 0..<count { blackHole(await chain.handle(Command(value: 9))) }
+        }
+        done.signal()
+    }
+    done.wait()
+}
+
 struct NullStream: TextOutputStream {
     let file: UnsafeMutablePointer<FILE> = fopen("/dev/null", "w")
     mutating func write(_ string: String) { fputs(string, file) }
@@ -276,6 +329,15 @@ variant("instrumented chain (traceHop), recorder off") { sendPlain(instrumented,
 let instrumentedRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000), capturesPayloads: false)
 variant("instrumented chain (traceHop), traced", share: 0.3) { count in
     ChainTracing.withRecorder(instrumentedRecorder) { sendPlain(instrumented, count) }
+}
+
+let plainAsync = linkAsync((0..<handlerCount).map(PlainAsyncHandler.init)) { $0.next = $1 }
+variant("async hand-written chain, no ChainTrace", share: 0.3) { sendAsync(plainAsync, $0) }
+let instrumentedAsync = linkAsync((0..<handlerCount).map(InstrumentedAsyncHandler.init)) { $0.next = $1 }
+variant("async instrumented chain (traceHop), recorder off", share: 0.3) { sendAsync(instrumentedAsync, $0) }
+let instrumentedAsyncRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000), capturesPayloads: false)
+variant("async instrumented chain (traceHop), traced", share: 0.1) { count in
+    sendAsync(instrumentedAsync, count, recorder: instrumentedAsyncRecorder)
 }
 
 let printing = link((0..<handlerCount).map(PrintingHandler.init))

@@ -3,9 +3,12 @@ import CChainTraceSupport
 
 /// What instrumented hops call: the hop itself, its trace, and the decision it records.
 extension ChainTracing {
-    /// Set while an async instrumented hop of a command the recorder chose not to trace runs: its nested hops
-    /// (in this task and its children) must not start a trace for the same command.
-    @usableFromInline @TaskLocal static var skipsCommand = false
+    /// What the async instrumented hops of the current task (and its children) are part of: nothing yet, a trace
+    /// (the outermost hop's), or a command the recorder chose not to trace, whose nested hops must not start a
+    /// trace for it. One task-local, so a hop learns all of it with one lookup — each lookup is a walk of the
+    /// task's bindings, and an untraced async chain paid four a hop with them kept apart (`chaintrace-benchmarks`,
+    /// "async instrumented chain" rows).
+    @usableFromInline @TaskLocal static var taskHops = TaskHops.none
 
     /// Sets the decision of the instrumented hop this code runs in, replacing the one the recorder would infer.
     ///
@@ -19,7 +22,7 @@ extension ChainTracing {
     /// }
     /// ```
     public static func decide(_ decision: Decision, reason: String? = nil) {
-        (ThreadState.current.activeTrace ?? ActiveTrace.current)?.override(decision, reason: reason)
+        (ThreadState.current.activeTrace ?? taskHops.trace)?.override(decision, reason: reason)
     }
 
     /// The active trace a new hop joins — the thread's (synchronous hops only) or the task's — or a new one if the
@@ -28,16 +31,23 @@ extension ChainTracing {
     ///
     /// A hop inside one of a command the recorder chose not to trace (sampled out, filtered out) starts nothing:
     /// deciding again for the same command would trace it from the middle, and count it twice for sampling.
+    ///
+    /// - Parameter task: The task's ``taskHops``, when the caller has read it already.
     @usableFromInline
     static func traceForHop<Command>(
         command: Command,
         chain: () -> String,
         isAsync: Bool,
-        thread: ThreadState = .current
+        thread: ThreadState = .current,
+        task: TaskHops? = nil
     ) -> (trace: ActiveTrace, isOutermost: Bool)? {
         if !isAsync, let active = thread.activeTrace { return (active, false) }
-        if let active = ActiveTrace.current { return (active, false) }
-        if thread.untracedDepth > 0 || skipsCommand { return nil }
+        switch task ?? taskHops {
+        case .tracing(let active): return (active, false)
+        case .skipping: return nil
+        case .none: break
+        }
+        if thread.untracedDepth > 0 { return nil }
         refreshCache(thread)
         guard let configuration = (scopedRecorder ?? thread.cachedRecorder).configuration ?? UnscopedTraces.configuration,
             isAsync ? configuration.admitsInTask(command, thread: thread) : configuration.admits(command, thread: thread)
@@ -73,22 +83,39 @@ extension ChainTracing {
         _ body: () throws -> Result
     ) rethrows -> Result {
         let thread = ThreadState.current
+        if let active = thread.activeTrace {
+            // A hop nested in this thread's trace — all but a command's first: joined here, inline, without the
+            // call that decides whether a new command is traced.
+            return try runNested(handler, in: active, role: role, judge: judge, onLoop: onLoop, body)
+        }
         guard let (trace, isOutermost) = traceForHop(command: command, chain: chain, isAsync: false, thread: thread) else {
             // The command is not traced: its nested hops must not trace it either.
             thread.untracedDepth += 1
             defer { thread.untracedDepth -= 1 }
             return try body()
         }
+        guard isOutermost else { return try runNested(handler, in: trace, role: role, judge: judge, onLoop: onLoop, body) }
+        thread.activeTrace = trace
+        defer {
+            thread.activeTrace = nil
+            finishSynchronous(trace, thread: thread)
+        }
+        return try runNested(handler, in: trace, role: role, judge: judge, onLoop: onLoop, body)
+    }
+
+    /// Runs a synchronous hop in `trace`: the thread's open trace, or the one this hop just started.
+    @inlinable
+    static func runNested<Result>(
+        _ handler: () -> String,
+        in trace: ActiveTrace,
+        role: HandlerRole,
+        judge: (Result) -> HopReturn,
+        onLoop: (() -> Result)?,
+        _ body: () throws -> Result
+    ) rethrows -> Result {
         guard trace.begin(handler()) else {
             if let onLoop { return onLoop() }
             return try body()
-        }
-        if isOutermost { thread.activeTrace = trace }
-        defer {
-            if isOutermost {
-                thread.activeTrace = nil
-                finishSynchronous(trace, thread: thread)
-            }
         }
         do {
             let result = try body()
@@ -120,32 +147,46 @@ extension ChainTracing {
 extension ChainTracing {
     /// Runs an async hop's body for a command that is not traced, so that its nested hops do not trace it.
     @usableFromInline
-    static func runUntraced<Result>(_ body: () async throws -> Result) async rethrows -> Result {
-        if skipsCommand { return try await body() }
-        return try await $skipsCommand.withValue(true, operation: body)
+    nonisolated(nonsending) static func runUntraced<Result>(_ body: nonisolated(nonsending) () async throws -> Result) async rethrows -> Result {
+        try await $taskHops.withValue(.skipping, operation: body)
     }
 
     /// Runs an async hop's body inside `trace`, binding the trace to the task when this hop started it.
-    @usableFromInline
-    static func run<Result>(
+    ///
+    /// Inlinable, with `observe`, so that a nested hop's body is called from the caller's own async frame: as
+    /// calls, the two cost an async frame each a hop.
+    @inlinable
+    nonisolated(nonsending) static func run<Result>(
         _ trace: ActiveTrace,
         isOutermost: Bool,
         role: HandlerRole,
         judge: (Result) -> HopReturn,
-        _ body: () async throws -> Result
+        _ body: nonisolated(nonsending) () async throws -> Result
     ) async rethrows -> Result {
         guard isOutermost else { return try await observe(trace, role: role, judge: judge, body) }
+        return try await runOutermost(trace, role: role, judge: judge, body)
+    }
+
+    /// The outermost hop: binds `trace` to the task for the hops nested in it, and delivers it at the end.
+    @usableFromInline
+    nonisolated(nonsending) static func runOutermost<Result>(
+        _ trace: ActiveTrace,
+        role: HandlerRole,
+        judge: (Result) -> HopReturn,
+        _ body: nonisolated(nonsending) () async throws -> Result
+    ) async rethrows -> Result {
         defer { finish(trace) }
-        return try await ActiveTrace.$current.withValue(trace) {
+        return try await $taskHops.withValue(.tracing(trace)) {
             try await observe(trace, role: role, judge: judge, body)
         }
     }
 
-    private static func observe<Result>(
+    @inlinable
+    nonisolated(nonsending) static func observe<Result>(
         _ trace: ActiveTrace,
         role: HandlerRole,
         judge: (Result) -> HopReturn,
-        _ body: () async throws -> Result
+        _ body: nonisolated(nonsending) () async throws -> Result
     ) async rethrows -> Result {
         do {
             let result = try await body()
@@ -155,5 +196,27 @@ extension ChainTracing {
             trace.end(.error(error), role: role)
             throw error
         }
+    }
+}
+
+/// What the async instrumented hops of a task are part of (see ``ChainTracing/taskHops``).
+@usableFromInline
+enum TaskHops: Sendable {
+    /// No instrumented hop is running in the task: the next one may start a trace.
+    case none
+    /// Hops join this trace.
+    case tracing(ActiveTrace)
+    /// The command is not traced: hops run their bodies and record nothing.
+    case skipping
+
+    /// The trace hops join, if any.
+    @usableFromInline var trace: ActiveTrace? {
+        if case .tracing(let trace) = self { return trace }
+        return nil
+    }
+
+    @usableFromInline var isSkipping: Bool {
+        if case .skipping = self { return true }
+        return false
     }
 }

@@ -81,16 +81,18 @@ public func traceHop<Command, Wrapped>(
 /// }
 /// ```
 @inlinable
-public func traceHop<Command, Result>(
+nonisolated(nonsending) public func traceHop<Command, Result>(
     _ handler: @autoclosure () -> String,
     command: Command,
     chain: @autoclosure () -> String = "",
     role: HandlerRole = .responder,
     decide: ((Result) -> Decision?)? = nil,
-    _ body: () async throws -> Result
+    _ body: nonisolated(nonsending) () async throws -> Result
 ) async rethrows -> Result {
     guard ChainTracing.mayRecord else { return try await body() }
-    guard let (trace, isOutermost) = ChainTracing.traceForHop(command: command, chain: chain, isAsync: true) else {
+    let task = ChainTracing.taskHops
+    if task.isSkipping { return try await body() }
+    guard let (trace, isOutermost) = ChainTracing.traceForHop(command: command, chain: chain, isAsync: true, task: task) else {
         return try await ChainTracing.runUntraced(body)
     }
     guard trace.begin(handler()) else { return try await body() }
@@ -99,16 +101,18 @@ public func traceHop<Command, Result>(
 
 /// Records one hop of an async chain whose handlers return an Optional. See the synchronous Optional form.
 @inlinable
-public func traceHop<Command, Wrapped>(
+nonisolated(nonsending) public func traceHop<Command, Wrapped>(
     _ handler: @autoclosure () -> String,
     command: Command,
     chain: @autoclosure () -> String = "",
     role: HandlerRole = .responder,
     decide: ((Wrapped?) -> Decision?)? = nil,
-    _ body: () async throws -> Wrapped?
+    _ body: nonisolated(nonsending) () async throws -> Wrapped?
 ) async rethrows -> Wrapped? {
     guard ChainTracing.mayRecord else { return try await body() }
-    guard let (trace, isOutermost) = ChainTracing.traceForHop(command: command, chain: chain, isAsync: true) else {
+    let task = ChainTracing.taskHops
+    if task.isSkipping { return try await body() }
+    guard let (trace, isOutermost) = ChainTracing.traceForHop(command: command, chain: chain, isAsync: true, task: task) else {
         return try await ChainTracing.runUntraced(body)
     }
     guard trace.begin(handler()) else { return nil }

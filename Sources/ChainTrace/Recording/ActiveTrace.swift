@@ -30,16 +30,28 @@ final class ActiveTrace: @unchecked Sendable {
         var end: UInt64 = 0
     }
 
-    // Set again when a thread reuses this object for its next synchronous trace (see `reuse`).
-    private(set) var configuration: RecorderConfiguration
-    private(set) var chain: String
-    private(set) var kind: String?
-    private(set) var commandType: String
-    private(set) var commandID: String?
-    private(set) var payload: JSONValue?
-    private(set) var encodedPayload: (any EncodedPayload)?
-    private(set) var start: UInt64
-    private(set) var maximumHops: Int
+    /// What the trace is of: set when it starts, and again when a thread reuses this object for its next
+    /// synchronous trace (see `reuse`); only read while it runs.
+    struct About {
+        var configuration: RecorderConfiguration
+        var chain: String
+        var kind: String?
+        var commandType = ""
+        var commandID: String?
+        var payload: JSONValue?
+        var encodedPayload: (any EncodedPayload)?
+        var start: UInt64 = 0
+        var maximumHops: Int
+    }
+
+    /// In a cell, as `content` is: nine stored properties of the class were nine run-time exclusivity checks a
+    /// command and three a hop (`chaintrace-benchmarks`, "instrumented chain" rows). Written only by `init`,
+    /// `reuse` and `retire`, when no other thread can hold the trace.
+    private let about: UncheckedCell<About>
+    var configuration: RecorderConfiguration { about.value.configuration }
+    private var chain: String { about.value.chain }
+    private var start: UInt64 { about.value.start }
+    private var maximumHops: Int { about.value.maximumHops }
     /// The names of the last trace this object built, kept so that the next trace with the same names (nearly
     /// every trace of a chain) shares them instead of allocating its own.
     private var lastNames: HandlerNameTable?
@@ -47,8 +59,6 @@ final class ActiveTrace: @unchecked Sendable {
     /// Touched by one thread, or under `lock`: its accesses skip the run-time exclusivity check.
     private let content = UncheckedCell(Content())
     private let lock: LockedValue<Void>?
-
-    @usableFromInline @TaskLocal static var current: ActiveTrace?
 
     init<Command>(
         command: Command,
@@ -59,8 +69,7 @@ final class ActiveTrace: @unchecked Sendable {
         thread: ThreadState
     ) {
         self.lock = isShared ? LockedValue(()) : nil
-        (self.configuration, self.chain, self.maximumHops) = (configuration, chain, maximumHops)
-        (commandType, kind, commandID, payload, start) = ("", nil, nil, nil, 0)
+        about = UncheckedCell(About(configuration: configuration, chain: chain, maximumHops: maximumHops))
         content.value.names.reserveCapacity(16)
         content.value.records.reserveCapacity(16)
         content.value.frames.reserveCapacity(16)
@@ -73,31 +82,27 @@ final class ActiveTrace: @unchecked Sendable {
     func reuse<Command>(command: Command, chain: String, configuration: RecorderConfiguration, maximumHops: Int, thread: ThreadState) {
         let info = thread.commandTypeInfo(Command.self)
         let description = info.describe(command, capturing: configuration.payloadCapture)
-        self.commandType = info.typeName
-        self.configuration = configuration
-        self.chain = chain
-        self.kind = description.kind
-        self.commandID = description.id
-        self.payload = description.payload
-        self.encodedPayload = description.encodedPayload
-        self.maximumHops = maximumHops
+        about.value = About(
+            configuration: configuration, chain: chain, kind: description.kind, commandType: info.typeName,
+            commandID: description.id, payload: description.payload, encodedPayload: description.encodedPayload,
+            maximumHops: maximumHops)
         content.value.names.removeAll(keepingCapacity: true)
         content.value.records.removeAll(keepingCapacity: true)
         content.value.frames.removeAll(keepingCapacity: true)
         if !content.value.reasons.values.isEmpty { content.value.reasons = HopReasons() }
         content.value.failure = nil
         content.value.end = 0
-        self.start = MonotonicClock.now()
+        about.value.start = MonotonicClock.now()
     }
 
     /// Lets go of what this trace holds of its command and recorder, so that a finished trace kept for reuse
     /// keeps no sink, recorder or payload alive.
     func retire() {
-        configuration = Self.idleConfiguration
-        payload = nil
-        encodedPayload = nil
-        commandID = nil
-        kind = nil
+        about.value.configuration = Self.idleConfiguration
+        about.value.payload = nil
+        about.value.encodedPayload = nil
+        about.value.commandID = nil
+        about.value.kind = nil
     }
 
     /// What a retired trace points to instead of a recorder's configuration.
@@ -197,15 +202,15 @@ final class ActiveTrace: @unchecked Sendable {
             var header = TraceHeader(
                 id: id,
                 names: sharedNames(content.names),
-                kind: kind,
-                commandID: commandID,
-                payload: payload,
+                kind: about.value.kind,
+                commandID: about.value.commandID,
+                payload: about.value.payload,
                 entry: 0,
                 chainVersion: 0,
                 start: start,
                 inTicks: true
             )
-            header.encodedPayload = encodedPayload
+            header.encodedPayload = about.value.encodedPayload
             header.duration = content.end &- start
             header.reasons = content.reasons
             header.outcomeHop = Int32(
@@ -217,6 +222,7 @@ final class ActiveTrace: @unchecked Sendable {
 
     /// A name table of `names` for this trace: the last one made, when its names are the same.
     private func sharedNames(_ names: [String]) -> HandlerNameTable {
+        let commandType = about.value.commandType
         if let last = lastNames, last.names == names, last.chain == chain, last.commandType == commandType { return last }
         let table = HandlerNameTable(chain: chain, commandType: commandType, names: names)
         lastNames = table

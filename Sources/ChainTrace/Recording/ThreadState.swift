@@ -55,6 +55,9 @@ struct ThreadStateFields {
     var cachedMaximumHops = 1000
     /// What the recorder knows about each command type met on this thread.
     var commandTypes: [ObjectIdentifier: CommandTypeInfo] = [:]
+    /// The command type met last, and what is known about it.
+    var lastCommandType: ObjectIdentifier?
+    var lastCommandTypeInfo: CommandTypeInfo?
     /// Per-thread objects of recorders and sinks, found by their owner's token. Kept in parallel arrays so the
     /// lookup scans plain integers.
     @usableFromInline var slotTokens: [UInt64] = []
@@ -168,9 +171,11 @@ extension UncheckedCell where Value == ThreadStateFields {
     /// The recorder's facts about `Command`, worked out once per thread and type.
     func commandTypeInfo<Command>(_ type: Command.Type) -> CommandTypeInfo {
         let key = ObjectIdentifier(type)
-        if let info = value.commandTypes[key] { return info }
-        let info = CommandTypeInfo(type)
+        // Nearly every command of a thread is of the type before it: compared, not hashed.
+        if value.lastCommandType == key, let info = value.lastCommandTypeInfo { return info }
+        let info = value.commandTypes[key] ?? CommandTypeInfo(type)
         value.commandTypes[key] = info
+        (value.lastCommandType, value.lastCommandTypeInfo) = (key, info)
         return info
     }
 

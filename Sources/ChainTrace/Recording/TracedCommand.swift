@@ -29,8 +29,11 @@ extension TracedCommand {
 }
 
 /// What the recorder knows about a command type, worked out once per chain rather than once per command.
+///
+/// A class: an instrumented chain looks it up for every command, and a reference is one retain where a copy of
+/// the struct retained each of its members.
 @usableFromInline
-struct CommandTypeInfo: Sendable {
+final class CommandTypeInfo: Sendable {
     @usableFromInline let typeName: String
     @usableFromInline let isTraced: Bool
     @usableFromInline let isEncodable: Bool
