@@ -363,8 +363,9 @@ package final class JSONTextPayload: EncodedPayload {
     }
 }
 
-/// The payload encoder of sinks that write payloads as text.
-package struct JSONTextPayloadEncoder: PayloadTextEncoder {
+/// The payload encoder of sinks that write payloads as text. A class, so that a recorder holds it as one
+/// reference (copying a recorder's settings copies no existential box).
+package final class JSONTextPayloadEncoder: PayloadTextEncoder {
     package init() {}
 
     package func encode<Value: Encodable>(_ value: Value) -> (any EncodedPayload)? {

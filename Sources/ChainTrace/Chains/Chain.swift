@@ -86,7 +86,7 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
         var hops = TracedHops(chain: chain, entry: start, thread: thread)
         _ = try? Self.walk(chain, command, from: start, observer: &hops)
         return hops.trace(
-            describedAs: CommandDescription(kind: description.kind, id: description.id, payload: description.payload),
+            describedAs: (description.kind, description.id, description.payload, nil),
             id: thread.makeTraceID())
     }
 

@@ -49,7 +49,7 @@ package protocol PayloadTextSink: TraceSink {
 
 /// Encodes a command straight into JSON text.
 @usableFromInline
-package protocol PayloadTextEncoder: Sendable {
+package protocol PayloadTextEncoder: AnyObject, Sendable {
     /// `value` as JSON text, or `nil` when it cannot be written in one pass (its `encode(to:)` writes to a
     /// container it left earlier, a key twice, a non-finite number…): the recorder then encodes it into a tree,
     /// which handles those (or reports them) as before.
