@@ -36,8 +36,6 @@ public final class ReplaySession {
     /// The fields the definition's rules read, in slots: a stream read with it gives the chain's rules those
     /// fields without a lookup.
     package let schema: FieldSchema
-    /// The cursor's name table for reading each logged command's fields as text.
-    private let payloadNames = NameTable()
 
     /// Builds the chain.
     ///
@@ -114,7 +112,7 @@ public final class ReplaySession {
                     // profile does not read it, and making it is a good share of a command's cost.
                     let leaves = keepsPath || traceLog != nil || expected != nil
                     // A logged command's payload is its line's text when it can be (not parsed into a tree again).
-                    let text = traceLog == nil ? nil : command.fieldsText(names: payloadNames)
+                    let text = traceLog == nil ? nil : command.fieldsText()
                     let description = (
                         kind: command.kind, id: leaves ? command.id : nil,
                         payload: traceLog == nil || text != nil ? nil : command.fields

@@ -29,6 +29,7 @@
 // so that this target needs nothing of the model above it:
 // - `JSONByteCursor`, `RawKey`, `NameTable`, `NameBytes`: JSON read eight bytes at a time, with interned names,
 //   for the command-stream and trace-log line decoders (the general parser in ChainTraceJSON is the fallback).
+// - `UTF8Validation`: UTF-8 checked in place, without the string `String(validating:)` makes.
 // - `MemberKeyCache`: the keys of the previous line, compared as words.
 // - `NameIndex` and `SlotValues`: a chain's rule fields found by their bytes, and one command's values for them.
 // - `CommandStorage`: a command's contents, refilled for every line of a stream (`JSONCommand` is a value over it).

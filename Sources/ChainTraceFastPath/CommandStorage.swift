@@ -29,6 +29,10 @@ public final class CommandStorage<Fields>: @unchecked Sendable {
         /// Where in the kept line the id's text is, when the decoder left it there (an id without escapes): it
         /// is only made into a `String` if someone asks.
         @usableFromInline var idInLine: Range<Int>?
+        /// Where in the kept line the members that are not fields (kind, id and entry, in that order) are, key
+        /// to end of value; an empty range for one the line does not have. The fields' text is then the rest
+        /// of the line, with no second walk over it.
+        @usableFromInline var membersOutsideFields: (Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0)
         /// The line's bytes, in memory the storage owns and reuses when it is refilled: copying a line into it
         /// is one `memcpy`, where an array would first be emptied and then grown element by element.
         @usableFromInline var lineBytes = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
@@ -73,6 +77,12 @@ public final class CommandStorage<Fields>: @unchecked Sendable {
         _modify { yield &contents.value.idInLine }
     }
 
+    /// Where in the kept line the kind, id and entry members are (empty ranges for those it does not have).
+    @inlinable public var membersOutsideFields: (Range<Int>, Range<Int>, Range<Int>) {
+        _read { yield contents.value.membersOutsideFields }
+        _modify { yield &contents.value.membersOutsideFields }
+    }
+
     /// A command of these contents, with empty `slots` when given.
     @inlinable public init(kind: String, id: String?, entry: String?, fields: Fields, slots: SlotValues<Fields>?) {
         contents = UncheckedCell(Contents(kind: kind, id: id, entry: entry, fields: fields))
@@ -114,6 +124,7 @@ public final class CommandStorage<Fields>: @unchecked Sendable {
             kind: kind ?? self.kind, id: id ?? self.id, entry: entry ?? self.entry, fields: fields, slots: slots?.copy())
         copy.idInLine = id == nil ? idInLine : nil
         copy.fieldsInLine = fieldsInLine
+        copy.membersOutsideFields = membersOutsideFields
         withLine(copy.setLine)
         return copy
     }

@@ -211,7 +211,10 @@ public struct JSONByteCursor {
         return true
     }
 
-    /// Steps over any valid JSON value; `false` if it is not valid.
+    /// Steps over any valid JSON value; `false` if it is not valid. (An object walked here without a closure per
+    /// member, its keys in memory the name table owns, bought 2% on the benchmark's *nested* stream shape — not
+    /// enough for the shared buffer it needed — so objects and arrays go through ``members(_:)`` and
+    /// ``elements(_:)``.)
     @inlinable public mutating func skipValue(depth: Int = 0) -> Bool {
         guard index < bytes.count, depth < 512 else { return false }
         switch bytes[index] {
@@ -230,39 +233,42 @@ public struct JSONByteCursor {
 
     /// Steps over a string, escapes included; `false` for anything the general parser rejects: a bad escape, a
     /// `\u` escape that is not four hex digits, a surrogate without its pair, a control byte, invalid UTF-8.
+    /// Each non-ASCII character is checked where it stands, and the one-letter escapes are stepped over here:
+    /// checking each run of non-ASCII bytes afterwards, and reading every escape through ``JSONEscape``, made
+    /// replaying the benchmark's *escaped* stream shape ~15% slower.
     @inlinable public mutating func skipString() -> Bool {
-        index += 1
-        var segmentStart = index
-        var isASCII = true
+        index &+= 1
         while true {
-            index += plainStringByteCount()
+            index &+= plainStringByteCount()
             guard index < bytes.count else { return false }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
-                defer { index += 1 }
-                return isASCII || isValidUTF8(segmentStart..<index)
+                index &+= 1
+                return true
             case UInt8(ascii: "\\"):
-                // The raw bytes before an escape are checked on their own: an escape always stands for whole
-                // characters, so a sequence cut by one is invalid either way.
-                if !isASCII {
-                    guard isValidUTF8(segmentStart..<index) else { return false }
-                    isASCII = true
+                if index &+ 1 < bytes.count {
+                    switch bytes[index &+ 1] {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                        UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        index &+= 2
+                        continue
+                    default: break
+                    }
                 }
-                index += 1
+                index &+= 1
                 guard JSONEscape.read(bytes, at: &index, emit: { _ in }) == nil else { return false }
-                segmentStart = index
             case 0..<0x20:
                 return false
             default:
-                isASCII = false
-                index += 1
+                // Non-ASCII: each character's bytes checked as they come.
+                repeat {
+                    let length = UTF8Validation.sequenceLength(bytes, at: index)
+                    guard length > 0 else { return false }
+                    index &+= length
+                } while index < bytes.count && bytes[index] >= 0x80
             }
         }
-    }
-
-    @inlinable func isValidUTF8(_ range: Range<Int>) -> Bool {
-        String(validating: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) != nil
     }
 
     /// The most digits before the point a number may have on the fast path: more could overflow a 64-bit float,
@@ -270,29 +276,60 @@ public struct JSONByteCursor {
     public static var maximumFastIntegerDigits: Int { 300 }
 
     /// Steps over a number; `false` for bad syntax and for any number the general parser would reject as too
-    /// large for a 64-bit float (an exponent is then checked by converting; a very long integer part is left to
-    /// the general parser).
+    /// large for a 64-bit float. A number with an exponent is judged by its order of magnitude, counted while
+    /// stepping over it: below 10^308 it is finite, from 10^309 it is not, and only in between is it converted
+    /// (as the general parser converts it) to see. A very long integer part is left to the general parser.
+    ///
+    /// Converting every exponent number instead (making a `String` and calling `strtod`) took 14% of a replay of
+    /// a stream whose lines carry a few such numbers each (perf, the benchmark's *varied* shape).
     @inlinable public mutating func skipNumber() -> Bool {
         let start = index
         _ = take(UInt8(ascii: "-"))
         guard index < bytes.count, isDigit(bytes[index]) else { return false }
+        // Digits are counted along the integer part, then the fraction: `firstSignificant` is the position of the
+        // first one that is not 0 (-1 while there is none), so the value lies in
+        // [10^(integerDigits - firstSignificant - 1 + exponent), 10 times that).
+        var integerDigits = 1
+        var firstSignificant = -1
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
         } else {
             let digitsStart = index
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-            guard index - digitsStart <= Self.maximumFastIntegerDigits else { return false }
+            integerDigits = index - digitsStart
+            guard integerDigits <= Self.maximumFastIntegerDigits else { return false }
+            firstSignificant = 0
         }
         if take(UInt8(ascii: ".")) {
             guard index < bytes.count, isDigit(bytes[index]) else { return false }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            let fractionStart = index
+            while index < bytes.count, isDigit(bytes[index]) {
+                if firstSignificant < 0, bytes[index] != UInt8(ascii: "0") {
+                    firstSignificant = integerDigits + (index - fractionStart)
+                }
+                index += 1
+            }
         }
         if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            var exponentNegative = false
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
             guard index < bytes.count, isDigit(bytes[index]) else { return false }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-            // Whether it fits a 64-bit float, as the general parser converts it.
+            var exponent = 0
+            while index < bytes.count, isDigit(bytes[index]) {
+                // Saturates: past a million the answer no longer depends on the exponent's size.
+                if exponent < 1_000_000 { exponent = exponent * 10 + Int(bytes[index] &- UInt8(ascii: "0")) }
+                index += 1
+            }
+            // Zero, whatever its exponent, is finite.
+            guard firstSignificant >= 0 else { return true }
+            let magnitude = integerDigits - firstSignificant - 1 + (exponentNegative ? -exponent : exponent)
+            if magnitude < 308 { return true }
+            if magnitude > 308 { return false }
+            // Between 10^308 and 10^309: whether it is below Double.greatestFiniteMagnitude, as converted.
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             return Double(text)?.isFinite ?? false
         }
@@ -353,7 +390,6 @@ public final class NameTable {
     /// Each slot's name bytes (empty when the slot is), and its string.
     @usableFromInline let keys: UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>
     @usableFromInline let strings: UnsafeMutablePointer<String>
-
     @inlinable public init() {
         keys = .allocate(capacity: Self.slotCount)
         keys.initialize(repeating: UnsafeMutableBufferPointer(start: nil, count: 0), count: Self.slotCount)

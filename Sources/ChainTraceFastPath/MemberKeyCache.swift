@@ -1,14 +1,22 @@
-/// The keys of the last line a decoder read, by position, with what each means.
+/// The keys of the last line a decoder read, by position, with what each means; and every short key it has read,
+/// each with a number of its own.
 ///
 /// The lines of one stream nearly always have the same keys in the same order. So the key at a position is first
 /// compared with the key the line before had there — quotes and colon included, as one or two 8-byte loads.
 /// When they match, the key is known without scanning it for its end or looking it up. A key that does not
-/// match is read in full and replaces the one remembered. Keys longer than ``longestKey`` bytes and positions
-/// past ``positions`` are always read in full.
+/// match is read in full, found in the table of keys read before (or made and added to it), and replaces the one
+/// remembered at its position. Keys longer than ``longestKey`` bytes and positions past ``positions`` are never
+/// remembered by position.
 ///
-/// What it buys, measured (best of 7 interleaved runs of `chaintrace replay`, with and without it): a flat
-/// million-command stream, every line's keys in one order, 28% faster; a stream whose lines have 5–30 keys in
-/// varying order, 1% (within the noise: its keys rarely repeat at a position, and a miss costs one comparison).
+/// Each of the first ``identifiedKeys`` distinct keys gets a number, its *id*, so that a reader checks a line's
+/// keys for repeats with one bit each instead of comparing them (``NameBytes/areDistinct(_:count:in:)``, which
+/// stays the check for a line with a key that has no id).
+///
+/// What it buys, measured (`chaintrace replay`, interleaved runs with and without it): by position, a flat
+/// million-command stream, every line's keys in one order, 28% faster; the table and the ids, a stream whose
+/// lines have 5–30 keys in varying order (the benchmark's *varied* shape) about 10% faster (0.34 s to 0.30 s for
+/// 200 000 lines) — its keys rarely repeat at a position, so before them every key was looked up by name and
+/// every line checked for repeats by comparing.
 ///
 /// `Member` is what the reader makes of a key (the command decoder's `CommandMember`); the cache only keeps it.
 /// `public` and `@inlinable` for the reason ``JSONByteCursor`` gives: it is consulted for every key of every line.
@@ -17,6 +25,10 @@ public final class MemberKeyCache<Member> {
     public static var positions: Int { 16 }
     /// The longest key remembered, in bytes: with its quotes and colon it fits in two words.
     public static var longestKey: Int { 13 }
+    /// How many distinct keys get an id: one bit each of a word.
+    public static var identifiedKeys: Int { 64 }
+    /// Slots in the table of keys read: twice ``identifiedKeys``, so that it is at most half full.
+    @usableFromInline static var tableSlots: Int { 128 }
 
     /// A remembered key: its text as it appeared, quoted and followed by its colon, as little-endian words.
     @usableFromInline struct Entry {
@@ -28,6 +40,8 @@ public final class MemberKeyCache<Member> {
         @usableFromInline var last: UInt64 = 0
         /// How many bytes the text has; 0 when nothing is remembered.
         @usableFromInline var length = 0
+        /// The key's id, or -1 when it has none.
+        @usableFromInline var id = -1
         @usableFromInline var member: Member
 
         @inlinable init(member: Member) {
@@ -35,25 +49,27 @@ public final class MemberKeyCache<Member> {
         }
     }
 
+    /// What is remembered at each position.
     @usableFromInline let entries: UnsafeMutablePointer<Entry>
+    /// Every short key read, by a hash of its text (open addressing, probed linearly).
+    @usableFromInline let table: UnsafeMutablePointer<Entry>
+    /// How many keys have an id. In an ``UncheckedCell``: only the decoder that owns this cache touches it.
+    @usableFromInline let identified = UncheckedCell(0)
 
-    /// For the duplicate-key check: where each key of the line being decoded lies in it (inside its quotes), at
-    /// most ``checkedKeys``. Raw memory rather than an array held by this class: an array append checks
-    /// uniqueness and exclusivity, and replaying flat 1 M-line streams went from 0.39 s to 0.65 s with it.
+    /// For the duplicate-key check of a line with a key that has no id: where each key of the line being decoded
+    /// lies in it (inside its quotes), at most ``checkedKeys``. Raw memory rather than an array held by this
+    /// class: an array append checks uniqueness and exclusivity, and replaying flat 1 M-line streams went from
+    /// 0.39 s to 0.65 s with it.
     public let lineKeys: UnsafeMutablePointer<Range<Int>>
     /// The most keys a line may have on the fast path; a longer line is read by the general parser.
     public static var checkedKeys: Int { 64 }
-    /// How many of the remembered positions, from the first, were last seen together on one line and checked to
-    /// be distinct. A line whose every key matches the remembered one needs no check when it has at most this
-    /// many keys: a prefix of distinct keys is distinct. Any key not matching changes what is remembered, so it
-    /// resets this to 0. In an ``UncheckedCell``: only the decoder that owns this cache touches it, on one thread,
-    /// and it is read on every line.
-    public let distinctCount = UncheckedCell(0)
 
     /// An empty cache; `placeholder` is what unremembered positions hold (never returned).
     public init(placeholder: Member) {
         entries = .allocate(capacity: Self.positions)
         entries.initialize(repeating: Entry(member: placeholder), count: Self.positions)
+        table = .allocate(capacity: Self.tableSlots)
+        table.initialize(repeating: Entry(member: placeholder), count: Self.tableSlots)
         lineKeys = .allocate(capacity: Self.checkedKeys)
         lineKeys.initialize(repeating: 0..<0, count: Self.checkedKeys)
     }
@@ -61,13 +77,17 @@ public final class MemberKeyCache<Member> {
     deinit {
         entries.deinitialize(count: Self.positions)
         entries.deallocate()
+        table.deinitialize(count: Self.tableSlots)
+        table.deallocate()
         lineKeys.deallocate()
     }
 
     /// The member remembered at `position` when the bytes at `index` (the opening quote of a key) are the key
-    /// remembered there and its colon; `end` is then just past the colon.
+    /// remembered there and its colon; `end` is then just past the colon and `id` the key's id (-1 for none).
     @inline(__always)
-    @inlinable public func member(at position: Int, in bytes: UnsafeBufferPointer<UInt8>, from index: Int, end: inout Int) -> Member? {
+    @inlinable public func member(
+        at position: Int, in bytes: UnsafeBufferPointer<UInt8>, from index: Int, end: inout Int, id: inout Int
+    ) -> Member? {
         guard position < Self.positions, let base = bytes.baseAddress else { return nil }
         let entry = entries[position]
         let length = entry.length
@@ -87,34 +107,96 @@ public final class MemberKeyCache<Member> {
             guard UInt64(littleEndian: word) == entry.first else { return nil }
         }
         end = index &+ length
+        id = entry.id
         return entry.member
     }
 
-    /// Remembers `key`, a key with no escapes that its colon follows directly, as the one at `position`. Other
-    /// keys are not remembered.
-    @inlinable public func remember(_ key: RawKey, as member: Member, at position: Int, colonFollows: Bool) {
-        guard position < Self.positions else { return }
-        guard colonFollows, key.bytes.count <= Self.longestKey else {
-            entries[position].length = 0
-            return
+    /// The text of a key as it appears in `bytes` from `start` (its opening quote) through its colon, `length`
+    /// bytes, as an entry's words, read from the line itself.
+    @inline(__always)
+    @inlinable func words(
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, length: Int
+    ) -> (first: UInt64, firstMask: UInt64, last: UInt64) {
+        let base = UnsafeRawPointer(bytes.baseAddress! + start)
+        let firstMask: UInt64 = length >= 8 ? ~0 : (1 &<< (8 &* UInt64(length))) &- 1
+        var first: UInt64
+        if start &+ 8 <= bytes.count {
+            first = UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)) & firstMask
+        } else {
+            // Within eight bytes of the line's end (so `length` < 8): loading a word would read past it.
+            var word: UInt64 = 0
+            withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: base, byteCount: length) }
+            first = UInt64(littleEndian: word)
         }
-        var text: (UInt64, UInt64) = (0, 0)
-        let length = key.bytes.count + 3
-        withUnsafeMutableBytes(of: &text) { words in
-            words[0] = UInt8(ascii: "\"")
-            if let source = key.bytes.baseAddress {
-                words.baseAddress!.advanced(by: 1).copyMemory(from: source, byteCount: key.bytes.count)
+        let last = length > 8 ? UInt64(littleEndian: base.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)) : 0
+        return (first, firstMask, last)
+    }
+
+    /// What the key read in full at `position` means, and its id, when it has been read before: `keyStart` is its
+    /// opening quote in `bytes`, `key` its text, and `colonFollows` whether its colon follows the closing quote
+    /// directly. The key is then also remembered at `position`. `nil` for a key not in the table, which the
+    /// reader then gives a meaning and passes to ``remember(_:in:from:as:at:colonFollows:)``.
+    @inlinable public func recall(
+        _ key: RawKey, in bytes: UnsafeBufferPointer<UInt8>, from keyStart: Int, at position: Int, colonFollows: Bool
+    ) -> (member: Member, id: Int)? {
+        guard colonFollows, key.bytes.count <= Self.longestKey else { return nil }
+        let length = key.bytes.count &+ 3
+        let (first, _, last) = words(in: bytes, from: keyStart, length: length)
+        let mask = Self.tableSlots &- 1
+        var slot = Self.slot(first: first, last: last) & mask
+        while table[slot].length != 0 {
+            if table[slot].length == length, table[slot].first == first, table[slot].last == last {
+                if position < Self.positions { entries[position] = table[slot] }
+                return (table[slot].member, table[slot].id)
             }
-            words[key.bytes.count + 1] = UInt8(ascii: "\"")
-            words[key.bytes.count + 2] = UInt8(ascii: ":")
+            slot = (slot &+ 1) & mask
         }
+        return nil
+    }
+
+    /// Remembers what `key` means at `position` and adds it to the table of keys read (giving it an id while
+    /// there are ids left); its id, or -1 for none. Only a key with no escapes, at most ``longestKey`` bytes long
+    /// and directly followed by its colon (`colonFollows`) is kept; any other clears `position`.
+    @discardableResult
+    @inlinable public func remember(
+        _ key: RawKey, in bytes: UnsafeBufferPointer<UInt8>, from keyStart: Int, as member: Member, at position: Int,
+        colonFollows: Bool
+    ) -> Int {
+        guard colonFollows, key.bytes.count <= Self.longestKey else {
+            if position < Self.positions { entries[position].length = 0 }
+            return -1
+        }
+        let length = key.bytes.count &+ 3
+        let (first, firstMask, last) = words(in: bytes, from: keyStart, length: length)
         var entry = Entry(member: member)
-        entry.firstMask = length >= 8 ? ~0 : (1 << (8 * length)) - 1
-        entry.first = UInt64(littleEndian: text.0) & entry.firstMask
-        if length > 8 {
-            withUnsafeBytes(of: &text) { entry.last = UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)) }
-        }
+        entry.first = first
+        entry.firstMask = firstMask
+        entry.last = last
         entry.length = length
-        entries[position] = entry
+        if identified.value < Self.identifiedKeys {
+            let mask = Self.tableSlots &- 1
+            var slot = Self.slot(first: first, last: last) & mask
+            while table[slot].length != 0 {
+                // Already there (remembered twice): keep its id.
+                if table[slot].length == length, table[slot].first == first, table[slot].last == last {
+                    entry.id = table[slot].id
+                    break
+                }
+                slot = (slot &+ 1) & mask
+            }
+            if table[slot].length == 0 {
+                entry.id = identified.value
+                identified.value &+= 1
+                table[slot] = entry
+            }
+        }
+        if position < Self.positions { entries[position] = entry }
+        return entry.id
+    }
+
+    /// Where a key's words start their probe in the table.
+    @inline(__always)
+    @inlinable static func slot(first: UInt64, last: UInt64) -> Int {
+        Int(truncatingIfNeeded: ((first ^ (last &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 57)
     }
 }

@@ -39,7 +39,8 @@ public enum NameBytes {
     /// compared with the earlier names of that bucket; a line's keys nearly always land in different buckets, so
     /// the check is linear where comparing every pair is quadratic. What it buys, measured (best of 5 interleaved
     /// runs of `chaintrace replay`): a stream of lines with 5–30 keys in varying order 10% faster than the pairwise
-    /// check; a flat stream's lines are checked once for all (see `MemberKeyCache`), so it does not move there.
+    /// check. The line decoders now check most lines with `MemberKeyCache`'s key ids, a bit per key, and call
+    /// this only for a line with a key that has no id (long, or one of more than 64 distinct keys).
     @inlinable public static func areDistinct(
         _ ranges: UnsafePointer<Range<Int>>, count: Int, in bytes: UnsafeBufferPointer<UInt8>
     ) -> Bool {

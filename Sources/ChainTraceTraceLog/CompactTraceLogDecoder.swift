@@ -23,36 +23,7 @@ struct CompactSegment {
     /// The names traces of each chain share: the handlers (and registries) met in that chain's traces so far, as
     /// a recorded chain's traces share its handler names. Not the whole segment's list, whose chain names and
     /// kinds would read as handlers to an analysis that maps a trace's names.
-    private var chains: [Int64: ChainNames] = [:]
-
-    private struct ChainNames {
-        var shared: SharedTraceNames
-        var names: [String] = []
-        /// For each name number of the segment, its index in `names`, or -1.
-        var local: [Int] = []
-        var isStale = false
-
-        init(chain: String) {
-            shared = SharedTraceNames(chain: chain, names: [])
-        }
-
-        mutating func index(of number: Int, in segment: [String]) -> Int {
-            if number < local.count, local[number] >= 0 { return local[number] }
-            while local.count <= number { local.append(-1) }
-            names.append(segment[number])
-            local[number] = names.count - 1
-            isStale = true
-            return names.count - 1
-        }
-
-        mutating func current(chain: String) -> SharedTraceNames {
-            if isStale {
-                shared = SharedTraceNames(chain: chain, names: names)
-                isStale = false
-            }
-            return shared
-        }
-    }
+    private var chains: [Int64: ChainNameList] = [:]
 
     // MARK: Fast path
 
@@ -368,13 +339,13 @@ struct CompactSegment {
         previousID = id
         previousStart = start
         // The hops' names as indexes into the chain's own list.
-        var chainNames = chains[chain] ?? ChainNames(chain: chainName)
+        var chainNames = chains[chain] ?? ChainNameList(chain: chainName)
         let localEntry = chainNames.index(of: Int(entry), in: self.names)
         for index in hops.indices {
             hops[index].handler = chainNames.index(of: hops[index].handler, in: self.names)
             if hops[index].registry >= 0 { hops[index].registry = chainNames.index(of: hops[index].registry, in: self.names) }
         }
-        let shared = chainNames.current(chain: chainName)
+        let shared = chainNames.current()
         chains[chain] = chainNames
         return .success(Trace(
             id: id, commandKind: kindName, commandID: extras.id, payload: extras.payload, names: shared, entry: localEntry,

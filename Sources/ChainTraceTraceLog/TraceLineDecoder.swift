@@ -3,33 +3,52 @@ import ChainTrace
 import ChainTraceJSON
 
 /// The fast path of ``TraceLogReader``: decodes one trace line straight from its bytes to a ``Trace``, with no
-/// JSON tree in between.
+/// JSON tree in between, its names found by their bytes in the reader's ``TraceLineNames``.
 ///
-/// It accepts only what it fully understands — valid JSON of the documented shape — and answers `nil` for
-/// anything else (an escape in a name, a float where an integer belongs, a missing field, bad syntax). The
-/// reader then decodes the line the general way, which either accepts it or throws the precise error, so the
-/// two paths accept exactly the same lines and report the same errors.
+/// It accepts only what it fully understands — valid JSON of the documented shape, names without escapes — and
+/// answers `nil` for anything else (an escape in a name, a float where an integer belongs, a missing field, bad
+/// syntax). The reader then decodes the line the general way, which either accepts it or throws the precise
+/// error, so the two paths accept exactly the same lines, build the same traces and report the same errors.
 enum TraceLineDecoder {
     /// Decodes `bytes` (one line, without its newline); `keepsPayload: false` skips the payload unread.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, keepsPayload: Bool, names: NameTable) -> Trace? {
+    static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, keepsPayload: Bool, names: NameTable, lists: TraceLineNames
+    ) -> Trace? {
         var cursor = JSONByteCursor(bytes: bytes, names: names)
-        guard let trace = cursor.trace(keepsPayload: keepsPayload), cursor.isAtEnd() else { return nil }
+        guard let trace = cursor.trace(keepsPayload: keepsPayload, lists: lists), cursor.isAtEnd() else { return nil }
         return trace
     }
 }
 
+/// A hop as read from a line: its names as the reader's name numbers.
+struct NumberedHop {
+    var handler: Int
+    var registry: Int
+    var decision: Decision
+    var reason: String?
+    var start: UInt64
+    var inclusive: UInt64
+    var selfTime: UInt64
+}
+
 extension JSONByteCursor {
-    mutating func trace(keepsPayload: Bool) -> Trace? {
-        var id: Int64?, chain: String?, chainVersion: Int64?, entry: String?, start: Int64?, duration: Int64?
+    /// A name without escapes, as the number `lists` gives it; `nil` for anything else.
+    mutating func nameNumber(in lists: TraceLineNames) -> Int? {
+        guard let raw = rawString() else { return nil }
+        return names.withObject { lists.number(of: raw.bytes, table: $0) }
+    }
+
+    mutating func trace(keepsPayload: Bool, lists: TraceLineNames) -> Trace? {
+        var id: Int64?, chain: String?, chainVersion: Int64?, entry: Int?, start: Int64?, duration: Int64?
         var kind: String?, commandID: String?, payload: JSONValue?
-        var hops: [Hop]?
+        var hops: [NumberedHop]?
         var outcome: Outcome?
         let complete = members { decoder, key in
             switch key {
             case "id": id = decoder.integer()
             case "chain": chain = decoder.name()
             case "chainVersion": chainVersion = decoder.integer(atLeast: 0)
-            case "entry": entry = decoder.name()
+            case "entry": entry = decoder.nameNumber(in: lists); return entry != nil
             case "startTimeNs": start = decoder.integer()
             case "durationNs": duration = decoder.integer(atLeast: 0)
             case "command":
@@ -50,7 +69,7 @@ extension JSONByteCursor {
                     default: return decoder.skipValue()
                     }
                 }
-            case "hops": hops = decoder.hops(); return hops != nil
+            case "hops": hops = decoder.numberedHops(in: lists); return hops != nil
             case "outcome": outcome = decoder.outcome(); return outcome != nil
             default: return decoder.skipValue()
             }
@@ -59,20 +78,37 @@ extension JSONByteCursor {
         guard complete, let id, let chain, let chainVersion, let entry, let start, let duration, let kind, let hops,
             let outcome, let chainVersionInt = Int(exactly: chainVersion)
         else { return nil }
+        // The names as this chain's list has them: its traces share it. A trace's new names join the list in the
+        // order the public initialiser lists a trace's names — the entry, then each hop's handler and registry —
+        // so that an analysis meets them in the same order either way.
+        let list = lists.list(ofChain: chain)
+        let entryIndex = lists.index(of: entry, inList: list)
+        var compact: [CompactHop] = []
+        compact.reserveCapacity(hops.count)
+        var reasons: [(Int, String)] = []
+        for (position, hop) in hops.enumerated() {
+            compact.append(
+                CompactHop(
+                    handler: lists.index(of: hop.handler, inList: list),
+                    registry: hop.registry >= 0 ? lists.index(of: hop.registry, inList: list) : -1,
+                    decision: hop.decision, selfNanoseconds: hop.selfTime, inclusiveNanoseconds: hop.inclusive,
+                    startNanoseconds: hop.start))
+            if let reason = hop.reason { reasons.append((position, reason)) }
+        }
         return Trace(
-            id: UInt64(bitPattern: id), commandKind: kind, commandID: commandID, payload: payload, entry: entry,
-            chain: chain, chainVersion: chainVersionInt, startTime: start, hops: hops, outcome: outcome,
-            duration: UInt64(duration))
+            id: UInt64(bitPattern: id), commandKind: kind, commandID: commandID, payload: payload,
+            names: lists.current(list), entry: entryIndex, chainVersion: chainVersionInt, startTime: start,
+            hops: compact, reasons: reasons, outcome: outcome, duration: UInt64(duration))
     }
 
-    mutating func hops() -> [Hop]? {
-        var hops: [Hop] = []
+    mutating func numberedHops(in lists: TraceLineNames) -> [NumberedHop]? {
+        var hops: [NumberedHop] = []
         let complete = elements { decoder in
-            var handler: String?, position: Int64?, decision: Decision?, reason: String?, registry: String?
+            var handler: Int?, position: Int64?, decision: Decision?, reason: String?, registry = -1
             var start: Int64?, inclusive: Int64?, selfTime: Int64?
             let complete = decoder.members { decoder, key in
                 switch key {
-                case "handler": handler = decoder.name(); return handler != nil
+                case "handler": handler = decoder.nameNumber(in: lists); return handler != nil
                 case "position": position = decoder.integer()
                 case "decision": decision = decoder.decision(); return decision != nil
                 case "reason":
@@ -80,9 +116,9 @@ extension JSONByteCursor {
                     reason = decoder.string()
                     return reason != nil
                 case "registry":
-                    if decoder.null() { registry = nil; return true }
-                    registry = decoder.name()
-                    return registry != nil
+                    if decoder.null() { registry = -1; return true }
+                    guard let number = decoder.nameNumber(in: lists) else { return false }
+                    registry = number
                 case "startOffsetNs": start = decoder.integer(atLeast: 0)
                 case "inclusiveNs": inclusive = decoder.integer(atLeast: 0)
                 case "selfNs": selfTime = decoder.integer(atLeast: 0)
@@ -94,9 +130,9 @@ extension JSONByteCursor {
                 let selfTime
             else { return false }
             hops.append(
-                Hop(
-                    handler: handler, position: hops.count, decision: decision, reason: reason, registry: registry,
-                    startOffset: UInt64(start), inclusiveDuration: UInt64(inclusive), selfDuration: UInt64(selfTime)))
+                NumberedHop(
+                    handler: handler, registry: registry, decision: decision, reason: reason, start: UInt64(start),
+                    inclusive: UInt64(inclusive), selfTime: UInt64(selfTime)))
             return true
         }
         return complete ? hops : nil

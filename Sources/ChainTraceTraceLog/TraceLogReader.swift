@@ -31,6 +31,7 @@ public final class TraceLogReader {
     private var segment = CompactSegment()
     private let keepsPayloads: Bool
     private let names = NameTable()
+    private let lineNames = TraceLineNames()
     private var bytesOfFinishedFiles = 0
 
     /// The files this reader reads, in order.
@@ -276,12 +277,14 @@ public final class TraceLogReader {
         }
         while let raw = try takeLine() {
             if usesFastPath, raw.isTerminated, let version {
-                let (keepsPayloads, names) = (keepsPayloads, names)
+                let (keepsPayloads, names, lineNames) = (keepsPayloads, names, lineNames)
                 let fast: Trace? =
                     if version == CompactTraceLogFormat.version {
                         lines.withBytes(of: raw) { segment.decodeFast($0, keepsPayload: keepsPayloads, names: names) }
                     } else {
-                        lines.withBytes(of: raw) { TraceLineDecoder.decode($0, keepsPayload: keepsPayloads, names: names) }
+                        lines.withBytes(of: raw) {
+                            TraceLineDecoder.decode($0, keepsPayload: keepsPayloads, names: names, lists: lineNames)
+                        }
                     }
                 if let fast {
                     line = raw.number

@@ -56,6 +56,49 @@ struct TraceLogProfilerTests {
         return (bytes, torn)
     }
 
+    /// A version 1 log whose traces name handlers and registries from a growing pool — past the 4096 distinct
+    /// names the fast path finds by their bytes, some escaped, several chains sharing some of them — reads as
+    /// the same traces on the fast path as on the general one, and profiles the same.
+    @Test(arguments: SeededGenerator.seeds(6))
+    func versionOneNamesFoundByTheirBytesReadAsTheGeneralPathReadsThem(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        var pool = ["A", "B", #"q"uote"#, "é"]
+        var bytes = TraceLogFormat.header + [0x0A]
+        for index in 0..<1_500 {
+            // Three new names a trace on average, so the pool passes 4096 part way through.
+            for _ in 0..<Int.random(in: 0...6, using: &random) { pool.append("H\(pool.count)") }
+            let length = Int.random(in: 1...5, using: &random)
+            let names = (0..<length).map { _ in random.chance(0.5) ? pool[Int.random(in: 0..<min(8, pool.count), using: &random)] : random.pick(pool) }
+            let hops = (0..<length).map { position in
+                Hop(handler: names[position], position: position,
+                    decision: position == length - 1 ? random.pick([.accepted, .passed, .failed]) : .passed,
+                    reason: random.chance(0.2) ? "why \(position)" : nil,
+                    registry: random.chance(0.2) ? random.pick(pool) : nil,
+                    startOffset: UInt64(position * 10), inclusiveDuration: UInt64.random(in: 0...9_000, using: &random),
+                    selfDuration: UInt64.random(in: 0...9_000, using: &random))
+            }
+            let last = hops[length - 1]
+            let outcome: Outcome = last.decision == .accepted ? .accepted(by: last.handler) : last.decision == .failed ? .failed(at: last.handler, error: last.reason ?? "") : .fellOffTheEnd
+            let trace = Trace(id: UInt64(index), commandKind: "K", entry: random.chance(0.9) ? names[0] : random.pick(pool),
+                              chain: random.pick(["a", "b", "c"]), startTime: Int64(index), hops: hops, outcome: outcome, duration: 10)
+            bytes += TraceLogFormat.encode(trace) + [0x0A]
+        }
+        #expect(pool.count > 4_096)
+        let fast = TraceLogReader(bytes: bytes, name: "fast.jsonl")
+        let general = TraceLogReader(bytes: bytes, name: "general.jsonl")
+        general.usesFastPath = false
+        let fastTraces = try fast.readAll().traces
+        let generalTraces = try general.readAll().traces
+        #expect(fastTraces.count == 1_500)
+        #expect(fastTraces == generalTraces, "seed \(seed)")
+        #expect(fastTraces.map(\.path) == generalTraces.map(\.path), "seed \(seed)")
+        #expect(fastTraces.map(\.outcome) == generalTraces.map(\.outcome), "seed \(seed)")
+        #expect(fastTraces.map { $0.hops.map(\.registry) } == generalTraces.map { $0.hops.map(\.registry) }, "seed \(seed)")
+        #expect(fastTraces.map(\.entry) == generalTraces.map(\.entry), "seed \(seed)")
+        let fastProfile = try ChainProfile(reading: TraceLogReader(bytes: bytes, name: "fast.jsonl"))
+        #expect(Self.same(fastProfile, ChainProfile(generalTraces)), "seed \(seed)")
+    }
+
     static func same(_ left: ChainProfile, _ right: ChainProfile) -> Bool {
         guard left.commands == right.commands, left.accepted == right.accepted, left.failed == right.failed,
             left.fellOffTheEnd == right.fellOffTheEnd, left.chains == right.chains, left.edges == right.edges,

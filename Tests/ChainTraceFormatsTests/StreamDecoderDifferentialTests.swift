@@ -84,6 +84,39 @@ struct StreamDecoderDifferentialTests {
         }
     }
 
+    /// One decoder over a long stream whose lines draw their keys from more keys than get ids (some longer than a
+    /// remembered key, some with a space before the colon), in varying order, now and then one twice: every line
+    /// reads as a general reader of that line alone reads it — the same command, or the same error at the same
+    /// column.
+    @Test(arguments: SeededGenerator.seeds(20))
+    func keysBeyondTheIdentifiedOnesStillReadAlike(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let pool = (0..<90).map { number in
+            random.chance(0.2) ? "a-key-longer-than-thirteen-\(number)" : "k\(number)"
+        }
+        var lines: [String] = []
+        for _ in 0..<300 {
+            var members = [#""kind":"K""#, #""w":\#(Int.random(in: 0..<100, using: &random))"#]
+            for key in pool.shuffled(using: &random).prefix(Int.random(in: 0..<20, using: &random)) {
+                members.append(#""\#(key)"\#(random.chance(0.1) ? " " : ""):\#(Int.random(in: 0..<9, using: &random))"#)
+            }
+            if random.chance(0.15) { members.append(random.pick(members)) }
+            lines.append("{" + members.shuffled(using: &random).joined(separator: ",") + "}")
+        }
+        let reader = CommandStreamReader(bytes: Array((lines.joined(separator: "\n") + "\n").utf8), schema: FieldSchema(names: ["w"]))
+        for line in lines {
+            let fast: Reading
+            do {
+                guard case (_, .command(let command))? = try reader.next() else { Issue.record("no command"); return }
+                fast = .command(kind: command.kind, id: command.id, entry: command.entry, fields: command.fields)
+            } catch {
+                fast = .error(column: error.column, expected: error.expected)
+            }
+            let general = Self.read(CommandStreamReader(bytes: Array((line + "\n").utf8)), skipping: 0)
+            #expect(fast == general, "seed \(seed): \(line)")
+        }
+    }
+
     @Test func aRepeatedKeyIsRejectedWithItsPositionOnEveryPath() {
         for line in [#"{"kind":"Coin","kind":"Other"}"#, #"{"kind":"K","w":1,"w":2}"#, #"{"kind":"K","q":{"a":1,"a":2}}"#] {
             let stream = [#"{"kind":"K","w":1}"#, #"{"kind":"K","w":1}"#, line].joined(separator: "\n") + "\n"

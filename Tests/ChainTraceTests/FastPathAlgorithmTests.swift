@@ -95,6 +95,7 @@ struct FastPathAlgorithmTests {
         let keys = ["id", "kind", "entry", "amountInCents", "a", "abcdefghijklm", "abcdefghijklmn", "zz", "é"]
         let cache = MemberKeyCache(placeholder: -1)
         var remembered: [Int: String] = [:]
+        var ids: [String: Int] = [:]
         for _ in 0..<Int.random(in: 1...60, using: &random) {
             let position = Int.random(in: 0..<(MemberKeyCache<Int>.positions + 2), using: &random)
             let key = keys.randomElement(using: &random)!
@@ -105,19 +106,81 @@ struct FastPathAlgorithmTests {
             let start = line.utf8.count - text.utf8.count - (line.hasSuffix("0") ? 10 : 0)
             let bytes = Array(line.utf8)
             var end = -1
-            let answer = bytes.withUnsafeBufferPointer { cache.member(at: position, in: $0, from: start, end: &end) }
+            var id = -2
+            let answer = bytes.withUnsafeBufferPointer { cache.member(at: position, in: $0, from: start, end: &end, id: &id) }
             let expected = remembered[position] == key ? keys.firstIndex(of: key) : nil
             #expect(answer == expected, "seed \(seed): \(key) at \(position), remembered \(remembered[position] ?? "-")")
-            if answer != nil { #expect(end == start + text.utf8.count) }
+            if answer != nil {
+                #expect(end == start + text.utf8.count)
+                #expect(id == ids[key], "seed \(seed): \(key)'s id")
+            }
             let remember = Bool.random(using: &random)
             if remember {
                 let raw = Array(key.utf8)
-                raw.withUnsafeBufferPointer { cache.remember(RawKey(bytes: $0), as: keys.firstIndex(of: key)!, at: position, colonFollows: true) }
+                let recalled = Self.read(key, into: cache, at: position, colonFollows: true, meaning: keys.firstIndex(of: key)!)
+                #expect(recalled.member == keys.firstIndex(of: key)!)
+                if raw.count <= MemberKeyCache<Int>.longestKey {
+                    // The first time a key is read it gets the next id; afterwards always that one.
+                    let expectedID = ids[key] ?? ids.count
+                    #expect(recalled.id == expectedID, "seed \(seed): \(key)'s id")
+                    ids[key] = expectedID
+                } else {
+                    #expect(recalled.id == -1, "seed \(seed): \(key) is too long for an id")
+                }
                 if position < MemberKeyCache<Int>.positions {
                     remembered[position] = raw.count <= MemberKeyCache<Int>.longestKey ? key : nil
                 }
             }
         }
+    }
+
+    /// `key` read from a line that holds it (followed by its colon, or by a space and its colon) as a line
+    /// decoder reads it: recalled from the cache, or given `meaning` and remembered.
+    static func read<Member>(
+        _ key: String, into cache: MemberKeyCache<Member>, at position: Int, colonFollows: Bool, meaning: Member
+    ) -> (member: Member, id: Int) {
+        let line = Array(("\"" + key + "\"" + (colonFollows ? ":" : " :")).utf8)
+        return line.withUnsafeBufferPointer { bytes in
+            let raw = RawKey(bytes: UnsafeBufferPointer(rebasing: bytes[1..<(1 + key.utf8.count)]))
+            if let known = cache.recall(raw, in: bytes, from: 0, at: position, colonFollows: colonFollows) { return known }
+            let id = cache.remember(raw, in: bytes, from: 0, as: meaning, at: position, colonFollows: colonFollows)
+            return (meaning, id)
+        }
+    }
+
+    /// Keys get ids one by one up to ``MemberKeyCache/identifiedKeys`` distinct ones, each key always the same id
+    /// and no two keys the same one; past the limit a new key has none (its meaning is still answered), and the
+    /// ones with ids keep them.
+    @Test(arguments: SeededGenerator.seeds(20))
+    func memberKeyCacheGivesEachDistinctKeyItsOwnID(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let cache = MemberKeyCache(placeholder: "")
+        var ids: [String: Int] = [:]
+        let letters = Array("abcdefghijklmnopqrstuvwxyz_0123456789")
+        for _ in 0..<400 {
+            // Short keys of similar text, so that many share their first or last word.
+            let count = Int.random(in: 1...MemberKeyCache<String>.longestKey, using: &random)
+            let key = String((0..<count).map { _ in letters[Int.random(in: 0..<3, using: &random) * 12] })
+                + String(letters.randomElement(using: &random)!)
+            let raw = Array(key.utf8)
+            let colonFollows = Int.random(in: 0..<10, using: &random) > 0
+            let position = Int.random(in: 0..<20, using: &random)
+            let recalled = Self.read(key, into: cache, at: position, colonFollows: colonFollows, meaning: key)
+            #expect(recalled.member == key, "seed \(seed)")
+            guard colonFollows, raw.count <= MemberKeyCache<String>.longestKey else {
+                #expect(recalled.id == -1, "seed \(seed): \(key)")
+                continue
+            }
+            if let known = ids[key] {
+                #expect(recalled.id == known, "seed \(seed): \(key) keeps its id")
+            } else if ids.count < MemberKeyCache<String>.identifiedKeys {
+                #expect(recalled.id == ids.count, "seed \(seed): \(key) gets the next id")
+                ids[key] = recalled.id
+            } else {
+                #expect(recalled.id == -1, "seed \(seed): \(key) comes after the ids ran out")
+            }
+        }
+        #expect(Set(ids.values).count == ids.count)
     }
 
     /// Hops counted by `HopCounters`, copied part way, give the counts, links and pending self times a plain
@@ -206,5 +269,34 @@ struct FastPathAlgorithmTests {
         #expect(copy.idInLine == storage.idInLine && copy.withLine(Array.init) == line)
         let renamed = storage.with(id: .some("x"))
         #expect(renamed.id == "x" && renamed.idInLine == nil && renamed.kind == "Command")
+    }
+
+    /// `UTF8Validation` judges generated byte sequences — valid text, and text with bytes next to every
+    /// boundary of the encoding put in — exactly as `String(validating:)` does.
+    @Test(arguments: SeededGenerator.seeds(40))
+    func utf8ValidationJudgesAsTheStandardLibraryDoes(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let edges: [UInt8] = [
+            0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED, 0xEE,
+            0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+        ]
+        let scalars: [Unicode.Scalar] = ["a", "é", "\u{7FF}", "\u{800}", "\u{D7FF}", "\u{E000}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}", "日", "😀"]
+        for _ in 0..<2_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...12, using: &random) {
+                bytes += Array(String(scalars.randomElement(using: &random)!).utf8)
+            }
+            for _ in 0..<Int.random(in: 0...2, using: &random) {
+                let byte = Bool.random(using: &random) ? edges.randomElement(using: &random)! : UInt8.random(in: 0...255, using: &random)
+                if Bool.random(using: &random), !bytes.isEmpty {
+                    bytes[Int.random(in: 0..<bytes.count, using: &random)] = byte
+                } else {
+                    bytes.insert(byte, at: Int.random(in: 0...bytes.count, using: &random))
+                }
+            }
+            if Int.random(in: 0..<4, using: &random) == 0, !bytes.isEmpty { bytes.removeLast(Int.random(in: 1...min(3, bytes.count), using: &random)) }
+            let expected = String(validating: bytes, as: UTF8.self) != nil
+            #expect(bytes.withUnsafeBufferPointer { UTF8Validation.isValid($0) } == expected, "seed \(seed): \(bytes)")
+        }
     }
 }

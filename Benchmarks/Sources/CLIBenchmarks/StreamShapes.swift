@@ -16,6 +16,10 @@ enum StreamShape: String, CaseIterable {
     /// Text-heavy: long strings with escapes (quotes, backslashes, newlines, `\u` escapes with surrogate pairs)
     /// and raw non-ASCII text.
     case escaped
+    /// The stream the production-cost issue measured (1 M commands, 94 MB): ~95 bytes a line, string ids,
+    /// several kinds, 5–8 keys in varying order, floats (some with exponents), now and then a small nested
+    /// object or a non-ASCII string. Last, so that the other shapes keep their seeds.
+    case mixed
 
     /// `count` lines of this shape.
     func write(_ count: Int, to path: String, seed: UInt64) throws {
@@ -41,6 +45,17 @@ enum StreamShape: String, CaseIterable {
         switch self {
         case .flat:
             return #"{"id":"c\#(index)","kind":"Coin","weight":\#(weight),"diameter":21.5,"country":"NZ"}"#
+        case .mixed:
+            var members = [#""id":"u\#(random.below(1 << 24))""#, #""kind":"\#(kind)""#, #""weight":\#(weight)"#]
+            let extras = [
+                #""qty":\#(1 + random.below(20))"#,
+                #""price":\#(Double(random.below(100_000)) / 100)\#(random.below(4) == 0 ? "e1" : "")"#,
+                #""ok":\#(random.below(2) == 0)"#,
+                #""tag":"\#(["std", "gift", "café", "promo"][random.below(4)])""#,
+                #""at":{"x":\#(random.below(100)),"y":\#(random.below(100))}"#,
+            ]
+            for extra in extras.shuffled(using: &random).prefix(2 + random.below(4)) { members.append(extra) }
+            return "{" + members.shuffled(using: &random).joined(separator: ",") + "}"
         case .varied:
             var members = [#""id":"cmd-\#(index)-\#(random.below(1 << 20))""#, #""kind":"\#(kind)""#, #""weight":\#(weight)"#]
             for key in Self.extraKeys.shuffled(using: &random).prefix(2 + random.below(26)) {

@@ -7,7 +7,8 @@
 // memory run), CHAINTRACE_BENCH_REPEATS (default 3), CHAINTRACE_BENCH_SHAPE_COMMANDS (commands per stream shape,
 // default 100000; 0 skips the shapes table — see StreamShapes.swift), CHAINTRACE_BENCH_CLI (the `chaintrace` binary timed end to
 // end; default .build/release/chaintrace, skipped when missing — build it first with
-// `swift build -c release --product chaintrace`).
+// `swift build -c release --product chaintrace`). `--write-shapes DIR` only writes the benchmark's chain definition,
+// stream shapes and the flat stream's trace logs (v1 and v2) into DIR, for profiling one of them.
 
 import ChainTrace
 import ChainTraceAnalysis
@@ -108,6 +109,35 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--stats-only" 
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
     let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?.split(separator: " ").dropFirst().first
     print(peak.map(String.init) ?? "0")
+    exit(0)
+}
+
+// `--write-shapes DIR`: writes the chain definition, the stream shapes' files and the flat stream's trace logs into
+// DIR and stops, for profiling one with the `chaintrace` binary (`perf record chaintrace replay DIR/bench.chain.json
+// DIR/varied.jsonl`, `perf record chaintrace stats DIR/flat.traces.v1.jsonl`).
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--write-shapes" {
+    let target = URL(fileURLWithPath: CommandLine.arguments[2])
+    try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let definition = try writeDefinition()
+    try? FileManager.default.removeItem(at: target.appendingPathComponent("bench.chain.json"))
+    try FileManager.default.moveItem(atPath: definition, toPath: target.appendingPathComponent("bench.chain.json").path)
+    try? FileManager.default.removeItem(at: directory)
+    let count = envInt("CHAINTRACE_BENCH_SHAPE_COMMANDS", 100_000)
+    for (number, shape) in StreamShape.allCases.enumerated() {
+        try shape.write(count, to: target.appendingPathComponent("\(shape.rawValue).jsonl").path, seed: 0xC4A1_7EAC_E000_0000 &+ UInt64(number))
+    }
+    // The flat stream's trace log in both versions, as the stats rows read them.
+    let chain = try ChainDefinition.load(path: target.appendingPathComponent("bench.chain.json").path)
+    for (name, format) in [("flat.traces.v1.jsonl", TraceLogSink.Format.jsonLines), ("flat.traces.v2.jsonl", .compact)] {
+        let session = try ReplaySession(definition: chain)
+        var options = TraceLogSink.Options()
+        options.format = format
+        options.whenBehind = .block
+        let sink = try TraceLogSink(path: target.appendingPathComponent(name).path, options: options)
+        _ = try session.run(try session.openStream(path: target.appendingPathComponent("flat.jsonl").path), traceLog: sink)
+        try sink.close()
+    }
     exit(0)
 }
 

@@ -18,37 +18,51 @@ final class JSONFieldsText: EncodedPayload {
         return parsed ?? [:]
     }
 
-    /// The fields of `line` (a command line the stream reader accepted) as text; `nil` when the fast cursor
-    /// cannot walk it (a key with an escape), and the caller keeps the fields as a value instead.
-    static func fields(ofLine line: UnsafeBufferPointer<UInt8>, names: NameTable) -> JSONFieldsText? {
-        var cursor = JSONByteCursor(bytes: line, names: names)
-        var text: [UInt8] = [UInt8(ascii: "{")]
-        text.reserveCapacity(line.count)
-        let complete = cursor.members { cursor, key in
-            switch key {
-            case "kind", "id", "entry": return cursor.skipValue()
-            default:
-                let start = cursor.index
-                guard cursor.skipValue() else { return false }
+    /// The fields of `line` — a command line the stream reader's fast decoder accepted, whose kind, id and
+    /// entry members lie at `outside` (empty ranges for those it lacks) — as text: the line between its braces
+    /// with those members and the commas beside them cut out, each run of fields copied as it is. The line was
+    /// walked once already, so it is not walked again (walking it a second time, skipping every value, was a
+    /// quarter of `replay --trace-out`'s time on the benchmark's *varied* stream shape).
+    static func fields(ofLine line: UnsafeBufferPointer<UInt8>, outside: (Range<Int>, Range<Int>, Range<Int>)) -> JSONFieldsText {
+        var open = 0
+        while open < line.count, line[open] != UInt8(ascii: "{") { open &+= 1 }
+        var close = line.count &- 1
+        while close > open, line[close] != UInt8(ascii: "}") { close &-= 1 }
+        var cuts = [outside.0, outside.1, outside.2].filter { !$0.isEmpty }
+        cuts.sort { $0.lowerBound < $1.lowerBound }
+        var text: [UInt8] = []
+        text.reserveCapacity(line.count &+ 1)
+        text.append(UInt8(ascii: "{"))
+        var start = open &+ 1
+        for end in cuts.map(\.lowerBound) + [close] {
+            // Between two cut members (or a brace): fields, with the separators that stood beside the cuts.
+            var from = start
+            var to = max(end, from)
+            while from < to, Self.isSeparator(line[from]) { from &+= 1 }
+            while to > from, Self.isSeparator(line[to &- 1]) { to &-= 1 }
+            if from < to {
                 if text.count > 1 { text.append(UInt8(ascii: ",")) }
-                text.append(UInt8(ascii: "\""))
-                text.append(contentsOf: key.bytes)
-                text.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
-                text.append(contentsOf: UnsafeBufferPointer(rebasing: line[start..<cursor.index]))
-                return true
+                text.append(contentsOf: UnsafeBufferPointer(rebasing: line[from..<to]))
             }
+            if let cut = cuts.first(where: { $0.lowerBound == end }) { start = cut.upperBound }
         }
-        guard complete else { return nil }
         text.append(UInt8(ascii: "}"))
         return JSONFieldsText(bytes: text)
+    }
+
+    /// White space or a comma: what may stand between a member and the next (a member itself never starts or
+    /// ends with one).
+    private static func isSeparator(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ",") || byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
+            || byte == UInt8(ascii: "\r")
     }
 }
 
 extension JSONCommand {
-    /// The fields as text, for a command read from a stream line (``fields`` otherwise); `names` is the caller's
-    /// table for the cursor.
-    package func fieldsText(names: NameTable) -> (any EncodedPayload)? {
+    /// The fields as text, for a command read from a stream line (``fields`` otherwise).
+    package func fieldsText() -> (any EncodedPayload)? {
         guard storage.fieldsInLine else { return nil }
-        return storage.withLine { JSONFieldsText.fields(ofLine: $0, names: names) }
+        let outside = storage.membersOutsideFields
+        return storage.withLine { JSONFieldsText.fields(ofLine: $0, outside: outside) }
     }
 }

@@ -67,6 +67,7 @@ extension CommandLineDecoder {
         if storage.entry != nil { storage.entry = nil }
         if case .null = storage.fields {} else { storage.fields = .null }
         storage.fieldsInLine = true
+        storage.membersOutsideFields = (0..<0, 0..<0, 0..<0)
         storage.slots?.clear()
         var kind: String?
         var hasFieldMembers = false
@@ -74,28 +75,42 @@ extension CommandLineDecoder {
         cursor.skipWhiteSpace()
         guard cursor.take(UInt8(ascii: "{")) else { return false }
         cursor.skipWhiteSpace()
-        var everyKeyRemembered = true
+        // Keys with an id are checked for repeats as they come, one bit each; a line with a key that has none is
+        // checked at its end by comparing.
+        var keysSeen: UInt64 = 0
+        var everyKeyIdentified = true
         var position = 0
         if !cursor.take(UInt8(ascii: "}")) {
             while true {
                 cursor.skipWhiteSpace()
                 let member: CommandMember
                 let keyStart = cursor.index
+                var id = -1
                 guard position < MemberKeyCache<CommandMember>.checkedKeys else { return false }
-                if let known = keys.member(at: position, in: bytes, from: cursor.index, end: &cursor.index) {
+                if let known = keys.member(at: position, in: bytes, from: cursor.index, end: &cursor.index, id: &id) {
                     member = known
                     // The remembered text is the quoted key and its colon.
                     keys.lineKeys[position] = Range(uncheckedBounds: (keyStart &+ 1, cursor.index &- 2))
                 } else {
-                    everyKeyRemembered = false
-                    keys.distinctCount.value = 0  // what is remembered is about to change
                     guard let key = cursor.rawString() else { return false }
                     keys.lineKeys[position] = Range(uncheckedBounds: (keyStart &+ 1, cursor.index &- 1))
-                    member = CommandMember(key, schema: schema)
                     let colonFollows = cursor.index < bytes.count && bytes[cursor.index] == UInt8(ascii: ":")
-                    keys.remember(key, as: member, at: position, colonFollows: colonFollows)
+                    if let known = keys.recall(key, in: bytes, from: keyStart, at: position, colonFollows: colonFollows) {
+                        (member, id) = known
+                    } else {
+                        member = CommandMember.named(key, schema: schema)
+                        id = keys.remember(key, in: bytes, from: keyStart, as: member, at: position, colonFollows: colonFollows)
+                    }
                     cursor.skipWhiteSpace()
                     guard cursor.take(UInt8(ascii: ":")) else { return false }
+                }
+                if id >= 0 {
+                    let bit: UInt64 = 1 &<< UInt64(id)
+                    // A key twice: the general path reports it with its position.
+                    guard keysSeen & bit == 0 else { return false }
+                    keysSeen |= bit
+                } else {
+                    everyKeyIdentified = false
                 }
                 position += 1
                 cursor.skipWhiteSpace()
@@ -144,6 +159,13 @@ extension CommandLineDecoder {
                     // Read only to check it: the fields are decoded from the line if someone asks.
                     guard cursor.skipValue() else { return false }
                 }
+                // Where the members that are not fields lie, so that the fields' text is the rest of the line.
+                switch member {
+                case .kind: storage.membersOutsideFields.0 = Range(uncheckedBounds: (keyStart, cursor.index))
+                case .id: storage.membersOutsideFields.1 = Range(uncheckedBounds: (keyStart, cursor.index))
+                case .entry: storage.membersOutsideFields.2 = Range(uncheckedBounds: (keyStart, cursor.index))
+                default: break
+                }
                 cursor.skipWhiteSpace()
                 if cursor.take(UInt8(ascii: ",")) { continue }
                 guard cursor.take(UInt8(ascii: "}")) else { return false }
@@ -151,11 +173,9 @@ extension CommandLineDecoder {
             }
         }
         guard cursor.isAtEnd() && (storage.fieldsInLine || !hasFieldMembers) else { return false }
-        // A key twice is an error the general path reports with its position; the check is skipped only for a
-        // line whose keys are, position by position, ones already checked distinct together.
-        if !everyKeyRemembered || position > keys.distinctCount.value {
+        // A key twice is an error the general path reports with its position.
+        if !everyKeyIdentified {
             guard NameBytes.areDistinct(keys.lineKeys, count: position, in: bytes) else { return false }
-            keys.distinctCount.value = everyKeyRemembered ? position : 0
         }
         storage.kind = kind ?? "Command"
         return true

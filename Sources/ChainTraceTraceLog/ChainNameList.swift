@@ -1,0 +1,40 @@
+import ChainTrace
+
+/// The names one chain's traces met so far in a log, in the order met, as the one list those traces share — as
+/// a recorded chain's traces share its handler names. Both log readers keep one per chain: the compact one per
+/// segment, the version 1 fast path per reader (``TraceLineNames``). A reader numbers every name it meets; this
+/// maps those numbers to places in the chain's list, adding a name the first time the chain meets it.
+struct ChainNameList {
+    /// The chain's name.
+    let chain: String
+    private var names: [String] = []
+    /// For each name number of the reader, its index in `names`, or -1.
+    private var local: [Int] = []
+    private var shared: SharedTraceNames
+    private var isStale = false
+
+    /// An empty list for the chain called `chain`.
+    init(chain: String) {
+        self.chain = chain
+        shared = SharedTraceNames(chain: chain, names: [])
+    }
+
+    /// The index in the list of the reader's name `number` (one of `strings`), added the first time.
+    mutating func index(of number: Int, in strings: [String]) -> Int {
+        if number < local.count, local[number] >= 0 { return local[number] }
+        while local.count <= number { local.append(-1) }
+        names.append(strings[number])
+        local[number] = names.count - 1
+        isStale = true
+        return names.count - 1
+    }
+
+    /// The list as it is now, for a trace to share: the same value until a name is added.
+    mutating func current() -> SharedTraceNames {
+        if isStale {
+            shared = SharedTraceNames(chain: chain, names: names)
+            isStale = false
+        }
+        return shared
+    }
+}
