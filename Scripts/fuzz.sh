@@ -30,8 +30,17 @@ done
 echo "Building the fuzz targets (release, -sanitize=fuzzer,address)…"
 # lld: gold cannot link libFuzzer's runtime against SwiftPM's renamed entry point.
 # -enable-testing: the JSON fuzz targets reach the internal ChainTraceJSON module with `@testable import`.
-swift build -c release --package-path "$root/Fuzz" --scratch-path "$root/Fuzz/.build" \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld -Xswiftc -enable-testing
+build() {
+    swift build -c release --package-path "$root/Fuzz" --scratch-path "$root/Fuzz/.build" \
+        -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld -Xswiftc -enable-testing
+}
+if ! build; then
+    # SwiftPM can keep a build plan that misses files added to ChainTrace's targets since the last build.
+    echo "fuzz.sh: the build failed; retrying once with SwiftPM's build plan for ChainTrace's modules cleared…" >&2
+    rm -rf "$root/Fuzz/.build/release.yaml" "$root/Fuzz/.build/build.db" "$root/Fuzz/.build/release/ChainTrace"*.build \
+        "$root/Fuzz/.build/release/Modules/ChainTrace"*
+    build
+fi
 
 summary=()
 for target in "${targets[@]}"; do

@@ -5,9 +5,8 @@ import ChainTraceJSON
 /// The fast path of ``TraceLogReader``: decodes one trace line straight from its bytes to a ``Trace``, with no
 /// JSON tree in between, its names found by their bytes in the reader's ``TraceLineNames``.
 ///
-/// It accepts only what it fully understands — valid JSON of the documented shape, names without escapes — and
-/// answers `nil` for anything else (an escape in a name, a float where an integer belongs, a missing field, bad
-/// syntax). The reader then decodes the line the general way, which either accepts it or throws the precise
+/// It accepts only what it fully understands — valid JSON of the documented shape — and answers `nil` for anything
+/// else (a float where an integer belongs, a missing field, bad syntax, more distinct names than it keeps). The reader then decodes the line the general way, which either accepts it or throws the precise
 /// error, so the two paths accept exactly the same lines, build the same traces and report the same errors.
 enum TraceLineDecoder {
     /// Decodes `bytes` (one line, without its newline); `keepsPayload: false` skips the payload unread.
@@ -32,10 +31,14 @@ struct NumberedHop {
 }
 
 extension JSONByteCursor {
-    /// A name without escapes, as the number `lists` gives it; `nil` for anything else.
+    /// A name, as the number `lists` gives it: found by its bytes in the line, or — with escapes or non-ASCII
+    /// text — by the bytes of the string they decode to; `nil` for anything the general parser rejects.
     mutating func nameNumber(in lists: TraceLineNames) -> Int? {
-        guard let raw = rawString() else { return nil }
-        return names.withObject { lists.number(of: raw.bytes, table: $0) }
+        let start = index
+        if let raw = rawString() { return names.withObject { lists.number(of: raw.bytes, table: $0) } }
+        index = start
+        guard var text = string() else { return nil }
+        return text.withUTF8 { bytes in names.withObject { lists.number(of: bytes, table: $0) } }
     }
 
     mutating func trace(keepsPayload: Bool, lists: TraceLineNames) -> Trace? {

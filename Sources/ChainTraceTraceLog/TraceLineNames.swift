@@ -28,7 +28,7 @@ final class TraceLineNames {
     private var chainIndex: [String: Int] = [:]
     private var last = -1
 
-    /// The number of the name whose bytes are `raw` (a name without escapes), made with `table` the first time;
+    /// The number of the name whose UTF-8 bytes are `raw`, made with `table` the first time;
     /// `nil` for the empty name and when ``maximumNames`` are taken.
     func number(of raw: UnsafeBufferPointer<UInt8>, table: NameTable) -> Int? {
         guard let bucket = NameBytes.bucket(of: raw) else { return nil }
