@@ -6,8 +6,9 @@ import ChainTraceJSON
 /// JSON tree in between, its names found by their bytes in the reader's ``TraceLineNames``.
 ///
 /// It accepts only what it fully understands — valid JSON of the documented shape — and answers `nil` for anything
-/// else (a float where an integer belongs, a missing field, bad syntax, more distinct names than it keeps). The reader then decodes the line the general way, which either accepts it or throws the precise
-/// error, so the two paths accept exactly the same lines, build the same traces and report the same errors.
+/// else (a float where an integer belongs, a missing field, bad syntax, more distinct names than it keeps). The
+/// reader then decodes the line the general way, which either accepts it or throws the precise error, so the two
+/// paths accept exactly the same lines, build the same traces and report the same errors.
 enum TraceLineDecoder {
     /// Decodes `bytes` (one line, without its newline); `keepsPayload: false` skips the payload unread.
     static func decode(
@@ -79,7 +80,9 @@ extension JSONByteCursor {
             return true
         }
         guard complete, let id, let chain, let chainVersion, let entry, let start, let duration, let kind, let hops,
-            let outcome, let chainVersionInt = Int(exactly: chainVersion)
+            let outcome, let chainVersionInt = Int(exactly: chainVersion),
+            // Checked before the names join the chain's list: a line refused must leave no name there.
+            isAtEnd()
         else { return nil }
         // The names as this chain's list has them: its traces share it. A trace's new names join the list in the
         // order the public initialiser lists a trace's names — the entry, then each hop's handler and registry —
