@@ -211,10 +211,7 @@ public struct JSONByteCursor {
         return true
     }
 
-    /// Steps over any valid JSON value; `false` if it is not valid. (An object walked here without a closure per
-    /// member, its keys in memory the name table owns, bought 2% on the benchmark's *nested* stream shape — not
-    /// enough for the shared buffer it needed — so objects and arrays go through ``members(_:)`` and
-    /// ``elements(_:)``.)
+    /// Steps over any valid JSON value; `false` if it is not valid.
     @inlinable public mutating func skipValue(depth: Int = 0) -> Bool {
         guard index < bytes.count, depth < 512 else { return false }
         switch bytes[index] {
@@ -390,6 +387,7 @@ public final class NameTable {
     /// Each slot's name bytes (empty when the slot is), and its string.
     @usableFromInline let keys: UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>
     @usableFromInline let strings: UnsafeMutablePointer<String>
+
     @inlinable public init() {
         keys = .allocate(capacity: Self.slotCount)
         keys.initialize(repeating: UnsafeMutableBufferPointer(start: nil, count: 0), count: Self.slotCount)

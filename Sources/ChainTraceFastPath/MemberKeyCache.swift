@@ -142,22 +142,15 @@ public final class MemberKeyCache<Member> {
         guard colonFollows, key.bytes.count <= Self.longestKey else { return nil }
         let length = key.bytes.count &+ 3
         let (first, _, last) = words(in: bytes, from: keyStart, length: length)
-        let mask = Self.tableSlots &- 1
-        var slot = Self.slot(first: first, last: last) & mask
-        while table[slot].length != 0 {
-            if table[slot].length == length, table[slot].first == first, table[slot].last == last {
-                if position < Self.positions { entries[position] = table[slot] }
-                return (table[slot].member, table[slot].id)
-            }
-            slot = (slot &+ 1) & mask
-        }
-        return nil
+        let (slot, found) = probe(first: first, last: last, length: length)
+        guard found else { return nil }
+        if position < Self.positions { entries[position] = table[slot] }
+        return (table[slot].member, table[slot].id)
     }
 
     /// Remembers what `key` means at `position` and adds it to the table of keys read (giving it an id while
     /// there are ids left); its id, or -1 for none. Only a key with no escapes, at most ``longestKey`` bytes long
     /// and directly followed by its colon (`colonFollows`) is kept; any other clears `position`.
-    @discardableResult
     @inlinable public func remember(
         _ key: RawKey, in bytes: UnsafeBufferPointer<UInt8>, from keyStart: Int, as member: Member, at position: Int,
         colonFollows: Bool
@@ -173,30 +166,29 @@ public final class MemberKeyCache<Member> {
         entry.firstMask = firstMask
         entry.last = last
         entry.length = length
-        if identified.value < Self.identifiedKeys {
-            let mask = Self.tableSlots &- 1
-            var slot = Self.slot(first: first, last: last) & mask
-            while table[slot].length != 0 {
-                // Already there (remembered twice): keep its id.
-                if table[slot].length == length, table[slot].first == first, table[slot].last == last {
-                    entry.id = table[slot].id
-                    break
-                }
-                slot = (slot &+ 1) & mask
-            }
-            if table[slot].length == 0 {
-                entry.id = identified.value
-                identified.value &+= 1
-                table[slot] = entry
-            }
+        let (slot, found) = probe(first: first, last: last, length: length)
+        if found {
+            // Already in the table (remembered twice): it keeps its id.
+            entry.id = table[slot].id
+        } else if identified.value < Self.identifiedKeys {
+            entry.id = identified.value
+            identified.value &+= 1
+            table[slot] = entry
         }
         if position < Self.positions { entries[position] = entry }
         return entry.id
     }
 
-    /// Where a key's words start their probe in the table.
+    /// The table slot of the key whose text has these words and length, and whether it is there; when it is not,
+    /// the empty slot it would take. The table is never more than half full, so there always is one.
     @inline(__always)
-    @inlinable static func slot(first: UInt64, last: UInt64) -> Int {
-        Int(truncatingIfNeeded: ((first ^ (last &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 57)
+    @inlinable func probe(first: UInt64, last: UInt64, length: Int) -> (slot: Int, found: Bool) {
+        let mask = Self.tableSlots &- 1
+        var slot = Int(truncatingIfNeeded: ((first ^ (last &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 57) & mask
+        while table[slot].length != 0 {
+            if table[slot].length == length, table[slot].first == first, table[slot].last == last { return (slot, true) }
+            slot = (slot &+ 1) & mask
+        }
+        return (slot, false)
     }
 }

@@ -1,3 +1,4 @@
+import ChainTrace
 import ChainTraceFastPath
 import ChainTraceJSON
 import ChainTraceTestSupport
@@ -149,7 +150,12 @@ struct JSONByteCursorTests {
                 return "[" + elements.joined(separator: random.pick([",", ", "])) + "]"
             default:
                 var keys = (0..<Int.random(in: 0...5, using: &random)).map { _ in random.pick(["a", "b", "c", "dd", "a-long-key-name"]) }
-                if keys.count > 1, random.chance(0.3) { keys[1] = keys[0] } else { keys = Array(Set(keys)) }
+                if keys.count > 1, random.chance(0.3) {
+                    keys[1] = keys[0]
+                } else {
+                    // Each key once, in the order drawn (a `Set`'s order changes from run to run).
+                    keys = keys.enumerated().filter { keys.firstIndex(of: $0.element) == $0.offset }.map(\.element)
+                }
                 return "{" + keys.map { "\"\($0)\"" + random.pick([":", " : "]) + value(depth + 1) }.joined(separator: ",") + "}"
             }
         }
@@ -164,25 +170,30 @@ struct JSONByteCursorTests {
         return bytes
     }
 
-    /// The cursor steps over exactly the values the general parser accepts (its keys are plain ASCII, which the
-    /// cursor reads itself), and over the whole of each.
+    /// Whether every key of `value`, at any depth, is one the generator writes (letters and hyphens): a key the
+    /// damage turned into an escape or non-ASCII text is one the cursor leaves to the general parser.
+    static func keysArePlain(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object(let members):
+            members.allSatisfy { key, value in key.allSatisfy { $0 == "-" || ("a"..."z").contains($0) } && keysArePlain(value) }
+        case .array(let elements): elements.allSatisfy(keysArePlain)
+        default: true
+        }
+    }
+
+    /// The cursor never steps over a value the general parser rejects, and steps over — whole — every value it
+    /// accepts, but those with a key written with an escape or non-ASCII text (left to the general parser).
     @Test(arguments: SeededGenerator.seeds(40))
     func skippingAcceptsWhatTheGeneralParserAccepts(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
         for _ in 0..<400 {
             let bytes = Self.damagedValue(&random)
-            let parsed = bytes.withUnsafeBufferPointer { buffer in
-                do {
-                    _ = try JSONParser.parse(buffer)
-                    return true
-                } catch {
-                    return false
-                }
-            }
+            let parsed = bytes.withUnsafeBufferPointer { buffer in try? JSONParser.parse(buffer) }
             bytes.withUnsafeBufferPointer { buffer in
                 var cursor = JSONByteCursor(bytes: buffer, names: NameTable())
                 let skipped = cursor.skipValue() && cursor.index == buffer.count
-                #expect(skipped == parsed, "seed \(seed): \(String(decoding: bytes, as: UTF8.self)) \(bytes)")
+                let mustSkip = parsed.map(Self.keysArePlain) ?? false
+                #expect(skipped == (parsed != nil) || (!skipped && !mustSkip), "seed \(seed): \(String(decoding: bytes, as: UTF8.self)) \(bytes)")
             }
         }
     }

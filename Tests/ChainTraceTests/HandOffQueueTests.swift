@@ -86,8 +86,10 @@ struct HandOffQueueTests {
         let elsewhere = PublishedCounter()
         let total = 100_000
         let drained = PublishedCounter()
+        weak var released: HandOffQueue<Tracked>?
         do {
             let queue = HandOffQueue<Tracked>(capacity: 256)
+            released = queue
             let done = PublishedCounter()
             let producer = Thread {
                 let me = ObjectIdentifier(Thread.current)
@@ -102,6 +104,11 @@ struct HandOffQueueTests {
                 _ = queue.drainBorrowing { _ in drained.increment() }
             }
         }
+        // The producer thread's closure holds the queue until the thread is gone, so what the ring still holds is
+        // released a moment after the loop ends: wait for the queue to go (at most ten seconds) before counting.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while released != nil, ContinuousClock.now < deadline { usleep(1_000) }
+        #expect(released == nil)
         #expect(drained.value == Int64(total))
         #expect(onProducer.value + elsewhere.value == Int64(total))
         // At most a ring's worth and the last interval's are left for the queue's release.

@@ -21,8 +21,14 @@ enum StreamShape: String, CaseIterable {
     /// object or a non-ASCII string. Last, so that the other shapes keep their seeds.
     case mixed
 
-    /// `count` lines of this shape.
-    func write(_ count: Int, to path: String, seed: UInt64) throws {
+    /// The shape's own seed: the same streams on every machine, and a shape's stream does not change when another
+    /// shape is added after it.
+    var seed: UInt64 {
+        0xC4A1_7EAC_E000_0000 &+ UInt64(Self.allCases.firstIndex(of: self) ?? 0)
+    }
+
+    /// `count` lines of this shape, from its ``seed``.
+    func write(_ count: Int, to path: String) throws {
         var random = SplitMix(seed: seed)
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))

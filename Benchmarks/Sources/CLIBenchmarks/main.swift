@@ -33,7 +33,7 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chaintrace-cli-bench-\(getpid())")
 
 /// The chain: ten validators, each accepting one size band of `weight` and one `kind`; commands visit 5.5 on average.
-func writeDefinition() throws -> String {
+func writeDefinition(in directory: URL) throws -> String {
     var handlers: [String] = []
     for index in 0..<10 {
         let next = index < 9 ? ", \"next\": \"Validator\(index + 1)\"" : ""
@@ -51,8 +51,20 @@ func writeDefinition() throws -> String {
 
 func writeCommands(_ count: Int) throws -> String {
     let path = directory.appendingPathComponent("commands.jsonl").path
-    try StreamShape.flat.write(count, to: path, seed: 0xC4A1_7EAC_E000_0000)
+    try StreamShape.flat.write(count, to: path)
     return path
+}
+
+/// Replays the stream at `streamPath` through `definition`'s chain into a trace log at `logPath` in `format`, the
+/// writer waiting rather than dropping: the logs the stats rows read.
+func writeTraceLog(of streamPath: String, definition: ChainDefinition, to logPath: String, format: TraceLogSink.Format) throws {
+    let session = try ReplaySession(definition: definition)
+    var options = TraceLogSink.Options()
+    options.format = format
+    options.whenBehind = .block
+    let sink = try TraceLogSink(path: logPath, options: options)
+    _ = try session.run(try session.openStream(path: streamPath), traceLog: sink)
+    try sink.close()
 }
 
 /// What JSONDecoder reads of a command line.
@@ -118,26 +130,15 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--stats-only" 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--write-shapes" {
     let target = URL(fileURLWithPath: CommandLine.arguments[2])
     try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let definition = try writeDefinition()
-    try? FileManager.default.removeItem(at: target.appendingPathComponent("bench.chain.json"))
-    try FileManager.default.moveItem(atPath: definition, toPath: target.appendingPathComponent("bench.chain.json").path)
-    try? FileManager.default.removeItem(at: directory)
+    let chain = try ChainDefinition.load(path: try writeDefinition(in: target))
     let count = envInt("CHAINTRACE_BENCH_SHAPE_COMMANDS", 100_000)
-    for (number, shape) in StreamShape.allCases.enumerated() {
-        try shape.write(count, to: target.appendingPathComponent("\(shape.rawValue).jsonl").path, seed: 0xC4A1_7EAC_E000_0000 &+ UInt64(number))
+    for shape in StreamShape.allCases {
+        try shape.write(count, to: target.appendingPathComponent("\(shape.rawValue).jsonl").path)
     }
     // The flat stream's trace log in both versions, as the stats rows read them.
-    let chain = try ChainDefinition.load(path: target.appendingPathComponent("bench.chain.json").path)
-    for (name, format) in [("flat.traces.v1.jsonl", TraceLogSink.Format.jsonLines), ("flat.traces.v2.jsonl", .compact)] {
-        let session = try ReplaySession(definition: chain)
-        var options = TraceLogSink.Options()
-        options.format = format
-        options.whenBehind = .block
-        let sink = try TraceLogSink(path: target.appendingPathComponent(name).path, options: options)
-        _ = try session.run(try session.openStream(path: target.appendingPathComponent("flat.jsonl").path), traceLog: sink)
-        try sink.close()
-    }
+    let flat = target.appendingPathComponent("flat.jsonl").path
+    try writeTraceLog(of: flat, definition: chain, to: target.appendingPathComponent("flat.traces.v1.jsonl").path, format: .jsonLines)
+    try writeTraceLog(of: flat, definition: chain, to: target.appendingPathComponent("flat.traces.v2.jsonl").path, format: .compact)
     exit(0)
 }
 
@@ -146,7 +147,7 @@ defer { try? FileManager.default.removeItem(at: directory) }
 
 let commandCount = envInt("CHAINTRACE_BENCH_COMMANDS", 1_000_000)
 let repeats = envInt("CHAINTRACE_BENCH_REPEATS", 3)
-let definitionPath = try writeDefinition()
+let definitionPath = try writeDefinition(in: directory)
 let commandsPath = try writeCommands(commandCount)
 let logPath = directory.appendingPathComponent("traces.jsonl").path
 let definition = try ChainDefinition.load(path: definitionPath)
@@ -154,15 +155,8 @@ let definition = try ChainDefinition.load(path: definitionPath)
 // One replay writes the trace logs the stats runs read: version 1 (one object a trace, the row quoted in MB/s since
 // the first runs) and the compact version 2 that TraceLogSink writes by default.
 let compactLogPath = directory.appendingPathComponent("traces.v2.jsonl").path
-for (path, format) in [(logPath, TraceLogSink.Format.jsonLines), (compactLogPath, .compact)] {
-    let session = try ReplaySession(definition: definition)
-    var options = TraceLogSink.Options()
-    options.format = format
-    options.whenBehind = .block
-    let sink = try TraceLogSink(path: path, options: options)
-    _ = try session.run(try session.openStream(path: commandsPath), traceLog: sink)
-    try sink.close()
-}
+try writeTraceLog(of: commandsPath, definition: definition, to: logPath, format: .jsonLines)
+try writeTraceLog(of: commandsPath, definition: definition, to: compactLogPath, format: .compact)
 let commandBytes = fileSize(commandsPath)
 let logBytes = fileSize(logPath)
 let compactLogBytes = fileSize(compactLogPath)
@@ -269,9 +263,9 @@ if shapeCount > 0 {
     print("")
     print("| shape | MB | replay (commands/s) | replay with trace log (commands/s) | JSONDecoder into a JSON tree (commands/s) | replay ÷ JSONDecoder |")
     print("|---|---|---|---|---|---|")
-    for (number, shape) in StreamShape.allCases.enumerated() {
+    for shape in StreamShape.allCases {
         let path = directory.appendingPathComponent("\(shape.rawValue).jsonl").path
-        try shape.write(shapeCount, to: path, seed: 0xC4A1_7EAC_E000_0000 &+ UInt64(number))
+        try shape.write(shapeCount, to: path)
         let tracePath = directory.appendingPathComponent("\(shape.rawValue).traces.jsonl").path
         var rates: [Double] = []
         var tracedRates: [Double] = []

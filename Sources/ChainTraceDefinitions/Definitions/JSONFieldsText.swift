@@ -28,24 +28,25 @@ final class JSONFieldsText: EncodedPayload {
         while open < line.count, line[open] != UInt8(ascii: "{") { open &+= 1 }
         var close = line.count &- 1
         while close > open, line[close] != UInt8(ascii: "}") { close &-= 1 }
-        var cuts = [outside.0, outside.1, outside.2].filter { !$0.isEmpty }
-        cuts.sort { $0.lowerBound < $1.lowerBound }
         var text: [UInt8] = []
         text.reserveCapacity(line.count &+ 1)
         text.append(UInt8(ascii: "{"))
-        var start = open &+ 1
-        for end in cuts.map(\.lowerBound) + [close] {
-            // Between two cut members (or a brace): fields, with the separators that stood beside the cuts.
+        /// Appends the fields between two cut members (or a brace), without the separators that stood beside them.
+        func appendFields(from start: Int, to end: Int) {
             var from = start
-            var to = max(end, from)
+            var to = max(end, start)
             while from < to, Self.isSeparator(line[from]) { from &+= 1 }
             while to > from, Self.isSeparator(line[to &- 1]) { to &-= 1 }
-            if from < to {
-                if text.count > 1 { text.append(UInt8(ascii: ",")) }
-                text.append(contentsOf: UnsafeBufferPointer(rebasing: line[from..<to]))
-            }
-            if let cut = cuts.first(where: { $0.lowerBound == end }) { start = cut.upperBound }
+            guard from < to else { return }
+            if text.count > 1 { text.append(UInt8(ascii: ",")) }
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: line[from..<to]))
         }
+        var start = open &+ 1
+        for cut in [outside.0, outside.1, outside.2].filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            appendFields(from: start, to: cut.lowerBound)
+            start = cut.upperBound
+        }
+        appendFields(from: start, to: close)
         text.append(UInt8(ascii: "}"))
         return JSONFieldsText(bytes: text)
     }
