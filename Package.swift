@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ChainTraceDistributedTracing", targets: ["ChainTraceDistributedTracing"]),
         .library(name: "ChainTraceLogging", targets: ["ChainTraceLogging"]),
         .library(name: "ChainTraceGraphviz", targets: ["ChainTraceGraphviz"]),
+        .library(name: "ChainTraceReport", targets: ["ChainTraceReport"]),
         .executable(name: "chaintrace", targets: ["chaintrace"]),
         .executable(name: "VendingMachine", targets: ["VendingMachine"]),
         .executable(name: "SignUpFlow", targets: ["SignUpFlow"]),
@@ -78,6 +79,12 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
+        // `chaintrace report`: a trace log explored in one self-contained HTML page.
+        .target(
+            name: "ChainTraceReport",
+            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceAnalysis", "ChainTraceGraphviz"],
+            swiftSettings: upcomingFeatures
+        ),
         .target(
             name: "ChainTraceTesting",
             dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis"],
@@ -89,7 +96,7 @@ let package = Package(
             name: "ChainTraceCLI",
             dependencies: [
                 "ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceGraphviz",
-                "ChainTraceTestGeneration", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ChainTraceReport", "ChainTraceTestGeneration", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcomingFeatures
         ),
@@ -103,7 +110,7 @@ let package = Package(
         ),
         .target(
             name: "SampleSupport",
-            dependencies: ["ChainTrace", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceGraphviz"],
+            dependencies: ["ChainTrace", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceGraphviz", "ChainTraceReport"],
             path: "Samples/SampleSupport",
             swiftSettings: upcomingFeatures
         ),
@@ -146,7 +153,7 @@ let package = Package(
             name: "SampleTests",
             dependencies: [
                 "ChainTrace", "ChainTraceAnalysis", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceTesting", "ChainTraceTestSupport", "ChainTraceDistributedTracing",
-                "ChainTraceLogging", "ChainTraceGraphviz", .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                "ChainTraceLogging", "ChainTraceGraphviz", "ChainTraceReport", .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
@@ -194,6 +201,14 @@ let package = Package(
                 "ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceGraphviz", "ChainTraceTestSupport", "CGraphviz",
             ],
             exclude: ["Golden"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "ChainTraceReportTests",
+            dependencies: [
+                "ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceAnalysis", "ChainTraceGraphviz", "ChainTraceReport",
+                "ChainTraceTestSupport",
+            ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

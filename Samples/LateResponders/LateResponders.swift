@@ -65,7 +65,8 @@ struct LateResponders {
         for trace in memory.traces { log.record(trace) }
         try log.close()
         try SampleOutput.writeProfileDiagram(of: memory.traces, to: arguments.diagram)
-        print("trace log: \(arguments.traceLog); diagram: \(arguments.diagram)")
+        let report = try SampleOutput.writeReport(of: memory.traces, besides: arguments.diagram)
+        print("trace log: \(arguments.traceLog); diagram: \(arguments.diagram); report: \(report)")
     }
 
     /// The registry's members in the order it asks them.

@@ -87,10 +87,10 @@ struct ResponderChain {
         try log.close()
         // Responders here take microseconds; with a handful of commands a relative rule would flag noise, so only
         // an absolute threshold (and any budget) flags a handler.
-        try SampleOutput.writeProfileDiagram(
-            of: memory.traces, over: ChainGraph(definition: definition),
-            rule: SlowHandlerRule(clauses: [.over(.p95, nanoseconds: 1_000_000)]),
-            to: "\(outputDirectory)/responder-chain-\(app).svg")
-        print("  trace log and diagram: \(outputDirectory)/responder-chain-\(app).traces.jsonl, .svg")
+        let rule = SlowHandlerRule(clauses: [.over(.p95, nanoseconds: 1_000_000)])
+        let diagram = "\(outputDirectory)/responder-chain-\(app).svg"
+        try SampleOutput.writeProfileDiagram(of: memory.traces, over: ChainGraph(definition: definition), rule: rule, to: diagram)
+        try SampleOutput.writeReport(of: memory.traces, over: ChainGraph(definition: definition), rule: rule, besides: diagram)
+        print("  trace log, diagram and report: \(outputDirectory)/responder-chain-\(app).traces.jsonl, .svg, .report.html")
     }
 }

@@ -2,6 +2,7 @@ public import ChainTrace
 import Foundation
 public import ChainTraceGraphviz
 public import ChainTraceAnalysis
+import ChainTraceReport
 
 /// What every sample writes when it runs, besides its trace log: a diagram of the commands it sent.
 public enum SampleOutput {
@@ -17,6 +18,27 @@ public enum SampleOutput {
         let dot = ChainDiagram.profile(profile, over: graph ?? ChainGraph(profile: profile), options: DiagramOptions(slowRule: rule))
         try write(GraphvizRenderer.render(dot.text, as: GraphvizFormat(fileExtension: path) ?? .svg).bytes, to: path)
         return rule.flags(in: profile).map(\.handler)
+    }
+
+    /// Writes the report of `traces` — the page `chaintrace report` writes — at ``reportPath(besides:)`` of
+    /// `diagram`, and returns its path.
+    @discardableResult
+    public static func writeReport(
+        of traces: [Trace], over graph: ChainGraph? = nil, rule: SlowHandlerRule = .standard, besides diagram: String
+    ) throws -> String {
+        var collected = TraceReport.Collector()
+        for trace in traces { collected.add(trace) }
+        let report = TraceReport(profile: ChainProfile(traces), collected: collected, sources: ["this run"], rule: rule, graph: graph)
+        let path = reportPath(besides: diagram)
+        try write(Array(try report.html().utf8), to: path)
+        return path
+    }
+
+    /// Where a sample's report goes: beside its diagram, `.report.html` for the diagram's extension.
+    public static func reportPath(besides diagram: String) -> String {
+        let name = diagram.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? diagram
+        let stem = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
+        return String(diagram.dropLast(name.count)) + stem + ".report.html"
     }
 
     /// Writes the structure of `graph` as SVG (or the format `path` names) at `path`.

@@ -64,8 +64,10 @@ struct SignUpFlow {
         // takes most of the flow's time instead.
         let rule = SlowHandlerRule(clauses: [.share(over: 0.4)])
         let slow = try SampleOutput.writeProfileDiagram(of: traces, rule: rule, to: diagramPath)
+        let report = try SampleOutput.writeReport(of: traces, rule: rule, besides: diagramPath)
         print("")
         print("\(forms.count) sign-ups, \(traces.count) traces; trace log: \(tracePath); diagram: \(diagramPath) (slow: \(slow.joined(separator: ", ")))")
+        print("report: \(report)")
         for trace in traces.sorted(by: { ($0.commandID ?? "") < ($1.commandID ?? "") }) where trace.outcome.failingHandler != nil {
             print("  \(trace.commandID ?? "?") \(trace.outcome)")
         }

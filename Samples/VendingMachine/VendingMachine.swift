@@ -43,6 +43,7 @@ struct VendingMachine {
         }
         try log.close()
         let slow = try SampleOutput.writeProfileDiagram(of: memory.traces, to: diagramPath)
+        let report = try SampleOutput.writeReport(of: memory.traces, besides: diagramPath)
 
         for trace in memory.traces {
             let path = trace.hops.map { "\($0.handler)(\($0.decision.rawValue))" }.joined(separator: " → ")
@@ -51,6 +52,7 @@ struct VendingMachine {
         print("")
         print("accepted \(total) cents from \(coins.count) coins; trace log: \(tracePath)")
         print("diagram: \(diagramPath)\(slow.isEmpty ? "" : " (slow: \(slow.joined(separator: ", ")))")")
+        print("report: \(report)")
         print("")
         print(HandlerSummary(traces: memory.traces).table)
     }

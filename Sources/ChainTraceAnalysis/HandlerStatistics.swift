@@ -87,6 +87,13 @@ public struct HandlerStatistics: Sendable {
         seen == 0 ? 0 : min(selfTimes.valueAtPercentile(percentile), largestSelfTime)
     }
 
+    /// How many self times were at most `nanoseconds`, to the histogram's precision (two significant digits: a
+    /// time in the same bucket as `nanoseconds` counts). The difference of two such counts is the bar of a
+    /// histogram of this handler's self times; bars made so never count a time twice and add up to ``seen``.
+    public func selfTimeCount(atOrBelow nanoseconds: UInt64) -> Int {
+        seen == 0 ? 0 : Int(clamping: selfTimes.count(within: 0...nanoseconds))
+    }
+
     /// The mean self time, in nanoseconds.
     public var meanSelfTime: Double { seen == 0 ? 0 : Double(totalSelfNanoseconds) / Double(seen) }
 

@@ -109,12 +109,7 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
     public func flags(in profile: ChainProfile) -> [SlowHandlerFlag] {
         let reached = profile.handlers.filter { $0.seen > 0 }
         let totalSelf = Double(profile.totalSelfNanoseconds)
-        var medians: [Statistic: Double] = [:]
-        for case .timesMedian(let statistic, _) in clauses where reached.count >= 3 {
-            let values = reached.map { statistic.value(of: $0) }.sorted()
-            medians[statistic] = values.count % 2 == 1
-                ? values[values.count / 2] : (values[values.count / 2 - 1] + values[values.count / 2]) / 2
-        }
+        let medians = medians(of: reached)
         var flags: [SlowHandlerFlag] = []
         for handler in reached {
             var reasons: [String] = []
@@ -150,6 +145,51 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
         return flags
     }
 
+    /// The median handler's value of each statistic a `timesMedian` clause uses (with at least three handlers).
+    private func medians(of reached: [HandlerStatistics]) -> [Statistic: Double] {
+        var medians: [Statistic: Double] = [:]
+        for case .timesMedian(let statistic, _) in clauses where reached.count >= 3 {
+            let values = reached.map { statistic.value(of: $0) }.sorted()
+            medians[statistic] = values.count % 2 == 1
+                ? values[values.count / 2] : (values[values.count / 2 - 1] + values[values.count / 2]) / 2
+        }
+        return medians
+    }
+
+    /// For each handler of `profile` that ran, the lowest self time the rule names for it — an absolute
+    /// threshold, k × the median, or its budget — and the clause it comes from: the line to mark on a histogram
+    /// of its self times. (`share` clauses name no time; a handler with only those has no limit.)
+    public func selfTimeLimits(in profile: ChainProfile) -> [String: SelfTimeLimit] {
+        let reached = profile.handlers.filter { $0.seen > 0 }
+        let medians = medians(of: reached)
+        var limits: [String: SelfTimeLimit] = [:]
+        for handler in reached {
+            var candidates: [SelfTimeLimit] = []
+            for clause in clauses {
+                switch clause {
+                case .over(let statistic, let limit):
+                    candidates.append(SelfTimeLimit(
+                        nanoseconds: Double(limit), statistic: statistic,
+                        clause: "\(statistic.rawValue) > \(DurationText.format(nanoseconds: limit))"))
+                case .timesMedian(let statistic, let factor):
+                    // A median of 0 flags every handler over 0, as `flags(in:)` does.
+                    guard let median = medians[statistic] else { continue }
+                    candidates.append(SelfTimeLimit(
+                        nanoseconds: factor * median, statistic: statistic,
+                        clause: "\(statistic.rawValue) > \(Self.number(factor))× the median \(Self.time(median))"))
+                case .share:
+                    continue
+                }
+            }
+            if checksBudgets, let budget = handler.budgetNanoseconds {
+                candidates.append(SelfTimeLimit(
+                    nanoseconds: Double(budget), statistic: .p95, clause: "p95 > budget \(DurationText.format(nanoseconds: budget))"))
+            }
+            if let lowest = candidates.min(by: { $0.nanoseconds < $1.nanoseconds }) { limits[handler.handler] = lowest }
+        }
+        return limits
+    }
+
     private static func time(_ nanoseconds: Double) -> String { DurationText.format(nanoseconds: Int64(saturating: nanoseconds)) }
 
     private static func percent(_ fraction: Double) -> String { number(fraction * 100) + "%" }
@@ -160,6 +200,17 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
         guard abs(rounded) < 1e15 else { return String(rounded) }
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
+}
+
+/// The lowest self time a ``SlowHandlerRule`` allows one handler: over it (at the clause's statistic) the handler
+/// is slow.
+public struct SelfTimeLimit: Sendable, Hashable {
+    /// The limit, in nanoseconds.
+    public var nanoseconds: Double
+    /// The statistic the clause compares with it.
+    public var statistic: SlowHandlerRule.Statistic
+    /// The clause, in the words `stats` uses: `p95 > 1ms`.
+    public var clause: String
 }
 
 /// A handler the ``SlowHandlerRule`` flagged, and why.

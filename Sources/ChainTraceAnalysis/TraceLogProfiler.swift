@@ -62,9 +62,21 @@ public struct TraceLogProfiler: Sendable {
     public func profile(
         paths: [String], into profile: ChainProfile = ChainProfile(), progress: (@Sendable (Int) -> Void)? = nil
     ) throws(FormatError) -> Result {
+        try self.profile(paths: paths, into: profile, collecting: NoTraceCollector.init, progress: progress).result
+    }
+
+    /// Profiles the logs at `paths` as ``profile(paths:into:progress:)`` does, and shows every trace to a
+    /// collector as well — one per part read at once, made by `makeCollector`, joined in log order.
+    ///
+    /// - Returns: The profile and what the log held, and the collector that saw every trace.
+    public func profile<Collector: TraceCollector>(
+        paths: [String], into profile: ChainProfile = ChainProfile(), collecting makeCollector: @Sendable () -> Collector,
+        progress: (@Sendable (Int) -> Void)? = nil
+    ) throws(FormatError) -> (result: Result, collector: Collector) {
         var files: [String] = []
         for path in paths { files += try TraceLogReader.files(at: path) }
         var result = Result(profile: profile, files: files, droppedTraces: 0, chainEdits: [], tornTails: [])
+        var collector = makeCollector()
         let bytesDone = LockedValue(0)
         for file in files {
             let size = FileBytes.size(of: file)
@@ -72,26 +84,30 @@ public struct TraceLogProfiler: Sendable {
                 let total = bytesDone.withLock { $0 + bytes }
                 progress?(total)
             }
-            var part: FilePart
-            if threads > 1, size >= 2 * partBytes, let parts = try? parallel(file, size: size, progress: report) {
+            var part: FilePart<Collector>
+            if threads > 1, size >= 2 * partBytes,
+                let parts = try? parallel(file, size: size, makeCollector: makeCollector, progress: report)
+            {
                 part = parts
             } else {
-                part = try sequential(file, progress: report)
+                part = try sequential(file, collector: makeCollector(), progress: report)
             }
             bytesDone.withLock { $0 += size }
             if files.count > 1 { part.tornTail?.file = file }
             result.profile.merge(part.profile)
+            collector.append(part.collector)
             result.droppedTraces = result.droppedTraces.saturatingAdd(part.dropped)
             if let torn = part.tornTail { result.tornTails.append(torn) }
             result.chainEdits += part.edits
         }
         result.profile.settle()
-        return result
+        return (result, collector)
     }
 
     /// One file's (or part's) profile and what else its reader met.
-    private struct FilePart: Sendable {
+    private struct FilePart<Collector: TraceCollector>: Sendable {
         var profile = ChainProfile()
+        var collector: Collector
         var dropped = 0
         var tornTail: TornTail?
         var edits: [ChainEdit] = []
@@ -105,10 +121,21 @@ public struct TraceLogProfiler: Sendable {
         }
     }
 
-    private func sequential(_ file: String, progress: @escaping @Sendable (Int) -> Void) throws(FormatError) -> FilePart {
+    private func sequential<Collector: TraceCollector>(
+        _ file: String, collector: Collector, progress: @escaping @Sendable (Int) -> Void
+    ) throws(FormatError) -> FilePart<Collector> {
         let reader = try TraceLogReader(path: file, payloads: false)
-        var part = FilePart()
-        try part.profile.add(contentsOf: reader, progress: progress)
+        var part = FilePart(collector: collector)
+        if Collector.self == NoTraceCollector.self {
+            try part.profile.add(contentsOf: reader, progress: progress)
+        } else {
+            while let trace = try reader.next() {
+                part.profile.add(trace)
+                part.collector.add(trace)
+                if part.profile.commands & 0x3FFF == 0 { progress(reader.bytesRead) }
+            }
+            part.profile.settle()
+        }
         part.dropped = reader.droppedTraces
         part.tornTail = reader.tornTail
         part.edits = reader.chainEdits
@@ -117,11 +144,11 @@ public struct TraceLogProfiler: Sendable {
 
     /// What the threads reading a file's parts share: which part is next, and the parts read so far, merged in
     /// order as soon as each one's predecessors are (so a file's parts are not all kept until the end).
-    private struct PartsState {
+    private struct PartsState<Collector: TraceCollector> {
         var next = 0
         var merged = 0
-        var pending: [Int: FilePart] = [:]
-        var whole = FilePart()
+        var pending: [Int: FilePart<Collector>] = [:]
+        var whole: FilePart<Collector>
         /// How far into the file the parts merged so far have read.
         var covered = 0
         var failed = false
@@ -132,10 +159,12 @@ public struct TraceLogProfiler: Sendable {
     /// Memory stays bounded whatever the file's size: each part's profile is merged as soon as the parts before
     /// it are, and a thread starts a part only while fewer than two parts a thread are read but not yet merged.
     /// (Keeping every part until the end, `stats` of a 3.5 GB log peaked at 93 MB.)
-    private func parallel(_ file: String, size: Int, progress: @escaping @Sendable (Int) -> Void) throws -> FilePart? {
+    private func parallel<Collector: TraceCollector>(
+        _ file: String, size: Int, makeCollector: @Sendable () -> Collector, progress: @escaping @Sendable (Int) -> Void
+    ) throws -> FilePart<Collector>? {
         let partCount = (size + partBytes - 1) / partBytes
         let window = 2 * threads
-        let state = ConditionLock(PartsState())
+        let state = ConditionLock(PartsState(whole: FilePart(collector: makeCollector())))
         let partBytes = partBytes
         DispatchQueue.concurrentPerform(iterations: min(threads, partCount)) { _ in
             while true {
@@ -152,12 +181,15 @@ public struct TraceLogProfiler: Sendable {
                 let start = index * partBytes
                 do {
                     let reader = try TraceLogReader(partOf: file, from: start, to: min(size, start + partBytes), payloads: false)
-                    var part = FilePart()
-                    while let trace = try reader.next() { part.profile.add(trace) }
+                    var part = FilePart(collector: makeCollector())
+                    while let trace = try reader.next() {
+                        part.profile.add(trace)
+                        part.collector.add(trace)
+                    }
                     part.profile.settle()
                     part.dropped = reader.droppedTraces
                     part.edits = reader.chainEdits
-                    part.skipped = reader.partSkippedRecords.map { FilePart.Skipped(offset: $0.offset, record: $0.record) }
+                    part.skipped = reader.partSkippedRecords.map { FilePart<Collector>.Skipped(offset: $0.offset, record: $0.record) }
                     part.processedEnd = reader.partProcessedEnd
                     if let torn = reader.tornTail {
                         // Numbered from the part's start; the file's line number is counted once, here.
@@ -184,8 +216,11 @@ public struct TraceLogProfiler: Sendable {
     }
 
     /// Adds `part`, the part after those already in `whole`, to it; `covered` is how far those parts read.
-    private static func merge(_ part: FilePart, into whole: inout FilePart, covered: inout Int) {
+    private static func merge<Collector>(
+        _ part: FilePart<Collector>, into whole: inout FilePart<Collector>, covered: inout Int
+    ) {
         whole.profile.merge(part.profile)
+        whole.collector.append(part.collector)
         // A record a part skipped counts unless a part before it read past it.
         var dropped = part.dropped
         for skipped in part.skipped where skipped.offset >= covered {

@@ -21,7 +21,7 @@ public struct ChainTraceCommand: ParsableCommand {
         version: "0.3.0",
         subcommands: [
             ReplayCommand.self, WhichCommand.self, ValidateCommand.self, StatsCommand.self, DiffCommand.self,
-            GenTestsCommand.self, ExportCommand.self, RenderCommand.self,
+            GenTestsCommand.self, ExportCommand.self, RenderCommand.self, ReportCommand.self,
         ]
     )
 

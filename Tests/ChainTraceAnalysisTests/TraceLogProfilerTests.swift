@@ -132,6 +132,23 @@ struct TraceLogProfilerTests {
             #expect(result.chainEdits == plain.chainEdits, "seed \(seed)")
             #expect(result.tornTails.map(\.line) == (torn ? [plain.tornTail?.line ?? -1] : []), "seed \(seed): \(result.tornTails)")
         }
+        // A collector sees every trace once, in log order, however the log is cut and on however many threads.
+        var order: [Trace] = []
+        let again = try TraceLogReader(path: path, payloads: false)
+        while let trace = try again.next() { order.append(trace) }
+        for _ in 0..<3 {
+            let profiler = TraceLogProfiler(threads: Int.random(in: 1...4, using: &random), partBytes: Int.random(in: 1...max(2, bytes.count / 3), using: &random))
+            let (result, collected) = try profiler.profile(paths: [path], collecting: { OrderCollector() })
+            #expect(collected.traces == order, "seed \(seed), \(profiler.threads) threads, parts of \(profiler.partBytes) bytes")
+            #expect(Self.same(result.profile, expected), "seed \(seed)")
+        }
+    }
+
+    /// Keeps every trace in the order it was shown.
+    struct OrderCollector: TraceCollector {
+        var traces: [Trace] = []
+        mutating func add(_ trace: Trace) { traces.append(trace) }
+        mutating func append(_ later: OrderCollector) { traces += later.traces }
     }
 
     @Test(arguments: SeededGenerator.seeds(20))

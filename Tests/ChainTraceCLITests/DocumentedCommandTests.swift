@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Every `chaintrace` command shown in a `sh` block of README.md or Docs/ runs as written and succeeds; those that
-/// draw (`render … -o FILE`) make a valid picture, written to a scratch file rather than over a committed one.
+/// draw (`render … -o FILE`, `report … -o FILE`) make a valid picture or page, written to a scratch file rather than over a committed one.
 @Suite("chaintrace commands in README.md and Docs/")
 struct DocumentedCommandTests {
     /// The `chaintrace` commands of a page's `sh` blocks, continuation lines joined, `swift run` dropped, quotes removed.
@@ -30,9 +30,9 @@ struct DocumentedCommandTests {
     }
 
     @Test func eachCommandRunsAsWritten() throws {
-        let pages = ["README.md", "Docs/Diagrams.md"]
+        let pages = ["README.md", "Docs/Diagrams.md", "Docs/Report.md"]
         let commands = try pages.flatMap(commands)
-        #expect(commands.count == 7)
+        #expect(commands.count == 9)
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         for command in commands {

@@ -5,6 +5,7 @@ import ChainTraceTraceLog
 import ChainTraceDefinitions
 import ChainTraceAnalysis
 import ChainTraceGraphviz
+import ChainTraceReport
 import ChainTraceLogging
 import ChainTraceDistributedTracing
 import InMemoryTracing
@@ -344,6 +345,28 @@ struct DocumentationExamples {
     }
 }
 
+
+/// The report page, written from a library as `chaintrace report` writes it.
+@Suite struct ReportExamples {
+    @Test func reportOfALog() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("report-doc-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("traces.jsonl").path
+        let sink = try TraceLogSink(path: log)
+        let chain = try Chain<String, String>("vending", recorder: Recorder(sink: sink))
+        try chain.append(Handler("Penny") { $0 == "penny" ? .accept("penny") : .pass })
+        for coin in ["penny", "dime", "penny"] { _ = try chain.send(coin) }
+        try sink.close()
+        // doc: report-library
+        let (read, collected) = try TraceLogProfiler().profile(paths: [log], collecting: { TraceReport.Collector(limit: 10_000) })
+        let report = TraceReport(profile: read.profile, collected: collected, sources: read.files, rule: .standard)
+        let page: String = try report.html()                // one self-contained HTML file
+        // end
+        #expect(page.contains(#""commands":3,"#))
+        #expect(page.contains("Content-Security-Policy"))
+    }
+}
 
 /// The package root, for examples that read its files.
 enum PackageRoot {

@@ -22,6 +22,9 @@ struct SignUpFlowSampleTests {
         #expect(output.status == 0, "stderr: \(output.standardError)")
         let traces = try TraceLogReader.readAll(path: log).traces
         #expect(traces.count == 8)
+        let report = directory.appendingPathComponent("profile.report.html").path
+        #expect(output.standardOutput.contains("report: \(report)\n"))
+        #expect(try String(contentsOfFile: report, encoding: .utf8).contains(#""commands":8,"#))
         return (
             output.standardOutput.split(separator: "\n").map(String.init),
             Dictionary(uniqueKeysWithValues: traces.map { ($0.commandID ?? "?", $0) }),

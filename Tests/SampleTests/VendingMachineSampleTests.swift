@@ -31,6 +31,12 @@ struct VendingMachineSampleTests {
         let flagged = SlowHandlerRule.standard.flags(in: ChainProfile(traces)).map(\.handler)
         #expect(flagged.contains("QuarterValidator"))
         #expect(lines.contains("diagram: \(diagram.path) (slow: \(flagged.joined(separator: ", ")))"))
+        // The report beside the diagram: the page `chaintrace report` writes, of these ten coins.
+        let report = diagram.deletingPathExtension().path + ".report.html"
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        #expect(lines.contains("report: \(report)"))
+        let page = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(page.contains(#""commands":10,"#) && page.contains("Content-Security-Policy"))
         let svg = try String(contentsOf: diagram, encoding: .utf8)
         for handler in ["CoinCounter", "PennyValidator", "NickelValidator", "DimeValidator", "QuarterValidator"] {
             #expect(svg.contains("⚠ \(handler)") == flagged.contains(handler), "\(handler)")

@@ -1,0 +1,95 @@
+import ArgumentParser
+import ChainTrace
+import ChainTraceAnalysis
+import ChainTraceDefinitions
+import ChainTraceGraphviz
+import ChainTraceJSON
+import ChainTraceReport
+import ChainTraceTraceLog
+
+/// `chaintrace report LOG -o report.html`: the log explored in one self-contained HTML page.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write an interactive explorer of a trace log: one offline HTML file to open or attach to a bug.",
+        discussion: """
+            The page shows the overview and slow handlers (in stats's words), the profile diagram (click a handler \
+            for its decisions, self and inclusive percentiles and a histogram of its self times), a sortable \
+            handler table, and a filterable list of commands: pick one to see its path on the diagram and a \
+            waterfall of its hops (← and → step through them; the address's #hash keeps the selection). With \
+            --compare it also draws what changed and lists the commands whose path, taker or outcome changed. \
+            Every number covers the whole log, read in constant memory on every core; the page lists at most \
+            --commands commands (failures — all of them while they fill at most half the list — the slowest, then a \
+            uniform sample) and says so. The file makes \
+            no network request and runs nothing from the log. It is written whole or not at all.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The trace log: one or more files or directories (as TraceLogSink writes them).", valueName: "log"))
+    var logs: [String]
+
+    @Option(name: .long, help: ArgumentHelp("The chain definition: draws the chain as defined and checks handler budgets.", valueName: "file"))
+    var definition: String?
+
+    @Option(name: .long, help: ArgumentHelp("A second log of the same commands: show what changed from LOG to it.", valueName: "log"))
+    var compare: String?
+
+    @Option(name: .long, help: ArgumentHelp("The most commands the page lists one by one.", valueName: "n"))
+    var commands = 10_000
+
+    @Option(name: .long, help: ArgumentHelp("Threads reading the log at once (default: one per core).", valueName: "n"))
+    var threads: Int?
+
+    @OptionGroup var slowRule: SlowRuleOptions
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The HTML file to write.", valueName: "file"))
+    var output: String
+
+    func validate() throws {
+        if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more") }
+        if commands < 0 { throw ValidationError("--commands must be 0 or more") }
+    }
+
+    func run() throws {
+        let rule = try slowRule.rule()
+        var profile = ChainProfile()
+        var graph: ChainGraph?
+        if let definition {
+            let loaded = try ChainDefinition.load(path: definition)
+            profile.declareBudgets(of: loaded)
+            graph = ChainGraph(definition: loaded)
+        }
+        let files = try logs.flatMap { path throws(FormatError) in try TraceLogReader.files(at: path) }
+        let progress = ProgressBar(totalBytes: ProgressBar.size(of: files) + (compare.map { 2 * ProgressBar.size(of: $0) } ?? 0))
+        let limit = commands
+        let (read, collected) = try TraceLogProfiler(threads: threads).profile(
+            paths: logs, into: profile, collecting: { TraceReport.Collector(limit: limit) }, progress: progress.update)
+        var comparison: TraceReport.Comparison?
+        if let compare {
+            let done = ProgressBar.size(of: files)
+            let compared = try TraceLogComparison.compare(
+                try TraceLogReader(paths: logs, payloads: false), try TraceLogReader(path: compare, payloads: false),
+                progress: { progress.update(done + $0) })
+            comparison = TraceReport.Comparison(compared, source: compare)
+        }
+        progress.finish()
+        var notes: [String] = read.tornTails.map { "Ignored a torn last line: \($0)" }
+        if read.droppedTraces > 0 { notes.append("The writer dropped \(read.droppedTraces) traces (its queue was full); the profile covers the rest.") }
+        if !read.chainEdits.isEmpty { notes.append("The chain changed \(read.chainEdits.count) times while it was recorded.") }
+        let report = TraceReport(
+            profile: read.profile, collected: collected, sources: read.files, rule: rule, graph: graph,
+            comparison: comparison, notes: notes)
+        let html: String
+        do {
+            html = try report.html()
+        } catch {
+            throw CommandFailure.badInput("drawing the diagram: \(error)")
+        }
+        let file = try AtomicOutputFile(path: output)
+        try file.write(Array(html.utf8))
+        try file.commit()
+        let listed = collected.sample.chosen().count
+        Terminal.standardError.writeText(
+            "Wrote \(TerminalText.shown(output)): \(read.profile.commands) commands from \(read.files.count) file\(read.files.count == 1 ? "" : "s"), \(listed) listed.\n")
+    }
+}
