@@ -10,7 +10,7 @@ enum ReportScript {
   const handlers = data.handlers;
   const traces = data.traces;
   const byNumber = new Map(traces.map((t, i) => [t.n, i]));
-  const handlerByName = new Map(handlers.map((h) => [h.h, h]));
+  const statisticsOf = new Map(handlers.map((h) => [h.h, h]));
   const state = { command: -1, hop: -1, handler: -1, divergence: -1 };
   const ROW = 26;
 
@@ -76,7 +76,8 @@ enum ReportScript {
     }
     box.append(slow);
     const sample = data.sample;
-    const note = sample.shown < sample.total
+    const note = sample.limit === 0 ? "No commands are listed one by one (the report was written with --commands 0)."
+      : sample.shown < sample.total
       ? "The list holds " + count(sample.shown) + " of " + count(sample.total) + " commands (at most " + count(sample.limit) + "): " +
         (sample.failedTotal <= Math.max(1, Math.floor(sample.limit / 2)) ? "every failure" : "a uniform " + count(Math.max(1, Math.floor(sample.limit / 2))) + " of the " + count(sample.failedTotal) + " failures") +
         ", the slowest, then a uniform sample of the rest. Every number above covers all of them."
@@ -159,7 +160,7 @@ enum ReportScript {
     panel.replaceChildren(el("p", { class: "hint", text: "Click a handler in the diagram or the table to see its decisions and times; pick a command below to see its path. ← → step through its hops; Esc clears." }));
   }
   function handlerPanel(h) {
-    const stats = handlerByName.get(h);
+    const stats = statisticsOf.get(h);
     const title = el("h3", {}, nameSpan(h));
     if (!stats) { panel.replaceChildren(title, el("p", { class: "muted", text: "No command reached this handler." })); return; }
     const parts = [title];
