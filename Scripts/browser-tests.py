@@ -344,6 +344,14 @@ def check_filters(driver, name, shots):
         driver.run("document.getElementById('commands-title').scrollIntoView()")
         driver.screenshot(os.path.join(shots, name + "-filtered.png"))
         driver.run("const s = document.getElementById('filter-visited'); s.value = ''; s.dispatchEvent(new Event('change'))")
+    takers = sorted({t["by"] for t in traces if t["o"] == "accepted"})
+    if takers:
+        taker = takers[0]
+        driver.run("const s = document.getElementById('filter-taker'); s.value = String(arguments[0]); s.dispatchEvent(new Event('change'))", taker)
+        expected = [i for i, t in enumerate(traces) if t["o"] == "accepted" and t["by"] == taker]
+        check(listed().startswith(format(len(expected), ",") + " of"), "%s: accepted-by filter leaves %d commands" % (name, len(expected)))
+        check(all(traces[i]["by"] == taker and traces[i]["o"] == "accepted" for i in visible_rows()), "%s: every row shown was accepted there" % name)
+        driver.run("const s = document.getElementById('filter-taker'); s.value = ''; s.dispatchEvent(new Event('change'))")
     with_id = next((t for t in traces if t.get("id")), None)
     if with_id:
         driver.type("#filter-id", with_id["id"])
@@ -365,6 +373,13 @@ def check_handler_panel(driver, name, shots):
     if target is None:
         check(False, "%s: a reached handler is drawn" % name)
         return
+    # Keyboard first: focus the node and press Enter, as someone without a mouse would.
+    driver.run("document.querySelector('#diagram g.node[data-handler=\"' + arguments[0] + '\"]').focus()", str(target["h"]))
+    driver.key("\ue007")
+    check(driver.run("return document.querySelector('#panel h3') && document.querySelector('#panel svg.histogram') !== null") is True,
+          "%s: Enter on a focused handler opens its panel" % name)
+    driver.key("\ue00c")
+    check(driver.run("return document.querySelector('#panel svg.histogram')") is None, "%s: Esc closes it" % name)
     driver.click('#diagram g.node[data-handler="%d"]' % target["h"])
     title = driver.run("return document.querySelector('#panel h3').textContent")
     bars = driver.run("return document.querySelectorAll('#panel svg.histogram rect.bar').length")
