@@ -3,30 +3,34 @@ import ChainTrace
 import ChainTraceJSON
 import ChainTraceTraceLog
 
-/// `chaintrace export LOG --to chrome|folded`: a trace log in the formats other viewers read.
+/// `chaintrace export LOG --to chrome|folded|otlp`: a trace log in the formats other viewers read.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a trace log for Perfetto / chrome://tracing (chrome) or flame graphs (folded).",
+        abstract: "Export a trace log for Perfetto / chrome://tracing (chrome), flame graphs (folded) or OpenTelemetry (otlp).",
         discussion: """
             chrome: Chrome trace-event JSON. Open it at https://ui.perfetto.dev (Open trace file) or in \
             chrome://tracing: one track per command, each hop a slice nested as the hops nested, with position, \
             decision and self time in its arguments, and a marker where the command was accepted, fell off the end \
             or failed. folded: Brendan Gregg's folded stacks, chain;H1;H2;H3 <self time>, for flamegraph.pl, \
-            inferno or https://www.speedscope.app. OTLP JSON is not offered: send live traces to a collector with \
-            the SpanTraceSink of ChainTraceDistributedTracing instead.
+            inferno or https://www.speedscope.app. otlp: OpenTelemetry's OTLP/JSON ExportTraceServiceRequest, for a \
+            collector's OTLP/HTTP receiver (POST it to /v1/traces as application/json) or any OTLP tool: one trace \
+            per command, one span per hop nested as the hops nested (its duration the hop's inclusive time), \
+            attributes for chain, chain version, handler, registry, decision and reason, failed hops with status \
+            ERROR and the error text, times from the log's start times. To send traces live instead, use the \
+            SpanTraceSink of ChainTraceDistributedTracing.
             """
     )
 
     /// The export formats.
     enum Target: String, ExpressibleByArgument, CaseIterable {
-        case chrome, folded
+        case chrome, folded, otlp
     }
 
     @Argument(help: ArgumentHelp("The trace log: one or more files or directories, read as one log.", valueName: "log"))
     var logs: [String]
 
-    @Option(name: .long, help: "The format: chrome or folded.")
+    @Option(name: .long, help: "The format: chrome, folded or otlp.")
     var to: Target
 
     @Option(name: .long, help: "For folded: the unit of the values, microseconds (flamegraph.pl) or nanoseconds.")
@@ -43,16 +47,23 @@ struct ExportCommand: ParsableCommand {
             if let file { try file.append(bytes) } else { Terminal.standardOutput.writeData(String(decoding: bytes, as: UTF8.self)) }
         }
         var count = 0
-        switch to {
-        case .chrome:
-            var export = ChromeTraceExport()
-            try emit(ChromeTraceExport.header)
+        /// A format written trace by trace between a fixed opening and closing.
+        func streamed(header: [UInt8], footer: [UInt8], _ traceBytes: (Trace) -> [UInt8]) throws {
+            try emit(header)
             while let trace = try reader.next() {
-                try emit(export.events(for: trace))
+                try emit(traceBytes(trace))
                 count += 1
                 if count & 0x3FF == 0 { progress.update(reader.bytesRead) }
             }
-            try emit(ChromeTraceExport.footer)
+            try emit(footer)
+        }
+        switch to {
+        case .chrome:
+            var export = ChromeTraceExport()
+            try streamed(header: ChromeTraceExport.header, footer: ChromeTraceExport.footer) { export.events(for: $0) }
+        case .otlp:
+            var export = OTLPTraceExport()
+            try streamed(header: OTLPTraceExport.header, footer: OTLPTraceExport.footer) { export.spans(for: $0) }
         case .folded:
             var export = FoldedStacksExport()
             while let trace = try reader.next() {

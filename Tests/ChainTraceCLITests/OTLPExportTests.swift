@@ -1,0 +1,185 @@
+import ChainTrace
+import ChainTraceJSON
+import ChainTraceTraceLog
+import ChainTraceTestSupport
+import Foundation
+import Testing
+
+/// `chaintrace export --to otlp`, read back with OpenTelemetry's own definitions (`Scripts/validate-otlp.py`
+/// parses it into `ExportTraceServiceRequest` with `opentelemetry-proto` from PyPI): generated logs whose hops
+/// nest as a known tree — nested handlers, sequential ones, both — come out as one trace per command with one
+/// span per hop, each under the span of the hop it ran inside, with the hop's times, decision, registry, reason
+/// and failure status; hostile names survive exactly; extreme times still make a valid request. The vending
+/// machine sample's log (an existing chain instrumented with `traceHop`, every handler calling the next) nests
+/// each hop under the one before.
+///
+/// Needs `python3` with `opentelemetry-proto` (`.ci/run` installs it); without it the tests are skipped, except
+/// on CI (`CI` set), where they fail.
+@Suite("OTLP export, validated by opentelemetry-proto")
+struct OTLPExportTests {
+    static var validatorAvailable: Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import opentelemetry.proto.collector.trace.v1.trace_service_pb2"]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    static var required: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
+
+    /// What the validator read: per trace, per span `[name, parent index, start offset, duration, status, attributes]`.
+    static func validate(_ path: String, anyTimes: Bool = false) throws -> [[[Any]]] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", BuiltProduct.packageRoot.appendingPathComponent("Scripts/validate-otlp.py").path]
+            + (anyTimes ? ["--any-times"] : []) + [path]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "validate-otlp: \(message)")
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        return object["list"] as? [[[Any]]] ?? []
+    }
+
+    /// A trace whose hops nest as a random tree; `parents[i]` is hop i's parent hop, or -1 for the command.
+    static func trace(_ random: inout SeededGenerator, id: UInt64, names: [String]) -> (Trace, parents: [Int]) {
+        let count = Int.random(in: 1...8, using: &random)
+        var parents: [Int] = []
+        var open: [Int] = []   // the hops a new hop may nest in: the last hop and its ancestors
+        for index in 0..<count {
+            // Nest in the last hop, in one of its ancestors, or start at the top.
+            let depth = open.isEmpty ? 0 : Int.random(in: 0...open.count, using: &random)
+            open = Array(open.prefix(depth))
+            parents.append(open.last ?? -1)
+            open.append(index)
+        }
+        // Lay the tree out in time: each hop has some own time before its children and some after.
+        var start = [UInt64](repeating: 0, count: count)
+        var inclusive = [UInt64](repeating: 0, count: count)
+        var selfTime = [UInt64](repeating: 0, count: count)
+        func layout(_ hop: Int, at time: UInt64) -> UInt64 {
+            start[hop] = time
+            let before = UInt64.random(in: 1...5_000, using: &random)
+            let after = UInt64.random(in: 1...5_000, using: &random)
+            var cursor = time + before
+            for child in parents.indices where parents[child] == hop { cursor = layout(child, at: cursor) }
+            selfTime[hop] = before + after
+            inclusive[hop] = cursor + after - time
+            return cursor + after
+        }
+        var cursor: UInt64 = 0
+        for top in parents.indices where parents[top] == -1 { cursor = layout(top, at: cursor) }
+        let ending = random.pick([Decision.accepted, .failed, .passed])
+        let hops = (0..<count).map { index in
+            let last = index == count - 1
+            let decision = last ? ending : random.pick([Decision.passed, .continued])
+            return Hop(
+                handler: random.pick(names), position: index, decision: decision,
+                reason: decision == .failed ? random.hostileName() : random.chance(0.2) ? "why \(index)" : nil,
+                registry: random.chance(0.2) ? random.pick(names) : nil,
+                startOffset: start[index], inclusiveDuration: inclusive[index], selfDuration: selfTime[index])
+        }
+        let lastHop = hops[count - 1]
+        let outcome: Outcome = ending == .accepted ? .accepted(by: lastHop.handler)
+            : ending == .failed ? .failed(at: lastHop.handler, error: lastHop.reason ?? "") : .fellOffTheEnd
+        let trace = Trace(
+            id: id, commandKind: random.pick(["Tap", "Swipe"]), commandID: random.chance(0.7) ? "c\(id)" : nil,
+            entry: hops[0].handler, chain: random.pick(["editor", random.hostileName()]), chainVersion: Int.random(in: 0...9, using: &random),
+            startTime: 1_700_000_000_000_000_000 + Int64(id) * 1_000_000, hops: hops, outcome: outcome, duration: cursor)
+        return (trace, parents)
+    }
+
+    @Test(.enabled(if: validatorAvailable || required, "python3 with opentelemetry-proto is not installed"),
+          arguments: SeededGenerator.seeds(6))
+    func spansNestAsTheHopsDidAndCarryWhatTheLogSays(seed: UInt64) throws {
+        #expect(Self.validatorAvailable, "CI needs opentelemetry-proto (pip install opentelemetry-proto)")
+        guard Self.validatorAvailable else { return }
+        var random = SeededGenerator(seed: seed)
+        let names = (0..<5).map { random.chance(0.5) ? random.hostileName() + "·\($0)" : "H\($0)" }
+        var traces: [Trace] = []
+        var parents: [[Int]] = []
+        for id in 0..<UInt64.random(in: 1...60, using: &random) {
+            let (trace, tree) = Self.trace(&random, id: id, names: names)
+            traces.append(trace)
+            parents.append(tree)
+        }
+        let directory = try CLI.temporaryDirectory()
+        let log = try CLI.write(TraceLogFormat.header + [0x0A] + traces.flatMap { TraceLogFormat.encode($0) + [0x0A] }, named: "log.jsonl", in: directory)
+        let otlp = directory.appendingPathComponent("spans.json").path
+        let run = try CLI.run("export", "--to", "otlp", log, "-o", otlp)
+        #expect(run.status == 0, "seed \(seed): \(run.standardError)")
+        let read = try Self.validate(otlp)
+        #expect(read.count == traces.count, "seed \(seed)")
+        for (index, (trace, spans)) in zip(traces, read).enumerated() {
+            #expect(spans.count == trace.hops.count + 1, "seed \(seed), trace \(index)")
+            guard spans.count == trace.hops.count + 1 else { continue }
+            let root = spans[0]
+            #expect(root[0] as? String == "\(trace.chain) \(trace.commandKind)", "seed \(seed)")
+            #expect(root[1] as? Int == -1 && root[3] as? UInt64 == trace.duration, "seed \(seed)")
+            #expect((root[4] as? Int == 2) == (trace.outcome.failingHandler != nil), "seed \(seed): the command's status")
+            let rootAttributes = root[5] as? [String: Any] ?? [:]
+            #expect(rootAttributes["chaintrace.chain.version"] as? Int == trace.chainVersion, "seed \(seed)")
+            #expect(rootAttributes["chaintrace.command.id"] as? String == trace.commandID, "seed \(seed)")
+            for (position, hop) in trace.hops.enumerated() {
+                let span = spans[position + 1]
+                let attributes = span[5] as? [String: Any] ?? [:]
+                #expect(span[0] as? String == hop.handler && attributes["chaintrace.handler"] as? String == hop.handler, "seed \(seed)")
+                // The parent is the span of the hop this one ran inside (span index = hop index + 1), else the command's.
+                #expect(span[1] as? Int == parents[index][position] + 1, "seed \(seed), trace \(index), hop \(position): parent")
+                #expect(span[2] as? UInt64 == hop.startOffset && span[3] as? UInt64 == hop.inclusiveDuration, "seed \(seed): times")
+                #expect((span[4] as? Int == 2) == (hop.decision == .failed), "seed \(seed): status")
+                #expect(attributes["chaintrace.decision"] as? String == hop.decision.rawValue, "seed \(seed)")
+                #expect(attributes["chaintrace.position"] as? Int == position, "seed \(seed)")
+                #expect(attributes["chaintrace.self_ns"] as? UInt64 == hop.selfDuration, "seed \(seed)")
+                #expect(attributes["chaintrace.reason"] as? String == hop.reason, "seed \(seed)")
+                #expect(attributes["chaintrace.registry"] as? String == hop.registry, "seed \(seed)")
+            }
+        }
+    }
+
+    @Test(.enabled(if: validatorAvailable || required, "python3 with opentelemetry-proto is not installed"))
+    func extremeTimesStillMakeAValidRequest() throws {
+        #expect(Self.validatorAvailable)
+        guard Self.validatorAvailable else { return }
+        let hops = [
+            Hop(handler: "A", position: 0, decision: .passed, startOffset: 0, inclusiveDuration: .max, selfDuration: .max),
+            Hop(handler: "B", position: 1, decision: .failed, reason: "boom", startOffset: .max - 1, inclusiveDuration: .max, selfDuration: 0),
+        ]
+        let traces = [
+            Trace(id: 1, commandKind: "K", entry: "A", chain: "c", startTime: .min, hops: hops, outcome: .failed(at: "B", error: "boom"), duration: .max),
+            Trace(id: 2, commandKind: "K", entry: "A", chain: "c", startTime: .max, hops: hops, outcome: .failed(at: "B", error: "boom"), duration: .max),
+        ]
+        let directory = try CLI.temporaryDirectory()
+        let log = try CLI.write(TraceLogFormat.header + [0x0A] + traces.flatMap { TraceLogFormat.encode($0) + [0x0A] }, named: "x.jsonl", in: directory)
+        let otlp = directory.appendingPathComponent("x.json").path
+        #expect(try CLI.run("export", "--to", "otlp", log, "-o", otlp).status == 0)
+        // Saturated times: the hops outlast the command here, as the log says; the request is still valid.
+        #expect(try Self.validate(otlp, anyTimes: true).count == 2)
+    }
+
+    @Test(.enabled(if: validatorAvailable || required, "python3 with opentelemetry-proto is not installed"))
+    func theVendingMachinesHopsNestOneInsideTheNext() throws {
+        #expect(Self.validatorAvailable)
+        guard Self.validatorAvailable else { return }
+        let directory = try CLI.temporaryDirectory()
+        let log = directory.appendingPathComponent("vending.traces.jsonl").path
+        let sample = try BuiltProduct(name: "VendingMachine").run(
+            ["--trace-out", log, "--diagram", directory.appendingPathComponent("vending.svg").path])
+        #expect(sample.status == 0, "\(sample.standardError)")
+        let otlp = directory.appendingPathComponent("vending.otlp.json").path
+        #expect(try CLI.run("export", "--to", "otlp", log, "-o", otlp).status == 0)
+        let read = try Self.validate(otlp)
+        #expect(read.count == 10)
+        for spans in read {
+            // The command, then CoinCounter under it, then each validator under the one that called it.
+            #expect(spans.enumerated().allSatisfy { index, span in span[1] as? Int == index - 1 }, "\(spans.map { $0[0] })")
+        }
+    }
+}
