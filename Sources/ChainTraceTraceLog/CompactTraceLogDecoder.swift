@@ -18,6 +18,10 @@ enum CompactLogLine {
 /// changes only when a line is accepted.
 struct CompactSegment {
     private(set) var names: [String] = []
+    /// The names written so far, to refuse one written twice: a writer writes each name once per segment, so a
+    /// repeat means lines that do not belong together — typically a segment appended without its header line,
+    /// whose name numbers would otherwise silently mean other names.
+    private var written: Set<String> = []
     private var previousID: UInt64 = 0
     private var previousStart: Int64 = 0
     /// The names traces of each chain share: the handlers (and registries) met in that chain's traces so far, as
@@ -132,13 +136,21 @@ struct CompactSegment {
             if members.count == 1, let list = members["names"] {
                 guard case .array(let elements) = list else { throw fail("names", "names to be an array of strings", list) }
                 var added: [String] = []
+                var seen = written
                 for (index, element) in elements.enumerated() {
                     guard case .string(let name) = element else {
                         throw fail("names[\(index)]", "names[\(index)] to be a string", element)
                     }
+                    guard seen.insert(name).inserted else {
+                        throw fail(
+                            "names[\(index)]",
+                            "a name not yet written in this segment (each is written once; were logs joined without the header line that starts each one?)",
+                            element)
+                    }
                     added.append(name)
                 }
                 names += added
+                written = seen
                 return .names
             }
             throw fail("", "a trace (an array) or a record ({\"names\":[…]} or {\"dropped\":N})", value)

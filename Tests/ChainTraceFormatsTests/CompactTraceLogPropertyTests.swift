@@ -136,6 +136,34 @@ struct CompactTraceLogPropertyTests {
         if let fast { #expect(fast.line == target + 1, "seed \(seed): \(fast)") }
     }
 
+    /// Logs joined with `cat` read as one (each starts with its header), but a segment appended without its header
+    /// line would read its name numbers against the previous segment's table — other names, silently. A name
+    /// written twice in a segment is refused instead, on both paths, at the repeated name.
+    @Test(arguments: SeededGenerator.seeds(100))
+    func aSegmentJoinedWithoutItsHeaderIsRefusedAtItsFirstName(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let names = (0..<Int.random(in: 1...6, using: &random)).map { _ in random.hostileName(maximumLength: 8) }
+        var bytes = CompactTraceLogFormat.header + [0x0A]
+        var encoder = CompactTraceLogEncoder()
+        var traces: [Trace] = []
+        for _ in 0..<Int.random(in: 1...20, using: &random) {
+            let trace = Self.trace(&random, names: names)
+            encoder.encode(trace, into: &bytes)
+            traces.append(Self.asWritten(trace))
+        }
+        #expect(try TraceLogReader(bytes: bytes + bytes).readAll().traces == traces + traces, "seed \(seed): cat of two logs")
+        let body = Array(bytes.dropFirst(CompactTraceLogFormat.header.count + 1))
+        let joined = bytes + body
+        let repeatedLine = bytes.filter { $0 == 0x0A }.count + 1   // the body's first line: its first names record
+        for fast in [true, false] {
+            let reader = TraceLogReader(bytes: joined, name: "joined.jsonl")
+            reader.usesFastPath = fast
+            let error = #expect(throws: FormatError.self) { _ = try reader.readAll() }
+            #expect(error?.line == repeatedLine && error?.column == 11, "seed \(seed), fast \(fast): \(String(describing: error))")
+            #expect(error?.description.contains("not yet written in this segment") == true, "seed \(seed)")
+        }
+    }
+
     /// The size the issue asks for: a realistic 10-hop trace (names of 10–20 characters, self times of tens of
     /// nanoseconds to microseconds, a command id) takes at most 300 bytes once its names are written.
     @Test func aTenHopTraceTakesAtMostThreeHundredBytes() throws {
