@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "ChainTraceFastPath", dependencies: ["CChainTraceSupport"], swiftSettings: upcomingFeatures),
         .target(name: "ChainTrace", dependencies: ["CChainTraceSupport", "ChainTraceFastPath"], swiftSettings: upcomingFeatures),
         // The JSON reader and writer both file formats use: an internal detail, no product.
-        .target(name: "ChainTraceJSON", dependencies: ["ChainTrace", "ChainTraceFastPath"], swiftSettings: upcomingFeatures),
+        .target(name: "ChainTraceJSON", dependencies: ["ChainTrace", "ChainTraceFastPath", "CZlib"], swiftSettings: upcomingFeatures),
         .target(name: "ChainTraceTraceLog", dependencies: ["ChainTrace", "ChainTraceFastPath", "ChainTraceJSON"], swiftSettings: upcomingFeatures),
         .target(
             name: "ChainTraceDefinitions",
@@ -66,6 +66,8 @@ let package = Package(
             dependencies: ["ChainTrace", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcomingFeatures
         ),
+        // zlib, for trace logs compressed with gzip (on every Linux and Apple machine).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(
             name: "CGraphviz",
             pkgConfig: "libgvc",

@@ -85,7 +85,8 @@ public struct TraceLogProfiler: Sendable {
                 progress?(total)
             }
             var part: FilePart<Collector>
-            if threads > 1, size >= 2 * partBytes,
+            // A gzip file cannot be entered part way: it is read front to back, on one thread.
+            if threads > 1, size >= 2 * partBytes, !LineReader.isCompressed(file),
                 let parts = try? parallel(file, size: size, makeCollector: makeCollector, progress: report)
             {
                 part = parts

@@ -27,7 +27,7 @@ struct ExportCommand: ParsableCommand {
         case chrome, folded, otlp
     }
 
-    @Argument(help: ArgumentHelp("The trace log: one or more files or directories, read as one log.", valueName: "log"))
+    @Argument(help: ArgumentHelp("The trace log: one or more files or directories, read as one log (gzip files too).", valueName: "log"))
     var logs: [String]
 
     @Option(name: .long, help: "The format: chrome, folded or otlp.")

@@ -25,7 +25,7 @@ struct ReportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The trace log: one or more files or directories (as TraceLogSink writes them).", valueName: "log"))
+    @Argument(help: ArgumentHelp("The trace log: one or more files or directories (as TraceLogSink writes them; gzip files too).", valueName: "log"))
     var logs: [String]
 
     @Option(name: .long, help: ArgumentHelp("The chain definition: draws the chain as defined and checks handler budgets.", valueName: "file"))

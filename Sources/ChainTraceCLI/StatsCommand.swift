@@ -16,7 +16,7 @@ struct StatsCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The trace log: one or more files or directories (as TraceLogSink writes them).", valueName: "log"))
+    @Argument(help: ArgumentHelp("The trace log: one or more files or directories (as TraceLogSink writes them; gzip files too).", valueName: "log"))
     var logs: [String]
 
     @Option(name: .long, help: ArgumentHelp("A chain definition whose handler budgets the slow rule should check.", valueName: "file"))

@@ -1,4 +1,5 @@
 import ChainTrace
+import CZlib
 
 #if canImport(Darwin)
 import Darwin
@@ -8,7 +9,9 @@ import Glibc
 import Musl
 #endif
 
-/// Reads a file (or bytes) a line at a time in large chunks, in constant memory, counting lines.
+/// Reads a file (or bytes) a line at a time in large chunks, in constant memory, counting lines. A file that starts
+/// with gzip's magic bytes is decompressed as it streams (several gzip members one after another read as one file,
+/// as `cat a.gz b.gz` makes); positions and line numbers then count the decompressed bytes.
 public struct LineReader: ~Copyable {
     /// One line: where its bytes are (without the newline) until the next read, its 1-based number, and whether
     /// a newline ended it. Only positions, so handing a line on copies and releases nothing.
@@ -19,6 +22,8 @@ public struct LineReader: ~Copyable {
     }
 
     private let descriptor: Int32
+    /// zlib's reader of the file, when it is compressed; it owns `descriptor` then.
+    private let compressed: gzFile?
     /// The bytes read and not yet consumed are `storage[start..<count]`. Memory this reader owns: a chunk is read
     /// straight into it, with no zeroing first, and it stays small enough to be in cache when it is parsed.
     @usableFromInline var storage: UnsafeMutableBufferPointer<UInt8>
@@ -36,17 +41,46 @@ public struct LineReader: ~Copyable {
         guard descriptor >= 0 else {
             throw .system(file: path, expected: "a readable file", code: errno)
         }
+        var magic: (UInt8, UInt8) = (0, 0)
+        let isCompressed = withUnsafeMutableBytes(of: &magic) { pread(descriptor, $0.baseAddress, 2, 0) } == 2 && magic == (0x1F, 0x8B)
+        if isCompressed, offset > 0 {
+            close(descriptor)
+            throw FormatError(
+                file: path, line: 0, column: 0, expected: "a plain file to read from byte \(offset) (a gzip file is read whole)",
+                found: "gzip data")
+        }
         if offset > 0, lseek(descriptor, off_t(offset), SEEK_SET) < 0 {
             let code = errno
             close(descriptor)
             throw .system(file: path, expected: "a file to read from byte \(offset)", code: code)
         }
+        if isCompressed {
+            guard let reader = gzdopen(descriptor, "rb") else {
+                close(descriptor)
+                throw FormatError(file: path, line: 0, column: 0, expected: "gzip data zlib can open", found: "none (out of memory)")
+            }
+            gzbuffer(reader, UInt32(Self.chunkSize))
+            compressed = reader
+        } else {
+            compressed = nil
+        }
         self.descriptor = descriptor
         storage = .allocate(capacity: 2 * Self.chunkSize)
     }
 
+    /// Whether the file at `path` starts as gzip data does (and so is read decompressed); `false` when it cannot
+    /// be read.
+    package static func isCompressed(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var magic: (UInt8, UInt8) = (0, 0)
+        return withUnsafeMutableBytes(of: &magic) { pread(descriptor, $0.baseAddress, 2, 0) } == 2 && magic == (0x1F, 0x8B)
+    }
+
     package init(bytes: [UInt8]) {
         descriptor = -1
+        compressed = nil
         storage = .allocate(capacity: max(bytes.count, 1))
         _ = storage.initialize(from: bytes)
         count = bytes.count
@@ -54,7 +88,11 @@ public struct LineReader: ~Copyable {
     }
 
     deinit {
-        if descriptor >= 0 { close(descriptor) }
+        if let compressed {
+            gzclose_r(compressed)
+        } else if descriptor >= 0 {
+            close(descriptor)
+        }
         storage.deallocate()
     }
 
@@ -111,10 +149,24 @@ public struct LineReader: ~Copyable {
         }
         start = 0
         count = leftover
-        let read = FileDescriptor.read(
-            descriptor, into: UnsafeMutableRawBufferPointer(start: storage.baseAddress! + count, count: Self.chunkSize))
-        if read < 0 {
-            throw .system(file: file, line: lineNumber + 1, expected: "to read the file", code: errno)
+        let read: Int
+        if let compressed {
+            read = Int(gzread(compressed, storage.baseAddress! + count, UInt32(Self.chunkSize)))
+            var code: Int32 = Z_OK
+            let message = gzerror(compressed, &code).map { String(cString: $0) } ?? ""
+            if read < 0 || (code != Z_OK && code != Z_STREAM_END) {
+                // A stream cut short (Z_BUF_ERROR: a file still being compressed, or truncated) or damaged: an error
+                // at the line it reached, never a silent end.
+                throw FormatError(
+                    file: file, line: lineNumber + 1, column: 0, expected: "gzip data to the end of the file",
+                    found: code == Z_BUF_ERROR ? "the compressed data cut short" : "damaged compressed data (\(message))")
+            }
+        } else {
+            read = FileDescriptor.read(
+                descriptor, into: UnsafeMutableRawBufferPointer(start: storage.baseAddress! + count, count: Self.chunkSize))
+            if read < 0 {
+                throw .system(file: file, line: lineNumber + 1, expected: "to read the file", code: errno)
+            }
         }
         if read == 0 { reachedEnd = true }
         count += read

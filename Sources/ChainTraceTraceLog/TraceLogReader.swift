@@ -119,15 +119,17 @@ public final class TraceLogReader {
         keepsPayloads = payloads
     }
 
-    /// The log files at `path`: the file itself, or a directory's `.jsonl` files in name order.
+    /// The log files at `path`: the file itself, or a directory's `.jsonl` and `.jsonl.gz` files in name order (gzip
+    /// files read decompressed).
     ///
     /// - Throws: `FormatError` when `path` does not exist or is a directory without a log file.
     public static func files(at path: String) throws(FormatError) -> [String] {
         // Not a directory (or a path that cannot be examined, which opening it as a file names).
         guard let entries = try FileBytes.directoryNames(path) else { return [path] }
-        let names = entries.filter { $0.hasSuffix(".jsonl") && !$0.hasPrefix(".") }
+        let names = entries.filter { ($0.hasSuffix(".jsonl") || $0.hasSuffix(".jsonl.gz")) && !$0.hasPrefix(".") }
         guard !names.isEmpty else {
-            throw FormatError(file: path, line: 0, column: 0, expected: "a directory holding trace log files (*.jsonl)", found: "none")
+            throw FormatError(
+                file: path, line: 0, column: 0, expected: "a directory holding trace log files (*.jsonl, or *.jsonl.gz)", found: "none")
         }
         let base = path.hasSuffix("/") ? path : path + "/"
         return names.sorted().map { base + $0 }

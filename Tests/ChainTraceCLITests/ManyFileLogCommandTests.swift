@@ -67,7 +67,7 @@ struct ManyFileLogCommandTests {
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let output = try CLI.run("stats", empty.path)
         #expect(output.status == 2)
-        #expect(output.standardError.contains("expected a directory holding trace log files (*.jsonl), found none"), "\(output.standardError)")
+        #expect(output.standardError.contains("expected a directory holding trace log files (*.jsonl, or *.jsonl.gz), found none"), "\(output.standardError)")
         let missing = try CLI.run("stats", empty.path + "/../nothing.jsonl")
         #expect(missing.status == 2)
     }
