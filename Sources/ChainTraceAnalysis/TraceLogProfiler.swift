@@ -75,34 +75,95 @@ public struct TraceLogProfiler: Sendable {
     ) throws(FormatError) -> (result: Result, collector: Collector) {
         var files: [String] = []
         for path in paths { files += try TraceLogReader.files(at: path) }
-        var result = Result(profile: profile, files: files, droppedTraces: 0, chainEdits: [], tornTails: [])
-        var collector = makeCollector()
+        var joined = Joined(result: Result(profile: profile, files: files, droppedTraces: 0, chainEdits: [], tornTails: []), collector: makeCollector())
         let bytesDone = LockedValue(0)
-        for file in files {
-            let size = FileBytes.size(of: file)
+        // A file is read in parts on every thread when it is big enough (two parts) and can be entered part way
+        // (not gzip); runs of the others — a rotated log's many small files — are read at once, one per thread.
+        let sizes = files.map { FileBytes.size(of: $0) }
+        let splits = files.indices.map { threads > 1 && sizes[$0] >= 2 * partBytes && !LineReader.isCompressed(files[$0]) }
+        var index = 0
+        while index < files.count {
+            if !splits[index], threads > 1 {
+                var end = index + 1
+                while end < files.count, !splits[end] { end += 1 }
+                if end - index > 1 {
+                    try concurrently(files[index..<end], sizes: sizes[index..<end], makeCollector: makeCollector, into: &joined) { done in
+                        progress?(bytesDone.withLock { $0 += done; return $0 })
+                    }
+                    index = end
+                    continue
+                }
+            }
+            let file = files[index]
             let report: @Sendable (Int) -> Void = { bytes in
                 let total = bytesDone.withLock { $0 + bytes }
                 progress?(total)
             }
-            var part: FilePart<Collector>
-            // A gzip file cannot be entered part way: it is read front to back, on one thread.
-            if threads > 1, size >= 2 * partBytes, !LineReader.isCompressed(file),
-                let parts = try? parallel(file, size: size, makeCollector: makeCollector, progress: report)
-            {
+            let part: FilePart<Collector>
+            if splits[index], let parts = parallel(file, size: sizes[index], makeCollector: makeCollector, progress: report) {
                 part = parts
             } else {
                 part = try sequential(file, collector: makeCollector(), progress: report)
             }
-            bytesDone.withLock { $0 += size }
-            if files.count > 1 { part.tornTail?.file = file }
+            bytesDone.withLock { $0 += sizes[index] }
+            joined.add(part, of: file)
+            index += 1
+        }
+        joined.result.profile.settle()
+        return (joined.result, joined.collector)
+    }
+
+    /// What the files read so far add up to.
+    private struct Joined<Collector: TraceCollector>: Sendable {
+        var result: Result
+        var collector: Collector
+
+        /// Adds `part`, the whole of `file`, the file after those already here.
+        mutating func add(_ part: FilePart<Collector>, of file: String) {
+            var part = part
+            if result.files.count > 1 { part.tornTail?.file = file }
             result.profile.merge(part.profile)
             collector.append(part.collector)
             result.droppedTraces = result.droppedTraces.saturatingAdd(part.dropped)
             if let torn = part.tornTail { result.tornTails.append(torn) }
             result.chainEdits += part.edits
         }
-        result.profile.settle()
-        return (result, collector)
+    }
+
+    /// Reads `batch` — files too small to split, or compressed — one per thread at once (``inOrder(count:target:work:add:)``),
+    /// adding each to `joined` in file order. The error, if any, is the first file's in order, as a plain read
+    /// reports it; `finished` is called with each file's size once it is added.
+    ///
+    /// (A directory of 64 rotated 8 MB files, one file after another, made `stats` use one core: 2.61–2.69 s
+    /// against 1.39–1.53 s this way; Docs/Performance.md, "Many small files".)
+    private func concurrently<Collector: TraceCollector>(
+        _ batch: ArraySlice<String>, sizes: ArraySlice<Int>, makeCollector: @Sendable () -> Collector,
+        into joined: inout Joined<Collector>, finished: @escaping @Sendable (Int) -> Void
+    ) throws(FormatError) {
+        let files = Array(batch)
+        let sizes = Array(sizes)
+        let (target, _) = inOrder(
+            count: files.count, target: (joined: joined, error: FormatError?.none),
+            work: { index -> Swift.Result<FilePart<Collector>, FormatError> in
+                do throws(FormatError) {
+                    return .success(try sequential(files[index], collector: makeCollector(), progress: { _ in }))
+                } catch {
+                    return .failure(error)
+                }
+            },
+            add: { target, index, read in
+                switch read {
+                case .success(let part):
+                    target.joined.add(part, of: files[index])
+                    finished(sizes[index])
+                    return true
+                case .failure(let error):
+                    target.error = error
+                    return false
+                }
+            })
+        if let error = target.error { throw error }
+        joined = target.joined
     }
 
     /// One file's (or part's) profile and what else its reader met.
@@ -143,18 +204,6 @@ public struct TraceLogProfiler: Sendable {
         return part
     }
 
-    /// What the threads reading a file's parts share: which part is next, and the parts read so far, merged in
-    /// order as soon as each one's predecessors are (so a file's parts are not all kept until the end).
-    private struct PartsState<Collector: TraceCollector> {
-        var next = 0
-        var merged = 0
-        var pending: [Int: FilePart<Collector>] = [:]
-        var whole: FilePart<Collector>
-        /// How far into the file the parts merged so far have read.
-        var covered = 0
-        var failed = false
-    }
-
     /// The file read in parts on `threads` threads; `nil` when a part could not be read on its own.
     ///
     /// Memory stays bounded whatever the file's size: each part's profile is merged as soon as the parts before
@@ -162,23 +211,12 @@ public struct TraceLogProfiler: Sendable {
     /// (Keeping every part until the end, `stats` of a 3.5 GB log peaked at 93 MB.)
     private func parallel<Collector: TraceCollector>(
         _ file: String, size: Int, makeCollector: @Sendable () -> Collector, progress: @escaping @Sendable (Int) -> Void
-    ) throws -> FilePart<Collector>? {
+    ) -> FilePart<Collector>? {
         let partCount = (size + partBytes - 1) / partBytes
-        let window = 2 * threads
-        let state = ConditionLock(PartsState(whole: FilePart(collector: makeCollector())))
         let partBytes = partBytes
-        DispatchQueue.concurrentPerform(iterations: min(threads, partCount)) { _ in
-            while true {
-                state.wait { $0.failed || $0.next >= partCount || $0.next - $0.merged < window }
-                let index = state.withLock { state -> Int? in
-                    guard !state.failed, state.next < partCount, state.next - state.merged < window else { return nil }
-                    defer { state.next += 1 }
-                    return state.next
-                }
-                guard let index else {
-                    if state.withLock({ $0.failed || $0.next >= partCount }) { return }
-                    continue
-                }
+        let (target, finished) = inOrder(
+            count: partCount, target: (whole: FilePart(collector: makeCollector()), covered: 0),
+            work: { index -> FilePart<Collector>? in
                 let start = index * partBytes
                 do {
                     let reader = try TraceLogReader(partOf: file, from: start, to: min(size, start + partBytes), payloads: false)
@@ -198,22 +236,66 @@ public struct TraceLogProfiler: Sendable {
                         whole.line += Self.lineCount(of: file, before: max(0, start - 1))
                         part.tornTail = whole
                     }
-                    state.withLock { state in
-                        state.pending[index] = part
-                        while let next = state.pending.removeValue(forKey: state.merged) {
-                            Self.merge(next, into: &state.whole, covered: &state.covered)
-                            state.merged += 1
+                    progress(min(size, start + partBytes) - start)
+                    return part
+                } catch {
+                    return nil
+                }
+            },
+            add: { target, _, part in
+                guard let part else { return false }
+                Self.merge(part, into: &target.whole, covered: &target.covered)
+                return true
+            })
+        return finished ? target.whole : nil
+    }
+
+    /// What the threads of ``inOrder(count:target:work:add:)`` share.
+    private struct InOrderState<Value: Sendable, Target: Sendable>: Sendable {
+        var target: Target
+        var next = 0
+        var added = 0
+        var pending: [Int: Value] = [:]
+        var stopped = false
+    }
+
+    /// Runs `work` for each index below `count` on every thread, and `add`s each result to `target` in index order
+    /// as soon as the results before it are — under a lock, so `add` runs one at a time. A thread starts new work
+    /// only while fewer than two results a thread wait to be added, so memory stays bounded however large `count`
+    /// is. `add` answering `false` stops it: no more work starts and nothing more is added.
+    ///
+    /// - Returns: The target, and whether every result was added.
+    private func inOrder<Value: Sendable, Target: Sendable>(
+        count: Int, target: Target, work: @Sendable (Int) -> Value, add: @Sendable (inout Target, Int, Value) -> Bool
+    ) -> (target: Target, finished: Bool) {
+        let window = 2 * threads
+        let state = ConditionLock(InOrderState<Value, Target>(target: target))
+        DispatchQueue.concurrentPerform(iterations: max(1, min(threads, count))) { _ in
+            while true {
+                state.wait { $0.stopped || $0.next >= count || $0.next - $0.added < window }
+                let index = state.withLock { state -> Int? in
+                    guard !state.stopped, state.next < count, state.next - state.added < window else { return nil }
+                    defer { state.next += 1 }
+                    return state.next
+                }
+                guard let index else {
+                    if state.withLock({ $0.stopped || $0.next >= count }) { return }
+                    continue
+                }
+                let value = work(index)
+                state.withLock { state in
+                    state.pending[index] = value
+                    while !state.stopped, let next = state.pending.removeValue(forKey: state.added) {
+                        if add(&state.target, state.added, next) {
+                            state.added += 1
+                        } else {
+                            state.stopped = true
                         }
                     }
-                    progress(min(size, start + partBytes) - start)
-                } catch {
-                    state.withLock { $0.failed = true }
                 }
             }
         }
-        return state.withLock { state in
-            state.failed || state.merged != partCount ? nil : state.whole
-        }
+        return state.withLock { ($0.target, !$0.stopped && $0.added == count) }
     }
 
     /// Adds `part`, the part after those already in `whole`, to it; `covered` is how far those parts read.

@@ -144,6 +144,52 @@ struct TraceLogProfilerTests {
         }
     }
 
+    /// A log of many files — some big enough to split into parts, some not, some compressed, with torn ends,
+    /// dropped records and chain edits — gives the same profile, records, torn tails and trace order on any number
+    /// of threads as on one, which reads the files one after another; a malformed file is reported as a plain
+    /// read reports it, however many files are read at once.
+    @Test(arguments: SeededGenerator.seeds(20))
+    func manyFilesReadAtOnceGiveThePlainProfile(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let directory = TestFiles.directory.appendingPathComponent("many-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var paths: [String] = []
+        for index in 0..<Int.random(in: 2...10, using: &random) {
+            let path = directory.appendingPathComponent(String(format: "traces-%04d.jsonl", index)).path
+            try Data(Self.log(&random).bytes).write(to: URL(fileURLWithPath: path))
+            if random.chance(0.2) {
+                let gzip = Process()
+                gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                gzip.arguments = ["gzip", "-f", path]
+                try gzip.run()
+                gzip.waitUntilExit()
+                paths.append(path + ".gz")
+            } else {
+                paths.append(path)
+            }
+        }
+        let plain = try TraceLogProfiler(threads: 1).profile(paths: [directory.path], collecting: { OrderCollector() })
+        for _ in 0..<3 {
+            let sizes = paths.map { (try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) ?? 0 }
+            let profiler = TraceLogProfiler(
+                threads: Int.random(in: 2...4, using: &random), partBytes: Int.random(in: 1...max(2, (sizes.max() ?? 2) / 2), using: &random))
+            let (result, collected) = try profiler.profile(paths: [directory.path], collecting: { OrderCollector() })
+            let context = "seed \(seed), \(profiler.threads) threads, parts of \(profiler.partBytes) bytes"
+            #expect(Self.same(result.profile, plain.result.profile), "\(context)")
+            #expect(collected.traces == plain.collector.traces, "\(context)")
+            #expect(result.droppedTraces == plain.result.droppedTraces && result.chainEdits == plain.result.chainEdits, "\(context)")
+            #expect(result.tornTails.map { "\($0.file ?? ""):\($0.line)" } == plain.result.tornTails.map { "\($0.file ?? ""):\($0.line)" }, "\(context)")
+        }
+        // A malformed file among them: the same error as one thread's.
+        let victim = paths.filter { !$0.hasSuffix(".gz") }.randomElement(using: &random)
+        guard let victim else { return }
+        try Data((String(decoding: TraceLogFormat.header, as: UTF8.self) + "\n{\"not\": a trace}\n").utf8).write(to: URL(fileURLWithPath: victim))
+        let oneThread = #expect(throws: FormatError.self) { _ = try TraceLogProfiler(threads: 1).profile(paths: [directory.path]) }
+        let several = #expect(throws: FormatError.self) { _ = try TraceLogProfiler(threads: 3, partBytes: 1 << 30).profile(paths: [directory.path]) }
+        #expect(oneThread == several, "seed \(seed)")
+    }
+
     /// Keeps every trace in the order it was shown.
     struct OrderCollector: TraceCollector {
         var traces: [Trace] = []
