@@ -79,14 +79,15 @@ struct ReportCommand: ParsableCommand {
         let report = TraceReport(
             profile: read.profile, collected: collected, sources: read.files, rule: rule, graph: graph,
             comparison: comparison, notes: notes)
-        let html: String
+        let page: TraceReport.Page
         do {
-            html = try report.html()
+            page = try report.page(capturingStandardError: true)
         } catch {
             throw CommandFailure.badInput("drawing the diagram: \(error)")
         }
+        for warning in page.warnings { Terminal.standardError.writeText("chaintrace: graphviz: \(TerminalText.shown(warning))\n") }
         let file = try AtomicOutputFile(path: output)
-        try file.write(Array(html.utf8))
+        try file.write(Array(page.html.utf8))
         try file.commit()
         let listed = collected.sample.chosen().count
         Terminal.standardError.writeText(

@@ -84,31 +84,49 @@ public struct TraceReport: Sendable {
         self.notes = notes
     }
 
+    /// The page, and what Graphviz warned about while drawing its diagrams.
+    public struct Page: Sendable {
+        /// The HTML file's text.
+        public var html: String
+        /// Graphviz's warnings (not errors: the diagrams were drawn), for the caller to show or log.
+        public var warnings: [String]
+    }
+
     /// The page.
     ///
     /// - Throws: ``GraphvizError`` when a diagram cannot be drawn.
     public func html() throws(GraphvizError) -> String {
+        try page().html
+    }
+
+    /// The page and Graphviz's warnings; `capturingStandardError` as ``GraphvizRenderer`` takes it (for a
+    /// command-line tool; not for a server).
+    ///
+    /// - Throws: ``GraphvizError`` when a diagram cannot be drawn.
+    public func page(capturingStandardError: Bool = false) throws(GraphvizError) -> Page {
         var graph = self.graph ?? ChainGraph(profile: profile)
         graph.addObserved(profile)
         let options = DiagramOptions(slowRule: rule)
-        let diagram = try Self.svg(ChainDiagram.profile(profile, over: graph, options: options))
+        var warnings: [String] = []
+        func svg(_ dot: DOTGraph) throws(GraphvizError) -> String {
+            let output = try GraphvizRenderer.render(dot.text, as: .svg, capturingStandardError: capturingStandardError)
+            warnings += output.warnings
+            // Markup to place in the page: no XML declaration or doctype.
+            let bytes = output.bytes
+            let opening = Array("<svg".utf8)
+            let start = bytes.indices.first { index in bytes[index...].starts(with: opening) } ?? 0
+            return String(decoding: bytes[start...], as: UTF8.self)
+        }
+        let diagram = try svg(ChainDiagram.profile(profile, over: graph, options: options))
         var diffDiagram: String?
         if let comparison {
             var both = graph
             both.addObserved(comparison.comparison.after)
-            diffDiagram = try Self.svg(ChainDiagram.diff(
+            diffDiagram = try svg(ChainDiagram.diff(
                 before: comparison.comparison.before, after: comparison.comparison.after, over: both, options: options))
         }
         let data = ReportData(report: self, graph: graph).json()
-        return ReportPage(title: "ChainTrace report — \(graph.name)", data: data, diagram: diagram, diffDiagram: diffDiagram).html
-    }
-
-    /// `dot` drawn as SVG markup to place in the page: no XML declaration or doctype.
-    private static func svg(_ dot: DOTGraph) throws(GraphvizError) -> String {
-        let output = try GraphvizRenderer.render(dot.text, as: .svg)
-        let bytes = output.bytes
-        let opening = Array("<svg".utf8)
-        let start = bytes.indices.first { index in bytes[index...].starts(with: opening) } ?? 0
-        return String(decoding: bytes[start...], as: UTF8.self)
+        let html = ReportPage(title: "ChainTrace report — \(graph.name)", data: data, diagram: diagram, diffDiagram: diffDiagram).html
+        return Page(html: html, warnings: warnings)
     }
 }
