@@ -18,19 +18,21 @@ struct ExportCommand: ParsableCommand {
             per command, one span per hop nested as the hops nested (its duration the hop's inclusive time), \
             attributes for chain, chain version, handler, registry, decision and reason, failed hops with status \
             ERROR and the error text, times from the log's start times. To send traces live instead, use the \
-            SpanTraceSink of ChainTraceDistributedTracing.
+            SpanTraceSink of ChainTraceDistributedTracing. jsonl: one flat JSON object per hop (file, trace, \
+            chain, command, outcome, handler, registry, decision, self and inclusive time, reason; every member \
+            always present) for query engines — DuckDB, Spark, pandas; see Docs/AtScale.md.
             """
     )
 
     /// The export formats.
     enum Target: String, ExpressibleByArgument, CaseIterable {
-        case chrome, folded, otlp
+        case chrome, folded, otlp, jsonl
     }
 
     @Argument(help: ArgumentHelp("The trace log: one or more files or directories, read as one log (gzip files too).", valueName: "log"))
     var logs: [String]
 
-    @Option(name: .long, help: "The format: chrome, folded or otlp.")
+    @Option(name: .long, help: "The format: chrome, folded, otlp or jsonl.")
     var to: Target
 
     @Option(name: .long, help: "For folded: the unit of the values, microseconds (flamegraph.pl) or nanoseconds.")
@@ -64,6 +66,21 @@ struct ExportCommand: ParsableCommand {
         case .otlp:
             var export = OTLPTraceExport()
             try streamed(header: OTLPTraceExport.header, footer: OTLPTraceExport.footer) { export.spans(for: $0) }
+        case .jsonl:
+            let export = HopRowsExport()
+            // Numbered within each file, so rows of many files exported apart stay apart by (file, trace).
+            var finished = 0
+            for path in reader.files {
+                let file = try TraceLogReader(path: path, payloads: false)
+                var number = 0
+                while let trace = try file.next() {
+                    number += 1
+                    try emit(export.rows(for: trace, number: number, file: path))
+                    count += 1
+                    if count & 0x3FF == 0 { progress.update(finished + file.bytesRead) }
+                }
+                finished += ProgressBar.size(of: path)
+            }
         case .folded:
             var export = FoldedStacksExport()
             while let trace = try reader.next() {

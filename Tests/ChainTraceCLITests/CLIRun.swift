@@ -56,3 +56,51 @@ enum CLI {
         return value as? [String: Any] ?? [:]
     }
 }
+
+/// The Python scripts some tests run (browser checks, OTLP validation, the at-scale recipes).
+enum PythonScript {
+    /// Whether `python3` can import `module`.
+    static func canImport(_ module: String) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import \(module)"]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    /// Whether this is CI (`CI` set), where a test skipped for a missing tool fails instead.
+    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
+
+    /// Runs `Scripts/<name>` with `arguments` from the package root; its status, standard output and standard error.
+    static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", BuiltProduct.packageRoot.appendingPathComponent("Scripts/\(name)").path] + arguments
+        process.currentDirectoryURL = BuiltProduct.packageRoot
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Read both while it runs, so neither pipe fills and blocks it.
+        let errorData = LockedData()
+        let reader = Thread { errorData.set(errors.fileHandleForReading.readDataToEndOfFile()) }
+        reader.start()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errorData.isSet { usleep(1_000) }
+        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData.value, as: UTF8.self))
+    }
+
+    /// Bytes handed from the thread reading standard error.
+    private final class LockedData: @unchecked Sendable {
+        // @unchecked: every access holds `lock`.
+        private let lock = NSLock()
+        private var data: Data?
+        func set(_ value: Data) { lock.withLock { data = value } }
+        var isSet: Bool { lock.withLock { data != nil } }
+        var value: Data { lock.withLock { data ?? Data() } }
+    }
+}

@@ -95,7 +95,7 @@ struct GzipLogTests {
         let traces = LogCommandsAgreeWithLibraryTests.log(&random, ids: 200)
         let plain = try CLI.write(LogCommandsAgreeWithLibraryTests.bytes(traces), named: "plain.jsonl", in: directory)
         let compressed = try Self.gzip(LogCommandsAgreeWithLibraryTests.bytes(traces), in: directory, named: "log.jsonl")
-        for arguments in [["stats", "--format", "json"], ["export", "--to", "folded"], ["export", "--to", "otlp"], ["diff", plain]] {
+        for arguments in [["stats", "--format", "json"], ["export", "--to", "folded"], ["export", "--to", "otlp"], ["export", "--to", "jsonl"], ["diff", plain]] {
             let fromPlain = try CLI.run([arguments[0], plain] + arguments.dropFirst())
             let fromCompressed = try CLI.run([arguments[0], compressed] + arguments.dropFirst())
             #expect(fromCompressed.status == fromPlain.status, "\(arguments): \(fromCompressed.standardError)")

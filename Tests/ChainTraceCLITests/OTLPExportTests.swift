@@ -17,34 +17,15 @@ import Testing
 /// on CI (`CI` set), where they fail.
 @Suite("OTLP export, validated by opentelemetry-proto")
 struct OTLPExportTests {
-    static var validatorAvailable: Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import opentelemetry.proto.collector.trace.v1.trace_service_pb2"]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
+    static var validatorAvailable: Bool { PythonScript.canImport("opentelemetry.proto.collector.trace.v1.trace_service_pb2") }
 
-    static var required: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
+    static var required: Bool { PythonScript.isCI }
 
     /// What the validator read: per trace, per span `[name, parent index, start offset, duration, status, attributes]`.
     static func validate(_ path: String, anyTimes: Bool = false) throws -> [[[Any]]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", BuiltProduct.packageRoot.appendingPathComponent("Scripts/validate-otlp.py").path]
-            + (anyTimes ? ["--any-times"] : []) + [path]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "validate-otlp: \(message)")
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        let run = try PythonScript.run("validate-otlp.py", (anyTimes ? ["--any-times"] : []) + [path])
+        #expect(run.status == 0, "validate-otlp: \(run.errors)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any] ?? [:]
         return object["list"] as? [[[Any]]] ?? []
     }
 

@@ -15,25 +15,14 @@ struct ReportBrowserTests {
         ["/usr/bin/chromium", "/usr/bin/chromedriver"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    static var required: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
-
-    @Test(.enabled(if: browserAvailable || required, "chromium and chromium-driver are not installed"))
+    @Test(.enabled(if: browserAvailable || PythonScript.isCI, "chromium and chromium-driver are not installed"))
     func reportPagesWorkInChromium() throws {
         #expect(Self.browserAvailable, "CI needs chromium and chromium-driver (apt-get install chromium chromium-driver)")
         guard Self.browserAvailable, let binary = CLI.binary.url?.path else { return }
-        let root = BuiltProduct.packageRoot.path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "\(root)/Scripts/browser-tests.py", "--chaintrace", binary, "--out", "\(root)/.build/browser-tests"]
-        process.currentDirectoryURL = URL(fileURLWithPath: root)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let failures = output.split(separator: "\n").filter { $0.hasPrefix("  FAIL") }
-        #expect(process.terminationStatus == 0, "browser checks failed:\n\(failures.joined(separator: "\n"))\n\(output.suffix(2_000))")
-        #expect(output.contains("all browser checks passed"))
+        let run = try PythonScript.run(
+            "browser-tests.py", ["--chaintrace", binary, "--out", BuiltProduct.packageRoot.appendingPathComponent(".build/browser-tests").path])
+        let failures = run.output.split(separator: "\n").filter { $0.hasPrefix("  FAIL") }
+        #expect(run.status == 0, "browser checks failed:\n\(failures.joined(separator: "\n"))\n\(run.errors)\n\(run.output.suffix(2_000))")
+        #expect(run.output.contains("all browser checks passed"))
     }
 }

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Runs Docs/AtScale.md's DuckDB queries on a generated many-file log and checks them against `chaintrace stats`.
+
+Usage: Scripts/at-scale-duckdb.py --chaintrace PATH [--seed N]
+
+It replays a generated chain (10 handlers, some failing, two slow by design, one only now and then) over three
+command streams into three log files (the second gzip-compressed), exports each with `chaintrace export --to
+jsonl`, runs the page's `sql` blocks — read from the page itself, so what is documented is what is tested — with
+DuckDB over the rows, and compares with `chaintrace stats --format json` of the same directory: commands and
+outcomes equal, every handler's decision counts equal, each self-time percentile equal or at most 1% higher in
+`stats` (its HDR histogram keeps two significant digits), and the same slow handlers by `p95>1ms,5x-median`
+(a handler whose p95 lies within 1% of the rule's line either way is left out of that comparison).
+Exit 0 when all agree, 1 when not, 2 when DuckDB's Python package is missing.
+"""
+
+import argparse
+import gzip
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+try:
+    import duckdb
+except ImportError:
+    print("at-scale-duckdb: needs DuckDB's Python package (pip install duckdb)", file=sys.stderr)
+    sys.exit(2)
+
+
+def queries():
+    """The page's `sql` blocks, by the name in their first line (`-- name: …`)."""
+    with open(os.path.join(ROOT, "Docs", "AtScale.md"), encoding="utf-8") as file:
+        page = file.read()
+    found = {}
+    for block in re.findall(r"```sql\n(.*?)```", page, re.S):
+        first = block.split("\n", 1)[0]
+        match = re.match(r"-- name: (\S+)", first)
+        if match:
+            found[match.group(1)] = block
+    return found
+
+
+def write_log(chaintrace, directory, seed):
+    rng = random.Random(seed)
+    names = ["Step%d" % index for index in range(10)]
+    definition = {"chain": "at-scale", "handlers": []}
+    for index, name in enumerate(names):
+        handler = {"name": name, "accepts": {"kind": "K%d" % index}}
+        if index % 3 == 1:
+            handler["fails"] = {"when": {"field": "size", "min": 950}, "error": "too big for " + name}
+        if index == 4:
+            handler["work"] = "1500us"
+        if index == 7:
+            handler["work"] = "300us"
+        if index + 1 < len(names):
+            handler["next"] = names[index + 1]
+        definition["handlers"].append(handler)
+    definition_path = os.path.join(directory, "chain.json")
+    with open(definition_path, "w") as file:
+        json.dump(definition, file)
+    logs = os.path.join(directory, "logs")
+    os.makedirs(logs)
+    for part in range(3):
+        stream = os.path.join(directory, "stream-%d.jsonl" % part)
+        with open(stream, "w") as file:
+            for number in range(400):
+                file.write(json.dumps({"kind": "K%d" % rng.randrange(12), "id": "c%d-%d" % (part, number),
+                                       "size": rng.randrange(1000)}) + "\n")
+        log = os.path.join(logs, "traces-%04d.jsonl" % (part + 1))
+        subprocess.run([chaintrace, "replay", definition_path, stream, "--trace-out", log], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if part == 1:
+            with open(log, "rb") as plain, gzip.open(log + ".gz", "wb") as compressed:
+                shutil.copyfileobj(plain, compressed)
+            os.remove(log)
+    return logs
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--chaintrace", required=True)
+    parser.add_argument("--seed", type=int, default=20261125)
+    arguments = parser.parse_args()
+    chaintrace = os.path.abspath(arguments.chaintrace)
+    directory = tempfile.mkdtemp(prefix="at-scale-")
+    failures = []
+
+    def check(condition, message):
+        print(("  ok   " if condition else "  FAIL ") + message)
+        if not condition:
+            failures.append(message)
+
+    try:
+        logs = write_log(chaintrace, directory, arguments.seed)
+        rows = os.path.join(directory, "rows")
+        os.makedirs(rows)
+        for name in sorted(os.listdir(logs)):
+            target = os.path.join(rows, name[:-3] if name.endswith(".gz") else name)
+            subprocess.run([chaintrace, "export", "--to", "jsonl", os.path.join(logs, name), "-o", target], check=True)
+        stats = json.loads(subprocess.run([chaintrace, "stats", logs, "--format", "json", "--slow", "p95>1ms,5x-median"],
+                                          check=True, capture_output=True, text=True).stdout)
+        sql = queries()
+        check(set(sql) >= {"per-handler", "slow-handlers", "outcomes"}, "the page has its three queries")
+        connection = duckdb.connect()
+        glob = os.path.join(rows, "*.jsonl").replace("'", "''")
+
+        def run(name):
+            return connection.execute(sql[name].replace("'rows/*.jsonl'", "'%s'" % glob)).fetchall()
+
+        commands, accepted, fell, failed = run("outcomes")[0]
+        check(commands == stats["commands"], "commands: DuckDB %d, stats %d" % (commands, stats["commands"]))
+        outcomes = stats["outcomes"]
+        check((accepted, fell, failed) == (outcomes["accepted"], outcomes["fellOffTheEnd"], outcomes["failed"]),
+              "outcomes: DuckDB %s, stats %s" % ((accepted, fell, failed), outcomes))
+        ours = {row["handler"]: row for row in stats["handlers"] if row["seen"] > 0}
+        theirs = {row[0]: row for row in run("per-handler")}
+        check(set(ours) == set(theirs), "the same handlers ran (%d)" % len(ours))
+        print("  %-8s %7s %9s %9s   %s" % ("handler", "seen", "p95 duck", "p95 ours", "decisions"))
+        for handler in sorted(set(ours) & set(theirs)):
+            mine, row = ours[handler], theirs[handler]
+            _, seen, acc, passed, cont, fail, p50, p95, p99 = row
+            print("  %-8s %7d %9d %9d   %s" % (handler, seen, p95, mine["selfP95Ns"], (acc, passed, cont, fail)))
+            check((seen, acc, passed, cont, fail) == (mine["seen"], mine["accepted"], mine["passed"], mine["continued"], mine["failed"]),
+                  "%s: the same decision counts" % handler)
+            for label, exact, read in [("p50", p50, mine["selfP50Ns"]), ("p95", p95, mine["selfP95Ns"]), ("p99", p99, mine["selfP99Ns"])]:
+                check(exact <= read <= exact * 1.01 + 1, "%s %s: stats %d is DuckDB's %d or up to 1%% above" % (handler, label, read, exact))
+        slow_duck = {row[0] for row in run("slow-handlers")}
+        slow_ours = {row["handler"] for row in stats["handlers"] if row["slow"]}
+        p95s = sorted(row[7] for row in theirs.values())
+        median = (p95s[len(p95s) // 2] if len(p95s) % 2 else (p95s[len(p95s) // 2 - 1] + p95s[len(p95s) // 2]) / 2) if p95s else 0
+        lines = [1_000_000] + ([5 * median] if len(p95s) >= 3 else [])
+        near = {handler for handler, row in theirs.items() if any(abs(row[7] - line) <= 0.01 * line + 1 for line in lines)}
+        check(slow_duck - near == slow_ours - near and slow_ours, "the same slow handlers: DuckDB %s, stats %s (left out, near a line: %s)"
+              % (sorted(slow_duck), sorted(slow_ours), sorted(near)))
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+    if failures:
+        print("%d checks failed" % len(failures), file=sys.stderr)
+        return 1
+    print("DuckDB agrees with chaintrace stats")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
