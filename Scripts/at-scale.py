@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-"""Runs Docs/AtScale.md's DuckDB queries on a generated many-file log and checks them against `chaintrace stats`.
+"""Runs Docs/AtScale.md's queries, in DuckDB or Apache Spark, on a generated many-file log and checks them
+against `chaintrace stats`.
 
-Usage: Scripts/at-scale-duckdb.py --chaintrace PATH [--seed N]
+Usage: Scripts/at-scale.py --chaintrace PATH [--engine duckdb|spark] [--seed N]
 
 It replays a generated chain (10 handlers, some failing, two slow by design, one only now and then) over three
 command streams into three log files (the second gzip-compressed), exports each with `chaintrace export --to
 jsonl`, runs the page's `sql` blocks — read from the page itself, so what is documented is what is tested — with
-DuckDB over the rows, and compares with `chaintrace stats --format json` of the same directory: commands and
+DuckDB over the rows, or with Spark SQL (PySpark, local mode) over the same rows registered as the view `rows`, as
+the page says, and compares with `chaintrace stats --format json` of the same directory: commands and
 outcomes equal, every handler's decision counts equal, each self-time percentile equal or at most 1% higher in
 `stats` (its HDR histogram keeps two significant digits), and the same slow handlers by `p95>1ms,5x-median`
 (a handler whose p95 lies within 1% of the rule's line either way is left out of that comparison).
-Exit 0 when all agree, 1 when not, 2 when DuckDB's Python package is missing.
+Exit 0 when all agree, 1 when not, 2 when the engine's Python package is missing.
 """
 
 import argparse
@@ -26,11 +28,6 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-try:
-    import duckdb
-except ImportError:
-    print("at-scale-duckdb: needs DuckDB's Python package (pip install duckdb)", file=sys.stderr)
-    sys.exit(2)
 
 
 def queries():
@@ -86,7 +83,16 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--chaintrace", required=True)
     parser.add_argument("--seed", type=int, default=20261125)
+    parser.add_argument("--engine", choices=["duckdb", "spark"], default="duckdb")
     arguments = parser.parse_args()
+    try:
+        if arguments.engine == "duckdb":
+            import duckdb
+        else:
+            from pyspark.sql import SparkSession
+    except ImportError:
+        print("at-scale: needs the %s Python package (pip install %s)" % (arguments.engine, "duckdb" if arguments.engine == "duckdb" else "pyspark"), file=sys.stderr)
+        return 2
     chaintrace = os.path.abspath(arguments.chaintrace)
     directory = tempfile.mkdtemp(prefix="at-scale-")
     failures = []
@@ -107,21 +113,32 @@ def main():
                                           check=True, capture_output=True, text=True).stdout)
         sql = queries()
         check(set(sql) >= {"per-handler", "slow-handlers", "outcomes"}, "the page has its three queries")
-        connection = duckdb.connect()
-        glob = os.path.join(rows, "*.jsonl").replace("'", "''")
+        glob = os.path.join(rows, "*.jsonl")
+        if arguments.engine == "duckdb":
+            connection = duckdb.connect()
 
-        def run(name):
-            return connection.execute(sql[name].replace("'rows/*.jsonl'", "'%s'" % glob)).fetchall()
+            def run(name):
+                return connection.execute(sql[name].replace("'rows/*.jsonl'", "'%s'" % glob.replace("'", "''"))).fetchall()
+        else:
+            # As the page says: the rows as a view, and `rows` in place of read_json_auto('rows/*.jsonl').
+            spark = (SparkSession.builder.master("local[2]").appName("chaintrace-at-scale")
+                     .config("spark.ui.enabled", "false").getOrCreate())
+            spark.sparkContext.setLogLevel("ERROR")
+            spark.read.json(glob).createOrReplaceTempView("rows")
+
+            def run(name):
+                query = sql[name].replace("read_json_auto('rows/*.jsonl')", "rows").strip().rstrip(";")
+                return [tuple(row) for row in spark.sql(query).collect()]
 
         commands, accepted, fell, failed = run("outcomes")[0]
-        check(commands == stats["commands"], "commands: DuckDB %d, stats %d" % (commands, stats["commands"]))
+        check(commands == stats["commands"], "commands: %s %d, stats %d" % (arguments.engine, commands, stats["commands"]))
         outcomes = stats["outcomes"]
         check((accepted, fell, failed) == (outcomes["accepted"], outcomes["fellOffTheEnd"], outcomes["failed"]),
-              "outcomes: DuckDB %s, stats %s" % ((accepted, fell, failed), outcomes))
+              "outcomes: %s %s, stats %s" % (arguments.engine, (accepted, fell, failed), outcomes))
         ours = {row["handler"]: row for row in stats["handlers"] if row["seen"] > 0}
         theirs = {row[0]: row for row in run("per-handler")}
         check(set(ours) == set(theirs), "the same handlers ran (%d)" % len(ours))
-        print("  %-8s %7s %9s %9s   %s" % ("handler", "seen", "p95 duck", "p95 ours", "decisions"))
+        print("  %-8s %7s %9s %9s   %s" % ("handler", "seen", "p95 them", "p95 ours", "decisions"))
         for handler in sorted(set(ours) & set(theirs)):
             mine, row = ours[handler], theirs[handler]
             _, seen, acc, passed, cont, fail, p50, p95, p99 = row
@@ -136,14 +153,14 @@ def main():
         median = (p95s[len(p95s) // 2] if len(p95s) % 2 else (p95s[len(p95s) // 2 - 1] + p95s[len(p95s) // 2]) / 2) if p95s else 0
         lines = [1_000_000] + ([5 * median] if len(p95s) >= 3 else [])
         near = {handler for handler, row in theirs.items() if any(abs(row[7] - line) <= 0.01 * line + 1 for line in lines)}
-        check(slow_duck - near == slow_ours - near and slow_ours, "the same slow handlers: DuckDB %s, stats %s (left out, near a line: %s)"
+        check(slow_duck - near == slow_ours - near and slow_ours, "the same slow handlers: theirs %s, stats %s (left out, near a line: %s)"
               % (sorted(slow_duck), sorted(slow_ours), sorted(near)))
     finally:
         shutil.rmtree(directory, ignore_errors=True)
     if failures:
         print("%d checks failed" % len(failures), file=sys.stderr)
         return 1
-    print("DuckDB agrees with chaintrace stats")
+    print("%s agrees with chaintrace stats" % ("DuckDB" if arguments.engine == "duckdb" else "Spark"))
     return 0
 
 
