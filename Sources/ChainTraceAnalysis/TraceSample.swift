@@ -117,17 +117,9 @@ public struct TraceSample: TraceCollector {
     /// `Hasher`. (Hashing the kind and command id too cost 2% of a `report`, for keys that the numbers already
     /// tell apart in any log a process wrote.)
     static func key(of trace: Trace) -> UInt64 {
-        var key = mix(trace.id)
-        key = mix(key ^ UInt64(bitPattern: trace.startTime))
-        return mix(key ^ trace.duration)
-    }
-
-    /// SplitMix64's finaliser.
-    private static func mix(_ value: UInt64) -> UInt64 {
-        var z = value &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        var key = StableHash.mix(trace.id)
+        key = StableHash.mix(key ^ UInt64(bitPattern: trace.startTime))
+        return StableHash.mix(key ^ trace.duration)
     }
 }
 

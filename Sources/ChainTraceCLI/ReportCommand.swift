@@ -89,8 +89,7 @@ struct ReportCommand: ParsableCommand {
         let file = try AtomicOutputFile(path: output)
         try file.write(Array(page.html.utf8))
         try file.commit()
-        let listed = collected.sample.chosen().count
         Terminal.standardError.writeText(
-            "Wrote \(TerminalText.shown(output)): \(read.profile.commands) commands from \(read.files.count) file\(read.files.count == 1 ? "" : "s"), \(listed) listed.\n")
+            "Wrote \(TerminalText.shown(output)): \(read.profile.commands) commands from \(read.files.count) file\(read.files.count == 1 ? "" : "s"), \(page.listedCommands) listed.\n")
     }
 }

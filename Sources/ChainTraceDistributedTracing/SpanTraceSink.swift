@@ -71,7 +71,7 @@ public final class SpanTraceSink: TraceSink {
             attributes["chaintrace.command.kind"] = trace.commandKind
             if let id = trace.commandID { attributes["chaintrace.command.id"] = id }
             attributes["chaintrace.entry"] = trace.entry
-            attributes["chaintrace.outcome"] = Self.words(trace.outcome)
+            attributes["chaintrace.outcome"] = trace.outcome.kind
             attributes["chaintrace.hops"] = trace.hops.count
         }
         var open: [(span: T.Span, end: UInt64)] = []
@@ -108,13 +108,5 @@ public final class SpanTraceSink: TraceSink {
             root.setStatus(SpanStatus(code: .error, message: "\(handler): \(error)"))
         }
         root.end(at: instant(trace.duration))
-    }
-
-    private static func words(_ outcome: Outcome) -> String {
-        switch outcome {
-        case .accepted: "accepted"
-        case .fellOffTheEnd: "fellOffTheEnd"
-        case .failed: "failed"
-        }
     }
 }

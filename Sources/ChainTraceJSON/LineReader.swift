@@ -41,8 +41,7 @@ public struct LineReader: ~Copyable {
         guard descriptor >= 0 else {
             throw .system(file: path, expected: "a readable file", code: errno)
         }
-        var magic: (UInt8, UInt8) = (0, 0)
-        let isCompressed = withUnsafeMutableBytes(of: &magic) { pread(descriptor, $0.baseAddress, 2, 0) } == 2 && magic == (0x1F, 0x8B)
+        let isCompressed = Self.startsWithGzipMagic(descriptor)
         if isCompressed, offset > 0 {
             close(descriptor)
             throw FormatError(
@@ -74,6 +73,12 @@ public struct LineReader: ~Copyable {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
+        return startsWithGzipMagic(descriptor)
+    }
+
+    /// Whether the file open as `descriptor` starts with gzip's magic bytes, 1F 8B (read in place: the file's
+    /// position does not move).
+    private static func startsWithGzipMagic(_ descriptor: Int32) -> Bool {
         var magic: (UInt8, UInt8) = (0, 0)
         return withUnsafeMutableBytes(of: &magic) { pread(descriptor, $0.baseAddress, 2, 0) } == 2 && magic == (0x1F, 0x8B)
     }

@@ -19,7 +19,8 @@ struct ReportData {
     /// How many bars a self-time histogram has at most.
     static let histogramBars = 24
 
-    func json() -> JSONValue {
+    /// The data, and how many commands it lists.
+    func json() -> (data: JSONValue, listed: Int) {
         let profile = report.profile
         let flags = report.rule.flags(in: profile)
         let flagged = Dictionary(flags.map { ($0.handler, $0) }, uniquingKeysWith: { first, _ in first })
@@ -83,7 +84,7 @@ struct ReportData {
         ]
         if let comparison = report.comparison { data["compare"] = compare(comparison, names: &names) }
         data["names"] = .array(names.names.map(JSONValue.string))
-        return .object(data)
+        return (.object(data), chosen.count)
     }
 
     /// One listed command: `[handler, decision, self, inclusive, start, slow, reason?]` per hop; a hop is slow

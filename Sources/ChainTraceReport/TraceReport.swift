@@ -90,6 +90,8 @@ public struct TraceReport: Sendable {
         public var html: String
         /// Graphviz's warnings (not errors: the diagrams were drawn), for the caller to show or log.
         public var warnings: [String]
+        /// How many commands the page lists one by one.
+        public var listedCommands: Int
     }
 
     /// The page.
@@ -125,8 +127,8 @@ public struct TraceReport: Sendable {
             diffDiagram = try svg(ChainDiagram.diff(
                 before: comparison.comparison.before, after: comparison.comparison.after, over: both, options: options))
         }
-        let data = ReportData(report: self, graph: graph).json()
+        let (data, listed) = ReportData(report: self, graph: graph).json()
         let html = ReportPage(title: "ChainTrace report — \(graph.name)", data: data, diagram: diagram, diffDiagram: diffDiagram).html
-        return Page(html: html, warnings: warnings)
+        return Page(html: html, warnings: warnings, listedCommands: listed)
     }
 }

@@ -79,28 +79,17 @@ enum PythonScript {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", BuiltProduct.packageRoot.appendingPathComponent("Scripts/\(name)").path] + arguments
         process.currentDirectoryURL = BuiltProduct.packageRoot
+        // Standard error to a file, so that neither stream can fill a pipe and block the script while the other is read.
+        let errorFile = TestFiles.directory.appendingPathComponent("\(name)-\(UUID()).stderr")
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorFile) }
         let output = Pipe()
-        let errors = Pipe()
         process.standardOutput = output
-        process.standardError = errors
+        process.standardError = try FileHandle(forWritingTo: errorFile)
         try process.run()
-        // Read both while it runs, so neither pipe fills and blocks it.
-        let errorData = LockedData()
-        let reader = Thread { errorData.set(errors.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !errorData.isSet { usleep(1_000) }
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData.value, as: UTF8.self))
-    }
-
-    /// Bytes handed from the thread reading standard error.
-    private final class LockedData: @unchecked Sendable {
-        // @unchecked: every access holds `lock`.
-        private let lock = NSLock()
-        private var data: Data?
-        func set(_ value: Data) { lock.withLock { data = value } }
-        var isSet: Bool { lock.withLock { data != nil } }
-        var value: Data { lock.withLock { data ?? Data() } }
+        let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), errors)
     }
 }

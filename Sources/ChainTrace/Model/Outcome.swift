@@ -31,6 +31,18 @@ extension Outcome: CustomStringConvertible {
     }
 }
 
+extension Outcome {
+    /// The outcome's kind as logs, spans and exports name it: `accepted`, `fellOffTheEnd` or `failed` (the `kind`
+    /// member of its JSON form).
+    public var kind: String {
+        switch self {
+        case .accepted: "accepted"
+        case .fellOffTheEnd: "fellOffTheEnd"
+        case .failed: "failed"
+        }
+    }
+}
+
 extension Outcome: Codable {
     private enum CodingKeys: String, CodingKey {
         case kind, handler, error
@@ -40,14 +52,13 @@ extension Outcome: Codable {
     /// `{"kind": "failed", "handler": …, "error": …}`, as `chaintrace` prints outcomes.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
         switch self {
         case .accepted(let handler):
-            try container.encode("accepted", forKey: .kind)
             try container.encode(handler, forKey: .handler)
         case .fellOffTheEnd:
-            try container.encode("fellOffTheEnd", forKey: .kind)
+            break
         case .failed(let handler, let error):
-            try container.encode("failed", forKey: .kind)
             try container.encode(handler, forKey: .handler)
             try container.encode(error, forKey: .error)
         }

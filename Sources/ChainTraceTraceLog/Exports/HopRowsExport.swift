@@ -21,7 +21,7 @@ public struct HopRowsExport: Sendable {
             "chain": .string(trace.chain), "chainVersion": .integer(Int64(clamping: trace.chainVersion)),
             "commandKind": .string(trace.commandKind), "commandId": trace.commandID.map(JSONValue.string) ?? .null,
             "startNs": .integer(trace.startTime), "durationNs": .integer(Int64(clamping: trace.duration)),
-            "outcome": .string(Self.words(trace.outcome)),
+            "outcome": .string(trace.outcome.kind),
         ]
         let hops = trace.hops
         var writer = JSONWriter()
@@ -49,13 +49,5 @@ public struct HopRowsExport: Sendable {
             "selfNs": .integer(Int64(clamping: hop.selfDuration)), "inclusiveNs": .integer(Int64(clamping: hop.inclusiveDuration)),
             "offsetNs": .integer(Int64(clamping: hop.startOffset)), "reason": hop.reason.map(JSONValue.string) ?? .null,
         ]
-    }
-
-    private static func words(_ outcome: Outcome) -> String {
-        switch outcome {
-        case .accepted: "accepted"
-        case .fellOffTheEnd: "fellOffTheEnd"
-        case .failed: "failed"
-        }
     }
 }

@@ -35,9 +35,9 @@ public struct OTLPTraceExport: Sendable {
     /// The spans of one more trace, each on its own line, with the separating commas a following trace needs.
     public mutating func spans(for trace: Trace) -> [UInt8] {
         traces += 1
-        let key = Self.mix(UInt64(traces) ^ Self.mix(trace.id ^ Self.mix(UInt64(bitPattern: trace.startTime))))
-        let traceID = Self.hex(Self.nonZero(Self.mix(key ^ 0x5445))) + Self.hex(Self.mix(key ^ 0x4345))
-        func spanID(_ index: Int) -> String { Self.hex(Self.nonZero(Self.mix(key &+ UInt64(index) &+ 1))) }
+        let key = StableHash.mix(UInt64(traces) ^ StableHash.mix(trace.id ^ StableHash.mix(UInt64(bitPattern: trace.startTime))))
+        let traceID = Self.hex(Self.nonZero(StableHash.mix(key ^ 0x5445))) + Self.hex(StableHash.mix(key ^ 0x4345))
+        func spanID(_ index: Int) -> String { Self.hex(Self.nonZero(StableHash.mix(key &+ UInt64(index) &+ 1))) }
         let start = UInt64(clamping: max(0, trace.startTime))
         var writer = JSONWriter()
         var first = traces == 1
@@ -52,7 +52,7 @@ public struct OTLPTraceExport: Sendable {
             ("chaintrace.chain.version", Self.integer(Int64(clamping: trace.chainVersion))),
             ("chaintrace.command.kind", Self.text(trace.commandKind)),
             ("chaintrace.entry", Self.text(trace.entry)),
-            ("chaintrace.outcome", Self.text(Self.words(trace.outcome))),
+            ("chaintrace.outcome", Self.text(trace.outcome.kind)),
             ("chaintrace.hops", Self.integer(Int64(clamping: trace.hops.count))),
         ]
         if let id = trace.commandID { rootAttributes.insert(("chaintrace.command.id", Self.text(id)), at: 3) }
@@ -101,14 +101,6 @@ public struct OTLPTraceExport: Sendable {
     /// Status `ERROR` (2) with its message.
     private static func error(_ message: String) -> JSONValue { ["code": 2, "message": .string(message)] }
 
-    private static func words(_ outcome: Outcome) -> String {
-        switch outcome {
-        case .accepted: "accepted"
-        case .fellOffTheEnd: "fellOffTheEnd"
-        case .failed: "failed"
-        }
-    }
-
     /// 16 lowercase hex digits.
     private static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
@@ -117,12 +109,4 @@ public struct OTLPTraceExport: Sendable {
 
     /// OTLP forbids all-zero ids.
     private static func nonZero(_ value: UInt64) -> UInt64 { value == 0 ? 1 : value }
-
-    /// SplitMix64's finaliser: ids that look random and are the same in every process.
-    private static func mix(_ value: UInt64) -> UInt64 {
-        var z = value &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
