@@ -41,12 +41,21 @@ public struct Divergence: Sendable, Hashable, Encodable {
         public var outcome: Outcome
         /// The line of the log or stream it came from, when known.
         public var line: Int?
+        /// The file that line is in, for a log of several files (`nil` for one file, whose name the caller knows).
+        public var file: String?
 
         /// Summarises a trace.
-        public init(_ trace: Trace, line: Int?) {
+        public init(_ trace: Trace, line: Int?, file: String? = nil) {
             path = trace.path
             outcome = trace.outcome
             self.line = line
+            self.file = file
+        }
+
+        /// `line 12`, or `line 12 of traces-0002.jsonl` for a log of several files; `nil` when the line is unknown.
+        public var place: String? {
+            guard let line else { return nil }
+            return file.map { "line \(line) of \($0)" } ?? "line \(line)"
         }
 
         /// `A → B → C (accepted by C)`.

@@ -54,6 +54,14 @@ public final class ReplaySession {
         try CommandStreamReader(path: path, schema: schema)
     }
 
+    /// Opens a recorded trace log of several files, directories or patterns, read as one log, whose commands are
+    /// replayed — as ``openStream(path:)`` reads a trace log of one file.
+    ///
+    /// - Throws: `FormatError` when a path cannot be opened or matches no log file.
+    public func openTraceLog(paths: [String]) throws(FormatError) -> CommandStreamReader {
+        try CommandStreamReader(traceLogAt: paths, schema: schema)
+    }
+
     /// Reads a command stream held in memory for this session, as ``openStream(path:)`` does a file; `name`
     /// stands for the file in errors.
     public func openStream(bytes: [UInt8], name: String = "<memory>") -> CommandStreamReader {
@@ -127,11 +135,13 @@ public final class ReplaySession {
                 report.profile.add(trace)
                 record?(trace)
                 if keepsPath {
-                    report.paths.append(ReplayedCommand(line: line, trace: trace))
+                    report.paths.append(ReplayedCommand(line: line, file: stream.readsSeveralFiles ? stream.file : nil, trace: trace))
                 }
                 if let expected {
                     let recorded = try expected.next()
-                    matcher?.add(first: recorded.map { ($0, expected.line) }, second: (trace, line))
+                    let expectedFile = expected.files.count > 1 ? expected.file : nil
+                    let streamFile = stream.readsSeveralFiles ? stream.file : nil
+                    matcher?.add(first: recorded.map { ($0, expected.line, expectedFile) }, second: (trace, line, streamFile))
                 }
                 // Unless something above kept it, the next command's trace reuses its storage.
                 var spent: Trace? = consume trace
@@ -139,7 +149,9 @@ public final class ReplaySession {
             }
         }
         if let expected, matcher != nil {
-            while let recorded = try expected.next() { matcher?.add(first: (recorded, expected.line), second: nil) }
+            while let recorded = try expected.next() {
+                matcher?.add(first: (recorded, expected.line, expected.files.count > 1 ? expected.file : nil), second: nil)
+            }
             matcher?.finish()
         }
         report.comparison = matcher
@@ -179,6 +191,8 @@ public struct ReplayReport: Sendable {
 public struct ReplayedCommand: Sendable {
     /// Its line in the stream.
     public var line: Int
+    /// The file that line is in, for a trace log of several files replayed as one (`nil` for one file).
+    public var file: String?
     /// Its trace.
     public var trace: Trace
 }

@@ -32,13 +32,14 @@ public struct TraceLogComparison: Sendable {
         var count = 0
         while true {
             let left = try first.next()
-            let leftLine = first.line
+            let leftPlace = (first.line, first.files.count > 1 ? first.file : nil)
             let right = try second.next()
-            let rightLine = second.line
+            let rightPlace = (second.line, second.files.count > 1 ? second.file : nil)
             if left == nil && right == nil { break }
             if let left { comparison.before.add(left) }
             if let right { comparison.after.add(right) }
-            comparison.matcher.add(first: left.map { ($0, leftLine) }, second: right.map { ($0, rightLine) })
+            comparison.matcher.add(
+                first: left.map { ($0, leftPlace.0, leftPlace.1) }, second: right.map { ($0, rightPlace.0, rightPlace.1) })
             count += 1
             if count & 0x3FFF == 0 { progress?(first.bytesRead + second.bytesRead) }
         }

@@ -22,6 +22,8 @@ public struct TraceMatcher: Sendable {
     private struct Waiting: Sendable {
         var summary: Divergence.RunSummary
         var kind: String
+        /// Its place in its run: lines restart in each file of a log of several files.
+        var order: Int
     }
 
     /// Starts matching; keeps the first `keepLimit` divergences whole and counts the rest.
@@ -31,38 +33,44 @@ public struct TraceMatcher: Sendable {
 
     /// Adds the next trace of each run (either may be `nil` when that run has ended).
     public mutating func add(first: (Trace, line: Int?)?, second: (Trace, line: Int?)?) {
+        add(first: first.map { ($0.0, $0.line, nil) }, second: second.map { ($0.0, $0.line, nil) })
+    }
+
+    /// Adds the next trace of each run with the line and, for a log of several files, the file it was read from.
+    public mutating func add(first: (Trace, line: Int?, file: String?)?, second: (Trace, line: Int?, file: String?)?) {
         let firstKey = first.map { key(of: $0.0, counter: &firstCount) }
         let secondKey = second.map { key(of: $0.0, counter: &secondCount) }
         if let first, let second, firstKey == secondKey, waitingFirst.isEmpty, waitingSecond.isEmpty {
             compare(
-                Divergence.RunSummary(first.0, line: first.line), Divergence.RunSummary(second.0, line: second.line),
+                Divergence.RunSummary(first.0, line: first.line, file: first.file),
+                Divergence.RunSummary(second.0, line: second.line, file: second.file),
                 command: firstKey!, kind: first.0.commandKind)
             return
         }
         if let first, let firstKey {
-            let summary = Divergence.RunSummary(first.0, line: first.line)
+            let summary = Divergence.RunSummary(first.0, line: first.line, file: first.file)
             if let partner = waitingSecond.removeValue(forKey: firstKey) {
                 compare(summary, partner.summary, command: firstKey, kind: first.0.commandKind)
             } else {
-                waitingFirst[firstKey] = Waiting(summary: summary, kind: first.0.commandKind)
+                waitingFirst[firstKey] = Waiting(summary: summary, kind: first.0.commandKind, order: firstCount)
             }
         }
         if let second, let secondKey {
-            let summary = Divergence.RunSummary(second.0, line: second.line)
+            let summary = Divergence.RunSummary(second.0, line: second.line, file: second.file)
             if let partner = waitingFirst.removeValue(forKey: secondKey) {
                 compare(partner.summary, summary, command: secondKey, kind: second.0.commandKind)
             } else {
-                waitingSecond[secondKey] = Waiting(summary: summary, kind: second.0.commandKind)
+                waitingSecond[secondKey] = Waiting(summary: summary, kind: second.0.commandKind, order: secondCount)
             }
         }
     }
 
     /// Reports the commands left without a partner, in run order, once both runs have ended.
     public mutating func finish() {
-        for (key, waiting) in waitingFirst.sorted(by: { ($0.value.summary.line ?? 0) < ($1.value.summary.line ?? 0) }) {
+        for (key, waiting) in waitingFirst.sorted(by: { $0.value.order < $1.value.order }) {
             record(Divergence(kind: .missing, command: key, commandKind: waiting.kind, expected: waiting.summary, actual: nil))
         }
-        for (key, waiting) in waitingSecond.sorted(by: { ($0.value.summary.line ?? 0) < ($1.value.summary.line ?? 0) }) {
+        for (key, waiting) in waitingSecond.sorted(by: { $0.value.order < $1.value.order }) {
             record(Divergence(kind: .unexpected, command: key, commandKind: waiting.kind, expected: nil, actual: waiting.summary))
         }
         waitingFirst = [:]

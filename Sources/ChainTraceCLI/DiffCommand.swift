@@ -9,24 +9,47 @@ struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Compare two trace logs of the same commands: per-command divergences, per-handler latency change.",
-        discussion: "Commands are matched by id, else by their place in the log. Any divergence makes the exit status 1."
+        discussion: """
+            Commands are matched by id, else by their place in the log. Any divergence makes the exit status 1.
+
+            Each log is a file, a directory (its *.jsonl and *.jsonl.gz files in name order) or a quoted pattern such \
+            as 'before/*.jsonl.gz'. To compare logs of several files each, list the baseline's files and then the \
+            other's after --against: chaintrace diff a-1.jsonl a-2.jsonl --against b-1.jsonl b-2.jsonl.
+            """
     )
 
-    @Argument(help: "The first (baseline) trace log.")
-    var first: String
+    @Argument(help: ArgumentHelp("The baseline trace log, then the second one; with --against, every file of the baseline.", valueName: "log"))
+    var logs: [String] = []
 
-    @Argument(help: "The second trace log.")
-    var second: String
+    @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("The second log's files, compared with all the logs before it.", valueName: "log"))
+    var against: [String] = []
 
     @Option(name: .long, help: "How many divergences to list.")
     var divergences = 50
 
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        if against.isEmpty {
+            guard logs.count == 2 else {
+                throw ValidationError(
+                    "give two trace logs, or the baseline's files and then the other's after --against (given: \(logs.count) without --against)")
+            }
+        } else if logs.isEmpty {
+            throw ValidationError("give the baseline log's files before --against")
+        }
+    }
+
+    /// The baseline's paths and the other log's.
+    private var sides: (before: [String], after: [String]) {
+        against.isEmpty ? ([logs[0]], [logs[1]]) : (logs, against)
+    }
+
     func run() throws {
-        let left = try TraceLogReader(path: first, payloads: false)
-        let right = try TraceLogReader(path: second, payloads: false)
-        let progress = ProgressBar(totalBytes: ProgressBar.size(of: first) + ProgressBar.size(of: second))
+        let (first, second) = sides
+        let left = try TraceLogReader(paths: first, payloads: false)
+        let right = try TraceLogReader(paths: second, payloads: false)
+        let progress = ProgressBar(totalBytes: try ProgressBar.size(ofLogs: first + second))
         let comparison = try TraceLogComparison.compare(left, right, progress: progress.update)
         progress.finish()
         let divergenceReport = DivergenceReport(matcher: comparison.matcher, shown: divergences)
@@ -37,7 +60,8 @@ struct DiffCommand: ParsableCommand {
             Terminal.standardOutput.writeData(try divergenceReport.json().merging(["latency": latency]).printed)
         case .text:
             let style = output.style
-            var text = style.bold("Divergences") + " (\(first) → \(second))\n" + divergenceReport.text(style: style)
+            let names = "\(TerminalText.shown(first.joined(separator: ", "))) → \(TerminalText.shown(second.joined(separator: ", ")))"
+            var text = style.bold("Divergences") + " (\(names))\n" + divergenceReport.text(style: style)
             text += "\n" + style.bold("Self time per handler") + "\n"
             var table = TextTable([
                 ("handler", .left), ("seen", .right), ("p50 before", .right), ("after", .right), ("p95 before", .right),

@@ -19,8 +19,8 @@ struct GenTestsCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The recorded trace log.")
-    var log: String
+    @Argument(help: ArgumentHelp("The recorded trace log: one or more files, directories or quoted patterns read as one log.", valueName: "log"))
+    var logs: [String]
 
     @Option(name: .long, help: ArgumentHelp("The chain definition the tests replay through.", valueName: "file"))
     var definition: String?
@@ -33,14 +33,17 @@ struct GenTestsCommand: ParsableCommand {
 
     func run() throws {
         if let definition { _ = try ChainDefinition.load(path: definition) }
-        let reader = try TraceLogReader(path: log)
-        var arguments = ["chaintrace", "gen-tests", log]
+        let reader = try TraceLogReader(paths: logs)
+        var arguments = ["chaintrace", "gen-tests"] + logs
         if let definition { arguments += ["--definition", definition] }
         if mode != .exhaustive { arguments += ["--mode", mode.rawValue] }
         var generator = SwiftTestGenerator(
-            logName: log.split(separator: "/").last.map(String.init) ?? log, definitionPath: definition, mode: mode,
+            logName: logs.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", "), definitionPath: definition, mode: mode,
             commandLine: arguments.joined(separator: " "))
-        while let trace = try reader.next() { generator.add(trace, line: reader.line) }
+        let severalFiles = reader.files.count > 1
+        while let trace = try reader.next() {
+            generator.add(trace, line: reader.line, file: severalFiles ? reader.file.split(separator: "/").last.map(String.init) : nil)
+        }
         let source = generator.source
         if let output {
             let file = try AtomicOutputFile(path: output)

@@ -68,8 +68,8 @@ extension JSONValue {
 extension Divergence {
     func text(style: Style) -> String {
         var output = "  " + style.red(kind.rawValue) + "  \(TerminalText.shown(command)) (\(TerminalText.shown(commandKind)))\n"
-        if let expected { output += "    expected\(expected.line.map { " (line \($0))" } ?? ""): \(TerminalText.shown("\(expected)"))\n" }
-        if let actual { output += "    actual\(actual.line.map { " (line \($0))" } ?? ""):   \(TerminalText.shown("\(actual)"))\n" }
+        if let expected { output += "    expected\(expected.place.map { " (\(TerminalText.shown($0)))" } ?? ""): \(TerminalText.shown("\(expected)"))\n" }
+        if let actual { output += "    actual\(actual.place.map { " (\(TerminalText.shown($0)))" } ?? ""):   \(TerminalText.shown("\(actual)"))\n" }
         return output
     }
 }

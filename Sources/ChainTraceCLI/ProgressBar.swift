@@ -1,5 +1,7 @@
+import ChainTrace
 import ChainTraceFastPath
 import ChainTraceJSON
+import ChainTraceTraceLog
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -51,6 +53,13 @@ final class ProgressBar: Sendable {
     /// The total size of `paths`.
     static func size(of paths: [String]) -> Int {
         paths.reduce(0) { $0 &+ size(of: $1) }
+    }
+
+    /// The total size of the trace logs at `paths`: files, directories and patterns, as readers expand them.
+    static func size(ofLogs paths: [String]) throws(FormatError) -> Int {
+        var files: [String] = []
+        for path in paths { files += try TraceLogReader.files(at: path) }
+        return size(of: files)
     }
 
     private static func now() -> Double {

@@ -15,7 +15,9 @@ struct RenderCommand: ParsableCommand {
             Which diagram: DEF alone draws the chain's structure; --trace LOG draws the log's profile (font size grows \
             with self time, fill with the share of time, link width with the commands along it; slow handlers \
             flagged with the --slow rule, stated in the legend); --trace LOG --command ID draws that command's path; \
-            --trace LOG --diff OTHER draws what changed from LOG to OTHER. DEF may be left out when --trace is given: \
+            --trace LOG --diff OTHER draws what changed from LOG to OTHER. A log is a file, a directory (its *.jsonl \
+            and *.jsonl.gz files in name order) or a quoted pattern such as 'logs/*.jsonl.gz'; repeat --trace or \
+            --diff to read several as one log. DEF may be left out when --trace is given: \
             the structure is then inferred from the log. Layout and drawing run in-process through libgvc; DOT needs \
             no Graphviz at all. Files are written whole or not at all.
             """
@@ -24,14 +26,14 @@ struct RenderCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The chain definition (JSON).", valueName: "definition"))
     var definition: String?
 
-    @Option(name: .long, help: ArgumentHelp("A trace log: draw its profile, or with --command one command's path.", valueName: "log"))
-    var trace: String?
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("A trace log: draw its profile, or with --command one command's path (repeatable: several files as one log).", valueName: "log"))
+    var trace: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("With --trace: the command to draw, by its recorded id or its 1-based number in the log.", valueName: "id"))
     var command: String?
 
-    @Option(name: .long, help: ArgumentHelp("With --trace: a second log of the same commands; draw what changed.", valueName: "log"))
-    var diff: String?
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("With --trace: a second log of the same commands; draw what changed (repeatable).", valueName: "log"))
+    var diff: [String] = []
 
     @OptionGroup var slowRule: SlowRuleOptions
 
@@ -54,9 +56,9 @@ struct RenderCommand: ParsableCommand {
     var output: String?
 
     func validate() throws {
-        if definition == nil && trace == nil { throw ValidationError("give a chain definition, a trace log (--trace), or both") }
-        if trace == nil, command != nil || diff != nil { throw ValidationError("--command and --diff need --trace") }
-        if command != nil && diff != nil { throw ValidationError("--command and --diff draw different diagrams; give one") }
+        if definition == nil && trace.isEmpty { throw ValidationError("give a chain definition, a trace log (--trace), or both") }
+        if trace.isEmpty, command != nil || !diff.isEmpty { throw ValidationError("--command and --diff need --trace") }
+        if command != nil && !diff.isEmpty { throw ValidationError("--command and --diff draw different diagrams; give one") }
         if maxHandlers < 0 { throw ValidationError("--max-handlers must be 0 (all) or more") }
         if rowLength < 2 { throw ValidationError("--row-length must be at least 2") }
         if let output, format == nil, GraphvizFormat(fileExtension: output) == nil {
@@ -74,6 +76,8 @@ struct RenderCommand: ParsableCommand {
             rowLength: rowLength, maximumHandlers: maxHandlers == 0 ? nil : maxHandlers,
             focus: names(focus), ignore: names(ignore), slowRule: try slowRule.rule())
         let dot: DOTGraph
+        let trace = self.trace.isEmpty ? nil : self.trace
+        let diff = self.diff.isEmpty ? nil : self.diff
         if let trace, let command {
             // Without a definition the log is the definition: every handler, link and entry the log shows for
             // the command's chain, visited by this command or not.
@@ -82,8 +86,11 @@ struct RenderCommand: ParsableCommand {
             try Self.check(options, against: graph, observed: found.path)
             dot = ChainDiagram.path(found, over: graph, options: options)
         } else if let trace, let diff {
+            let progress = ProgressBar(totalBytes: try ProgressBar.size(ofLogs: trace + diff))
             let comparison = try TraceLogComparison.compare(
-                try TraceLogReader(path: trace, payloads: false), try TraceLogReader(path: diff, payloads: false))
+                try TraceLogReader(paths: trace, payloads: false), try TraceLogReader(paths: diff, payloads: false),
+                progress: progress.update)
+            progress.finish()
             let graph = defined ?? ChainGraph(profile: comparison.before)
             try Self.check(options, against: graph, observed: (comparison.before.handlers + comparison.after.handlers).map(\.handler))
             dot = ChainDiagram.diff(before: comparison.before, after: comparison.after, over: graph, options: options)
@@ -134,20 +141,20 @@ struct RenderCommand: ParsableCommand {
         lists.flatMap { $0.split(separator: ",") }.map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
     }
 
-    /// The profile of a whole log, read as it streams.
-    private static func profile(of log: String) throws -> ChainProfile {
-        let progress = ProgressBar(totalBytes: ProgressBar.size(of: log))
-        let profile = try ChainProfile(reading: TraceLogReader(path: log, payloads: false), progress: progress.update)
+    /// The profile of a whole log, read as it streams, on every core.
+    private static func profile(of logs: [String]) throws -> ChainProfile {
+        let progress = ProgressBar(totalBytes: try ProgressBar.size(ofLogs: logs))
+        let read = try TraceLogProfiler().profile(paths: logs, into: ChainProfile(), progress: progress.update)
         progress.finish()
-        return profile
+        return read.profile
     }
 
     /// The trace whose command id is `command`, else the one at that 1-based number; with `profilingItsChain`,
     /// also the profile of every trace in the log from the same chain (in one pass).
     private static func trace(
-        _ command: String, in log: String, profilingItsChain: Bool
+        _ command: String, in logs: [String], profilingItsChain: Bool
     ) throws -> (trace: Trace, profile: ChainProfile) {
-        let reader = try TraceLogReader(path: log, payloads: false)
+        let reader = try TraceLogReader(paths: logs, payloads: false)
         let number = Int(command)
         var count = 0
         var byID: Trace?
@@ -165,7 +172,7 @@ struct RenderCommand: ParsableCommand {
         }
         if let found = byID ?? byNumber { return (found, profiles[found.chain] ?? ChainProfile()) }
         throw CommandFailure.badInput(
-            "\(log): no command with id \"\(command)\"\(number != nil ? " and no command number \(command) (the log has \(count))" : "")")
+            "\(logs.joined(separator: ", ")): no command with id \"\(command)\"\(number != nil ? " and no command number \(command) (the log has \(count))" : "")")
     }
 }
 

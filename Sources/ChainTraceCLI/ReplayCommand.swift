@@ -21,11 +21,13 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "The chain definition (JSON).")
     var definition: String
 
-    @Argument(help: "The command stream (JSON Lines), or a trace log whose commands are replayed.")
-    var stream: String
+    @Argument(help: ArgumentHelp(
+        "The command stream (JSON Lines), or a trace log whose commands are replayed: one or more files, directories or quoted patterns read as one log.",
+        valueName: "stream"))
+    var streams: [String]
 
-    @Option(name: .long, help: ArgumentHelp("A recorded trace log to compare every command's path with.", valueName: "log"))
-    var expect: String?
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("A recorded trace log to compare every command's path with (repeatable: several files as one log).", valueName: "log"))
+    var expect: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Write the replay's trace log here (written whole or not at all).", valueName: "file"))
     var traceOut: String?
@@ -42,6 +44,15 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup var slowRule: SlowRuleOptions
     @OptionGroup var output: OutputOptions
 
+    /// `error` with a hint when a file of several is not a trace log: only a recorded log can be several files.
+    private static func explained(_ error: FormatError) -> FormatError {
+        guard error.line == 1, error.expected.hasPrefix("a trace log header") else { return error }
+        var explained = error
+        explained.expected += " (several files, a directory or a pattern are read as one recorded trace log; "
+            + "replay a command stream one file at a time)"
+        return explained
+    }
+
     func validate() throws {
         if paths < 0 { throw ValidationError("--paths must be 0 or more") }
         if divergences < 0 { throw ValidationError("--divergences must be 0 or more") }
@@ -54,17 +65,31 @@ struct ReplayCommand: ParsableCommand {
         options.skipsInvalidLines = skipInvalid
         options.keptPaths = paths
         let session = try ReplaySession(definition: definition, options: options)
-        let reader = try session.openStream(path: stream)
-        let expected = try expect.map { path throws(FormatError) in try TraceLogReader(path: path, payloads: false) }
+        // One plain file is a command stream or a trace log, as its first line says; several files, a directory
+        // or a pattern can only be a trace log (a rotated one).
+        let files = try streams.flatMap { path throws(FormatError) in try TraceLogReader.files(at: path) }
+        let reader: CommandStreamReader
+        if files == streams && files.count == 1 {
+            reader = try session.openStream(path: files[0])
+        } else {
+            reader = try session.openTraceLog(paths: files)
+        }
+        let stream = streams.joined(separator: ", ")
+        let expected = expect.isEmpty ? nil : try TraceLogReader(paths: expect, payloads: false)
         let outputFile = try traceOut.map { path throws(FormatError) in try AtomicOutputFile(path: path) }
         // A replay's log must hold every command: the recording waits for the writer rather than drop.
         var logOptions = TraceLogSink.Options()
         logOptions.whenBehind = .block
         let sink = try outputFile.map { file throws(FormatError) in try TraceLogSink(path: file.temporaryPath, options: logOptions) }
-        let progress = ProgressBar(totalBytes: ProgressBar.size(of: stream))
+        let progress = ProgressBar(totalBytes: ProgressBar.size(of: files))
         let clock = ContinuousClock()
         let started = clock.now
-        let report = try session.run(reader, traceLog: sink, expected: expected, progress: progress.update)
+        let report: ReplayReport
+        do {
+            report = try session.run(reader, traceLog: sink, expected: expected, progress: progress.update)
+        } catch {
+            throw reader.readsSeveralFiles || files != streams ? Self.explained(error) : error
+        }
         let elapsed = clock.now - started
         progress.finish()
         if let sink, let outputFile {
@@ -90,6 +115,7 @@ struct ReplayCommand: ParsableCommand {
                         "path": .array(command.trace.path.map { .string($0) }), "outcome": try JSONValue(encoding: command.trace.outcome),
                     ]
                     if let id = command.trace.commandID { entry["id"] = .string(id) }
+                    if let file = command.file { entry["file"] = .string(file) }
                     return .object(entry)
                 }),
                 "invalidLines": .array(report.invalidLines.map { .string($0.description) }),
@@ -113,7 +139,7 @@ struct ReplayCommand: ParsableCommand {
             }
             text += "\n" + style.bold("Handlers") + "\n" + profile.text(style: style)
             if let comparison = report.comparison {
-                text += "\n" + style.bold("Compared with \(expect ?? "")") + "\n"
+                text += "\n" + style.bold("Compared with \(TerminalText.shown(expect.joined(separator: ", ")))") + "\n"
                 text += DivergenceReport(matcher: comparison, shown: divergences).text(style: style)
             }
             if report.invalidLineCount > 0 {
@@ -134,7 +160,7 @@ struct ReplayCommand: ParsableCommand {
             let name = trace.commandID.map { "\($0) \(trace.commandKind)" } ?? trace.commandKind
             let isFailure: Bool = if case .failed = trace.outcome { true } else { false }
             table.add(
-                ["\(command.line)", name, trace.path.joined(separator: " → "), "\(trace.outcome)"],
+                [TerminalText.shown(command.file.map { "\($0):\(command.line)" } ?? "\(command.line)"), name, trace.path.joined(separator: " → "), "\(trace.outcome)"],
                 style: isFailure ? failureStyle : nil)
         }
         return table.render(style: style)

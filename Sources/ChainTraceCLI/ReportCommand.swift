@@ -31,8 +31,8 @@ struct ReportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The chain definition: draws the chain as defined and checks handler budgets.", valueName: "file"))
     var definition: String?
 
-    @Option(name: .long, help: ArgumentHelp("A second log of the same commands: show what changed from LOG to it.", valueName: "log"))
-    var compare: String?
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("A second log of the same commands: show what changed from LOG to it (repeatable: several files as one log).", valueName: "log"))
+    var compare: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("The most commands the page lists one by one.", valueName: "n"))
     var commands = 10_000
@@ -60,17 +60,20 @@ struct ReportCommand: ParsableCommand {
             graph = ChainGraph(definition: loaded)
         }
         let files = try logs.flatMap { path throws(FormatError) in try TraceLogReader.files(at: path) }
-        let progress = ProgressBar(totalBytes: ProgressBar.size(of: files) + (compare.map { 2 * ProgressBar.size(of: $0) } ?? 0))
+        let compared = try compare.flatMap { path throws(FormatError) in try TraceLogReader.files(at: path) }
+        // With --compare both logs are read a second time, side by side.
+        let progress = ProgressBar(
+            totalBytes: ProgressBar.size(of: files) + (compared.isEmpty ? 0 : ProgressBar.size(of: files) + ProgressBar.size(of: compared)))
         let limit = commands
         let (read, collected) = try TraceLogProfiler(threads: threads).profile(
             paths: logs, into: profile, collecting: { TraceReport.Collector(limit: limit) }, progress: progress.update)
         var comparison: TraceReport.Comparison?
-        if let compare {
+        if !compared.isEmpty {
             let done = ProgressBar.size(of: files)
-            let compared = try TraceLogComparison.compare(
-                try TraceLogReader(paths: logs, payloads: false), try TraceLogReader(path: compare, payloads: false),
+            let result = try TraceLogComparison.compare(
+                try TraceLogReader(paths: files, payloads: false), try TraceLogReader(paths: compared, payloads: false),
                 progress: { progress.update(done + $0) })
-            comparison = TraceReport.Comparison(compared, source: compare)
+            comparison = TraceReport.Comparison(result, source: compare.joined(separator: ", "))
         }
         progress.finish()
         var notes: [String] = read.tornTails.map { "Ignored a torn last line: \($0)" }

@@ -46,4 +46,29 @@ package enum FileBytes {
         }
         return names
     }
+
+    /// The paths a shell-style pattern (`*`, `?`, `[…]`) names, sorted, for a pattern the shell did not expand
+    /// (quoted, or from a script); `nil` when `pattern` has none of those characters or is itself an existing
+    /// path — a file may be called `a[1].jsonl`.
+    ///
+    /// - Throws: `FormatError` when the pattern cannot be read (a directory on its way that cannot be opened).
+    package static func globMatches(_ pattern: String) throws(FormatError) -> [String]? {
+        guard pattern.contains(where: { $0 == "*" || $0 == "?" || $0 == "[" }) else { return nil }
+        var status = stat()
+        if stat(pattern, &status) == 0 { return nil }
+        var matches = glob_t()
+        defer { globfree(&matches) }
+        switch glob(pattern, 0, nil, &matches) {
+        case 0:
+            var paths: [String] = []
+            for index in 0..<Int(matches.gl_pathc) {
+                if let path = matches.gl_pathv[index] { paths.append(String(cString: path)) }
+            }
+            return paths.sorted()
+        case GLOB_NOMATCH:
+            return []
+        default:
+            throw FormatError(file: pattern, line: 0, column: 0, expected: "a pattern whose directories can be read", found: "an unreadable directory")
+        }
+    }
 }

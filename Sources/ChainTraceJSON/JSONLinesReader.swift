@@ -23,8 +23,11 @@ public final class JSONLinesReader {
     /// Read on every line by one thread at a time: its accesses skip the run-time exclusivity check.
     @usableFromInline let lines: UncheckedCell<LineReader>
 
-    /// Bytes read so far, for progress reports.
+    /// Bytes of the input consumed so far, through the end of the last line returned: an offset in the file.
     package var bytesRead: Int { lines.value.bytesConsumed }
+
+    /// Bytes of the file read so far, for progress reports against its size (for a gzip file, compressed bytes).
+    package var fileBytesRead: Int { lines.value.fileBytesConsumed }
 
     /// Opens the file at `path`.
     package init(path: String, offset: Int = 0) throws(FormatError) {

@@ -139,6 +139,14 @@ public struct LineReader: ~Copyable {
     /// Bytes of the input consumed so far (through the end of the last line returned).
     package var bytesConsumed: Int { discarded + start }
 
+    /// Bytes of the file read so far, what progress is measured in against the file's size: ``bytesConsumed``, or
+    /// for a gzip file the compressed bytes zlib has taken from it (the decompressed bytes would pass the file's
+    /// size long before the end).
+    package var fileBytesConsumed: Int {
+        guard let compressed else { return bytesConsumed }
+        return Int(max(0, gzoffset(compressed)))
+    }
+
     /// Moves the unconsumed bytes to the front (growing the storage when a line outgrows it) and reads a chunk
     /// after them.
     private mutating func fill(file: String) throws(FormatError) {

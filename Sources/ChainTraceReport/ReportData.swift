@@ -137,6 +137,7 @@ struct ReportData {
                 "outcome": .string(summary.outcome.description),
             ]
             if let line = summary.line { object["line"] = Self.integer(line) }
+            if let file = summary.file { object["file"] = .string(file) }
             return .object(object)
         }
         var divergences: [JSONValue] = []

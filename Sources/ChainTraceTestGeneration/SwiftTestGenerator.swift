@@ -36,14 +36,15 @@ package struct SwiftTestGenerator: Sendable {
         self.commandLine = commandLine
     }
 
-    /// Adds a test for one recorded trace, found on `line` of the log.
-    package mutating func add(_ trace: Trace, line: Int) {
+    /// Adds a test for one recorded trace, found on `line` of the log (of `file`, for a log of several files).
+    package mutating func add(_ trace: Trace, line: Int, file: String? = nil) {
         let number = tests.count + 1
         let name = "command\(number)" + (trace.commandID.map { "_" + Self.identifier($0) } ?? "")
         let fields = trace.payload ?? [:]
         let command = "JSONCommand(kind: \(Self.literal(trace.commandKind)), id: \(trace.commandID.map(Self.literal) ?? "nil"), fields: \(Self.expression(fields)))"
         // Names go into the comment as literals too: a newline in one would end the comment and break the file.
-        var test = "    /// Line \(line) of the log: \(trace.commandID.map { "command \(Self.literal($0)), " } ?? "")\(Self.literal(trace.commandKind)).\n"
+        let place = file.map { "Line \(line) of \(Self.comment($0))" } ?? "Line \(line) of the log"
+        var test = "    /// \(place): \(trace.commandID.map { "command \(Self.literal($0)), " } ?? "")\(Self.literal(trace.commandKind)).\n"
         test += "    @Test func \(name)() throws {\n"
         test += "        let traces = captureTraces {\n"
         test += "            _ = try? chain.send(\(command), from: \(Self.literal(trace.entry)))\n"

@@ -58,8 +58,9 @@ public final class TraceLogReader {
 
     /// The line the last trace returned was on, in ``file``.
     public private(set) var line = 0
-    /// Bytes read so far, for progress reports.
-    public var bytesRead: Int { bytesOfFinishedFiles + lines.bytesRead }
+    /// Bytes of the log's files read so far, for progress reports against their sizes (a gzip file counts its
+    /// compressed bytes).
+    public var bytesRead: Int { bytesOfFinishedFiles + lines.fileBytesRead }
 
     /// Opens the trace log at `path`: a file, or a directory whose `.jsonl` files are read in name order (as a
     /// rotating ``TraceLogSink`` names them).
@@ -119,11 +120,26 @@ public final class TraceLogReader {
         keepsPayloads = payloads
     }
 
-    /// The log files at `path`: the file itself, or a directory's `.jsonl` and `.jsonl.gz` files in name order (gzip
-    /// files read decompressed).
+    /// The log files at `path`: the file itself, a directory's `.jsonl` and `.jsonl.gz` files in name order (gzip
+    /// files read decompressed), or, for a pattern such as `logs/*/traces-*.jsonl.gz` that the shell left alone
+    /// (quoted), every file and directory it matches, in name order.
     ///
-    /// - Throws: `FormatError` when `path` does not exist or is a directory without a log file.
+    /// - Throws: `FormatError` when `path` does not exist, is a directory without a log file, or is a pattern
+    ///   that matches nothing.
     public static func files(at path: String) throws(FormatError) -> [String] {
+        if let matches = try FileBytes.globMatches(path) {
+            guard !matches.isEmpty else {
+                throw FormatError(file: path, line: 0, column: 0, expected: "trace log files matching the pattern", found: "none")
+            }
+            var files: [String] = []
+            for match in matches { files += try filesWithoutPattern(at: match) }
+            return files
+        }
+        return try filesWithoutPattern(at: path)
+    }
+
+    /// ``files(at:)`` for a path taken as it is.
+    private static func filesWithoutPattern(at path: String) throws(FormatError) -> [String] {
         // Not a directory (or a path that cannot be examined, which opening it as a file names).
         guard let entries = try FileBytes.directoryNames(path) else { return [path] }
         let names = entries.filter { ($0.hasSuffix(".jsonl") || $0.hasSuffix(".jsonl.gz")) && !$0.hasPrefix(".") }
@@ -141,7 +157,7 @@ public final class TraceLogReader {
             if let trace = try nextInFile() { return trace }
             guard let following = pending.first else { return nil }
             if let torn = lines.tornTail { finishedTornTails.append(named(torn)) }
-            bytesOfFinishedFiles += lines.bytesRead
+            bytesOfFinishedFiles += lines.fileBytesRead
             pending.removeFirst()
             lines = try JSONLinesReader(path: following)
             version = nil

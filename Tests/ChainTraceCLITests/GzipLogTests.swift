@@ -26,14 +26,7 @@ struct GzipLogTests {
     /// A generated log, version 1 or 2, and the traces its plain bytes read as.
     static func log(_ random: inout SeededGenerator) throws -> (bytes: [UInt8], traces: [Trace]) {
         let traces = LogCommandsAgreeWithLibraryTests.log(&random, ids: Int.random(in: 0...300, using: &random))
-        var bytes: [UInt8]
-        if random.chance(0.5) {
-            bytes = CompactTraceLogFormat.header + [0x0A]
-            var encoder = CompactTraceLogEncoder()
-            for trace in traces { encoder.encode(trace, into: &bytes) }
-        } else {
-            bytes = LogCommandsAgreeWithLibraryTests.bytes(traces)
-        }
+        let bytes = LogCommandsAgreeWithLibraryTests.bytes(traces, compact: random.chance(0.5))
         return (bytes, try TraceLogReader(bytes: bytes).readAll().traces)
     }
 
@@ -105,5 +98,32 @@ struct GzipLogTests {
         let page = directory.appendingPathComponent("report.html").path
         #expect(try CLI.run("report", compressed, "-o", page).status == 0)
         #expect(try String(contentsOfFile: page, encoding: .utf8).contains(#""commands":200,"#))
+    }
+
+    /// Progress counts a compressed file's compressed bytes, so that it ends at the files' sizes, never past them,
+    /// and only grows — the decompressed bytes passed the file's size long before the end.
+    @Test(arguments: SeededGenerator.seeds(6))
+    func progressIsMeasuredInTheFilesBytes(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let directory = try CLI.temporaryDirectory().appendingPathComponent("mixed")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for index in 0..<Int.random(in: 1...4, using: &random) {
+            let traces = LogCommandsAgreeWithLibraryTests.log(&random, ids: Int.random(in: 1...3_000, using: &random))
+            let bytes = LogCommandsAgreeWithLibraryTests.bytes(traces)
+            if random.chance(0.7) {
+                _ = try Self.gzip(bytes, in: directory, named: "traces-\(index).jsonl")
+            } else {
+                _ = try CLI.write(bytes, named: "traces-\(index).jsonl", in: directory)
+            }
+        }
+        let files = try TraceLogReader.files(at: directory.path)
+        let total = try files.reduce(0) { $0 + (try FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int ?? 0) }
+        let reader = try TraceLogReader(path: directory.path, payloads: false)
+        var last = 0
+        while try reader.next() != nil {
+            #expect(reader.bytesRead >= last && reader.bytesRead <= total, "seed \(seed): \(reader.bytesRead) of \(total)")
+            last = reader.bytesRead
+        }
+        #expect(reader.bytesRead == total, "seed \(seed): \(reader.bytesRead) of \(total) bytes")
     }
 }

@@ -32,14 +32,27 @@ struct LogCommandsAgreeWithLibraryTests {
         TraceLogFormat.header + [0x0A] + traces.flatMap { TraceLogFormat.encode($0) + [0x0A] }
     }
 
+    /// Two runs of the same `ids` commands, the second sending some elsewhere.
+    static func runs(_ random: inout SeededGenerator, ids: Int) -> (before: [Trace], after: [Trace]) {
+        let before = log(&random, ids: ids)
+        let rerun = log(&random, ids: ids)
+        return (before, zip(before, rerun).map { original, other in random.chance(0.3) ? other : original })
+    }
+
+    /// `traces` as a log of version 2 (compact) or version 1.
+    static func bytes(_ traces: [Trace], compact: Bool) -> [UInt8] {
+        guard compact else { return bytes(traces) }
+        var bytes = CompactTraceLogFormat.header + [0x0A]
+        var encoder = CompactTraceLogEncoder()
+        for trace in traces { encoder.encode(trace, into: &bytes) }
+        return bytes
+    }
+
     @Test(arguments: SeededGenerator.seeds(5))
     func statsDiffAndExportPrintWhatTheLibrariesCompute(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let directory = try CLI.temporaryDirectory()
-        let before = Self.log(&random, ids: Int.random(in: 1...40, using: &random))
-        // The second run: the same commands, some going elsewhere.
-        let rerun = Self.log(&random, ids: before.count)
-        let after = zip(before, rerun).map { original, other in random.chance(0.3) ? other : original }
+        let (before, after) = Self.runs(&random, ids: Int.random(in: 1...40, using: &random))
         let beforePath = try CLI.write(Self.bytes(before), named: "before.jsonl", in: directory)
         let afterPath = try CLI.write(Self.bytes(after), named: "after.jsonl", in: directory)
 

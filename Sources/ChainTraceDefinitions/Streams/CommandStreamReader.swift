@@ -22,7 +22,8 @@ public final class CommandStreamReader {
         indirect case change(ChainChange)
     }
 
-    private let lines: JSONLinesReader
+    /// The stream's lines; `nil` for a reader of a trace log of several files (``init(traceLogAt:schema:)``).
+    private let lines: JSONLinesReader?
     /// What `next()` changes on every line. One reader is read by one thread at a time, so its accesses skip the
     /// run-time exclusivity check (``UncheckedCell``): the check on every line cost the replay of a flat
     /// million-line stream about half its speed.
@@ -38,17 +39,19 @@ public final class CommandStreamReader {
 
     /// Whether the stream turned out to be a trace log (known once the first line is read).
     public var isTraceLog: Bool { state.value.isTraceLog }
+    /// Whether the stream is a trace log of several files, whose lines count from the start of each.
+    public var readsSeveralFiles: Bool { (state.value.traces?.files.count ?? 1) > 1 }
     /// The file being read, as errors name it.
-    public var file: String { lines.file }
-    /// The incomplete last line, once the reader has reached it.
-    public var tornTail: TornTail? { lines.tornTail }
+    public var file: String { state.value.traces?.file ?? lines?.file ?? "" }
+    /// The incomplete last line, once the reader has reached it (of a trace log of several files: the first one met).
+    public var tornTail: TornTail? { state.value.traces?.tornTail ?? lines?.tornTail }
 
     /// Commands read from a trace log that carry no payload (recorded with `capturesPayloads: false`): they replay
     /// with empty fields, so rules on fields cannot match them as they matched the recorded commands.
     public private(set) var commandsWithoutPayload = 0
 
-    /// Bytes read so far, for progress reports.
-    public var bytesRead: Int { lines.bytesRead }
+    /// Bytes of the stream's files read so far, for progress reports against their sizes.
+    public var bytesRead: Int { state.value.traces?.bytesRead ?? lines?.fileBytesRead ?? 0 }
 
     /// Opens the stream at `path`.
     public convenience init(path: String) throws(FormatError) {
@@ -63,18 +66,33 @@ public final class CommandStreamReader {
     /// Opens the stream at `path`, decoding the fields `schema` names into slots as well, which rules compiled
     /// with the same schema read without a lookup (the replay's fast path).
     package init(path: String, schema: FieldSchema?) throws(FormatError) {
-        lines = try JSONLinesReader(path: path)
+        let lines = try JSONLinesReader(path: path)
         // A command stream is written by people: a last line without a newline reads like any other, and an
         // invalid one is an error. Only a recorded trace log, found by its header, can end in a torn line.
         lines.readsTornTails = false
+        self.lines = lines
         state = UncheckedCell(ReadState(decoder: CommandLineDecoder(schema: schema)))
     }
 
     /// Reads a stream held in memory, decoding the fields `schema` names into slots as well.
     package init(bytes: [UInt8], name: String = "<memory>", schema: FieldSchema?) {
-        lines = JSONLinesReader(bytes: bytes, name: name)
+        let lines = JSONLinesReader(bytes: bytes, name: name)
         lines.readsTornTails = false
+        self.lines = lines
         state = UncheckedCell(ReadState(decoder: CommandLineDecoder(schema: schema)))
+    }
+
+    /// Reads the commands of a recorded trace log of several files, directories or patterns, read as one log
+    /// (``TraceLogReader/init(paths:payloads:)``), decoding the fields `schema` names into slots as well.
+    ///
+    /// - Throws: `FormatError` when a path cannot be opened, or for the first file that is not a trace log.
+    package init(traceLogAt paths: [String], schema: FieldSchema?) throws(FormatError) {
+        lines = nil
+        var state = ReadState(decoder: CommandLineDecoder(schema: schema))
+        state.sawFirst = true
+        state.isTraceLog = true
+        state.traces = try TraceLogReader(paths: paths)
+        self.state = UncheckedCell(state)
     }
 
     /// The next command or change and its line, or `nil` at the end.
@@ -88,7 +106,7 @@ public final class CommandStreamReader {
                 kind: trace.commandKind, id: trace.commandID, entry: trace.entry, fields: trace.payload ?? [:])
             return (traces.line, .command(command))
         }
-        guard let raw = try lines.nextLine() else { return nil }
+        guard let lines, let raw = try lines.nextLine() else { return nil }
         if state.value.sawFirst, !state.value.isTraceLog, raw.isTerminated {
             let fast = lines.withBytes(of: raw) { state.value.decoder.decode($0) }
             if let fast { return (raw.number, .command(fast)) }
