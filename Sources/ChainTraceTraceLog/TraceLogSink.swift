@@ -76,7 +76,7 @@ public final class TraceLogSink: TraceSink {
     /// trace (it could never be read, and left in place it would join the next line). `nil` otherwise.
     public let repairedTail: TornTail?
 
-    private let writer: BackgroundTraceWriter?
+    private let writer: BackgroundDrain<BackgroundTraceWriter>?
     private let direct: LockedValue<TraceLogFile>?
     private let slot = PerThreadSlot()
     private let closed = PublishedCounter()
@@ -98,7 +98,7 @@ public final class TraceLogSink: TraceSink {
         self.options = options
         repairedTail = file.repairedTail
         if options.writesInBackground {
-            let writer = BackgroundTraceWriter(file: file, flushInterval: options.flushInterval)
+            let writer = BackgroundDrain(consumer: BackgroundTraceWriter(file: file), flushInterval: options.flushInterval)
             writer.start()
             self.writer = writer
             direct = nil
@@ -122,7 +122,7 @@ public final class TraceLogSink: TraceSink {
 
     /// The files written so far, in order: ``path`` alone, or the numbered series when rotating.
     public var files: [String] {
-        if let writer { return writer.file.withLock { $0.files } }
+        if let writer { return writer.consumer.file.withLock { $0.files } }
         return direct?.withLock { $0.files } ?? []
     }
 
@@ -162,7 +162,7 @@ public final class TraceLogSink: TraceSink {
     /// Runs `body` with the background writer held still (it waits for the file), so tests can fill the queues.
     package func withWriterPaused<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
         guard let writer else { return try body() }
-        return try writer.file.withLock { _ throws(Failure) in try body() }
+        return try writer.consumer.file.withLock { _ throws(Failure) in try body() }
     }
 
     /// Writes a change to a chain into the log (near the traces recorded around it; each trace's `chainVersion`
@@ -170,7 +170,7 @@ public final class TraceLogSink: TraceSink {
     public func record(_ edit: ChainEdit) {
         guard closed.value == 0 else { return }
         if let writer {
-            writer.submit(edit)
+            writer.consumer.submit(edit)
         } else {
             direct?.withLock { $0.append(edit) }
         }
@@ -182,7 +182,7 @@ public final class TraceLogSink: TraceSink {
     public func flush() throws(FormatError) {
         if let writer {
             writer.flush()
-            if let error = writer.file.withLock({ $0.firstError }) { throw error }
+            if let error = writer.consumer.file.withLock({ $0.firstError }) { throw error }
         } else if let error = direct?.withLock({ file -> FormatError? in
             file.writeBuffer()
             return file.firstError
@@ -197,7 +197,7 @@ public final class TraceLogSink: TraceSink {
         let error: FormatError?
         if let writer {
             writer.close()
-            error = writer.file.withLock { $0.firstError }
+            error = writer.consumer.file.withLock { $0.firstError }
         } else {
             error = direct?.withLock { file -> FormatError? in
                 file.close()

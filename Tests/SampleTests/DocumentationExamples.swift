@@ -337,6 +337,20 @@ struct DocumentationExamples {
         let names = tracer.finishedSpans.map(\.operationName)
         #expect(names.sorted() == ["Penny", "vending String"])
         #expect(tracer.finishedSpans.first { $0.operationName == "Penny" }?.attributes.get("chaintrace.decision") == .string("accepted"))
+
+        do {
+            // doc: span-sink-background
+            let tracer = InMemoryTracer()                                   // in an app: the bootstrapped tracer
+            let sink = SpanTraceSink(tracer: tracer, delivery: .background())
+            let chain = try Chain<String, String>("vending", recorder: Recorder(sink: sink))
+            try chain.append(Handler("Penny") { $0 == "penny" ? .accept("penny") : .pass })
+            _ = try chain.send("penny")
+            sink.flush()                                                    // the spans are made; or close() at shutdown
+            // tracer.finishedSpans: "vending String" and "Penny", as on the recording thread
+            // end
+            #expect(tracer.finishedSpans.map(\.operationName).sorted() == ["Penny", "vending String"])
+            #expect(sink.droppedCount == 0)
+        }
         // doc: log-sink
         let sink = LogTraceSink(logger: Logger(label: "app.chain"), level: .debug, granularity: .perHop)
         chain.recorder = Recorder(sink: sink)

@@ -1,0 +1,1 @@
+../../../../Samples/VendingMachine/CoinValidators.swift
