@@ -57,11 +57,19 @@ struct DiffCommand: ParsableCommand {
         switch output.format {
         case .json:
             let latency = try JSONValue(encoding: changes)
-            Terminal.standardOutput.writeData(try divergenceReport.json().merging(["latency": latency]).printed)
+            func side(_ reader: TraceLogReader, _ profile: ChainProfile) -> JSONValue {
+                ["files": .integer(Int64(reader.files.count)), "traces": .integer(Int64(clamping: profile.commands))]
+            }
+            Terminal.standardOutput.writeData(try divergenceReport.json().merging([
+                "latency": latency, "before": side(left, comparison.before), "after": side(right, comparison.after),
+            ]).printed)
         case .text:
             let style = output.style
-            let names = "\(TerminalText.shown(first.joined(separator: ", "))) → \(TerminalText.shown(second.joined(separator: ", ")))"
-            var text = style.bold("Divergences") + " (\(names))\n" + divergenceReport.text(style: style)
+            func side(_ paths: [String], _ reader: TraceLogReader, _ profile: ChainProfile) -> String {
+                let files = reader.files.count == 1 ? "" : " in \(reader.files.count) files"
+                return "\(TerminalText.shown(paths.joined(separator: ", "))) (\(profile.commands) traces\(files))"
+            }
+            var text = style.bold("Divergences") + " (\(side(first, left, comparison.before)) → \(side(second, right, comparison.after)))\n" + divergenceReport.text(style: style)
             text += "\n" + style.bold("Self time per handler") + "\n"
             var table = TextTable([
                 ("handler", .left), ("seen", .right), ("p50 before", .right), ("after", .right), ("p95 before", .right),

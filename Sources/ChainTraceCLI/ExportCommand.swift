@@ -92,6 +92,11 @@ struct ExportCommand: ParsableCommand {
         }
         progress.finish()
         try file?.commit()
+        if let output {
+            let files = reader.files.count
+            Terminal.standardError.writeText(
+                "Wrote \(TerminalText.shown(output)): \(count) traces from \(files) file\(files == 1 ? "" : "s").\n")
+        }
     }
 }
 

@@ -128,7 +128,8 @@ struct ReplayCommand: ParsableCommand {
             if let torn = report.tornTail { object = object.merging(["tornTail": .string(torn.description)]) }
             Terminal.standardOutput.writeData(object.printed)
         case .text:
-            var text = style.bold("Replayed \(report.commands) commands") + " through \(definition.name)"
+            var text = style.bold("Replayed \(report.commands) commands") + (files.count > 1 ? " from \(files.count) files" : "")
+                + " through \(definition.name)"
             if report.changes > 0 { text += " with \(report.changes) chain changes" }
             text += " in \(DurationText.format(nanoseconds: elapsed.nanoseconds)).\n"
             if !report.paths.isEmpty {
