@@ -19,20 +19,23 @@ public struct TraceLogComparison: Sendable {
     /// Each handler's latency change.
     public var latencyChanges: [LatencyChange] { LatencyChange.between(before, after) }
 
-    /// Reads both logs side by side, in constant memory when their commands are in the same order.
+    /// Reads both logs side by side, in constant memory when their commands are in the same order; the first on a
+    /// thread of its own (``TraceReadAhead``), so the two are read at once.
     ///
     /// - Parameters:
-    ///   - first: The earlier run.
+    ///   - first: The earlier run (handed over: only the reading thread uses it).
     ///   - second: The later run of the same commands.
     ///   - progress: Called now and then with the bytes read of both logs together.
     public static func compare(
-        _ first: TraceLogReader, _ second: TraceLogReader, progress: ((Int) -> Void)? = nil
+        _ first: sending TraceLogReader, _ second: TraceLogReader, progress: ((Int) -> Void)? = nil
     ) throws(FormatError) -> TraceLogComparison {
+        let first = TraceReadAhead(first)
         var comparison = TraceLogComparison(matcher: TraceMatcher(), before: ChainProfile(), after: ChainProfile())
         var count = 0
         while true {
-            let left = try first.next()
-            let leftPlace = (first.line, first.files.count > 1 ? first.file : nil)
+            let read = try first.next()
+            let left = read?.trace
+            let leftPlace = (read?.line, read?.file)
             let right = try second.next()
             let rightPlace = (second.line, second.files.count > 1 ? second.file : nil)
             if left == nil && right == nil { break }

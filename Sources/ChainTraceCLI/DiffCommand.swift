@@ -50,6 +50,7 @@ struct DiffCommand: ParsableCommand {
         let left = try TraceLogReader(paths: first, payloads: false)
         let right = try TraceLogReader(paths: second, payloads: false)
         let progress = ProgressBar(totalBytes: try ProgressBar.size(ofLogs: first + second))
+        let files = (before: left.files.count, after: right.files.count)
         let comparison = try TraceLogComparison.compare(left, right, progress: progress.update)
         progress.finish()
         let divergenceReport = DivergenceReport(matcher: comparison.matcher, shown: divergences)
@@ -57,19 +58,19 @@ struct DiffCommand: ParsableCommand {
         switch output.format {
         case .json:
             let latency = try JSONValue(encoding: changes)
-            func side(_ reader: TraceLogReader, _ profile: ChainProfile) -> JSONValue {
-                ["files": .integer(Int64(reader.files.count)), "traces": .integer(Int64(clamping: profile.commands))]
+            func side(_ files: Int, _ profile: ChainProfile) -> JSONValue {
+                ["files": .integer(Int64(files)), "traces": .integer(Int64(clamping: profile.commands))]
             }
             Terminal.standardOutput.writeData(try divergenceReport.json().merging([
-                "latency": latency, "before": side(left, comparison.before), "after": side(right, comparison.after),
+                "latency": latency, "before": side(files.before, comparison.before), "after": side(files.after, comparison.after),
             ]).printed)
         case .text:
             let style = output.style
-            func side(_ paths: [String], _ reader: TraceLogReader, _ profile: ChainProfile) -> String {
-                let files = reader.files.count == 1 ? "" : " in \(reader.files.count) files"
-                return "\(TerminalText.shown(paths.joined(separator: ", "))) (\(profile.commands) traces\(files))"
+            func side(_ paths: [String], _ files: Int, _ profile: ChainProfile) -> String {
+                "\(TerminalText.shown(paths.joined(separator: ", "))) (\(profile.commands) traces\(files == 1 ? "" : " in \(files) files"))"
             }
-            var text = style.bold("Divergences") + " (\(side(first, left, comparison.before)) → \(side(second, right, comparison.after)))\n" + divergenceReport.text(style: style)
+            let sides = "\(side(first, files.before, comparison.before)) → \(side(second, files.after, comparison.after))"
+            var text = style.bold("Divergences") + " (\(sides))\n" + divergenceReport.text(style: style)
             text += "\n" + style.bold("Self time per handler") + "\n"
             var table = TextTable([
                 ("handler", .left), ("seen", .right), ("p50 before", .right), ("after", .right), ("p95 before", .right),

@@ -105,6 +105,14 @@ public final class JoinableThread: @unchecked Sendable {
         handle = thread
     }
 
+    /// Starts a thread running `body`, which the caller hands over with everything it holds (a reader only that
+    /// thread will use): `sending`, so the compiler checks the caller keeps nothing of it.
+    public convenience init(running body: sending @escaping () -> Void) {
+        // The closure is the new thread's alone from here on; the wrapper only carries it there.
+        nonisolated(unsafe) let handedOver = body
+        self.init { handedOver() }
+    }
+
     /// Waits for the thread to finish (once; later calls return at once).
     public func join() {
         guard let handle else { return }
