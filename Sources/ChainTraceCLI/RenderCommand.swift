@@ -76,6 +76,9 @@ struct RenderCommand: ParsableCommand {
             rowLength: rowLength, maximumHandlers: maxHandlers == 0 ? nil : maxHandlers,
             focus: names(focus), ignore: names(ignore), slowRule: try slowRule.rule())
         let dot: DOTGraph
+        /// What was read, said when the diagram is written to a file: "N traces from K files".
+        var read: String?
+        func counted(_ traces: Int, _ files: Int) -> String { "\(traces) traces from \(files) file\(files == 1 ? "" : "s")" }
         let trace = self.trace.isEmpty ? nil : self.trace
         let diff = self.diff.isEmpty ? nil : self.diff
         if let trace, let command {
@@ -87,15 +90,17 @@ struct RenderCommand: ParsableCommand {
             dot = ChainDiagram.path(found, over: graph, options: options)
         } else if let trace, let diff {
             let progress = ProgressBar(totalBytes: try ProgressBar.size(ofLogs: trace + diff))
-            let comparison = try TraceLogComparison.compare(
-                try TraceLogReader(paths: trace, payloads: false), try TraceLogReader(paths: diff, payloads: false),
-                progress: progress.update)
+            let (before, after) = (try TraceLogReader(paths: trace, payloads: false), try TraceLogReader(paths: diff, payloads: false))
+            let files = (before: before.files.count, after: after.files.count)
+            let comparison = try TraceLogComparison.compare(before, after, progress: progress.update)
             progress.finish()
+            read = "\(counted(comparison.before.commands, files.before)) → \(counted(comparison.after.commands, files.after))"
             let graph = defined ?? ChainGraph(profile: comparison.before)
             try Self.check(options, against: graph, observed: (comparison.before.handlers + comparison.after.handlers).map(\.handler))
             dot = ChainDiagram.diff(before: comparison.before, after: comparison.after, over: graph, options: options)
         } else if let trace {
-            let profile = try Self.profile(of: trace)
+            let (profile, files) = try Self.profile(of: trace)
+            read = counted(profile.commands, files)
             let graph = defined ?? ChainGraph(profile: profile)
             try Self.check(options, against: graph, observed: profile.handlers.map(\.handler))
             dot = ChainDiagram.profile(profile, over: graph, options: options)
@@ -118,6 +123,7 @@ struct RenderCommand: ParsableCommand {
             let file = try AtomicOutputFile(path: output)
             try file.write(rendered.bytes)
             try file.commit()
+            if let read { Terminal.standardError.writeText("Wrote \(TerminalText.shown(output)): \(read).\n") }
         } else {
             Terminal.standardOutput.write(bytes: rendered.bytes)
         }
@@ -141,12 +147,12 @@ struct RenderCommand: ParsableCommand {
         lists.flatMap { $0.split(separator: ",") }.map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
     }
 
-    /// The profile of a whole log, read as it streams, on every core.
-    private static func profile(of logs: [String]) throws -> ChainProfile {
+    /// The profile of a whole log, read as it streams, on every core, and how many files it was.
+    private static func profile(of logs: [String]) throws -> (profile: ChainProfile, files: Int) {
         let progress = ProgressBar(totalBytes: try ProgressBar.size(ofLogs: logs))
         let read = try TraceLogProfiler().profile(paths: logs, into: ChainProfile(), progress: progress.update)
         progress.finish()
-        return read.profile
+        return (read.profile, read.files.count)
     }
 
     /// The trace whose command id is `command`, else the one at that 1-based number; with `profilingItsChain`,

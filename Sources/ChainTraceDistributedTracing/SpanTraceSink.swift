@@ -19,7 +19,7 @@ import Dispatch
 /// Spans are made when a trace is finished, with the recorded start and end times. When no tracer is
 /// bootstrapped (`NoOpTracer`), recording a trace into this sink does no work beyond that check.
 ///
-/// Making spans is a tracer's slowest part: swift-otel's took 8–14 µs a span on the recording thread here. With
+/// Making spans is a tracer's slowest part: with swift-otel they took the recording thread 7.8–8.9 µs a hop here. With
 /// ``Delivery/background(queueCapacity:)`` the recording thread only hands the trace (and the context it was
 /// sent in) to a queue of its own; a thread of the sink's makes the spans. When that thread falls behind and a
 /// queue is full, traces are dropped and counted in ``droppedCount`` — never silently.

@@ -70,6 +70,10 @@ struct SeveralFilesAsOneLogCommandTests {
             split["files"] = stats["files"]
             #expect(NSDictionary(dictionary: split).isEqual(to: stats), "\(label)")
             let traced = arguments.flatMap { ["--trace", $0] }
+            let drawn = directory.appendingPathComponent("profile-\(spelling).dot").path
+            let written = try CLI.run(["render"] + traced + ["-o", drawn])
+            #expect(written.standardError == "Wrote \(drawn): \(before.count) traces from \(beforeParts.count) files.\n", "\(label)")
+            #expect(try String(contentsOfFile: drawn, encoding: .utf8) == profile.standardOutput, "\(label)")
             #expect(try CLI.run(["render"] + traced + ["--format", "dot"]).standardOutput == profile.standardOutput, "\(label)")
             #expect(try CLI.run(["render"] + traced + ["--command", command, "--format", "dot"]).standardOutput == path.standardOutput, "\(label)")
             #expect(try CLI.run(["export"] + arguments + ["--to", "folded"]).standardOutput == folded.standardOutput, "\(label)")
