@@ -6,6 +6,7 @@ Usage (from the repository's root):
                                                         [--hops spans|events]
                                                         [--delivery background|recording-thread]
     python3 Examples/OpenTelemetry/check-live-export.py --bench [--commands N] [--rounds R]
+    python3 Examples/OpenTelemetry/check-live-export.py --post-export LOG [--chaintrace PATH]
 Options: --skip-build (use the binaries already built), --keep DIR (keep the log, the spans received and the
 export to compare), --configuration debug|release (default release).
 
@@ -23,6 +24,9 @@ its `traceHop`-instrumented chain, swift-otel bootstrapped with OTEL_EXPORTER_OT
   * the resource names the service.
 Bench mode runs `VendingMachineOTel bench` against the receiver and adds, per swift-otel round, the spans the
 receiver got beside the spans the chain made.
+Post mode (`--post-export LOG`, no swift-otel needed; `swift test` runs it) checks Docs/Integrations.md's recipe for
+a recorded log: `chaintrace export --to otlp LOG` POSTed to the receiver as a client would with curl (OTLP/JSON,
+plain and gzip) and as protobuf, each arriving as exactly the spans of the file.
 
 Exit 0 when everything arrived as expected, 1 when not (the reason on stderr), 2 when something needed is missing.
 """
@@ -227,8 +231,8 @@ def check(receiver, arguments, directory):
         fail("; ".join(receiver.errors))
     report_deviations(receiver)
     exported = os.path.join(directory, "exported.otlp.json")
-    chaintrace = os.path.join(ROOT, ".build", "debug", "chaintrace")
-    subprocess.run([chaintrace, "export", log, "--to", "otlp", "-o", exported], check=True, cwd=ROOT)
+    subprocess.run([arguments.chaintrace, "export", log, "--to", "otlp", "-o", exported], check=True, cwd=ROOT,
+                   capture_output=True)
     with open(exported, encoding="utf-8") as file:
         expected_request = parse_json_request(file.read())
 
@@ -316,6 +320,50 @@ def check(receiver, arguments, directory):
                                  "times" if arguments.hops == "events" else "parents, start and end"))
 
 
+def post(receiver, body, content_type, encoding=None):
+    import urllib.request
+    headers = {"Content-Type": content_type}
+    if encoding == "gzip":
+        body = gzip.compress(body)
+        headers["Content-Encoding"] = "gzip"
+    request = urllib.request.Request(receiver.endpoint + "/v1/traces", data=body, headers=headers, method="POST")
+    with urllib.request.urlopen(request, timeout=30) as response:
+        if response.status != 200:
+            fail("the receiver answered %d" % response.status)
+
+
+def post_export(receiver, arguments, directory):
+    exported = os.path.join(directory, "exported.otlp.json")
+    subprocess.run([arguments.chaintrace, "export", arguments.post_export, "--to", "otlp", "-o", exported],
+                   check=True, cwd=ROOT, capture_output=True)
+    with open(exported, "rb") as file:
+        body = file.read()
+    expected_request = parse_json_request(body)
+    expected_spans = [span for resource in expected_request.resource_spans
+                      for scope in resource.scope_spans for span in scope.spans]
+    expected_children = children_by_parent(expected_spans)
+    expected = collections.Counter(json.dumps(canonical_tree(root, expected_children))
+                                   for root in expected_spans if not root.parent_span_id)
+    for label, data, content_type, encoding in [
+            ("OTLP/JSON", body, "application/json", None),
+            ("OTLP/JSON, gzip", body, "application/json", "gzip"),
+            ("protobuf", expected_request.SerializeToString(), "application/x-protobuf", None)]:
+        with receiver.lock:
+            receiver.spans = []
+        post(receiver, data, content_type, encoding)
+        if receiver.errors:
+            fail("; ".join(receiver.errors))
+        if receiver.deviations:
+            fail("the export's ids are not hex: %s" % receiver.deviations[0])
+        spans = [span for _, span in receiver.spans]
+        children = children_by_parent(spans)
+        arrived = collections.Counter(json.dumps(canonical_tree(root, children))
+                                      for root in spans if not root.parent_span_id)
+        if arrived != expected or len(spans) != len(expected_spans):
+            fail("%s: %d spans arrived, not the export's %d as written" % (label, len(spans), len(expected_spans)))
+        print("%s: %d traces, %d spans arrived as exported" % (label, sum(expected.values()), len(spans)))
+
+
 def report_deviations(receiver):
     if receiver.deviations:
         print("note: %d trace or span ids arrived in base 64 (e.g. %s): swift-otel's http/json writes protobuf's "
@@ -360,15 +408,19 @@ def main():
     parser.add_argument("--configuration", default="release", choices=["debug", "release"])
     parser.add_argument("--skip-build", action="store_true")
     parser.add_argument("--keep")
+    parser.add_argument("--post-export", metavar="LOG")
+    parser.add_argument("--chaintrace", default=os.path.join(ROOT, ".build", "debug", "chaintrace"))
     arguments = parser.parse_args()
-    if not arguments.skip_build:
+    if not arguments.skip_build and not arguments.post_export:
         build(arguments.configuration)
     receiver = Receiver()
     threading.Thread(target=receiver.serve_forever, daemon=True).start()
     directory = arguments.keep or tempfile.mkdtemp(prefix="chaintrace-otel-")
     os.makedirs(directory, exist_ok=True)
     try:
-        if arguments.bench:
+        if arguments.post_export:
+            post_export(receiver, arguments, directory)
+        elif arguments.bench:
             bench(receiver, arguments, directory)
         else:
             check(receiver, arguments, directory)

@@ -73,14 +73,15 @@ enum PythonScript {
     /// Whether this is CI (`CI` set), where a test skipped for a missing tool fails instead.
     static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
 
-    /// Runs `Scripts/<name>` with `arguments` from the package root; its status, standard output and standard error.
+    /// Runs `Scripts/<name>` (a path from there: `../Examples/…` for an example's script) with `arguments` from the
+    /// package root; its status, standard output and standard error.
     static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", BuiltProduct.packageRoot.appendingPathComponent("Scripts/\(name)").path] + arguments
         process.currentDirectoryURL = BuiltProduct.packageRoot
         // Standard error to a file, so that neither stream can fill a pipe and block the script while the other is read.
-        let errorFile = TestFiles.directory.appendingPathComponent("\(name)-\(UUID()).stderr")
+        let errorFile = TestFiles.directory.appendingPathComponent("\((name as NSString).lastPathComponent)-\(UUID()).stderr")
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errorFile) }
         let output = Pipe()

@@ -163,4 +163,32 @@ struct OTLPExportTests {
             #expect(spans.enumerated().allSatisfy { index, span in span[1] as? Int == index - 1 }, "\(spans.map { $0[0] })")
         }
     }
+
+    /// Docs/Integrations.md's recipe for a recorded log: the export POSTed to an OTLP/HTTP receiver on loopback
+    /// (`Examples/OpenTelemetry/check-live-export.py --post-export`, the same receiver that checks the live example)
+    /// as OTLP/JSON — plain and gzip, as curl sends it — and as protobuf arrives as exactly the spans of the file.
+    @Test(.enabled(if: validatorAvailable || required, "python3 with opentelemetry-proto is not installed"),
+          arguments: ["sample", "generated"])
+    func anExportPostedToAReceiverArrivesWhole(log kind: String) throws {
+        #expect(Self.validatorAvailable)
+        guard Self.validatorAvailable else { return }
+        let directory = try CLI.temporaryDirectory()
+        let log = directory.appendingPathComponent("\(kind).traces.jsonl").path
+        if kind == "sample" {
+            let sample = try BuiltProduct(name: "VendingMachine").run(
+                ["--trace-out", log, "--diagram", directory.appendingPathComponent("vending.svg").path])
+            #expect(sample.status == 0, "\(sample.standardError)")
+        } else {
+            var random = SeededGenerator(seed: 44)
+            let names = (0..<5).map { random.chance(0.5) ? random.hostileName() + "·\($0)" : "H\($0)" }
+            let traces = (0..<40).map { Self.trace(&random, id: UInt64($0), names: names).0 }
+            _ = try CLI.write(TraceLogFormat.header + [0x0A] + traces.flatMap { TraceLogFormat.encode($0) + [0x0A] }, named: "\(kind).traces.jsonl", in: directory)
+        }
+        let chaintrace = try #require(BuiltProduct(name: "chaintrace").url).path
+        let run = try PythonScript.run("../Examples/OpenTelemetry/check-live-export.py", ["--post-export", log, "--chaintrace", chaintrace])
+        #expect(run.status == 0, "check-live-export: \(run.errors)")
+        for label in ["OTLP/JSON", "OTLP/JSON, gzip", "protobuf"] {
+            #expect(run.output.contains("\(label): \(kind == "sample" ? 10 : 40) traces"), "\(run.output)")
+        }
+    }
 }
