@@ -126,7 +126,7 @@ final class VendingMachineService: Service, Sendable {
         try log?.close()
         // Background delivery: every span made before the group shuts swift-otel down (which exports what it holds).
         spans.close()
-        print("accepted \(cents) cents from \(traces) coins; \(traces - spans.droppedCount) chain traces sent as spans"
+        print("accepted \(cents) cents from \(traces) coins; \(traces - spans.droppedCount) chain traces handed to swift-otel as spans"
             + (traceLog.map { "; trace log: \($0)" } ?? ""))
     }
 }
