@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChainTrace
+import ChainTraceAnalysis
 import ChainTraceJSON
 import ChainTraceTraceLog
 
@@ -40,6 +41,13 @@ struct ExportCommand: ParsableCommand {
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write here (whole or not at all) instead of to standard output.", valueName: "file"))
     var output: String?
+
+    @Option(name: .long, help: ArgumentHelp("For folded: threads reading the log at once (default: one per core).", valueName: "n"))
+    var threads: Int?
+
+    func validate() throws {
+        if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more") }
+    }
 
     func run() throws {
         let reader = try TraceLogReader(paths: logs, payloads: false)
@@ -82,12 +90,10 @@ struct ExportCommand: ParsableCommand {
                 finished += ProgressBar.size(of: path)
             }
         case .folded:
-            var export = FoldedStacksExport()
-            while let trace = try reader.next() {
-                export.add(trace)
-                count += 1
-                if count & 0x3FFF == 0 { progress.update(reader.bytesRead) }
-            }
+            // Sums, not a stream: parts of the log are summed on every core and joined in log order.
+            let (read, export) = try TraceLogProfiler(threads: threads).profile(
+                paths: logs, collecting: FoldedStacksExport.init, progress: progress.update)
+            count = read.profile.commands
             try emit(Array(export.text(unit: unit).utf8))
         }
         progress.finish()

@@ -142,6 +142,15 @@ struct TraceLogProfilerTests {
             #expect(collected.traces == order, "seed \(seed), \(profiler.threads) threads, parts of \(profiler.partBytes) bytes")
             #expect(Self.same(result.profile, expected), "seed \(seed)")
         }
+        // Folded stacks summed by parts and joined (export --to folded on every core) are the plain sums, lines in
+        // the same order.
+        var folded = FoldedStacksExport()
+        for trace in order { folded.add(trace) }
+        for _ in 0..<3 {
+            let profiler = TraceLogProfiler(threads: Int.random(in: 1...4, using: &random), partBytes: Int.random(in: 1...max(2, bytes.count / 3), using: &random))
+            let (_, joined) = try profiler.profile(paths: [path], collecting: FoldedStacksExport.init)
+            #expect(joined.text(unit: .nanoseconds) == folded.text(unit: .nanoseconds), "seed \(seed), \(profiler.threads) threads, parts of \(profiler.partBytes) bytes")
+        }
     }
 
     /// A log of many files — some big enough to split into parts, some not, some compressed, with torn ends,

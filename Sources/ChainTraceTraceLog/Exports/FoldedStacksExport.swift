@@ -32,6 +32,20 @@ public struct FoldedStacksExport: Sendable {
         }
     }
 
+    /// Adds what `later` summed from the traces that came after these — how the sums of parts of a log read at
+    /// once join, in log order, into the sums of the whole log (stacks keep the order they first appeared in).
+    public mutating func append(_ later: FoldedStacksExport) {
+        for stack in later.order {
+            let value = later.totals[stack] ?? 0
+            if let total = totals[stack] {
+                totals[stack] = total.saturatingAdd(value)
+            } else {
+                order.append(stack)
+                totals[stack] = value
+            }
+        }
+    }
+
     /// The lines, in the order their stacks first appeared, each ending in a newline.
     public func text(unit: Unit = .microseconds) -> String {
         var text = ""
