@@ -14,45 +14,98 @@ public struct FoldedStacksExport: Sendable {
         case microseconds, nanoseconds
     }
 
-    private var totals: [String: UInt64] = [:]
-    private var order: [String] = []
+    /// A stack: the stack it extends (-1: none, a chain's root) and its last frame's name as recorded.
+    private struct Stack: Hashable, Sendable {
+        var parent: Int
+        var name: String
+    }
+
+    /// Each stack met, numbered in the order met (a stack's parent always has a lower number).
+    private var numbers: [Stack: Int] = [:]
+    private var stacks: [Stack] = []
+    /// Per stack number: the summed self time of the hops whose stack it is.
+    private var totals: [UInt64] = []
+    /// The stacks that are some hop's, in the order first met: the lines.
+    private var order: [Int] = []
+    private var isLine: [Bool] = []
 
     /// Starts an empty export.
     public init() {}
 
+    /// The number of the stack `name` on top of `parent`, numbered now if new.
+    private mutating func number(_ name: String, on parent: Int) -> Int {
+        let stack = Stack(parent: parent, name: name)
+        if let number = numbers[stack] { return number }
+        let number = stacks.count
+        numbers[stack] = number
+        stacks.append(stack)
+        totals.append(0)
+        isLine.append(false)
+        return number
+    }
+
+    /// Adds `value` to the line of stack `number`.
+    private mutating func add(_ value: UInt64, to number: Int) {
+        if !isLine[number] {
+            isLine[number] = true
+            order.append(number)
+        }
+        totals[number] = totals[number].saturatingAdd(value)
+    }
+
     /// Adds one trace's hops.
+    ///
+    /// Stacks are numbered as they are met, by the stack below and the frame's name, so a hop costs one lookup
+    /// rather than the joined text of its stack; the text is made once per stack, by ``text(unit:)``.
     public mutating func add(_ trace: Trace) {
-        var open: [(name: String, end: UInt64)] = []
+        let root = number(trace.chain, on: -1)
+        var open: [(number: Int, end: UInt64)] = []
         for hop in trace.hops {
             while let last = open.last, last.end <= hop.startOffset { open.removeLast() }
-            let stack = ([trace.chain] + open.map(\.name) + [hop.handler]).map(Self.frame).joined(separator: ";")
-            if totals[stack] == nil { order.append(stack) }
-            totals[stack, default: 0] = totals[stack, default: 0].saturatingAdd(hop.selfDuration)
-            open.append((hop.handler, hop.startOffset.saturatingAdd(hop.inclusiveDuration)))
+            let stack = number(hop.handler, on: open.last?.number ?? root)
+            add(hop.selfDuration, to: stack)
+            open.append((stack, hop.startOffset.saturatingAdd(hop.inclusiveDuration)))
         }
     }
 
     /// Adds what `later` summed from the traces that came after these — how the sums of parts of a log read at
     /// once join, in log order, into the sums of the whole log (stacks keep the order they first appeared in).
     public mutating func append(_ later: FoldedStacksExport) {
-        for stack in later.order {
-            let value = later.totals[stack] ?? 0
-            if let total = totals[stack] {
-                totals[stack] = total.saturatingAdd(value)
-            } else {
-                order.append(stack)
-                totals[stack] = value
-            }
+        // Later's numbers in this export: parents are numbered before their children, so in one pass.
+        var mapped = [Int](repeating: 0, count: later.stacks.count)
+        for (index, stack) in later.stacks.enumerated() {
+            mapped[index] = number(stack.name, on: stack.parent < 0 ? -1 : mapped[stack.parent])
         }
+        for stack in later.order { add(later.totals[stack], to: mapped[stack]) }
     }
 
     /// The lines, in the order their stacks first appeared, each ending in a newline.
+    ///
+    /// Names that differ only in the characters the format reserves (`a;b` and `a_b`) print as one stack: their
+    /// lines are summed, at the place the first of them appeared.
     public func text(unit: Unit = .microseconds) -> String {
+        // In number order, so a stack's parent is always made first (no recursion, however deep the nesting).
+        var texts: [String] = []
+        texts.reserveCapacity(stacks.count)
+        for stack in stacks {
+            texts.append(stack.parent < 0 ? Self.frame(stack.name) : texts[stack.parent] + ";" + Self.frame(stack.name))
+        }
+        var lines: [String] = []
+        var sums: [String: UInt64] = [:]
+        for number in order {
+            let line = texts[number]
+            if let sum = sums[line] {
+                sums[line] = sum.saturatingAdd(totals[number])
+            } else {
+                lines.append(line)
+                sums[line] = totals[number]
+            }
+        }
         var text = ""
-        for stack in order {
-            let nanoseconds = totals[stack] ?? 0
+        for line in lines {
+            let nanoseconds = sums[line] ?? 0
             let value = unit == .nanoseconds ? nanoseconds : nanoseconds / 1000 + (nanoseconds % 1000 >= 500 ? 1 : 0)
-            text += "\(stack) \(value)\n"
+            text += "\(line) \(value)\n"
         }
         return text
     }
