@@ -53,8 +53,17 @@ struct ExportCommand: ParsableCommand {
         let reader = try TraceLogReader(paths: logs, payloads: false)
         let progress = ProgressBar(totalBytes: ProgressBar.size(of: reader.files))
         let file = try output.map { path throws(FormatError) in try AtomicOutputFile(path: path) }
+        // Written a megabyte at a time: a write per trace cost more than encoding it.
+        var pending: [UInt8] = []
+        pending.reserveCapacity(1 << 20)
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            if let file { try file.append(pending) } else { Terminal.standardOutput.write(bytes: pending) }
+            pending.removeAll(keepingCapacity: true)
+        }
         func emit(_ bytes: [UInt8]) throws {
-            if let file { try file.append(bytes) } else { Terminal.standardOutput.writeData(String(decoding: bytes, as: UTF8.self)) }
+            pending.append(contentsOf: bytes)
+            if pending.count >= 1 << 20 { try flush() }
         }
         var count = 0
         /// A format written trace by trace between a fixed opening and closing.
@@ -83,7 +92,8 @@ struct ExportCommand: ParsableCommand {
                 var number = 0
                 while let trace = try file.next() {
                     number += 1
-                    try emit(export.rows(for: trace, number: number, file: path))
+                    export.appendRows(for: trace, number: number, file: path, to: &pending)
+                    if pending.count >= 1 << 20 { try flush() }
                     count += 1
                     if count & 0x3FF == 0 { progress.update(finished + file.bytesRead) }
                 }
@@ -96,6 +106,7 @@ struct ExportCommand: ParsableCommand {
             count = read.profile.commands
             try emit(Array(export.text(unit: unit).utf8))
         }
+        try flush()
         progress.finish()
         try file?.commit()
         if let output {

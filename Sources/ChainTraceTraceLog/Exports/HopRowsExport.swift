@@ -16,38 +16,78 @@ public struct HopRowsExport: Sendable {
 
     /// The rows of `trace`, the `number`th trace of `file`, each ending in a newline.
     public func rows(for trace: Trace, number: Int, file: String) -> [UInt8] {
-        let common: [String: JSONValue] = [
-            "file": .string(file), "trace": .integer(Int64(clamping: number)), "traceId": .integer(Int64(clamping: trace.id)),
-            "chain": .string(trace.chain), "chainVersion": .integer(Int64(clamping: trace.chainVersion)),
-            "commandKind": .string(trace.commandKind), "commandId": trace.commandID.map(JSONValue.string) ?? .null,
-            "startNs": .integer(trace.startTime), "durationNs": .integer(Int64(clamping: trace.duration)),
-            "outcome": .string(trace.outcome.kind),
-        ]
-        let hops = trace.hops
-        var writer = JSONWriter()
-        if hops.isEmpty {
-            writer.write(JSONValue.object(common.merging(Self.hop(nil)) { first, _ in first }))
-            writer.append("\n")
-        }
-        for hop in hops {
-            writer.write(JSONValue.object(common.merging(Self.hop(hop)) { first, _ in first }))
-            writer.append("\n")
-        }
-        return writer.bytes
+        var bytes: [UInt8] = []
+        appendRows(for: trace, number: number, file: file, to: &bytes)
+        return bytes
     }
 
-    private static func hop(_ hop: Hop?) -> [String: JSONValue] {
-        guard let hop else {
-            return [
-                "position": .null, "handler": .null, "registry": .null, "decision": .null, "selfNs": .null,
-                "inclusiveNs": .null, "offsetNs": .null, "reason": .null,
-            ]
+    /// Appends the rows of `trace`, the `number`th trace of `file`, to `bytes`.
+    ///
+    /// Written member by member in sorted key order, the trace's members encoded once for all its hops — the same
+    /// bytes as writing each row as a JSON object with sorted keys (`HopRowsDifferentialTests`), without building one.
+    public func appendRows(for trace: Trace, number: Int, file: String, to bytes: inout [UInt8]) {
+        var writer = JSONWriter()
+        func piece(_ write: (inout JSONWriter) -> Void) -> [UInt8] {
+            writer.removeAll()
+            write(&writer)
+            return writer.bytes
         }
-        return [
-            "position": .integer(Int64(clamping: hop.position)), "handler": .string(hop.handler),
-            "registry": hop.registry.map(JSONValue.string) ?? .null, "decision": .string(hop.decision.rawValue),
-            "selfNs": .integer(Int64(clamping: hop.selfDuration)), "inclusiveNs": .integer(Int64(clamping: hop.inclusiveDuration)),
-            "offsetNs": .integer(Int64(clamping: hop.startOffset)), "reason": hop.reason.map(JSONValue.string) ?? .null,
-        ]
+        // The trace's members, between which each hop's fall in sorted key order.
+        let head = piece { writer in
+            writer.append(#"{"chain":"#)
+            writer.write(trace.chain)
+            writer.append(#","chainVersion":"#)
+            writer.write(Int64(clamping: trace.chainVersion))
+            writer.append(#","commandId":"#)
+            if let id = trace.commandID { writer.write(id) } else { writer.append("null") }
+            writer.append(#","commandKind":"#)
+            writer.write(trace.commandKind)
+            writer.append(#","decision":"#)
+        }
+        let duration = piece { writer in
+            writer.append(#","durationNs":"#)
+            writer.write(Int64(clamping: trace.duration))
+            writer.append(#","file":"#)
+            writer.write(file)
+            writer.append(#","handler":"#)
+        }
+        let outcome = piece { writer in
+            writer.append(#","outcome":"#)
+            writer.write(trace.outcome.kind)
+            writer.append(#","position":"#)
+        }
+        let tail = piece { writer in
+            writer.append(#","startNs":"#)
+            writer.write(trace.startTime)
+            writer.append(#","trace":"#)
+            writer.write(Int64(clamping: number))
+            writer.append(#","traceId":"#)
+            writer.write(Int64(clamping: trace.id))
+            writer.append("}\n")
+        }
+        writer.removeAll()
+        defer { bytes.append(contentsOf: writer.bytes) }
+        func row(_ hop: Hop?) {
+            writer.append(bytes: head)
+            if let hop { writer.write(hop.decision.rawValue) } else { writer.append("null") }
+            writer.append(bytes: duration)
+            if let hop { writer.write(hop.handler) } else { writer.append("null") }
+            writer.append(#","inclusiveNs":"#)
+            if let hop { writer.write(Int64(clamping: hop.inclusiveDuration)) } else { writer.append("null") }
+            writer.append(#","offsetNs":"#)
+            if let hop { writer.write(Int64(clamping: hop.startOffset)) } else { writer.append("null") }
+            writer.append(bytes: outcome)
+            if let hop { writer.write(Int64(clamping: hop.position)) } else { writer.append("null") }
+            writer.append(#","reason":"#)
+            if let reason = hop?.reason { writer.write(reason) } else { writer.append("null") }
+            writer.append(#","registry":"#)
+            if let registry = hop?.registry { writer.write(registry) } else { writer.append("null") }
+            writer.append(#","selfNs":"#)
+            if let hop { writer.write(Int64(clamping: hop.selfDuration)) } else { writer.append("null") }
+            writer.append(bytes: tail)
+        }
+        let hops = trace.hops
+        if hops.isEmpty { row(nil) }
+        for hop in hops { row(hop) }
     }
 }

@@ -35,71 +35,117 @@ public struct OTLPTraceExport: Sendable {
     /// The spans of one more trace, each on its own line, with the separating commas a following trace needs.
     public mutating func spans(for trace: Trace) -> [UInt8] {
         traces += 1
-        let key = StableHash.mix(UInt64(traces) ^ StableHash.mix(trace.id ^ StableHash.mix(UInt64(bitPattern: trace.startTime))))
-        let traceID = Self.hex(Self.nonZero(StableHash.mix(key ^ 0x5445))) + Self.hex(StableHash.mix(key ^ 0x4345))
-        func spanID(_ index: Int) -> String { Self.hex(Self.nonZero(StableHash.mix(key &+ UInt64(index) &+ 1))) }
+        let ids = Self.ids(of: trace, number: traces)
+        let traceID = ids.trace
+        let spanID = ids.span
         let start = UInt64(clamping: max(0, trace.startTime))
+        // Written member by member in sorted key order (attributes, endTimeUnixNano, kind, name, parentSpanId,
+        // spanId, startTimeUnixNano, status, traceId): the bytes of writing each span as a JSON object with sorted
+        // keys (`OTLPSpansDifferentialTests`), without building one.
         var writer = JSONWriter()
+        writer.reserveCapacity(512 * (trace.hops.count + 1))
         var first = traces == 1
-        func span(_ object: [String: JSONValue]) {
+        func time(_ offset: UInt64) {
+            writer.append(byte: UInt8(ascii: "\""))
+            writer.append(String(start.saturatingAdd(offset)))
+            writer.append(byte: UInt8(ascii: "\""))
+        }
+        func span(
+            attributes: [(key: String, value: AttributeValue?)], start: UInt64, end: UInt64, name: String, parent: String?,
+            id: String, failure: String?
+        ) {
             if !first { writer.append(",\n") }
             first = false
-            writer.write(JSONValue.object(object))
+            writer.append(#"{"attributes":["#)
+            var separator = false
+            for (key, value) in attributes {
+                guard let value else { continue }
+                if separator { writer.append(byte: UInt8(ascii: ",")) }
+                separator = true
+                writer.append(#"{"key":"#)
+                writer.write(key)
+                switch value {
+                case .text(let text):
+                    writer.append(#","value":{"stringValue":"#)
+                    writer.write(text)
+                    writer.append("}}")
+                case .integer(let number):
+                    writer.append(#","value":{"intValue":""#)
+                    writer.append(String(number))
+                    writer.append(#""}}"#)
+                }
+            }
+            writer.append(#"],"endTimeUnixNano":"#)
+            time(end)
+            writer.append(#","kind":1,"name":"#)
+            writer.write(name)
+            if let parent {
+                writer.append(#","parentSpanId":""#)
+                writer.append(parent)
+                writer.append(#"""#)
+            }
+            writer.append(#","spanId":""#)
+            writer.append(id)
+            writer.append(#"","startTimeUnixNano":"#)
+            time(start)
+            if let failure {
+                writer.append(#","status":{"code":2,"message":"#)
+                writer.write(failure)
+                writer.append("}")
+            }
+            writer.append(#","traceId":""#)
+            writer.append(traceID)
+            writer.append(#""}"#)
         }
-        func time(_ offset: UInt64) -> JSONValue { .string(String(start.saturatingAdd(offset))) }
-        var rootAttributes: [(String, JSONValue)] = [
-            ("chaintrace.chain", Self.text(trace.chain)),
-            ("chaintrace.chain.version", Self.integer(Int64(clamping: trace.chainVersion))),
-            ("chaintrace.command.kind", Self.text(trace.commandKind)),
-            ("chaintrace.entry", Self.text(trace.entry)),
-            ("chaintrace.outcome", Self.text(trace.outcome.kind)),
-            ("chaintrace.hops", Self.integer(Int64(clamping: trace.hops.count))),
-        ]
-        if let id = trace.commandID { rootAttributes.insert(("chaintrace.command.id", Self.text(id)), at: 3) }
-        var root: [String: JSONValue] = [
-            "traceId": .string(traceID), "spanId": .string(spanID(0)), "name": .string("\(trace.chain) \(trace.commandKind)"),
-            "kind": 1, "startTimeUnixNano": time(0), "endTimeUnixNano": time(trace.duration),
-            "attributes": Self.attributes(rootAttributes),
-        ]
-        if case .failed(let handler, let error) = trace.outcome { root["status"] = Self.error("\(handler): \(error)") }
-        span(root)
+        let rootFailure: String? = if case .failed(let handler, let error) = trace.outcome { "\(handler): \(error)" } else { nil }
+        span(
+            attributes: [
+                ("chaintrace.chain", .text(trace.chain)),
+                ("chaintrace.chain.version", .integer(Int64(clamping: trace.chainVersion))),
+                ("chaintrace.command.kind", .text(trace.commandKind)),
+                ("chaintrace.command.id", trace.commandID.map(AttributeValue.text)),
+                ("chaintrace.entry", .text(trace.entry)),
+                ("chaintrace.outcome", .text(trace.outcome.kind)),
+                ("chaintrace.hops", .integer(Int64(clamping: trace.hops.count))),
+            ],
+            start: 0, end: trace.duration, name: "\(trace.chain) \(trace.commandKind)", parent: nil, id: spanID(0),
+            failure: rootFailure)
         // The hops still open: a hop that starts before one of them ends is nested in it.
         var open: [(spanID: String, end: UInt64)] = []
+        let root = spanID(0)
         for (index, hop) in trace.hops.enumerated() {
             while let last = open.last, last.end <= hop.startOffset { open.removeLast() }
             let end = hop.startOffset.saturatingAdd(hop.inclusiveDuration)
-            var attributes: [(String, JSONValue)] = [
-                ("chaintrace.handler", Self.text(hop.handler)),
-                ("chaintrace.position", Self.integer(Int64(clamping: hop.position))),
-                ("chaintrace.decision", Self.text(hop.decision.rawValue)),
-                ("chaintrace.self_ns", Self.integer(Int64(clamping: hop.selfDuration))),
-            ]
-            if let reason = hop.reason { attributes.append(("chaintrace.reason", Self.text(reason))) }
-            if let registry = hop.registry { attributes.append(("chaintrace.registry", Self.text(registry))) }
             let id = spanID(index + 1)
-            var object: [String: JSONValue] = [
-                "traceId": .string(traceID), "spanId": .string(id), "parentSpanId": .string(open.last?.spanID ?? spanID(0)),
-                "name": .string(hop.handler), "kind": 1, "startTimeUnixNano": time(hop.startOffset), "endTimeUnixNano": time(end),
-                "attributes": Self.attributes(attributes),
-            ]
-            if hop.decision == .failed { object["status"] = Self.error(hop.reason ?? "failed") }
-            span(object)
+            span(
+                attributes: [
+                    ("chaintrace.handler", .text(hop.handler)),
+                    ("chaintrace.position", .integer(Int64(clamping: hop.position))),
+                    ("chaintrace.decision", .text(hop.decision.rawValue)),
+                    ("chaintrace.self_ns", .integer(Int64(clamping: hop.selfDuration))),
+                    ("chaintrace.reason", hop.reason.map(AttributeValue.text)),
+                    ("chaintrace.registry", hop.registry.map(AttributeValue.text)),
+                ],
+                start: hop.startOffset, end: end, name: hop.handler, parent: open.last?.spanID ?? root, id: id,
+                failure: hop.decision == .failed ? hop.reason ?? "failed" : nil)
             open.append((id, end))
         }
         return writer.bytes
     }
 
-    private static func attributes(_ pairs: [(String, JSONValue)]) -> JSONValue {
-        .array(pairs.map { ["key": .string($0.0), "value": $0.1] })
+    /// An attribute's value: an OTLP `AnyValue` string, or an int64 (a decimal string in OTLP/JSON).
+    private enum AttributeValue {
+        case text(String)
+        case integer(Int64)
     }
 
-    private static func text(_ value: String) -> JSONValue { ["stringValue": .string(value)] }
-
-    /// An `AnyValue` integer: int64 is a decimal string in OTLP/JSON.
-    private static func integer(_ value: Int64) -> JSONValue { ["intValue": .string(String(value))] }
-
-    /// Status `ERROR` (2) with its message.
-    private static func error(_ message: String) -> JSONValue { ["code": 2, "message": .string(message)] }
+    /// The ids of the `number`th trace of the log: its trace id and its spans' (0 the root, then each hop's), from
+    /// its place, its id and its start — the same log always exports the same ids — in hex, never all zero.
+    package static func ids(of trace: Trace, number: Int) -> (trace: String, span: (Int) -> String) {
+        let key = StableHash.mix(UInt64(number) ^ StableHash.mix(trace.id ^ StableHash.mix(UInt64(bitPattern: trace.startTime))))
+        let traceID = hex(nonZero(StableHash.mix(key ^ 0x5445))) + hex(StableHash.mix(key ^ 0x4345))
+        return (traceID, { index in hex(nonZero(StableHash.mix(key &+ UInt64(index) &+ 1))) })
+    }
 
     /// 16 lowercase hex digits.
     private static func hex(_ value: UInt64) -> String {
