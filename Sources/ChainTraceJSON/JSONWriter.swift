@@ -71,6 +71,13 @@ package struct JSONWriter {
         bytes.append(UInt8(ascii: "}"))
     }
 
+    /// Appends `member` (JSON text such as `,"reason":`) and `text` as a string literal, when there is a `text`.
+    package mutating func write(_ text: String?, after member: String) {
+        guard let text else { return }
+        append(member)
+        write(text)
+    }
+
     /// Appends a JSON string literal, escaping quotes, backslashes, control characters and U+FEFF.
     ///
     /// U+FEFF is written `\ufeff`: Foundation's `JSONSerialization` drops a raw one at the start of a string or

@@ -58,14 +58,8 @@ public enum TraceLogFormat {
             writer.write(Int64(clamping: hop.inclusiveDuration))
             writer.append(#","position":"#)
             writer.write(Int64(hop.position))
-            if let reason = hop.reason {
-                writer.append(#","reason":"#)
-                writer.write(reason)
-            }
-            if let registry = hop.registry {
-                writer.append(#","registry":"#)
-                writer.write(registry)
-            }
+            writer.write(hop.reason, after: #","reason":"#)
+            writer.write(hop.registry, after: #","registry":"#)
             writer.append(#","selfNs":"#)
             writer.write(Int64(clamping: hop.selfDuration))
             writer.append(#","startOffsetNs":"#)

@@ -25,16 +25,35 @@ public struct ChromeTraceExport: Sendable {
     public static let footer = Array("\n]}\n".utf8)
 
     /// The events of one more trace, each on its own line, with the separating commas a following trace needs.
+    ///
+    /// Written member by member in sorted key order — the bytes of writing each event as a JSON object with sorted
+    /// keys (`ChromeEventsDifferentialTests`), without building one.
     public mutating func events(for trace: Trace) -> [UInt8] {
         let base = self.base ?? trace.startTime
         self.base = base
         var writer = JSONWriter()
+        writer.reserveCapacity(256 * (trace.hops.count + 3))
         var first = commands == 0
         commands += 1
-        func event(_ members: [(String, (inout JSONWriter) -> Void)]) {
+        func next() {
             if !first { writer.append(",\n") }
             first = false
-            writer.writeObject(members.map { (key: $0.0, value: $0.1) }) { writer, write in write(&writer) }
+        }
+        func ids(pid: Int, tid: Int) {
+            writer.append(#","pid":"#)
+            writer.write(Int64(pid))
+            writer.append(#","tid":"#)
+            writer.write(Int64(tid))
+        }
+        func metadata(_ kind: String, _ name: String, pid: Int, tid: Int) {
+            next()
+            writer.append(#"{"args":{"name":"#)
+            writer.write(name)
+            writer.append(#"},"name":"#)
+            writer.write(kind)
+            writer.append(#","ph":"M""#)
+            ids(pid: pid, tid: tid)
+            writer.append(byte: UInt8(ascii: "}"))
         }
         let pid: Int
         if let known = processes[trace.chain] {
@@ -42,74 +61,78 @@ public struct ChromeTraceExport: Sendable {
         } else {
             pid = processes.count + 1
             processes[trace.chain] = pid
-            event(Self.metadata("process_name", trace.chain, pid: pid, tid: 0))
+            metadata("process_name", trace.chain, pid: pid, tid: 0)
         }
         let tid = commands
         let name = trace.commandKind + (trace.commandID.map { " \($0)" } ?? "")
-        event(Self.metadata("thread_name", name, pid: pid, tid: tid))
+        metadata("thread_name", name, pid: pid, tid: tid)
         // Times from the log may be anything an Int64 holds: every sum saturates rather than overflow.
         let start = trace.startTime.saturatingSubtract(base)
         func microseconds<Value: BinaryInteger>(_ nanoseconds: Value) -> Double { Double(nanoseconds) / 1000 }
-        event([
-            ("args", { writer in
-                writer.write(JSONValue.object([
-                    "chain": .string(trace.chain), "entry": .string(trace.entry), "outcome": .string("\(trace.outcome)"),
-                ].merging(trace.commandID.map { ["id": JSONValue.string($0)] } ?? [:]) { first, _ in first }))
-            }),
-            ("cat", { $0.write("command") }),
-            ("dur", { $0.write(microseconds(trace.duration)) }),
-            ("name", { $0.write(name) }),
-            ("ph", { $0.write("X") }),
-            ("pid", { $0.write(Int64(pid)) }),
-            ("tid", { $0.write(Int64(tid)) }),
-            ("ts", { $0.write(microseconds(start)) }),
-        ])
+        /// A complete event after its `args`: category, duration, name, phase, ids and start.
+        func complete(category: String, duration: Double, name: String, at time: Double) {
+            writer.append(#","cat":"#)
+            writer.write(category)
+            writer.append(#","dur":"#)
+            writer.write(duration)
+            writer.append(#","name":"#)
+            writer.write(name)
+            writer.append(#","ph":"X""#)
+            ids(pid: pid, tid: tid)
+            writer.append(#","ts":"#)
+            writer.write(time)
+            writer.append(byte: UInt8(ascii: "}"))
+        }
+        next()
+        writer.append(#"{"args":{"chain":"#)
+        writer.write(trace.chain)
+        writer.append(#","entry":"#)
+        writer.write(trace.entry)
+        writer.write(trace.commandID, after: #","id":"#)
+        writer.append(#","outcome":"#)
+        writer.write("\(trace.outcome)")
+        writer.append(byte: UInt8(ascii: "}"))
+        complete(category: "command", duration: microseconds(trace.duration), name: name, at: microseconds(start))
         for hop in trace.hops {
-            var args: [String: JSONValue] = [
-                "position": .integer(Int64(clamping: hop.position)), "decision": .string(hop.decision.rawValue),
-                "selfUs": .double(microseconds(hop.selfDuration)),
-            ]
-            if let reason = hop.reason { args["reason"] = .string(reason) }
-            if let registry = hop.registry { args["registry"] = .string(registry) }
-            event([
-                ("args", { $0.write(JSONValue.object(args)) }),
-                ("cat", { $0.write("hop") }),
-                ("dur", { $0.write(microseconds(hop.inclusiveDuration)) }),
-                ("name", { $0.write(hop.handler) }),
-                ("ph", { $0.write("X") }),
-                ("pid", { $0.write(Int64(pid)) }),
-                ("tid", { $0.write(Int64(tid)) }),
-                ("ts", { $0.write(microseconds(start.saturatingAdd(Int64(clamping: hop.startOffset)))) }),
-            ])
+            next()
+            writer.append(#"{"args":{"decision":"#)
+            writer.write(hop.decision.rawValue)
+            writer.append(#","position":"#)
+            writer.write(Int64(clamping: hop.position))
+            writer.write(hop.reason, after: #","reason":"#)
+            writer.write(hop.registry, after: #","registry":"#)
+            writer.append(#","selfUs":"#)
+            writer.write(microseconds(hop.selfDuration))
+            writer.append(byte: UInt8(ascii: "}"))
+            complete(
+                category: "hop", duration: microseconds(hop.inclusiveDuration), name: hop.handler,
+                at: microseconds(start.saturatingAdd(Int64(clamping: hop.startOffset))))
         }
-        let ending: (name: String, at: UInt64)
-        switch trace.outcome {
-        case .accepted(let handler):
-            let hop = trace.hops.last { $0.handler == handler && $0.decision == .accepted }
-            ending = ("accepted by \(handler)", (hop?.startOffset ?? 0).saturatingAdd(hop?.inclusiveDuration ?? trace.duration))
-        case .fellOffTheEnd:
-            ending = ("fell off the end", trace.duration)
-        case .failed(let handler, let error):
-            ending = ("failed at \(handler): \(error)", trace.duration)
-        }
-        event([
-            ("name", { $0.write(ending.name) }),
-            ("ph", { $0.write("i") }),
-            ("pid", { $0.write(Int64(pid)) }),
-            ("s", { $0.write("t") }),
-            ("tid", { $0.write(Int64(tid)) }),
-            ("ts", { $0.write(microseconds(start.saturatingAdd(Int64(clamping: ending.at)))) }),
-        ])
+        let ending = Self.ending(of: trace)
+        next()
+        writer.append(#"{"name":"#)
+        writer.write(ending.name)
+        writer.append(#","ph":"i""#)
+        writer.append(#","pid":"#)
+        writer.write(Int64(pid))
+        writer.append(#","s":"t","tid":"#)
+        writer.write(Int64(tid))
+        writer.append(#","ts":"#)
+        writer.write(microseconds(start.saturatingAdd(Int64(clamping: ending.at))))
+        writer.append(byte: UInt8(ascii: "}"))
         return writer.bytes
     }
 
-    private static func metadata(_ kind: String, _ name: String, pid: Int, tid: Int) -> [(String, (inout JSONWriter) -> Void)] {
-        [
-            ("args", { $0.write(JSONValue.object(["name": .string(name)])) }),
-            ("name", { $0.write(kind) }),
-            ("ph", { $0.write("M") }),
-            ("pid", { $0.write(Int64(pid)) }),
-            ("tid", { $0.write(Int64(tid)) }),
-        ]
+    /// The instant event that ends a command's track: what happened, and when, from the command's start.
+    package static func ending(of trace: Trace) -> (name: String, at: UInt64) {
+        switch trace.outcome {
+        case .accepted(let handler):
+            let hop = trace.hops.last { $0.handler == handler && $0.decision == .accepted }
+            return ("accepted by \(handler)", (hop?.startOffset ?? 0).saturatingAdd(hop?.inclusiveDuration ?? trace.duration))
+        case .fellOffTheEnd:
+            return ("fell off the end", trace.duration)
+        case .failed(let handler, let error):
+            return ("failed at \(handler): \(error)", trace.duration)
+        }
     }
 }
