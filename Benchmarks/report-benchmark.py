@@ -26,6 +26,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Scripts"))
+import chain_fixtures  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -48,20 +51,11 @@ def timed(arguments):
 
 def write_log(chaintrace, directory, megabytes):
     rng = random.Random(20261125)
-    names = ["Stage%02d" % index for index in range(12)]
-    definition = {"chain": "benchmark", "handlers": []}
-    for index, name in enumerate(names):
-        handler = {"name": name, "accepts": {"any": [{"kind": "K%d" % index}, {"kind": "K%d" % (index + 12)}]}}
-        if index % 4 == 2:
-            handler["fails"] = {"when": {"field": "size", "min": 990}, "error": "size over the limit at " + name}
-        if index == 7:
-            handler["work"] = "20us"
-        if index + 1 < len(names):
-            handler["next"] = names[index + 1]
-        definition["handlers"].append(handler)
-    definition_path = os.path.join(directory, "benchmark.chain.json")
-    with open(definition_path, "w") as file:
-        json.dump(definition, file)
+    definition = chain_fixtures.validator_chain(
+        "benchmark", ["Stage%02d" % index for index in range(12)],
+        accepts=lambda index: {"any": [{"kind": "K%d" % index}, {"kind": "K%d" % (index + 12)}]},
+        failing=chain_fixtures.too_large(4, 2, 990, "size over the limit at "), work={7: "20us"})
+    definition_path = chain_fixtures.write_json(os.path.join(directory, "benchmark.chain.json"), definition)
     stream = os.path.join(directory, "stream.jsonl")
     with open(stream, "w") as file:
         for number in range(300_000):

@@ -26,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 
+import chain_fixtures
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -45,22 +47,10 @@ def queries():
 
 def write_log(chaintrace, directory, seed):
     rng = random.Random(seed)
-    names = ["Step%d" % index for index in range(10)]
-    definition = {"chain": "at-scale", "handlers": []}
-    for index, name in enumerate(names):
-        handler = {"name": name, "accepts": {"kind": "K%d" % index}}
-        if index % 3 == 1:
-            handler["fails"] = {"when": {"field": "size", "min": 950}, "error": "too big for " + name}
-        if index == 4:
-            handler["work"] = "1500us"
-        if index == 7:
-            handler["work"] = "300us"
-        if index + 1 < len(names):
-            handler["next"] = names[index + 1]
-        definition["handlers"].append(handler)
-    definition_path = os.path.join(directory, "chain.json")
-    with open(definition_path, "w") as file:
-        json.dump(definition, file)
+    definition = chain_fixtures.validator_chain(
+        "at-scale", ["Step%d" % index for index in range(10)], accepts=lambda index: {"kind": "K%d" % index},
+        failing=chain_fixtures.too_large(3, 1, 950, "too big for "), work={4: "1500us", 7: "300us"})
+    definition_path = chain_fixtures.write_json(os.path.join(directory, "chain.json"), definition)
     logs = os.path.join(directory, "logs")
     os.makedirs(logs)
     for part in range(3):

@@ -34,6 +34,8 @@ import time
 import urllib.error
 import urllib.request
 
+import chain_fixtures
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FAILURES = []
 
@@ -174,22 +176,15 @@ def replay(chaintrace, definition, stream, log):
 def generated_chain(directory, seed, handlers=12, commands=30_000, drift=False):
     """A chain of `handlers` validators taking kinds K0…, some failing, and a stream of mixed commands."""
     rng = random.Random(seed)
-    names = ["Validator%02d" % index for index in range(handlers)]
-    definition = {"chain": "generated", "handlers": []}
-    for index, name in enumerate(names):
-        handler = {"name": name, "accepts": {"kind": "K%d" % index}}
-        if index % 4 == 1:
-            handler["fails"] = {"when": {"field": "size", "min": 900}, "error": "too large for " + name}
-        if index == 5:
-            handler["work"] = "40us"
+    def accepts(index):
         if drift and index == 3:
-            handler["accepts"] = {"any": [{"kind": "K3"}, {"kind": "K4"}]}
-        if index + 1 < handlers:
-            handler["next"] = names[index + 1]
-        definition["handlers"].append(handler)
-    path = os.path.join(directory, "generated%s.chain.json" % ("-drift" if drift else ""))
-    with open(path, "w") as file:
-        json.dump(definition, file)
+            return {"any": [{"kind": "K3"}, {"kind": "K4"}]}
+        return {"kind": "K%d" % index}
+    definition = chain_fixtures.validator_chain(
+        "generated", ["Validator%02d" % index for index in range(handlers)], accepts=accepts,
+        failing=chain_fixtures.too_large(4, 1, 900, "too large for "), work={5: "40us"})
+    path = chain_fixtures.write_json(
+        os.path.join(directory, "generated%s.chain.json" % ("-drift" if drift else "")), definition)
     stream = os.path.join(directory, "generated.jsonl")
     if not os.path.exists(stream):
         with open(stream, "w") as file:
@@ -210,16 +205,10 @@ HOSTILE = [
 
 
 def hostile_chain(directory):
-    definition = {"chain": "<b>hostile</b> </script>", "handlers": []}
-    for index, name in enumerate(HOSTILE):
-        handler = {"name": name, "accepts": {"kind": "K%d" % index},
-                   "fails": {"when": {"kind": "F%d" % index}, "error": "<img src=y onerror=window.__pwned=5>"}}
-        if index + 1 < len(HOSTILE):
-            handler["next"] = HOSTILE[index + 1]
-        definition["handlers"].append(handler)
-    path = os.path.join(directory, "hostile.chain.json")
-    with open(path, "w") as file:
-        json.dump(definition, file)
+    definition = chain_fixtures.validator_chain(
+        "<b>hostile</b> </script>", HOSTILE, accepts=lambda index: {"kind": "K%d" % index},
+        failing=lambda index, name: {"when": {"kind": "F%d" % index}, "error": "<img src=y onerror=window.__pwned=5>"})
+    path = chain_fixtures.write_json(os.path.join(directory, "hostile.chain.json"), definition)
     stream = os.path.join(directory, "hostile.jsonl")
     with open(stream, "w") as file:
         for number in range(40):

@@ -16,9 +16,10 @@ export writes as it is), ERROR status only with a message. It prints one JSON ob
 when not (the reason on stderr), 2 when opentelemetry-proto is missing.
 """
 
-import base64
 import json
 import sys
+
+import otlp_json
 
 try:
     from google.protobuf import json_format
@@ -33,16 +34,6 @@ def fail(message):
     sys.exit(1)
 
 
-def to_base64(hex_id, size, what):
-    try:
-        raw = bytes.fromhex(hex_id)
-    except ValueError:
-        fail("%s %r is not hex" % (what, hex_id))
-    if len(raw) != size or raw == bytes(size):
-        fail("%s %r is not %d bytes, not all zero" % (what, hex_id, size))
-    return base64.b64encode(raw).decode()
-
-
 def main():
     arguments = sys.argv[1:]
     any_times = "--any-times" in arguments
@@ -52,13 +43,10 @@ def main():
         return 2
     with open(arguments[0], encoding="utf-8") as file:
         document = json.load(file)
-    for resource in document.get("resourceSpans", []):
-        for scope in resource.get("scopeSpans", []):
-            for span in scope.get("spans", []):
-                span["traceId"] = to_base64(span.get("traceId", ""), 16, "traceId")
-                span["spanId"] = to_base64(span.get("spanId", ""), 8, "spanId")
-                if "parentSpanId" in span:
-                    span["parentSpanId"] = to_base64(span["parentSpanId"], 8, "parentSpanId")
+    try:
+        otlp_json.hex_ids_to_base64(document)
+    except ValueError as error:
+        fail(str(error))
     request = ExportTraceServiceRequest()
     try:
         json_format.ParseDict(document, request, ignore_unknown_fields=False)

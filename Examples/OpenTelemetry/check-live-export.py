@@ -32,7 +32,6 @@ Exit 0 when everything arrived as expected, 1 when not (the reason on stderr), 2
 """
 
 import argparse
-import base64
 import collections
 import gzip
 import http.server
@@ -53,6 +52,8 @@ except ImportError:
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 EXAMPLE = os.path.join(ROOT, "Examples", "OpenTelemetry")
+sys.path.insert(0, os.path.join(ROOT, "Scripts"))
+import otlp_json  # noqa: E402
 
 
 def fail(message):
@@ -60,40 +61,9 @@ def fail(message):
     sys.exit(1)
 
 
-def hex_ids_to_base64(document, deviations=None):
-    """OTLP/JSON writes ids in hex where protobuf's JSON mapping expects base 64; a receiver converts them.
-
-    With `deviations` (a list), an id already in base 64 — protobuf's plain JSON mapping, which the OTLP
-    specification forbids — is kept and noted there instead of failing the request."""
-    for resource in document.get("resourceSpans", []):
-        for scope in resource.get("scopeSpans", []):
-            for span in scope.get("spans", []):
-                for key, size in (("traceId", 16), ("spanId", 8), ("parentSpanId", 8)):
-                    value = span.get(key)
-                    if value:
-                        try:
-                            raw = bytes.fromhex(value)
-                        except ValueError:
-                            if deviations is not None and base64_of_size(value, size):
-                                deviations.append("%s %r is base 64, not hex" % (key, value))
-                                continue
-                            raise ValueError("%s %r is not hex" % (key, value))
-                        if len(raw) != size:
-                            raise ValueError("%s %r is not %d bytes" % (key, value, size))
-                        span[key] = base64.b64encode(raw).decode()
-    return document
-
-
-def base64_of_size(value, size):
-    try:
-        return len(base64.b64decode(value, validate=True)) == size
-    except ValueError:
-        return False
-
-
 def parse_json_request(data, deviations=None):
     request = ExportTraceServiceRequest()
-    json_format.ParseDict(hex_ids_to_base64(json.loads(data), deviations), request, ignore_unknown_fields=False)
+    json_format.ParseDict(otlp_json.hex_ids_to_base64(json.loads(data), deviations), request, ignore_unknown_fields=False)
     return request
 
 

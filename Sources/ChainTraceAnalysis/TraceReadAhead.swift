@@ -1,6 +1,6 @@
 import ChainTraceFastPath
-public import ChainTrace
-public import ChainTraceTraceLog
+import ChainTrace
+import ChainTraceTraceLog
 
 /// A trace log read on a thread of its own, a few hundred traces ahead of the caller: how a comparison reads its two
 /// logs at once, one on each core.
@@ -8,15 +8,15 @@ public import ChainTraceTraceLog
 /// The reading thread parses batches of traces and waits while `batchesAhead` of them are unread; the caller takes
 /// them in order. An error stops the reading and is thrown by ``next()`` after the traces before it, as a plain read
 /// would. Releasing the reader stops the thread.
-public final class TraceReadAhead {
+package final class TraceReadAhead {
     /// One trace and where it was read.
-    public struct Item: Sendable, Hashable {
+    package struct Item: Sendable, Hashable {
         /// The trace.
-        public let trace: Trace
+        package let trace: Trace
         /// Its line in its file.
-        public let line: Int
+        package let line: Int
         /// Its file, for a log of several files; `nil` for one file.
-        public let file: String?
+        package let file: String?
     }
 
     private struct State {
@@ -27,7 +27,7 @@ public final class TraceReadAhead {
     }
 
     /// The log's files, in order.
-    public let files: [String]
+    package let files: [String]
     private let state = ConditionLock(State())
     private let bytes = PublishedCounter()
     private let batchesAhead: Int
@@ -41,7 +41,7 @@ public final class TraceReadAhead {
     /// - Parameters:
     ///   - batchSize: Traces handed over at once.
     ///   - batchesAhead: Batches read before the thread waits for the caller.
-    public init(_ reader: sending TraceLogReader, batchSize: Int = 256, batchesAhead: Int = 8) {
+    package init(_ reader: sending TraceLogReader, batchSize: Int = 256, batchesAhead: Int = 8) {
         files = reader.files
         self.batchesAhead = max(1, batchesAhead)
         let size = max(1, batchSize)
@@ -79,12 +79,12 @@ public final class TraceReadAhead {
     }
 
     /// Bytes of the log's files read so far (ahead of what ``next()`` has returned), for progress reports.
-    public var bytesRead: Int { Int(bytes.value) }
+    package var bytesRead: Int { Int(bytes.value) }
 
     /// The next trace and where it was read, or `nil` at the end of the log.
     ///
     /// - Throws: The read's `FormatError`, once every trace before it has been returned.
-    public func next() throws(FormatError) -> Item? {
+    package func next() throws(FormatError) -> Item? {
         if index < current.count {
             defer { index += 1 }
             return current[index]

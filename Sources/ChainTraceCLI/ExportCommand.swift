@@ -50,8 +50,8 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let reader = try TraceLogReader(paths: logs, payloads: false)
-        let progress = ProgressBar(totalBytes: ProgressBar.size(of: reader.files))
+        let files = try logs.flatMap { path throws(FormatError) in try TraceLogReader.files(at: path) }
+        let progress = ProgressBar(totalBytes: ProgressBar.size(of: files))
         let file = try output.map { path throws(FormatError) in try AtomicOutputFile(path: path) }
         // Written a megabyte at a time: a write per trace cost more than encoding it.
         var pending: [UInt8] = []
@@ -68,6 +68,7 @@ struct ExportCommand: ParsableCommand {
         var count = 0
         /// A format written trace by trace between a fixed opening and closing.
         func streamed(header: [UInt8], footer: [UInt8], _ traceBytes: (Trace) -> [UInt8]) throws {
+            let reader = try TraceLogReader(paths: files, payloads: false)
             try emit(header)
             while let trace = try reader.next() {
                 try emit(traceBytes(trace))
@@ -87,22 +88,22 @@ struct ExportCommand: ParsableCommand {
             let export = HopRowsExport()
             // Numbered within each file, so rows of many files exported apart stay apart by (file, trace).
             var finished = 0
-            for path in reader.files {
-                let file = try TraceLogReader(path: path, payloads: false)
+            for path in files {
+                let reader = try TraceLogReader(path: path, payloads: false)
                 var number = 0
-                while let trace = try file.next() {
+                while let trace = try reader.next() {
                     number += 1
                     export.appendRows(for: trace, number: number, file: path, to: &pending)
                     if pending.count >= 1 << 20 { try flush() }
                     count += 1
-                    if count & 0x3FF == 0 { progress.update(finished + file.bytesRead) }
+                    if count & 0x3FF == 0 { progress.update(finished + reader.bytesRead) }
                 }
                 finished += ProgressBar.size(of: path)
             }
         case .folded:
             // Sums, not a stream: parts of the log are summed on every core and joined in log order.
             let (read, export) = try TraceLogProfiler(threads: threads).profile(
-                paths: logs, collecting: FoldedStacksExport.init, progress: progress.update)
+                paths: files, collecting: FoldedStacksExport.init, progress: progress.update)
             count = read.profile.commands
             try emit(Array(export.text(unit: unit).utf8))
         }
@@ -110,9 +111,8 @@ struct ExportCommand: ParsableCommand {
         progress.finish()
         try file?.commit()
         if let output {
-            let files = reader.files.count
             Terminal.standardError.writeText(
-                "Wrote \(TerminalText.shown(output)): \(count) traces from \(files) file\(files == 1 ? "" : "s").\n")
+                "Wrote \(TerminalText.shown(output)): \(count) traces from \(files.count) file\(files.count == 1 ? "" : "s").\n")
         }
     }
 }

@@ -22,16 +22,28 @@ public enum DOTText {
         return out + "\""
     }
 
+    /// The entity markup (HTML, SVG, Graphviz's HTML-like labels) needs for `scalar` in text or an attribute value:
+    /// `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&#39;`; `nil` for any other scalar.
+    package static func markupEntity(of scalar: Unicode.Scalar) -> String? {
+        switch scalar {
+        case "&": "&amp;"
+        case "<": "&lt;"
+        case ">": "&gt;"
+        case "\"": "&quot;"
+        case "'": "&#39;"
+        default: nil
+        }
+    }
+
     /// `text` for inside an HTML-like label: `& < > " '` as entities, newlines as `<br/>`.
     public static func html(_ text: String) -> String {
         var out = ""
         for scalar in displayed(text).unicodeScalars {
+            if let entity = markupEntity(of: scalar) {
+                out += entity
+                continue
+            }
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
             // Graphviz's HTML-label lexer stops at a bare `]` ("syntax error … in label"), so brackets are entities.
             case "[": out += "&#91;"
             case "]": out += "&#93;"

@@ -1,4 +1,5 @@
 import ChainTrace
+import ChainTraceGraphviz
 import ChainTraceJSON
 
 /// A report's HTML: the skeleton the script fills, the diagrams as SVG markup (drawn by Graphviz, which escapes
@@ -91,14 +92,11 @@ enum HTMLText {
     static func escaped(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(character)
+        for scalar in text.unicodeScalars {
+            if let entity = DOTText.markupEntity(of: scalar) {
+                out += entity
+            } else {
+                out.unicodeScalars.append(scalar)
             }
         }
         return out
