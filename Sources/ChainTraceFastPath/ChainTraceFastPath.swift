@@ -13,7 +13,10 @@
 // - `UncheckedCell`: a value whose accesses skip the run-time exclusivity check, for state only one thread
 //   touches (per-thread state, a lock's protected value, a decoder's line state, a profile's counters).
 // - `LockedValue`: a mutex around an `UncheckedCell`.
-// - `ThreadLocalObject`: one object per thread through a pthread key, read without retaining it.
+// - `ThreadLocalObject`: one object per thread through a pthread key, read without retaining it (`withCurrent`
+//   lends it to a closure without even the retain a returned reference costs).
+// - `PlainValueBuffer`: a noncopyable growable list of plain values, written without copy-on-write checks, for an
+//   instrumented trace's records and open hops.
 // - `UnretainedObject`: a reference that calls its object without touching its reference count, for objects
 //   something else keeps alive.
 // - `HandOffQueue` and `PublishedCounter`: a lock-free queue from one recording thread to the trace log writer,

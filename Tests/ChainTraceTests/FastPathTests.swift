@@ -34,6 +34,44 @@ struct FastPathTests {
         #expect(cell.value == plain, "seed \(seed)")
     }
 
+    /// A generated run of appends, writes in place, pops and clears leaves a `PlainValueBuffer` holding what an
+    /// array holds, through every growth from a small starting room.
+    @Test(arguments: SeededGenerator.seeds(40))
+    func plainValueBufferHoldsWhatAnArrayHolds(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        var buffer = PlainValueBuffer<(Int32, UInt64, Bool)>(capacity: Int.random(in: 1...4, using: &random))
+        var plain: [(Int32, UInt64, Bool)] = []
+        for step in 0..<Int.random(in: 1...400, using: &random) {
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<5:
+                let value = (Int32.random(in: .min ... .max, using: &random), UInt64.random(in: 0 ... .max, using: &random), Bool.random(using: &random))
+                buffer.append(value)
+                plain.append(value)
+            case 5..<7 where !plain.isEmpty:
+                let index = Int.random(in: 0..<plain.count, using: &random)
+                buffer[index].1 &+= 7
+                buffer[index].2.toggle()
+                plain[index].1 &+= 7
+                plain[index].2.toggle()
+            case 7..<9:
+                let popped = buffer.popLast()
+                let expected = plain.popLast()
+                #expect(popped?.0 == expected?.0 && popped?.1 == expected?.1 && popped?.2 == expected?.2, "seed \(seed), step \(step)")
+            default:
+                if Int.random(in: 0..<8, using: &random) == 0 {
+                    buffer.removeAll()
+                    plain.removeAll()
+                }
+            }
+            #expect(buffer.count == plain.count && buffer.isEmpty == plain.isEmpty, "seed \(seed), step \(step)")
+        }
+        let held = buffer.array
+        #expect(held.count == plain.count, "seed \(seed)")
+        #expect(zip(held, plain).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 && $0.2 == $1.2 }, "seed \(seed)")
+        let summed = buffer.withUnsafeBufferPointer { $0.reduce(UInt64(0)) { $0 &+ $1.1 } }
+        #expect(summed == plain.reduce(UInt64(0)) { $0 &+ $1.1 }, "seed \(seed)")
+    }
+
     /// Threads adding under a `LockedValue` lose no update, as with any mutex.
     @Test(arguments: SeededGenerator.seeds(4))
     func lockedValueLosesNoUpdate(seed: UInt64) {

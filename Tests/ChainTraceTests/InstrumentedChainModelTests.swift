@@ -140,4 +140,64 @@ struct InstrumentedChainModelTests {
             #expect(trace.outcome == expected.outcome, "seed \(seed), \(value)")
         }
     }
+
+    /// A responder tree: a node takes a command or hands it to one of its children, chosen by the command — so the
+    /// handler at a given depth differs from one command to the next.
+    final class TreeNode: Sendable {
+        let name: String
+        let takes: Int
+        let children: [TreeNode]
+        let chain: String
+
+        init(name: String, takes: Int, children: [TreeNode], chain: String) {
+            (self.name, self.takes, self.children, self.chain) = (name, takes, children, chain)
+        }
+
+        func handle(_ value: Int) -> String? {
+            traceHop(name, command: value, chain: chain) {
+                if value % takes == 0 || children.isEmpty { return value % takes == 0 ? name : nil }
+                return children[value % children.count].handle(value)
+            }
+        }
+
+        /// The path a plain walk takes, and who took the command.
+        func walk(_ value: Int) -> (path: [String], taker: String?) {
+            if value % takes == 0 { return ([name], name) }
+            guard !children.isEmpty else { return ([name], nil) }
+            let rest = children[value % children.count].walk(value)
+            return ([name] + rest.path, rest.taker)
+        }
+
+        static func random(_ random: inout SeededGenerator, depth: Int, name: String, chain: String) -> TreeNode {
+            let count = depth == 0 ? 0 : Int.random(in: 0...3, using: &random)
+            // Names of every length: short ones are stored in the string itself, long ones in an allocation.
+            let label = Bool.random(using: &random) ? name : "\(name)-a-handler-with-a-long-name"
+            return TreeNode(
+                name: label,
+                takes: Int.random(in: 3...13, using: &random),
+                children: (0..<count).map { Self.random(&random, depth: depth - 1, name: "\(name).\($0)", chain: chain) },
+                chain: chain
+            )
+        }
+    }
+
+    /// Commands sent in turn through two trees on one thread: every trace names the handlers its own command
+    /// visited, though the trace before it — of the other tree, or of another branch — named others at the same
+    /// depths (a trace shares the names of the one before only when they are the same).
+    @Test(arguments: SeededGenerator.seeds(30))
+    func branchingTreesNameEveryHopOfTheirOwnPath(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let trees = (0..<2).map { TreeNode.random(&random, depth: Int.random(in: 1...4, using: &random), name: "T\($0)", chain: "tree-\(seed)-\($0)") }
+        let sends = (0..<40).map { _ in (tree: Int.random(in: 0..<2, using: &random), value: Int.random(in: 1...500, using: &random)) }
+        let traces = captureTraces {
+            for send in sends { _ = trees[send.tree].handle(send.value) }
+        }
+        #expect(traces.count == sends.count, "seed \(seed)")
+        for (trace, send) in zip(traces, sends) {
+            let expected = trees[send.tree].walk(send.value)
+            #expect(trace.path == expected.path, "seed \(seed), tree \(send.tree), \(send.value)")
+            #expect(trace.chain == "tree-\(seed)-\(send.tree)", "seed \(seed)")
+            #expect(trace.outcome == (expected.taker.map { .accepted(by: $0) } ?? .fellOffTheEnd), "seed \(seed), \(send.value)")
+        }
+    }
 }

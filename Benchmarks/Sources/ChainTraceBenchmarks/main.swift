@@ -415,6 +415,8 @@ if let index = variants.firstIndex(where: { $0.name == "instrumented chain (trac
 }
 
 // Thread scaling, interleaved the same way: each round runs every configuration once, best of the rounds.
+// `CHAINTRACE_BENCH_THREADS=0` leaves it out (to profile one variant alone).
+if envInt("CHAINTRACE_BENCH_THREADS", 1) == 0 { exit(0) }
 let tracedRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000), capturesPayloads: false)
 let ownChains = [makeChain(tracedRecorder), makeChain(tracedRecorder)]
 let sharedChain = makeChain(tracedRecorder)

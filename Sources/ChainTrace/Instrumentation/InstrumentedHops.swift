@@ -22,7 +22,7 @@ extension ChainTracing {
     /// }
     /// ```
     public static func decide(_ decision: Decision, reason: String? = nil) {
-        (ThreadState.current.activeTrace ?? taskHops.trace)?.override(decision, reason: reason)
+        (ThreadState.current.activeTrace?.object ?? taskHops.trace)?.override(decision, reason: reason)
     }
 
     /// The active trace a new hop joins — the thread's (synchronous hops only) or the task's — or a new one if the
@@ -41,7 +41,7 @@ extension ChainTracing {
         thread: ThreadState = .current,
         task: TaskHops? = nil
     ) -> (trace: ActiveTrace, isOutermost: Bool)? {
-        if !isAsync, let active = thread.activeTrace { return (active, false) }
+        if !isAsync, let active = thread.activeTrace { return (active.object, false) }
         switch task ?? taskHops {
         case .tracing(let active): return (active, false)
         case .skipping: return nil
@@ -82,25 +82,27 @@ extension ChainTracing {
         onLoop: (() -> Result)?,
         _ body: () throws -> Result
     ) rethrows -> Result {
-        let thread = ThreadState.current
-        if let active = thread.activeTrace {
-            // A hop nested in this thread's trace — all but a command's first: joined here, inline, without the
-            // call that decides whether a new command is traced.
-            return try runNested(handler, in: active, role: role, judge: judge, onLoop: onLoop, body)
+        try ThreadState.withCurrent { thread in
+            if let active = thread.activeTrace {
+                // A hop nested in this thread's trace — all but a command's first: joined here, inline, without the
+                // call that decides whether a new command is traced, and without retaining the trace.
+                return try active.withObject { try runNested(handler, in: $0, role: role, judge: judge, onLoop: onLoop, body) }
+            }
+            guard let (trace, isOutermost) = traceForHop(command: command, chain: chain, isAsync: false, thread: thread) else {
+                // The command is not traced: its nested hops must not trace it either.
+                thread.untracedDepth += 1
+                defer { thread.untracedDepth -= 1 }
+                return try body()
+            }
+            guard isOutermost else { return try runNested(handler, in: trace, role: role, judge: judge, onLoop: onLoop, body) }
+            // `trace` is held by this frame until the `defer` below has cleared the thread's unretained reference.
+            thread.activeTrace = UnretainedObject(trace)
+            defer {
+                thread.activeTrace = nil
+                finishSynchronous(trace, thread: thread)
+            }
+            return try runNested(handler, in: trace, role: role, judge: judge, onLoop: onLoop, body)
         }
-        guard let (trace, isOutermost) = traceForHop(command: command, chain: chain, isAsync: false, thread: thread) else {
-            // The command is not traced: its nested hops must not trace it either.
-            thread.untracedDepth += 1
-            defer { thread.untracedDepth -= 1 }
-            return try body()
-        }
-        guard isOutermost else { return try runNested(handler, in: trace, role: role, judge: judge, onLoop: onLoop, body) }
-        thread.activeTrace = trace
-        defer {
-            thread.activeTrace = nil
-            finishSynchronous(trace, thread: thread)
-        }
-        return try runNested(handler, in: trace, role: role, judge: judge, onLoop: onLoop, body)
     }
 
     /// Runs a synchronous hop in `trace`: the thread's open trace, or the one this hop just started.
@@ -132,7 +134,7 @@ extension ChainTracing {
     /// sink was handed a `Trace` copied out of it), so nothing else can see it reused.
     @usableFromInline
     static func finishSynchronous(_ trace: ActiveTrace, thread: ThreadState) {
-        finish(trace)
+        trace.deliver(id: thread.makeTraceID())
         trace.retire()
         thread.spareActiveTrace = trace
     }
@@ -140,7 +142,7 @@ extension ChainTracing {
     /// Delivers a finished outermost trace to its sink.
     @usableFromInline
     static func finish(_ trace: ActiveTrace) {
-        trace.configuration.sink.record(trace.trace(id: ThreadState.current.makeTraceID()))
+        trace.deliver(id: ThreadState.current.makeTraceID())
     }
 }
 

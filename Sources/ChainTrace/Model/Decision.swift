@@ -3,7 +3,7 @@
 /// ```swift
 /// if trace.hops.last?.decision == .failed { … }
 /// ```
-public enum Decision: String, Sendable, Hashable, CaseIterable, Codable {
+public enum Decision: String, Sendable, Hashable, CaseIterable, Codable, BitwiseCopyable {
     /// The handler took the command; the chain stopped here with a result.
     case accepted
     /// The handler declined ("not mine") and the command went on to the next handler.

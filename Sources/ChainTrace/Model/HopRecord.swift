@@ -2,7 +2,7 @@
 /// counts. Handler and registry are indices into the trace's ``HandlerNameTable``; times are clock ticks for
 /// recorded traces (see ``MonotonicClock``) and nanoseconds for traces built from ``Hop`` values.
 @usableFromInline
-struct HopRecord: Sendable {
+struct HopRecord: Sendable, BitwiseCopyable {
     @usableFromInline var handler: Int32
     @usableFromInline var registry: Int32
     @usableFromInline var decision: Decision

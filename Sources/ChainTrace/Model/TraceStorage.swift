@@ -19,13 +19,17 @@ final class TraceStorage: ManagedBuffer<TraceHeader, HopRecord> {
     /// A storage holding `records`.
     static func make(records: [HopRecord], header: TraceHeader) -> TraceStorage {
         let storage = make(capacity: records.count, header: header)
-        storage.withUnsafeMutablePointers { header, elements in
-            records.withUnsafeBufferPointer { source in
-                if let base = source.baseAddress { elements.initialize(from: base, count: source.count) }
-            }
+        records.withUnsafeBufferPointer { storage.fill(with: $0) }
+        return storage
+    }
+
+    /// Copies `records` into a new storage with room for them.
+    func fill(with records: UnsafeBufferPointer<HopRecord>) {
+        withUnsafeMutablePointers { header, elements in
+            precondition(header.pointee.count == 0 && records.count <= header.pointee.capacity)
+            if let base = records.baseAddress { elements.initialize(from: base, count: records.count) }
             header.pointee.count = records.count
         }
-        return storage
     }
 
     /// Empties a recycled storage for a new walk's trace, keeping its room for hops. Only what a walk does not

@@ -12,22 +12,53 @@ import CChainTraceSupport
 /// no lock.
 @usableFromInline
 final class ActiveTrace: @unchecked Sendable {
-    /// The hop being built for each open handler, innermost last.
+    /// The hop being built for each open handler, innermost last. Plain integers only, so that opening and
+    /// closing a hop copies no reference (a decision set from inside the body goes to `overrides`).
     struct Frame {
         var record: Int
         var start: UInt64
         var nested: UInt64 = 0
         var hasNested = false
-        var override: (Decision, String?)?
     }
 
-    struct Content {
+    /// A decision ``ChainTracing/decide(_:reason:)`` set for an open hop, by its record.
+    struct Override {
+        var record: Int
+        var decision: Decision
+        var reason: String?
+    }
+
+    struct Content: ~Copyable {
+        /// The hops' handler names, when they differ from `lastNames`'s; while `namesFollowLast`, the names are
+        /// `lastNames`'s first `records.count`, and nothing is stored per hop.
         var names: [String] = []
-        var records: [HopRecord] = []
+        var namesFollowLast = false
+        /// The names of the last trace this object built, kept so that the next trace with the same names (nearly
+        /// every trace of a chain) shares them instead of allocating its own.
+        var lastNames: HandlerNameTable?
+        var records = PlainValueBuffer<HopRecord>()
         var reasons = HopReasons()
-        var frames: [Frame] = []
+        var frames = PlainValueBuffer<Frame>()
+        var overrides: [Override] = []
         var failure: Int?
         var end: UInt64 = 0
+
+        /// The names of the hops opened so far.
+        var currentNames: [String] {
+            guard namesFollowLast, let lastNames else { return names }
+            return Array(lastNames.names[..<records.count])
+        }
+
+        /// Notes `handler` as the name of the hop about to be opened (the `records.count`th).
+        mutating func addName(_ handler: String) {
+            if namesFollowLast {
+                let index = records.count
+                if let lastNames, index < lastNames.names.count, lastNames.names[index] == handler { return }
+                names = currentNames
+                namesFollowLast = false
+            }
+            names.append(handler)
+        }
     }
 
     /// What the trace is of: set when it starts, and again when a thread reuses this object for its next
@@ -48,13 +79,9 @@ final class ActiveTrace: @unchecked Sendable {
     /// command and three a hop (`chaintrace-benchmarks`, "instrumented chain" rows). Written only by `init`,
     /// `reuse` and `retire`, when no other thread can hold the trace.
     private let about: UncheckedCell<About>
-    var configuration: RecorderConfiguration { about.value.configuration }
     private var chain: String { about.value.chain }
     private var start: UInt64 { about.value.start }
     private var maximumHops: Int { about.value.maximumHops }
-    /// The names of the last trace this object built, kept so that the next trace with the same names (nearly
-    /// every trace of a chain) shares them instead of allocating its own.
-    private var lastNames: HandlerNameTable?
     private let usesCycleCounter = MonotonicClock.usesCycleCounter
     /// Touched by one thread, or under `lock`: its accesses skip the run-time exclusivity check.
     private let content = UncheckedCell(Content())
@@ -71,8 +98,6 @@ final class ActiveTrace: @unchecked Sendable {
         self.lock = isShared ? LockedValue(()) : nil
         about = UncheckedCell(About(configuration: configuration, chain: chain, maximumHops: maximumHops))
         content.value.names.reserveCapacity(16)
-        content.value.records.reserveCapacity(16)
-        content.value.frames.reserveCapacity(16)
         reuse(command: command, chain: chain, configuration: configuration, maximumHops: maximumHops, thread: thread)
     }
 
@@ -87,8 +112,10 @@ final class ActiveTrace: @unchecked Sendable {
             commandID: description.id, payload: description.payload, encodedPayload: description.encodedPayload,
             maximumHops: maximumHops)
         content.value.names.removeAll(keepingCapacity: true)
-        content.value.records.removeAll(keepingCapacity: true)
-        content.value.frames.removeAll(keepingCapacity: true)
+        content.value.namesFollowLast = content.value.lastNames != nil
+        content.value.records.removeAll()
+        content.value.frames.removeAll()
+        if !content.value.overrides.isEmpty { content.value.overrides.removeAll() }
         if !content.value.reasons.values.isEmpty { content.value.reasons = HopReasons() }
         content.value.failure = nil
         content.value.end = 0
@@ -124,17 +151,17 @@ final class ActiveTrace: @unchecked Sendable {
         return withContent { content in
             // The first hop starts when the trace does: no second clock read.
             let now = content.records.isEmpty ? start : now()
-            if let parent = content.frames.indices.last { content.frames[parent].hasNested = true }
+            if !content.frames.isEmpty { content.frames[content.frames.count - 1].hasNested = true }
             var reason: String?
             var decision = Decision.passed
             if content.records.count >= maximumHops {
                 decision = .failed
-                reason = Self.loopMessage(content.names + [handler], chain: chain, hops: content.records.count)
+                reason = Self.loopMessage(content.currentNames + [handler], chain: chain, hops: content.records.count)
             }
-            content.names.append(handler)
+            content.addName(handler)
             content.records.append(
                 HopRecord(
-                    handler: Int32(content.names.count - 1),
+                    handler: Int32(content.records.count),
                     registry: -1,
                     decision: decision,
                     startOffset: now &- start,
@@ -142,7 +169,8 @@ final class ActiveTrace: @unchecked Sendable {
                     selfDuration: 0
                 )
             )
-            content.reasons.set(reason, at: content.records.count - 1)
+            // A new record has no reason yet: only a loop's needs setting.
+            if let reason { content.reasons.set(reason, at: content.records.count - 1) }
             if decision == .failed {
                 content.failure = content.failure ?? content.records.count - 1
                 content.end = now
@@ -177,55 +205,79 @@ final class ActiveTrace: @unchecked Sendable {
                 }
             }
             if role == .observer, decision == .passed || decision == .accepted { decision = .continued }
-            if let override = frame.override { (decision, reason) = override }
+            if !content.overrides.isEmpty, let index = content.overrides.lastIndex(where: { $0.record == frame.record }) {
+                (decision, reason) = (content.overrides[index].decision, content.overrides[index].reason)
+                content.overrides.remove(at: index)
+            }
             if decision == .failed, content.failure == nil { content.failure = frame.record }
-            content.records[frame.record].decision = decision
-            content.reasons.set(reason, at: frame.record)
-            content.records[frame.record].inclusiveDuration = inclusive
-            content.records[frame.record].selfDuration = inclusive &- frame.nested
-            if let parent = content.frames.indices.last { content.frames[parent].nested &+= inclusive }
+            Self.close(&content.records[frame.record], decision: decision, inclusive: inclusive, nested: frame.nested)
+            // Nothing set this record's reason before (a loop's record gets no frame).
+            if let reason { content.reasons.set(reason, at: frame.record) }
+            if !content.frames.isEmpty { content.frames[content.frames.count - 1].nested &+= inclusive }
             content.end = now
         }
+    }
+
+    /// Fills in a closed hop's record: one access to the array instead of one a field.
+    private static func close(_ record: inout HopRecord, decision: Decision, inclusive: UInt64, nested: UInt64) {
+        record.decision = decision
+        record.inclusiveDuration = inclusive
+        record.selfDuration = inclusive &- nested
     }
 
     /// Overrides the decision the innermost open hop would otherwise be given.
     func override(_ decision: Decision, reason: String?) {
         withContent { content in
-            guard let innermost = content.frames.indices.last else { return }
-            content.frames[innermost].override = (decision, reason)
+            guard !content.frames.isEmpty else { return }
+            let innermost = content.frames[content.frames.count - 1]
+            content.overrides.removeAll { $0.record == innermost.record }
+            content.overrides.append(Override(record: innermost.record, decision: decision, reason: reason))
         }
     }
 
-    /// The finished trace.
-    func trace(id: UInt64) -> Trace {
+    /// Hands the finished trace to the recorder's sink.
+    func deliver(id: UInt64) {
+        let finished = trace(id: id)
+        about.value.configuration.record(finished)
+    }
+
+    /// The finished trace. What it says of the command moves into the trace (this object keeps none of it), so
+    /// a trace is made once.
+    private func trace(id: UInt64) -> Trace {
         withContent { content in
             var header = TraceHeader(
                 id: id,
-                names: sharedNames(content.names),
-                kind: about.value.kind,
-                commandID: about.value.commandID,
-                payload: about.value.payload,
+                names: sharedNames(&content),
+                kind: about.value.kind.take(),
+                commandID: about.value.commandID.take(),
+                payload: about.value.payload.take(),
                 entry: 0,
                 chainVersion: 0,
                 start: start,
                 inTicks: true
             )
-            header.encodedPayload = about.value.encodedPayload
+            header.encodedPayload = about.value.encodedPayload.take()
             header.duration = content.end &- start
             header.reasons = content.reasons
             header.outcomeHop = Int32(
-                content.failure ?? content.records.lastIndex(where: { $0.decision == .accepted }) ?? -1
+                content.failure ?? content.records.withUnsafeBufferPointer { $0.lastIndex(where: { $0.decision == .accepted }) } ?? -1
             )
-            return Trace(storage: .make(records: content.records, header: header))
+            let storage = TraceStorage.make(capacity: content.records.count, header: header)
+            content.records.withUnsafeBufferPointer { storage.fill(with: $0) }
+            return Trace(storage: storage)
         }
     }
 
-    /// A name table of `names` for this trace: the last one made, when its names are the same.
-    private func sharedNames(_ names: [String]) -> HandlerNameTable {
+    /// The name table of this trace: the last one made, when its names are the same.
+    private func sharedNames(_ content: inout Content) -> HandlerNameTable {
         let commandType = about.value.commandType
-        if let last = lastNames, last.names == names, last.chain == chain, last.commandType == commandType { return last }
-        let table = HandlerNameTable(chain: chain, commandType: commandType, names: names)
-        lastNames = table
+        if content.namesFollowLast, let last = content.lastNames, last.names.count == content.records.count,
+            last.chain == chain, last.commandType == commandType
+        {
+            return last
+        }
+        let table = HandlerNameTable(chain: chain, commandType: commandType, names: content.currentNames)
+        content.lastNames = table
         return table
     }
 

@@ -74,6 +74,14 @@ final class RecorderConfiguration: Sendable {
     /// sampling recorder has them.
     let taskCountdowns: LockedValue<TaskCountdowns>?
 
+    /// Hands `trace` to the sink, called where it is stored: read out of the configuration by a caller, the
+    /// existential was copied — a retain and a release of the sink, on their slow path since per-thread state
+    /// refers to sinks weakly.
+    @inlinable
+    func record(_ trace: Trace) {
+        sink.record(trace)
+    }
+
     /// A copy with its own identity, for one chain: threads sending through different chains then never share
     /// its reference count, and sampling counts per chain.
     func copyForChain() -> RecorderConfiguration {

@@ -25,8 +25,10 @@ struct ThreadStateFields {
     /// The next trace id this thread hands out, and the end of its reserved block.
     @usableFromInline var nextTraceID: UInt64 = 0
     @usableFromInline var traceIDLimit: UInt64 = 0
-    /// The trace that instrumented synchronous handlers on this thread are adding hops to.
-    @usableFromInline var activeTrace: ActiveTrace?
+    /// The trace that instrumented synchronous handlers on this thread are adding hops to, unretained: the
+    /// outermost hop that set it holds it until it clears it, and every hop that reads it runs inside that one.
+    /// Read retained, it cost a retain and a release a hop (see `ThreadLocalObject.withCurrent`).
+    @usableFromInline var activeTrace: UnretainedObject<ActiveTrace>?
     /// How many instrumented synchronous hops are open on this thread for commands the recorder chose not to
     /// trace: their nested hops must not start a trace of their own for the same command.
     @usableFromInline var untracedDepth = 0
@@ -86,7 +88,13 @@ extension UncheckedCell where Value == ThreadStateFields {
     @inlinable
     static var current: ThreadState { threadStates.current }
 
-    @inlinable var activeTrace: ActiveTrace? {
+    /// Calls `body` with the calling thread's state, not retained (see `ThreadLocalObject.withCurrent`).
+    @inlinable
+    static func withCurrent<T>(_ body: (ThreadState) throws -> T) rethrows -> T {
+        try threadStates.withCurrent(body)
+    }
+
+    @inlinable var activeTrace: UnretainedObject<ActiveTrace>? {
         _read { yield value.activeTrace }
         _modify { yield &value.activeTrace }
     }
