@@ -41,28 +41,30 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
     @inlinable
     @discardableResult
     public func send(_ command: Command, from entry: String? = nil) throws -> Result? {
-        let thread = ThreadState.current
-        let chain = currentSnapshot(thread: thread)
-        let start = try chain.entryIndex(entry)
-        if let configuration = chain.recorder.configuration ?? ChainTracing.scopedConfiguration {
-            if configuration.admits(command, thread: thread) {
-                var hops = TracedHops(chain: chain, entry: start, thread: thread)
-                do {
-                    let result = try Self.walk(chain, command, from: start, observer: &hops)
-                    let trace = hops.trace(
-                        of: command, over: chain, capturing: configuration.payloadCapture, id: thread.makeTraceID())
-                    configuration.sink.record(trace)
-                    return result
-                } catch {
-                    let trace = hops.trace(
-                        of: command, over: chain, capturing: configuration.payloadCapture, id: thread.makeTraceID())
-                    configuration.sink.record(trace)
-                    throw error
+        // The thread's state is lent, not returned: returned, it was retained and released once a command.
+        try ThreadState.withCurrent { thread in
+            let chain = currentSnapshot(thread: thread)
+            let start = try chain.entryIndex(entry)
+            if let configuration = chain.recorder.configuration ?? ChainTracing.scopedConfiguration {
+                if configuration.admits(command, thread: thread) {
+                    var hops = TracedHops(chain: chain, entry: start, thread: thread)
+                    do {
+                        let result = try Self.walk(chain, command, from: start, observer: &hops)
+                        let trace = hops.trace(
+                            of: command, over: chain, capturing: configuration.payloadCapture, id: thread.makeTraceID())
+                        configuration.sink.record(trace)
+                        return result
+                    } catch {
+                        let trace = hops.trace(
+                            of: command, over: chain, capturing: configuration.payloadCapture, id: thread.makeTraceID())
+                        configuration.sink.record(trace)
+                        throw error
+                    }
                 }
             }
+            var untraced = UntracedHops()
+            return try Self.walk(chain, command, from: start, observer: &untraced)
         }
-        var untraced = UntracedHops()
-        return try Self.walk(chain, command, from: start, observer: &untraced)
     }
 
     /// Sends `command` exactly as ``send(_:from:)`` does with a recorder on, but hands its trace straight back

@@ -50,10 +50,9 @@ struct TracedHops: HopObserver {
             spare.reset(names: UnretainedObject(chain.names), entry: entry, chainVersion: chain.version)
             storage = spare
         } else {
-            storage = .make(
-                capacity: chain.nodes.count,
-                header: TraceHeader(id: 0, names: chain.names, entry: entry, chainVersion: chain.version, start: 0, inTicks: true)
-            )
+            storage = .make(capacity: chain.nodes.count) {
+                TraceHeader(id: 0, names: chain.names, entry: entry, chainVersion: chain.version, start: 0, inTicks: true)
+            }
         }
         usesCycleCounter = MonotonicClock.usesCycleCounter
         start = MonotonicClock.now()

@@ -134,7 +134,7 @@ extension ChainTracing {
     /// sink was handed a `Trace` copied out of it), so nothing else can see it reused.
     @usableFromInline
     static func finishSynchronous(_ trace: ActiveTrace, thread: ThreadState) {
-        trace.deliver(id: thread.makeTraceID())
+        trace.deliver(id: thread.makeTraceID(), thread: thread)
         trace.retire()
         thread.spareActiveTrace = trace
     }
@@ -142,7 +142,8 @@ extension ChainTracing {
     /// Delivers a finished outermost trace to its sink.
     @usableFromInline
     static func finish(_ trace: ActiveTrace) {
-        trace.deliver(id: ThreadState.current.makeTraceID())
+        let thread = ThreadState.current
+        trace.deliver(id: thread.makeTraceID(), thread: thread)
     }
 }
 

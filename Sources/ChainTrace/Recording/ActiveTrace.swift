@@ -236,33 +236,44 @@ final class ActiveTrace: @unchecked Sendable {
     }
 
     /// Hands the finished trace to the recorder's sink.
-    func deliver(id: UInt64) {
-        let finished = trace(id: id)
+    ///
+    /// - Parameter thread: The calling thread: its spare trace storage, if any, holds the trace.
+    func deliver(id: UInt64, thread: ThreadState) {
+        let finished = trace(id: id, thread: thread)
         about.value.configuration.record(finished)
     }
 
     /// The finished trace. What it says of the command moves into the trace (this object keeps none of it), so
     /// a trace is made once.
-    private func trace(id: UInt64) -> Trace {
+    private func trace(id: UInt64, thread: ThreadState) -> Trace {
         withContent { content in
-            var header = TraceHeader(
-                id: id,
-                names: sharedNames(&content),
-                kind: about.value.kind.take(),
-                commandID: about.value.commandID.take(),
-                payload: about.value.payload.take(),
-                entry: 0,
-                chainVersion: 0,
-                start: start,
-                inTicks: true
-            )
-            header.encodedPayload = about.value.encodedPayload.take()
-            header.duration = content.end &- start
-            header.reasons = content.reasons
-            header.outcomeHop = Int32(
+            let names = sharedNames(&content)
+            let count = content.records.count
+            let outcomeHop = Int32(
                 content.failure ?? content.records.withUnsafeBufferPointer { $0.lastIndex(where: { $0.decision == .accepted }) } ?? -1
             )
-            let storage = TraceStorage.make(capacity: content.records.count, header: header)
+            let storage: TraceStorage
+            if let spare = thread.spareTraceStorage, spare.hopCapacity >= count {
+                // A trace a sink let go of (a full ring's oldest): refilled instead of allocating one.
+                thread.spareTraceStorage = nil
+                spare.reset(names: UnretainedObject(names), entry: 0, chainVersion: 0)
+                storage = spare
+            } else {
+                storage = .make(capacity: count) {
+                    TraceHeader(id: id, names: names, entry: 0, chainVersion: 0, start: start, inTicks: true)
+                }
+            }
+            storage.withUnsafeMutablePointerToHeader { header in
+                header.pointee.id = id
+                header.pointee.kind = about.value.kind.take()
+                header.pointee.commandID = about.value.commandID.take()
+                header.pointee.payload = about.value.payload.take()
+                header.pointee.encodedPayload = about.value.encodedPayload.take()
+                header.pointee.start = start
+                header.pointee.duration = content.end &- start
+                header.pointee.reasons = content.reasons
+                header.pointee.outcomeHop = outcomeHop
+            }
             content.records.withUnsafeBufferPointer { storage.fill(with: $0) }
             return Trace(storage: storage)
         }

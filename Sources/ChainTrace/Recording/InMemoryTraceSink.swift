@@ -27,12 +27,17 @@ public final class InMemoryTraceSink: TraceSink {
     }
 
     public func record(_ trace: Trace) {
-        let shard = ThreadState.current.slot(token: token, owner: self) { () -> Shard in
-            let shard = Shard(limit: limit)
-            shards.withLock { $0.append(shard) }
-            return shard
+        ThreadState.withCurrent { thread in
+            let shard = thread.slot(token: token, owner: self) { () -> Shard in
+                let shard = Shard(limit: limit)
+                shards.withLock { $0.append(shard) }
+                return shard
+            }
+            // The trace a full ring pushes out goes back to this thread for its next traced send, when nothing
+            // else holds it: a ring of the last N then allocates and frees no trace per command.
+            var evicted = shard.append(trace)
+            Trace.recycle(&evicted, on: SendingThread(state: thread))
         }
-        shard.append(trace)
     }
 
     /// The traces kept, oldest first.
@@ -73,15 +78,19 @@ public final class InMemoryTraceSink: TraceSink {
             self.limit = limit
         }
 
-        func append(_ trace: Trace) {
+        /// Keeps `trace`; returns the oldest one when the ring was full, moved out (not copied) so that the caller
+        /// can tell whether anything else still holds it.
+        func append(_ trace: Trace) -> Trace? {
             storage.withLock { storage in
                 storage.recorded += 1
                 if let limit, storage.ring.count == limit {
-                    storage.ring[storage.oldest] = trace
+                    var evicted = trace
+                    swap(&storage.ring[storage.oldest], &evicted)
                     storage.oldest = (storage.oldest + 1) % limit
-                } else {
-                    storage.ring.append(trace)
+                    return evicted
                 }
+                storage.ring.append(trace)
+                return nil
             }
         }
 
