@@ -22,6 +22,11 @@ public final class ReplaySession {
         public var keptPaths = 1_000
         /// The app's handler types; any other `"type"` is modelled from its rules.
         public var types = HandlerTypes()
+        /// Read and decode the stream on a second thread while this one replays (`true`, the default), or read
+        /// each line when its command is sent. The result is the same either way. A replay that writes a trace
+        /// log reads in line regardless: the log's writer thread already keeps the second core busy, and a third
+        /// thread made such replays slower, not faster.
+        public var readsAhead = true
 
         /// The defaults: stop at an invalid line, keep 1000 paths.
         public init() {}
@@ -89,30 +94,38 @@ public final class ReplaySession {
         let thread = SendingThread.current
         // Unwrapped once: calling the optional sink per command copies the existential each time.
         let record: ((Trace) -> Void)? = traceLog.map { sink in { sink.record($0) } }
+        // Lines read on another core, so that reading and sending overlap; the stream is the read-ahead's until
+        // it finishes. Measured (`chaintrace replay` of the benchmark's million-line shapes, interleaved runs): flat
+        // 0.29–0.31 → 0.21–0.23 s, mixed 0.50–0.51 → 0.39–0.40, escaped 0.63 → 0.55, nested 0.84–0.90 →
+        // 0.80–0.81, varied 1.48–1.52 → 1.53–1.54 (its reading is 85% of the work: nothing to overlap). With a
+        // trace log, nested went from 1.64–1.96 to 2.26–2.69 s: three busy threads on two cores.
+        let readAhead = options.readsAhead && traceLog == nil
+            ? CommandReadAhead(stream, readsPastErrors: options.skipsInvalidLines) : nil
+        defer { readAhead?.finish() }
         reading: while true {
-            let next: (line: Int, item: CommandStreamReader.Item)?
-            do {
-                next = try stream.next()
-            } catch {
+            guard let entry = readAhead.map({ $0.next() }) ?? CommandReadAhead.Entry.read(from: stream) else { break reading }
+            if let error = entry.error {
                 try reject(error, into: &report)
                 continue
             }
             count += 1
-            if count & 0x3FFF == 0 { progress?(stream.bytesRead) }
-            // Matched in one consuming switch, so the command is moved out of the stream's answer, not copied.
-            switch consume next {
+            if count & 0x3FFF == 0 { progress?(readAhead?.bytesRead ?? stream.bytesRead) }
+            let line = entry.line
+            let file = entry.file
+            let entryFile = entry.readsSeveralFiles ? entry.file : nil
+            switch entry.item {
             case nil:
-                break reading
-            case (let line, .change(let change))?:
+                continue
+            case .change(let change)?:
                 do {
                     try change.apply(to: chain, definition: definition, types: options.types, unknownTypes: .modelFromRules, schema: schema)
                     report.changes += 1
                 } catch let error as FormatError {
                     try reject(error, into: &report)
                 } catch {
-                    try reject(FormatError(file: stream.file, line: line, column: 0, expected: "a change the chain can make", found: "\(error)"), into: &report)
+                    try reject(FormatError(file: file, line: line, column: 0, expected: "a change the chain can make", found: "\(error)"), into: &report)
                 }
-            case (let line, .command(let command))?:
+            case .command(let command)?:
                 var trace: Trace
                 let keepsPath = report.paths.count < options.keptPaths
                 do {
@@ -128,20 +141,19 @@ public final class ReplaySession {
                     trace = try chain.sendForTrace(command, from: command.entry, describedAs: description, on: thread)
                     if let text { trace.attach(text) }
                 } catch {
-                    try reject(FormatError(file: stream.file, line: line, column: 0, expected: "a command the chain can take", found: "\(error)"), into: &report)
+                    try reject(FormatError(file: file, line: line, column: 0, expected: "a command the chain can take", found: "\(error)"), into: &report)
                     continue
                 }
                 report.commands += 1
                 report.profile.add(trace)
                 record?(trace)
                 if keepsPath {
-                    report.paths.append(ReplayedCommand(line: line, file: stream.readsSeveralFiles ? stream.file : nil, trace: trace))
+                    report.paths.append(ReplayedCommand(line: line, file: entryFile, trace: trace))
                 }
                 if let expected {
                     let recorded = try expected.next()
                     let expectedFile = expected.files.count > 1 ? expected.file : nil
-                    let streamFile = stream.readsSeveralFiles ? stream.file : nil
-                    matcher?.add(first: recorded.map { ($0, expected.line, expectedFile) }, second: (trace, line, streamFile))
+                    matcher?.add(first: recorded.map { ($0, expected.line, expectedFile) }, second: (trace, line, entryFile))
                 }
                 // Unless something above kept it, the next command's trace reuses its storage.
                 var spent: Trace? = consume trace
@@ -156,6 +168,7 @@ public final class ReplaySession {
         }
         report.comparison = matcher
         report.profile.settle()
+        readAhead?.finish()
         report.tornTail = stream.tornTail
         return report
     }

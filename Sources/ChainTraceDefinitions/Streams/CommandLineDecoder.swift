@@ -15,6 +15,14 @@ struct CommandLineDecoder {
     private let keys = MemberKeyCache(placeholder: CommandMember.unread)
     /// The command last decoded, refilled for the next line once nothing else holds it.
     private var previous: JSONCommand?
+    /// Whether decoded commands are refilled at all: not when they are handed to another thread, where "nothing
+    /// else holds it" would be judged while that thread may still be letting go of it.
+    var recycles = true
+
+    /// Takes `command` as the one to refill next, if it holds none (see `CommandStreamReader.recycle`).
+    mutating func offer(_ command: JSONCommand) {
+        if previous == nil { previous = command }
+    }
 
     init(schema: FieldSchema?) {
         self.schema = schema
@@ -35,7 +43,9 @@ struct CommandLineDecoder {
             }
             return true
         }
-        return decoded ? previous : nil
+        guard decoded else { return nil }
+        guard recycles else { return previous.take() }
+        return previous
     }
 }
 

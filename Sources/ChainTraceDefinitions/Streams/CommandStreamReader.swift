@@ -50,6 +50,21 @@ public final class CommandStreamReader {
     /// with empty fields, so rules on fields cannot match them as they matched the recorded commands.
     public private(set) var commandsWithoutPayload = 0
 
+    /// Whether the reader refills the command it returned last for the next line once the caller has let go of it
+    /// (the default: a replay then allocates nothing per command). Turned off for a reader whose commands are
+    /// handed to another thread.
+    package var recyclesCommands: Bool {
+        get { state.value.decoder.recycles }
+        set { state.value.decoder.recycles = newValue }
+    }
+
+    /// Offers a command this reader returned earlier for its next line to refill, instead of allocating one —
+    /// taken only if nothing else holds it by then. For a reader whose commands are handed to another thread and
+    /// come back through a lock (so that thread's last use happened before this one's check).
+    package func recycle(_ command: JSONCommand) {
+        state.value.decoder.offer(command)
+    }
+
     /// Bytes of the stream's files read so far, for progress reports against their sizes.
     public var bytesRead: Int { state.value.traces?.bytesRead ?? lines?.fileBytesRead ?? 0 }
 
