@@ -261,13 +261,14 @@ if shapeCount > 0 {
     print("")
     print("Stream shapes — \(shapeCount) commands each, fixed seed; replay = read, run the chain traced, profile (in process)")
     print("")
-    print("| shape | MB | replay (commands/s) | replay with trace log (commands/s) | JSONDecoder into a JSON tree (commands/s) | replay ÷ JSONDecoder |")
-    print("|---|---|---|---|---|---|")
+    print("| shape | MB | replay (commands/s) | replay, reading in line (commands/s) | replay with trace log (commands/s) | JSONDecoder into a JSON tree (commands/s) | replay ÷ JSONDecoder |")
+    print("|---|---|---|---|---|---|---|")
     for shape in StreamShape.allCases {
         let path = directory.appendingPathComponent("\(shape.rawValue).jsonl").path
         try shape.write(shapeCount, to: path)
         let tracePath = directory.appendingPathComponent("\(shape.rawValue).traces.jsonl").path
         var rates: [Double] = []
+        var inLineRates: [Double] = []
         var tracedRates: [Double] = []
         var decoderRates: [Double] = []
         for _ in 0..<repeats {
@@ -276,6 +277,13 @@ if shapeCount > 0 {
             let elapsed = try seconds { replayed = try session.run(try session.openStream(path: path)).commands }
             precondition(replayed == shapeCount, "\(shape): replayed \(replayed) of \(shapeCount)")
             rates.append(Double(shapeCount) / elapsed)
+            // The same replay reading each line as it sends (no second thread), in the same round.
+            var inLineOptions = ReplaySession.Options()
+            inLineOptions.readsAhead = false
+            let inLine = try ReplaySession(definition: definition, options: inLineOptions)
+            let inLineElapsed = try seconds { replayed = try inLine.run(try inLine.openStream(path: path)).commands }
+            precondition(replayed == shapeCount, "\(shape): replayed \(replayed) of \(shapeCount) in line")
+            inLineRates.append(Double(shapeCount) / inLineElapsed)
             let tracing = try ReplaySession(definition: definition)
             let traced = try seconds {
                 var options = TraceLogSink.Options()
@@ -292,7 +300,7 @@ if shapeCount > 0 {
             decoderRates.append(Double(shapeCount) / decoding)
         }
         let ratio = zip(rates, decoderRates).map { $0 / $1 }
-        print("| \(shape.rawValue) | \(fileSize(path) / 1_000_000) | \(range(rates, thousands)) | \(range(tracedRates, thousands)) | \(range(decoderRates, thousands)) | \(range(ratio) { String(format: "%.1f×", $0) }) |")
+        print("| \(shape.rawValue) | \(fileSize(path) / 1_000_000) | \(range(rates, thousands)) | \(range(inLineRates, thousands)) | \(range(tracedRates, thousands)) | \(range(decoderRates, thousands)) | \(range(ratio) { String(format: "%.1f×", $0) }) |")
         try? FileManager.default.removeItem(atPath: path)
         try? FileManager.default.removeItem(atPath: tracePath)
     }

@@ -64,7 +64,8 @@ final class ActiveTrace: @unchecked Sendable {
     /// What the trace is of: set when it starts, and again when a thread reuses this object for its next
     /// synchronous trace (see `reuse`); only read while it runs.
     struct About {
-        var configuration: RecorderConfiguration
+        /// `nil` while retired (see `retire`).
+        var configuration: RecorderConfiguration?
         var chain: String
         var kind: String?
         var commandType = ""
@@ -107,10 +108,16 @@ final class ActiveTrace: @unchecked Sendable {
     func reuse<Command>(command: Command, chain: String, configuration: RecorderConfiguration, maximumHops: Int, thread: ThreadState) {
         let info = thread.commandTypeInfo(Command.self)
         let description = info.describe(command, capturing: configuration.payloadCapture)
-        about.value = About(
-            configuration: configuration, chain: chain, kind: description.kind, commandType: info.typeName,
-            commandID: description.id, payload: description.payload, encodedPayload: description.encodedPayload,
-            maximumHops: maximumHops)
+        // Field by field, names only when they changed; a retired trace holds no recorder (`nil`) rather than a
+        // placeholder whose reference count every thread would write once a command.
+        about.value.configuration = configuration
+        if about.value.chain != chain { about.value.chain = chain }
+        if about.value.commandType != info.typeName { about.value.commandType = info.typeName }
+        about.value.kind = description.kind
+        about.value.commandID = description.id
+        about.value.payload = description.payload
+        about.value.encodedPayload = description.encodedPayload
+        about.value.maximumHops = maximumHops
         content.value.names.removeAll(keepingCapacity: true)
         content.value.namesFollowLast = content.value.lastNames != nil
         content.value.records.removeAll()
@@ -125,16 +132,12 @@ final class ActiveTrace: @unchecked Sendable {
     /// Lets go of what this trace holds of its command and recorder, so that a finished trace kept for reuse
     /// keeps no sink, recorder or payload alive.
     func retire() {
-        about.value.configuration = Self.idleConfiguration
+        about.value.configuration = nil
         about.value.payload = nil
         about.value.encodedPayload = nil
         about.value.commandID = nil
         about.value.kind = nil
     }
-
-    /// What a retired trace points to instead of a recorder's configuration.
-    private static let idleConfiguration = RecorderConfiguration(
-        sink: InMemoryTraceSink(limit: 1), sampling: .all, filter: nil, capturesPayloads: false)
 
     private func now() -> UInt64 {
         usesCycleCounter ? chaintrace_read_cycle_counter() : MonotonicClock.monotonicNanoseconds()
@@ -240,7 +243,7 @@ final class ActiveTrace: @unchecked Sendable {
     /// - Parameter thread: The calling thread: its spare trace storage, if any, holds the trace.
     func deliver(id: UInt64, thread: ThreadState) {
         let finished = trace(id: id, thread: thread)
-        about.value.configuration.record(finished)
+        about.value.configuration?.record(finished)
     }
 
     /// The finished trace. What it says of the command moves into the trace (this object keeps none of it), so
