@@ -93,6 +93,8 @@ struct FastPathTests {
         let local = ThreadLocalObject { Marker() }
         let here = local.current
         #expect(local.current === here)
+        // Lent rather than returned, it is the same object.
+        #expect(local.withCurrent { $0 === here })
         final class Seen: @unchecked Sendable {
             let lock = NSLock()
             var objects: [ObjectIdentifier] = []
@@ -103,7 +105,8 @@ struct FastPathTests {
         for _ in 0..<4 {
             let done = DispatchSemaphore(value: 0)
             let thread = Thread {
-                let first = local.current
+                // The thread's first use lends it (made then), the second returns it: one object.
+                let first = local.withCurrent { $0 }
                 let again = local.current
                 seen.lock.withLock {
                     seen.objects.append(ObjectIdentifier(first))
