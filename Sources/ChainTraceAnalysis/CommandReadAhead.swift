@@ -39,20 +39,8 @@ package final class CommandReadAhead {
         let stream: CommandStreamReader
     }
 
-    private struct State {
-        var batches: [[Entry]] = []
-        /// Batches the caller is done with, for the reading thread to refill their commands.
-        var spent: [[Entry]] = []
-        var finished = false
-        var cancelled = false
-    }
-
-    private let state = ConditionLock(State())
+    private let batches: ReadAheadBatches<Entry>
     private let bytes = PublishedCounter()
-    private var current: [Entry] = []
-    private var index = 0
-    private var done = false
-    private var thread: JoinableThread?
 
     /// Starts reading `stream` on a thread of its own.
     ///
@@ -61,53 +49,40 @@ package final class CommandReadAhead {
     ///   - batchSize: Lines handed over at once.
     ///   - batchesAhead: Batches read before the thread waits for the caller.
     package init(_ stream: CommandStreamReader, readsPastErrors: Bool, batchSize: Int = 1024, batchesAhead: Int = 4) {
-        // Its commands cross to the caller's thread, so the reader must not refill them.
+        // Its commands cross to the caller's thread, so the reader must not refill them itself: they come back
+        // with their batch, and are offered to it again then.
         stream.recyclesCommands = false
         let lent = Lent(stream: stream)
-        let size = max(1, batchSize)
-        let (state, bytes, ahead) = (state, bytes, max(1, batchesAhead))
-        thread = JoinableThread(running: {
+        let (size, bytes) = (max(1, batchSize), bytes)
+        batches = ReadAheadBatches(batchesAhead: batchesAhead) { spent in
             let stream = lent.stream
+            // A batch back for each batch read, about: what one batch leaves over is let go of.
             var spare: [JSONCommand] = []
-            while true {
-                var batch: [Entry] = []
-                batch.reserveCapacity(size)
-                var finished = false
-                while batch.count < size {
-                    if let command = spare.popLast() { stream.recycle(command) }
-                    guard let entry = Entry.read(from: stream) else {
-                        finished = true
-                        break
-                    }
-                    batch.append(entry)
-                    if entry.error != nil, !readsPastErrors {
-                        finished = true
-                        break
-                    }
+            for entries in spent {
+                for entry in entries {
+                    if case .command(let command)? = entry.item { spare.append(command) }
                 }
-                bytes.store(Int64(stream.bytesRead))
-                let spent = state.withLock { state in
-                    if !batch.isEmpty { state.batches.append(batch) }
-                    state.finished = finished
-                    defer { state.spent.removeAll() }
-                    return state.spent
-                }
-                // The caller's commands, back through the lock: each one nothing holds any more is refilled for a
-                // later line instead of allocating one (and freeing it on the other thread).
-                for entries in spent {
-                    for entry in entries {
-                        if case .command(let command)? = entry.item { spare.append(command) }
-                    }
-                }
-                if finished { return }
-                state.wait { $0.batches.count < ahead || $0.cancelled }
-                if state.withLock({ $0.cancelled }) { return }
             }
-        })
-    }
-
-    deinit {
-        finish()
+            // Let go of the batches, so that each command the caller no longer holds is held by `spare` alone.
+            spent.removeAll()
+            var batch: [Entry] = []
+            batch.reserveCapacity(size)
+            var finished = false
+            while batch.count < size {
+                if let command = spare.popLast() { stream.recycle(command) }
+                guard let entry = Entry.read(from: stream) else {
+                    finished = true
+                    break
+                }
+                batch.append(entry)
+                if entry.error != nil, !readsPastErrors {
+                    finished = true
+                    break
+                }
+            }
+            bytes.store(Int64(stream.bytesRead))
+            return (batch, finished)
+        }
     }
 
     /// Bytes of the stream's files read so far (ahead of what ``next()`` has returned), for progress reports.
@@ -115,37 +90,11 @@ package final class CommandReadAhead {
 
     /// The next line, or `nil` at the end of the stream (or after the error that stopped the reading).
     package func next() -> Entry? {
-        if index < current.count {
-            defer { index += 1 }
-            return current[index]
-        }
-        if done { return nil }
-        var next: [Entry] = []
-        state.wait { !$0.batches.isEmpty || $0.finished }
-        state.withLock { state in
-            // The batch just read goes back, moved (no copy left here): every reference this thread held to its
-            // commands is let go of before the lock is, so the reading thread's check that nothing holds one
-            // sees all of this thread's use of it.
-            if !current.isEmpty {
-                state.spent.append(current)
-                current = []
-            }
-            if !state.batches.isEmpty {
-                next = state.batches.removeFirst()
-            } else {
-                done = true
-            }
-        }
-        if next.isEmpty { return nil }
-        current = next
-        index = 1
-        return current[0]
+        batches.next()
     }
 
     /// Stops the reading thread and waits for it: from then on the caller may use the stream again.
     package func finish() {
-        state.withLock { $0.cancelled = true }
-        thread?.join()
-        thread = nil
+        batches.finish()
     }
 }

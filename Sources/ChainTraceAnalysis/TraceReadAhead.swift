@@ -19,22 +19,10 @@ package final class TraceReadAhead {
         package let file: String?
     }
 
-    private struct State {
-        var batches: [[Item]] = []
-        var error: FormatError?
-        var finished = false
-        var cancelled = false
-    }
-
     /// The log's files, in order.
     package let files: [String]
-    private let state = ConditionLock(State())
+    private let batches: ReadAheadBatches<Result<Item, FormatError>>
     private let bytes = PublishedCounter()
-    private let batchesAhead: Int
-    private var current: [Item] = []
-    private var index = 0
-    private var done = false
-    private var thread: JoinableThread?
 
     /// Starts reading `reader` (which only this read-ahead's thread uses from now on).
     ///
@@ -43,39 +31,29 @@ package final class TraceReadAhead {
     ///   - batchesAhead: Batches read before the thread waits for the caller.
     package init(_ reader: sending TraceLogReader, batchSize: Int = 256, batchesAhead: Int = 8) {
         files = reader.files
-        self.batchesAhead = max(1, batchesAhead)
-        let size = max(1, batchSize)
-        let (state, bytes, ahead) = (self.state, self.bytes, self.batchesAhead)
+        let (size, bytes) = (max(1, batchSize), bytes)
         let several = reader.files.count > 1
-        thread = JoinableThread(running: {
-            while true {
-                var batch: [Item] = []
-                batch.reserveCapacity(size)
-                var failure: FormatError?
-                do throws(FormatError) {
-                    while batch.count < size, let trace = try reader.next() {
-                        batch.append(Item(trace: trace, line: reader.line, file: several ? reader.file : nil))
+        batches = ReadAheadBatches(batchesAhead: batchesAhead) { spent in
+            spent.removeAll()
+            var batch: [Result<Item, FormatError>] = []
+            batch.reserveCapacity(size)
+            var finished = false
+            do throws(FormatError) {
+                while batch.count < size {
+                    guard let trace = try reader.next() else {
+                        finished = true
+                        break
                     }
-                } catch {
-                    failure = error
+                    batch.append(.success(Item(trace: trace, line: reader.line, file: several ? reader.file : nil)))
                 }
-                bytes.store(Int64(reader.bytesRead))
-                let finished = failure != nil || batch.count < size
-                state.withLock { state in
-                    if !batch.isEmpty { state.batches.append(batch) }
-                    state.error = failure
-                    state.finished = finished
-                }
-                if finished { return }
-                state.wait { $0.batches.count < ahead || $0.cancelled }
-                if state.withLock({ $0.cancelled }) { return }
+            } catch {
+                // The read stops here; the caller meets the error after the traces before it.
+                batch.append(.failure(error))
+                finished = true
             }
-        })
-    }
-
-    deinit {
-        state.withLock { $0.cancelled = true }
-        thread?.join()
+            bytes.store(Int64(reader.bytesRead))
+            return (batch, finished)
+        }
     }
 
     /// Bytes of the log's files read so far (ahead of what ``next()`` has returned), for progress reports.
@@ -85,26 +63,6 @@ package final class TraceReadAhead {
     ///
     /// - Throws: The read's `FormatError`, once every trace before it has been returned.
     package func next() throws(FormatError) -> Item? {
-        if index < current.count {
-            defer { index += 1 }
-            return current[index]
-        }
-        if done { return nil }
-        var next: [Item] = []
-        var error: FormatError?
-        state.wait { !$0.batches.isEmpty || $0.finished }
-        state.withLock { state in
-            if !state.batches.isEmpty {
-                next = state.batches.removeFirst()
-            } else {
-                error = state.error
-                done = true
-            }
-        }
-        if let error { throw error }
-        if next.isEmpty { return nil }
-        current = next
-        index = 1
-        return current[0]
+        try batches.next()?.get()
     }
 }
