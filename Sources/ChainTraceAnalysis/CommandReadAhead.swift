@@ -2,13 +2,21 @@ import ChainTraceFastPath
 import ChainTrace
 import ChainTraceDefinitions
 
-/// A command stream read and decoded on a thread of its own, a few hundred lines ahead of the replay: how a replay
-/// reads on one core while it sends on the other.
+/// A command stream read and decoded ahead of the replay on a thread of its own — and, while that thread is
+/// behind, by the replaying thread too: how a replay decodes on both cores while it sends.
 ///
-/// The reading thread decodes batches of lines and waits while `batchesAhead` of them are unread; the caller
-/// takes them in order. A line's error is handed over in its place, as a plain read would throw it there; after one,
-/// reading stops unless `readsPastErrors`. The caller must not touch the stream until ``finish()`` has returned.
-/// Releasing the read-ahead stops and joins the thread too.
+/// The stream is cut into numbered batches of `batchSize` lines that are not blank. The caller reads the first
+/// batch itself; then the reading thread takes the next batch number nobody has started, reads that batch
+/// (stepping over the lines of batches before it that it did not take) and hands it over, waiting while
+/// `batchesAhead` batches are untaken. When the caller wants a batch that is not ready, and `callerDecodes`, it
+/// does not wait: it takes the next batch number itself and reads that batch with a second reader of the stream
+/// (``CommandStreamReader/sibling()``; only a command stream in a regular file or in memory has one — a trace log,
+/// a gzip file or a pipe is read by the thread alone). So the caller decodes exactly when reading is what holds the
+/// replay up, and never more than two threads are busy.
+///
+/// A line's error is handed over in its place, as a plain read would throw it there; after one, reading stops
+/// unless `readsPastErrors`. The caller must not touch the stream until ``finish()`` has returned. Releasing the
+/// read-ahead stops and joins the thread too.
 package final class CommandReadAhead {
     /// One line of the stream: what it held, or why it could not be read.
     package struct Entry: Sendable {
@@ -34,67 +42,239 @@ package final class CommandReadAhead {
         }
     }
 
-    /// The stream, lent to the reading thread: the caller does not use it until the thread is joined.
-    private struct Lent: @unchecked Sendable {
+    /// A reader of the stream standing at the start of batch `position`, reading the batches it is given.
+    private final class BatchReader: @unchecked Sendable {
         let stream: CommandStreamReader
+        var position: Int
+        let size: Int
+        let readsPastErrors: Bool
+        /// Commands from batches the caller is done with, to refill: kept from one batch to the next, since
+        /// batches come back unevenly.
+        var spare: [JSONCommand] = []
+
+        init(_ stream: CommandStreamReader, position: Int, size: Int, readsPastErrors: Bool) {
+            // Its commands cross to the caller's thread or sit in batches, so the reader must not refill them
+            // itself: they come back with their batch, and are offered to it again then.
+            stream.recyclesCommands = false
+            self.stream = stream
+            self.position = position
+            self.size = size
+            self.readsPastErrors = readsPastErrors
+        }
+
+        /// Keeps the commands of batches the caller is done with, for refilling; `batches` is emptied, so that
+        /// each command the caller no longer holds is held by ``spare`` alone.
+        func takeBack(_ batches: inout [[Entry]]) {
+            for entries in batches {
+                for entry in entries where spare.count < 2 * size {
+                    if case .command(let command)? = entry.item { spare.append(command) }
+                }
+            }
+            batches.removeAll()
+        }
+
+        /// Batch `number` (not before ``position``); `last` when the stream ends in it or reading stopped at an
+        /// invalid line in it.
+        func read(_ number: Int) -> (batch: [Entry], last: Bool) {
+            let (skip, overflow) = (number - position).multipliedReportingOverflow(by: size)
+            position = number + 1
+            if skip > 0 || overflow {
+                do throws(FormatError) {
+                    guard !overflow, try stream.skipLines(skip) == skip else { return ([], true) }
+                } catch {
+                    return ([Entry(line: error.line, item: nil, error: error, file: stream.file, readsSeveralFiles: false)], true)
+                }
+            }
+            var batch: [Entry] = []
+            batch.reserveCapacity(size)
+            while batch.count < size {
+                if let command = spare.popLast() { stream.recycle(command) }
+                guard let entry = Entry.read(from: stream) else { return (batch, true) }
+                batch.append(entry)
+                if entry.error != nil, !readsPastErrors { return (batch, true) }
+            }
+            return (batch, false)
+        }
     }
 
-    private let batches: ReadAheadBatches<Entry>
-    private let bytes = PublishedCounter()
+    /// What the reading thread and the caller share, under the lock.
+    private struct Shared {
+        /// The next batch number nobody has started.
+        var nextNumber = 1
+        /// The batch the caller takes next.
+        var wanted = 1
+        /// Batches read and not yet taken, by number, and whether the caller read them.
+        var ready: [Int: (batch: [Entry], byCaller: Bool)] = [:]
+        /// The first batch number past the end of the stream (or past the line reading stopped at), once known.
+        var end = Int.max
+        /// Batches of the thread's reader the caller is done with.
+        var spent: [[Entry]] = []
+        /// Whether the thread has had to wait for room (`batchesAhead` untaken) since the caller last waited:
+        /// then it reads faster than the caller sends, a batch not ready is a passing hitch, and the caller waits
+        /// rather than take decoding onto the thread that holds the replay up.
+        var threadWaitedForRoom = false
+        var cancelled = false
+    }
 
-    /// Starts reading `stream` on a thread of its own.
+    /// What only the caller's thread touches, read for every line: in a cell, so that its accesses skip the
+    /// run-time exclusivity check (as in ``ReadAheadBatches``).
+    private struct Taking {
+        var current: [Entry] = []
+        var index = 0
+        /// Whether `current` was read by the caller's own reader (else by the thread's).
+        var currentByCaller = false
+        var done = false
+    }
+
+    private let shared: ConditionLock<Shared>
+    private let taking: UncheckedCell<Taking>
+    /// The caller's own reader, for reading batches while the thread is behind.
+    private let helper: BatchReader?
+    private let batchesAhead: Int
+    private let threadBytes = PublishedCounter()
+    private let firstBatchBytes: Int
+    private var thread: JoinableThread?
+
+    /// Starts reading `stream` ahead.
     ///
     /// - Parameters:
     ///   - readsPastErrors: Go on after an invalid line (the caller skips them) instead of stopping there.
     ///   - batchSize: Lines handed over at once.
-    ///   - batchesAhead: Batches read before the thread waits for the caller.
-    package init(_ stream: CommandStreamReader, readsPastErrors: Bool, batchSize: Int = 1024, batchesAhead: Int = 4) {
-        // Its commands cross to the caller's thread, so the reader must not refill them itself: they come back
-        // with their batch, and are offered to it again then.
-        stream.recyclesCommands = false
-        let lent = Lent(stream: stream)
-        let (size, bytes) = (max(1, batchSize), bytes)
-        batches = ReadAheadBatches(batchesAhead: batchesAhead) { spent in
-            let stream = lent.stream
-            // A batch back for each batch read, about: what one batch leaves over is let go of.
-            var spare: [JSONCommand] = []
-            for entries in spent {
-                for entry in entries {
-                    if case .command(let command)? = entry.item { spare.append(command) }
+    ///   - batchesAhead: Batches the thread reads before it waits for the caller.
+    ///   - callerDecodes: Read batches on the caller's thread while the reading thread is behind, where the
+    ///     stream can be read twice.
+    package init(
+        _ stream: CommandStreamReader, readsPastErrors: Bool, batchSize: Int = 1024, batchesAhead: Int = 4,
+        callerDecodes: Bool = true
+    ) {
+        let size = max(1, batchSize)
+        self.batchesAhead = max(1, batchesAhead)
+        // The first batch here: until a line is read, it is not known whether the stream is a trace log (which
+        // has no second reader).
+        let reader = BatchReader(stream, position: 0, size: size, readsPastErrors: readsPastErrors)
+        let (first, last) = reader.read(0)
+        firstBatchBytes = stream.bytesRead
+        taking = UncheckedCell(Taking(current: first, done: first.isEmpty && last))
+        var shared = Shared()
+        if last { shared.end = 1 }
+        self.shared = ConditionLock(shared)
+        helper = !last && callerDecodes
+            ? stream.sibling().map { BatchReader($0, position: 0, size: size, readsPastErrors: readsPastErrors) } : nil
+        guard !last else { return }
+        let (lock, lent, ahead, bytes) = (self.shared, reader, self.batchesAhead, threadBytes)
+        thread = JoinableThread(running: {
+            var spent: [[Entry]] = []
+            while true {
+                let number: Int? = lock.withLock(whenever: { $0.cancelled || $0.nextNumber >= $0.end || $0.nextNumber - $0.wanted < ahead }) { state, waited in
+                    if waited { state.threadWaitedForRoom = true }
+                    guard !state.cancelled, state.nextNumber < state.end else { return nil }
+                    swap(&spent, &state.spent)
+                    defer { state.nextNumber += 1 }
+                    return state.nextNumber
+                }
+                guard let number else { return }
+                lent.takeBack(&spent)
+                let (batch, last) = lent.read(number)
+                bytes.store(Int64(lent.stream.bytesRead))
+                lock.withLock { state in
+                    state.ready[number] = (batch, false)
+                    if last { state.end = min(state.end, number + 1) }
                 }
             }
-            // Let go of the batches, so that each command the caller no longer holds is held by `spare` alone.
-            spent.removeAll()
-            var batch: [Entry] = []
-            batch.reserveCapacity(size)
-            var finished = false
-            while batch.count < size {
-                if let command = spare.popLast() { stream.recycle(command) }
-                guard let entry = Entry.read(from: stream) else {
-                    finished = true
-                    break
-                }
-                batch.append(entry)
-                if entry.error != nil, !readsPastErrors {
-                    finished = true
-                    break
-                }
-            }
-            bytes.store(Int64(stream.bytesRead))
-            return (batch, finished)
-        }
+        })
+    }
+
+    deinit {
+        finish()
     }
 
     /// Bytes of the stream's files read so far (ahead of what ``next()`` has returned), for progress reports.
-    package var bytesRead: Int { Int(bytes.value) }
+    package var bytesRead: Int {
+        max(firstBatchBytes, Int(threadBytes.value), helper?.stream.bytesRead ?? 0)
+    }
+
+    private enum Step {
+        case take([Entry], byCaller: Bool)
+        case read(Int)
+        case wait
+        case end
+    }
 
     /// The next line, or `nil` at the end of the stream (or after the error that stopped the reading).
     package func next() -> Entry? {
-        batches.next()
+        while true {
+            if taking.value.index < taking.value.current.count {
+                // A batch ends at an invalid line that stops the reading, and no batch after it is taken.
+                defer { taking.value.index += 1 }
+                return taking.value.current[taking.value.index]
+            }
+            if taking.value.done { return nil }
+            var spent: [Entry] = []
+            swap(&spent, &taking.value.current)
+            taking.value.index = 0
+            if taking.value.currentByCaller, let helper {
+                var batches = [consume spent]
+                helper.takeBack(&batches)
+                spent = []
+            }
+            let handsBack = !taking.value.currentByCaller
+            let (helps, ahead) = (helper != nil, batchesAhead)
+            var step = shared.withLock { state -> Step in
+                if handsBack, !spent.isEmpty {
+                    // Moved in under the lock: the thread that checks what still holds these commands sees every
+                    // use made of them here.
+                    state.spent.append(spent)
+                    spent = []
+                }
+                return Self.step(&state, helps: helps, ahead: ahead)
+            }
+            while true {
+                switch step {
+                case .take(let batch, let byCaller):
+                    taking.value.current = batch
+                    taking.value.currentByCaller = byCaller
+                case .end:
+                    taking.value.done = true
+                case .read(let number):
+                    // The thread is behind: read a batch here rather than wait.
+                    let (batch, last) = helper!.read(number)
+                    step = shared.withLock { state in
+                        state.ready[number] = (batch, true)
+                        if last { state.end = min(state.end, number + 1) }
+                        return Self.step(&state, helps: helps, ahead: ahead)
+                    }
+                    continue
+                case .wait:
+                    step = shared.withLock(whenever: { $0.ready[$0.wanted] != nil || $0.wanted >= $0.end }) { state, _ in
+                        Self.step(&state, helps: false, ahead: ahead)
+                    }
+                    continue
+                }
+                break
+            }
+        }
+    }
+
+    /// What the caller does next: take the batch it wants if it is ready, stop past the end, read a batch itself
+    /// if it `helps`, one is left to start and the thread has not had to wait for room lately, or wait.
+    private static func step(_ state: inout Shared, helps: Bool, ahead: Int) -> Step {
+        if let (batch, byCaller) = state.ready.removeValue(forKey: state.wanted) {
+            state.wanted += 1
+            return .take(batch, byCaller: byCaller)
+        }
+        if state.wanted >= state.end { return .end }
+        if helps, !state.threadWaitedForRoom, state.nextNumber < state.end, state.nextNumber - state.wanted <= ahead {
+            defer { state.nextNumber += 1 }
+            return .read(state.nextNumber)
+        }
+        state.threadWaitedForRoom = false
+        return .wait
     }
 
     /// Stops the reading thread and waits for it: from then on the caller may use the stream again.
     package func finish() {
-        batches.finish()
+        shared.withLock { $0.cancelled = true }
+        thread?.join()
+        thread = nil
     }
 }

@@ -1,7 +1,8 @@
 import ChainTraceFastPath
 
 /// Batches of values made on a thread of its own, a few batches ahead of the one caller that takes them in order:
-/// how a comparison reads its first log, and a replay its stream, on the second core.
+/// how a comparison reads its first log on the second core. (A replay's stream is read by ``CommandReadAhead``,
+/// whose caller also reads batches while the thread is behind.)
 ///
 /// The thread calls `fill` for each batch and waits while `batchesAhead` of them are untaken; `fill` says when
 /// there is nothing more. Each batch the caller is done with goes back to the thread — handed over under the lock

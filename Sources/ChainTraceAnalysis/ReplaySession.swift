@@ -27,6 +27,14 @@ public final class ReplaySession {
         /// log reads in line regardless: the log's writer thread already keeps the second core busy, and a third
         /// thread made such replays slower, not faster.
         public var readsAhead = true
+        /// When reading ahead, whether the replaying thread also decodes batches of lines whenever the reading
+        /// thread has none ready, instead of waiting (`true`, the default): then a stream whose decoding is the
+        /// larger part of the work is decoded on both cores. Only a command stream in a regular file (not
+        /// gzip-compressed) or in memory can be; a trace log, a compressed file or a pipe is read by the reading
+        /// thread alone. The result is the same either way.
+        public var decodesWhileWaiting = true
+        /// Lines in each batch read ahead (small in tests, to exercise the hand-over).
+        package var readAheadBatchSize = 1024
 
         /// The defaults: stop at an invalid line, keep 1000 paths.
         public init() {}
@@ -97,10 +105,15 @@ public final class ReplaySession {
         // Lines read on another core, so that reading and sending overlap; the stream is the read-ahead's until
         // it finishes. Measured (`chaintrace replay` of the benchmark's million-line shapes, interleaved runs): flat
         // 0.29–0.31 → 0.21–0.23 s, mixed 0.50–0.51 → 0.39–0.40, escaped 0.63 → 0.55, nested 0.84–0.90 →
-        // 0.80–0.81, varied 1.48–1.52 → 1.53–1.54 (its reading is 85% of the work: nothing to overlap). With a
-        // trace log, nested went from 1.64–1.96 to 2.26–2.69 s: three busy threads on two cores.
+        // 0.80–0.81, varied 1.48–1.52 → 1.53–1.54 (its reading is 85% of the work: nothing to overlap). This
+        // thread decoding too while the reading thread is behind took nested from 1.05–1.32 to 0.76–0.94 s and
+        // varied from 1.81–2.12 to 1.11–1.33 s (warm files, interleaved with the build before). With a trace log,
+        // nested went from 1.64–1.96 to 2.26–2.69 s reading ahead: three busy threads on two cores.
         let readAhead = options.readsAhead && traceLog == nil
-            ? CommandReadAhead(stream, readsPastErrors: options.skipsInvalidLines) : nil
+            ? CommandReadAhead(
+                stream, readsPastErrors: options.skipsInvalidLines, batchSize: options.readAheadBatchSize,
+                callerDecodes: options.decodesWhileWaiting)
+            : nil
         defer { readAhead?.finish() }
         reading: while true {
             guard let entry = readAhead.map({ $0.next() }) ?? CommandReadAhead.Entry.read(from: stream) else { break reading }

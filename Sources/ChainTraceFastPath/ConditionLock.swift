@@ -49,6 +49,22 @@ public final class ConditionLock<Value>: @unchecked Sendable {
         return body(&value)
     }
 
+    /// Waits until `ready` says the value allows going on, then runs `body` with the value (the lock held from the
+    /// check on) and whether it had to wait, and wakes every waiter.
+    public func withLock<T>(whenever ready: (Value) -> Bool, _ body: (inout Value, _ waited: Bool) -> T) -> T {
+        pthread_mutex_lock(mutex)
+        var waited = false
+        while !ready(value) {
+            waited = true
+            pthread_cond_wait(condition, mutex)
+        }
+        defer {
+            pthread_cond_broadcast(condition)
+            pthread_mutex_unlock(mutex)
+        }
+        return body(&value, waited)
+    }
+
     /// Waits until `ready` says the value allows going on.
     public func wait(until ready: (Value) -> Bool) {
         pthread_mutex_lock(mutex)

@@ -67,6 +67,13 @@ public struct LineReader: ~Copyable {
         storage = .allocate(capacity: 2 * Self.chunkSize)
     }
 
+    /// Whether `path` names a regular file (not a pipe, a device or a directory): one that reads the same bytes
+    /// when opened twice.
+    package static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// Whether the file at `path` starts as gzip data does (and so is read decompressed); `false` when it cannot
     /// be read.
     package static func isCompressed(_ path: String) -> Bool {

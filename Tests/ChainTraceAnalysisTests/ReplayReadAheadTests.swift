@@ -3,10 +3,15 @@ import ChainTraceAnalysis
 import ChainTraceDefinitions
 import ChainTraceTestSupport
 import Testing
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// A replay that reads its stream on another thread (`Options.readsAhead`, the default) against one that reads
-/// each line as it sends: on generated streams of commands, chain changes and invalid lines, longer than a
-/// read-ahead batch, with invalid lines skipped or stopping the replay — the same report, or the same error.
+/// A replay that reads its stream ahead on other threads (`Options.readsAhead`, the default) against one that reads
+/// each line as it sends: on generated streams of commands, chain changes, invalid and blank lines, longer than a
+/// read-ahead batch, with invalid lines skipped or stopping the replay, decoded by the reading thread alone or
+/// by the replaying thread too while it waits, from memory, a file or a pipe — the same report, or the same error.
 @Suite("Replay reading ahead against reading in line")
 struct ReplayReadAheadTests {
     static let definitionText = """
@@ -55,16 +60,43 @@ struct ReplayReadAheadTests {
         var error: String?
     }
 
-    func replay(_ bytes: [UInt8], readsAhead: Bool, skips: Bool) throws -> Outcome {
+    /// Where a replay reads its stream from.
+    enum Source {
+        case memory
+        /// A file of this path.
+        case file(String)
+        /// A named pipe of this path, written by another thread while the replay reads it.
+        case pipe(String)
+    }
+
+    func replay(
+        _ bytes: [UInt8], readsAhead: Bool, skips: Bool, helps: Bool = true, batchSize: Int = 1024, from source: Source = .memory
+    ) throws -> Outcome {
         let definition = try ChainDefinition.load(bytes: Array(Self.definitionText.utf8), file: "ahead.json")
         var options = ReplaySession.Options()
         options.readsAhead = readsAhead
         options.skipsInvalidLines = skips
         options.keptPaths = .max
+        options.decodesWhileWaiting = helps
+        options.readAheadBatchSize = batchSize
         let session = try ReplaySession(definition: definition, options: options)
         var outcome = Outcome()
         do {
-            let report = try session.run(session.openStream(bytes: bytes, name: "ahead.jsonl"))
+            let stream: CommandStreamReader
+            switch source {
+            case .memory:
+                stream = session.openStream(bytes: bytes, name: "ahead.jsonl")
+            case .file(let path):
+                try Data(bytes).write(to: URL(fileURLWithPath: path))
+                stream = try session.openStream(path: path)
+            case .pipe(let path):
+                unlink(path)
+                guard mkfifo(path, 0o600) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+                let writer = Thread { try? Data(bytes).write(to: URL(fileURLWithPath: path)) }
+                writer.start()
+                stream = try session.openStream(path: path)
+            }
+            let report = try session.run(stream)
             outcome.commands = report.commands
             outcome.changes = report.changes
             outcome.invalidLineCount = report.invalidLineCount
@@ -77,6 +109,19 @@ struct ReplayReadAheadTests {
             outcome.error = "\(error)"
         }
         return outcome
+    }
+
+    /// A generated stream: lines joined by newlines (now and then CR LF), with blank lines here and there, and now
+    /// and then no newline after the last.
+    static func stream(_ random: inout SeededGenerator, count: Int) -> [UInt8] {
+        var inserted: [String] = []
+        var text = ""
+        for _ in 0..<count {
+            if random.chance(0.03) { text += random.pick(["", "  ", "\t"]) + "\n" }
+            text += line(&random, inserted: &inserted) + (random.chance(0.05) ? "\r\n" : "\n")
+        }
+        if random.chance(0.2) { text.removeLast() }
+        return Array(text.utf8)
     }
 
     @Test(arguments: SeededGenerator.seeds(24))
@@ -92,6 +137,81 @@ struct ReplayReadAheadTests {
             let inLine = try replay(bytes, readsAhead: false, skips: skips)
             #expect(ahead == inLine, "seed \(seed), skips \(skips)")
             #expect(ahead.commands + ahead.changes + ahead.invalidLineCount > 0 || ahead.error != nil, "seed \(seed)")
+        }
+    }
+
+    /// Small batches, so that a short stream is cut into many, read by the reading thread and (while it is behind)
+    /// the replaying thread.
+    @Test(arguments: SeededGenerator.seeds(32))
+    func decodingOnBothThreadsChangesNothing(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let bytes = Self.stream(&random, count: Int.random(in: 1...600, using: &random))
+        for skips in [true, false] {
+            let inLine = try replay(bytes, readsAhead: false, skips: skips)
+            let helps = random.chance(0.7)
+            let batchSize = Int.random(in: 1...40, using: &random)
+            let ahead = try replay(bytes, readsAhead: true, skips: skips, helps: helps, batchSize: batchSize)
+            #expect(ahead == inLine, "seed \(seed), skips \(skips), helping \(helps), batches of \(batchSize)")
+        }
+    }
+
+    /// A stream in a file is opened again by each further decoding thread; one in a pipe cannot be, and is read by
+    /// one thread — not opened twice, which would split its lines between two readers.
+    @Test(arguments: SeededGenerator.seeds(8))
+    func filesAndPipesReadAheadAsMemoryReadsInLine(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let bytes = Self.stream(&random, count: Int.random(in: 50...400, using: &random))
+        let skips = random.chance(0.5)
+        let inLine = try replay(bytes, readsAhead: false, skips: skips)
+        let batchSize = Int.random(in: 1...30, using: &random)
+        let file = TestFiles.directory.appendingPathComponent("ahead-\(seed).jsonl").path
+        let fromFile = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize, from: .file(file))
+        let pipe = TestFiles.directory.appendingPathComponent("ahead-\(seed).fifo").path
+        let fromPipe = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize, from: .pipe(pipe))
+        // Errors name the file read: the memory stream's name in its place.
+        let named = { (outcome: Outcome, path: String) -> Outcome in
+            var outcome = outcome
+            outcome.error = outcome.error?.replacingOccurrences(of: path, with: "ahead.jsonl")
+            outcome.invalidLines = outcome.invalidLines.map { $0.replacingOccurrences(of: path, with: "ahead.jsonl") }
+            return outcome
+        }
+        #expect(named(fromFile, file) == inLine, "seed \(seed), file")
+        #expect(named(fromPipe, pipe) == inLine, "seed \(seed), pipe")
+    }
+
+    /// The lines a read-ahead hands out, as reading the stream in line gives them: every entry in order, and
+    /// nothing after the first invalid line unless reading goes on past errors (another thread may already have
+    /// read lines beyond it).
+    @Test(arguments: SeededGenerator.seeds(24))
+    func readAheadHandsOutWhatReadingInLineReads(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let bytes = Self.stream(&random, count: Int.random(in: 1...500, using: &random))
+        let definition = try ChainDefinition.load(bytes: Array(Self.definitionText.utf8), file: "ahead.json")
+        let session = try ReplaySession(definition: definition)
+        struct Summary: Equatable {
+            var line: Int
+            var item: CommandStreamReader.Item?
+            var error: String?
+        }
+        func summary(_ entry: CommandReadAhead.Entry) -> Summary {
+            Summary(line: entry.line, item: entry.item, error: entry.error.map { "\($0)" })
+        }
+        for readsPastErrors in [true, false] {
+            let plain = session.openStream(bytes: bytes, name: "ahead.jsonl")
+            var expected: [Summary] = []
+            while let entry = CommandReadAhead.Entry.read(from: plain) {
+                expected.append(summary(entry))
+                if entry.error != nil, !readsPastErrors { break }
+            }
+            let helps = random.chance(0.7)
+            let batchSize = Int.random(in: 1...25, using: &random)
+            let ahead = CommandReadAhead(
+                session.openStream(bytes: bytes, name: "ahead.jsonl"), readsPastErrors: readsPastErrors,
+                batchSize: batchSize, batchesAhead: Int.random(in: 1...3, using: &random), callerDecodes: helps)
+            var read: [Summary] = []
+            while let entry = ahead.next() { read.append(summary(entry)) }
+            ahead.finish()
+            #expect(read == expected, "seed \(seed), past errors \(readsPastErrors), helping \(helps), batches of \(batchSize)")
         }
     }
 }

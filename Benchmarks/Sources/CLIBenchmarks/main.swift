@@ -261,29 +261,35 @@ if shapeCount > 0 {
     print("")
     print("Stream shapes — \(shapeCount) commands each, fixed seed; replay = read, run the chain traced, profile (in process)")
     print("")
-    print("| shape | MB | replay (commands/s) | replay, reading in line (commands/s) | replay with trace log (commands/s) | JSONDecoder into a JSON tree (commands/s) | replay ÷ JSONDecoder |")
-    print("|---|---|---|---|---|---|---|")
+    print("| shape | MB | replay (commands/s) | replay, decoding on the reading thread only (commands/s) | replay, reading in line (commands/s) | replay with trace log (commands/s) | JSONDecoder into a JSON tree (commands/s) | replay ÷ JSONDecoder |")
+    print("|---|---|---|---|---|---|---|---|")
     for shape in StreamShape.allCases {
         let path = directory.appendingPathComponent("\(shape.rawValue).jsonl").path
         try shape.write(shapeCount, to: path)
         let tracePath = directory.appendingPathComponent("\(shape.rawValue).traces.jsonl").path
         var rates: [Double] = []
+        var oneThreadRates: [Double] = []
         var inLineRates: [Double] = []
         var tracedRates: [Double] = []
         var decoderRates: [Double] = []
-        for _ in 0..<repeats {
-            let session = try ReplaySession(definition: definition)
+        /// Commands a second replaying the shape with `options`.
+        func replayRate(_ options: ReplaySession.Options, _ variant: String) throws -> Double {
+            let session = try ReplaySession(definition: definition, options: options)
             var replayed = 0
             let elapsed = try seconds { replayed = try session.run(try session.openStream(path: path)).commands }
-            precondition(replayed == shapeCount, "\(shape): replayed \(replayed) of \(shapeCount)")
-            rates.append(Double(shapeCount) / elapsed)
-            // The same replay reading each line as it sends (no second thread), in the same round.
+            precondition(replayed == shapeCount, "\(shape): replayed \(replayed) of \(shapeCount) \(variant)")
+            return Double(shapeCount) / elapsed
+        }
+        for _ in 0..<repeats {
+            rates.append(try replayRate(ReplaySession.Options(), "with the defaults"))
+            // The same replay with the replaying thread waiting for the reading thread instead of decoding too, and
+            // reading each line as it sends (no second thread), in the same round.
+            var oneThreadOptions = ReplaySession.Options()
+            oneThreadOptions.decodesWhileWaiting = false
+            oneThreadRates.append(try replayRate(oneThreadOptions, "decoding on the reading thread only"))
             var inLineOptions = ReplaySession.Options()
             inLineOptions.readsAhead = false
-            let inLine = try ReplaySession(definition: definition, options: inLineOptions)
-            let inLineElapsed = try seconds { replayed = try inLine.run(try inLine.openStream(path: path)).commands }
-            precondition(replayed == shapeCount, "\(shape): replayed \(replayed) of \(shapeCount) in line")
-            inLineRates.append(Double(shapeCount) / inLineElapsed)
+            inLineRates.append(try replayRate(inLineOptions, "in line"))
             let tracing = try ReplaySession(definition: definition)
             let traced = try seconds {
                 var options = TraceLogSink.Options()
@@ -300,7 +306,7 @@ if shapeCount > 0 {
             decoderRates.append(Double(shapeCount) / decoding)
         }
         let ratio = zip(rates, decoderRates).map { $0 / $1 }
-        print("| \(shape.rawValue) | \(fileSize(path) / 1_000_000) | \(range(rates, thousands)) | \(range(inLineRates, thousands)) | \(range(tracedRates, thousands)) | \(range(decoderRates, thousands)) | \(range(ratio) { String(format: "%.1f×", $0) }) |")
+        print("| \(shape.rawValue) | \(fileSize(path) / 1_000_000) | \(range(rates, thousands)) | \(range(oneThreadRates, thousands)) | \(range(inLineRates, thousands)) | \(range(tracedRates, thousands)) | \(range(decoderRates, thousands)) | \(range(ratio) { String(format: "%.1f×", $0) }) |")
         try? FileManager.default.removeItem(atPath: path)
         try? FileManager.default.removeItem(atPath: tracePath)
     }

@@ -46,6 +46,17 @@ public final class CommandStreamReader {
     /// The incomplete last line, once the reader has reached it (of a trace log of several files: the first one met).
     public var tornTail: TornTail? { state.value.traces?.tornTail ?? lines?.tornTail }
 
+    /// Where the stream's bytes come from, to open it a second time (``sibling()``).
+    private enum Source {
+        case file(String)
+        case memory([UInt8], name: String)
+        case traceLog
+    }
+
+    private let source: Source
+    /// The schema commands are decoded for.
+    private let schema: FieldSchema?
+
     /// Commands read from a trace log that carry no payload (recorded with `capturesPayloads: false`): they replay
     /// with empty fields, so rules on fields cannot match them as they matched the recorded commands.
     public private(set) var commandsWithoutPayload = 0
@@ -87,6 +98,8 @@ public final class CommandStreamReader {
         lines.readsTornTails = false
         self.lines = lines
         state = UncheckedCell(ReadState(decoder: CommandLineDecoder(schema: schema)))
+        source = .file(path)
+        self.schema = schema
     }
 
     /// Reads a stream held in memory, decoding the fields `schema` names into slots as well.
@@ -95,6 +108,8 @@ public final class CommandStreamReader {
         lines.readsTornTails = false
         self.lines = lines
         state = UncheckedCell(ReadState(decoder: CommandLineDecoder(schema: schema)))
+        source = .memory(bytes, name: name)
+        self.schema = schema
     }
 
     /// Reads the commands of a recorded trace log of several files, directories or patterns, read as one log
@@ -108,6 +123,44 @@ public final class CommandStreamReader {
         state.isTraceLog = true
         state.traces = try TraceLogReader(paths: paths)
         self.state = UncheckedCell(state)
+        source = .traceLog
+        self.schema = schema
+    }
+
+    /// A second reader of this stream, from its start, for reading it on two threads at once — each reads the
+    /// lines of its own part and skips the other's (``skipLines(_:)``). Only once this reader has read a line
+    /// that is not a trace log header, and every line of it reads as a command stream line (the first is not
+    /// checked for a header again). `nil` for a trace log, a file that is not a regular one (a pipe reads its bytes
+    /// once), a gzip-compressed file (each reader would decompress
+    /// all of it), a stream whose first line is still to come, or a file that cannot be opened again.
+    package func sibling() -> CommandStreamReader? {
+        guard state.value.sawFirst, !state.value.isTraceLog else { return nil }
+        let sibling: CommandStreamReader
+        switch source {
+        case .traceLog:
+            return nil
+        case .file(let path):
+            guard LineReader.isRegularFile(path), !LineReader.isCompressed(path), let reader = try? CommandStreamReader(path: path, schema: schema) else {
+                return nil
+            }
+            sibling = reader
+        case .memory(let bytes, let name):
+            sibling = CommandStreamReader(bytes: bytes, name: name, schema: schema)
+        }
+        sibling.state.value.sawFirst = true
+        return sibling
+    }
+
+    /// Steps over the next `count` lines that are not blank, as ``next()`` would read them but without decoding
+    /// them: how a reader of a stream read on several threads passes over another's part.
+    ///
+    /// - Returns: How many lines it stepped over: fewer than `count` at the end of the stream.
+    /// - Throws: `FormatError` when the file cannot be read.
+    package func skipLines(_ count: Int) throws(FormatError) -> Int {
+        guard let lines, state.value.traces == nil else { return 0 }
+        var skipped = 0
+        while skipped < count, try lines.nextLine() != nil { skipped += 1 }
+        return skipped
     }
 
     /// The next command or change and its line, or `nil` at the end.
