@@ -8,6 +8,7 @@ let fuzzTargetDependencies: [Target.Dependency] = [
     .product(name: "ChainTrace", package: "ChainTrace"),
     .product(name: "ChainTraceTraceLog", package: "ChainTrace"),
     .product(name: "ChainTraceDefinitions", package: "ChainTrace"),
+    .product(name: "ChainTraceAnalysis", package: "ChainTrace"),
 ]
 
 let package = Package(

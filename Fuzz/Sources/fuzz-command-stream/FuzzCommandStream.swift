@@ -1,9 +1,11 @@
 import ChainTrace
+@testable import ChainTraceAnalysis  // the replay's read-ahead (`CommandReadAhead`) is package, not public
 @testable import ChainTraceDefinitions  // the stream reader's fast path (`FieldSchema`) is package, not public
 import FuzzSupport
 
 /// A command stream read by the general decoder and by the fast one (slots for fields rules read, member
-/// names remembered from line to line) must give the same commands and the same errors, in the same order.
+/// names remembered from line to line) must give the same commands and the same errors, in the same order — and so
+/// must the replay's read-ahead, in small batches read by its thread and by the caller with a second reader.
 @_cdecl("fuzz_command_stream_main")
 public func main(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
     runFuzzer(argc, argv) { data, size in fuzzCommandStream(inputBytes(data, size)) }
@@ -13,6 +15,28 @@ func fuzzCommandStream(_ bytes: [UInt8]) -> CInt {
     let general = readings(CommandStreamReader(bytes: bytes, name: "s.jsonl"))
     let fast = readings(CommandStreamReader(bytes: bytes, name: "s.jsonl", schema: FieldSchema(names: ["w", "c", "nested", "p"])))
     precondition(general == fast, "the decoders disagree:\n\(general)\n\(fast)")
+    // The read-ahead goes past errors and reports no torn tail (a command stream has none: its last line is read
+    // like any other).
+    let schema = FieldSchema(names: ["w", "c", "nested", "p"])
+    let batchSize = 1 + Int(bytes.count % 7)
+    let ahead = CommandReadAhead(
+        CommandStreamReader(bytes: bytes, name: "s.jsonl", schema: schema), readsPastErrors: true, batchSize: batchSize,
+        batchesAhead: 2, callerDecodes: true)
+    var readAhead: [Reading] = []
+    while readAhead.count < 10_000, let entry = ahead.next() {
+        switch entry.item {
+        case .command(let command)?:
+            readAhead.append(.command(line: entry.line, kind: command.kind, id: command.id, entry: command.entry, fields: command.fields))
+        case .change?:
+            readAhead.append(.other(line: entry.line))
+        case nil:
+            let error = entry.error!
+            readAhead.append(.error(line: error.line, column: error.column, expected: error.expected))
+        }
+    }
+    ahead.finish()
+    let expected = general.filter { if case .torn = $0 { false } else { true } }
+    precondition(readAhead == expected, "the read-ahead disagrees:\n\(expected)\n\(readAhead)")
     return 0
 }
 
