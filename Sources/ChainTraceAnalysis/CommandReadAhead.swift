@@ -188,6 +188,9 @@ package final class CommandReadAhead {
         finish()
     }
 
+    /// Whether the caller reads batches too while the thread is behind: only for a stream with a second reader.
+    package var callerHasReader: Bool { helper != nil }
+
     /// Bytes of the stream's files read so far (ahead of what ``next()`` has returned), for progress reports.
     package var bytesRead: Int {
         max(firstBatchBytes, Int(threadBytes.value), helper?.stream.bytesRead ?? 0)
@@ -255,14 +258,15 @@ package final class CommandReadAhead {
         }
     }
 
-    /// What the caller does next: take the batch it wants if it is ready, stop past the end, read a batch itself
+    /// What the caller does next: stop past the end, take the batch it wants if it is ready, read a batch itself
     /// if it `helps`, one is left to start and the thread has not had to wait for room lately, or wait.
     private static func step(_ state: inout Shared, helps: Bool, ahead: Int) -> Step {
+        // The end first: a batch past it (read before another thread found the end) is not taken.
+        if state.wanted >= state.end { return .end }
         if let (batch, byCaller) = state.ready.removeValue(forKey: state.wanted) {
             state.wanted += 1
             return .take(batch, byCaller: byCaller)
         }
-        if state.wanted >= state.end { return .end }
         if helps, !state.threadWaitedForRoom, state.nextNumber < state.end, state.nextNumber - state.wanted <= ahead {
             defer { state.nextNumber += 1 }
             return .read(state.nextNumber)

@@ -23,6 +23,9 @@ public final class JSONLinesReader {
     /// Read on every line by one thread at a time: its accesses skip the run-time exclusivity check.
     @usableFromInline let lines: UncheckedCell<LineReader>
 
+    /// The file's device and inode as it was opened (`nil` for bytes in memory).
+    package var fileIdentity: LineReader.FileIdentity? { lines.value.fileIdentity }
+
     /// Bytes of the input consumed so far, through the end of the last line returned: an offset in the file.
     package var bytesRead: Int { lines.value.bytesConsumed }
 

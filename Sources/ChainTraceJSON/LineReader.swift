@@ -22,6 +22,9 @@ public struct LineReader: ~Copyable {
     }
 
     private let descriptor: Int32
+    /// The file's device and inode as it was opened (`nil` for bytes in memory): another reader of the same path
+    /// reads the same file only if they match.
+    package let fileIdentity: FileIdentity?
     /// zlib's reader of the file, when it is compressed; it owns `descriptor` then.
     private let compressed: gzFile?
     /// The bytes read and not yet consumed are `storage[start..<count]`. Memory this reader owns: a chunk is read
@@ -64,7 +67,15 @@ public struct LineReader: ~Copyable {
             compressed = nil
         }
         self.descriptor = descriptor
+        var status = stat()
+        fileIdentity = fstat(descriptor, &status) == 0 ? FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)) : nil
         storage = .allocate(capacity: 2 * Self.chunkSize)
+    }
+
+    /// A file as the system knows it, whatever path reached it.
+    package struct FileIdentity: Equatable, Sendable {
+        let device: UInt64
+        let inode: UInt64
     }
 
     /// Whether `path` names a regular file (not a pipe, a device or a directory): one that reads the same bytes
@@ -92,6 +103,7 @@ public struct LineReader: ~Copyable {
 
     package init(bytes: [UInt8]) {
         descriptor = -1
+        fileIdentity = nil
         compressed = nil
         storage = .allocate(capacity: max(bytes.count, 1))
         _ = storage.initialize(from: bytes)

@@ -2,6 +2,7 @@ import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 import Foundation
 #if canImport(Glibc)
@@ -182,7 +183,7 @@ struct ReplayReadAheadTests {
     /// The lines a read-ahead hands out, as reading the stream in line gives them: every entry in order, and
     /// nothing after the first invalid line unless reading goes on past errors (another thread may already have
     /// read lines beyond it).
-    @Test(arguments: SeededGenerator.seeds(24))
+    @Test(arguments: SeededGenerator.seeds(48))
     func readAheadHandsOutWhatReadingInLineReads(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let bytes = Self.stream(&random, count: Int.random(in: 1...500, using: &random))
@@ -212,6 +213,71 @@ struct ReplayReadAheadTests {
             while let entry = ahead.next() { read.append(summary(entry)) }
             ahead.finish()
             #expect(read == expected, "seed \(seed), past errors \(readsPastErrors), helping \(helps), batches of \(batchSize)")
+        }
+    }
+
+    /// The caller gets a second reader only for a stream that reads the same when opened twice — a regular file or
+    /// bytes in memory — and once its first line showed it is no trace log; not for a pipe, a gzip file, a trace
+    /// log, or a stream that ends within the first batch.
+    @Test func aSecondReaderOnlyWhereTheStreamCanBeReadTwice() throws {
+        let definition = try ChainDefinition.load(bytes: Array(Self.definitionText.utf8), file: "ahead.json")
+        let session = try ReplaySession(definition: definition)
+        let lines = Array((0..<50).map { #"{"kind":"Coin","id":"c\#($0)","weight":\#($0)}"# }.joined(separator: "\n").utf8)
+        func hasReader(_ stream: CommandStreamReader) -> Bool {
+            let ahead = CommandReadAhead(stream, readsPastErrors: false, batchSize: 8)
+            defer { ahead.finish() }
+            while ahead.next() != nil {}
+            return ahead.callerHasReader
+        }
+        #expect(hasReader(session.openStream(bytes: lines)))
+        #expect(!hasReader(session.openStream(bytes: Array(lines.prefix(100)))), "ends within the first batch")
+        let file = TestFiles.directory.appendingPathComponent("second-reader.jsonl").path
+        try Data(lines).write(to: URL(fileURLWithPath: file))
+        #expect(hasReader(try session.openStream(path: file)))
+        // The same lines gzip-compressed: each reader would decompress all of it.
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        gzip.arguments = ["gzip", "-kf", file]
+        try gzip.run()
+        gzip.waitUntilExit()
+        #expect(!hasReader(try session.openStream(path: file + ".gz")))
+        // A pipe reads its bytes once.
+        let pipe = TestFiles.directory.appendingPathComponent("second-reader.fifo").path
+        unlink(pipe)
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let writer = Thread { try? Data(lines).write(to: URL(fileURLWithPath: pipe)) }
+        writer.start()
+        #expect(!hasReader(try session.openStream(path: pipe)))
+        // A recorded trace log: its commands are read from traces.
+        let log = TestFiles.directory.appendingPathComponent("second-reader.traces.jsonl").path
+        let sink = try TraceLogSink(path: log)
+        _ = try session.run(session.openStream(bytes: lines), traceLog: sink)
+        try sink.close()
+        #expect(!hasReader(try session.openStream(path: log)))
+    }
+
+    /// Reading stops at the first invalid line even when the caller, while the thread read the batch holding it,
+    /// already read the next batch itself: that batch is not handed out. (The caller wants the second batch as
+    /// soon as it has taken the first, read in the constructor, before the thread can have read 2 000 lines.)
+    @Test func nothingPastTheInvalidLineThatStopsTheReading() throws {
+        let definition = try ChainDefinition.load(bytes: Array(Self.definitionText.utf8), file: "ahead.json")
+        let session = try ReplaySession(definition: definition)
+        let size = 2_000
+        var lines = (0..<(3 * size)).map { #"{"kind":"Coin","id":"c\#($0)","weight":\#($0 % 10)}"# }
+        lines[2 * size - 1] = "not json"
+        for round in 0..<5 {
+            let ahead = CommandReadAhead(
+                session.openStream(bytes: Array(lines.joined(separator: "\n").utf8)), readsPastErrors: false,
+                batchSize: size, batchesAhead: 4)
+            var count = 0
+            var last: CommandReadAhead.Entry?
+            while let entry = ahead.next() {
+                count += 1
+                last = entry
+            }
+            ahead.finish()
+            #expect(count == 2 * size, "round \(round)")
+            #expect(last?.error?.line == 2 * size, "round \(round)")
         }
     }
 }

@@ -131,8 +131,8 @@ public final class CommandStreamReader {
     /// lines of its own part and skips the other's (``skipLines(_:)``). Only once this reader has read a line
     /// that is not a trace log header, and every line of it reads as a command stream line (the first is not
     /// checked for a header again). `nil` for a trace log, a file that is not a regular one (a pipe reads its bytes
-    /// once), a gzip-compressed file (each reader would decompress
-    /// all of it), a stream whose first line is still to come, or a file that cannot be opened again.
+    /// once), a gzip-compressed file (each reader would decompress all of it), a stream whose first line is still
+    /// to come, or a path that cannot be opened again or now names another file (replaced since).
     package func sibling() -> CommandStreamReader? {
         guard state.value.sawFirst, !state.value.isTraceLog else { return nil }
         let sibling: CommandStreamReader
@@ -140,7 +140,10 @@ public final class CommandStreamReader {
         case .traceLog:
             return nil
         case .file(let path):
-            guard LineReader.isRegularFile(path), !LineReader.isCompressed(path), let reader = try? CommandStreamReader(path: path, schema: schema) else {
+            guard LineReader.isRegularFile(path), !LineReader.isCompressed(path),
+                let reader = try? CommandStreamReader(path: path, schema: schema),
+                let identity = lines?.fileIdentity, reader.lines?.fileIdentity == identity
+            else {
                 return nil
             }
             sibling = reader
