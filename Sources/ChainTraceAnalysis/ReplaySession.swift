@@ -108,7 +108,8 @@ public final class ReplaySession {
         // 0.80–0.81, varied 1.48–1.52 → 1.53–1.54 (its reading is 85% of the work: nothing to overlap). This
         // thread decoding too while the reading thread is behind took nested from 1.05–1.32 to 0.76–0.94 s and
         // varied from 1.81–2.12 to 1.11–1.33 s (warm files, interleaved with the build before). With a trace log,
-        // nested went from 1.64–1.96 to 2.26–2.69 s reading ahead: three busy threads on two cores.
+        // nested went from 1.64–1.96 to 2.26–2.69 s reading ahead, and with this thread decoding too varied went
+        // from 3.37–3.46 to 3.48–4.00 s: the log's writer and the reading thread compete for the second core.
         let readAhead = options.readsAhead && traceLog == nil
             ? CommandReadAhead(
                 stream, readsPastErrors: options.skipsInvalidLines, batchSize: options.readAheadBatchSize,
