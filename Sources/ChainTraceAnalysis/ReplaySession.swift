@@ -110,6 +110,8 @@ public final class ReplaySession {
         // varied from 1.81–2.12 to 1.11–1.33 s (warm files, interleaved with the build before). With a trace log,
         // nested went from 1.64–1.96 to 2.26–2.69 s reading ahead, and with this thread decoding too varied went
         // from 3.37–3.46 to 3.48–4.00 s: the log's writer and the reading thread compete for the second core.
+        // The file every line of a stream of one file is in (a trace log of several names each line's file).
+        let streamFile = stream.file
         let readAhead = options.readsAhead && traceLog == nil
             ? CommandReadAhead(
                 stream, readsPastErrors: options.skipsInvalidLines, batchSize: options.readAheadBatchSize,
@@ -125,8 +127,8 @@ public final class ReplaySession {
             count += 1
             if count & 0x3FFF == 0 { progress?(readAhead?.bytesRead ?? stream.bytesRead) }
             let line = entry.line
-            let file = entry.file
-            let entryFile = entry.readsSeveralFiles ? entry.file : nil
+            let file = entry.file ?? streamFile
+            let entryFile = entry.file
             switch entry.item {
             case nil:
                 continue

@@ -132,7 +132,8 @@ public final class CommandStreamReader {
     /// that is not a trace log header, and every line of it reads as a command stream line (the first is not
     /// checked for a header again). `nil` for a trace log, a file that is not a regular one (a pipe reads its bytes
     /// once), a gzip-compressed file (each reader would decompress all of it), a stream whose first line is still
-    /// to come, or a path that cannot be opened again or now names another file (replaced since).
+    /// to come, or a path that cannot be opened again or now names another file (replaced since). A stream held in
+    /// memory is copied for the second reader, as for the first.
     package func sibling() -> CommandStreamReader? {
         guard state.value.sawFirst, !state.value.isTraceLog else { return nil }
         let sibling: CommandStreamReader
