@@ -214,21 +214,18 @@ package final class CommandReadAhead {
                 return taking.value.current[taking.value.index]
             }
             if taking.value.done { return nil }
-            var spent: [Entry] = []
-            swap(&spent, &taking.value.current)
+            // The batch just finished goes back to the reader that read it: the caller's own here, the thread's
+            // under the lock (moved in there, so that the thread, checking what still holds these commands, sees
+            // every use made of them here).
+            var spent: [[Entry]] = [[]]
+            swap(&spent[0], &taking.value.current)
             taking.value.index = 0
-            if taking.value.currentByCaller, let helper {
-                var batches = [consume spent]
-                helper.takeBack(&batches)
-                spent = []
-            }
-            let handsBack = !taking.value.currentByCaller
+            let byCaller = taking.value.currentByCaller
+            if byCaller { helper?.takeBack(&spent) }
             let (helps, ahead) = (helper != nil, batchesAhead)
             var step = shared.withLock { state -> Step in
-                if handsBack, !spent.isEmpty {
-                    // Moved in under the lock: the thread that checks what still holds these commands sees every
-                    // use made of them here.
-                    state.spent.append(spent)
+                if !byCaller, !spent[0].isEmpty {
+                    state.spent.append(spent[0])
                     spent = []
                 }
                 return Self.step(&state, helps: helps, ahead: ahead)

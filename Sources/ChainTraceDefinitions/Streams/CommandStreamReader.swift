@@ -54,8 +54,6 @@ public final class CommandStreamReader {
     }
 
     private let source: Source
-    /// The schema commands are decoded for.
-    private let schema: FieldSchema?
 
     /// Commands read from a trace log that carry no payload (recorded with `capturesPayloads: false`): they replay
     /// with empty fields, so rules on fields cannot match them as they matched the recorded commands.
@@ -99,7 +97,6 @@ public final class CommandStreamReader {
         self.lines = lines
         state = UncheckedCell(ReadState(decoder: CommandLineDecoder(schema: schema)))
         source = .file(path)
-        self.schema = schema
     }
 
     /// Reads a stream held in memory, decoding the fields `schema` names into slots as well.
@@ -109,7 +106,6 @@ public final class CommandStreamReader {
         self.lines = lines
         state = UncheckedCell(ReadState(decoder: CommandLineDecoder(schema: schema)))
         source = .memory(bytes, name: name)
-        self.schema = schema
     }
 
     /// Reads the commands of a recorded trace log of several files, directories or patterns, read as one log
@@ -124,7 +120,6 @@ public final class CommandStreamReader {
         state.traces = try TraceLogReader(paths: paths)
         self.state = UncheckedCell(state)
         source = .traceLog
-        self.schema = schema
     }
 
     /// A second reader of this stream, from its start, for reading it on two threads at once — each reads the
@@ -136,6 +131,7 @@ public final class CommandStreamReader {
     /// memory is copied for the second reader, as for the first.
     package func sibling() -> CommandStreamReader? {
         guard state.value.sawFirst, !state.value.isTraceLog else { return nil }
+        let schema = state.value.decoder.schema
         let sibling: CommandStreamReader
         switch source {
         case .traceLog:
