@@ -110,6 +110,14 @@ public final class ReplaySession {
         // varied from 1.81–2.12 to 1.11–1.33 s (warm files, interleaved with the build before). With a trace log,
         // nested went from 1.64–1.96 to 2.26–2.69 s reading ahead, and with this thread decoding too varied went
         // from 3.37–3.46 to 3.48–4.00 s: the log's writer and the reading thread compete for the second core.
+        // Measured again once a thread blocked on the log's full queue waited instead of spinning (best–median of
+        // 4 interleaved runs, log on tmpfs): nested 1.73–1.78 s in line against 2.03–2.12 reading ahead (each
+        // command's decoded contents cross between cores: +0.7 s of CPU time); varied 2.52–2.70 in line against
+        // 1.96–2.38 reading ahead. In line stays: which wins depends on the stream, and in line is the cheaper.
+        // Sending each batch on the thread that decoded it (so that no command crosses; the replaying thread adds
+        // the traces to the profile in order) was tried without a log: nested 0.74–0.76 → 0.85–0.87 s, varied
+        // 1.12–1.23 → 1.19–1.65 — traces cross instead of commands, made afresh, and one core's share of
+        // decoding shrinks no further.
         // The file every line of a stream of one file is in (a trace log of several names each line's file).
         let streamFile = stream.file
         let readAhead = options.readsAhead && traceLog == nil

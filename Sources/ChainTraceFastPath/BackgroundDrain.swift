@@ -69,6 +69,8 @@ public final class BackgroundDrain<Consumer: BackgroundDrainConsumer>: @unchecke
         var flushesDone = 0
         var closing = false
         var finished = false
+        /// Passes made so far, for threads waiting for room in their queue.
+        var passes = 0
     }
 
     /// What the drained elements go to.
@@ -110,6 +112,14 @@ public final class BackgroundDrain<Consumer: BackgroundDrainConsumer>: @unchecke
         control.withLock { _ in }
     }
 
+    /// Wakes the drain and waits until it has made a pass (or a millisecond has gone by, or it is closing): what a
+    /// recording thread whose queue is full does, rather than spin, so that the core goes to the drain (and to
+    /// any other busy thread) instead. It does not say there is room now: the caller tries again.
+    public func waitForAPass() {
+        let seen = control.withLock { $0.passes }
+        control.wait(atMost: 1_000_000) { $0.passes != seen || $0.closing || $0.finished }
+    }
+
     /// Returns once every element handed over before the call has been through a flushing pass.
     public func flush() {
         let ticket = control.withLock { control -> Int in
@@ -142,6 +152,7 @@ public final class BackgroundDrain<Consumer: BackgroundDrainConsumer>: @unchecke
             pruneQueues()
             let finished = control.withLock { control -> Bool in
                 control.flushesDone = max(control.flushesDone, requested)
+                control.passes &+= 1
                 if closing, moved == 0 { control.finished = true }
                 return control.finished
             }

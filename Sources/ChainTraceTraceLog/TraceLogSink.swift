@@ -40,7 +40,8 @@ public final class TraceLogSink: TraceSink {
     public enum FullQueuePolicy: Sendable, Hashable {
         /// Drop the trace: counted in ``TraceLogSink/droppedCount`` and written into the log as a record.
         case drop
-        /// Wait until the writer makes room: nothing is lost, the recording thread is slowed down.
+        /// Wait until the writer makes room: nothing is lost, the recording thread is slowed down (it sleeps until
+        /// the writer has made a pass, not spinning).
         case block
     }
 
@@ -153,8 +154,7 @@ public final class TraceLogSink: TraceSink {
                     droppedAfterClose.withLock { $0 += 1 }
                     return
                 }
-                writer.wake()
-                sched_yield()
+                writer.waitForAPass()
             }
         }
     }

@@ -85,31 +85,45 @@ struct BackgroundTraceLogSinkTests {
         #expect(reader.droppedTraces == 84)
     }
 
-    @Test func aFullQueueBlocksWhenAskedAndLosesNothing() throws {
+    /// A full queue blocks the recording thread until the writer has room, losing nothing; and the thread sleeps
+    /// meanwhile — spinning, it took a core from the writer and from any other busy thread of the process (a
+    /// replay's reading thread).
+    @Test func aFullQueueBlocksWhenAskedWithoutSpinningAndLosesNothing() throws {
         let path = Self.path("block")
         var options = TraceLogSink.Options()
         options.queueCapacity = 8
         options.whenBehind = .block
         let sink = try TraceLogSink(path: path, options: options)
         let recorded = LockedCount()
+        let spent = LockedCount()
         let done = DispatchSemaphore(value: 0)
         sink.withWriterPaused {
             Thread.detachNewThread {
+                let start = Self.threadCPUNanoseconds()
                 for number in 0..<50 {
                     sink.record(Self.trace(number))
                     recorded.add()
                 }
+                spent.add(Int(Self.threadCPUNanoseconds() - start))
                 done.signal()
             }
             // The recording thread fills its queue and waits: it cannot get past the queue's size while the writer
-            // is held.
-            Thread.sleep(forTimeInterval: 0.2)
+            // is held — half a second, which a spinning thread spends mostly on the CPU, a waiting one not.
+            Thread.sleep(forTimeInterval: 0.5)
             #expect(recorded.value <= 9)
         }
         done.wait()
         try sink.close()
+        #expect(spent.value < 150_000_000, "the blocked thread spent \(spent.value / 1_000_000) ms of CPU time")
         #expect(sink.droppedCount == 0)
         #expect(try TraceLogReader.readAll(path: path).traces == (0..<50).map { Self.trace($0) })
+    }
+
+    /// The CPU time the calling thread has used.
+    static func threadCPUNanoseconds() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
     @Test func flushPutsEveryTraceRecordedBeforeItInTheFile() throws {
@@ -183,6 +197,6 @@ final class LockedCount: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
 
-    func add() { lock.withLock { count += 1 } }
+    func add(_ amount: Int = 1) { lock.withLock { count += amount } }
     var value: Int { lock.withLock { count } }
 }

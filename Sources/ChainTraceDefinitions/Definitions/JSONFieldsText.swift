@@ -42,10 +42,24 @@ final class JSONFieldsText: EncodedPayload {
             text.append(contentsOf: UnsafeBufferPointer(rebasing: line[from..<to]))
         }
         var start = open &+ 1
-        for cut in [outside.0, outside.1, outside.2].filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+        // The three cuts in the line's order, empty ones last, sorted in place: filtering and sorting an array was
+        // two allocations a command, and `replay --trace-out` of the million-line *nested* file took 1.96–2.30 s
+        // (best–median of 3) with them, 1.73–1.78 s (of 4) without.
+        var cuts = outside
+        func order(_ first: inout Range<Int>, _ second: inout Range<Int>) {
+            if first.isEmpty || (!second.isEmpty && second.lowerBound < first.lowerBound) { swap(&first, &second) }
+        }
+        order(&cuts.0, &cuts.1)
+        order(&cuts.1, &cuts.2)
+        order(&cuts.0, &cuts.1)
+        func cut(_ cut: Range<Int>) {
+            guard !cut.isEmpty else { return }
             appendFields(from: start, to: cut.lowerBound)
             start = cut.upperBound
         }
+        cut(cuts.0)
+        cut(cuts.1)
+        cut(cuts.2)
         appendFields(from: start, to: close)
         text.append(UInt8(ascii: "}"))
         return JSONFieldsText(bytes: text)
