@@ -24,6 +24,10 @@ public struct JSONByteCursor {
     /// million-command stream took 7.5% longer with it retained (best of 7 interleaved runs; a stream of varied
     /// lines and `stats` moved by less than 3%, within the noise).
     public let names: UnretainedObject<NameTable>
+    /// How many objects and arrays enclose the cursor: with the ones a value opens, at most ``maximumDepth``, as
+    /// the general parser allows. Counted by ``members(_:)`` and ``elements(_:)``; a decoder that opens a
+    /// line's object itself sets it.
+    public var depth = 0
 
     @inlinable public init(bytes: UnsafeBufferPointer<UInt8>, names: NameTable) {
         self.bytes = bytes
@@ -42,7 +46,9 @@ public struct JSONByteCursor {
     /// given twice, or more than ``maximumFastMembers`` members.
     @inlinable public mutating func members(_ member: (inout JSONByteCursor, RawKey) -> Bool) -> Bool {
         skipWhiteSpace()
-        guard take(UInt8(ascii: "{")) else { return false }
+        guard depth < Self.maximumDepth, take(UInt8(ascii: "{")) else { return false }
+        depth &+= 1
+        defer { depth &-= 1 }
         skipWhiteSpace()
         if take(UInt8(ascii: "}")) { return true }
         // The keys seen so far, on the stack: a repeated key must not pass as "the last one wins".
@@ -70,9 +76,15 @@ public struct JSONByteCursor {
     /// The most members an object may have on the fast path; a larger one is read by the general parser.
     public static var maximumFastMembers: Int { 64 }
 
+    /// The most objects and arrays that may enclose a value, its own included, as in the general parser.
+    public static var maximumDepth: Int { 512 }
+
+    /// Walks an array's elements, calling `element` with the cursor at each; `false` on any problem.
     @inlinable public mutating func elements(_ element: (inout JSONByteCursor) -> Bool) -> Bool {
         skipWhiteSpace()
-        guard take(UInt8(ascii: "[")) else { return false }
+        guard depth < Self.maximumDepth, take(UInt8(ascii: "[")) else { return false }
+        depth &+= 1
+        defer { depth &-= 1 }
         skipWhiteSpace()
         if take(UInt8(ascii: "]")) { return true }
         while true {
@@ -211,14 +223,15 @@ public struct JSONByteCursor {
         return true
     }
 
-    /// Steps over any valid JSON value; `false` if it is not valid.
-    @inlinable public mutating func skipValue(depth: Int = 0) -> Bool {
-        guard index < bytes.count, depth < 512 else { return false }
+    /// Steps over any valid JSON value; `false` if it is not valid (or nests deeper than ``maximumDepth``, counting
+    /// from ``depth``).
+    @inlinable public mutating func skipValue() -> Bool {
+        guard index < bytes.count else { return false }
         switch bytes[index] {
         case UInt8(ascii: "{"):
-            return members { decoder, _ in decoder.skipValue(depth: depth + 1) }
+            return members { decoder, _ in decoder.skipValue() }
         case UInt8(ascii: "["):
-            return elements { decoder in decoder.skipValue(depth: depth + 1) }
+            return elements { decoder in decoder.skipValue() }
         case UInt8(ascii: "\""):
             return skipString()
         case UInt8(ascii: "t"): return word("true")

@@ -6,6 +6,6 @@ extension JSONByteCursor {
     package mutating func value() -> JSONValue? {
         let start = index
         guard skipValue() else { return nil }
-        return try? JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        return try? JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<index]), enclosingDepth: depth)
     }
 }

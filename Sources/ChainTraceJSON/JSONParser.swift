@@ -17,10 +17,12 @@ package struct JSONParser {
     /// - Parameters:
     ///   - bytes: The text, UTF-8.
     ///   - line: The line number of the text's first byte, for error positions.
-    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, line: Int = 1) throws(JSONParseError) -> JSONValue {
+    ///   - enclosingDepth: How many objects and arrays the text stands in, counted against the nesting limit
+    ///     (for a value cut out of a larger document).
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, line: Int = 1, enclosingDepth: Int = 0) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: bytes, firstLine: line)
         parser.skipWhiteSpace()
-        let value = try parser.parseValue(depth: 0)
+        let value = try parser.parseValue(depth: enclosingDepth)
         parser.skipWhiteSpace()
         if parser.index < bytes.count { throw parser.error(expected: "end of the value") }
         return value

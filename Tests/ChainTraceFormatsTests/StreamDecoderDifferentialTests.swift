@@ -180,7 +180,7 @@ struct StreamDecoderDifferentialTests {
 }
 
 extension String {
-    fileprivate func replacingFirst(_ target: String, with replacement: String) -> String {
+    func replacingFirst(_ target: String, with replacement: String) -> String {
         guard let range = range(of: target) else { return self }
         return replacingCharacters(in: range, with: replacement)
     }

@@ -233,7 +233,8 @@ struct Variant {
 let only = getenv("CHAINTRACE_BENCH_ONLY").map { String(cString: $0) }
 nonisolated(unsafe) var variants: [Variant] = []
 func variant(_ name: String, share: Double = 1, after: @escaping () -> Void = {}, _ body: @escaping (Int) -> Void) {
-    if let only, !name.contains(only), variants.count > 1 { return }
+    // `=name` keeps that variant alone (with the baselines); `text`, every variant whose name contains it.
+    if let only, only.hasPrefix("=") ? name != only.dropFirst() : !name.contains(only), variants.count > 1 { return }
     variants.append(Variant(name: name, share: share, body: body, after: after))
 }
 

@@ -84,6 +84,8 @@ extension CommandLineDecoder {
         var cursor = JSONByteCursor(bytes: bytes, names: names)
         cursor.skipWhiteSpace()
         guard cursor.take(UInt8(ascii: "{")) else { return false }
+        // Its members' values stand in the line's object.
+        cursor.depth = 1
         cursor.skipWhiteSpace()
         // Keys with an id are checked for repeats as they come, one bit each; a line with a key that has none is
         // checked at its end by comparing.
