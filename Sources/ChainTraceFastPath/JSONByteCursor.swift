@@ -40,10 +40,9 @@ public struct JSONByteCursor {
         return index == bytes.count
     }
 
-    /// Walks an object's members, calling `member` with each key (the value still to read); `false` on any
-    /// problem. A key with an escape is a problem: the general path handles it.
-    /// Walks an object's members; `false` (the general parser then reports the exact error) for bad syntax, a key
-    /// given twice, or more than ``maximumFastMembers`` members.
+    /// Walks an object's members, calling `member` with each key (the value still to read); `false` (the general
+    /// parser then reports the exact error) for bad syntax, a key given twice, a key with an escape or non-ASCII
+    /// text, more than ``maximumFastMembers`` members, or an object past ``maximumDepth``.
     @inlinable public mutating func members(_ member: (inout JSONByteCursor, RawKey) -> Bool) -> Bool {
         skipWhiteSpace()
         guard depth < Self.maximumDepth, take(UInt8(ascii: "{")) else { return false }
