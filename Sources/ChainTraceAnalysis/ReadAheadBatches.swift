@@ -7,8 +7,7 @@ import ChainTraceFastPath
 /// The thread calls `fill` for each batch and waits while `batchesAhead` of them are untaken; `fill` says when
 /// there is nothing more. Each batch the caller is done with goes back to the thread — handed over under the lock
 /// after the caller let go of it — in `fill`'s argument, so that it can reuse what nothing else holds once it has
-/// emptied the argument. Releasing
-/// this, or ``finish()``, stops the thread and waits for it.
+/// emptied the argument. Releasing this, or ``finish()``, stops the thread and waits for it.
 package final class ReadAheadBatches<Element: Sendable> {
     private struct State {
         var batches: [[Element]] = []

@@ -102,22 +102,12 @@ public final class ReplaySession {
         let thread = SendingThread.current
         // Unwrapped once: calling the optional sink per command copies the existential each time.
         let record: ((Trace) -> Void)? = traceLog.map { sink in { sink.record($0) } }
-        // Lines read on another core, so that reading and sending overlap; the stream is the read-ahead's until
-        // it finishes. Measured (`chaintrace replay` of the benchmark's million-line shapes, interleaved runs): flat
-        // 0.29–0.31 → 0.21–0.23 s, mixed 0.50–0.51 → 0.39–0.40, escaped 0.63 → 0.55, nested 0.84–0.90 →
-        // 0.80–0.81, varied 1.48–1.52 → 1.53–1.54 (its reading is 85% of the work: nothing to overlap). This
-        // thread decoding too while the reading thread is behind took nested from 1.05–1.32 to 0.76–0.94 s and
-        // varied from 1.81–2.12 to 1.11–1.33 s (warm files, interleaved with the build before). With a trace log,
-        // nested went from 1.64–1.96 to 2.26–2.69 s reading ahead, and with this thread decoding too varied went
-        // from 3.37–3.46 to 3.48–4.00 s: the log's writer and the reading thread compete for the second core.
-        // Measured again once a thread blocked on the log's full queue waited instead of spinning (best–median of
-        // 4 interleaved runs, log on tmpfs): nested 1.73–1.78 s in line against 2.03–2.12 reading ahead (each
-        // command's decoded contents cross between cores: +0.7 s of CPU time); varied 2.52–2.70 in line against
-        // 1.96–2.38 reading ahead. In line stays: which wins depends on the stream, and in line is the cheaper.
-        // Sending each batch on the thread that decoded it (so that no command crosses; the replaying thread adds
-        // the traces to the profile in order) was tried without a log: nested 0.74–0.76 → 0.85–0.87 s, varied
-        // 1.12–1.23 → 1.19–1.65 — traces cross instead of commands, made afresh, and one core's share of
-        // decoding shrinks no further.
+        // Lines read on another core, so that reading and sending overlap, and decoded on this one too while the
+        // reading thread is behind; the stream is the read-ahead's until it finishes. A replay that writes a trace
+        // log reads in line: there the log's writer is the other busy thread, and reading ahead made *nested*
+        // slower (1.73–1.78 → 2.03–2.12 s) while it made *varied* faster (2.52–2.70 → 1.96–2.38), with no
+        // reliable way to tell the two kinds of stream apart first. Measurements, and what else was tried, in
+        // Docs/Performance.md ("The command-line tool").
         // The file every line of a stream of one file is in (a trace log of several names each line's file).
         let streamFile = stream.file
         let readAhead = options.readsAhead && traceLog == nil

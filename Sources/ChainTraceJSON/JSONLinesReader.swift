@@ -23,8 +23,8 @@ public final class JSONLinesReader {
     /// Read on every line by one thread at a time: its accesses skip the run-time exclusivity check.
     @usableFromInline let lines: UncheckedCell<LineReader>
 
-    /// The file's device and inode as it was opened (`nil` for bytes in memory).
-    package var fileIdentity: LineReader.FileIdentity? { lines.value.fileIdentity }
+    /// The file's device and inode, when it is a regular file read as it is (see ``LineReader/plainFileIdentity``).
+    package var plainFileIdentity: LineReader.FileIdentity? { lines.value.plainFileIdentity }
 
     /// Bytes of the input consumed so far, through the end of the last line returned: an offset in the file.
     package var bytesRead: Int { lines.value.bytesConsumed }

@@ -22,9 +22,10 @@ public struct LineReader: ~Copyable {
     }
 
     private let descriptor: Int32
-    /// The file's device and inode as it was opened (`nil` for bytes in memory): another reader of the same path
-    /// reads the same file only if they match.
-    package let fileIdentity: FileIdentity?
+    /// The file's device and inode as it was opened, when it is a regular file read as it is (`nil` for bytes in
+    /// memory, a pipe or device, and a gzip file): a file a second reader can read again, the same one only if
+    /// its identity matches.
+    package let plainFileIdentity: FileIdentity?
     /// zlib's reader of the file, when it is compressed; it owns `descriptor` then.
     private let compressed: gzFile?
     /// The bytes read and not yet consumed are `storage[start..<count]`. Memory this reader owns: a chunk is read
@@ -68,7 +69,8 @@ public struct LineReader: ~Copyable {
         }
         self.descriptor = descriptor
         var status = stat()
-        fileIdentity = fstat(descriptor, &status) == 0 ? FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)) : nil
+        plainFileIdentity = !isCompressed && fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+            ? FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)) : nil
         storage = .allocate(capacity: 2 * Self.chunkSize)
     }
 
@@ -78,8 +80,8 @@ public struct LineReader: ~Copyable {
         let inode: UInt64
     }
 
-    /// Whether `path` names a regular file (not a pipe, a device or a directory): one that reads the same bytes
-    /// when opened twice.
+    /// Whether `path` names a regular file (not a pipe, a device or a directory): checked before opening a path a
+    /// second time, since opening a pipe waits for a writer.
     package static func isRegularFile(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
@@ -103,7 +105,7 @@ public struct LineReader: ~Copyable {
 
     package init(bytes: [UInt8]) {
         descriptor = -1
-        fileIdentity = nil
+        plainFileIdentity = nil
         compressed = nil
         storage = .allocate(capacity: max(bytes.count, 1))
         _ = storage.initialize(from: bytes)

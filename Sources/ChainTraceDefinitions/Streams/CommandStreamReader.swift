@@ -137,9 +137,11 @@ public final class CommandStreamReader {
         case .traceLog:
             return nil
         case .file(let path):
-            guard LineReader.isRegularFile(path), !LineReader.isCompressed(path),
+            // The first reader's file, plain and regular, opened again: the path must still name a regular file
+            // (opening a pipe would wait for a writer), the same one.
+            guard let identity = lines?.plainFileIdentity, LineReader.isRegularFile(path),
                 let reader = try? CommandStreamReader(path: path, schema: schema),
-                let identity = lines?.fileIdentity, reader.lines?.fileIdentity == identity
+                reader.lines?.plainFileIdentity == identity
             else {
                 return nil
             }
