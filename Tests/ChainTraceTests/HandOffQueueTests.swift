@@ -105,9 +105,13 @@ struct HandOffQueueTests {
             }
         }
         // The producer thread's closure holds the queue until the thread is gone, so what the ring still holds is
-        // released a moment after the loop ends: wait for the queue to go (at most ten seconds) before counting.
+        // released a moment after the loop ends, on whichever thread lets go of the queue last — and a weak
+        // reference reads `nil` as soon as the queue's deinit starts, before it has released what its slots hold.
+        // So wait (at most ten seconds) for the queue to go and for every element's release to be counted.
         let deadline = ContinuousClock.now + .seconds(10)
-        while released != nil, ContinuousClock.now < deadline { usleep(1_000) }
+        while released != nil || onProducer.value + elsewhere.value < Int64(total), ContinuousClock.now < deadline {
+            usleep(1_000)
+        }
         #expect(released == nil)
         #expect(drained.value == Int64(total))
         #expect(onProducer.value + elsewhere.value == Int64(total))
