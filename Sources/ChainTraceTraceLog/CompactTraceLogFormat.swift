@@ -147,7 +147,12 @@ public struct CompactTraceLogEncoder: Sendable {
         put("]")
         reasons.removeAll(keepingCapacity: true)
         trace.forEachReason { reasons.append(($0, $1)) }
-        if trace.commandID != nil || trace.hasPayload || error != nil || !reasons.isEmpty || !registries.isEmpty {
+        // Asked once: a payload kept as its command is encoded here, and may turn out to have no JSON at all.
+        let payloadText = trace.encodedPayloadBytes
+        let payloadValue = payloadText == nil ? trace.payload : nil
+        if trace.commandID != nil || payloadText != nil || payloadValue != nil || error != nil || !reasons.isEmpty
+            || !registries.isEmpty
+        {
             // Keys in sorted order, as everywhere in ChainTrace's JSON.
             put(",{")
             var first = true
@@ -165,10 +170,10 @@ public struct CompactTraceLogEncoder: Sendable {
                 key("id")
                 putString(id)
             }
-            if let text = trace.encodedPayloadBytes {
+            if let text = payloadText {
                 key("payload")
                 line.append(contentsOf: text)
-            } else if let payload = trace.payload {
+            } else if let payload = payloadValue {
                 key("payload")
                 putValue(payload)
             }

@@ -225,7 +225,14 @@ public final class TraceLogSink: TraceSink {
 extension TraceLogSink: PayloadTextSink {
     /// A compact log copies payload text as it is, so a recorder sending here encodes `Encodable` commands
     /// straight into text; a version 1 log writes every payload out again with sorted keys, so it takes values.
+    ///
+    /// A log written in the background that drops traces when behind encodes `Sendable` commands itself, on its
+    /// writer's thread: the recording thread only copies the command, and a trace dropped is never encoded. A
+    /// log that blocks when behind is handed them encoded: when the writer is the bottleneck, encoding on every
+    /// recording thread keeps its one thread for writing (with the writer encoding, the benchmark's "block, +
+    /// payloads" row went from 88.7 to 100.3 ns a hop; Docs/Performance.md).
     package var payloadTextEncoder: (any PayloadTextEncoder)? {
-        options.format == .compact ? JSONTextPayloadEncoder() : nil
+        guard options.format == .compact else { return nil }
+        return JSONTextPayloadEncoder(encodesWhenWritten: options.writesInBackground && options.whenBehind == .drop)
     }
 }

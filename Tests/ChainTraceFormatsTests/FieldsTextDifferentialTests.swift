@@ -28,7 +28,7 @@ struct FieldsTextDifferentialTests {
             guard let next else { break }
             guard case .command(let command) = next.item else { continue }
             guard let text = command.fieldsText() else { continue }
-            #expect(text.value == command.fields, "seed \(seed) line \(next.line): \(String(decoding: text.bytes, as: UTF8.self))")
+            #expect(text.value == command.fields, "seed \(seed) line \(next.line): \(String(decoding: text.text ?? [], as: UTF8.self))")
             var trace = Trace(id: 1, commandKind: command.kind, entry: "A", chain: "c", hops: [], outcome: .fellOffTheEnd, duration: 0)
             trace.attach(text)
             #expect(trace.payload == command.fields && trace.hasPayload, "seed \(seed)")

@@ -137,7 +137,7 @@ struct JSONTextEncoderDifferentialTests {
     // MARK: Generated values
 
     /// A value that encodes itself by a script of container operations.
-    indirect enum Script: Encodable, CustomStringConvertible {
+    indirect enum Script: Encodable, Sendable, CustomStringConvertible {
         case integer(Int64)
         case unsigned(UInt64)
         case double(Double)

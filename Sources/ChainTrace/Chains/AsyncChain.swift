@@ -13,18 +13,22 @@ public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, 
     /// Creates a chain of `handlers` in order, the first being the head.
     ///
     /// - Throws: ``ChainError`` if two handlers share a name.
-    public init(
+    public convenience init(
         _ name: String,
         handlers: [AsyncHandler<Command, Result>] = [],
         recorder: Recorder = .off
     ) throws(ChainError) {
-        try super.init(
-            name: name,
-            handlers: handlers,
-            recorder: recorder,
-            command: CommandTypeInfo(Command.self),
-            boxOf: { $0.box }
-        )
+        try self.init(name, handlers: handlers, recorder: recorder, command: CommandTypeInfo(Command.self))
+    }
+
+    /// Creates a chain whose commands' type is described by `command`.
+    init(
+        _ name: String,
+        handlers: [AsyncHandler<Command, Result>],
+        recorder: Recorder,
+        command: CommandTypeInfo
+    ) throws(ChainError) {
+        try super.init(name: name, handlers: handlers, recorder: recorder, command: command, boxOf: { $0.box })
     }
 
     /// Sends `command` into the chain at `entry` (by default the head).
@@ -114,5 +118,25 @@ public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, 
             command = replacement
             return nil
         }
+    }
+}
+
+extension AsyncChain where Command: Sendable {
+    /// Creates a chain of `handlers` in order, the first being the head. Its commands are `Sendable`, so a
+    /// recorder that writes payloads to a trace log leaves their encoding to the log's writer, off the sending
+    /// thread.
+    ///
+    /// - Throws: ``ChainError`` if two handlers share a name.
+    public convenience init(
+        _ name: String,
+        handlers: [AsyncHandler<Command, Result>] = [],
+        recorder: Recorder = .off
+    ) throws(ChainError) {
+        try self.init(
+            name,
+            handlers: handlers,
+            recorder: recorder,
+            command: CommandTypeInfo(Command.self, deferrer: SendablePayloads<Command>())
+        )
     }
 }

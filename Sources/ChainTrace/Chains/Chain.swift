@@ -19,14 +19,22 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
     /// Creates a chain of `handlers` in order, the first being the head.
     ///
     /// - Throws: ``ChainError`` if two handlers share a name.
-    public init(_ name: String, handlers: [Handler<Command, Result>] = [], recorder: Recorder = .off) throws(ChainError) {
-        try super.init(
-            name: name,
-            handlers: handlers,
-            recorder: recorder,
-            command: CommandTypeInfo(Command.self),
-            boxOf: { $0.box }
-        )
+    public convenience init(
+        _ name: String,
+        handlers: [Handler<Command, Result>] = [],
+        recorder: Recorder = .off
+    ) throws(ChainError) {
+        try self.init(name, handlers: handlers, recorder: recorder, command: CommandTypeInfo(Command.self))
+    }
+
+    /// Creates a chain whose commands' type is described by `command`.
+    init(
+        _ name: String,
+        handlers: [Handler<Command, Result>],
+        recorder: Recorder,
+        command: CommandTypeInfo
+    ) throws(ChainError) {
+        try super.init(name: name, handlers: handlers, recorder: recorder, command: command, boxOf: { $0.box })
     }
 
     /// The storage of this chain's handlers.
@@ -176,5 +184,25 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
             }
         }
         return replaced.map(HandlerTurn.goesOnWith) ?? .goesOn
+    }
+}
+
+extension Chain where Command: Sendable {
+    /// Creates a chain of `handlers` in order, the first being the head. Its commands are `Sendable`, so a
+    /// recorder that writes payloads to a trace log leaves their encoding to the log's writer, off the sending
+    /// thread.
+    ///
+    /// - Throws: ``ChainError`` if two handlers share a name.
+    public convenience init(
+        _ name: String,
+        handlers: [Handler<Command, Result>] = [],
+        recorder: Recorder = .off
+    ) throws(ChainError) {
+        try self.init(
+            name,
+            handlers: handlers,
+            recorder: recorder,
+            command: CommandTypeInfo(Command.self, deferrer: SendablePayloads<Command>())
+        )
     }
 }

@@ -32,10 +32,13 @@ extension ChainTracing {
     /// A hop inside one of a command the recorder chose not to trace (sampled out, filtered out) starts nothing:
     /// deciding again for the same command would trace it from the middle, and count it twice for sampling.
     ///
-    /// - Parameter task: The task's ``taskHops``, when the caller has read it already.
+    /// - Parameters:
+    ///   - deferral: Whether `Command` is known to be `Sendable` (see ``PayloadDeferral``).
+    ///   - task: The task's ``taskHops``, when the caller has read it already.
     @usableFromInline
-    static func traceForHop<Command>(
+    static func traceForHop<Command, Deferral: PayloadDeferral>(
         command: Command,
+        deferral: Deferral.Type,
         chain: () -> String,
         isAsync: Bool,
         thread: ThreadState = .current,
@@ -56,11 +59,14 @@ extension ChainTracing {
         }
         if !isAsync, let spare = thread.spareActiveTrace {
             thread.spareActiveTrace = nil
-            spare.reuse(command: command, chain: chain(), configuration: configuration, maximumHops: thread.cachedMaximumHops, thread: thread)
+            spare.reuse(
+                command: command, deferral: deferral, chain: chain(), configuration: configuration,
+                maximumHops: thread.cachedMaximumHops, thread: thread)
             return (spare, true)
         }
         let trace = ActiveTrace(
             command: command,
+            deferral: deferral,
             chain: chain(),
             configuration: configuration,
             maximumHops: thread.cachedMaximumHops,
@@ -73,9 +79,10 @@ extension ChainTracing {
     /// Runs a synchronous hop's body inside the command's trace; `onLoop` gives the value to return instead of
     /// running the body when the hop limit is reached (`nil` runs it untraced).
     @inlinable
-    static func runHop<Command, Result>(
+    static func runHop<Command, Result, Deferral: PayloadDeferral>(
         _ handler: () -> String,
         command: Command,
+        deferral: Deferral.Type,
         chain: () -> String,
         role: HandlerRole,
         judge: (Result) -> HopReturn,
@@ -88,7 +95,10 @@ extension ChainTracing {
                 // call that decides whether a new command is traced, and without retaining the trace.
                 return try active.withObject { try runNested(handler, in: $0, role: role, judge: judge, onLoop: onLoop, body) }
             }
-            guard let (trace, isOutermost) = traceForHop(command: command, chain: chain, isAsync: false, thread: thread) else {
+            guard
+                let (trace, isOutermost) = traceForHop(
+                    command: command, deferral: deferral, chain: chain, isAsync: false, thread: thread)
+            else {
                 // The command is not traced: its nested hops must not trace it either.
                 thread.untracedDepth += 1
                 defer { thread.untracedDepth -= 1 }

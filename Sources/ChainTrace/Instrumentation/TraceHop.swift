@@ -38,9 +38,41 @@ public func traceHop<Command, Result>(
     decide: ((Result) -> Decision?)? = nil,
     _ body: () throws -> Result
 ) rethrows -> Result {
+    try instrumentedHop(handler, command: command, deferral: EncodedWhenSent.self, chain: chain, role: role, decide: decide, body)
+}
+
+/// Records one hop of a chain you already have, for a `Sendable` command: as
+/// `traceHop(_:command:chain:role:decide:_:)`, except that a trace log capturing payloads encodes the command on
+/// its writer's thread instead of in the hop.
+@inlinable
+public func traceHop<Command: Sendable, Result>(
+    _ handler: @autoclosure () -> String,
+    command: Command,
+    chain: @autoclosure () -> String = "",
+    role: HandlerRole = .responder,
+    decide: ((Result) -> Decision?)? = nil,
+    _ body: () throws -> Result
+) rethrows -> Result {
+    try instrumentedHop(
+        handler, command: command, deferral: EncodedWhenWritten<Command>.self, chain: chain, role: role, decide: decide,
+        body)
+}
+
+/// What the synchronous `traceHop` forms run, told whether the command's type is known to be `Sendable`.
+@inlinable
+func instrumentedHop<Command, Result, Deferral: PayloadDeferral>(
+    _ handler: () -> String,
+    command: Command,
+    deferral: Deferral.Type,
+    chain: () -> String,
+    role: HandlerRole,
+    decide: ((Result) -> Decision?)?,
+    _ body: () throws -> Result
+) rethrows -> Result {
     guard ChainTracing.mayRecord else { return try body() }
     return try ChainTracing.runHop(
-        handler, command: command, chain: chain, role: role, judge: { judge($0, decide) }, onLoop: nil, body)
+        handler, command: command, deferral: deferral, chain: chain, role: role, judge: { judge($0, decide) }, onLoop: nil,
+        body)
 }
 
 /// Records one hop of a chain whose handlers return an Optional (`nil`: nobody took it). See
@@ -56,10 +88,42 @@ public func traceHop<Command, Wrapped>(
     decide: ((Wrapped?) -> Decision?)? = nil,
     _ body: () throws -> Wrapped?
 ) rethrows -> Wrapped? {
+    try instrumentedHop(handler, command: command, deferral: EncodedWhenSent.self, chain: chain, role: role, decide: decide, body)
+}
+
+/// Records one hop of a chain whose handlers return an Optional, for a `Sendable` command: as
+/// `traceHop(_:command:chain:role:decide:_:)`, except that a trace log capturing payloads encodes the command on
+/// its writer's thread instead of in the hop.
+@inlinable
+public func traceHop<Command: Sendable, Wrapped>(
+    _ handler: @autoclosure () -> String,
+    command: Command,
+    chain: @autoclosure () -> String = "",
+    role: HandlerRole = .responder,
+    decide: ((Wrapped?) -> Decision?)? = nil,
+    _ body: () throws -> Wrapped?
+) rethrows -> Wrapped? {
+    try instrumentedHop(
+        handler, command: command, deferral: EncodedWhenWritten<Command>.self, chain: chain, role: role, decide: decide,
+        body)
+}
+
+/// What the synchronous Optional `traceHop` forms run, told whether the command's type is known to be `Sendable`.
+@inlinable
+func instrumentedHop<Command, Wrapped, Deferral: PayloadDeferral>(
+    _ handler: () -> String,
+    command: Command,
+    deferral: Deferral.Type,
+    chain: () -> String,
+    role: HandlerRole,
+    decide: ((Wrapped?) -> Decision?)?,
+    _ body: () throws -> Wrapped?
+) rethrows -> Wrapped? {
     guard ChainTracing.mayRecord else { return try body() }
     return try ChainTracing.runHop(
         handler,
         command: command,
+        deferral: deferral,
         chain: chain,
         role: role,
         judge: { $0 == nil ? judge($0, decide, otherwise: .nothing) : judge($0, decide) },
@@ -89,10 +153,45 @@ nonisolated(nonsending) public func traceHop<Command, Result>(
     decide: ((Result) -> Decision?)? = nil,
     _ body: nonisolated(nonsending) () async throws -> Result
 ) async rethrows -> Result {
+    try await instrumentedHop(
+        handler, command: command, deferral: EncodedWhenSent.self, chain: chain, role: role, decide: decide, body)
+}
+
+/// Records one hop of an async chain, for a `Sendable` command: as the async
+/// `traceHop(_:command:chain:role:decide:_:)`, except that a trace log capturing payloads encodes the command on
+/// its writer's thread instead of in the hop.
+@inlinable
+nonisolated(nonsending) public func traceHop<Command: Sendable, Result>(
+    _ handler: @autoclosure () -> String,
+    command: Command,
+    chain: @autoclosure () -> String = "",
+    role: HandlerRole = .responder,
+    decide: ((Result) -> Decision?)? = nil,
+    _ body: nonisolated(nonsending) () async throws -> Result
+) async rethrows -> Result {
+    try await instrumentedHop(
+        handler, command: command, deferral: EncodedWhenWritten<Command>.self, chain: chain, role: role, decide: decide,
+        body)
+}
+
+/// What the async `traceHop` forms run, told whether the command's type is known to be `Sendable`.
+@inlinable
+nonisolated(nonsending) func instrumentedHop<Command, Result, Deferral: PayloadDeferral>(
+    _ handler: () -> String,
+    command: Command,
+    deferral: Deferral.Type,
+    chain: () -> String,
+    role: HandlerRole,
+    decide: ((Result) -> Decision?)?,
+    _ body: nonisolated(nonsending) () async throws -> Result
+) async rethrows -> Result {
     guard ChainTracing.mayRecord else { return try await body() }
     let task = ChainTracing.taskHops
     if task.isSkipping { return try await body() }
-    guard let (trace, isOutermost) = ChainTracing.traceForHop(command: command, chain: chain, isAsync: true, task: task) else {
+    guard
+        let (trace, isOutermost) = ChainTracing.traceForHop(
+            command: command, deferral: deferral, chain: chain, isAsync: true, task: task)
+    else {
         return try await ChainTracing.runUntraced(body)
     }
     guard trace.begin(handler()) else { return try await body() }
@@ -109,10 +208,45 @@ nonisolated(nonsending) public func traceHop<Command, Wrapped>(
     decide: ((Wrapped?) -> Decision?)? = nil,
     _ body: nonisolated(nonsending) () async throws -> Wrapped?
 ) async rethrows -> Wrapped? {
+    try await instrumentedHop(
+        handler, command: command, deferral: EncodedWhenSent.self, chain: chain, role: role, decide: decide, body)
+}
+
+/// Records one hop of an async chain whose handlers return an Optional, for a `Sendable` command: as the async
+/// Optional form, except that a trace log capturing payloads encodes the command on its writer's thread instead
+/// of in the hop.
+@inlinable
+nonisolated(nonsending) public func traceHop<Command: Sendable, Wrapped>(
+    _ handler: @autoclosure () -> String,
+    command: Command,
+    chain: @autoclosure () -> String = "",
+    role: HandlerRole = .responder,
+    decide: ((Wrapped?) -> Decision?)? = nil,
+    _ body: nonisolated(nonsending) () async throws -> Wrapped?
+) async rethrows -> Wrapped? {
+    try await instrumentedHop(
+        handler, command: command, deferral: EncodedWhenWritten<Command>.self, chain: chain, role: role, decide: decide,
+        body)
+}
+
+/// What the async Optional `traceHop` forms run, told whether the command's type is known to be `Sendable`.
+@inlinable
+nonisolated(nonsending) func instrumentedHop<Command, Wrapped, Deferral: PayloadDeferral>(
+    _ handler: () -> String,
+    command: Command,
+    deferral: Deferral.Type,
+    chain: () -> String,
+    role: HandlerRole,
+    decide: ((Wrapped?) -> Decision?)?,
+    _ body: nonisolated(nonsending) () async throws -> Wrapped?
+) async rethrows -> Wrapped? {
     guard ChainTracing.mayRecord else { return try await body() }
     let task = ChainTracing.taskHops
     if task.isSkipping { return try await body() }
-    guard let (trace, isOutermost) = ChainTracing.traceForHop(command: command, chain: chain, isAsync: true, task: task) else {
+    guard
+        let (trace, isOutermost) = ChainTracing.traceForHop(
+            command: command, deferral: deferral, chain: chain, isAsync: true, task: task)
+    else {
         return try await ChainTracing.runUntraced(body)
     }
     guard trace.begin(handler()) else { return nil }

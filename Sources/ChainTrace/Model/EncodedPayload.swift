@@ -1,21 +1,24 @@
-/// A command's payload kept as the JSON text it was read as, instead of a ``JSONValue`` tree: how a replay
-/// records the commands it reads without parsing each line a second time, and how the trace log writer copies a
-/// payload without walking a tree. ``Trace/payload`` parses it only when asked.
+/// A command's payload kept as JSON text, or as the command itself to be encoded when asked, instead of a
+/// ``JSONValue`` tree: how a replay records the commands it reads without parsing each line a second time, how
+/// the trace log writer copies a payload without walking a tree, and how a `Sendable` command's encoding is left
+/// to that writer (``DeferredPayload``). ``Trace/payload`` parses or encodes it only when asked.
 @usableFromInline
 package protocol EncodedPayload: AnyObject, Sendable {
-    /// The payload as JSON text (an object, as read: key order and spacing kept).
-    var bytes: [UInt8] { get }
-    /// The payload as a value.
-    var value: JSONValue { get }
+    /// The payload as JSON text (an object: key order and spacing as read or encoded), or `nil` when it has no
+    /// text: a command whose encoding one pass cannot write (``value`` has it) or that cannot be encoded at all.
+    var text: [UInt8]? { get }
+    /// The payload as a value; `nil` when the command cannot be encoded at all.
+    var value: JSONValue? { get }
 }
 
 extension Trace {
-    /// The payload's JSON text, when the trace keeps it as text.
+    /// The payload's JSON text, when the trace keeps it as text (or as a command it encodes into text now).
     package var encodedPayloadBytes: [UInt8]? {
-        storage.header { $0.pointee.encodedPayload?.bytes }
+        storage.header { $0.pointee.encodedPayload }?.text
     }
 
-    /// Whether the trace has a payload (as a value or as text), without parsing text.
+    /// Whether the trace has a payload (as a value, as text, or as a command to encode), without parsing or
+    /// encoding it.
     package var hasPayload: Bool {
         storage.header { $0.pointee.payload != nil || $0.pointee.encodedPayload != nil }
     }

@@ -111,7 +111,10 @@ public struct Trace: Hashable, Identifiable {
     public var commandID: String? { storage.header { $0.pointee.commandID } }
     /// The command encoded as JSON, when it is `Encodable` and the recorder captures payloads.
     public var payload: JSONValue? {
-        storage.header { $0.pointee.payload ?? $0.pointee.encodedPayload?.value }
+        // The encoded payload is read out first: its `value` may encode the command, which must not run inside
+        // the storage's access.
+        let (payload, encoded) = storage.header { ($0.pointee.payload, $0.pointee.encodedPayload) }
+        return payload ?? encoded?.value
     }
     /// The handler the command entered the chain at.
     public var entry: String {

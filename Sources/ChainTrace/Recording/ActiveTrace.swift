@@ -90,6 +90,7 @@ final class ActiveTrace: @unchecked Sendable {
 
     init<Command>(
         command: Command,
+        deferral: any PayloadDeferral.Type,
         chain: String,
         configuration: RecorderConfiguration,
         maximumHops: Int,
@@ -99,14 +100,25 @@ final class ActiveTrace: @unchecked Sendable {
         self.lock = isShared ? LockedValue(()) : nil
         about = UncheckedCell(About(configuration: configuration, chain: chain, maximumHops: maximumHops))
         content.value.names.reserveCapacity(16)
-        reuse(command: command, chain: chain, configuration: configuration, maximumHops: maximumHops, thread: thread)
+        reuse(
+            command: command, deferral: deferral, chain: chain, configuration: configuration, maximumHops: maximumHops,
+            thread: thread)
     }
 
     /// Starts this trace for `command`: a new one, or a finished, unshared one that its thread reuses, keeping the
     /// memory its hops, names and frames had — a synchronous instrumented chain then allocates nothing per
     /// command for it.
-    func reuse<Command>(command: Command, chain: String, configuration: RecorderConfiguration, maximumHops: Int, thread: ThreadState) {
-        let info = thread.commandTypeInfo(Command.self)
+    ///
+    /// - Parameter deferral: Whether `Command` is known to be `Sendable` (see ``PayloadDeferral``).
+    func reuse<Command>(
+        command: Command,
+        deferral: any PayloadDeferral.Type,
+        chain: String,
+        configuration: RecorderConfiguration,
+        maximumHops: Int,
+        thread: ThreadState
+    ) {
+        let info = thread.commandTypeInfo(Command.self, deferral: deferral)
         let description = info.describe(command, capturing: configuration.payloadCapture)
         // Field by field, names only when they changed; a retired trace holds no recorder (`nil`) rather than a
         // placeholder whose reference count every thread would write once a command.

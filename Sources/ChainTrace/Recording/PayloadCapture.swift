@@ -54,4 +54,9 @@ package protocol PayloadTextEncoder: AnyObject, Sendable {
     /// container it left earlier, a key twice, a non-finite number…): the recorder then encodes it into a tree,
     /// which handles those (or reports them) as before.
     func encode<Value: Encodable>(_ value: Value) -> (any EncodedPayload)?
+    /// `value` as JSON text, or `nil` as for `encode(_:)`.
+    func encodeText<Value: Encodable>(_ value: Value) -> [UInt8]?
+    /// Whether the sink would rather encode `Sendable` commands itself, when it writes them, than be handed
+    /// them encoded (see ``DeferredPayload``).
+    var encodesWhenWritten: Bool { get }
 }

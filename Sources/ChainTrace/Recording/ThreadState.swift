@@ -176,12 +176,20 @@ extension UncheckedCell where Value == ThreadStateFields {
         return value.nextTraceID
     }
 
-    /// The recorder's facts about `Command`, worked out once per thread and type.
-    func commandTypeInfo<Command>(_ type: Command.Type) -> CommandTypeInfo {
+    /// The recorder's facts about `Command`, worked out once per thread and type. `deferral` says whether the
+    /// caller knows the type is `Sendable`; facts worked out without knowing it are worked out again once a
+    /// caller does, since the type is `Sendable` wherever it is sent from.
+    func commandTypeInfo<Command>(_ type: Command.Type, deferral: any PayloadDeferral.Type) -> CommandTypeInfo {
         let key = ObjectIdentifier(type)
+        let knowsSendable = deferral != EncodedWhenSent.self
         // Nearly every command of a thread is of the type before it: compared, not hashed.
-        if value.lastCommandType == key, let info = value.lastCommandTypeInfo { return info }
-        let info = value.commandTypes[key] ?? CommandTypeInfo(type)
+        if value.lastCommandType == key, let info = value.lastCommandTypeInfo, info.defersPayloads || !knowsSendable {
+            return info
+        }
+        let known = value.commandTypes[key]
+        let info =
+            known.flatMap { $0.defersPayloads || !knowsSendable ? $0 : nil }
+            ?? CommandTypeInfo(type, deferrer: deferral.deferrer ?? known?.deferrer)
         value.commandTypes[key] = info
         (value.lastCommandType, value.lastCommandTypeInfo) = (key, info)
         return info

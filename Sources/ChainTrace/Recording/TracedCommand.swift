@@ -44,9 +44,18 @@ final class CommandTypeInfo: Sendable {
     /// `TracedCommand` conformance: no dynamic cast or existential box per command.
     private let tracedReader: (any TracedCommandReading)?
 
+    /// Leaves the encoding of this type's commands, when captured as text, to whoever reads the text — a trace
+    /// log's writer, off the recording thread (see ``DeferredPayload``). Only for a type known to be `Sendable`.
+    let deferrer: (any PayloadDeferring)?
+    /// Whether payloads of this type are encoded when written rather than when sent.
+    var defersPayloads: Bool { deferrer != nil }
+
+    /// The facts about `type`. `deferrer`, which only a caller that knows the type is `Sendable` can make, lets
+    /// its payloads be encoded later.
     @usableFromInline
-    init<Command>(_ type: Command.Type) {
+    init<Command>(_ type: Command.Type, deferrer: (any PayloadDeferring)? = nil) {
         typeName = String(describing: type)
+        self.deferrer = deferrer
         if let encodable = type as? any Encodable.Type {
             isEncodable = true
             encodableReader = Self.encodableReader(for: encodable)
@@ -84,7 +93,9 @@ final class CommandTypeInfo: Sendable {
             (kind, id, payload) = withUnsafePointer(to: command) { tracedReader.read(UnsafeRawPointer($0), capturing) }
         }
         if capturing, payload == nil, let encodableReader {
-            if case .text(let encoder) = payloads, let text = encodableReader.text(of: command, encoder: encoder) {
+            if case .text(let encoder) = payloads, encoder.encodesWhenWritten, let deferrer {
+                encodedPayload = deferrer.payload(of: command, reader: encodableReader, encoder: encoder)
+            } else if case .text(let encoder) = payloads, let text = encodableReader.text(of: command, encoder: encoder) {
                 encodedPayload = text
             } else {
                 payload = encodableReader.value(of: command)
@@ -101,9 +112,12 @@ final class CommandTypeInfo: Sendable {
 typealias CommandDescription = (kind: String?, id: String?, payload: JSONValue?, encodedPayload: (any EncodedPayload)?)
 
 /// Encodes commands of one `Encodable` type.
+@usableFromInline
 protocol EncodableCommandReading: Sendable {
     /// `command` (of the reader's type) as JSON text, or `nil` when the encoder cannot write it in one pass.
     func text<Command>(of command: Command, encoder: any PayloadTextEncoder) -> (any EncodedPayload)?
+    /// `command` (of the reader's type) as JSON text, or `nil` when the encoder cannot write it in one pass.
+    func textBytes<Command>(of command: Command, encoder: any PayloadTextEncoder) -> [UInt8]?
     /// `command` (of the reader's type) as a value, or `nil` when it cannot be encoded.
     func value<Command>(of command: Command) -> JSONValue?
 }
@@ -113,6 +127,10 @@ struct EncodableCommandReader<Encoded: Encodable>: EncodableCommandReading {
     func text<Command>(of command: Command, encoder: any PayloadTextEncoder) -> (any EncodedPayload)? {
         // `Command` is `Encoded` (the type this reader was made for): a cast between equal types, no lookup.
         encoder.encode(command as! Encoded)
+    }
+
+    func textBytes<Command>(of command: Command, encoder: any PayloadTextEncoder) -> [UInt8]? {
+        encoder.encodeText(command as! Encoded)
     }
 
     func value<Command>(of command: Command) -> JSONValue? {

@@ -13,7 +13,9 @@ final class JSONFieldsText: EncodedPayload {
         self.bytes = bytes
     }
 
-    var value: JSONValue {
+    var text: [UInt8]? { bytes }
+
+    var value: JSONValue? {
         let parsed: JSONValue? = bytes.withUnsafeBufferPointer { try? JSONParser.parse($0) }
         return parsed ?? [:]
     }
