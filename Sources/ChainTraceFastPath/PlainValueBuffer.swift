@@ -30,8 +30,10 @@ public struct PlainValueBuffer<Element: BitwiseCopyable>: ~Copyable {
     /// Whether it holds none.
     @inlinable public var isEmpty: Bool { storedCount == 0 }
 
-    /// Adds `value` at the end.
-    @inlinable
+    /// Adds `value` at the end. Always inlined (growing is the call): left to the optimiser it was called out of
+    /// line, and an instrumented hop's two appends cost 4 ns a hop more (`traceHop` traced, 75.7–78.3 against
+    /// 71.7–74.7 ns, interleaved runs).
+    @inlinable @inline(__always)
     public mutating func append(_ value: Element) {
         if storedCount == capacity { grow() }
         (base + storedCount).initialize(to: value)
