@@ -116,7 +116,8 @@ typealias CommandDescription = (kind: String?, id: String?, payload: JSONValue?,
 protocol EncodableCommandReading: Sendable {
     /// `command` (of the reader's type) as JSON text, or `nil` when the encoder cannot write it in one pass.
     func text<Command>(of command: Command, encoder: any PayloadTextEncoder) -> (any EncodedPayload)?
-    /// `command` (of the reader's type) as JSON text, or `nil` when the encoder cannot write it in one pass.
+    /// The same text as `text(of:encoder:)`'s, as bytes with no payload object around them: what a
+    /// ``DeferredPayload`` hands its reader.
     func textBytes<Command>(of command: Command, encoder: any PayloadTextEncoder) -> [UInt8]?
     /// `command` (of the reader's type) as a value, or `nil` when it cannot be encoded.
     func value<Command>(of command: Command) -> JSONValue?
