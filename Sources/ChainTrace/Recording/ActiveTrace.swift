@@ -105,9 +105,10 @@ final class ActiveTrace: @unchecked Sendable {
             thread: thread)
     }
 
-    /// Starts this trace for `command`: a new one, or a finished, unshared one that its thread reuses, keeping the
-    /// memory its hops, names and frames had — a synchronous instrumented chain then allocates nothing per
-    /// command for it.
+    /// Starts this trace for `command`: a new one, or a finished one that its thread reuses, keeping the memory
+    /// its hops, names and frames had — an instrumented chain then allocates nothing per command for it. A
+    /// finished trace is reused only by the thread that retired it, and only once nothing else holds it (see
+    /// ``ChainTracing/recycle(_:)``).
     ///
     /// - Parameter deferral: Whether `Command` is known to be `Sendable` (see ``PayloadDeferral``).
     func reuse<Command>(
@@ -142,8 +143,11 @@ final class ActiveTrace: @unchecked Sendable {
     }
 
     /// Lets go of what this trace holds of its command and recorder, so that a finished trace kept for reuse
-    /// keeps no sink, recorder or payload alive.
+    /// keeps no sink, recorder or payload alive. Only for a trace nothing else holds.
     func retire() {
+        // A shared trace was last written under its lock, perhaps on other threads: taking it once orders those
+        // writes before this thread's (no other thread can take it now, so it need not be held).
+        lock?.withLock { _ in }
         about.value.configuration = nil
         about.value.payload = nil
         about.value.encodedPayload = nil

@@ -37,6 +37,9 @@ struct ThreadStateFields {
     @usableFromInline var spareTraceStorage: TraceStorage?
     /// The last synchronous instrumented trace this thread finished, retired, for its next one to reuse.
     var spareActiveTrace: ActiveTrace?
+    /// The last async instrumented trace a task finished on this thread that nothing else held any more,
+    /// retired, for the next async trace started on this thread to reuse.
+    var spareSharedTrace: ActiveTrace?
     /// This thread's copies of chain snapshots: a direct-mapped cache by chain token (see
     /// ``ChainBase/currentSnapshot(thread:)``), so a send reads its chain without taking the chain's lock.
     @usableFromInline var snapshotTokens = [UInt64](repeating: 0, count: 64)
@@ -109,6 +112,10 @@ extension UncheckedCell where Value == ThreadStateFields {
     var spareActiveTrace: ActiveTrace? {
         _read { yield value.spareActiveTrace }
         _modify { yield &value.spareActiveTrace }
+    }
+    var spareSharedTrace: ActiveTrace? {
+        _read { yield value.spareSharedTrace }
+        _modify { yield &value.spareSharedTrace }
     }
     var cachedRecorder: Recorder {
         _read { yield value.cachedRecorder }
