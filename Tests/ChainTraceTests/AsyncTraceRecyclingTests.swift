@@ -44,6 +44,44 @@ struct AsyncTraceRecyclingTests {
         #expect(paths.filter { $0 == ["Second"] }.count == 20, "\(paths)")
     }
 
+    /// Hops still open when their trace is delivered — begun by a task that outlives the command, one inside the
+    /// other — are delivered as they were opened: no time, and in no registry (an open hop's record names the hop
+    /// it is nested in).
+    @Test func aHopStillOpenWhenItsTraceIsDeliveredHasNoRegistryOrTime() async throws {
+        let sink = InMemoryTraceSink()
+        let recorder = Recorder(sink: sink, capturesPayloads: false)
+        let (begun, noteBegun) = AsyncStream.makeStream(of: Void.self)
+        let (release, letGo) = AsyncStream.makeStream(of: Void.self)
+        let late = await ChainTracing.withRecorder(recorder) { () async -> Task<Void, Never> in
+            await traceHop("First", command: Sent(number: 0)) { () async -> Task<Void, Never> in
+                let task = Task {
+                    _ = await traceHop("Late", command: Sent(number: 0)) { () async -> Int in
+                        await traceHop("Later", command: Sent(number: 0)) { () async -> Int in
+                            noteBegun.yield()
+                            noteBegun.finish()
+                            for await _ in release { break }
+                            return 0
+                        }
+                    }
+                }
+                for await _ in begun { break }
+                return task
+            }
+        }
+        let traces = sink.traces
+        letGo.yield()
+        letGo.finish()
+        await late.value
+        let trace = try #require(traces.first)
+        #expect(traces.count == 1)
+        #expect(trace.path == ["First", "Late", "Later"])
+        #expect(trace.hops.allSatisfy { $0.registry == nil }, "\(trace.hops.map(\.registry))")
+        // Two of the three are still open as the trace is delivered (the first hop's end closed the innermost
+        // one): an open hop has no time at all.
+        #expect(trace.hops.filter { $0.inclusiveDuration == 0 && $0.selfDuration == 0 }.count >= 1)
+        #expect(trace.hops.allSatisfy { $0.selfDuration <= $0.inclusiveDuration })
+    }
+
     /// Many commands through an async instrumented chain, each with child tasks adding hops: every trace has its
     /// own command's hops and no other's, whichever trace object it reused.
     @Test func reusedTracesCarryOnlyTheirOwnCommandsHops() async throws {

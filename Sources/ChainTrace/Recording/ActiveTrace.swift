@@ -12,15 +12,6 @@ import CChainTraceSupport
 /// no lock.
 @usableFromInline
 final class ActiveTrace: @unchecked Sendable {
-    /// The hop being built for each open handler, innermost last. Plain integers only, so that opening and
-    /// closing a hop copies no reference (a decision set from inside the body goes to `overrides`).
-    struct Frame {
-        var record: Int
-        var start: UInt64
-        var nested: UInt64 = 0
-        var hasNested = false
-    }
-
     /// A decision ``ChainTracing/decide(_:reason:)`` set for an open hop, by its record.
     struct Override {
         var record: Int
@@ -36,9 +27,14 @@ final class ActiveTrace: @unchecked Sendable {
         /// The names of the last trace this object built, kept so that the next trace with the same names (nearly
         /// every trace of a chain) shares them instead of allocating its own.
         var lastNames: HandlerNameTable?
+        /// The hops opened so far. An open hop's record is also its frame: `selfDuration` sums the inclusive time
+        /// of the hops nested in it so far, and `registry` (-1 in every closed instrumented hop) holds the record
+        /// of the hop it is nested in — so opening and closing a hop appends one record and writes two, with no
+        /// stack of frames beside them (a second append and pop a hop; the numbers are in Docs/Performance.md).
         var records = PlainValueBuffer<HopRecord>()
         var reasons = HopReasons()
-        var frames = PlainValueBuffer<Frame>()
+        /// The record of the innermost open hop, or -1.
+        var innermost = -1
         var overrides: [Override] = []
         var failure: Int?
         var end: UInt64 = 0
@@ -134,7 +130,7 @@ final class ActiveTrace: @unchecked Sendable {
         content.value.names.removeAll(keepingCapacity: true)
         content.value.namesFollowLast = content.value.lastNames != nil
         content.value.records.removeAll()
-        content.value.frames.removeAll()
+        content.value.innermost = -1
         if !content.value.overrides.isEmpty { content.value.overrides.removeAll() }
         if !content.value.reasons.values.isEmpty { content.value.reasons = HopReasons() }
         content.value.failure = nil
@@ -170,7 +166,6 @@ final class ActiveTrace: @unchecked Sendable {
         return withContent { content in
             // The first hop starts when the trace does: no second clock read.
             let now = content.records.isEmpty ? start : now()
-            if !content.frames.isEmpty { content.frames[content.frames.count - 1].hasNested = true }
             var reason: String?
             var decision = Decision.passed
             if content.records.count >= maximumHops {
@@ -178,10 +173,11 @@ final class ActiveTrace: @unchecked Sendable {
                 reason = Self.loopMessage(content.currentNames + [handler], chain: chain, hops: content.records.count)
             }
             content.addName(handler)
+            // An open hop's `registry` is the hop it is nested in; a loop's record is closed as it is made.
             content.records.append(
                 HopRecord(
                     handler: Int32(content.records.count),
-                    registry: -1,
+                    registry: decision == .failed ? -1 : Int32(truncatingIfNeeded: content.innermost),
                     decision: decision,
                     startOffset: now &- start,
                     inclusiveDuration: 0,
@@ -195,7 +191,7 @@ final class ActiveTrace: @unchecked Sendable {
                 content.end = now
                 return false
             }
-            content.frames.append(Frame(record: content.records.count - 1, start: now))
+            content.innermost = content.records.count - 1
             return true
         }
     }
@@ -206,8 +202,12 @@ final class ActiveTrace: @unchecked Sendable {
     func end(_ returned: HopReturn, role: HandlerRole) {
         let now = now()
         withContent { content in
-            guard let frame = content.frames.popLast() else { return }
-            let inclusive = now &- frame.start
+            let record = content.innermost
+            guard record >= 0 else { return }
+            let opened = content.records[record]
+            let inclusive = now &- (start &+ opened.startOffset)
+            // Every record after this one was opened while it was open: nested in it.
+            let hasNested = content.records.count > record &+ 1
             var decision: Decision
             var reason: String?
             switch returned {
@@ -216,7 +216,7 @@ final class ActiveTrace: @unchecked Sendable {
             case .judged(let judged, let why): (decision, reason) = (judged, why)
             case .error(let error): (decision, reason) = (.failed, FailureText.of(error))
             }
-            if frame.hasNested {
+            if hasNested {
                 // A hop that forwarded did not stop the chain, and a failure handed back up from a nested hop
                 // belongs to the hop where it started.
                 if decision == .accepted || (decision == .failed && content.failure != nil) {
@@ -224,15 +224,18 @@ final class ActiveTrace: @unchecked Sendable {
                 }
             }
             if role == .observer, decision == .passed || decision == .accepted { decision = .continued }
-            if !content.overrides.isEmpty, let index = content.overrides.lastIndex(where: { $0.record == frame.record }) {
+            if !content.overrides.isEmpty, let index = content.overrides.lastIndex(where: { $0.record == record }) {
                 (decision, reason) = (content.overrides[index].decision, content.overrides[index].reason)
                 content.overrides.remove(at: index)
             }
-            if decision == .failed, content.failure == nil { content.failure = frame.record }
-            Self.close(&content.records[frame.record], decision: decision, inclusive: inclusive, nested: frame.nested)
-            // Nothing set this record's reason before (a loop's record gets no frame).
-            if let reason { content.reasons.set(reason, at: frame.record) }
-            if !content.frames.isEmpty { content.frames[content.frames.count - 1].nested &+= inclusive }
+            if decision == .failed, content.failure == nil { content.failure = record }
+            // Open, `selfDuration` summed the nested hops' time and `registry` named the enclosing hop.
+            Self.close(&content.records[record], decision: decision, inclusive: inclusive, nested: opened.selfDuration)
+            // Nothing set this record's reason before (a loop's record is closed as it is made).
+            if let reason { content.reasons.set(reason, at: record) }
+            let enclosing = Int(opened.registry)
+            content.innermost = enclosing
+            if enclosing >= 0 { content.records[enclosing].selfDuration &+= inclusive }
             content.end = now
         }
     }
@@ -240,6 +243,7 @@ final class ActiveTrace: @unchecked Sendable {
     /// Fills in a closed hop's record: one access to the array instead of one a field.
     private static func close(_ record: inout HopRecord, decision: Decision, inclusive: UInt64, nested: UInt64) {
         record.decision = decision
+        record.registry = -1
         record.inclusiveDuration = inclusive
         record.selfDuration = inclusive &- nested
     }
@@ -247,10 +251,10 @@ final class ActiveTrace: @unchecked Sendable {
     /// Overrides the decision the innermost open hop would otherwise be given.
     func override(_ decision: Decision, reason: String?) {
         withContent { content in
-            guard !content.frames.isEmpty else { return }
-            let innermost = content.frames[content.frames.count - 1]
-            content.overrides.removeAll { $0.record == innermost.record }
-            content.overrides.append(Override(record: innermost.record, decision: decision, reason: reason))
+            let innermost = content.innermost
+            guard innermost >= 0 else { return }
+            content.overrides.removeAll { $0.record == innermost }
+            content.overrides.append(Override(record: innermost, decision: decision, reason: reason))
         }
     }
 
@@ -294,6 +298,19 @@ final class ActiveTrace: @unchecked Sendable {
                 header.pointee.outcomeHop = outcomeHop
             }
             content.records.withUnsafeBufferPointer { storage.fill(with: $0) }
+            if content.innermost >= 0 {
+                // Hops still open (a task that outlived the command may close them later) are delivered as they
+                // were opened: no time, and no enclosing hop in `registry`. Each names an earlier one, so this ends.
+                storage.withUnsafeMutablePointerToElements { records in
+                    var open = content.innermost
+                    while open >= 0 {
+                        let enclosing = Int(records[open].registry)
+                        records[open].registry = -1
+                        records[open].selfDuration = 0
+                        open = enclosing
+                    }
+                }
+            }
             return Trace(storage: storage)
         }
     }
