@@ -104,6 +104,10 @@ struct ChainEditModelTests {
 
     func check(_ chain: Chain<String, String>, against model: [Node], seed: UInt64, step: Int) throws {
         let full = Self.fullPath(model)
+        // Nothing to send: no capture either. A capture that takes no trace reports the traces other tests' threads
+        // record outside every recorder scope meanwhile (DroppedChainTests' workers do), as it should for a test
+        // that expected some; this one expects none.
+        guard !full.isEmpty else { return }
         let registryNames = Set(model.compactMap { if case .registry(let name, _) = $0 { name } else { nil } })
         let traces = try captureTraces {
             for name in full where !registryNames.contains(name) { _ = try chain.send(name) }
