@@ -83,8 +83,10 @@ extension ChainTracing {
         return (trace, true)
     }
 
-    /// Runs a synchronous hop's body inside the command's trace; `onLoop` gives the value to return instead of
-    /// running the body when the hop limit is reached (`nil` runs it untraced).
+    /// What every synchronous `traceHop` runs: the hop's body inside the command's trace, or just the body when
+    /// no recorder is in force anywhere (one atomic load). `deferral` says whether the command's type is known to
+    /// be `Sendable`; `onLoop` gives the value to return instead of running the body when the hop limit is reached
+    /// (`nil` runs it untraced).
     @inlinable
     static func runHop<Command, Result, Deferral: PayloadDeferral>(
         _ handler: () -> String,
@@ -96,7 +98,8 @@ extension ChainTracing {
         onLoop: (() -> Result)?,
         _ body: () throws -> Result
     ) rethrows -> Result {
-        try ThreadState.withCurrent { thread in
+        guard mayRecord else { return try body() }
+        return try ThreadState.withCurrent { thread in
             if let active = thread.activeTrace {
                 // A hop nested in this thread's trace — all but a command's first: joined here, inline, without the
                 // call that decides whether a new command is traced, and without retaining the trace.
@@ -165,6 +168,34 @@ extension ChainTracing {
 }
 
 extension ChainTracing {
+    /// What every async `traceHop` runs: as ``runHop(_:command:deferral:chain:role:judge:onLoop:_:)``, with the
+    /// trace found through the task rather than the thread.
+    @inlinable
+    nonisolated(nonsending) static func runAsyncHop<Command, Result, Deferral: PayloadDeferral>(
+        _ handler: () -> String,
+        command: Command,
+        deferral: Deferral.Type,
+        chain: () -> String,
+        role: HandlerRole,
+        judge: (Result) -> HopReturn,
+        onLoop: (() -> Result)?,
+        _ body: nonisolated(nonsending) () async throws -> Result
+    ) async rethrows -> Result {
+        guard mayRecord else { return try await body() }
+        let task = taskHops
+        if task.isSkipping { return try await body() }
+        guard
+            let (trace, isOutermost) = traceForHop(command: command, deferral: deferral, chain: chain, isAsync: true, task: task)
+        else {
+            return try await runUntraced(body)
+        }
+        guard trace.begin(handler()) else {
+            if let onLoop { return onLoop() }
+            return try await body()
+        }
+        return try await run(trace, isOutermost: isOutermost, role: role, judge: judge, body)
+    }
+
     /// Runs an async hop's body for a command that is not traced, so that its nested hops do not trace it.
     @usableFromInline
     nonisolated(nonsending) static func runUntraced<Result>(_ body: nonisolated(nonsending) () async throws -> Result) async rethrows -> Result {

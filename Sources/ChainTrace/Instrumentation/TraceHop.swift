@@ -38,7 +38,9 @@ public func traceHop<Command, Result>(
     decide: ((Result) -> Decision?)? = nil,
     _ body: () throws -> Result
 ) rethrows -> Result {
-    try instrumentedHop(handler, command: command, deferral: EncodedWhenSent.self, chain: chain, role: role, decide: decide, body)
+    try ChainTracing.runHop(
+        handler, command: command, deferral: EncodedWhenSent.self, chain: chain, role: role, judge: { judge($0, decide) },
+        onLoop: nil, body)
 }
 
 /// Records one hop of a chain you already have, for a `Sendable` command: as
@@ -53,26 +55,9 @@ public func traceHop<Command: Sendable, Result>(
     decide: ((Result) -> Decision?)? = nil,
     _ body: () throws -> Result
 ) rethrows -> Result {
-    try instrumentedHop(
-        handler, command: command, deferral: EncodedWhenWritten<Command>.self, chain: chain, role: role, decide: decide,
-        body)
-}
-
-/// What the synchronous `traceHop` forms run, told whether the command's type is known to be `Sendable`.
-@inlinable
-func instrumentedHop<Command, Result, Deferral: PayloadDeferral>(
-    _ handler: () -> String,
-    command: Command,
-    deferral: Deferral.Type,
-    chain: () -> String,
-    role: HandlerRole,
-    decide: ((Result) -> Decision?)?,
-    _ body: () throws -> Result
-) rethrows -> Result {
-    guard ChainTracing.mayRecord else { return try body() }
-    return try ChainTracing.runHop(
-        handler, command: command, deferral: deferral, chain: chain, role: role, judge: { judge($0, decide) }, onLoop: nil,
-        body)
+    try ChainTracing.runHop(
+        handler, command: command, deferral: EncodedWhenWritten<Command>.self, chain: chain, role: role,
+        judge: { judge($0, decide) }, onLoop: nil, body)
 }
 
 /// Records one hop of a chain whose handlers return an Optional (`nil`: nobody took it). See
@@ -88,7 +73,9 @@ public func traceHop<Command, Wrapped>(
     decide: ((Wrapped?) -> Decision?)? = nil,
     _ body: () throws -> Wrapped?
 ) rethrows -> Wrapped? {
-    try instrumentedHop(handler, command: command, deferral: EncodedWhenSent.self, chain: chain, role: role, decide: decide, body)
+    try ChainTracing.runHop(
+        handler, command: command, deferral: EncodedWhenSent.self, chain: chain, role: role,
+        judge: { judgeOptional($0, decide) }, onLoop: { nil }, body)
 }
 
 /// Records one hop of a chain whose handlers return an Optional, for a `Sendable` command: as
@@ -103,33 +90,9 @@ public func traceHop<Command: Sendable, Wrapped>(
     decide: ((Wrapped?) -> Decision?)? = nil,
     _ body: () throws -> Wrapped?
 ) rethrows -> Wrapped? {
-    try instrumentedHop(
-        handler, command: command, deferral: EncodedWhenWritten<Command>.self, chain: chain, role: role, decide: decide,
-        body)
-}
-
-/// What the synchronous Optional `traceHop` forms run, told whether the command's type is known to be `Sendable`.
-@inlinable
-func instrumentedHop<Command, Wrapped, Deferral: PayloadDeferral>(
-    _ handler: () -> String,
-    command: Command,
-    deferral: Deferral.Type,
-    chain: () -> String,
-    role: HandlerRole,
-    decide: ((Wrapped?) -> Decision?)?,
-    _ body: () throws -> Wrapped?
-) rethrows -> Wrapped? {
-    guard ChainTracing.mayRecord else { return try body() }
-    return try ChainTracing.runHop(
-        handler,
-        command: command,
-        deferral: deferral,
-        chain: chain,
-        role: role,
-        judge: { $0 == nil ? judge($0, decide, otherwise: .nothing) : judge($0, decide) },
-        onLoop: { nil },
-        body
-    )
+    try ChainTracing.runHop(
+        handler, command: command, deferral: EncodedWhenWritten<Command>.self, chain: chain, role: role,
+        judge: { judgeOptional($0, decide) }, onLoop: { nil }, body)
 }
 
 /// Records one hop of an async chain — handlers that `await` the next one. See
@@ -153,8 +116,9 @@ nonisolated(nonsending) public func traceHop<Command, Result>(
     decide: ((Result) -> Decision?)? = nil,
     _ body: nonisolated(nonsending) () async throws -> Result
 ) async rethrows -> Result {
-    try await instrumentedHop(
-        handler, command: command, deferral: EncodedWhenSent.self, chain: chain, role: role, decide: decide, body)
+    try await ChainTracing.runAsyncHop(
+        handler, command: command, deferral: EncodedWhenSent.self, chain: chain, role: role, judge: { judge($0, decide) },
+        onLoop: nil, body)
 }
 
 /// Records one hop of an async chain, for a `Sendable` command: as the async
@@ -169,33 +133,9 @@ nonisolated(nonsending) public func traceHop<Command: Sendable, Result>(
     decide: ((Result) -> Decision?)? = nil,
     _ body: nonisolated(nonsending) () async throws -> Result
 ) async rethrows -> Result {
-    try await instrumentedHop(
-        handler, command: command, deferral: EncodedWhenWritten<Command>.self, chain: chain, role: role, decide: decide,
-        body)
-}
-
-/// What the async `traceHop` forms run, told whether the command's type is known to be `Sendable`.
-@inlinable
-nonisolated(nonsending) func instrumentedHop<Command, Result, Deferral: PayloadDeferral>(
-    _ handler: () -> String,
-    command: Command,
-    deferral: Deferral.Type,
-    chain: () -> String,
-    role: HandlerRole,
-    decide: ((Result) -> Decision?)?,
-    _ body: nonisolated(nonsending) () async throws -> Result
-) async rethrows -> Result {
-    guard ChainTracing.mayRecord else { return try await body() }
-    let task = ChainTracing.taskHops
-    if task.isSkipping { return try await body() }
-    guard
-        let (trace, isOutermost) = ChainTracing.traceForHop(
-            command: command, deferral: deferral, chain: chain, isAsync: true, task: task)
-    else {
-        return try await ChainTracing.runUntraced(body)
-    }
-    guard trace.begin(handler()) else { return try await body() }
-    return try await ChainTracing.run(trace, isOutermost: isOutermost, role: role, judge: { judge($0, decide) }, body)
+    try await ChainTracing.runAsyncHop(
+        handler, command: command, deferral: EncodedWhenWritten<Command>.self, chain: chain, role: role,
+        judge: { judge($0, decide) }, onLoop: nil, body)
 }
 
 /// Records one hop of an async chain whose handlers return an Optional. See the synchronous Optional form.
@@ -208,8 +148,9 @@ nonisolated(nonsending) public func traceHop<Command, Wrapped>(
     decide: ((Wrapped?) -> Decision?)? = nil,
     _ body: nonisolated(nonsending) () async throws -> Wrapped?
 ) async rethrows -> Wrapped? {
-    try await instrumentedHop(
-        handler, command: command, deferral: EncodedWhenSent.self, chain: chain, role: role, decide: decide, body)
+    try await ChainTracing.runAsyncHop(
+        handler, command: command, deferral: EncodedWhenSent.self, chain: chain, role: role,
+        judge: { judgeOptional($0, decide) }, onLoop: { nil }, body)
 }
 
 /// Records one hop of an async chain whose handlers return an Optional, for a `Sendable` command: as the async
@@ -224,51 +165,22 @@ nonisolated(nonsending) public func traceHop<Command: Sendable, Wrapped>(
     decide: ((Wrapped?) -> Decision?)? = nil,
     _ body: nonisolated(nonsending) () async throws -> Wrapped?
 ) async rethrows -> Wrapped? {
-    try await instrumentedHop(
-        handler, command: command, deferral: EncodedWhenWritten<Command>.self, chain: chain, role: role, decide: decide,
-        body)
+    try await ChainTracing.runAsyncHop(
+        handler, command: command, deferral: EncodedWhenWritten<Command>.self, chain: chain, role: role,
+        judge: { judgeOptional($0, decide) }, onLoop: { nil }, body)
 }
 
-/// What the async Optional `traceHop` forms run, told whether the command's type is known to be `Sendable`.
+/// The hop's return as the caller's `decide` closure judges it, or a plain return.
 @inlinable
-nonisolated(nonsending) func instrumentedHop<Command, Wrapped, Deferral: PayloadDeferral>(
-    _ handler: () -> String,
-    command: Command,
-    deferral: Deferral.Type,
-    chain: () -> String,
-    role: HandlerRole,
-    decide: ((Wrapped?) -> Decision?)?,
-    _ body: nonisolated(nonsending) () async throws -> Wrapped?
-) async rethrows -> Wrapped? {
-    guard ChainTracing.mayRecord else { return try await body() }
-    let task = ChainTracing.taskHops
-    if task.isSkipping { return try await body() }
-    guard
-        let (trace, isOutermost) = ChainTracing.traceForHop(
-            command: command, deferral: deferral, chain: chain, isAsync: true, task: task)
-    else {
-        return try await ChainTracing.runUntraced(body)
-    }
-    guard trace.begin(handler()) else { return nil }
-    return try await ChainTracing.run(trace, isOutermost: isOutermost, role: role, judge: { result in
-        result == nil ? judge(result, decide, otherwise: .nothing) : judge(result, decide)
-    }, body)
-}
-
-/// The hop's return as the caller's `decide` closure judges it, or `otherwise`.
-@inlinable
-func judge<Result>(_ result: Result, _ decide: ((Result) -> Decision?)?, otherwise: HopReturn = .value) -> HopReturn {
-    guard let decide, let decision = decide(result) else { return otherwise }
+func judge<Result>(_ result: Result, _ decide: ((Result) -> Decision?)?) -> HopReturn {
+    guard let decide, let decision = decide(result) else { return .value }
     return .judged(decision, decision == .failed ? FailureText.of(result) : nil)
 }
 
-/// The Optional form: a judged failure is described by the wrapped value, not `Optional(…)`.
+/// The Optional form: left to the recorder, a `nil` is *passed* (the handler took nothing); a judged failure is
+/// described by the wrapped value, not `Optional(…)`.
 @inlinable
-func judge<Wrapped>(
-    _ result: Wrapped?,
-    _ decide: ((Wrapped?) -> Decision?)?,
-    otherwise: HopReturn = .value
-) -> HopReturn {
-    guard let decide, let decision = decide(result) else { return otherwise }
+func judgeOptional<Wrapped>(_ result: Wrapped?, _ decide: ((Wrapped?) -> Decision?)?) -> HopReturn {
+    guard let decide, let decision = decide(result) else { return result == nil ? .nothing : .value }
     return .judged(decision, decision == .failed ? result.map { FailureText.of($0) } ?? "nil" : nil)
 }

@@ -17,12 +17,6 @@ extension Trace {
         storage.header { $0.pointee.encodedPayload }?.text
     }
 
-    /// Whether the trace has a payload (as a value, as text, or as a command to encode), without parsing or
-    /// encoding it.
-    package var hasPayload: Bool {
-        storage.header { $0.pointee.payload != nil || $0.pointee.encodedPayload != nil }
-    }
-
     /// Gives the trace its payload as text (replacing any payload value). Only for a trace just made on this
     /// thread, before anything else holds it: the storage is changed in place.
     package mutating func attach(_ payload: any EncodedPayload) {

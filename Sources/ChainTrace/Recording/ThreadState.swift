@@ -188,15 +188,15 @@ extension UncheckedCell where Value == ThreadStateFields {
     /// caller does, since the type is `Sendable` wherever it is sent from.
     func commandTypeInfo<Command>(_ type: Command.Type, deferral: any PayloadDeferral.Type) -> CommandTypeInfo {
         let key = ObjectIdentifier(type)
+        // Facts worked out without knowing the type is `Sendable` do not do when the caller knows it.
         let knowsSendable = deferral != EncodedWhenSent.self
         // Nearly every command of a thread is of the type before it: compared, not hashed.
         if value.lastCommandType == key, let info = value.lastCommandTypeInfo, info.defersPayloads || !knowsSendable {
             return info
         }
-        let known = value.commandTypes[key]
         let info =
-            known.flatMap { $0.defersPayloads || !knowsSendable ? $0 : nil }
-            ?? CommandTypeInfo(type, deferrer: deferral.deferrer ?? known?.deferrer)
+            value.commandTypes[key].flatMap { $0.defersPayloads || !knowsSendable ? $0 : nil }
+            ?? CommandTypeInfo(type, deferrer: deferral.deferrer)
         value.commandTypes[key] = info
         (value.lastCommandType, value.lastCommandTypeInfo) = (key, info)
         return info

@@ -46,7 +46,7 @@ final class CommandTypeInfo: Sendable {
 
     /// Leaves the encoding of this type's commands, when captured as text, to whoever reads the text — a trace
     /// log's writer, off the recording thread (see ``DeferredPayload``). Only for a type known to be `Sendable`.
-    let deferrer: (any PayloadDeferring)?
+    private let deferrer: (any PayloadDeferring)?
     /// Whether payloads of this type are encoded when written rather than when sent.
     var defersPayloads: Bool { deferrer != nil }
 
