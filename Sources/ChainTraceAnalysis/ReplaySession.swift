@@ -24,8 +24,9 @@ public final class ReplaySession {
         public var types = HandlerTypes()
         /// Read and decode the stream on a second thread while this one replays (`true`, the default), or read
         /// each line when its command is sent. The result is the same either way. A replay that writes a trace
-        /// log reads in line regardless: the log's writer thread already keeps the second core busy, and a third
-        /// thread made such replays slower, not faster.
+        /// log reads ahead on a thread at the lowest priority, which decodes only on a core the log's writer and
+        /// this thread leave idle (at normal priority it took the writer's core and made such replays slower);
+        /// where a thread cannot be given the lowest priority (other systems than Linux), it reads in line.
         public var readsAhead = true
         /// When reading ahead, whether the replaying thread also decodes batches of lines whenever the reading
         /// thread has none ready, instead of waiting (`true`, the default): then a stream whose decoding is the
@@ -104,16 +105,18 @@ public final class ReplaySession {
         let record: ((Trace) -> Void)? = traceLog.map { sink in { sink.record($0) } }
         // Lines read on another core, so that reading and sending overlap, and decoded on this one too while the
         // reading thread is behind; the stream is the read-ahead's until it finishes. A replay that writes a trace
-        // log reads in line: there the log's writer is the other busy thread, and reading ahead made *nested*
-        // slower (1.73–1.78 → 2.03–2.12 s) while it made *varied* faster (2.52–2.70 → 1.96–2.38), with no
-        // reliable way to tell the two kinds of stream apart first. Measurements, and what else was tried, in
-        // Docs/Performance.md ("The command-line tool").
+        // log has the log's writer as a third busy thread: there the reading thread runs in the background (lowest
+        // priority), decoding only on a core the writer leaves idle, and this thread decodes what it has not. At
+        // normal priority it took the writer's core and made *nested* slower (1.73–1.78 → 2.03–2.12 s) while it
+        // made *varied* faster; reading in line left the writer's idle time unused. Where a thread cannot run in
+        // the background, such a replay reads in line. Measurements in Docs/Performance.md ("The command-line
+        // tool").
         // The file every line of a stream of one file is in (a trace log of several names each line's file).
         let streamFile = stream.file
-        let readAhead = options.readsAhead && traceLog == nil
+        let readAhead = options.readsAhead && (traceLog == nil || JoinableThread.canRunInBackground)
             ? CommandReadAhead(
                 stream, readsPastErrors: options.skipsInvalidLines, batchSize: options.readAheadBatchSize,
-                callerDecodes: options.decodesWhileWaiting)
+                callerDecodes: options.decodesWhileWaiting, inBackground: traceLog != nil)
             : nil
         defer { readAhead?.finish() }
         reading: while true {

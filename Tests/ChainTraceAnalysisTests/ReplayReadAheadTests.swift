@@ -58,6 +58,11 @@ struct ReplayReadAheadTests {
         var invalidLines: [String] = []
         var paths: [String] = []
         var handlers: [String] = []
+        /// What the trace log was handed, trace by trace: the command, its path and outcome, and its payload as
+        /// text (a line's fields, or "-")…
+        var logged: [String] = []
+        /// … and as a value.
+        var loggedPayloads: [JSONValue?] = []
         var error: String?
     }
 
@@ -71,7 +76,8 @@ struct ReplayReadAheadTests {
     }
 
     func replay(
-        _ bytes: [UInt8], readsAhead: Bool, skips: Bool, helps: Bool = true, batchSize: Int = 1024, from source: Source = .memory
+        _ bytes: [UInt8], readsAhead: Bool, skips: Bool, helps: Bool = true, batchSize: Int = 1024, from source: Source = .memory,
+        logs: Bool = false
     ) throws -> Outcome {
         let definition = try ChainDefinition.load(bytes: Array(Self.definitionText.utf8), file: "ahead.json")
         var options = ReplaySession.Options()
@@ -97,7 +103,13 @@ struct ReplayReadAheadTests {
                 writer.start()
                 stream = try session.openStream(path: path)
             }
-            let report = try session.run(stream)
+            let log = InMemoryTraceSink()
+            let report = try session.run(stream, traceLog: logs ? log : nil)
+            outcome.logged = log.traces.map {
+                let text = $0.encodedPayloadBytes.map { String(decoding: $0, as: UTF8.self) } ?? "-"
+                return "\($0.commandID ?? "-") \($0.commandKind) \($0.path) \($0.outcome) v\($0.chainVersion) \(text)"
+            }
+            outcome.loggedPayloads = log.traces.map(\.payload)
             outcome.commands = report.commands
             outcome.changes = report.changes
             outcome.invalidLineCount = report.invalidLineCount
@@ -154,6 +166,28 @@ struct ReplayReadAheadTests {
             let ahead = try replay(bytes, readsAhead: true, skips: skips, helps: helps, batchSize: batchSize)
             #expect(ahead == inLine, "seed \(seed), skips \(skips), helping \(helps), batches of \(batchSize)")
         }
+    }
+
+    /// A replay that writes a trace log reads ahead on a thread in the background (where one can run there), and
+    /// decodes on its own thread what that one has not: the same report, and the same traces logged — each with
+    /// its line's fields as its payload — as reading in line, from memory and from a file.
+    @Test(arguments: SeededGenerator.seeds(24))
+    func readingAheadBesideATraceLogChangesNothing(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let bytes = Self.stream(&random, count: Int.random(in: 1...800, using: &random))
+        let skips = random.chance(0.6)
+        let inLine = try replay(bytes, readsAhead: false, skips: skips, logs: true)
+        let batchSize = Int.random(in: 1...60, using: &random)
+        let helps = random.chance(0.7)
+        let ahead = try replay(bytes, readsAhead: true, skips: skips, helps: helps, batchSize: batchSize, logs: true)
+        #expect(ahead == inLine, "seed \(seed), skips \(skips), helping \(helps), batches of \(batchSize)")
+        let file = TestFiles.directory.appendingPathComponent("ahead-logged-\(seed).jsonl").path
+        var fromFile = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize, from: .file(file), logs: true)
+        fromFile.error = fromFile.error?.replacingOccurrences(of: file, with: "ahead.jsonl")
+        fromFile.invalidLines = fromFile.invalidLines.map { $0.replacingOccurrences(of: file, with: "ahead.jsonl") }
+        #expect(fromFile == inLine, "seed \(seed), file")
+        // Each command logged once, whatever read it.
+        #expect(inLine.logged.count == inLine.commands, "seed \(seed)")
     }
 
     /// A stream in a file is opened again by each further decoding thread; one in a pipe cannot be, and is read by

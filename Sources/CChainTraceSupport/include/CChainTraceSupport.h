@@ -78,4 +78,13 @@ static inline void chaintrace_store_release(int64_t *value, int64_t newValue) {
     __atomic_store_n(value, newValue, __ATOMIC_RELEASE);
 }
 
+/// Lowers the calling thread's scheduling priority as far as an unprivileged thread may: on Linux, a nice value
+/// of 19 for this thread alone (the scheduler then gives it about 1.5% of a core another thread wants, and idle
+/// cores in full). Returns 0 when done, -1 where it cannot be done (other systems, or the call failed).
+int chaintrace_lower_thread_priority(void);
+
+/// The calling thread's nice value on Linux (0 elsewhere), so that a test can see what
+/// `chaintrace_lower_thread_priority` did.
+int chaintrace_thread_nice(void);
+
 #endif
