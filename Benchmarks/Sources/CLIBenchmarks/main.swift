@@ -261,8 +261,8 @@ if shapeCount > 0 {
     print("")
     print("Stream shapes — \(shapeCount) commands each, fixed seed; replay = read, run the chain traced, profile (in process)")
     print("")
-    print("| shape | MB | replay (commands/s) | replay, decoding on the reading thread only (commands/s) | replay, reading in line (commands/s) | replay with trace log (commands/s) | JSONDecoder into a JSON tree (commands/s) | replay ÷ JSONDecoder |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| shape | MB | replay (commands/s) | replay, decoding on the reading thread only (commands/s) | replay, reading in line (commands/s) | replay with trace log (commands/s) | replay with trace log, reading in line (commands/s) | JSONDecoder into a JSON tree (commands/s) | replay ÷ JSONDecoder |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for shape in StreamShape.allCases {
         let path = directory.appendingPathComponent("\(shape.rawValue).jsonl").path
         try shape.write(shapeCount, to: path)
@@ -271,6 +271,7 @@ if shapeCount > 0 {
         var oneThreadRates: [Double] = []
         var inLineRates: [Double] = []
         var tracedRates: [Double] = []
+        var tracedInLineRates: [Double] = []
         var decoderRates: [Double] = []
         /// Commands a second replaying the shape with `options`.
         func replayRate(_ options: ReplaySession.Options, _ variant: String) throws -> Double {
@@ -300,13 +301,27 @@ if shapeCount > 0 {
                 precondition(sink.droppedCount == 0)
             }
             tracedRates.append(Double(shapeCount) / traced)
+            // The same, reading each line as it sends: what a replay that writes a log did before its reading
+            // thread ran in the background.
+            var inLineTracing = ReplaySession.Options()
+            inLineTracing.readsAhead = false
+            let tracingInLine = try ReplaySession(definition: definition, options: inLineTracing)
+            let tracedInLine = try seconds {
+                var options = TraceLogSink.Options()
+                options.whenBehind = .block
+                let sink = try TraceLogSink(path: tracePath, options: options)
+                _ = try tracingInLine.run(try tracingInLine.openStream(path: path), traceLog: sink)
+                try sink.close()
+                precondition(sink.droppedCount == 0)
+            }
+            tracedInLineRates.append(Double(shapeCount) / tracedInLine)
             var decoded = 0
             let decoding = try seconds { decoded = try decodeLines(path, as: AnyJSON.self, skippingFormatLine: false) }
             precondition(decoded == shapeCount)
             decoderRates.append(Double(shapeCount) / decoding)
         }
         let ratio = zip(rates, decoderRates).map { $0 / $1 }
-        print("| \(shape.rawValue) | \(fileSize(path) / 1_000_000) | \(range(rates, thousands)) | \(range(oneThreadRates, thousands)) | \(range(inLineRates, thousands)) | \(range(tracedRates, thousands)) | \(range(decoderRates, thousands)) | \(range(ratio) { String(format: "%.1f×", $0) }) |")
+        print("| \(shape.rawValue) | \(fileSize(path) / 1_000_000) | \(range(rates, thousands)) | \(range(oneThreadRates, thousands)) | \(range(inLineRates, thousands)) | \(range(tracedRates, thousands)) | \(range(tracedInLineRates, thousands)) | \(range(decoderRates, thousands)) | \(range(ratio) { String(format: "%.1f×", $0) }) |")
         try? FileManager.default.removeItem(atPath: path)
         try? FileManager.default.removeItem(atPath: tracePath)
     }
