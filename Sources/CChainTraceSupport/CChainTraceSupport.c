@@ -10,6 +10,8 @@
 
 int64_t chaintrace_recording_state[4] = {0, 0, 0, 0};
 
+_Thread_local void *chaintrace_thread_object_slot = 0;
+
 int chaintrace_lower_thread_priority(void) {
 #if defined(__linux__)
     // On Linux `setpriority(PRIO_PROCESS, tid, …)` sets one thread's nice value (POSIX would set the process's).

@@ -78,6 +78,22 @@ static inline void chaintrace_store_release(int64_t *value, int64_t newValue) {
     __atomic_store_n(value, newValue, __ATOMIC_RELEASE);
 }
 
+/// The calling thread's one object of per-thread state that `ThreadLocalObject` keeps in this slot besides its
+/// pthread key (unretained; NULL before the thread's first use and once the thread's exit released it). A
+/// thread-local variable is one load; `pthread_getspecific` is a call, and the Swift global holding the key one
+/// more (`swift_once`).
+extern _Thread_local void *chaintrace_thread_object_slot;
+
+/// The object in the calling thread's slot, or NULL.
+static inline void *chaintrace_thread_object(void) {
+    return chaintrace_thread_object_slot;
+}
+
+/// Puts `object` (or NULL) in the calling thread's slot.
+static inline void chaintrace_set_thread_object(void *object) {
+    chaintrace_thread_object_slot = object;
+}
+
 /// Lowers the calling thread's scheduling priority as far as an unprivileged thread may: on Linux, a nice value
 /// of 19 for this thread alone (the scheduler then gives it about 1.5% of a core another thread wants, and idle
 /// cores in full). Returns 0 when done, -1 where it cannot be done (other systems, or the call failed).

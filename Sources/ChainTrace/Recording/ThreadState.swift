@@ -84,17 +84,17 @@ struct ThreadStateFields {
 
 /// The calling thread's state, made on first use and released when the thread exits.
 @usableFromInline
-let threadStates = ThreadLocalObject { ThreadState(ThreadStateFields()) }
+let threadStates = ThreadLocalObject(usesThreadSlot: true) { ThreadState(ThreadStateFields()) }
 
 extension UncheckedCell where Value == ThreadStateFields {
     /// The calling thread's state, created on first use and released when the thread exits.
     @inlinable
-    static var current: ThreadState { threadStates.current }
+    static var current: ThreadState { ThreadLocalObject.withSlotObject(of: threadStates) { $0 } }
 
-    /// Calls `body` with the calling thread's state, not retained (see `ThreadLocalObject.withCurrent`).
+    /// Calls `body` with the calling thread's state, not retained (see `ThreadLocalObject.withSlotObject`).
     @inlinable
     static func withCurrent<T>(_ body: (ThreadState) throws -> T) rethrows -> T {
-        try threadStates.withCurrent(body)
+        try ThreadLocalObject.withSlotObject(of: threadStates, body)
     }
 
     @inlinable var activeTrace: UnretainedObject<ActiveTrace>? {
