@@ -28,6 +28,12 @@ public final class TraceLogReader {
     private var pending: [String]
     /// The version of the current segment; `nil` before the file's header.
     private var version: Int?
+    /// Whether the current file's missing header has been reported: once, at its first line that is not a header
+    /// or at its end if it has none, so that a caller that goes on past errors reads on (and on to the next file)
+    /// instead of being told the same again.
+    private var missingHeaderReported = false
+    /// Whether the current file has given a line yet (so a file without a header is told from an empty one).
+    private var fileHasLines = false
     private var segment = CompactSegment()
     private let keepsPayloads: Bool
     private let names = NameTable()
@@ -161,6 +167,8 @@ public final class TraceLogReader {
             pending.removeFirst()
             lines = try JSONLinesReader(path: following)
             version = nil
+            missingHeaderReported = false
+            fileHasLines = false
         }
     }
 
@@ -294,6 +302,7 @@ public final class TraceLogReader {
             try positionInChunk()
         }
         while let raw = try takeLine() {
+            fileHasLines = true
             if usesFastPath, raw.isTerminated, let version {
                 let (keepsPayloads, names, lineNames) = (keepsPayloads, names, lineNames)
                 let fast: Trace? =
@@ -317,7 +326,12 @@ public final class TraceLogReader {
                     partProcessedEnd = chunk.origin + lines.lastLineStart
                     return nil
                 }
-                version = try TraceLogFormat.checkHeader(value, file: file, line: line)
+                do {
+                    version = try TraceLogFormat.checkHeader(value, file: file, line: line)
+                } catch {
+                    if version == nil { missingHeaderReported = true }
+                    throw error
+                }
                 segment = CompactSegment()
                 continue
             }
@@ -344,13 +358,14 @@ public final class TraceLogReader {
                 throw (try? JSONDocument(bytes: bytes, file: file, firstLine: line)).map { TraceLogFormat.located(error, in: $0) } ?? error
             }
         }
-        if version == nil && lines.tornTail == nil && chunk == nil {
+        if version == nil && !missingHeaderReported && lines.tornTail == nil && chunk == nil {
+            missingHeaderReported = true
             throw FormatError(
                 file: file,
                 line: 1,
                 column: 1,
                 expected: "a trace log header {\"format\":\"\(TraceLogFormat.formatName)\",\"version\":\(CompactTraceLogFormat.version)}",
-                found: "an empty file"
+                found: fileHasLines ? "no header in the whole file" : "an empty file"
             )
         }
         return nil

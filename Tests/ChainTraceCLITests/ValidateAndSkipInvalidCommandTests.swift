@@ -65,4 +65,27 @@ struct ValidateAndSkipInvalidCommandTests {
         let reportedLines = reported.compactMap { $0.stringValue.flatMap { Int($0.split(separator: ":")[1]) } }
         #expect(reportedLines == badLines, "seed \(seed): \(reportedLines) vs \(badLines)")
     }
+
+    /// Several files are read as one recorded trace log; command streams named so are no log. With
+    /// `--skip-invalid`, each such file is reported and the replay ends — it used to be told the same missing
+    /// header at the end of the first file forever, and never finished.
+    @Test(arguments: SeededGenerator.seeds(4))
+    func skipInvalidOverFilesThatAreNoLogEnds(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let directory = try CLI.temporaryDirectory()
+        var names: [String] = []
+        for index in 0..<Int.random(in: 2...4, using: &random) {
+            let lines = (0..<Int.random(in: 0...5, using: &random)).map { #"{"kind":"Coin","id":"c\#($0)"}"# }
+            let text = lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+            names.append(try CLI.write(Array(text.utf8), named: "stream-\(index).jsonl", in: directory))
+        }
+        let output = try CLI.binary.run(
+            ["replay", CLI.fixture("responders.chain.json")] + names + ["--skip-invalid"], timeLimit: 60)
+        #expect(!output.timedOut, "seed \(seed): still replaying after a minute")
+        for name in names {
+            let file = URL(fileURLWithPath: name).lastPathComponent
+            #expect(output.standardOutput.contains(file), "seed \(seed): \(file) not reported\n\(output.standardOutput)")
+        }
+        #expect(output.standardOutput.contains("a trace log header"), "seed \(seed)")
+    }
 }

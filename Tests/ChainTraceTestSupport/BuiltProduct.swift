@@ -13,6 +13,8 @@ public struct BuiltProduct: Sendable {
         public var status: Int32
         public var standardOutput: String
         public var standardError: String
+        /// Whether it was stopped for running past its time limit.
+        public var timedOut = false
     }
 
     /// The package's root folder (three levels above this file).
@@ -31,8 +33,12 @@ public struct BuiltProduct: Sendable {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    /// Runs it with `arguments` in `directory`, with NO_COLOR set, a fixed terminal width, and `extraEnvironment`.
-    public func run(_ arguments: [String], in directory: URL = packageRoot, extraEnvironment: [String: String] = [:]) throws -> Output {
+    /// Runs it with `arguments` in `directory`, with NO_COLOR set, a fixed terminal width, and `extraEnvironment`;
+    /// stopped (and ``Output/timedOut``) if it runs longer than `timeLimit` seconds.
+    public func run(
+        _ arguments: [String], in directory: URL = packageRoot, extraEnvironment: [String: String] = [:],
+        timeLimit: Double? = nil
+    ) throws -> Output {
         guard let url else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(name) was not built"])
         }
@@ -50,6 +56,14 @@ public struct BuiltProduct: Sendable {
         process.standardOutput = output
         process.standardError = error
         try process.run()
+        let stopped = LockedFlag()
+        if let timeLimit {
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit) {
+                guard process.isRunning else { return }
+                stopped.set()
+                process.terminate()
+            }
+        }
         // Read both pipes at once: a child that fills one while we wait on the other would never finish.
         let errorReader = PipeReader(error.fileHandleForReading)
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
@@ -58,9 +72,20 @@ public struct BuiltProduct: Sendable {
         return Output(
             status: process.terminationStatus,
             standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self)
+            standardError: String(decoding: errorData, as: UTF8.self),
+            timedOut: stopped.isSet
         )
     }
+}
+
+/// A flag one thread sets and another reads.
+final class LockedFlag: @unchecked Sendable {
+    // @unchecked: `value` is only touched under `lock`.
+    private let lock = NSLock()
+    private var value = false
+
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
 }
 
 /// Reads a pipe to its end on another thread.
