@@ -34,6 +34,10 @@ public struct LineReader: ~Copyable {
     private var count = 0
     private var start = 0
     private var reachedEnd = false
+    /// A read that failed (damaged or cut-short gzip data, a system error): the input ends where it failed, and the
+    /// error is thrown once, in place of the line it reached, after every whole line read before it — so a caller
+    /// that reads on past errors reaches the end instead of being told the same again.
+    private var failure: FormatError?
     private var lineNumber = 0
     private var discarded = 0
     /// How much one `read` asks for: a few hundred kilobytes keeps the bytes just read in the core's own cache.
@@ -136,13 +140,21 @@ public struct LineReader: ~Copyable {
                 return Line(range: start..<end, number: lineNumber, isTerminated: true)
             }
             if reachedEnd {
+                if var failure {
+                    // The bytes after the last whole line were cut by the failure: its line is the one reported.
+                    self.failure = nil
+                    start = count
+                    failure.line = lineNumber + 1
+                    lineNumber += 1
+                    throw failure
+                }
                 guard start < count else { return nil }
                 defer { start = count }
                 lineNumber += 1
                 lastLineStart = discarded + start
                 return Line(range: start..<count, number: lineNumber, isTerminated: false)
             }
-            try fill(file: file)
+            fill(file: file)
         }
     }
 
@@ -170,7 +182,7 @@ public struct LineReader: ~Copyable {
 
     /// Moves the unconsumed bytes to the front (growing the storage when a line outgrows it) and reads a chunk
     /// after them.
-    private mutating func fill(file: String) throws(FormatError) {
+    private mutating func fill(file: String) {
         let leftover = count - start
         discarded += start
         if leftover + Self.chunkSize > storage.count {
@@ -190,16 +202,21 @@ public struct LineReader: ~Copyable {
             let message = gzerror(compressed, &code).map { String(cString: $0) } ?? ""
             if read < 0 || (code != Z_OK && code != Z_STREAM_END) {
                 // A stream cut short (Z_BUF_ERROR: a file still being compressed, or truncated) or damaged: an error
-                // at the line it reached, never a silent end.
-                throw FormatError(
-                    file: file, line: lineNumber + 1, column: 0, expected: "gzip data to the end of the file",
+                // at the line it reached, never a silent end. What was decompressed before it is read first.
+                count += max(read, 0)
+                reachedEnd = true
+                failure = FormatError(
+                    file: file, line: 0, column: 0, expected: "gzip data to the end of the file",
                     found: code == Z_BUF_ERROR ? "the compressed data cut short" : "damaged compressed data (\(message))")
+                return
             }
         } else {
             read = FileDescriptor.read(
                 descriptor, into: UnsafeMutableRawBufferPointer(start: storage.baseAddress! + count, count: Self.chunkSize))
             if read < 0 {
-                throw .system(file: file, line: lineNumber + 1, expected: "to read the file", code: errno)
+                reachedEnd = true
+                failure = .system(file: file, line: 0, expected: "to read the file", code: errno)
+                return
             }
         }
         if read == 0 { reachedEnd = true }

@@ -196,6 +196,17 @@ public final class TraceLogReader {
     /// Where the last line a part read ends, in bytes from the start of the file (0 before any).
     package private(set) var partProcessedEnd = 0
 
+    /// The next line, as ``takeLine()``; a file that could not be read before its header (damaged gzip data, a
+    /// system error) is not reported again as a file without a header.
+    private func takeLineReportingFailure() throws(FormatError) -> LineReader.Line? {
+        do {
+            return try takeLine()
+        } catch {
+            if version == nil { missingHeaderReported = true }
+            throw error
+        }
+    }
+
     /// The next line: the pending one first; `nil` at the end of the file or of the part.
     private func takeLine() throws(FormatError) -> LineReader.Line? {
         if let line = pendingLine {
@@ -301,7 +312,7 @@ public final class TraceLogReader {
             self.chunk = chunk
             try positionInChunk()
         }
-        while let raw = try takeLine() {
+        while let raw = try takeLineReportingFailure() {
             fileHasLines = true
             if usesFastPath, raw.isTerminated, let version {
                 let (keepsPayloads, names, lineNames) = (keepsPayloads, names, lineNames)

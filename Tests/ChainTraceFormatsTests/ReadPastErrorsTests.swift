@@ -5,13 +5,29 @@ import Foundation
 import Testing
 
 /// A trace log of several files read by a caller that goes on past each error (as `replay --skip-invalid` does),
-/// on generated files: logs, logs with bad lines among their traces, logs with a torn last line, files with no
-/// header (command lines, garbage) and empty files. Reading always ends — within one call per line and per file —
-/// every trace of every log is read, in order, and every file that is not a log is reported at least once.
+/// on generated files: logs (plain or gzipped), logs with bad lines among their traces, logs with a torn last line,
+/// gzipped logs cut short, files with no header (command lines, garbage) and empty files. Reading always ends — within one call per line and per file —
+/// every trace of every log is read, in order (of a cut gzip file, the ones before the cut), and every file that is
+/// not a whole log is reported at least once.
 @Suite("Reading several files past their errors")
 struct ReadPastErrorsTests {
     enum Kind: CaseIterable {
-        case log, logWithBadLines, tornLog, commandLines, garbage, empty
+        case log, logWithBadLines, tornLog, commandLines, garbage, empty, gzippedLog, cutGzippedLog
+    }
+
+    /// `bytes` compressed by the system's gzip.
+    static func gzip(_ bytes: [UInt8], in directory: URL) throws -> [UInt8] {
+        let plain = directory.appendingPathComponent("plain-\(UUID())")
+        try Data(bytes).write(to: plain)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["gzip", "-f", plain.path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let compressed = URL(fileURLWithPath: plain.path + ".gz")
+        defer { try? FileManager.default.removeItem(at: compressed) }
+        return Array(try Data(contentsOf: compressed))
     }
 
     /// A file of `kind`: its bytes, the traces a reader must give from it, and its lines.
@@ -48,6 +64,9 @@ struct ReadPastErrorsTests {
             return (Array(String(repeating: "}{ not a log\n", count: count).utf8), [], count)
         case .empty:
             return ([], [], 0)
+        case .gzippedLog, .cutGzippedLog:
+            // Made by the caller, from a plain log.
+            return Self.file(.log, first: id, &random)
         }
     }
 
@@ -58,18 +77,21 @@ struct ReadPastErrorsTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var paths: [String] = []
-        var expected: [Trace] = []
+        // Each file's traces (ids of a range of their own), and whether reading may stop short of them (cut).
+        var expected: [(traces: [Trace], cut: Bool)] = []
         var lines = 0
         var notLogs: [String] = []
         for index in 0..<Int.random(in: 1...6, using: &random) {
             let kind = random.pick(Kind.allCases)
-            let (bytes, traces, count) = Self.file(kind, first: UInt64(expected.count), &random)
+            var (bytes, traces, count) = Self.file(kind, first: UInt64(index * 10_000), &random)
+            if kind == .gzippedLog || kind == .cutGzippedLog { bytes = try Self.gzip(bytes, in: directory) }
+            if kind == .cutGzippedLog { bytes = Array(bytes.prefix(Int.random(in: 1..<bytes.count, using: &random))) }
             let path = directory.appendingPathComponent("part-\(index).jsonl").path
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             paths.append(path)
-            expected += traces
+            expected.append((traces, kind == .cutGzippedLog))
             lines += count
-            if kind == .commandLines || kind == .garbage || kind == .empty { notLogs.append(path) }
+            if kind == .commandLines || kind == .garbage || kind == .empty || kind == .cutGzippedLog { notLogs.append(path) }
         }
         let reader = try TraceLogReader(paths: paths)
         var read: [Trace] = []
@@ -86,7 +108,16 @@ struct ReadPastErrorsTests {
             }
         }
         #expect(calls < bound, "seed \(seed): still reading after \(calls) calls for \(lines) lines in \(paths.count) files")
-        #expect(read == expected, "seed \(seed): \(read.count) of \(expected.count) traces")
+        // In file order; all of each file's traces, or (cut short) the ones before the cut.
+        #expect(read.map(\.id) == read.map(\.id).sorted(), "seed \(seed): out of order")
+        for (index, file) in expected.enumerated() {
+            let fromFile = read.filter { $0.id / 10_000 == UInt64(index) }
+            if file.cut {
+                #expect(Array(file.traces.prefix(fromFile.count)) == fromFile, "seed \(seed): file \(index), cut")
+            } else {
+                #expect(fromFile == file.traces, "seed \(seed): file \(index), \(fromFile.count) of \(file.traces.count) traces")
+            }
+        }
         for path in notLogs {
             #expect(errors.contains { $0.file == path }, "seed \(seed): \(path) is no log, and was not reported")
         }
