@@ -92,6 +92,10 @@ struct ReplayCommand: ParsableCommand {
         }
         let elapsed = clock.now - started
         progress.finish()
+        // Skipped lines carry the same hint as a first error would: a command stream among several files is
+        // reported line by line as no trace log.
+        let readsAsOneLog = reader.readsSeveralFiles || files != streams
+        let invalidLines = report.invalidLines.map { readsAsOneLog ? Self.explained($0) : $0 }
         if let sink, let outputFile {
             try sink.close()
             try outputFile.commit()
@@ -118,7 +122,7 @@ struct ReplayCommand: ParsableCommand {
                     if let file = command.file { entry["file"] = .string(file) }
                     return .object(entry)
                 }),
-                "invalidLines": .array(report.invalidLines.map { .string($0.description) }),
+                "invalidLines": .array(invalidLines.map { .string($0.description) }),
                 "invalidLineCount": .integer(Int64(clamping: report.invalidLineCount)),
                 "commandsWithoutPayload": .integer(Int64(clamping: reader.commandsWithoutPayload)),
             ])
@@ -145,7 +149,7 @@ struct ReplayCommand: ParsableCommand {
             }
             if report.invalidLineCount > 0 {
                 text += "\n" + style.red("Skipped \(report.invalidLineCount) invalid lines") + ":\n"
-                for error in report.invalidLines { text += "  \(error)\n" }
+                for error in invalidLines { text += "  \(error)\n" }
             }
             if let torn = report.tornTail { text += "\n  Ignored a torn last line: \(torn)\n" }
             Terminal.standardOutput.writeText(text)
