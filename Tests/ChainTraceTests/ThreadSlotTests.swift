@@ -76,14 +76,21 @@ struct ThreadSlotTests {
     static let lateUse = LockedValue<(ran: Bool, fresh: Bool)>((false, false))
     /// The mark left in the thread's first state (a field no test thread otherwise sets).
     static let mark = 12_345
+    /// The late key, for its destructor to set again.
+    static let lateKey = LockedValue<pthread_key_t?>(nil)
 
-    /// A key made after the recording state's, whose destructor runs after the state's has released it (glibc runs
-    /// them in the order the keys were made): there, a use of the state must find neither the freed object in the
-    /// slot nor crash (AddressSanitizer, in the sanitized run), but make a new one.
+    /// A key whose destructor runs after the state's has released it: there, a use of the state must find neither
+    /// the freed object in the slot nor crash (AddressSanitizer, in the sanitized run), but make a new one.
     @Test func aUseAfterTheStateIsGoneMakesANewOne() throws {
         _ = ThreadState.current  // the state's key exists before the test's
         var key = pthread_key_t()
         let destructor: @convention(c) (UnsafeMutableRawPointer?) -> Void = { _ in
+            if threadStates.existing != nil {
+                // Called before the state's own destructor (keys are destroyed in the order of their slots, and a
+                // freed slot may be reused): set again, this one runs in the next round, after it.
+                if let key = ThreadSlotTests.lateKey.withLock({ $0 }) { pthread_setspecific(key, UnsafeMutableRawPointer(bitPattern: 1)) }
+                return
+            }
             // The freed state, if the slot still held it, would carry the mark (or crash under AddressSanitizer);
             // a new one (even at the same address) starts at 0.
             let depth = ThreadState.withCurrent { $0.untracedDepth }
@@ -91,6 +98,7 @@ struct ThreadSlotTests {
         }
         #expect(pthread_key_create(&key, destructor) == 0)
         let lateKey = key
+        Self.lateKey.withLock { $0 = lateKey }
         defer { pthread_key_delete(lateKey) }
         let thread = Thread {
             ThreadState.withCurrent { $0.untracedDepth = ThreadSlotTests.mark }
