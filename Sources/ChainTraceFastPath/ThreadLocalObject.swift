@@ -19,8 +19,9 @@ import CChainTraceSupport
 public final class ThreadLocalObject<Value: AnyObject>: @unchecked Sendable {
     @usableFromInline let key: pthread_key_t
     @usableFromInline let make: @Sendable () -> Value
-    /// Whether each thread's object is also kept in the C thread-local slot (`chaintrace_thread_object`), read
-    /// first: one load instead of `pthread_getspecific` and the accessor of the global that holds this object.
+    /// Whether each thread's object is also kept in the C thread-local slot (`chaintrace_thread_object`), which
+    /// ``withSlotObject(of:_:)`` reads: one load instead of `pthread_getspecific` and the accessor of the global that
+    /// holds this object.
     /// What it buys: the recording state is looked up once an instrumented hop, and with the slot a traced `traceHop`
     /// hop took 67.8–70.8 ns against 69.8–78.5 (the best four of ten interleaved runs, `chaintrace-benchmarks`,
     /// medians 74.4 and 81.4); the `Chain` rows, which look it up once a command, did not move. Tested against the
@@ -64,9 +65,6 @@ public final class ThreadLocalObject<Value: AnyObject>: @unchecked Sendable {
     /// The calling thread's object.
     @inlinable
     public var current: Value {
-        if usesThreadSlot, let pointer = chaintrace_thread_object() {
-            return Unmanaged<Value>.fromOpaque(pointer).takeUnretainedValue()
-        }
         if let pointer = pthread_getspecific(key) {
             return Unmanaged<Value>.fromOpaque(pointer).takeUnretainedValue()
         }
@@ -78,9 +76,6 @@ public final class ThreadLocalObject<Value: AnyObject>: @unchecked Sendable {
     /// read-modify-write each, about 10 ns a hop of a traced `traceHop` chain (`chaintrace-benchmarks`, interleaved).
     @inlinable
     public func withCurrent<T>(_ body: (Value) throws -> T) rethrows -> T {
-        if usesThreadSlot, let pointer = chaintrace_thread_object() {
-            return try Unmanaged<Value>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
-        }
         if let pointer = pthread_getspecific(key) {
             return try Unmanaged<Value>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
         }

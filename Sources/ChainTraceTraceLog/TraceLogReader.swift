@@ -28,12 +28,10 @@ public final class TraceLogReader {
     private var pending: [String]
     /// The version of the current segment; `nil` before the file's header.
     private var version: Int?
-    /// Whether the current file's missing header has been reported: once, at its first line that is not a header
-    /// or at its end if it has none, so that a caller that goes on past errors reads on (and on to the next file)
-    /// instead of being told the same again.
+    /// Whether an error was thrown before the current file's header (a first line that is no header, or that
+    /// could not be read): then its end is not reported again as a file without one, and a caller that goes on
+    /// past errors reads on to the next file instead of being told the same again.
     private var missingHeaderReported = false
-    /// Whether the current file has given a line yet (so a file without a header is told from an empty one).
-    private var fileHasLines = false
     private var segment = CompactSegment()
     private let keepsPayloads: Bool
     private let names = NameTable()
@@ -160,7 +158,12 @@ public final class TraceLogReader {
     /// The next trace, or `nil` at the end of the log (or at a torn last line of its last file).
     public func next() throws(FormatError) -> Trace? {
         while true {
-            if let trace = try nextInFile() { return trace }
+            do {
+                if let trace = try nextInFile() { return trace }
+            } catch {
+                if version == nil { missingHeaderReported = true }
+                throw error
+            }
             guard let following = pending.first else { return nil }
             if let torn = lines.tornTail { finishedTornTails.append(named(torn)) }
             bytesOfFinishedFiles += lines.fileBytesRead
@@ -168,7 +171,6 @@ public final class TraceLogReader {
             lines = try JSONLinesReader(path: following)
             version = nil
             missingHeaderReported = false
-            fileHasLines = false
         }
     }
 
@@ -195,17 +197,6 @@ public final class TraceLogReader {
     package private(set) var partSkippedRecords: [(offset: Int, record: LogRecord)] = []
     /// Where the last line a part read ends, in bytes from the start of the file (0 before any).
     package private(set) var partProcessedEnd = 0
-
-    /// The next line, as ``takeLine()``; a file that could not be read before its header (damaged gzip data, a
-    /// system error) is not reported again as a file without a header.
-    private func takeLineReportingFailure() throws(FormatError) -> LineReader.Line? {
-        do {
-            return try takeLine()
-        } catch {
-            if version == nil { missingHeaderReported = true }
-            throw error
-        }
-    }
 
     /// The next line: the pending one first; `nil` at the end of the file or of the part.
     private func takeLine() throws(FormatError) -> LineReader.Line? {
@@ -312,8 +303,7 @@ public final class TraceLogReader {
             self.chunk = chunk
             try positionInChunk()
         }
-        while let raw = try takeLineReportingFailure() {
-            fileHasLines = true
+        while let raw = try takeLine() {
             if usesFastPath, raw.isTerminated, let version {
                 let (keepsPayloads, names, lineNames) = (keepsPayloads, names, lineNames)
                 let fast: Trace? =
@@ -337,12 +327,7 @@ public final class TraceLogReader {
                     partProcessedEnd = chunk.origin + lines.lastLineStart
                     return nil
                 }
-                do {
-                    version = try TraceLogFormat.checkHeader(value, file: file, line: line)
-                } catch {
-                    if version == nil { missingHeaderReported = true }
-                    throw error
-                }
+                version = try TraceLogFormat.checkHeader(value, file: file, line: line)
                 segment = CompactSegment()
                 continue
             }
@@ -370,13 +355,13 @@ public final class TraceLogReader {
             }
         }
         if version == nil && !missingHeaderReported && lines.tornTail == nil && chunk == nil {
-            missingHeaderReported = true
+            // No line was read: a line before the header either is one or ended in an error (reported).
             throw FormatError(
                 file: file,
                 line: 1,
                 column: 1,
                 expected: "a trace log header {\"format\":\"\(TraceLogFormat.formatName)\",\"version\":\(CompactTraceLogFormat.version)}",
-                found: fileHasLines ? "no header in the whole file" : "an empty file"
+                found: "an empty file"
             )
         }
         return nil

@@ -13,14 +13,7 @@ import Testing
 struct GzipLogTests {
     /// `bytes` compressed by the system's `gzip`.
     static func gzip(_ bytes: [UInt8], in directory: URL, named name: String) throws -> String {
-        let plain = try CLI.write(bytes, named: name, in: directory)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["gzip", "-f", plain]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return plain + ".gz"
+        try TestFiles.gzip(path: try CLI.write(bytes, named: name, in: directory))
     }
 
     /// A generated log, version 1 or 2, and the traces its plain bytes read as.

@@ -19,13 +19,7 @@ struct ReadPastErrorsTests {
     static func gzip(_ bytes: [UInt8], in directory: URL) throws -> [UInt8] {
         let plain = directory.appendingPathComponent("plain-\(UUID())")
         try Data(bytes).write(to: plain)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["gzip", "-f", plain.path]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let compressed = URL(fileURLWithPath: plain.path + ".gz")
+        let compressed = URL(fileURLWithPath: try TestFiles.gzip(path: plain.path))
         defer { try? FileManager.default.removeItem(at: compressed) }
         return Array(try Data(contentsOf: compressed))
     }

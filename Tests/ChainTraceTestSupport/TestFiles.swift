@@ -19,3 +19,19 @@ public enum TestFiles {
         return url
     }()
 }
+
+extension TestFiles {
+    /// Compresses the file at `path` with the system's `gzip` (replacing it by `path.gz`, as gzip does) and returns
+    /// the compressed file's path; `gzip`'s exit status must be 0.
+    public static func gzip(path: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["gzip", "-f", path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "gzip exited with \(process.terminationStatus) for \(path)"])
+        }
+        return path + ".gz"
+    }
+}

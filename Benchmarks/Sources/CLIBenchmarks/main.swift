@@ -281,6 +281,19 @@ if shapeCount > 0 {
             precondition(replayed == shapeCount, "\(shape): replayed \(replayed) of \(shapeCount) \(variant)")
             return Double(shapeCount) / elapsed
         }
+        /// Commands a second replaying the shape with `options` into a trace log that waits rather than drop.
+        func tracedRate(_ options: ReplaySession.Options) throws -> Double {
+            let session = try ReplaySession(definition: definition, options: options)
+            let elapsed = try seconds {
+                var logOptions = TraceLogSink.Options()
+                logOptions.whenBehind = .block
+                let sink = try TraceLogSink(path: tracePath, options: logOptions)
+                _ = try session.run(try session.openStream(path: path), traceLog: sink)
+                try sink.close()
+                precondition(sink.droppedCount == 0)
+            }
+            return Double(shapeCount) / elapsed
+        }
         for _ in 0..<repeats {
             rates.append(try replayRate(ReplaySession.Options(), "with the defaults"))
             // The same replay with the replaying thread waiting for the reading thread instead of decoding too, and
@@ -291,30 +304,10 @@ if shapeCount > 0 {
             var inLineOptions = ReplaySession.Options()
             inLineOptions.readsAhead = false
             inLineRates.append(try replayRate(inLineOptions, "in line"))
-            let tracing = try ReplaySession(definition: definition)
-            let traced = try seconds {
-                var options = TraceLogSink.Options()
-                options.whenBehind = .block
-                let sink = try TraceLogSink(path: tracePath, options: options)
-                _ = try tracing.run(try tracing.openStream(path: path), traceLog: sink)
-                try sink.close()
-                precondition(sink.droppedCount == 0)
-            }
-            tracedRates.append(Double(shapeCount) / traced)
+            tracedRates.append(try tracedRate(ReplaySession.Options()))
             // The same, reading each line as it sends: what a replay that writes a log did before its reading
             // thread ran in the background.
-            var inLineTracing = ReplaySession.Options()
-            inLineTracing.readsAhead = false
-            let tracingInLine = try ReplaySession(definition: definition, options: inLineTracing)
-            let tracedInLine = try seconds {
-                var options = TraceLogSink.Options()
-                options.whenBehind = .block
-                let sink = try TraceLogSink(path: tracePath, options: options)
-                _ = try tracingInLine.run(try tracingInLine.openStream(path: path), traceLog: sink)
-                try sink.close()
-                precondition(sink.droppedCount == 0)
-            }
-            tracedInLineRates.append(Double(shapeCount) / tracedInLine)
+            tracedInLineRates.append(try tracedRate(inLineOptions))
             var decoded = 0
             let decoding = try seconds { decoded = try decodeLines(path, as: AnyJSON.self, skippingFormatLine: false) }
             precondition(decoded == shapeCount)
