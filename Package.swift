@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "ChainTraceFastPath", dependencies: ["CChainTraceSupport"], swiftSettings: upcomingFeatures),
         .target(name: "ChainTrace", dependencies: ["CChainTraceSupport", "ChainTraceFastPath"], swiftSettings: upcomingFeatures),
         // The JSON reader and writer both file formats use: an internal detail, no product.
-        .target(name: "ChainTraceJSON", dependencies: ["ChainTrace", "ChainTraceFastPath", "CZlib"], swiftSettings: upcomingFeatures),
+        .target(name: "ChainTraceJSON", dependencies: ["CChainTraceSupport", "ChainTrace", "ChainTraceFastPath", "CZlib"], swiftSettings: upcomingFeatures),
         .target(name: "ChainTraceTraceLog", dependencies: ["ChainTrace", "ChainTraceFastPath", "ChainTraceJSON"], swiftSettings: upcomingFeatures),
         .target(
             name: "ChainTraceDefinitions",
@@ -97,8 +97,9 @@ let package = Package(
         .target(
             name: "ChainTraceCLI",
             dependencies: [
-                "ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceGraphviz",
-                "ChainTraceReport", "ChainTraceTestGeneration", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CChainTraceSupport", "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceTraceLog",
+                "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceGraphviz", "ChainTraceReport", "ChainTraceTestGeneration",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcomingFeatures
         ),

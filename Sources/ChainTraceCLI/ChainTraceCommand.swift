@@ -1,4 +1,5 @@
 import ArgumentParser
+import CChainTraceSupport
 import ChainTrace
 
 #if canImport(Glibc)
@@ -15,8 +16,9 @@ public struct ChainTraceCommand: ParsableCommand {
         discussion: """
             Exit status: 0 when all went well; 1 when the run found what it looks for — divergences from a \
             recorded run (replay --expect, diff), lint errors (validate), no handler for the command (which), \
-            or invalid lines skipped with --skip-invalid; 2 for bad usage or bad input (the message names the \
-            file, line and column).
+            or invalid lines skipped with --skip-invalid; 2 for bad usage, bad input (the message names the \
+            file, line and column), or output that could not be written. A signal that ends a run (Ctrl-C, \
+            kill, a closed pipe) leaves no output file half-written.
             """,
         version: "0.3.0",
         subcommands: [
@@ -27,13 +29,24 @@ public struct ChainTraceCommand: ParsableCommand {
 
     public init() {}
 
-    /// Runs the command line and exits with its status: 0, 1 or 2 as documented, never a crash or a trace.
+    /// Runs the command line and exits with its status: 0, 1 or 2 as documented, never a crash or a trace. A
+    /// signal that ends it (Ctrl-C, `kill`, a closed pipe) first deletes the output files it had not finished.
     public static func main() {
+        chaintrace_remove_files_on_termination()
         terminate(run(arguments: Array(CommandLine.arguments.dropFirst())))
     }
 
-    /// Runs `arguments` and returns the exit status.
+    /// Runs `arguments` and returns the exit status: 2, whatever the command found, when its output could not
+    /// all be written to standard output.
     static func run(arguments: [String]) -> Int32 {
+        let status = runCommand(arguments: arguments)
+        guard let failure = Terminal.outputFailure else { return status }
+        Terminal.standardError.writeText("chaintrace: \(failure)\n")
+        return 2
+    }
+
+    /// Runs `arguments` and returns the status the command ended with.
+    private static func runCommand(arguments: [String]) -> Int32 {
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

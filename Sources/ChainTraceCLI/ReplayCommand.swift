@@ -80,7 +80,11 @@ struct ReplayCommand: ParsableCommand {
         // A replay's log must hold every command: the recording waits for the writer rather than drop.
         var logOptions = TraceLogSink.Options()
         logOptions.whenBehind = .block
-        let sink = try outputFile.map { file throws(FormatError) in try TraceLogSink(path: file.temporaryPath, options: logOptions) }
+        let sink = try outputFile.map { file throws(FormatError) in
+            do throws(FormatError) { return try TraceLogSink(path: file.temporaryPath, options: logOptions) } catch {
+                throw file.naming(error)
+            }
+        }
         let progress = ProgressBar(totalBytes: ProgressBar.size(of: files))
         let clock = ContinuousClock()
         let started = clock.now
@@ -88,6 +92,7 @@ struct ReplayCommand: ParsableCommand {
         do {
             report = try session.run(reader, traceLog: sink, expected: expected, progress: progress.update)
         } catch {
+            let error = outputFile?.naming(error) ?? error
             throw reader.readsSeveralFiles || files != streams ? Self.explained(error) : error
         }
         let elapsed = clock.now - started
@@ -97,7 +102,7 @@ struct ReplayCommand: ParsableCommand {
         let readsAsOneLog = reader.readsSeveralFiles || files != streams
         let invalidLines = report.invalidLines.map { readsAsOneLog ? Self.explained($0) : $0 }
         if let sink, let outputFile {
-            try sink.close()
+            do { try sink.close() } catch { throw outputFile.naming(error) }
             try outputFile.commit()
         }
         let profile = ProfileReport(profile: report.profile, rule: rule)

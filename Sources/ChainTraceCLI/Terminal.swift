@@ -1,4 +1,5 @@
 import ChainTrace
+import ChainTraceFastPath
 import ChainTraceJSON
 
 #if canImport(Glibc)
@@ -42,9 +43,22 @@ struct Terminal: Sendable {
         bytes.withUnsafeBytes { write($0) }
     }
 
-    /// Output the reader has gone from (a closed pipe) is dropped: the exit status still tells.
+    /// Output the reader has gone from (a closed pipe, when SIGPIPE is ignored) is dropped: the exit status still
+    /// tells. Any other failure to write standard output — a full disk, a closed descriptor — is kept for
+    /// ``outputFailure``, so that the command does not end as if its output were whole.
     private func write(_ bytes: UnsafeRawBufferPointer) {
-        _ = FileDescriptor.writeAll(descriptor, bytes)
+        let failure = FileDescriptor.writeAll(descriptor, bytes)
+        guard failure != 0, failure != EPIPE, descriptor == Self.standardOutput.descriptor else { return }
+        Self.standardOutputFailure.withLock { if $0 == 0 { $0 = failure } }
+    }
+
+    /// The first error met writing standard output (an `errno`; 0 for none).
+    private static let standardOutputFailure = LockedValue<Int32>(0)
+
+    /// What went wrong writing standard output, if anything did: the output is incomplete.
+    static var outputFailure: FormatError? {
+        let failure = standardOutputFailure.withLock { $0 }
+        return failure == 0 ? nil : .system(file: "standard output", expected: "to write the output", code: failure)
     }
 }
 

@@ -1,3 +1,4 @@
+import CChainTraceSupport
 import ChainTraceFastPath
 #if canImport(Darwin)
 import Darwin
@@ -10,6 +11,11 @@ import ChainTrace
 
 /// An output file that appears whole or not at all: written under a temporary name beside it, then renamed
 /// over `path` by ``commit()``. A run that fails calls ``discard()`` (or just ends), and `path` is untouched.
+///
+/// The temporary file is also noted for deletion if a signal ends the process (Ctrl-C, `kill`, a closed pipe)
+/// before it is committed — in a program that asked for that with `chaintrace_remove_files_on_termination`, as
+/// the `chaintrace` command does. Without it, an interrupted run left a hidden `.name.partial-…` file of
+/// whatever it had written so far.
 ///
 /// ```swift
 /// let output = try AtomicOutputFile(path: "traces.jsonl")
@@ -25,6 +31,8 @@ package final class AtomicOutputFile: Sendable {
     package let temporaryPath: String
     /// The temporary file, open for ``append(_:)``; -1 once closed.
     private let descriptor: LockedValue<Int32>
+    /// The temporary file's note for deletion on a signal (`chaintrace_note_removal`); -1 once forgotten.
+    private let removalNote: LockedValue<Int32>
 
     /// Reserves a temporary file beside `path`.
     ///
@@ -51,11 +59,22 @@ package final class AtomicOutputFile: Sendable {
         guard descriptor >= 0 else { throw .system(file: path, expected: "a writable directory", code: errno) }
         self.descriptor = LockedValue(descriptor)
         temporaryPath = candidate
+        removalNote = LockedValue(chaintrace_note_removal(candidate))
     }
 
     deinit {
         descriptor.withLock { if $0 >= 0 { close($0) } }
         unlink(temporaryPath)
+        forgetRemoval()
+    }
+
+    /// Stops the temporary file being deleted on a signal: it is renamed away or deleted already. Once only, since
+    /// a forgotten note may be taken by another file.
+    private func forgetRemoval() {
+        removalNote.withLock { note in
+            chaintrace_forget_removal(note)
+            note = -1
+        }
     }
 
     /// Adds `bytes` at the end of the file, for output written as it is produced.
@@ -82,10 +101,23 @@ package final class AtomicOutputFile: Sendable {
         guard rename(temporaryPath, path) == 0 else {
             throw .system(file: path, expected: "to move the finished file into place", code: errno)
         }
+        // After the rename: a signal between the two deletes a name that is gone, where one before it would have
+        // left the finished file under its temporary name.
+        forgetRemoval()
+    }
+
+    /// `error` as the user should read it: an error in the temporary file, which they never named, is one in
+    /// `path`.
+    package func naming(_ error: FormatError) -> FormatError {
+        guard error.file == temporaryPath else { return error }
+        var error = error
+        error.file = path
+        return error
     }
 
     /// Deletes the temporary file; `path` stays as it was.
     package func discard() {
         unlink(temporaryPath)
+        forgetRemoval()
     }
 }

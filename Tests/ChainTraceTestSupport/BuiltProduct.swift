@@ -15,6 +15,8 @@ public struct BuiltProduct: Sendable {
         public var standardError: String
         /// Whether it was stopped for running past its time limit.
         public var timedOut = false
+        /// The signal that ended it, if one did (then `status` is that signal's number too).
+        public var signal: Int32? = nil
     }
 
     /// The package's root folder (three levels above this file).
@@ -34,17 +36,38 @@ public struct BuiltProduct: Sendable {
     }
 
     /// Runs it with `arguments` in `directory`, with NO_COLOR set, a fixed terminal width, and `extraEnvironment`;
-    /// stopped (and ``Output/timedOut``) if it runs longer than `timeLimit` seconds.
+    /// stopped (and ``Output/timedOut``) if it runs longer than `timeLimit` seconds. `standardOutputPath` sends
+    /// its standard output to that file (`/dev/full`, say) instead of capturing it.
+    ///
+    /// `shell` runs it through `/bin/sh` instead, between shell code `before` (`ulimit -f 16;`, `trap '' INT;`)
+    /// and `after` (redirections such as `>&-`), for a run in conditions `Process` cannot set up.
     public func run(
         _ arguments: [String], in directory: URL = packageRoot, extraEnvironment: [String: String] = [:],
-        timeLimit: Double? = nil
+        timeLimit: Double? = nil, standardOutputPath: String? = nil, shell: (before: String, after: String)? = nil
     ) throws -> Output {
+        try start(
+            arguments, in: directory, extraEnvironment: extraEnvironment, standardOutputPath: standardOutputPath, shell: shell
+        ).finish(timeLimit: timeLimit)
+    }
+
+    /// Starts it as ``run(_:in:extraEnvironment:timeLimit:standardOutputPath:shell:)`` does, without waiting for it: for
+    /// a test that acts on the running program (sends it a signal, say) before ``Running/finish(timeLimit:)``.
+    public func start(
+        _ arguments: [String], in directory: URL = packageRoot, extraEnvironment: [String: String] = [:],
+        standardOutputPath: String? = nil, shell: (before: String, after: String)? = nil
+    ) throws -> Running {
         guard let url else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(name) was not built"])
         }
         let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
+        if let shell {
+            // The program and its arguments reach the script as "$0" and "$@": nothing in them is shell code.
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "\(shell.before) exec \"$0\" \"$@\" \(shell.after)", url.path] + arguments
+        } else {
+            process.executableURL = url
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
@@ -53,28 +76,70 @@ public struct BuiltProduct: Sendable {
         process.environment = environment
         let output = Pipe()
         let error = Pipe()
-        process.standardOutput = output
+        if let standardOutputPath {
+            guard let file = FileHandle(forWritingAtPath: standardOutputPath) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot open \(standardOutputPath)"])
+            }
+            process.standardOutput = file
+            // Nothing writes the unused pipe: closed, its reader ends at once.
+            try output.fileHandleForWriting.close()
+        } else {
+            process.standardOutput = output
+        }
         process.standardError = error
         try process.run()
-        let stopped = LockedFlag()
-        if let timeLimit {
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit) {
-                guard process.isRunning else { return }
-                stopped.set()
-                process.terminate()
-            }
-        }
         // Read both pipes at once: a child that fills one while we wait on the other would never finish.
-        let errorReader = PipeReader(error.fileHandleForReading)
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errorReader.wait()
-        process.waitUntilExit()
-        return Output(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self),
-            timedOut: stopped.isSet
-        )
+        return Running(
+            process: process, outputReader: PipeReader(output.fileHandleForReading),
+            errorReader: PipeReader(error.fileHandleForReading), outputCaptured: standardOutputPath == nil)
+    }
+
+    /// A run that ``start(_:in:extraEnvironment:standardOutputPath:shell:)`` began.
+    public final class Running: @unchecked Sendable {
+        // @unchecked: `process` is only sent signals and waited for, which Process allows from any thread.
+        let process: Process
+        let outputReader: PipeReader
+        let errorReader: PipeReader
+        let outputCaptured: Bool
+
+        init(process: Process, outputReader: PipeReader, errorReader: PipeReader, outputCaptured: Bool) {
+            self.process = process
+            self.outputReader = outputReader
+            self.errorReader = errorReader
+            self.outputCaptured = outputCaptured
+        }
+
+        /// Sends the program `signal` (`SIGINT`, `SIGTERM`, …).
+        public func send(_ signal: Int32) {
+            kill(process.processIdentifier, signal)
+        }
+
+        /// Waits for the program to end — stopping it after `timeLimit` seconds — and returns what it printed.
+        public func finish(timeLimit: Double? = nil) -> Output {
+            let stopped = LockedFlag()
+            if let timeLimit {
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit) { [process] in
+                    guard process.isRunning else { return }
+                    stopped.set()
+                    process.terminate()
+                    // A program that never sees SIGTERM (it inherited a mask that blocks it) is killed.
+                    DispatchQueue.global().asyncAfter(deadline: .now() + 5) {
+                        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                    }
+                }
+            }
+            let outputData = outputReader.wait()
+            let errorData = errorReader.wait()
+            process.waitUntilExit()
+            let bySignal = process.terminationReason == .uncaughtSignal
+            return Output(
+                status: process.terminationStatus,
+                standardOutput: outputCaptured ? String(decoding: outputData, as: UTF8.self) : "",
+                standardError: String(decoding: errorData, as: UTF8.self),
+                timedOut: stopped.isSet,
+                signal: bySignal ? process.terminationStatus : nil
+            )
+        }
     }
 }
 

@@ -103,4 +103,20 @@ int chaintrace_lower_thread_priority(void);
 /// `chaintrace_lower_thread_priority` did.
 int chaintrace_thread_nice(void);
 
+/// Notes `path` (an unfinished output file) as one to delete if the process is ended by a signal that
+/// ``chaintrace_remove_files_on_termination`` handles. Returns the note's number, for
+/// ``chaintrace_forget_removal``, or -1 when it cannot be noted (the path is 4096 bytes or longer, or 64 are noted
+/// already). Safe to call from any thread.
+int chaintrace_note_removal(const char *path);
+
+/// Forgets note `note` of ``chaintrace_note_removal`` (the file was finished, or deleted); -1 is ignored.
+void chaintrace_forget_removal(int note);
+
+/// Makes SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGXCPU and SIGXFSZ (a CPU or file size limit passed) delete
+/// every noted file before they end the process as they would have (the same exit status, by the same signal),
+/// and unblocks them on the calling thread (threads it starts later inherit that). A signal the process was
+/// started ignoring — SIGHUP under `nohup`, SIGINT in a background job — stays ignored. For a command-line
+/// program's `main`, before it starts threads: a library must not take a process's signals.
+void chaintrace_remove_files_on_termination(void);
+
 #endif
