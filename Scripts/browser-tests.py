@@ -185,7 +185,8 @@ def generated_chain(directory, seed, handlers=12, commands=30_000, drift=False):
         failing=chain_fixtures.too_large(4, 1, 900, "too large for "), work={5: "40us"})
     path = chain_fixtures.write_json(
         os.path.join(directory, "generated%s.chain.json" % ("-drift" if drift else "")), definition)
-    stream = os.path.join(directory, "generated.jsonl")
+    # Named apart from the trace logs replayed from it: chaintrace refuses to write a log over its own input.
+    stream = os.path.join(directory, "generated.commands.jsonl")
     if not os.path.exists(stream):
         with open(stream, "w") as file:
             for number in range(commands):
@@ -209,7 +210,7 @@ def hostile_chain(directory):
         "<b>hostile</b> </script>", HOSTILE, accepts=lambda index: {"kind": "K%d" % index},
         failing=lambda index, name: {"when": {"kind": "F%d" % index}, "error": "<img src=y onerror=window.__pwned=5>"})
     path = chain_fixtures.write_json(os.path.join(directory, "hostile.chain.json"), definition)
-    stream = os.path.join(directory, "hostile.jsonl")
+    stream = os.path.join(directory, "hostile.commands.jsonl")
     with open(stream, "w") as file:
         for number in range(40):
             kind = random.Random(number).choice(["K0", "K2", "K4", "K5", "F1", "F3", "none"])

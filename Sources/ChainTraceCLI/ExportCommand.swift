@@ -50,6 +50,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
+        try OutputTarget.check(output, reading: logs)
         let files = try logs.flatMap { path throws(FormatError) in try TraceLogReader.files(at: path) }
         let progress = ProgressBar(totalBytes: ProgressBar.size(of: files))
         let file = try output.map { path throws(FormatError) in try AtomicOutputFile(path: path) }

@@ -32,6 +32,7 @@ struct GenTestsCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
+        try OutputTarget.check(output, reading: logs + (definition.map { [$0] } ?? []))
         if let definition { _ = try ChainDefinition.load(path: definition) }
         let reader = try TraceLogReader(paths: logs)
         var arguments = ["chaintrace", "gen-tests"] + logs

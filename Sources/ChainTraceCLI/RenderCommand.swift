@@ -67,6 +67,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
+        try OutputTarget.check(output, reading: trace + diff + (definition.map { [$0] } ?? []))
         let format = self.format ?? output.flatMap(GraphvizFormat.init(fileExtension:)) ?? .dot
         if output == nil, format == .png || format == .pdf, Terminal.standardOutput.isInteractive {
             throw CommandFailure.badInput("\(format.rawValue) is binary; write it to a file with -o")

@@ -59,6 +59,7 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
+        try OutputTarget.check(traceOut, reading: streams + expect + [definition])
         let rule = try slowRule.rule()
         let definition = try ChainDefinition.load(path: definition)
         var options = ReplaySession.Options()

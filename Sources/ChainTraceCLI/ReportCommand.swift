@@ -51,6 +51,7 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
+        try OutputTarget.check(output, reading: logs + compare + (definition.map { [$0] } ?? []))
         let rule = try slowRule.rule()
         var profile = ChainProfile()
         var graph: ChainGraph?

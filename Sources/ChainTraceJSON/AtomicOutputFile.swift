@@ -40,8 +40,9 @@ package final class AtomicOutputFile: Sendable {
     /// by `open` itself, so nothing reads or changes the umask (which is process-wide: changing it races with
     /// every other thread creating files).
     ///
-    /// - Throws: ``FormatError`` when the directory is not writable.
+    /// - Throws: ``FormatError`` when `path` is a directory or its directory is not writable.
     package init(path: String) throws(FormatError) {
+        try Self.checkTarget(path, inputs: [])
         self.path = path
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
@@ -66,6 +67,28 @@ package final class AtomicOutputFile: Sendable {
         descriptor.withLock { if $0 >= 0 { close($0) } }
         unlink(temporaryPath)
         forgetRemoval()
+    }
+
+    /// Checks, before any work, that `path` can be an output of a command that reads `inputs`: it is no
+    /// directory, and no input under any name (the same path, another spelling, a link): the finished output would
+    /// replace a file the command reads — a command stream or a recorded log, perhaps the only copy.
+    ///
+    /// - Throws: ``FormatError`` naming `path` and what it is.
+    package static func checkTarget(_ path: String, inputs: [String]) throws(FormatError) {
+        var target = stat()
+        // Nothing there yet: a new file, which no input can be.
+        guard stat(path, &target) == 0 else { return }
+        if target.st_mode & S_IFMT == S_IFDIR {
+            throw FormatError(file: path, line: 0, column: 0, expected: "a file to write", found: "a directory")
+        }
+        for input in inputs {
+            var read = stat()
+            if stat(input, &read) == 0, read.st_dev == target.st_dev, read.st_ino == target.st_ino {
+                throw FormatError(
+                    file: path, line: 0, column: 0, expected: "an output file that is not one of the command's inputs",
+                    found: input == path ? "an input" : "the input \(input)")
+            }
+        }
     }
 
     /// Stops the temporary file being deleted on a signal: it is renamed away or deleted already. Once only, since

@@ -1,0 +1,16 @@
+import ChainTrace
+import ChainTraceJSON
+import ChainTraceTraceLog
+
+/// The file a command is to write, checked before the command does any work: no directory, and none of the files
+/// it reads — finished, the output would replace an input (a command stream, a recorded log), perhaps its only copy.
+enum OutputTarget {
+    /// Throws if `output` (when given) is a directory or one of `inputs`: paths as the user gave them, each a file,
+    /// a directory or a pattern, under any name — another spelling or a link.
+    static func check(_ output: String?, reading inputs: [String]) throws(FormatError) {
+        guard let output else { return }
+        // An input that cannot be expanded is reported by the command's own reading, where it would be now.
+        let files = inputs.flatMap { path in (try? TraceLogReader.files(at: path)) ?? [] }
+        try AtomicOutputFile.checkTarget(output, inputs: inputs + files)
+    }
+}
