@@ -40,9 +40,9 @@ package final class AtomicOutputFile: Sendable {
     /// by `open` itself, so nothing reads or changes the umask (which is process-wide: changing it races with
     /// every other thread creating files).
     ///
-    /// - Throws: ``FormatError`` when `path` is a directory or its directory is not writable.
+    /// - Throws: ``FormatError`` when the directory is not writable. (Whether `path` may be written at all — no
+    /// directory, none of the command's inputs — is ``checkTarget(_:inputs:)``'s, before any work.)
     package init(path: String) throws(FormatError) {
-        try Self.checkTarget(path, inputs: [])
         self.path = path
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""

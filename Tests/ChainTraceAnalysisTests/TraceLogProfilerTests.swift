@@ -160,8 +160,7 @@ struct TraceLogProfilerTests {
     @Test(arguments: SeededGenerator.seeds(20))
     func manyFilesReadAtOnceGiveThePlainProfile(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let directory = TestFiles.directory.appendingPathComponent("many-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFiles.newDirectory("many")
         defer { try? FileManager.default.removeItem(at: directory) }
         var paths: [String] = []
         for index in 0..<Int.random(in: 2...10, using: &random) {

@@ -21,9 +21,12 @@ enum CLI {
 
     /// A fresh temporary directory for files a test writes.
     static func temporaryDirectory() throws -> URL {
-        let url = TestFiles.directory.appendingPathComponent("chaintrace-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestFiles.newDirectory("chaintrace-cli")
+    }
+
+    /// The unfinished output files (`.name.partial-…`) left in `directory`.
+    static func partialFiles(in directory: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.contains(".partial-") }
     }
 
     /// `value` as JSON text, written by the library's strict writer.

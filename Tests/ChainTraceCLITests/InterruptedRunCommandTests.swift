@@ -61,16 +61,11 @@ struct InterruptedRunCommandTests {
         throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "nobody opened \(path)"])
     }
 
-    /// The unfinished output files in `directory`.
-    static func partialFiles(in directory: URL) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.contains(".partial-") }
-    }
-
     /// Waits (at most ten seconds) until `directory` holds an unfinished output file.
     static func waitForPartialFile(in directory: URL) -> Bool {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            if !partialFiles(in: directory).isEmpty { return true }
+            if !CLI.partialFiles(in: directory).isEmpty { return true }
             usleep(10_000)
         }
         return false
@@ -104,7 +99,7 @@ struct InterruptedRunCommandTests {
             let ended = started.finish(timeLimit: 20)
             close(pipe)
             #expect(ended.signal == signal, "seed \(seed), \(run.arguments): status \(ended.status), \(ended.standardError)")
-            #expect(Self.partialFiles(in: directory).isEmpty, "seed \(seed), \(run.arguments)")
+            #expect(CLI.partialFiles(in: directory).isEmpty, "seed \(seed), \(run.arguments)")
             #expect(!FileManager.default.fileExists(atPath: output), "seed \(seed), \(run.arguments)")
         }
     }
@@ -114,23 +109,18 @@ struct InterruptedRunCommandTests {
         // As under `nohup`, or a shell's background job for SIGINT: the run goes on, and finishes its file.
         let (directory, input) = try Self.namedPipe()
         let output = directory.appendingPathComponent("traces.jsonl").path
-        let binary = try #require(CLI.binary.url).path
-        let definition = BuiltProduct.packageRoot.appendingPathComponent(CLI.fixture("responders.chain.json")).path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "trap '' INT HUP; exec \"$0\" replay \"$1\" \"$2\" --trace-out \"$3\"", binary, definition, input, output]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let started = try CLI.binary.start(
+            ["replay", CLI.fixture("responders.chain.json"), input, "--trace-out", output], shell: ("trap '' INT HUP;", ""))
         let pipe = try Self.openForWriting(input)
         #expect(Self.waitForPartialFile(in: directory))
-        kill(process.processIdentifier, SIGINT)
-        kill(process.processIdentifier, SIGHUP)
-        let commands = try Data(contentsOf: BuiltProduct.packageRoot.appendingPathComponent(CLI.fixture("responders.commands.jsonl")))
+        started.send(SIGINT)
+        started.send(SIGHUP)
+        let commands = try Data(contentsOf: URL(fileURLWithPath: CLI.fixture("responders.commands.jsonl")))
         _ = commands.withUnsafeBytes { write(pipe, $0.baseAddress, $0.count) }
         close(pipe)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let ended = started.finish(timeLimit: 20)
+        #expect(ended.signal == nil && ended.status == 0, "\(ended.status) \(ended.standardError)")
         #expect(FileManager.default.fileExists(atPath: output))
-        #expect(Self.partialFiles(in: directory).isEmpty)
+        #expect(CLI.partialFiles(in: directory).isEmpty)
     }
 }

@@ -61,10 +61,6 @@ struct OutputOverInputCommandTests {
         }
     }
 
-    static func partialFiles(in directory: URL) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.contains(".partial-") }
-    }
-
     @Test(arguments: SeededGenerator.seeds(10))
     func anOutputOverAnInputIsRefused(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
@@ -80,7 +76,7 @@ struct OutputOverInputCommandTests {
                 ended.standardError.hasPrefix("chaintrace: \(output): expected an output file that is not one of the command's inputs"),
                 "\(context): \(ended.standardError)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before, "\(context)")
-            #expect(Self.partialFiles(in: inputs.directory).isEmpty, "\(context)")
+            #expect(CLI.partialFiles(in: inputs.directory).isEmpty, "\(context)")
         }
     }
 
@@ -95,7 +91,7 @@ struct OutputOverInputCommandTests {
             #expect(ended.status == 2, "seed \(seed), \(command.arguments.first!): \(ended.standardError)")
             #expect(ended.standardError.hasPrefix("chaintrace: \(directory.path): expected a file to write, found a directory\n"))
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
-            #expect(Self.partialFiles(in: inputs.directory).isEmpty)
+            #expect(CLI.partialFiles(in: inputs.directory).isEmpty)
         }
     }
 

@@ -105,7 +105,7 @@ struct UnwritableOutputCommandTests {
             // Past the limit, a write fails with EFBIG when SIGXFSZ is ignored; otherwise the signal ends the run.
             let ended = try CLI.binary.run(run.arguments + [output], shell: ((ignoringSignal ? "trap '' XFSZ;" : "") + "ulimit -f 16;", ""))
             let context = "seed \(seed), \(run.arguments.first!), SIGXFSZ \(ignoringSignal ? "ignored" : "not ignored")"
-            let partial = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.contains(".partial-") }
+            let partial = CLI.partialFiles(in: directory)
             #expect(partial.isEmpty, "\(context): \(partial)")
             if ended.status == 0 && ended.signal == nil {
                 #expect(!run.outgrowsLimit, "\(context)")

@@ -12,8 +12,7 @@ struct AtomicOutputPropertyTests {
     @Test(arguments: SeededGenerator.seeds(40))
     func committedFilesHoldExactlyWhatWasWrittenAndNothingElseIsLeft(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let directory = TestFiles.directory.appendingPathComponent("atomic-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFiles.newDirectory("atomic")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("out.bin").path
         var onDisk: [UInt8]? = nil
@@ -53,8 +52,7 @@ struct AtomicOutputPropertyTests {
     @Test(arguments: SeededGenerator.seeds(10))
     func manyFilesAtOnceEachCommitWhole(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let directory = TestFiles.directory.appendingPathComponent("atomic-many-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFiles.newDirectory("atomic-many")
         defer { try? FileManager.default.removeItem(at: directory) }
         let sizes = (0..<8).map { _ in Int.random(in: 0...200_000, using: &random) }
         DispatchQueue.concurrentPerform(iterations: sizes.count) { index in

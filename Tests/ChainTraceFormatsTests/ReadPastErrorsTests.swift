@@ -67,8 +67,7 @@ struct ReadPastErrorsTests {
     @Test(arguments: SeededGenerator.seeds(40))
     func readingOnPastErrorsEndsAndKeepsEveryTrace(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let directory = TestFiles.directory.appendingPathComponent("past-errors-\(seed)-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFiles.newDirectory("past-errors-\(seed)")
         defer { try? FileManager.default.removeItem(at: directory) }
         var paths: [String] = []
         // Each file's traces (ids of a range of their own), and whether reading may stop short of them (cut).

@@ -21,6 +21,13 @@ public enum TestFiles {
 }
 
 extension TestFiles {
+    /// A new, empty directory of this process's, its name `prefix` and a unique suffix.
+    public static func newDirectory(_ prefix: String) throws -> URL {
+        let url = directory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
     /// Compresses the file at `path` with the system's `gzip` (replacing it by `path.gz`, as gzip does) and returns
     /// the compressed file's path; `gzip`'s exit status must be 0.
     public static func gzip(path: String) throws -> String {

@@ -13,8 +13,7 @@ struct SignUpFlowSampleTests {
 
     /// Runs the sample on its own sign-ups; returns what it printed and the traces of its log, by sign-up id.
     func run() throws -> (lines: [String], traces: [String: Trace], diagram: String) {
-        let directory = TestFiles.directory.appendingPathComponent("sign-up-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFiles.newDirectory("sign-up")
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = directory.appendingPathComponent("traces.jsonl").path
         let diagram = directory.appendingPathComponent("profile.svg").path
