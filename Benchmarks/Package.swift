@@ -23,9 +23,12 @@ let package = Package(
                 .product(name: "ChainTraceLogging", package: "ChainTrace"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                "CBenchFloor",
             ],
             path: "Sources/ChainTraceBenchmarks"
         ),
+        // The floor row's hop: two counter reads and one store, in C so that nothing else is in it.
+        .target(name: "CBenchFloor", path: "Sources/CBenchFloor"),
         .executableTarget(
             name: "chaintrace-cli-benchmarks",
             dependencies: [

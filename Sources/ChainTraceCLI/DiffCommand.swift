@@ -18,10 +18,10 @@ struct DiffCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The baseline trace log, then the second one; with --against, every file of the baseline.", valueName: "log"))
+    @Argument(help: ArgumentHelp("The baseline trace log, then the second one; with --against, every file of the baseline; - for standard input.", valueName: "log"), transform: StandardInput.path)
     var logs: [String] = []
 
-    @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("The second log's files, compared with all the logs before it.", valueName: "log"))
+    @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("The second log's files, compared with all the logs before it.", valueName: "log"), transform: StandardInput.path)
     var against: [String] = []
 
     @Option(name: .long, help: "How many divergences to list.")
@@ -38,6 +38,7 @@ struct DiffCommand: ParsableCommand {
         } else if logs.isEmpty {
             throw ValidationError("give the baseline log's files before --against")
         }
+        try StandardInput.checkReadOnce(logs + against)
     }
 
     /// The baseline's paths and the other log's.

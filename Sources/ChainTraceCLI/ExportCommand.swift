@@ -30,7 +30,7 @@ struct ExportCommand: ParsableCommand {
         case chrome, folded, otlp, jsonl
     }
 
-    @Argument(help: ArgumentHelp("The trace log: one or more files or directories, read as one log (gzip files too).", valueName: "log"))
+    @Argument(help: ArgumentHelp("The trace log: one or more files or directories, read as one log (gzip files too); - for standard input.", valueName: "log"), transform: StandardInput.path)
     var logs: [String]
 
     @Option(name: .long, help: "The format: chrome, folded, otlp or jsonl.")
@@ -47,6 +47,7 @@ struct ExportCommand: ParsableCommand {
 
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more") }
+        try StandardInput.checkReadOnce(logs)
     }
 
     func run() throws {

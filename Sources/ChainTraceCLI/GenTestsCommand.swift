@@ -19,10 +19,10 @@ struct GenTestsCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The recorded trace log: one or more files, directories or quoted patterns read as one log.", valueName: "log"))
+    @Argument(help: ArgumentHelp("The recorded trace log: one or more files, directories or quoted patterns read as one log; - for standard input.", valueName: "log"), transform: StandardInput.path)
     var logs: [String]
 
-    @Option(name: .long, help: ArgumentHelp("The chain definition the tests replay through.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("The chain definition the tests replay through.", valueName: "file"), transform: StandardInput.path)
     var definition: String?
 
     @Option(name: .long, help: "exhaustive (path and outcome) or lenient (outcome only).")
@@ -30,6 +30,10 @@ struct GenTestsCommand: ParsableCommand {
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the file here (whole or not at all) instead of to standard output.", valueName: "file"))
     var output: String?
+
+    func validate() throws {
+        try StandardInput.checkReadOnce(logs + [definition])
+    }
 
     func run() throws {
         try OutputTarget.check(output, reading: logs + (definition.map { [$0] } ?? []))

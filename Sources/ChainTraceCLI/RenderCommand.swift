@@ -23,16 +23,16 @@ struct RenderCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The chain definition (JSON).", valueName: "definition"))
+    @Argument(help: ArgumentHelp("The chain definition (JSON); - for standard input.", valueName: "definition"), transform: StandardInput.path)
     var definition: String?
 
-    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("A trace log: draw its profile, or with --command one command's path (repeatable: several files as one log).", valueName: "log"))
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("A trace log: draw its profile, or with --command one command's path (repeatable: several files as one log).", valueName: "log"), transform: StandardInput.path)
     var trace: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("With --trace: the command to draw, by its recorded id or its 1-based number in the log.", valueName: "id"))
     var command: String?
 
-    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("With --trace: a second log of the same commands; draw what changed (repeatable).", valueName: "log"))
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("With --trace: a second log of the same commands; draw what changed (repeatable).", valueName: "log"), transform: StandardInput.path)
     var diff: [String] = []
 
     @OptionGroup var slowRule: SlowRuleOptions
@@ -61,6 +61,7 @@ struct RenderCommand: ParsableCommand {
         if command != nil && !diff.isEmpty { throw ValidationError("--command and --diff draw different diagrams; give one") }
         if maxHandlers < 0 { throw ValidationError("--max-handlers must be 0 (all) or more") }
         if rowLength < 2 { throw ValidationError("--row-length must be at least 2") }
+        try StandardInput.checkReadOnce([definition] + trace + diff)
         if let output, format == nil, GraphvizFormat(fileExtension: output) == nil {
             throw ValidationError("cannot tell the format from \"\(output)\"; name it .dot, .svg, .png or .pdf, or give --format")
         }

@@ -18,15 +18,15 @@ struct ReplayCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The chain definition (JSON).")
+    @Argument(help: "The chain definition (JSON); - for standard input.", transform: StandardInput.path)
     var definition: String
 
     @Argument(help: ArgumentHelp(
-        "The command stream (JSON Lines), or a trace log whose commands are replayed: one or more files, directories or quoted patterns read as one log.",
-        valueName: "stream"))
+        "The command stream (JSON Lines), or a trace log whose commands are replayed: one or more files, directories or quoted patterns read as one log; - for standard input.",
+        valueName: "stream"), transform: StandardInput.path)
     var streams: [String]
 
-    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("A recorded trace log to compare every command's path with (repeatable: several files as one log).", valueName: "log"))
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("A recorded trace log to compare every command's path with (repeatable: several files as one log).", valueName: "log"), transform: StandardInput.path)
     var expect: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Write the replay's trace log here (written whole or not at all).", valueName: "file"))
@@ -56,6 +56,7 @@ struct ReplayCommand: ParsableCommand {
     func validate() throws {
         if paths < 0 { throw ValidationError("--paths must be 0 or more") }
         if divergences < 0 { throw ValidationError("--divergences must be 0 or more") }
+        try StandardInput.checkReadOnce([definition] + streams + expect)
     }
 
     func run() throws {

@@ -25,13 +25,13 @@ struct ReportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The trace log: one or more files or directories (as TraceLogSink writes them; gzip files too).", valueName: "log"))
+    @Argument(help: ArgumentHelp("The trace log: one or more files or directories (as TraceLogSink writes them; gzip files too); - for standard input.", valueName: "log"), transform: StandardInput.path)
     var logs: [String]
 
-    @Option(name: .long, help: ArgumentHelp("The chain definition: draws the chain as defined and checks handler budgets.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("The chain definition: draws the chain as defined and checks handler budgets.", valueName: "file"), transform: StandardInput.path)
     var definition: String?
 
-    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("A second log of the same commands: show what changed from LOG to it (repeatable: several files as one log).", valueName: "log"))
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("A second log of the same commands: show what changed from LOG to it (repeatable: several files as one log).", valueName: "log"), transform: StandardInput.path)
     var compare: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("The most commands the page lists one by one.", valueName: "n"))
@@ -48,6 +48,7 @@ struct ReportCommand: ParsableCommand {
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more") }
         if commands < 0 { throw ValidationError("--commands must be 0 or more") }
+        try StandardInput.checkReadOnce(logs + compare + [definition])
     }
 
     func run() throws {
@@ -60,24 +61,33 @@ struct ReportCommand: ParsableCommand {
             profile.declareBudgets(of: loaded)
             graph = ChainGraph(definition: loaded)
         }
-        let files = try logs.flatMap { path throws(FormatError) in try TraceLogReader.files(at: path) }
+        let given = try logs.flatMap { path throws(FormatError) in try TraceLogReader.files(at: path) }
         let compared = try compare.flatMap { path throws(FormatError) in try TraceLogReader.files(at: path) }
-        // With --compare both logs are read a second time, side by side.
+        // With --compare the log is read a second time, beside the other: a pipe is kept in a file to be read again.
+        let inputs = try ReadOnceInputs(compared.isEmpty ? [] : given)
+        let files = compared.isEmpty ? given : inputs.paths
         let progress = ProgressBar(
             totalBytes: ProgressBar.size(of: files) + (compared.isEmpty ? 0 : ProgressBar.size(of: files) + ProgressBar.size(of: compared)))
         let limit = commands
-        let (read, collected) = try TraceLogProfiler(threads: threads).profile(
-            paths: logs, into: profile, collecting: { TraceReport.Collector(limit: limit) }, progress: progress.update)
+        var read: TraceLogProfiler.Result
+        let collected: TraceReport.Collector
         var comparison: TraceReport.Comparison?
-        if !compared.isEmpty {
-            let done = ProgressBar.size(of: files)
-            let result = try TraceLogComparison.compare(
-                try TraceLogReader(paths: files, payloads: false), try TraceLogReader(paths: compared, payloads: false),
-                progress: { progress.update(done + $0) })
-            comparison = TraceReport.Comparison(result, source: compare.joined(separator: ", "))
+        do {
+            (read, collected) = try TraceLogProfiler(threads: threads).profile(
+                paths: files, into: profile, collecting: { TraceReport.Collector(limit: limit) }, progress: progress.update)
+            if !compared.isEmpty {
+                let done = ProgressBar.size(of: files)
+                let result = try TraceLogComparison.compare(
+                    try TraceLogReader(paths: files, payloads: false), try TraceLogReader(paths: compared, payloads: false),
+                    progress: { progress.update(done + $0) })
+                comparison = TraceReport.Comparison(result, source: compare.joined(separator: ", "))
+            }
+        } catch {
+            throw inputs.shown(error)
         }
         progress.finish()
-        var notes: [String] = read.tornTails.map { "Ignored a torn last line: \($0)" }
+        read.files = read.files.map(inputs.shown)
+        var notes: [String] = read.tornTails.map { inputs.shown("Ignored a torn last line: \($0)") }
         if read.droppedTraces > 0 { notes.append("The writer dropped \(read.droppedTraces) traces (its queue was full); the profile covers the rest.") }
         if !read.chainEdits.isEmpty { notes.append("The chain changed \(read.chainEdits.count) times while it was recorded.") }
         let report = TraceReport(

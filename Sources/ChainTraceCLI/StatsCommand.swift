@@ -16,10 +16,10 @@ struct StatsCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The trace log: one or more files or directories (as TraceLogSink writes them; gzip files too).", valueName: "log"))
+    @Argument(help: ArgumentHelp("The trace log: one or more files or directories (as TraceLogSink writes them; gzip files too); - for standard input.", valueName: "log"), transform: StandardInput.path)
     var logs: [String]
 
-    @Option(name: .long, help: ArgumentHelp("A chain definition whose handler budgets the slow rule should check.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("A chain definition whose handler budgets the slow rule should check.", valueName: "file"), transform: StandardInput.path)
     var definition: String?
 
     @Option(name: .long, help: ArgumentHelp("Threads reading the log at once (default: one per core).", valueName: "n"))
@@ -30,6 +30,7 @@ struct StatsCommand: ParsableCommand {
 
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more") }
+        try StandardInput.checkReadOnce(logs + [definition])
     }
 
     func run() throws {
@@ -54,7 +55,9 @@ struct StatsCommand: ParsableCommand {
         case .text:
             let style = output.style
             let source = read.files.count == 1 ? read.files[0] : "\(read.files.count) files (\(logs.joined(separator: ", ")))"
-            var text = style.bold("\(profile.commands) traces") + " of \(TerminalText.shown(profile.chains.joined(separator: ", "))) in \(TerminalText.shown(source))\n\n"
+            // A log of no traces names no chain.
+            let chains = profile.chains.isEmpty ? "" : " of \(TerminalText.shown(profile.chains.joined(separator: ", ")))"
+            var text = style.bold("\(profile.commands) traces") + "\(chains) in \(TerminalText.shown(source))\n\n"
             text += report.text(style: style)
             for torn in read.tornTails { text += "\n  Ignored a torn last line: \(TerminalText.shown(torn.description))\n" }
             if !read.chainEdits.isEmpty {

@@ -16,7 +16,7 @@ struct ValidateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The chain definition (JSON).")
+    @Argument(help: "The chain definition (JSON); - for standard input.", transform: StandardInput.path)
     var definition: String
 
     @Flag(name: .long, help: "Treat warnings as errors for the exit status.")

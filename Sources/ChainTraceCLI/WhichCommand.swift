@@ -14,10 +14,10 @@ struct WhichCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The chain definition (JSON).")
+    @Argument(help: "The chain definition (JSON); - for standard input.", transform: StandardInput.path)
     var definition: String
 
-    @Argument(help: ArgumentHelp("The command as JSON, or @FILE holding one command.", valueName: "command-json"))
+    @Argument(help: ArgumentHelp("The command as JSON, or @FILE holding one command (@- for standard input).", valueName: "command-json"))
     var command: String
 
     @Option(name: .long, help: "Send it to this handler instead of the command's own entry or the chain's first.")
@@ -25,10 +25,14 @@ struct WhichCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        try StandardInput.checkReadOnce([definition, command.hasPrefix("@") ? StandardInput.path(String(command.dropFirst())) : nil])
+    }
+
     func run() throws {
         let definition = try ChainDefinition.load(path: definition)
         let chain = try definition.makeChain(unknownTypes: .modelFromRules)
-        let name = command.hasPrefix("@") ? String(command.dropFirst()) : "<command>"
+        let name = command.hasPrefix("@") ? StandardInput.path(String(command.dropFirst())) : "<command>"
         let stream = command.hasPrefix("@")
             ? try CommandStreamReader(path: name) : CommandStreamReader(bytes: Array((command + "\n").utf8), name: name)
         guard let (_, item) = try stream.next() else {

@@ -8,6 +8,7 @@ import ChainTraceDistributedTracing
 import InMemoryTracing
 import Dispatch
 import Logging
+import CBenchFloor
 
 #if canImport(Glibc)
 import Glibc
@@ -69,6 +70,22 @@ final class InstrumentedHandler: NumberHandling {
         traceHop(name, command: command, chain: "instrumented") {
             command.value % handlerCount == index ? index : next?.handle(command)
         }
+    }
+}
+
+/// The floor under any instrumented hop that reports self and inclusive time: the hand-written handler, plus a
+/// cycle-counter read when it starts and one when it ends, and one record stored through a thread-local pointer
+/// (`CBenchFloor`, inline C). No names, decisions, nesting or delivery: what `traceHop` adds over this row is
+/// its own bookkeeping.
+final class FloorHandler: NumberHandling {
+    var next: (any NumberHandling)?
+    let index: Int
+    init(_ index: Int) { self.index = index }
+    func handle(_ command: Command) -> Int? {
+        let start = chaintrace_read_cycle_counter()
+        let result = command.value % handlerCount == index ? index : next?.handle(command)
+        bench_floor_record_hop(UInt64(index), start, chaintrace_read_cycle_counter())
+        return result
     }
 }
 
@@ -327,6 +344,8 @@ variant("Chain, LogTraceSink per hop, discarding handler", share: 0.05) { send(l
 
 let instrumented = link((0..<handlerCount).map(InstrumentedHandler.init))
 variant("instrumented chain (traceHop), recorder off") { sendPlain(instrumented, $0) }
+let floor = link((0..<handlerCount).map(FloorHandler.init))
+variant("hand-written chain, two counter reads + one store a hop (floor)", share: 0.3) { sendPlain(floor, $0) }
 let instrumentedRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000), capturesPayloads: false)
 variant("instrumented chain (traceHop), traced", share: 0.3) { count in
     ChainTracing.withRecorder(instrumentedRecorder) { sendPlain(instrumented, count) }
