@@ -163,6 +163,11 @@ final class ActiveTrace: @unchecked Sendable {
     /// Opens a hop for `handler`; returns `false` (and records a loop failure) if the hop limit is reached.
     @usableFromInline
     func begin(_ handler: String) -> Bool {
+        if lock == nil, content.value.records.count < maximumHops {
+            // The common case, a synchronous hop within the limit: no loop to report, so no string is made.
+            beginWithinLimit(handler)
+            return true
+        }
         return withContent { content in
             // The first hop starts when the trace does: no second clock read.
             let now = content.records.isEmpty ? start : now()
@@ -201,6 +206,15 @@ final class ActiveTrace: @unchecked Sendable {
     @usableFromInline
     func end(_ returned: HopReturn, role: HandlerRole) {
         let now = now()
+        if lock == nil, content.value.overrides.isEmpty {
+            // The common case, a synchronous hop that returned normally and was not overridden: no reason to
+            // set, so no string is touched.
+            switch returned {
+            case .value: return endUnexplained(.accepted, role: role, now: now)
+            case .nothing: return endUnexplained(.passed, role: role, now: now)
+            case .judged, .error: break
+            }
+        }
         withContent { content in
             let record = content.innermost
             guard record >= 0 else { return }
@@ -238,6 +252,46 @@ final class ActiveTrace: @unchecked Sendable {
             if enclosing >= 0 { content.records[enclosing].selfDuration &+= inclusive }
             content.end = now
         }
+    }
+
+    /// ``begin(_:)`` for a hop of a synchronous trace below the hop limit: as the general path opens it, without
+    /// the loop check's strings.
+    @inline(__always)
+    private func beginWithinLimit(_ handler: String) {
+        let count = content.value.records.count
+        // The first hop starts when the trace does: no second clock read.
+        let now = count == 0 ? start : now()
+        content.value.addName(handler)
+        content.value.records.append(
+            HopRecord(
+                handler: Int32(truncatingIfNeeded: count),
+                registry: Int32(truncatingIfNeeded: content.value.innermost),
+                decision: .passed,
+                startOffset: now &- start,
+                inclusiveDuration: 0,
+                selfDuration: 0
+            )
+        )
+        content.value.innermost = count
+    }
+
+    /// ``end(_:role:)`` for a hop of a synchronous trace that came back `returned` (accepted or passed), with no
+    /// override and no reason: as the general path decides it, without its strings — what it buys is in
+    /// Docs/Performance.md ("traceHop").
+    @inline(__always)
+    private func endUnexplained(_ returned: Decision, role: HandlerRole, now: UInt64) {
+        let record = content.value.innermost
+        guard record >= 0 else { return }
+        let opened = content.value.records[record]
+        let inclusive = now &- (start &+ opened.startOffset)
+        // A hop that forwarded (every record after its own was opened inside it) did not stop the chain.
+        var decision = content.value.records.count > record &+ 1 ? .passed : returned
+        if role == .observer { decision = .continued }
+        Self.close(&content.value.records[record], decision: decision, inclusive: inclusive, nested: opened.selfDuration)
+        let enclosing = Int(opened.registry)
+        content.value.innermost = enclosing
+        if enclosing >= 0 { content.value.records[enclosing].selfDuration &+= inclusive }
+        content.value.end = now
     }
 
     /// Fills in a closed hop's record: one access to the array instead of one a field.
