@@ -39,7 +39,7 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .long, help: "For folded: the unit of the values, microseconds (flamegraph.pl) or nanoseconds.")
     var unit: FoldedStacksExport.Unit = .microseconds
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write here (whole or not at all) instead of to standard output.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write here (whole or not at all; gzip-compressed when the name ends in .gz) instead of to standard output.", valueName: "file"))
     var output: String?
 
     @Option(name: .long, help: ArgumentHelp("For folded: threads reading the log at once (default: one per core).", valueName: "n"))
@@ -54,7 +54,7 @@ struct ExportCommand: ParsableCommand {
         try OutputTarget.check(output, reading: logs)
         let files = try logs.flatMap { path throws(FormatError) in try TraceLogReader.files(at: path) }
         let progress = ProgressBar(totalBytes: ProgressBar.size(of: files))
-        let file = try output.map { path throws(FormatError) in try AtomicOutputFile(path: path) }
+        let file = try output.map { path throws(FormatError) in try OutputTarget.file(path) }
         // Written a megabyte at a time: a write per trace cost more than encoding it.
         var pending: [UInt8] = []
         pending.reserveCapacity(1 << 20)

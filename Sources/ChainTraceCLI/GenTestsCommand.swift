@@ -28,7 +28,7 @@ struct GenTestsCommand: ParsableCommand {
     @Option(name: .long, help: "exhaustive (path and outcome) or lenient (outcome only).")
     var mode: SwiftTestGenerator.Mode = .exhaustive
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write the file here (whole or not at all) instead of to standard output.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the file here (whole or not at all; gzip-compressed when the name ends in .gz) instead of to standard output.", valueName: "file"))
     var output: String?
 
     func validate() throws {
@@ -51,7 +51,7 @@ struct GenTestsCommand: ParsableCommand {
         }
         let source = generator.source
         if let output {
-            let file = try AtomicOutputFile(path: output)
+            let file = try OutputTarget.file(output)
             try file.write(Array(source.utf8))
             try file.commit()
         } else {

@@ -13,4 +13,15 @@ enum OutputTarget {
         let files = inputs.flatMap { path in (try? TraceLogReader.files(at: path)) ?? [] }
         try AtomicOutputFile.checkTarget(output, inputs: inputs + files)
     }
+
+    /// Whether the file at `path` is written gzip-compressed: its name ends in `.gz`, as `traces.jsonl.gz`, which
+    /// every reader of logs and streams reads as it is.
+    static func compresses(_ path: String) -> Bool {
+        path.hasSuffix(".gz")
+    }
+
+    /// The output file at `path`, published whole on `commit()` — gzip-compressed when its name says so.
+    static func file(_ path: String) throws(FormatError) -> AtomicOutputFile {
+        try AtomicOutputFile(path: path, compressed: compresses(path))
+    }
 }

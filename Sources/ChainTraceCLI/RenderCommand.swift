@@ -52,7 +52,7 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: "dot, svg, png or pdf. Default: from the -o file's extension, else dot.")
     var format: GraphvizFormat?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write the diagram here (whole or not at all) instead of to standard output.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the diagram here (whole or not at all; gzip-compressed when the name ends in .gz) instead of to standard output.", valueName: "file"))
     var output: String?
 
     func validate() throws {
@@ -62,14 +62,15 @@ struct RenderCommand: ParsableCommand {
         if maxHandlers < 0 { throw ValidationError("--max-handlers must be 0 (all) or more") }
         if rowLength < 2 { throw ValidationError("--row-length must be at least 2") }
         try StandardInput.checkReadOnce([definition] + trace + diff)
-        if let output, format == nil, GraphvizFormat(fileExtension: output) == nil {
-            throw ValidationError("cannot tell the format from \"\(output)\"; name it .dot, .svg, .png or .pdf, or give --format")
+        if let output, format == nil, GraphvizFormat(fileExtension: Self.uncompressedName(output)) == nil {
+            throw ValidationError(
+                "cannot tell the format from \"\(output)\"; name it .dot, .svg, .png or .pdf (.gz after it compresses it), or give --format")
         }
     }
 
     func run() throws {
         try OutputTarget.check(output, reading: trace + diff + (definition.map { [$0] } ?? []))
-        let format = self.format ?? output.flatMap(GraphvizFormat.init(fileExtension:)) ?? .dot
+        let format = self.format ?? output.flatMap { GraphvizFormat(fileExtension: Self.uncompressedName($0)) } ?? .dot
         if output == nil, format == .png || format == .pdf, Terminal.standardOutput.isInteractive {
             throw CommandFailure.badInput("\(format.rawValue) is binary; write it to a file with -o")
         }
@@ -122,13 +123,18 @@ struct RenderCommand: ParsableCommand {
         }
         for warning in rendered.warnings { Terminal.standardError.writeText("chaintrace: graphviz: \(warning)\n") }
         if let output {
-            let file = try AtomicOutputFile(path: output)
+            let file = try OutputTarget.file(output)
             try file.write(rendered.bytes)
             try file.commit()
             if let read { Terminal.standardError.writeText("Wrote \(TerminalText.shown(output)): \(read).\n") }
         } else {
             Terminal.standardOutput.write(bytes: rendered.bytes)
         }
+    }
+
+    /// `path` without the `.gz` that asks for it compressed: `profile.svg.gz` is an SVG.
+    private static func uncompressedName(_ path: String) -> String {
+        OutputTarget.compresses(path) ? String(path.dropLast(3)) : path
     }
 
     /// Every name given to --focus and --ignore is a handler of the diagram: of `graph`, or one the log shows.

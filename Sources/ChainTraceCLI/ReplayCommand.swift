@@ -29,7 +29,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("A recorded trace log to compare every command's path with (repeatable: several files as one log).", valueName: "log"), transform: StandardInput.path)
     var expect: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Write the replay's trace log here (written whole or not at all).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Write the replay's trace log here (written whole or not at all; gzip-compressed when the name ends in .gz).", valueName: "file"))
     var traceOut: String?
 
     @Flag(name: .long, help: "Report and count invalid lines, and go on (the exit status is then 1).")
@@ -78,7 +78,7 @@ struct ReplayCommand: ParsableCommand {
         }
         let stream = streams.joined(separator: ", ")
         let expected = expect.isEmpty ? nil : try TraceLogReader(paths: expect, payloads: false)
-        let outputFile = try traceOut.map { path throws(FormatError) in try AtomicOutputFile(path: path) }
+        let outputFile = try traceOut.map { path throws(FormatError) in try OutputTarget.file(path) }
         // A replay's log must hold every command: the recording waits for the writer rather than drop.
         var logOptions = TraceLogSink.Options()
         logOptions.whenBehind = .block

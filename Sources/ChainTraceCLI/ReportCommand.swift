@@ -42,7 +42,7 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var slowRule: SlowRuleOptions
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The HTML file to write.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The HTML file to write (gzip-compressed when the name ends in .gz).", valueName: "file"))
     var output: String
 
     func validate() throws {
@@ -100,7 +100,7 @@ struct ReportCommand: ParsableCommand {
             throw CommandFailure.badInput("drawing the diagram: \(error)")
         }
         for warning in page.warnings { Terminal.standardError.writeText("chaintrace: graphviz: \(TerminalText.shown(warning))\n") }
-        let file = try AtomicOutputFile(path: output)
+        let file = try OutputTarget.file(output)
         try file.write(Array(page.html.utf8))
         try file.commit()
         Terminal.standardError.writeText(

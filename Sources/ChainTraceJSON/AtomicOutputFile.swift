@@ -8,6 +8,7 @@ import Glibc
 import Musl
 #endif
 import ChainTrace
+import CZlib
 
 /// An output file that appears whole or not at all: written under a temporary name beside it, then renamed
 /// over `path` by ``commit()``. A run that fails calls ``discard()`` (or just ends), and `path` is untouched.
@@ -33,6 +34,8 @@ package final class AtomicOutputFile: Sendable {
     private let descriptor: LockedValue<Int32>
     /// The temporary file's note for deletion on a signal (`chaintrace_note_removal`); -1 once forgotten.
     private let removalNote: LockedValue<Int32>
+    /// Whether ``commit()`` publishes the file gzip-compressed.
+    package let compressed: Bool
 
     /// Reserves a temporary file beside `path`.
     ///
@@ -42,8 +45,12 @@ package final class AtomicOutputFile: Sendable {
     ///
     /// - Throws: ``FormatError`` when the directory is not writable. (Whether `path` may be written at all — no
     /// directory, none of the command's inputs — is ``checkTarget(_:inputs:)``'s, before any work.)
-    package init(path: String) throws(FormatError) {
+    ///
+    /// - Parameter compressed: Publish the file gzip-compressed: what is written goes to the temporary file as
+    ///   it is, and ``commit()`` compresses it into place.
+    package init(path: String, compressed: Bool = false) throws(FormatError) {
         self.path = path
+        self.compressed = compressed
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -121,12 +128,70 @@ package final class AtomicOutputFile: Sendable {
             if descriptor >= 0 { close(descriptor) }
             descriptor = -1
         }
+        if compressed {
+            // Compressed into a second temporary file, itself published whole; this one is then deleted.
+            let archive = try AtomicOutputFile(path: path)
+            try archive.compress(temporaryPath)
+            try archive.commit()
+            unlink(temporaryPath)
+            forgetRemoval()
+            return
+        }
         guard rename(temporaryPath, path) == 0 else {
             throw .system(file: path, expected: "to move the finished file into place", code: errno)
         }
         // After the rename: a signal between the two deletes a name that is gone, where one before it would have
         // left the finished file under its temporary name.
         forgetRemoval()
+    }
+
+    /// Writes the file at `source` into this one's temporary file, gzip-compressed (zlib's default level), as it
+    /// streams: a megabyte at a time.
+    private func compress(_ source: String) throws(FormatError) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw .system(file: path, expected: "to read back the file to compress it", code: errno) }
+        defer { close(input) }
+        let failure = descriptor.withLock { descriptor -> (code: Int32, message: String?) in
+            // zlib closes the descriptor it is given; the file's own stays open for `commit`.
+            let copy = dup(descriptor)
+            guard copy >= 0 else { return (errno, nil) }
+            guard let archive = gzdopen(copy, "wb") else {
+                close(copy)
+                return (ENOMEM, nil)
+            }
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+            var failure: (code: Int32, message: String?) = (0, nil)
+            while failure.code == 0 {
+                let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count < 0 {
+                    failure = (errno, nil)
+                    break
+                }
+                if count == 0 { break }
+                errno = 0
+                let written = buffer.withUnsafeBytes { gzwrite(archive, $0.baseAddress, UInt32(count)) }
+                if written != Int32(count) { failure = Self.failure(of: archive) }
+            }
+            errno = 0
+            let closed = gzclose_w(archive)
+            if failure.code == 0, closed != Z_OK { failure = (errno != 0 ? errno : EIO, closed == Z_ERRNO ? nil : "zlib error \(closed)") }
+            return failure
+        }
+        guard failure.code == 0 else {
+            if let message = failure.message {
+                throw FormatError(file: path, line: 0, column: 0, expected: "to write the file compressed", found: message)
+            }
+            throw .system(file: path, expected: "to write the file", code: failure.code)
+        }
+    }
+
+    /// Why a write to `archive` failed: the system's error, or zlib's own message.
+    private static func failure(of archive: gzFile) -> (code: Int32, message: String?) {
+        var number: Int32 = 0
+        let text = gzerror(archive, &number)
+        if number == Z_ERRNO { return (errno != 0 ? errno : EIO, nil) }
+        return (EIO, text.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) })
     }
 
     /// `error` as the user should read it: an error in the temporary file, which they never named, is one in

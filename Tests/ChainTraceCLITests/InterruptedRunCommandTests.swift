@@ -78,7 +78,9 @@ struct InterruptedRunCommandTests {
         for run in try Self.runs(input: "input", output: "out", random: &random) {
             let (directory, input) = try Self.namedPipe()
             // Named as the command's kind of output: `render` tells the format by the extension.
-            let output = directory.appendingPathComponent("out." + (run.arguments.first == "render" ? "svg" : "out")).path
+            // Named `.gz` or not: a compressed output is written plain first, then compressed into place.
+            let output = directory.appendingPathComponent(
+                "out." + (run.arguments.first == "render" ? "svg" : "out") + (random.chance(0.5) ? ".gz" : "")).path
             let arguments = run.arguments.map { $0 == "input" ? input : $0 == "out" ? output : $0 }
             let started = try CLI.binary.start(arguments)
             guard let pipe = try? Self.openForWriting(input) else {

@@ -138,17 +138,7 @@ struct SeveralFilesAsOneLogCommandTests {
 
     /// Line `number` (from 1) of the log file at `path`, decompressed when it is gzip.
     static func line(_ number: Int, of path: String) throws -> String {
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        if path.hasSuffix(".gz") {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["gzip", "-dc", path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            bytes = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-        }
+        let bytes = path.hasSuffix(".gz") ? try TestFiles.gunzip(path: path) : try Data(contentsOf: URL(fileURLWithPath: path))
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         return number >= 1 && number <= lines.count ? String(lines[number - 1]) : ""
     }

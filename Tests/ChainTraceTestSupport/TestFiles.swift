@@ -41,4 +41,21 @@ extension TestFiles {
         }
         return path + ".gz"
     }
+
+    /// What the gzip file at `path` holds, decompressed by the system's `gzip` (which also checks it whole: a
+    /// damaged or cut file throws).
+    public static func gunzip(path: String) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["gzip", "-dc", path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "gzip -dc exited with \(process.terminationStatus) for \(path)"])
+        }
+        return data
+    }
 }
