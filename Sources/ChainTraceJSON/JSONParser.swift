@@ -270,7 +270,10 @@ package struct JSONParser {
             found = "the end of the input"
         } else {
             let byte = bytes[position]
-            if byte >= 0x20 && byte < 0x7F {
+            if byte == 0xEF, position + 2 < bytes.count, bytes[position + 1] == 0xBB, bytes[position + 2] == 0xBF {
+                // What some editors put at the start of a UTF-8 file: JSON text has none.
+                found = "a byte order mark (EF BB BF; save the file as UTF-8 without one)"
+            } else if byte >= 0x20 && byte < 0x7F {
                 found = "'\(Character(Unicode.Scalar(byte)))'"
             } else {
                 found = "byte 0x\(String(byte, radix: 16, uppercase: true))"

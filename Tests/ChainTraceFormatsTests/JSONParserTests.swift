@@ -1,5 +1,6 @@
 import ChainTrace
 import ChainTraceJSON
+import ChainTraceTestSupport
 import Testing
 
 @Suite("Strict JSON with exact error positions")
@@ -68,4 +69,23 @@ struct JSONParserTests {
         #expect(text.hasPrefix(#"{"a":"#))
         #expect(!text.contains("\n"))
     }
+
+    @Test(arguments: SeededGenerator.seeds(20))
+    func aByteOrderMarkIsNamedWhereverItStandsForAValue(seed: UInt64) throws {
+        // Some editors start a UTF-8 file with one; it is no JSON, and "found byte 0xEF" did not say what to do.
+        // As text inside a string it is a character like any other.
+        var random = SeededGenerator(seed: seed)
+        let value = JSONParserPropertyTests.value(&random)
+        var writer = JSONWriter()
+        writer.write(value)
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let error = #expect(throws: JSONParseError.self) {
+            try (mark + writer.bytes).withUnsafeBufferPointer { bytes throws(JSONParseError) in try JSONParser.parse(bytes) }
+        }
+        #expect(error?.line == 1 && error?.column == 1)
+        #expect(error?.found == "a byte order mark (EF BB BF; save the file as UTF-8 without one)")
+        let inString = try JSONParser.parse("\"\u{FEFF}x\"")
+        #expect(inString == .string("\u{FEFF}x"))
+    }
 }
+
