@@ -30,9 +30,13 @@ package struct JSONDocument: Sendable {
             self.root = root
             self.offsets = offsets
         case .failure(let error):
+            var found = error.found
+            if error.expected == "end of the value", error.column == 1, found == "'{'" || found == "'['" {
+                // A second value at the start of a line: JSON Lines, as trace logs and command streams are.
+                found = "\(found), a second value (JSON Lines, one value a line, as a trace log or a command stream holds)"
+            }
             throw FormatError(
-                file: file, line: error.line + firstLine - 1, column: error.column, expected: error.expected,
-                found: error.found)
+                file: file, line: error.line + firstLine - 1, column: error.column, expected: error.expected, found: found)
         }
         var starts = [0]
         for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }

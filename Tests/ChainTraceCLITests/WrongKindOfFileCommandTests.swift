@@ -1,0 +1,57 @@
+import ChainTrace
+import ChainTraceTestSupport
+import Foundation
+import Testing
+
+/// A file of the wrong kind where a command expects another — a trace log or a command stream (JSON Lines) given as
+/// the chain definition, a definition (one JSON document over several lines) given as a log or a stream, as
+/// arguments swapped by mistake give them — is an error that says which kind of file it found. Before, the error
+/// was exact but said only "found '{'" on line 2, or "found the end of the input" at 1:2.
+@Suite("A file of the wrong kind")
+struct WrongKindOfFileCommandTests {
+    /// A JSON object spread over several lines, as a chain definition is (any object: the check is the layout).
+    static func document(_ random: inout SeededGenerator, in directory: URL) throws -> String {
+        let object: [String: Any] = [
+            "name": "chain-\(UInt32.random(in: 0...UInt32.max, using: &random))",
+            "handlers": (0..<Int.random(in: 1...4, using: &random)).map { ["name": "H\($0)"] },
+        ]
+        let text = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        return try CLI.write(Array(text), named: "document.json", in: directory)
+    }
+
+    static let spreadOverLines = "found the end of the line (JSON Lines hold one whole value a line; this file spreads one over several"
+    static let secondValue = "a second value (JSON Lines, one value a line, as a trace log or a command stream holds)"
+
+    @Test(arguments: SeededGenerator.seeds(6))
+    func aFileOfTheWrongKindIsNamedForWhatItIs(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let inputs = try OutputOverInputCommandTests.inputs(&random)
+        let document = try Self.document(&random, in: inputs.directory)
+        let lines = random.pick([inputs.log, inputs.stream])
+        let runs: [(arguments: [String], says: String)] = [
+            // JSON Lines where one document is expected.
+            (["replay", lines, inputs.stream], Self.secondValue),
+            (["validate", lines], Self.secondValue),
+            (["which", lines, #"{"kind":"Tap"}"#], Self.secondValue),
+            (["render", lines], Self.secondValue),
+            (["stats", inputs.log, "--definition", lines], Self.secondValue),
+            // One document over several lines where JSON Lines are expected.
+            (["replay", inputs.definition, document], Self.spreadOverLines),
+            (["stats", document], Self.spreadOverLines),
+            (["export", document, "--to", random.pick(["chrome", "folded", "otlp", "jsonl"])], Self.spreadOverLines),
+            (["diff", inputs.log, document], Self.spreadOverLines),
+            (["render", "--trace", document], Self.spreadOverLines),
+            (["gen-tests", document], Self.spreadOverLines),
+        ]
+        for run in runs {
+            let ended = try CLI.run(run.arguments)
+            let context = "seed \(seed), \(run.arguments.joined(separator: " "))"
+            #expect(ended.status == (run.arguments.first == "validate" ? 1 : 2), "\(context): \(ended.standardError)")
+            // `validate` lists what it found on standard output; the others fail with it on standard error.
+            let said = ended.standardOutput + ended.standardError
+            #expect(said.contains(run.says), "\(context): \(said)")
+            // Still the exact place: the file, line and column come first.
+            #expect(said.contains(run.says == Self.secondValue ? ":2:1: " : ":1:2: "), "\(context): \(said)")
+        }
+    }
+}
