@@ -127,7 +127,8 @@ final class ActiveTrace: @unchecked Sendable {
         about.value.payload = description.payload
         about.value.encodedPayload = description.encodedPayload
         about.value.maximumHops = maximumHops
-        content.value.names.removeAll(keepingCapacity: true)
+        // Nearly always empty: names that follow the last trace's are not stored.
+        if !content.value.names.isEmpty { content.value.names.removeAll(keepingCapacity: true) }
         content.value.namesFollowLast = content.value.lastNames != nil
         content.value.records.removeAll()
         content.value.innermost = -1
