@@ -277,8 +277,8 @@ final class ActiveTrace: @unchecked Sendable {
     }
 
     /// ``end(_:role:)`` for a hop of a synchronous trace that came back `returned` (accepted or passed), with no
-    /// override and no reason: as the general path decides it, without its strings — what it buys is in
-    /// Docs/Performance.md ("traceHop").
+    /// override and no reason: as the general path decides it, without its strings. With `beginWithinLimit`, what
+    /// it buys is in Docs/Performance.md ("Latest: runs 27–31"): 7.7 ns a hop of a traced `traceHop` chain.
     @inline(__always)
     private func endUnexplained(_ returned: Decision, role: HandlerRole, now: UInt64) {
         let record = content.value.innermost
