@@ -91,7 +91,15 @@ public final class TraceLogSink: TraceSink {
     ///     never appended to; a torn last line is cut off first (see ``repairedTail``), so the log stays readable.
     ///     A compact log starts a new segment (a header line; the names are written again).
     ///   - options: The format, background writing, rotation; see ``Options``.
+    /// - Throws: `FormatError` when the file cannot be written, is not a trace log (appending), or is named `….gz`:
+    ///   the sink writes plain JSON Lines, and a `.gz` name would tell `zcat` and log shippers otherwise.
     public init(path: String, appending: Bool = false, options: Options = Options()) throws(FormatError) {
+        if path.hasSuffix(".gz") {
+            throw FormatError(
+                file: path, line: 0, column: 0,
+                expected: "a name for a plain JSON Lines file (a TraceLogSink writes uncompressed; compress finished or rotated files with gzip, which every reader reads)",
+                found: "a name ending in .gz")
+        }
         let file = try TraceLogFile(
             path: path, appending: appending, format: options.format, bufferSize: options.bufferSize,
             rotationBytes: options.rotationBytes)

@@ -24,6 +24,23 @@ struct LogFilePropertyTests {
         TestFiles.directory.appendingPathComponent("chaintrace-\(UUID())-\(name)").path
     }
 
+    @Test(arguments: SeededGenerator.seeds(4))
+    func aSinkRefusesANameThatSaysGzip(seed: UInt64) throws {
+        // The sink writes plain JSON Lines: under a `.gz` name `zcat` and log shippers would take them for gzip.
+        // Refused before anything is made, whatever the options, new or appending.
+        var random = SeededGenerator(seed: seed)
+        let path = Self.path(random.pick(["traces.jsonl.gz", "t.gz", "log.json.gz"]))
+        var options = TraceLogSink.Options()
+        options.format = random.pick([.compact, .jsonLines])
+        options.writesInBackground = random.chance(0.5)
+        if random.chance(0.5) { options.rotationBytes = 4096 }
+        let error = #expect(throws: FormatError.self) {
+            try TraceLogSink(path: path, appending: random.chance(0.5), options: options)
+        }
+        #expect(error?.file == path && error?.found == "a name ending in .gz", "seed \(seed)")
+        #expect(!FileManager.default.fileExists(atPath: path), "seed \(seed)")
+    }
+
     @Test(arguments: SeededGenerator.seeds(6))
     func aFileReadsLikeTheSameBytesInMemoryAcrossChunks(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
