@@ -47,6 +47,7 @@ final class ReadOnceInputs {
         Self.remove(copies)
     }
 
+    /// Deletes `copies` and forgets their notes for deletion on a signal.
     private static func remove(_ copies: [(copy: String, original: String, note: Int32)]) {
         for copy in copies {
             unlink(copy.copy)
