@@ -1,5 +1,5 @@
-import CChainTraceSupport
 import ChainTrace
+import ChainTraceJSON
 
 #if canImport(Glibc)
 import Glibc
@@ -13,51 +13,34 @@ import Darwin
 /// input (`-`), a process substitution — copied into a temporary file first, so that the second reading finds
 /// what the first did instead of an empty pipe. Regular files are read where they are.
 ///
-/// The copies are deleted when this is released, and on a signal that ends the run (they are noted for
-/// removal as unfinished output files are). Messages name the files the user gave, never the copies.
+/// Each copy is an ``AtomicOutputFile`` in the temporary directory that is never committed: it is deleted when
+/// this is released, and on a signal that ends the run. Messages name the files the user gave, never the copies.
 final class ReadOnceInputs {
     /// The files to read: the given ones, each that can be read only once replaced by its copy.
     let paths: [String]
-    /// Each copy's path, the file it copies, and its note for deletion on a signal.
-    private let copies: [(copy: String, original: String, note: Int32)]
+    /// Each copy and the file it copies.
+    private let copies: [(copy: AtomicOutputFile, original: String)]
 
     /// Copies each of `files` that is not a regular file (a FIFO, a socket, a character device).
     init(_ files: [String]) throws(FormatError) {
         var paths: [String] = []
-        var copies: [(copy: String, original: String, note: Int32)] = []
+        var copies: [(copy: AtomicOutputFile, original: String)] = []
         for file in files {
             guard Self.canBeReadOnlyOnce(file) else {
                 paths.append(file)
                 continue
             }
-            do {
-                let (copy, note) = try Self.copy(file)
-                copies.append((copy, file, note))
-                paths.append(copy)
-            } catch {
-                Self.remove(copies)
-                throw error
-            }
+            let copy = try Self.copy(file)
+            copies.append((copy, file))
+            paths.append(copy.temporaryPath)
         }
         self.paths = paths
         self.copies = copies
     }
 
-    deinit {
-        Self.remove(copies)
-    }
-
-    /// Deletes `copies` and forgets their notes for deletion on a signal.
-    private static func remove(_ copies: [(copy: String, original: String, note: Int32)]) {
-        for copy in copies {
-            unlink(copy.copy)
-            chaintrace_forget_removal(copy.note)
-        }
-    }
-
     /// `text` with every copy's path replaced by the file it copies.
     func shown(_ text: String) -> String {
-        copies.reduce(text) { text, copy in text.replacing(copy.copy, with: copy.original) }
+        copies.reduce(text) { text, copy in text.replacing(copy.copy.temporaryPath, with: copy.original) }
     }
 
     /// `error`, naming the file the user gave where it names a copy.
@@ -76,48 +59,24 @@ final class ReadOnceInputs {
         return kind != S_IFREG && kind != S_IFDIR
     }
 
-    /// Copies everything `path` holds into a new temporary file; its path and its removal note.
-    private static func copy(_ path: String) throws(FormatError) -> (String, Int32) {
+    /// Everything `path` holds, copied into a new temporary file (`$TMPDIR`, else `/tmp`) a megabyte at a time.
+    private static func copy(_ path: String) throws(FormatError) -> AtomicOutputFile {
         let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
-            + Array("chaintrace-input-XXXXXX".utf8CString)
-        let output = mkstemp(&template)
-        guard output >= 0 else { throw .system(file: directory, expected: "a writable directory for a copy of \(path)", code: errno) }
-        let copy = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let note = chaintrace_note_removal(copy)
-        func fail(_ error: FormatError) -> FormatError {
-            close(output)
-            unlink(copy)
-            chaintrace_forget_removal(note)
-            return error
-        }
+        let copy = try AtomicOutputFile(path: (directory.hasSuffix("/") ? directory : directory + "/") + "chaintrace-input")
         let input = open(path, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw fail(.system(file: path, expected: "a readable file", code: errno)) }
+        guard input >= 0 else { throw .system(file: path, expected: "a readable file", code: errno) }
         defer { close(input) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw fail(.system(file: path, expected: "to read it", code: errno))
-            }
-            if count == 0 { break }
-            var written = 0
-            while written < count {
-                let result = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw fail(.system(file: copy, expected: "to keep a copy of \(path), which can be read only once", code: errno))
-                }
-                written += result
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw .system(file: path, expected: "to read it", code: errno) }
+            if count == 0 { return copy }
+            do { try copy.append(Array(buffer[..<count])) } catch {
+                throw FormatError(
+                    file: path, line: 0, column: 0,
+                    expected: "to keep a copy of it in \(directory) (it can be read only once)", found: error.found)
             }
         }
-        guard close(output) == 0 else {
-            let code = errno
-            unlink(copy)
-            chaintrace_forget_removal(note)
-            throw .system(file: copy, expected: "to keep a copy of \(path), which can be read only once", code: code)
-        }
-        return (copy, note)
     }
 }

@@ -31,7 +31,7 @@ package struct JSONDocument: Sendable {
             self.offsets = offsets
         case .failure(let error):
             var found = error.found
-            if error.expected == "end of the value", error.column == 1, found == "'{'" || found == "'['" {
+            if error.stop == .anotherValue, error.column == 1 {
                 // A second value at the start of a line: JSON Lines, as trace logs and command streams are.
                 found = "\(found), a second value (JSON Lines, one value a line, as a trace log or a command stream holds)"
             }

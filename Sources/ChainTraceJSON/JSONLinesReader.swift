@@ -92,7 +92,7 @@ public final class JSONLinesReader {
         case .failure(let error):
             // A value still open where its line ends: the file spreads one value over several lines, as a JSON
             // document (a chain definition) does; "the end of the input" would not say that the line is what ended.
-            let found = error.found == "the end of the input" && line.isTerminated
+            let found = error.stop == .endOfText && line.isTerminated
                 ? "the end of the line (JSON Lines hold one whole value a line; this file spreads one over several, as a JSON document such as a chain definition does)"
                 : error.found
             throw FormatError(file: file, line: error.line, column: error.column, expected: error.expected, found: found)

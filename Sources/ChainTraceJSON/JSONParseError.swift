@@ -10,6 +10,19 @@ package struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertibl
     package var expected: String
     /// What it found instead.
     package var found: String
+    /// What stopped the reader, for a caller that words it for its own kind of input (a line of JSON Lines, a
+    /// whole document).
+    package var stop = Stop.other
+
+    /// What stopped the reader, where that says something about the input's layout.
+    package enum Stop: Sendable, Hashable {
+        /// Anything else.
+        case other
+        /// The text ended where the value needed more.
+        case endOfText
+        /// A whole value was followed by the start of another object or array.
+        case anotherValue
+    }
 
     package var description: String {
         "line \(line), column \(column): expected \(expected), found \(found)"

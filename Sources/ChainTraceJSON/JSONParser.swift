@@ -24,7 +24,7 @@ package struct JSONParser {
         parser.skipWhiteSpace()
         let value = try parser.parseValue(depth: enclosingDepth)
         parser.skipWhiteSpace()
-        if parser.index < bytes.count { throw parser.error(expected: "end of the value") }
+        if parser.index < bytes.count { throw parser.trailingContent() }
         return value
     }
 
@@ -35,7 +35,7 @@ package struct JSONParser {
         parser.skipWhiteSpace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhiteSpace()
-        if parser.index < bytes.count { throw parser.error(expected: "end of the value") }
+        if parser.index < bytes.count { throw parser.trailingContent() }
         return (value, parser.offsets ?? [:])
     }
 
@@ -255,6 +255,14 @@ package struct JSONParser {
         }
     }
 
+    /// The error for what follows a whole value: named ``JSONParseError/Stop/anotherValue`` when it starts another
+    /// object or array.
+    private func trailingContent() -> JSONParseError {
+        var error = error(expected: "end of the value")
+        if bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[") { error.stop = .anotherValue }
+        return error
+    }
+
     private func error(expected: String, at position: Int? = nil, found foundText: String? = nil) -> JSONParseError {
         let position = min(position ?? index, bytes.count)
         var line = firstLine
@@ -279,6 +287,8 @@ package struct JSONParser {
                 found = "byte 0x\(String(byte, radix: 16, uppercase: true))"
             }
         }
-        return JSONParseError(line: line, column: position - lineStart + 1, expected: expected, found: found)
+        return JSONParseError(
+            line: line, column: position - lineStart + 1, expected: expected, found: found,
+            stop: foundText == nil && position >= bytes.count ? .endOfText : .other)
     }
 }

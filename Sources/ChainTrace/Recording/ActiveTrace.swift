@@ -55,6 +55,43 @@ final class ActiveTrace: @unchecked Sendable {
             }
             names.append(handler)
         }
+
+        /// Opens a hop for `handler`, `startOffset` after the trace's start, nested in the innermost open one.
+        /// Always inlined, as `close` is: left to the optimiser, the two made the traced `traceHop` row about
+        /// 4 ns a hop slower (ten interleaved runs).
+        @inline(__always)
+        mutating func open(_ handler: String, startOffset: UInt64) {
+            let index = records.count
+            addName(handler)
+            // An open hop's `registry` is the hop it is nested in.
+            records.append(
+                HopRecord(
+                    handler: Int32(truncatingIfNeeded: index), registry: Int32(truncatingIfNeeded: innermost),
+                    decision: .passed, startOffset: startOffset, inclusiveDuration: 0, selfDuration: 0))
+            innermost = index
+        }
+
+        /// Closes the innermost open hop, `record`, as `decision` at `now`; the hop it was nested in becomes the
+        /// innermost, and its nested time grows by this one's.
+        @inline(__always)
+        mutating func close(_ record: Int, as decision: Decision, at now: UInt64, traceStart: UInt64) {
+            let opened = records[record]
+            let inclusive = now &- (traceStart &+ opened.startOffset)
+            // Open, `selfDuration` summed the nested hops' time and `registry` named the enclosing hop.
+            Self.fill(&records[record], decision: decision, inclusive: inclusive, nested: opened.selfDuration)
+            let enclosing = Int(opened.registry)
+            innermost = enclosing
+            if enclosing >= 0 { records[enclosing].selfDuration &+= inclusive }
+            end = now
+        }
+
+        /// Fills in a closed hop's record: one access to the array instead of one a field.
+        private static func fill(_ record: inout HopRecord, decision: Decision, inclusive: UInt64, nested: UInt64) {
+            record.decision = decision
+            record.registry = -1
+            record.inclusiveDuration = inclusive
+            record.selfDuration = inclusive &- nested
+        }
     }
 
     /// What the trace is of: set when it starts, and again when a thread reuses this object for its next
@@ -165,41 +202,36 @@ final class ActiveTrace: @unchecked Sendable {
     @usableFromInline
     func begin(_ handler: String) -> Bool {
         if lock == nil, content.value.records.count < maximumHops {
-            // The common case, a synchronous hop within the limit: no loop to report, so no string is made.
-            beginWithinLimit(handler)
+            // The common case, a synchronous hop within the limit: no loop to report, so no string is made. What
+            // this and the same in `end` buy is in Docs/Performance.md ("Latest: runs 27–31"): 7.7 ns a hop.
+            content.value.open(handler, startOffset: startOffset(first: content.value.records.isEmpty))
             return true
         }
         return withContent { content in
-            // The first hop starts when the trace does: no second clock read.
-            let now = content.records.isEmpty ? start : now()
-            var reason: String?
-            var decision = Decision.passed
-            if content.records.count >= maximumHops {
-                decision = .failed
-                reason = Self.loopMessage(content.currentNames + [handler], chain: chain, hops: content.records.count)
+            let startOffset = startOffset(first: content.records.isEmpty)
+            guard content.records.count >= maximumHops else {
+                content.open(handler, startOffset: startOffset)
+                return true
             }
+            let reason = Self.loopMessage(content.currentNames + [handler], chain: chain, hops: content.records.count)
             content.addName(handler)
-            // An open hop's `registry` is the hop it is nested in; a loop's record is closed as it is made.
+            // A loop's record is closed as it is made: no enclosing hop in `registry`.
             content.records.append(
                 HopRecord(
-                    handler: Int32(content.records.count),
-                    registry: decision == .failed ? -1 : Int32(truncatingIfNeeded: content.innermost),
-                    decision: decision,
-                    startOffset: now &- start,
-                    inclusiveDuration: 0,
-                    selfDuration: 0
-                )
-            )
-            // A new record has no reason yet: only a loop's needs setting.
-            if let reason { content.reasons.set(reason, at: content.records.count - 1) }
-            if decision == .failed {
-                content.failure = content.failure ?? content.records.count - 1
-                content.end = now
-                return false
-            }
-            content.innermost = content.records.count - 1
-            return true
+                    handler: Int32(truncatingIfNeeded: content.records.count), registry: -1, decision: .failed,
+                    startOffset: startOffset, inclusiveDuration: 0, selfDuration: 0))
+            content.reasons.set(reason, at: content.records.count - 1)
+            content.failure = content.failure ?? content.records.count - 1
+            content.end = start &+ startOffset
+            return false
         }
+    }
+
+    /// When a hop opening now starts, from the trace's start: the first starts with the trace, with no second
+    /// clock read.
+    @inline(__always)
+    private func startOffset(first: Bool) -> UInt64 {
+        first ? 0 : now() &- start
     }
 
     /// Closes the innermost hop. `returned` says how the handler came back: normally, with the "nothing" of an
@@ -209,18 +241,28 @@ final class ActiveTrace: @unchecked Sendable {
         let now = now()
         if lock == nil, content.value.overrides.isEmpty {
             // The common case, a synchronous hop that returned normally and was not overridden: no reason to
-            // set, so no string is touched.
+            // set, so no string is touched. A hop that forwarded (a record was opened after its own) did not stop
+            // the chain; an observer continued.
+            let record = content.value.innermost
+            let accepted: Bool
             switch returned {
-            case .value: return endUnexplained(.accepted, role: role, now: now)
-            case .nothing: return endUnexplained(.passed, role: role, now: now)
-            case .judged, .error: break
+            case .value: accepted = true
+            case .nothing: accepted = false
+            case .judged, .error: return end(returned, role: role, at: now)
             }
+            guard record >= 0 else { return }
+            let forwarded = content.value.records.count > record &+ 1
+            let decision: Decision = role == .observer ? .continued : accepted && !forwarded ? .accepted : .passed
+            return content.value.close(record, as: decision, at: now, traceStart: start)
         }
+        end(returned, role: role, at: now)
+    }
+
+    /// ``end(_:role:)`` at `now`, with every case: judged, failed, overridden, or in a shared trace.
+    private func end(_ returned: HopReturn, role: HandlerRole, at now: UInt64) {
         withContent { content in
             let record = content.innermost
             guard record >= 0 else { return }
-            let opened = content.records[record]
-            let inclusive = now &- (start &+ opened.startOffset)
             // Every record after this one was opened while it was open: nested in it.
             let hasNested = content.records.count > record &+ 1
             var decision: Decision
@@ -244,63 +286,10 @@ final class ActiveTrace: @unchecked Sendable {
                 content.overrides.remove(at: index)
             }
             if decision == .failed, content.failure == nil { content.failure = record }
-            // Open, `selfDuration` summed the nested hops' time and `registry` named the enclosing hop.
-            Self.close(&content.records[record], decision: decision, inclusive: inclusive, nested: opened.selfDuration)
+            content.close(record, as: decision, at: now, traceStart: start)
             // Nothing set this record's reason before (a loop's record is closed as it is made).
             if let reason { content.reasons.set(reason, at: record) }
-            let enclosing = Int(opened.registry)
-            content.innermost = enclosing
-            if enclosing >= 0 { content.records[enclosing].selfDuration &+= inclusive }
-            content.end = now
         }
-    }
-
-    /// ``begin(_:)`` for a hop of a synchronous trace below the hop limit: as the general path opens it, without
-    /// the loop check's strings.
-    @inline(__always)
-    private func beginWithinLimit(_ handler: String) {
-        let count = content.value.records.count
-        // The first hop starts when the trace does: no second clock read.
-        let now = count == 0 ? start : now()
-        content.value.addName(handler)
-        content.value.records.append(
-            HopRecord(
-                handler: Int32(truncatingIfNeeded: count),
-                registry: Int32(truncatingIfNeeded: content.value.innermost),
-                decision: .passed,
-                startOffset: now &- start,
-                inclusiveDuration: 0,
-                selfDuration: 0
-            )
-        )
-        content.value.innermost = count
-    }
-
-    /// ``end(_:role:)`` for a hop of a synchronous trace that came back `returned` (accepted or passed), with no
-    /// override and no reason: as the general path decides it, without its strings. With `beginWithinLimit`, what
-    /// it buys is in Docs/Performance.md ("Latest: runs 27–31"): 7.7 ns a hop of a traced `traceHop` chain.
-    @inline(__always)
-    private func endUnexplained(_ returned: Decision, role: HandlerRole, now: UInt64) {
-        let record = content.value.innermost
-        guard record >= 0 else { return }
-        let opened = content.value.records[record]
-        let inclusive = now &- (start &+ opened.startOffset)
-        // A hop that forwarded (every record after its own was opened inside it) did not stop the chain.
-        var decision = content.value.records.count > record &+ 1 ? .passed : returned
-        if role == .observer { decision = .continued }
-        Self.close(&content.value.records[record], decision: decision, inclusive: inclusive, nested: opened.selfDuration)
-        let enclosing = Int(opened.registry)
-        content.value.innermost = enclosing
-        if enclosing >= 0 { content.value.records[enclosing].selfDuration &+= inclusive }
-        content.value.end = now
-    }
-
-    /// Fills in a closed hop's record: one access to the array instead of one a field.
-    private static func close(_ record: inout HopRecord, decision: Decision, inclusive: UInt64, nested: UInt64) {
-        record.decision = decision
-        record.registry = -1
-        record.inclusiveDuration = inclusive
-        record.selfDuration = inclusive &- nested
     }
 
     /// Overrides the decision the innermost open hop would otherwise be given.
