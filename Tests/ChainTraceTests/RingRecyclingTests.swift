@@ -119,4 +119,58 @@ struct RingRecyclingTests {
         #expect(all.count == commands.count, "seed \(seed)")
         #expect(ring.traces.map(Summary.init) == Array(all.suffix(limit)), "seed \(seed), limit \(limit)")
     }
+
+    /// A trace built by hand, as a test or a log reader builds one: `hops` passes, then perhaps an outcome no hop
+    /// accounts for — which the trace keeps beside its hops.
+    static func handBuilt(hops: Int, outcome: Outcome, id: UInt64) -> Trace {
+        Trace(
+            id: id, commandKind: "Hand", entry: "P0", chain: "hand",
+            hops: (0..<hops).map { Hop(handler: "P\($0)", position: $0, decision: .passed, reason: $0 == 0 ? "built" : nil) },
+            outcome: outcome, duration: UInt64(hops) * 100)
+    }
+
+    /// Hand-built traces recorded into the same ring as a chain's, on the same thread: a ring lets go of either
+    /// kind, and the chain's next trace refills the storage. Nothing of a hand-built trace — its outcome that no
+    /// hop accounts for, its reasons, its names — may show through in the refilled one.
+    @Test(arguments: SeededGenerator.seeds(20))
+    func handBuiltTracesInTheRingLeaveNothingBehind(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let limit = Int.random(in: 1...4, using: &random)
+        let everything = InMemoryTraceSink()
+        let ring = InMemoryTraceSink(limit: limit)
+        var chainRandom = random
+        let plain = try Self.chain(&random, name: "c", recorder: Recorder(sink: everything))
+        let ringed = try Self.chain(&chainRandom, name: "c", recorder: Recorder(sink: ring))
+        var head: Node?
+        for index in (0..<Int.random(in: 1...6, using: &random)).reversed() {
+            head = Node(name: "N\(index)", divisor: Int.random(in: 2...9, using: &random), next: head)
+        }
+        let outcomes: [Outcome] = [.accepted(by: "Nobody"), .failed(at: "P0", error: "never thrown"), .fellOffTheEnd]
+        // In the order recorded (a sink lists its traces by start time, and hand-built ones start at 0).
+        var recorded: [Summary] = []
+        for (index, command) in Self.commands(&random).enumerated() {
+            switch Int.random(in: 0...2, using: &random) {
+            case 0:
+                // Built twice, so that the ring's copy is its only holder and gets recycled.
+                let hops = Int.random(in: 1...12, using: &random)
+                let outcome = outcomes.randomElement(using: &random)!
+                recorded.append(Summary(Self.handBuilt(hops: hops, outcome: outcome, id: UInt64(index))))
+                ring.record(Self.handBuilt(hops: hops, outcome: outcome, id: UInt64(index)))
+                continue
+            case 1:
+                _ = try? plain.send(command)
+                _ = try? ringed.send(command)
+            default:
+                ChainTracing.withRecorder(Recorder(sink: everything)) { _ = head?.handle(command) }
+                ChainTracing.withRecorder(Recorder(sink: ring)) { _ = head?.handle(command) }
+            }
+            try recorded.append(Summary(#require(everything.traces.last)))
+        }
+        let kept = ring.traces.map(Summary.init)
+        let newest = Array(recorded.suffix(limit))
+        #expect(kept.count == newest.count, "seed \(seed), limit \(limit)")
+        for summary in kept {
+            #expect(newest.contains(summary), "seed \(seed), limit \(limit): the ring holds \(summary)")
+        }
+    }
 }

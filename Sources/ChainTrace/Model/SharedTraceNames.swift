@@ -64,7 +64,7 @@ extension Trace {
         header.duration = duration
         header.reasons = hopReasons
         header.outcomeHop = outcomeHop
+        header.outcomeOverride = outcomeMatches ? nil : outcome
         self.init(storage: .make(records: records, header: header))
-        outcomeOverride = outcomeMatches ? nil : outcome
     }
 }

@@ -91,13 +91,13 @@ public struct Trace: Hashable, Identifiable {
         header.duration = duration
         header.reasons = reasons
         header.outcomeHop = outcomeHop
+        header.outcomeOverride = outcomeMatches ? nil : outcome
         storage = .make(records: records, header: header)
-        outcomeOverride = outcomeMatches ? nil : outcome
     }
 
     /// An outcome given to ``init(id:commandKind:commandID:payload:entry:chain:chainVersion:startTime:hops:outcome:duration:)``
     /// that no hop accounts for (kept so hand-built traces read back exactly as given).
-    var outcomeOverride: Outcome? = nil
+    var outcomeOverride: Outcome? { storage.header { $0.pointee.outcomeOverride } }
 
     /// Unique among the traces of one process; increasing on each thread.
     public var id: UInt64 { storage.header { $0.pointee.id } }
@@ -152,7 +152,7 @@ public struct Trace: Hashable, Identifiable {
     }
 
     public static func == (lhs: Trace, rhs: Trace) -> Bool {
-        if lhs.storage === rhs.storage && lhs.outcomeOverride == rhs.outcomeOverride { return true }
+        if lhs.storage === rhs.storage { return true }
         return lhs.id == rhs.id && lhs.commandKind == rhs.commandKind && lhs.commandID == rhs.commandID
             && lhs.payload == rhs.payload && lhs.entry == rhs.entry && lhs.chain == rhs.chain
             && lhs.chainVersion == rhs.chainVersion && lhs.startTime == rhs.startTime && lhs.outcome == rhs.outcome

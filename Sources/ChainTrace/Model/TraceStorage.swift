@@ -66,6 +66,7 @@ final class TraceStorage: ManagedBuffer<TraceHeader, HopRecord> {
             header.pointee.chainVersion = chainVersion
             header.pointee.inTicks = true
             header.pointee.outcomeHop = -1
+            if header.pointee.outcomeOverride != nil { header.pointee.outcomeOverride = nil }
             if !header.pointee.reasons.values.isEmpty { header.pointee.reasons = HopReasons() }
         }
     }
@@ -180,6 +181,11 @@ struct TraceHeader {
     @usableFromInline var reasons = HopReasons()
     /// The hop that decided the outcome (accepted or failed), or -1 when the command fell off the end.
     @usableFromInline var outcomeHop: Int32 = -1
+    /// An outcome no hop accounts for, given to a hand-built trace (see `Trace.outcomeOverride`). Here rather
+    /// than beside the storage in `Trace`: there it made a trace two words with an enum of strings, and every
+    /// copy of one (into a sink's ring, out of a recorder) copied the enum through an outlined value witness,
+    /// ~150 instructions a traced command (callgrind, `chaintrace-benchmarks` "instrumented chain" row).
+    @usableFromInline var outcomeOverride: Outcome? = nil
     @usableFromInline var inTicks: Bool
     /// Hop records in use, and room for.
     @usableFromInline var count = 0

@@ -16,7 +16,9 @@ import CChainTraceSupport
 public enum ChainTracing {
     /// The bootstrapped recorder and the hop limit; threads cache both (see ``bootstrapped(thread:)``).
     private static let global = LockedValue((recorder: Recorder.off, maximumHops: 1000))
-    @TaskLocal fileprivate static var scoped: Recorder?
+    /// The task's recording scopes: its innermost `withRecorder(_:operation:)` recorder, and what its async
+    /// instrumented hops are part of (see ``TaskScope``).
+    @usableFromInline @TaskLocal static var taskScope = TaskScope(recorder: nil, hops: .none)
 
     /// Whether any recorder could be in force — the bootstrapped one if it is on, or any open
     /// `withRecorder(_:operation:)` scope. When none is, an instrumented hop costs this one load.
@@ -33,7 +35,7 @@ public enum ChainTracing {
     }
 
     @usableFromInline
-    static var scopedRecorder: Recorder? { scoped }
+    static var scopedRecorder: Recorder? { taskScope.recorder }
 
     /// Sets the recorder that instrumented chains use outside any `withRecorder(_:operation:)` scope.
     public static func bootstrap(_ recorder: Recorder) {
@@ -48,7 +50,7 @@ public enum ChainTracing {
     /// The recorder instrumented chains use here: the innermost `withRecorder(_:operation:)` scope's, else the
     /// bootstrapped one, else ``Recorder/off``.
     public static var recorder: Recorder {
-        scoped ?? bootstrapped(thread: ThreadState.current)
+        scopedRecorder ?? bootstrapped(thread: ThreadState.current)
     }
 
     /// The bootstrapped recorder, from this thread's cache unless it changed since.
@@ -86,7 +88,7 @@ public enum ChainTracing {
         let source: Int64 = recorder.isOn ? 1 : 0
         chaintrace_add_recording_sources(source)
         defer { chaintrace_add_recording_sources(-source) }
-        return try await $scoped.withValue(recorder, operation: operation)
+        return try await $taskScope.withValue(TaskScope(recorder: recorder, hops: taskScope.hops), operation: operation)
     }
 
     /// Synchronous form of `withRecorder(_:operation:)`.
@@ -94,6 +96,6 @@ public enum ChainTracing {
         let source: Int64 = recorder.isOn ? 1 : 0
         chaintrace_add_recording_sources(source)
         defer { chaintrace_add_recording_sources(-source) }
-        return try $scoped.withValue(recorder, operation: operation)
+        return try $taskScope.withValue(TaskScope(recorder: recorder, hops: taskScope.hops), operation: operation)
     }
 }

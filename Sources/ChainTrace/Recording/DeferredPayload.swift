@@ -31,7 +31,7 @@ final class DeferredPayload<Command: Sendable>: EncodedPayload {
 
 /// Makes the ``DeferredPayload`` of a command of one type: what knowing the type is `Sendable` allows.
 @usableFromInline
-protocol PayloadDeferring: Sendable {
+protocol PayloadDeferring: AnyObject, Sendable {
     /// `command`, which is of the deferrer's type, kept for encoding later.
     func payload<Command>(
         of command: Command,
@@ -43,7 +43,7 @@ protocol PayloadDeferring: Sendable {
 /// The ``PayloadDeferring`` of `Sent`: made only where `Sent: Sendable` is known at compile time (the chains'
 /// initialisers and the instrumented hops for `Sendable` commands), since Swift cannot ask it at run time.
 @usableFromInline
-struct SendablePayloads<Sent: Sendable>: PayloadDeferring {
+final class SendablePayloads<Sent: Sendable>: PayloadDeferring {
     @usableFromInline init() {}
 
     @usableFromInline

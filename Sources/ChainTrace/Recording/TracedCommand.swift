@@ -47,8 +47,11 @@ final class CommandTypeInfo: Sendable {
     /// Leaves the encoding of this type's commands, when captured as text, to whoever reads the text — a trace
     /// log's writer, off the recording thread (see ``DeferredPayload``). Only for a type known to be `Sendable`.
     private let deferrer: (any PayloadDeferring)?
-    /// Whether payloads of this type are encoded when written rather than when sent.
-    var defersPayloads: Bool { deferrer != nil }
+    /// Whether payloads of this type are encoded when written rather than when sent. Stored, as `isTraced` is,
+    /// so that the per-command checks read a flag: testing the optional existentials themselves copied and
+    /// destroyed them through outlined value witnesses, ~320 instructions a traced command (callgrind,
+    /// `chaintrace-benchmarks` "instrumented chain (traceHop), traced").
+    let defersPayloads: Bool
 
     /// The facts about `type`. `deferrer`, which only a caller that knows the type is `Sendable` can make, lets
     /// its payloads be encoded later.
@@ -56,6 +59,7 @@ final class CommandTypeInfo: Sendable {
     init<Command>(_ type: Command.Type, deferrer: (any PayloadDeferring)? = nil) {
         typeName = String(describing: type)
         self.deferrer = deferrer
+        defersPayloads = deferrer != nil
         if let encodable = type as? any Encodable.Type {
             isEncodable = true
             encodableReader = Self.encodableReader(for: encodable)
@@ -88,11 +92,11 @@ final class CommandTypeInfo: Sendable {
         var payload: JSONValue?
         var encodedPayload: (any EncodedPayload)?
         let capturing = payloads.isOn
-        if let tracedReader {
+        if isTraced, let tracedReader {
             // `Command` is the type this info was made for, so the pointer really points at a `Traced`.
             (kind, id, payload) = withUnsafePointer(to: command) { tracedReader.read(UnsafeRawPointer($0), capturing) }
         }
-        if capturing, payload == nil, let encodableReader {
+        if capturing, payload == nil, isEncodable, let encodableReader {
             if case .text(let encoder) = payloads, encoder.encodesWhenWritten, let deferrer {
                 encodedPayload = deferrer.payload(of: command, reader: encodableReader, encoder: encoder)
             } else if case .text(let encoder) = payloads, let text = encodableReader.text(of: command, encoder: encoder) {
@@ -112,8 +116,12 @@ final class CommandTypeInfo: Sendable {
 typealias CommandDescription = (kind: String?, id: String?, payload: JSONValue?, encodedPayload: (any EncodedPayload)?)
 
 /// Encodes commands of one `Encodable` type.
+///
+/// This, ``TracedCommandReading`` and ``PayloadDeferring`` are class-bound, and their readers classes without
+/// state: an optional existential of one is then a reference, copied with a retain, where a struct's existential
+/// was copied and destroyed through outlined value witnesses at every traced command.
 @usableFromInline
-protocol EncodableCommandReading: Sendable {
+protocol EncodableCommandReading: AnyObject, Sendable {
     /// `command` (of the reader's type) as JSON text, or `nil` when the encoder cannot write it in one pass.
     func text<Command>(of command: Command, encoder: any PayloadTextEncoder) -> (any EncodedPayload)?
     /// The same text as `text(of:encoder:)`'s, as bytes with no payload object around them: what a
@@ -124,7 +132,7 @@ protocol EncodableCommandReading: Sendable {
 }
 
 /// The encoder of one command type.
-struct EncodableCommandReader<Encoded: Encodable>: EncodableCommandReading {
+final class EncodableCommandReader<Encoded: Encodable>: EncodableCommandReading {
     func text<Command>(of command: Command, encoder: any PayloadTextEncoder) -> (any EncodedPayload)? {
         // `Command` is `Encoded` (the type this reader was made for): a cast between equal types, no lookup.
         encoder.encode(command as! Encoded)
@@ -140,12 +148,12 @@ struct EncodableCommandReader<Encoded: Encodable>: EncodableCommandReading {
 }
 
 /// Reads a ``TracedCommand``'s description through a pointer to it.
-protocol TracedCommandReading: Sendable {
+protocol TracedCommandReading: AnyObject, Sendable {
     func read(_ command: UnsafeRawPointer, _ capturingPayload: Bool) -> (kind: String?, id: String?, payload: JSONValue?)
 }
 
 /// The reader for one command type.
-struct TracedCommandReader<Traced: TracedCommand>: TracedCommandReading {
+final class TracedCommandReader<Traced: TracedCommand>: TracedCommandReading {
     func read(_ command: UnsafeRawPointer, _ capturingPayload: Bool) -> (kind: String?, id: String?, payload: JSONValue?) {
         let command = command.assumingMemoryBound(to: Traced.self)
         return (command.pointee.commandKind, command.pointee.commandID, capturingPayload ? command.pointee.commandPayload : nil)
