@@ -3,6 +3,13 @@ import CChainTraceSupport
 
 /// What instrumented hops call: the hop itself, its trace, and the decision it records.
 extension ChainTracing {
+    /// What the async instrumented hops of the current task (and its children) are part of: nothing yet, a trace
+    /// (the outermost hop's), or a command the recorder chose not to trace, whose nested hops must not start a
+    /// trace for it. One task-local, so a hop learns all of it with one lookup — each lookup is a walk of the
+    /// task's bindings, and an untraced async chain paid four a hop with them kept apart (`chaintrace-benchmarks`,
+    /// "async instrumented chain" rows).
+    @usableFromInline @TaskLocal static var taskHops = TaskHops.none
+
     /// Sets the decision of the instrumented hop this code runs in, replacing the one the recorder would infer.
     ///
     /// ```swift
@@ -15,7 +22,7 @@ extension ChainTracing {
     /// }
     /// ```
     public static func decide(_ decision: Decision, reason: String? = nil) {
-        (ThreadState.current.activeTrace?.object ?? taskScope.hops.trace)?.override(decision, reason: reason)
+        (ThreadState.current.activeTrace?.object ?? taskHops.trace)?.override(decision, reason: reason)
     }
 
     /// The active trace a new hop joins — the thread's (synchronous hops only) or the task's — or a new one if the
@@ -27,7 +34,7 @@ extension ChainTracing {
     ///
     /// - Parameters:
     ///   - deferral: Whether `Command` is known to be `Sendable` (see ``PayloadDeferral``).
-    ///   - task: The task's ``taskScope``, when the caller has read it already.
+    ///   - task: The task's ``taskHops``, when the caller has read it already.
     @usableFromInline
     static func traceForHop<Command, Deferral: PayloadDeferral>(
         command: Command,
@@ -35,19 +42,17 @@ extension ChainTracing {
         chain: () -> String,
         isAsync: Bool,
         thread: ThreadState = .current,
-        task: TaskScope? = nil
+        task: TaskHops? = nil
     ) -> (trace: ActiveTrace, isOutermost: Bool)? {
         if !isAsync, let active = thread.activeTrace { return (active.object, false) }
-        // One task-local read for both what the task's hops are part of and its scoped recorder.
-        let scope = task ?? taskScope
-        switch scope.hops {
+        switch task ?? taskHops {
         case .tracing(let active): return (active, false)
         case .skipping: return nil
         case .none: break
         }
         if thread.untracedDepth > 0 { return nil }
         refreshCache(thread)
-        guard let configuration = (scope.recorder ?? thread.cachedRecorder).configuration ?? UnscopedTraces.configuration,
+        guard let configuration = (scopedRecorder ?? thread.cachedRecorder).configuration ?? UnscopedTraces.configuration,
             isAsync ? configuration.admitsInTask(command, thread: thread) : configuration.admits(command, thread: thread)
         else {
             return nil
@@ -177,27 +182,24 @@ extension ChainTracing {
         _ body: nonisolated(nonsending) () async throws -> Result
     ) async rethrows -> Result {
         guard mayRecord else { return try await body() }
-        let task = taskScope
-        if task.hops.isSkipping { return try await body() }
+        let task = taskHops
+        if task.isSkipping { return try await body() }
         guard
             let (trace, isOutermost) = traceForHop(command: command, deferral: deferral, chain: chain, isAsync: true, task: task)
         else {
-            return try await runUntraced(in: task, body)
+            return try await runUntraced(body)
         }
         guard trace.begin(handler()) else {
             if let onLoop { return onLoop() }
             return try await body()
         }
-        return try await run(trace, isOutermost: isOutermost, in: task, role: role, judge: judge, body)
+        return try await run(trace, isOutermost: isOutermost, role: role, judge: judge, body)
     }
 
     /// Runs an async hop's body for a command that is not traced, so that its nested hops do not trace it.
     @usableFromInline
-    nonisolated(nonsending) static func runUntraced<Result>(
-        in task: TaskScope,
-        _ body: nonisolated(nonsending) () async throws -> Result
-    ) async rethrows -> Result {
-        try await $taskScope.withValue(TaskScope(recorder: task.recorder, hops: .skipping), operation: body)
+    nonisolated(nonsending) static func runUntraced<Result>(_ body: nonisolated(nonsending) () async throws -> Result) async rethrows -> Result {
+        try await $taskHops.withValue(.skipping, operation: body)
     }
 
     /// Runs an async hop's body inside `trace`, binding the trace to the task when this hop started it.
@@ -208,22 +210,19 @@ extension ChainTracing {
     nonisolated(nonsending) static func run<Result>(
         _ trace: consuming ActiveTrace,
         isOutermost: Bool,
-        in task: TaskScope,
         role: HandlerRole,
         judge: (Result) -> HopReturn,
         _ body: nonisolated(nonsending) () async throws -> Result
     ) async rethrows -> Result {
         guard isOutermost else { return try await observe(trace, role: role, judge: judge, body) }
-        return try await runOutermost(trace, in: task, role: role, judge: judge, body)
+        return try await runOutermost(trace, role: role, judge: judge, body)
     }
 
-    /// The outermost hop: binds `trace` to the task (`task`, the scope it read) for the hops nested in it, and
-    /// delivers it at the end. Consumes `trace`, so that once the hop is over, this frame's reference may be the
-    /// only one left.
+    /// The outermost hop: binds `trace` to the task for the hops nested in it, and delivers it at the end.
+    /// Consumes `trace`, so that once the hop is over, this frame's reference may be the only one left.
     @usableFromInline
     nonisolated(nonsending) static func runOutermost<Result>(
         _ trace: consuming ActiveTrace,
-        in task: TaskScope,
         role: HandlerRole,
         judge: (Result) -> HopReturn,
         _ body: nonisolated(nonsending) () async throws -> Result
@@ -233,7 +232,7 @@ extension ChainTracing {
             finish(owned)
             recycle(&owned)
         }
-        return try await $taskScope.withValue(TaskScope(recorder: task.recorder, hops: .tracing(owned))) { [owned] in
+        return try await $taskHops.withValue(.tracing(owned)) { [owned] in
             try await observe(owned, role: role, judge: judge, body)
         }
     }
@@ -265,5 +264,27 @@ extension ChainTracing {
             trace.end(.error(error), role: role)
             throw error
         }
+    }
+}
+
+/// What the async instrumented hops of a task are part of (see ``ChainTracing/taskHops``).
+@usableFromInline
+enum TaskHops: Sendable {
+    /// No instrumented hop is running in the task: the next one may start a trace.
+    case none
+    /// Hops join this trace.
+    case tracing(ActiveTrace)
+    /// The command is not traced: hops run their bodies and record nothing.
+    case skipping
+
+    /// The trace hops join, if any.
+    @usableFromInline var trace: ActiveTrace? {
+        if case .tracing(let trace) = self { return trace }
+        return nil
+    }
+
+    @usableFromInline var isSkipping: Bool {
+        if case .skipping = self { return true }
+        return false
     }
 }

@@ -16,9 +16,7 @@ import CChainTraceSupport
 public enum ChainTracing {
     /// The bootstrapped recorder and the hop limit; threads cache both (see ``bootstrapped(thread:)``).
     private static let global = LockedValue((recorder: Recorder.off, maximumHops: 1000))
-    /// The task's recording scopes: its innermost `withRecorder(_:operation:)` recorder, and what its async
-    /// instrumented hops are part of (see ``TaskScope``).
-    @usableFromInline @TaskLocal static var taskScope = TaskScope(recorder: nil, hops: .none)
+    @TaskLocal fileprivate static var scoped: Recorder?
 
     /// Whether any recorder could be in force — the bootstrapped one if it is on, or any open
     /// `withRecorder(_:operation:)` scope. When none is, an instrumented hop costs this one load.
@@ -35,7 +33,7 @@ public enum ChainTracing {
     }
 
     @usableFromInline
-    static var scopedRecorder: Recorder? { taskScope.recorder }
+    static var scopedRecorder: Recorder? { scoped }
 
     /// Sets the recorder that instrumented chains use outside any `withRecorder(_:operation:)` scope.
     public static func bootstrap(_ recorder: Recorder) {
@@ -50,7 +48,7 @@ public enum ChainTracing {
     /// The recorder instrumented chains use here: the innermost `withRecorder(_:operation:)` scope's, else the
     /// bootstrapped one, else ``Recorder/off``.
     public static var recorder: Recorder {
-        scopedRecorder ?? bootstrapped(thread: ThreadState.current)
+        scoped ?? bootstrapped(thread: ThreadState.current)
     }
 
     /// The bootstrapped recorder, from this thread's cache unless it changed since.
@@ -88,7 +86,7 @@ public enum ChainTracing {
         let source: Int64 = recorder.isOn ? 1 : 0
         chaintrace_add_recording_sources(source)
         defer { chaintrace_add_recording_sources(-source) }
-        return try await $taskScope.withValue(TaskScope(recorder: recorder, hops: taskScope.hops), operation: operation)
+        return try await $scoped.withValue(recorder, operation: operation)
     }
 
     /// Synchronous form of `withRecorder(_:operation:)`.
@@ -96,6 +94,6 @@ public enum ChainTracing {
         let source: Int64 = recorder.isOn ? 1 : 0
         chaintrace_add_recording_sources(source)
         defer { chaintrace_add_recording_sources(-source) }
-        return try $taskScope.withValue(TaskScope(recorder: recorder, hops: taskScope.hops), operation: operation)
+        return try $scoped.withValue(recorder, operation: operation)
     }
 }
