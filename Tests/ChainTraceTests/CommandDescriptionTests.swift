@@ -79,4 +79,79 @@ struct CommandDescriptionTests {
         #expect(trace?.commandID == want.id, "seed \(seed): \(sent)")
         #expect(trace?.payload == want.payload, "seed \(seed): \(sent), payloads \(payloads): \(String(describing: trace?.payload))")
     }
+
+    /// Mixed commands one after another on one thread, into a small ring: each trace is made in the storage of
+    /// one the ring let go of, and in an instrumented chain's reused trace object. A command with no id, kind or
+    /// payload of its own after one with them must not show the earlier command's.
+    @Test(arguments: SeededGenerator.seeds(30))
+    func recycledTracesDescribeTheirOwnCommands(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let payloads = random.chance(0.5)
+        let instrumented = random.chance(0.5)
+        let limit = Int.random(in: 1...3, using: &random)
+        let ring = InMemoryTraceSink(limit: limit)
+        let recorder = Recorder(sink: ring, capturesPayloads: payloads)
+        var sentCommands: [Sent] = []
+        for _ in 0..<Int.random(in: 1...40, using: &random) {
+            let value = Int.random(in: -1_000...1_000, using: &random)
+            let label = random.hostileName(maximumLength: 6)
+            let sent: Sent = switch Int.random(in: 0..<4, using: &random) {
+            case 0: .plain(Plain(value: value))
+            case 1: .encoded(Encoded(value: value, label: label))
+            case 2: .described(Described(value: value, label: label))
+            default: .carrying(Carrying(value: value))
+            }
+            sentCommands.append(sent)
+            // One command type for the chain, so that one chain (and one trace object) sees them all.
+            if instrumented {
+                ChainTracing.withRecorder(recorder) { _ = traceHop("Only", command: sent, chain: "described") { 1 } }
+            } else {
+                let chain = try Chain<Sent, Int>("described", handlers: [Handler("Only") { _ in .accept(1) }], recorder: recorder)
+                _ = try chain.send(sent)
+            }
+        }
+        let kept = ring.traces
+        let newest = sentCommands.suffix(limit)
+        #expect(kept.count == newest.count, "seed \(seed)")
+        for (trace, sent) in zip(kept, newest) {
+            let want = Self.expected(sent, payloads: payloads)
+            #expect(trace.commandKind == want.kind, "seed \(seed): \(sent)")
+            #expect(trace.commandID == want.id, "seed \(seed): \(sent)")
+            #expect(trace.payload == want.payload, "seed \(seed): \(sent), payloads \(payloads)")
+        }
+    }
+}
+
+/// Each kind of command, sent as one type: its kind, id and payload are the command's own.
+extension CommandDescriptionTests.Sent: TracedCommand, Encodable, Sendable {
+    var commandKind: String {
+        switch self {
+        case .plain: "Plain"
+        case .encoded: "Encoded"
+        case .described(let command): command.commandKind
+        case .carrying: "Carrying"
+        }
+    }
+
+    var commandID: String? {
+        if case .described(let command) = self { return command.commandID }
+        return nil
+    }
+
+    var commandPayload: JSONValue? {
+        switch self {
+        case .carrying(let command): command.commandPayload
+        // Encoded as the command inside would be: through `encode(to:)` below.
+        default: nil
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .plain: throw EncodingError.invalidValue(self, .init(codingPath: [], debugDescription: "not encodable"))
+        case .encoded(let command): try command.encode(to: encoder)
+        case .described(let command): try command.encode(to: encoder)
+        case .carrying: throw EncodingError.invalidValue(self, .init(codingPath: [], debugDescription: "carries its own"))
+        }
+    }
 }
