@@ -43,6 +43,18 @@ struct CommandDescriptionTests {
         }
     }
 
+    /// A command of one of the four kinds, at random.
+    static func randomCommand(_ random: inout SeededGenerator) -> Sent {
+        let value = Int.random(in: -1_000...1_000, using: &random)
+        let label = random.hostileName(maximumLength: 6)
+        return switch Int.random(in: 0..<4, using: &random) {
+        case 0: .plain(Plain(value: value))
+        case 1: .encoded(Encoded(value: value, label: label))
+        case 2: .described(Described(value: value, label: label))
+        default: .carrying(Carrying(value: value))
+        }
+    }
+
     static func send<Command: Sendable>(_ command: Command, instrumented: Bool, payloads: Bool) throws -> Trace? {
         let sink = InMemoryTraceSink()
         let recorder = Recorder(sink: sink, capturesPayloads: payloads)
@@ -58,14 +70,7 @@ struct CommandDescriptionTests {
     @Test(arguments: SeededGenerator.seeds(60))
     func kindIDAndPayloadAreWhatTheCommandSays(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let value = Int.random(in: -1_000...1_000, using: &random)
-        let label = random.hostileName(maximumLength: 6)
-        let sent: Sent = switch Int.random(in: 0..<4, using: &random) {
-        case 0: .plain(Plain(value: value))
-        case 1: .encoded(Encoded(value: value, label: label))
-        case 2: .described(Described(value: value, label: label))
-        default: .carrying(Carrying(value: value))
-        }
+        let sent = Self.randomCommand(&random)
         let payloads = random.chance(0.5)
         let instrumented = random.chance(0.5)
         let trace: Trace? = switch sent {
@@ -93,14 +98,7 @@ struct CommandDescriptionTests {
         let recorder = Recorder(sink: ring, capturesPayloads: payloads)
         var sentCommands: [Sent] = []
         for _ in 0..<Int.random(in: 1...40, using: &random) {
-            let value = Int.random(in: -1_000...1_000, using: &random)
-            let label = random.hostileName(maximumLength: 6)
-            let sent: Sent = switch Int.random(in: 0..<4, using: &random) {
-            case 0: .plain(Plain(value: value))
-            case 1: .encoded(Encoded(value: value, label: label))
-            case 2: .described(Described(value: value, label: label))
-            default: .carrying(Carrying(value: value))
-            }
+            let sent = Self.randomCommand(&random)
             sentCommands.append(sent)
             // One command type for the chain, so that one chain (and one trace object) sees them all.
             if instrumented {
