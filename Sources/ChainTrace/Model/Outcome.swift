@@ -4,7 +4,9 @@ public enum Outcome: Sendable, Hashable {
     case accepted(by: String)
     /// Every handler on the path passed or continued and the path ran out: nobody handled the command.
     case fellOffTheEnd
-    /// The named handler failed; `error` describes what it threw (or why the chain stopped it, for a loop).
+    /// The named handler failed; `error` describes what it threw (or why the chain stopped it, for a loop), as
+    /// ``FailureText`` writes it: the message and the error's type, as in `short password (SignUpError)` for a
+    /// `CustomStringConvertible` error — see ``FailureText`` for every kind of error.
     case failed(at: String, error: String)
 
     /// The handler that accepted the command, if one did.
