@@ -39,7 +39,7 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .long, help: "For folded: the unit of the values, microseconds (flamegraph.pl) or nanoseconds.")
     var unit: FoldedStacksExport.Unit = .microseconds
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write here (whole or not at all; gzip-compressed when the name ends in .gz) instead of to standard output.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write here (whole or not at all; gzip-compressed when the name ends in .gz) instead of to standard output (- is standard output too).", valueName: "file"), transform: StandardOutput.path)
     var output: String?
 
     @Option(name: .long, help: ArgumentHelp("For folded: threads reading the log at once (default: one per core).", valueName: "n"))

@@ -28,7 +28,7 @@ struct GenTestsCommand: ParsableCommand {
     @Option(name: .long, help: "exhaustive (path and outcome) or lenient (outcome only).")
     var mode: SwiftTestGenerator.Mode = .exhaustive
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write the file here (whole or not at all; gzip-compressed when the name ends in .gz) instead of to standard output.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the file here (whole or not at all; gzip-compressed when the name ends in .gz) instead of to standard output (- is standard output too).", valueName: "file"), transform: StandardOutput.path)
     var output: String?
 
     func validate() throws {

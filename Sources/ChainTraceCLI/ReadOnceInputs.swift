@@ -61,8 +61,8 @@ final class ReadOnceInputs {
 
     /// Everything `path` holds, copied into a new temporary file (`$TMPDIR`, else `/tmp`) a megabyte at a time.
     private static func copy(_ path: String) throws(FormatError) -> AtomicOutputFile {
-        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        let copy = try AtomicOutputFile(path: (directory.hasSuffix("/") ? directory : directory + "/") + "chaintrace-input")
+        let directory = AtomicOutputFile.temporaryDirectory
+        let copy = try AtomicOutputFile(path: directory + "chaintrace-input")
         let input = open(path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw .system(file: path, expected: "a readable file", code: errno) }
         defer { close(input) }
@@ -75,7 +75,7 @@ final class ReadOnceInputs {
             do { try copy.append(Array(buffer[..<count])) } catch {
                 throw FormatError(
                     file: path, line: 0, column: 0,
-                    expected: "to keep a copy of it in \(directory) (it can be read only once)", found: error.found)
+                    expected: "to keep a copy of it in \(directory.dropLast()) (it can be read only once)", found: error.found)
             }
         }
     }

@@ -52,7 +52,7 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: "dot, svg, png or pdf. Default: from the -o file's extension, else dot.")
     var format: GraphvizFormat?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write the diagram here (whole or not at all; gzip-compressed when the name ends in .gz) instead of to standard output.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the diagram here (whole or not at all; gzip-compressed when the name ends in .gz) instead of to standard output (- is standard output too).", valueName: "file"), transform: StandardOutput.path)
     var output: String?
 
     func validate() throws {

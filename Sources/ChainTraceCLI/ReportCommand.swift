@@ -42,7 +42,7 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var slowRule: SlowRuleOptions
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The HTML file to write (gzip-compressed when the name ends in .gz).", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The HTML file to write (gzip-compressed when the name ends in .gz); - for standard output.", valueName: "file"), transform: StandardOutput.path)
     var output: String
 
     func validate() throws {

@@ -13,6 +13,15 @@ import CZlib
 /// An output file that appears whole or not at all: written under a temporary name beside it, then renamed
 /// over `path` by ``commit()``. A run that fails calls ``discard()`` (or just ends), and `path` is untouched.
 ///
+/// What `path` already is decides how it is published:
+/// - nothing, or a regular file: the temporary file is renamed over it;
+/// - a symbolic link to a regular file (`latest.html`, or `/dev/stdout` when standard output is redirected to a
+///   file): over the file it leads to, so that the link stays a link;
+/// - anything else — standard output or error, a pipe, a terminal, a device such as `/dev/null`: it is opened
+///   and the finished content written into it. The temporary file is then made in the temporary directory, and
+///   the target is not written at all unless the run gets as far as ``commit()``. (Renamed over, such a path —
+///   `/dev/stdout` itself — would have been replaced by a regular file, for a process allowed to write in `/dev`.)
+///
 /// The temporary file is also noted for deletion if a signal ends the process (Ctrl-C, `kill`, a closed pipe)
 /// before it is committed — in a program that asked for that with `chaintrace_remove_files_on_termination`, as
 /// the `chaintrace` command does. Without it, an interrupted run left a hidden `.name.partial-…` file of
@@ -36,6 +45,16 @@ package final class AtomicOutputFile: Sendable {
     private let removalNote: LockedValue<Int32>
     /// Whether ``commit()`` publishes the file gzip-compressed.
     package let compressed: Bool
+    /// How ``commit()`` publishes the file.
+    private let publishing: Publishing
+
+    /// How the finished file reaches `path`.
+    private enum Publishing {
+        /// Renamed over this path: `path`, or the regular file a link at `path` leads to.
+        case rename(to: String)
+        /// Written into what is at `path` (a pipe, a terminal, a device), opened at commit.
+        case stream
+    }
 
     /// Reserves a temporary file beside `path`.
     ///
@@ -46,14 +65,25 @@ package final class AtomicOutputFile: Sendable {
     /// - Throws: ``FormatError`` when the directory is not writable. (Whether `path` may be written at all — no
     /// directory, none of the command's inputs — is ``checkTarget(_:inputs:)``'s, before any work.)
     ///
-    /// - Parameter compressed: Publish the file gzip-compressed: what is written goes to the temporary file as
-    ///   it is, and ``commit()`` compresses it into place.
-    package init(path: String, compressed: Bool = false) throws(FormatError) {
+    /// - Parameters:
+    ///   - path: Where the file will be once committed.
+    ///   - compressed: Publish the file gzip-compressed: what is written goes to the temporary file as it is, and
+    ///     ``commit()`` compresses it into place.
+    ///   - temporaryDirectory: Where the temporary file of an output that is no plain file goes (with a trailing
+    ///     slash); ``temporaryDirectory`` when `nil`.
+    package init(path: String, compressed: Bool = false, temporaryDirectory: String? = nil) throws(FormatError) {
         self.path = path
         self.compressed = compressed
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        publishing = Self.publishing(path)
+        // Beside where it is renamed to (a rename does not cross file systems), or in the temporary directory.
+        let besidePath: String
+        switch publishing {
+        case .rename(let destination): besidePath = destination
+        case .stream: besidePath = (temporaryDirectory ?? Self.temporaryDirectory) + "chaintrace-output"
+        }
+        let slash = besidePath.lastIndex(of: "/")
+        let directory = slash.map { String(besidePath[...$0]) } ?? ""
+        let name = slash.map { String(besidePath[besidePath.index(after: $0)...]) } ?? besidePath
         var generator = SystemRandomNumberGenerator()
         var descriptor: Int32 = -1
         var candidate = ""
@@ -68,6 +98,26 @@ package final class AtomicOutputFile: Sendable {
         self.descriptor = LockedValue(descriptor)
         temporaryPath = candidate
         removalNote = LockedValue(chaintrace_note_removal(candidate))
+    }
+
+    /// `$TMPDIR`, else `/tmp`, with a trailing slash.
+    package static var temporaryDirectory: String {
+        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return directory.hasSuffix("/") ? directory : directory + "/"
+    }
+
+    /// How a file finished for `path` gets there, from what `path` is now (see the type's description).
+    private static func publishing(_ path: String) -> Publishing {
+        var target = stat()
+        // Nothing there (or a link to nothing): a new file, created by the rename.
+        guard stat(path, &target) == 0 else { return .rename(to: path) }
+        let kind = target.st_mode & S_IFMT
+        guard kind == S_IFREG || kind == S_IFDIR else { return .stream }
+        var link = stat()
+        guard lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK else { return .rename(to: path) }
+        guard let resolved = realpath(path, nil) else { return .stream }
+        defer { free(resolved) }
+        return .rename(to: String(cString: resolved))
     }
 
     deinit {
@@ -128,6 +178,12 @@ package final class AtomicOutputFile: Sendable {
             if descriptor >= 0 { close(descriptor) }
             descriptor = -1
         }
+        guard case .rename(let destination) = publishing else {
+            try stream()
+            unlink(temporaryPath)
+            forgetRemoval()
+            return
+        }
         if compressed {
             // Compressed into a second temporary file, itself published whole; this one is then deleted.
             let archive = try AtomicOutputFile(path: path)
@@ -137,7 +193,7 @@ package final class AtomicOutputFile: Sendable {
             forgetRemoval()
             return
         }
-        guard rename(temporaryPath, path) == 0 else {
+        guard rename(temporaryPath, destination) == 0 else {
             throw .system(file: path, expected: "to move the finished file into place", code: errno)
         }
         // After the rename: a signal between the two deletes a name that is gone, where one before it would have
@@ -145,13 +201,40 @@ package final class AtomicOutputFile: Sendable {
         forgetRemoval()
     }
 
+    /// Writes the finished temporary file into what is at `path` (a pipe, a terminal, a device), compressed when
+    /// asked, a megabyte at a time.
+    private func stream() throws(FormatError) {
+        let target = open(path, O_WRONLY | O_CLOEXEC)
+        guard target >= 0 else { throw .system(file: path, expected: "a writable file", code: errno) }
+        defer { close(target) }
+        if compressed { return try Self.compress(temporaryPath, into: target, naming: path) }
+        let input = open(temporaryPath, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw .system(file: path, expected: "to read back the finished file", code: errno) }
+        defer { close(input) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw .system(file: path, expected: "to read back the finished file", code: errno) }
+            if count == 0 { return }
+            let failure = buffer.withUnsafeBytes { FileDescriptor.writeAll(target, UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            if failure != 0 { throw .system(file: path, expected: "to write the file", code: failure) }
+        }
+    }
+
     /// Writes the file at `source` into this one's temporary file, gzip-compressed (zlib's default level), as it
     /// streams: a megabyte at a time.
     private func compress(_ source: String) throws(FormatError) {
+        try descriptor.withLock { descriptor throws(FormatError) in try Self.compress(source, into: descriptor, naming: path) }
+    }
+
+    /// Writes the file at `source` into `descriptor` (left open), gzip-compressed, a megabyte at a time; errors
+    /// name `path`.
+    private static func compress(_ source: String, into descriptor: Int32, naming path: String) throws(FormatError) {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw .system(file: path, expected: "to read back the file to compress it", code: errno) }
         defer { close(input) }
-        let failure = descriptor.withLock { descriptor -> (code: Int32, message: String?) in
+        let failure = { () -> (code: Int32, message: String?) in
             // zlib closes the descriptor it is given; the file's own stays open for `commit`.
             let copy = dup(descriptor)
             guard copy >= 0 else { return (errno, nil) }
@@ -177,7 +260,7 @@ package final class AtomicOutputFile: Sendable {
             let closed = gzclose_w(archive)
             if failure.code == 0, closed != Z_OK { failure = (errno != 0 ? errno : EIO, closed == Z_ERRNO ? nil : "zlib error \(closed)") }
             return failure
-        }
+        }()
         guard failure.code == 0 else {
             if let message = failure.message {
                 throw FormatError(file: path, line: 0, column: 0, expected: "to write the file compressed", found: message)
