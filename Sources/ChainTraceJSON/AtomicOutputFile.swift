@@ -16,7 +16,7 @@ import CZlib
 /// What `path` already is decides how it is published:
 /// - nothing, or a regular file: the temporary file is renamed over it;
 /// - a symbolic link to a regular file (`latest.html`, or `/dev/stdout` when standard output is redirected to a
-///   file): over the file it leads to, so that the link stays a link;
+///   file), or to nothing yet: over (or as) the file it leads to, so that the link stays a link;
 /// - anything else — standard output or error, a pipe, a terminal, a device such as `/dev/null`: it is opened
 ///   and the finished content written into it. The temporary file is then made in the temporary directory, and
 ///   the target is not written at all unless the run gets as far as ``commit()``. (Renamed over, such a path —
@@ -109,8 +109,11 @@ package final class AtomicOutputFile: Sendable {
     /// How a file finished for `path` gets there, from what `path` is now (see the type's description).
     private static func publishing(_ path: String) -> Publishing {
         var target = stat()
-        // Nothing there (or a link to nothing): a new file, created by the rename.
-        guard stat(path, &target) == 0 else { return .rename(to: path) }
+        guard stat(path, &target) == 0 else {
+            // Nothing there: a new file, created by the rename. A link to nothing (`/dev/stdout` with standard
+            // output closed, say) is followed, so that the link itself is never replaced.
+            return .rename(to: linkTarget(path) ?? path)
+        }
         let kind = target.st_mode & S_IFMT
         guard kind == S_IFREG || kind == S_IFDIR else { return .stream }
         var link = stat()
@@ -118,6 +121,20 @@ package final class AtomicOutputFile: Sendable {
         guard let resolved = realpath(path, nil) else { return .stream }
         defer { free(resolved) }
         return .rename(to: String(cString: resolved))
+    }
+
+    /// Where the symbolic link at `path` leads, relative to its directory when the link is relative; `nil` when
+    /// `path` is no link.
+    private static func linkTarget(_ path: String) -> String? {
+        var link = stat()
+        guard lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if target.hasPrefix("/") { return target }
+        let directory = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+        return directory + target
     }
 
     deinit {

@@ -74,11 +74,11 @@ struct AtomicOutputPropertyTests {
 
     /// What a path is before and after a file is committed to it.
     enum Target: CaseIterable {
-        case nothing, file, linkToFile, pipe, linkToPipe
+        case nothing, file, linkToFile, linkToNothing, pipe, linkToPipe
     }
 
     /// A file committed to a path that is a link or a named pipe: the link stays a link and the file it leads to
-    /// gets the bytes; the pipe stays a pipe and its reader gets them — compressed when asked, and in chunks, for
+    /// (made, when it was not there) gets the bytes; the pipe stays a pipe and its reader gets them — compressed when asked, and in chunks, for
     /// contents past the megabyte it copies at a time. Nothing temporary is left in either directory.
     @Test(arguments: SeededGenerator.seeds(12))
     func linksAndPipesGetTheBytesAndStayWhatTheyWere(seed: UInt64) throws {
@@ -87,7 +87,8 @@ struct AtomicOutputPropertyTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let temporary = try TestFiles.newDirectory("atomic-temporary")
         defer { try? FileManager.default.removeItem(at: temporary) }
-        let target = Target.allCases.randomElement(using: &random)!
+        // Consecutive seeds take each kind of target in turn.
+        let target = Target.allCases[Int(seed % UInt64(Target.allCases.count))]
         let compressed = random.chance(0.4)
         let path = directory.appendingPathComponent("out.bin").path
         let real = directory.appendingPathComponent("real.bin").path
@@ -96,6 +97,9 @@ struct AtomicOutputPropertyTests {
         case .file: try Data("old".utf8).write(to: URL(fileURLWithPath: path))
         case .linkToFile:
             try Data("old".utf8).write(to: URL(fileURLWithPath: real))
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "real.bin")
+        case .linkToNothing:
+            // Followed: the file it names is made, and the link stays (as `/dev/stdout` with standard output closed).
             try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "real.bin")
         case .pipe: #expect(mkfifo(path, 0o600) == 0)
         case .linkToPipe:
@@ -125,12 +129,12 @@ struct AtomicOutputPropertyTests {
             written = received.value ?? Data()
             var status = stat()
             #expect(stat(pipePath, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "seed \(seed): the pipe was replaced")
-        case .linkToFile:
+        case .linkToFile, .linkToNothing:
             written = try Data(contentsOf: URL(fileURLWithPath: real))
         case .nothing, .file:
             written = try Data(contentsOf: URL(fileURLWithPath: path))
         }
-        if target == .linkToFile || target == .linkToPipe {
+        if target == .linkToFile || target == .linkToNothing || target == .linkToPipe {
             var status = stat()
             #expect(lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK, "seed \(seed): the link was replaced")
         }
