@@ -62,7 +62,9 @@ final class ReadOnceInputs {
     /// Everything `path` holds, copied into a new temporary file (`$TMPDIR`, else `/tmp`) a megabyte at a time.
     private static func copy(_ path: String) throws(FormatError) -> AtomicOutputFile {
         let directory = AtomicOutputFile.temporaryDirectory
-        let copy = try AtomicOutputFile(path: directory + "chaintrace-input")
+        // A name no one can have made beforehand: what is at the name (a link, a pipe) decides where the copy goes.
+        let name = "chaintrace-input-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        let copy = try AtomicOutputFile(path: directory + name)
         let input = open(path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw .system(file: path, expected: "a readable file", code: errno) }
         defer { close(input) }
