@@ -56,7 +56,8 @@ package final class AtomicOutputFile: Sendable {
         case stream
     }
 
-    /// Reserves a temporary file beside `path`.
+    /// Reserves a temporary file beside `path` (beside the file a link there leads to; in the temporary directory
+    /// when `path` is no plain file: see the type's description).
     ///
     /// The file is created with mode 0666 less the process's umask — the permissions any newly created file gets —
     /// by `open` itself, so nothing reads or changes the umask (which is process-wide: changing it races with
