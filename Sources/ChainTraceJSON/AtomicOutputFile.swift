@@ -75,7 +75,8 @@ package final class AtomicOutputFile: Sendable {
     package init(path: String, compressed: Bool = false, temporaryDirectory: String? = nil) throws(FormatError) {
         self.path = path
         self.compressed = compressed
-        publishing = Self.publishing(path)
+        let publishing = Self.publishing(path)
+        self.publishing = publishing
         // Beside where it is renamed to (a rename does not cross file systems), or in the temporary directory.
         let besidePath: String
         switch publishing {
@@ -95,7 +96,14 @@ package final class AtomicOutputFile: Sendable {
             descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_APPEND, 0o666)
             if descriptor >= 0 || errno != EEXIST { break }
         }
-        guard descriptor >= 0 else { throw .system(file: path, expected: "a writable directory", code: errno) }
+        guard descriptor >= 0 else {
+            if case .stream = publishing {
+                throw .system(
+                    file: path, expected: "a writable temporary directory to finish the output in (\(directory.dropLast()), set by TMPDIR)",
+                    code: errno)
+            }
+            throw .system(file: path, expected: "a writable directory", code: errno)
+        }
         self.descriptor = LockedValue(descriptor)
         temporaryPath = candidate
         removalNote = LockedValue(chaintrace_note_removal(candidate))

@@ -108,8 +108,8 @@ struct SpecialOutputCommandTests {
     }
 
     /// A run that fails before it finishes writes nothing into a pipe: the reader sees an empty stream, as it
-    /// would see no file. And a pipe given where standard output carries the report (`replay --trace-out -`) is
-    /// refused before anything runs.
+    /// would see no file. A temporary directory that is missing is named as such. And a pipe given where standard
+    /// output carries the report (`replay --trace-out -`) is refused before anything runs.
     @Test(arguments: SeededGenerator.seeds(3))
     func aFailedRunWritesNothingIntoAPipe(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
@@ -125,6 +125,13 @@ struct SpecialOutputCommandTests {
         #expect(reader.read(fifo)?.isEmpty == true, "seed \(seed)")
         #expect(Self.kind(fifo) == S_IFIFO, "seed \(seed)")
         #expect(CLI.partialFiles(in: inputs.directory).isEmpty, "seed \(seed)")
+
+        // With nowhere to finish the output, the message says where it looked (not the pipe's own directory).
+        let missing = inputs.directory.appendingPathComponent("missing").path
+        let nowhere = try CLI.binary.run(["export", inputs.log, "--to", "folded", "-o", "-"], extraEnvironment: ["TMPDIR": missing])
+        #expect(nowhere.status == 2, "seed \(seed)")
+        #expect(nowhere.standardError.contains("expected a writable temporary directory to finish the output in (\(missing), set by TMPDIR)"), "seed \(seed): \(nowhere.standardError)")
+        #expect(nowhere.standardOutput.isEmpty, "seed \(seed)")
 
         let mixed = try CLI.run(["replay", inputs.definition, inputs.stream, "--trace-out", "-"])
         #expect(mixed.status == 2, "seed \(seed)")
