@@ -68,17 +68,14 @@ final class ReadOnceInputs {
         let input = open(path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw .system(file: path, expected: "a readable file", code: errno) }
         defer { close(input) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw .system(file: path, expected: "to read it", code: errno) }
-            if count == 0 { return copy }
-            do { try copy.append(Array(buffer[..<count])) } catch {
+        let readFailure = try FileDescriptor.readChunks(input) { chunk throws(FormatError) in
+            do throws(FormatError) { try copy.append(Array(chunk)) } catch {
                 throw FormatError(
                     file: path, line: 0, column: 0,
                     expected: "to keep a copy of it in \(directory.dropLast()) (it can be read only once)", found: error.found)
             }
         }
+        if readFailure != 0 { throw .system(file: path, expected: "to read it", code: readFailure) }
+        return copy
     }
 }

@@ -127,7 +127,9 @@ package final class AtomicOutputFile: Sendable {
         guard kind == S_IFREG || kind == S_IFDIR else { return .stream }
         var link = stat()
         guard lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK else { return .rename(to: path) }
-        guard let resolved = realpath(path, nil) else { return .stream }
+        // Written into, a regular file would keep whatever of its old content lies past the new: renamed over,
+        // always, through the link as far as it can be followed.
+        guard let resolved = realpath(path, nil) else { return .rename(to: linkTarget(path) ?? path) }
         defer { free(resolved) }
         return .rename(to: String(cString: resolved))
     }
@@ -237,15 +239,11 @@ package final class AtomicOutputFile: Sendable {
         let input = open(temporaryPath, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw .system(file: path, expected: "to read back the finished file", code: errno) }
         defer { close(input) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw .system(file: path, expected: "to read back the finished file", code: errno) }
-            if count == 0 { return }
-            let failure = buffer.withUnsafeBytes { FileDescriptor.writeAll(target, UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        let readFailure = try FileDescriptor.readChunks(input) { chunk throws(FormatError) in
+            let failure = chunk.withUnsafeBytes { FileDescriptor.writeAll(target, $0) }
             if failure != 0 { throw .system(file: path, expected: "to write the file", code: failure) }
         }
+        if readFailure != 0 { throw .system(file: path, expected: "to read back the finished file", code: readFailure) }
     }
 
     /// Writes the file at `source` into this one's temporary file, gzip-compressed (zlib's default level), as it
@@ -268,19 +266,16 @@ package final class AtomicOutputFile: Sendable {
                 close(copy)
                 return (ENOMEM, nil)
             }
-            var buffer = [UInt8](repeating: 0, count: 1 << 20)
             var failure: (code: Int32, message: String?) = (0, nil)
-            while failure.code == 0 {
-                let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
-                if count < 0 {
-                    failure = (errno, nil)
-                    break
+            do throws(ArchiveFailure) {
+                let readFailure = try FileDescriptor.readChunks(input) { chunk throws(ArchiveFailure) in
+                    errno = 0
+                    let written = chunk.withUnsafeBytes { gzwrite(archive, $0.baseAddress, UInt32($0.count)) }
+                    if written != Int32(chunk.count) { throw ArchiveFailure(reason: Self.failure(of: archive)) }
                 }
-                if count == 0 { break }
-                errno = 0
-                let written = buffer.withUnsafeBytes { gzwrite(archive, $0.baseAddress, UInt32(count)) }
-                if written != Int32(count) { failure = Self.failure(of: archive) }
+                failure = (readFailure, nil)
+            } catch {
+                failure = error.reason
             }
             errno = 0
             let closed = gzclose_w(archive)
@@ -293,6 +288,11 @@ package final class AtomicOutputFile: Sendable {
             }
             throw .system(file: path, expected: "to write the file", code: failure.code)
         }
+    }
+
+    /// A write to a gzip archive that failed, and why (see ``failure(of:)``).
+    private struct ArchiveFailure: Error {
+        var reason: (code: Int32, message: String?)
     }
 
     /// Why a write to `archive` failed: the system's error, or zlib's own message.

@@ -29,6 +29,20 @@ package enum FileDescriptor {
         bytes.withUnsafeBytes { writeAll(descriptor, $0) }
     }
 
+    /// Reads `descriptor` to its end a megabyte at a time, handing each chunk to `body`. Returns 0, or the `errno`
+    /// of the read that failed; an error `body` throws ends the reading and is passed on.
+    package static func readChunks<Failure: Error>(
+        _ descriptor: Int32, _ body: (ArraySlice<UInt8>) throws(Failure) -> Void
+    ) throws(Failure) -> Int32 {
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, into: $0) }
+            if count < 0 { return errno }
+            if count == 0 { return 0 }
+            try body(buffer[..<count])
+        }
+    }
+
     /// Reads at most `buffer.count` bytes into `buffer`: how many (0 at the end of the file), or -1 with `errno`
     /// set.
     package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {

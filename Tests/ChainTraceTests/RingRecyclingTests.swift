@@ -67,6 +67,18 @@ struct RingRecyclingTests {
         }
     }
 
+    /// The same generated chain twice: one recording into a sink that keeps everything, one into a ring of `limit`.
+    static func sameChainTwice(
+        _ random: inout SeededGenerator, limit: Int
+    ) throws -> (everything: InMemoryTraceSink, ring: InMemoryTraceSink, plain: Chain<Command, Int>, ringed: Chain<Command, Int>) {
+        let everything = InMemoryTraceSink()
+        let ring = InMemoryTraceSink(limit: limit)
+        var chainRandom = random
+        let plain = try chain(&random, name: "c", recorder: Recorder(sink: everything))
+        let ringed = try chain(&chainRandom, name: "c", recorder: Recorder(sink: ring))
+        return (everything, ring, plain, ringed)
+    }
+
     static func commands(_ random: inout SeededGenerator) -> [Command] {
         (0..<Int.random(in: 1...300, using: &random)).map { _ in
             Command(value: Int.random(in: 1...1_000, using: &random), note: random.chance(0.3) ? "n\(Int.random(in: 0...99, using: &random))" : nil)
@@ -77,11 +89,7 @@ struct RingRecyclingTests {
     func aChainsRingKeepsTheNewestAsRecorded(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let limit = Int.random(in: 1...20, using: &random)
-        let everything = InMemoryTraceSink()
-        let ring = InMemoryTraceSink(limit: limit)
-        var chainRandom = random
-        let plain = try Self.chain(&random, name: "c", recorder: Recorder(sink: everything))
-        let ringed = try Self.chain(&chainRandom, name: "c", recorder: Recorder(sink: ring))
+        let (everything, ring, plain, ringed) = try Self.sameChainTwice(&random, limit: limit)
         let commands = Self.commands(&random)
         var held: [(index: Int, trace: Trace)] = []
         for (index, command) in commands.enumerated() {
@@ -136,11 +144,7 @@ struct RingRecyclingTests {
     func handBuiltTracesInTheRingLeaveNothingBehind(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let limit = Int.random(in: 1...4, using: &random)
-        let everything = InMemoryTraceSink()
-        let ring = InMemoryTraceSink(limit: limit)
-        var chainRandom = random
-        let plain = try Self.chain(&random, name: "c", recorder: Recorder(sink: everything))
-        let ringed = try Self.chain(&chainRandom, name: "c", recorder: Recorder(sink: ring))
+        let (everything, ring, plain, ringed) = try Self.sameChainTwice(&random, limit: limit)
         var head: Node?
         for index in (0..<Int.random(in: 1...6, using: &random)).reversed() {
             head = Node(name: "N\(index)", divisor: Int.random(in: 2...9, using: &random), next: head)
