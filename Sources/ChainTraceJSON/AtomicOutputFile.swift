@@ -15,12 +15,19 @@ import CZlib
 ///
 /// What `path` already is decides how it is published:
 /// - nothing, or a regular file: the temporary file is renamed over it;
-/// - a symbolic link to a regular file (`latest.html`, or `/dev/stdout` when standard output is redirected to a
-///   file), or to nothing yet: over (or as) the file it leads to, so that the link stays a link;
-/// - anything else — standard output or error, a pipe, a terminal, a device such as `/dev/null`: it is opened
-///   and the finished content written into it. The temporary file is then made in the temporary directory, and
-///   the target is not written at all unless the run gets as far as ``commit()``. (Renamed over, such a path —
-///   `/dev/stdout` itself — would have been replaced by a regular file, for a process allowed to write in `/dev`.)
+/// - a symbolic link to a regular file (`latest.html`), or to nothing yet: over (or as) the file it leads to, so
+///   that the link stays a link;
+/// - one of the process's own descriptors — `/dev/stdout`, `/dev/stderr`, `/dev/stdin`, `/dev/fd/N`,
+///   `/proc/self/fd/N` — whatever it is open on: the finished content is written into that descriptor, as the
+///   shell set it up (one that is closed, or open only for reading, is an error). So standard output redirected with `>>` keeps what the file held and gets the output after
+///   it, and with `>` the file stays the file the shell opened. (Renamed over through the link, a `>>` file lost
+///   its earlier content.)
+/// - anything else — a pipe, a terminal, a device such as `/dev/null`: it is opened and the finished content
+///   written into it.
+///
+/// In the last two cases the temporary file is made in the temporary directory, and the target is not written
+/// at all unless the run gets as far as ``commit()``. (Renamed over, such a path — `/dev/stdout` itself — would
+/// have been replaced by a regular file, for a process allowed to write in `/dev`.)
 ///
 /// The temporary file is also noted for deletion if a signal ends the process (Ctrl-C, `kill`, a closed pipe)
 /// before it is committed — in a program that asked for that with `chaintrace_remove_files_on_termination`, as
@@ -54,6 +61,8 @@ package final class AtomicOutputFile: Sendable {
         case rename(to: String)
         /// Written into what is at `path` (a pipe, a terminal, a device), opened at commit.
         case stream
+        /// Written into this descriptor of the process, which `path` names (`/dev/stdout` is 1).
+        case descriptor(Int32)
     }
 
     /// Reserves a temporary file beside `path` (beside the file a link there leads to; in the temporary directory
@@ -75,13 +84,13 @@ package final class AtomicOutputFile: Sendable {
     package init(path: String, compressed: Bool = false, temporaryDirectory: String? = nil) throws(FormatError) {
         self.path = path
         self.compressed = compressed
-        let publishing = Self.publishing(path)
+        let publishing = try Self.publishing(path)
         self.publishing = publishing
         // Beside where it is renamed to (a rename does not cross file systems), or in the temporary directory.
         let besidePath: String
         switch publishing {
         case .rename(let destination): besidePath = destination
-        case .stream: besidePath = (temporaryDirectory ?? Self.temporaryDirectory) + "chaintrace-output"
+        case .stream, .descriptor: besidePath = (temporaryDirectory ?? Self.temporaryDirectory) + "chaintrace-output"
         }
         let slash = besidePath.lastIndex(of: "/")
         let directory = slash.map { String(besidePath[...$0]) } ?? ""
@@ -97,7 +106,7 @@ package final class AtomicOutputFile: Sendable {
             if descriptor >= 0 || errno != EEXIST { break }
         }
         guard descriptor >= 0 else {
-            if case .stream = publishing {
+            if case .rename = publishing {} else {
                 throw .system(
                     file: path, expected: "a writable temporary directory to finish the output in (\(directory.dropLast()), set by TMPDIR)",
                     code: errno)
@@ -116,11 +125,28 @@ package final class AtomicOutputFile: Sendable {
     }
 
     /// How a file finished for `path` gets there, from what `path` is now (see the type's description).
-    private static func publishing(_ path: String) -> Publishing {
+    ///
+    /// - Throws: ``FormatError`` when `path` names a descriptor of the process that is closed or open only for
+    ///   reading.
+    private static func publishing(_ path: String) throws(FormatError) -> Publishing {
+        if let descriptor = ownDescriptor(path) {
+            let flags = fcntl(descriptor, F_GETFL)
+            guard flags >= 0 else {
+                // Closed (`>&-`): nothing to write into, and no file to make in its place.
+                throw FormatError(
+                    file: path, line: 0, column: 0, expected: "descriptor \(descriptor) open for writing", found: "it closed")
+            }
+            guard flags & O_ACCMODE != O_RDONLY else {
+                throw FormatError(
+                    file: path, line: 0, column: 0, expected: "descriptor \(descriptor) open for writing",
+                    found: "it open only for reading")
+            }
+            return .descriptor(descriptor)
+        }
         var target = stat()
         guard stat(path, &target) == 0 else {
-            // Nothing there: a new file, created by the rename. A link to nothing (`/dev/stdout` with standard
-            // output closed, say) is followed, so that the link itself is never replaced.
+            // Nothing there: a new file, created by the rename. A link to nothing is followed, so that the link
+            // itself is never replaced.
             return .rename(to: linkTarget(path) ?? path)
         }
         let kind = target.st_mode & S_IFMT
@@ -132,6 +158,24 @@ package final class AtomicOutputFile: Sendable {
         guard let resolved = realpath(path, nil) else { return .rename(to: linkTarget(path) ?? path) }
         defer { free(resolved) }
         return .rename(to: String(cString: resolved))
+    }
+
+    /// The descriptor of this process that `path` names — `/dev/stdin`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
+    /// `/proc/self/fd/N`, spelt so — open or not; `nil` for any other path.
+    package static func ownDescriptor(_ path: String) -> Int32? {
+        switch path {
+        case "/dev/stdin": return 0
+        case "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default: break
+        }
+        for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+            let digits = path.utf8.dropFirst(prefix.utf8.count)
+            guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            else { return nil }
+            return Int32(String(decoding: digits, as: UTF8.self))
+        }
+        return nil
     }
 
     /// Where the symbolic link at `path` leads, relative to its directory when the link is relative; `nil` when
@@ -206,8 +250,20 @@ package final class AtomicOutputFile: Sendable {
             if descriptor >= 0 { close(descriptor) }
             descriptor = -1
         }
-        guard case .rename(let destination) = publishing else {
-            try stream()
+        let destination: String
+        switch publishing {
+        case .rename(let path): destination = path
+        case .stream:
+            let target = open(path, O_WRONLY | O_CLOEXEC)
+            guard target >= 0 else { throw .system(file: path, expected: "a writable file", code: errno) }
+            defer { close(target) }
+            try stream(into: target)
+            unlink(temporaryPath)
+            forgetRemoval()
+            return
+        case .descriptor(let target):
+            // The process's own: written into where it stands, and left open.
+            try stream(into: target)
             unlink(temporaryPath)
             forgetRemoval()
             return
@@ -229,12 +285,9 @@ package final class AtomicOutputFile: Sendable {
         forgetRemoval()
     }
 
-    /// Writes the finished temporary file into what is at `path` (a pipe, a terminal, a device), compressed when
-    /// asked, a megabyte at a time.
-    private func stream() throws(FormatError) {
-        let target = open(path, O_WRONLY | O_CLOEXEC)
-        guard target >= 0 else { throw .system(file: path, expected: "a writable file", code: errno) }
-        defer { close(target) }
+    /// Writes the finished temporary file into `target` (open on what `path` names: a pipe, a terminal, a device,
+    /// a file standard output was redirected to), compressed when asked, a megabyte at a time.
+    private func stream(into target: Int32) throws(FormatError) {
         if compressed { return try Self.compress(temporaryPath, into: target, naming: path) }
         let input = open(temporaryPath, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw .system(file: path, expected: "to read back the finished file", code: errno) }

@@ -107,6 +107,67 @@ struct SpecialOutputCommandTests {
         }
     }
 
+    /// Standard output (or error, or any descriptor named `/dev/fd/N`) redirected to a file gets the output where
+    /// the shell opened it: after what a `>>` file held, and in the same file (inode) a `>` truncated. Before, the
+    /// output was renamed over the file the descriptor's link led to, so `-o - >> all.txt` lost all.txt's earlier
+    /// content. A closed descriptor is named as such, and `replay --trace-out /dev/stdout` is refused as `-` is.
+    @Test(arguments: SeededGenerator.seeds(4))
+    func redirectedStandardOutputKeepsTheShellsFile(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let inputs = try OutputOverInputCommandTests.inputs(&random)
+        let directory = inputs.directory.path
+        for (index, command) in CompressedOutputCommandTests.commands(inputs, &random).enumerated() {
+            let arguments = command.first == "render" && !command.contains("--format") ? command + ["--format", "dot"] : command
+            let context = "seed \(seed), \(arguments.joined(separator: " "))"
+            let plain = "\(directory)/plain-\(index).out"
+            let reference = try CLI.run(arguments.map { $0 == "OUT" ? plain : $0 })
+            #expect(reference.status == 0, "\(context): \(reference.standardError)")
+            let expected = try Data(contentsOf: URL(fileURLWithPath: plain))
+
+            let file = "\(directory)/redirected-\(index).out"
+            let earlier = Data("earlier content \(random.next() % 1000)\n".utf8)
+            try earlier.write(to: URL(fileURLWithPath: file))
+            var before = stat()
+            #expect(stat(file, &before) == 0)
+            let appendTo = random.pick(["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"])
+            let appended = try CLI.binary.run(
+                arguments.map { $0 == "OUT" ? appendTo : $0 }, extraEnvironment: ["TMPDIR": directory, "CHAINTRACE_TEST_OUT": file],
+                shell: (before: "", after: #">> "$CHAINTRACE_TEST_OUT""#))
+            #expect(appended.status == 0, "\(context), -o \(appendTo) >>: \(appended.standardError)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == earlier + expected, "\(context), -o \(appendTo) >>")
+
+            // `>`: the file the shell truncated and opened, not a new one renamed over it. Standard error too.
+            let (flag, descriptor) = random.pick([("-", ">"), ("/dev/stderr", "2>"), ("/dev/fd/2", "2>")])
+            let truncated = try CLI.binary.run(
+                arguments.map { $0 == "OUT" ? flag : $0 }, extraEnvironment: ["TMPDIR": directory, "CHAINTRACE_TEST_OUT": file],
+                shell: (before: "", after: descriptor + #" "$CHAINTRACE_TEST_OUT""#))
+            #expect(truncated.status == 0, "\(context), -o \(flag) \(descriptor): \(truncated.standardError)")
+            var content = try Data(contentsOf: URL(fileURLWithPath: file))
+            if descriptor == "2>" {
+                // What the command says on standard error follows the output.
+                #expect(content.starts(with: expected), "\(context), -o \(flag) 2>")
+                content = content.prefix(expected.count)
+            }
+            #expect(content == expected, "\(context), -o \(flag) \(descriptor)")
+            var after = stat()
+            #expect(stat(file, &after) == 0 && after.st_ino == before.st_ino, "\(context): \(file) was replaced")
+            #expect(CLI.partialFiles(in: inputs.directory).isEmpty, "\(context)")
+        }
+
+        let closed = try CLI.binary.run(
+            ["export", inputs.log, "--to", "folded", "-o", random.pick(["-", "/dev/stdout"])], shell: (before: "", after: ">&-"))
+        #expect(closed.status == 2, "seed \(seed)")
+        #expect(closed.standardError.contains(": expected descriptor 1 open for writing, found it closed"), "seed \(seed): \(closed.standardError)")
+        let reading = try CLI.binary.run(
+            ["export", inputs.log, "--to", "folded", "-o", "/dev/stdin"], shell: (before: "", after: "< /dev/null"))
+        #expect(reading.status == 2, "seed \(seed)")
+        #expect(reading.standardError.contains("/dev/stdin: expected descriptor 0 open for writing, found it open only for reading"), "seed \(seed): \(reading.standardError)")
+        let mixed = try CLI.run(["replay", inputs.definition, inputs.stream, "--trace-out", random.pick(["/dev/stdout", "/dev/fd/1"])])
+        #expect(mixed.status == 2, "seed \(seed)")
+        #expect(mixed.standardError.contains("(standard output, where the replay prints its report: the two would mix)"), "seed \(seed)")
+        #expect(mixed.standardOutput.isEmpty, "seed \(seed)")
+    }
+
     /// A run that fails before it finishes writes nothing into a pipe: the reader sees an empty stream, as it
     /// would see no file. A temporary directory that is missing is named as such. And a pipe given where standard
     /// output carries the report (`replay --trace-out -`) is refused before anything runs.

@@ -55,4 +55,32 @@ struct AtomicOutputFileTests {
         file.discard()
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "before")
     }
+
+    /// Which paths name one of the process's own descriptors (written into where the shell opened it, not renamed
+    /// over): `/dev/stdin`, `/dev/stdout`, `/dev/stderr`, and `/dev/fd/N` or `/proc/self/fd/N` with N all digits,
+    /// no more than fit. Generated near misses — other prefixes, letters or signs among the digits, no digits, too
+    /// many — against a plain reading of that rule.
+    @Test(arguments: SeededGenerator.seeds(8))
+    func ownDescriptorsAreNamedExactly(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        func reference(_ path: String) -> Int32? {
+            let named: [String: Int32] = ["/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2]
+            if let descriptor = named[path] { return descriptor }
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                let digits = path.dropFirst(prefix.count)
+                guard !digits.isEmpty, digits.allSatisfy({ "0123456789".contains($0) }), let value = Int64(digits),
+                    value <= Int64(Int32.max), digits.count <= 9
+                else { return nil }
+                return Int32(value)
+            }
+            return nil
+        }
+        let prefixes = ["/dev/fd/", "/proc/self/fd/", "/dev/fd", "/proc/self/fd", "/dev/fdx/", "dev/fd/", "/proc/1/fd/", "", "/dev/"]
+        let pieces = ["0", "1", "2", "7", "9", "12", "0001", "123456789", "1234567890", "99999999999", "a", "-1", "+1", " 1", "/", ".", "é", "stdout", "stderr", "stdin"]
+        for _ in 0..<400 {
+            var path = random.pick(prefixes)
+            for _ in 0..<random.next() % 3 { path += random.pick(pieces) }
+            #expect(AtomicOutputFile.ownDescriptor(path) == reference(path), "seed \(seed): \(path)")
+        }
+    }
 }
