@@ -50,6 +50,20 @@ struct SpecialOutputCommandTests {
         }
     }
 
+    /// `command` (with `OUT` for its output) as the tests run it, a description for failures, and the bytes it
+    /// writes into a plain file in `directory`.
+    static func reference(_ command: [String], index: Int, in directory: String, seed: UInt64) throws
+        -> (arguments: [String], context: String, expected: Data)
+    {
+        // A render into a pipe or standard output cannot tell its format from the name: given as dot.
+        let arguments = command.first == "render" && !command.contains("--format") ? command + ["--format", "dot"] : command
+        let context = "seed \(seed), \(arguments.joined(separator: " "))"
+        let plain = "\(directory)/plain-\(index).out"
+        let reference = try CLI.run(arguments.map { $0 == "OUT" ? plain : $0 })
+        #expect(reference.status == 0, "\(context): \(reference.standardError)")
+        return (arguments, context, try Data(contentsOf: URL(fileURLWithPath: plain)))
+    }
+
     @Test(arguments: SeededGenerator.seeds(4))
     func standardOutputPipesAndLinksGetWhatAFileGets(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
@@ -60,13 +74,7 @@ struct SpecialOutputCommandTests {
             try CLI.binary.run(arguments, extraEnvironment: ["TMPDIR": directory])
         }
         for (index, command) in CompressedOutputCommandTests.commands(inputs, &random).enumerated() {
-            // A render into a pipe or standard output cannot tell its format from the name: given as dot.
-            let arguments = command.first == "render" && !command.contains("--format") ? command + ["--format", "dot"] : command
-            let context = "seed \(seed), \(arguments.joined(separator: " "))"
-            let plain = "\(directory)/plain-\(index).out"
-            let reference = try CLI.run(arguments.map { $0 == "OUT" ? plain : $0 })
-            #expect(reference.status == 0, "\(context): \(reference.standardError)")
-            let expected = try Data(contentsOf: URL(fileURLWithPath: plain))
+            let (arguments, context, expected) = try Self.reference(command, index: index, in: directory, seed: seed)
 
             // `-`: standard output, here a pipe.
             let dash = try run(arguments.map { $0 == "OUT" ? "-" : $0 })
@@ -117,12 +125,7 @@ struct SpecialOutputCommandTests {
         let inputs = try OutputOverInputCommandTests.inputs(&random)
         let directory = inputs.directory.path
         for (index, command) in CompressedOutputCommandTests.commands(inputs, &random).enumerated() {
-            let arguments = command.first == "render" && !command.contains("--format") ? command + ["--format", "dot"] : command
-            let context = "seed \(seed), \(arguments.joined(separator: " "))"
-            let plain = "\(directory)/plain-\(index).out"
-            let reference = try CLI.run(arguments.map { $0 == "OUT" ? plain : $0 })
-            #expect(reference.status == 0, "\(context): \(reference.standardError)")
-            let expected = try Data(contentsOf: URL(fileURLWithPath: plain))
+            let (arguments, context, expected) = try Self.reference(command, index: index, in: directory, seed: seed)
 
             let file = "\(directory)/redirected-\(index).out"
             let earlier = Data("earlier content \(random.next() % 1000)\n".utf8)
