@@ -190,6 +190,36 @@ struct ReplayReadAheadTests {
         #expect(inLine.logged.count == inLine.commands, "seed \(seed)")
     }
 
+    /// Lines far longer than a batch's others (a long string field), read by two threads that step over each
+    /// other's batches, across the reader's 256 KiB chunks: the same report as reading in line, from memory and
+    /// from a file.
+    @Test(arguments: SeededGenerator.seeds(12))
+    func linesLongerThanABatchReadAheadAsInLine(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        var inserted: [String] = []
+        var text = ""
+        for _ in 0..<Int.random(in: 20...300, using: &random) {
+            var line = Self.line(&random, inserted: &inserted)
+            if random.chance(0.1), line.hasPrefix("{\"id\"") || line.hasPrefix("{\"") && line.hasSuffix("}") {
+                // A long member in front: a valid command stays valid, an invalid line stays invalid.
+                let note = String(repeating: random.pick(["x", "é", "\\n"]), count: Int.random(in: 1_000...120_000, using: &random))
+                line = "{\"note\":\"\(note)\"," + line.dropFirst()
+            }
+            text += line + (random.chance(0.03) ? "\n\n" : "\n")
+        }
+        let bytes = Array(text.utf8)
+        let skips = random.chance(0.6)
+        let inLine = try replay(bytes, readsAhead: false, skips: skips)
+        let batchSize = Int.random(in: 1...20, using: &random)
+        let fromMemory = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize)
+        #expect(fromMemory == inLine, "seed \(seed), skips \(skips), batches of \(batchSize)")
+        let file = TestFiles.directory.appendingPathComponent("ahead-long-\(seed).jsonl").path
+        var fromFile = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize, from: .file(file))
+        fromFile.error = fromFile.error?.replacingOccurrences(of: file, with: "ahead.jsonl")
+        fromFile.invalidLines = fromFile.invalidLines.map { $0.replacingOccurrences(of: file, with: "ahead.jsonl") }
+        #expect(fromFile == inLine, "seed \(seed), file, skips \(skips), batches of \(batchSize)")
+    }
+
     /// A stream in a file is opened again by each further decoding thread; one in a pipe cannot be, and is read by
     /// one thread — not opened twice, which would split its lines between two readers.
     @Test(arguments: SeededGenerator.seeds(8))
