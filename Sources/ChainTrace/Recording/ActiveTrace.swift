@@ -45,11 +45,23 @@ final class ActiveTrace: @unchecked Sendable {
             return Array(lastNames.names[..<records.count])
         }
 
-        /// Notes `handler` as the name of the hop about to be opened (the `records.count`th).
+        /// Notes `handler` as the name of the hop about to be opened (the `records.count`th). The common case —
+        /// the same name as the last trace's at this hop — is inlined into `begin`, the rest is a call: as one
+        /// call, with `begin`'s shared-trace path in line too, the traced `traceHop` row was 3.5 ns a hop slower
+        /// (eight interleaved runs, medians 49.8 and 46.3 ns).
+        @inline(__always)
         mutating func addName(_ handler: String) {
-            if namesFollowLast {
+            if namesFollowLast, let lastNames {
                 let index = records.count
-                if let lastNames, index < lastNames.names.count, lastNames.names[index] == handler { return }
+                if index < lastNames.names.count, lastNames.names[index] == handler { return }
+            }
+            addDifferentName(handler)
+        }
+
+        /// ``addName(_:)`` for a name the last trace's names do not have at this hop.
+        @inline(never)
+        mutating func addDifferentName(_ handler: String) {
+            if namesFollowLast {
                 names = currentNames
                 namesFollowLast = false
             }
@@ -217,7 +229,14 @@ final class ActiveTrace: @unchecked Sendable {
             content.value.open(handler, startOffset: startOffset(first: content.value.records.isEmpty))
             return true
         }
-        return withContent { content in
+        return beginShared(handler)
+    }
+
+    /// ``begin(_:)`` in a shared trace, or at the hop limit: out of line, so that the common case needs no closure
+    /// context or stack guard.
+    @inline(never)
+    private func beginShared(_ handler: String) -> Bool {
+        withContent { content in
             let startOffset = startOffset(first: content.records.isEmpty)
             guard content.records.count >= maximumHops else {
                 content.open(handler, startOffset: startOffset)
