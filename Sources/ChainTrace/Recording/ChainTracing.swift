@@ -16,7 +16,20 @@ import CChainTraceSupport
 public enum ChainTracing {
     /// The bootstrapped recorder and the hop limit; threads cache both (see ``bootstrapped(thread:)``).
     private static let global = LockedValue((recorder: Recorder.off, maximumHops: 1000))
-    @TaskLocal fileprivate static var scoped: Recorder?
+    /// The innermost `withRecorder(_:operation:)` scope's recorder, boxed: a task-local's value is copied out
+    /// through its type's value witnesses on every read, and an optional struct's copy took ~110 instructions —
+    /// one read per traced command — where a class reference's is one retain.
+    @TaskLocal fileprivate static var scoped = ScopedRecorder.none
+
+    /// A recorder set by a `withRecorder(_:operation:)` scope, or none.
+    fileprivate final class ScopedRecorder: Sendable {
+        static let none = ScopedRecorder(nil)
+        let recorder: Recorder?
+
+        init(_ recorder: Recorder?) {
+            self.recorder = recorder
+        }
+    }
 
     /// Whether any recorder could be in force — the bootstrapped one if it is on, or any open
     /// `withRecorder(_:operation:)` scope. When none is, an instrumented hop costs this one load.
@@ -33,7 +46,7 @@ public enum ChainTracing {
     }
 
     @usableFromInline
-    static var scopedRecorder: Recorder? { scoped }
+    static var scopedRecorder: Recorder? { scoped.recorder }
 
     /// Sets the recorder that instrumented chains use outside any `withRecorder(_:operation:)` scope.
     public static func bootstrap(_ recorder: Recorder) {
@@ -48,7 +61,7 @@ public enum ChainTracing {
     /// The recorder instrumented chains use here: the innermost `withRecorder(_:operation:)` scope's, else the
     /// bootstrapped one, else ``Recorder/off``.
     public static var recorder: Recorder {
-        scoped ?? bootstrapped(thread: ThreadState.current)
+        scoped.recorder ?? bootstrapped(thread: ThreadState.current)
     }
 
     /// The bootstrapped recorder, from this thread's cache unless it changed since.
@@ -86,7 +99,7 @@ public enum ChainTracing {
         let source: Int64 = recorder.isOn ? 1 : 0
         chaintrace_add_recording_sources(source)
         defer { chaintrace_add_recording_sources(-source) }
-        return try await $scoped.withValue(recorder, operation: operation)
+        return try await $scoped.withValue(ScopedRecorder(recorder), operation: operation)
     }
 
     /// Synchronous form of `withRecorder(_:operation:)`.
@@ -94,6 +107,6 @@ public enum ChainTracing {
         let source: Int64 = recorder.isOn ? 1 : 0
         chaintrace_add_recording_sources(source)
         defer { chaintrace_add_recording_sources(-source) }
-        return try $scoped.withValue(recorder, operation: operation)
+        return try $scoped.withValue(ScopedRecorder(recorder), operation: operation)
     }
 }
