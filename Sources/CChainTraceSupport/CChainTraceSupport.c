@@ -8,12 +8,33 @@
 #endif
 #include "CChainTraceSupport.h"
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
 int64_t chaintrace_recording_state[4] = {0, 0, 0, 0};
+
+void chaintrace_word_lock_wait(int32_t *word) {
+    for (unsigned tries = 0;; tries++) {
+        if (__atomic_load_n(word, __ATOMIC_RELAXED) == 0) {
+            int32_t expected = 0;
+            if (__atomic_compare_exchange_n(word, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+                return;
+            }
+        }
+        if (tries < 100) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#elif defined(__aarch64__)
+            __asm__ __volatile__("yield");
+#endif
+        } else {
+            sched_yield();
+        }
+    }
+}
 
 _Thread_local void *chaintrace_thread_object_slot = 0;
 

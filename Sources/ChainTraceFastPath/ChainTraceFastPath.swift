@@ -13,6 +13,8 @@
 // - `UncheckedCell`: a value whose accesses skip the run-time exclusivity check, for state only one thread
 //   touches (per-thread state, a lock's protected value, a decoder's line state, a profile's counters).
 // - `LockedValue`: a mutex around an `UncheckedCell`.
+// - `WordLock`: a lock of one word (a compare-and-swap to take, a release store to let go), for an async
+//   instrumented trace's few dozen instructions of bookkeeping a hop.
 // - `ThreadLocalObject`: one object per thread through a pthread key, read without retaining it (`withCurrent`
 //   lends it to a closure without even the retain a returned reference costs).
 // - `PlainValueBuffer`: a noncopyable growable list of plain values, written without copy-on-write checks, for an

@@ -85,6 +85,47 @@ struct FastPathTests {
         #expect(total.withLock { $0 } == threads * additions, "seed \(seed)")
     }
 
+    /// Threads taking a `WordLock` — more threads than cores, so that a holder is preempted now and then and
+    /// waiters reach the yielding part of the wait — are never inside it two at once, and lose no update made
+    /// under it: the same totals as the same work under `LockedValue`'s mutex. Several words of plain memory are
+    /// changed in each section, so a torn or reordered section would show as a pair that disagrees.
+    @Test(arguments: SeededGenerator.seeds(6))
+    func wordLockExcludesAndLosesNoUpdateAsAMutexDoes(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let threads = Int.random(in: 2...8, using: &random)
+        let additions = Int.random(in: 2_000...40_000, using: &random)
+        let step = Int.random(in: 1...7, using: &random)
+        final class Counters: @unchecked Sendable {
+            var inside = 0
+            var overlaps = 0
+            var first = 0
+            var second = 0
+            var disagreements = 0
+        }
+        let lock = WordLock()
+        let counters = Counters()
+        let reference = LockedValue((first: 0, second: 0))
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            for _ in 0..<additions {
+                lock.withLock {
+                    counters.inside += 1
+                    if counters.inside != 1 { counters.overlaps += 1 }
+                    counters.first += step
+                    if counters.second + step != counters.first { counters.disagreements += 1 }
+                    counters.second += step
+                    counters.inside -= 1
+                }
+                reference.withLock { $0.first += step; $0.second += step }
+            }
+        }
+        let expected = reference.withLock { $0 }
+        #expect(counters.overlaps == 0, "seed \(seed)")
+        #expect(counters.disagreements == 0, "seed \(seed)")
+        #expect(counters.first == expected.first && counters.second == expected.second, "seed \(seed)")
+        #expect(counters.first == threads * additions * step, "seed \(seed)")
+        #expect(counters.inside == 0, "seed \(seed)")
+    }
+
     final class Marker: Sendable {}
 
     /// Like a thread-local variable: each thread has its own object, the same one every time it asks, and the

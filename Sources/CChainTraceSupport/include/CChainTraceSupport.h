@@ -78,6 +78,27 @@ static inline void chaintrace_store_release(int64_t *value, int64_t newValue) {
     __atomic_store_n(value, newValue, __ATOMIC_RELEASE);
 }
 
+/// Waits for the lock at `word` and takes it: spins a little (the holder is a few dozen instructions from
+/// letting go), then yields the processor between tries (the holder may have been preempted).
+void chaintrace_word_lock_wait(int32_t *word);
+
+/// Takes the one-word lock at `word` (0: free, 1: held): one compare-and-swap when it is free, which it nearly
+/// always is; else ``chaintrace_word_lock_wait``. For critical sections of a few dozen instructions of ChainTrace's
+/// own that never call out (an async trace's hop bookkeeping), where `pthread_mutex_lock` and `_unlock` cost two
+/// calls and two atomic operations.
+static inline void chaintrace_word_lock(int32_t *word) {
+    int32_t expected = 0;
+    if (__builtin_expect(__atomic_compare_exchange_n(word, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED), 1)) {
+        return;
+    }
+    chaintrace_word_lock_wait(word);
+}
+
+/// Lets go of the lock at `word` (a release store: what was written under it is seen by the next to take it).
+static inline void chaintrace_word_unlock(int32_t *word) {
+    __atomic_store_n(word, 0, __ATOMIC_RELEASE);
+}
+
 /// The calling thread's one object of per-thread state that `ThreadLocalObject` keeps in this slot besides its
 /// pthread key (unretained; NULL before the thread's first use and once the thread's exit released it). A
 /// thread-local variable is one load; `pthread_getspecific` is a call, and the Swift global holding the key one

@@ -7,7 +7,8 @@ import CChainTraceSupport
 /// through the thread, async hops through a task-local, so concurrent commands never share one.
 ///
 /// `@unchecked Sendable` is sound: a trace started by an async hop is bound to a task-local, where child tasks
-/// could reach it, so all its mutation goes through `lock`. A trace started by a synchronous hop lives only in
+/// could reach it, so all its mutation goes through `lock` (a ``WordLock``: held only for a hop's bookkeeping,
+/// never while other code runs). A trace started by a synchronous hop lives only in
 /// its thread's ``ThreadState`` and is never bound to a task, so only that thread ever touches it and it needs
 /// no lock.
 @usableFromInline
@@ -131,7 +132,7 @@ final class ActiveTrace: @unchecked Sendable {
     private let usesCycleCounter = MonotonicClock.usesCycleCounter
     /// Touched by one thread, or under `lock`: its accesses skip the run-time exclusivity check.
     private let content = UncheckedCell(Content())
-    private let lock: LockedValue<Void>?
+    private let lock: WordLock?
 
     init<Command>(
         command: Command,
@@ -142,7 +143,7 @@ final class ActiveTrace: @unchecked Sendable {
         isShared: Bool,
         thread: ThreadState
     ) {
-        self.lock = isShared ? LockedValue(()) : nil
+        self.lock = isShared ? WordLock() : nil
         about = UncheckedCell(About(configuration: configuration, chain: chain, maximumHops: maximumHops))
         content.value.names.reserveCapacity(16)
         reuse(
@@ -193,7 +194,7 @@ final class ActiveTrace: @unchecked Sendable {
     func retire() {
         // A shared trace was last written under its lock, perhaps on other threads: taking it once orders those
         // writes before this thread's (no other thread can take it now, so it need not be held).
-        lock?.withLock { _ in }
+        lock?.withLock {}
         about.value.configuration = nil
         // Usually moved into the delivered trace already.
         Self.replace(&about.value.payload, with: nil)
@@ -217,7 +218,7 @@ final class ActiveTrace: @unchecked Sendable {
 
     private func withContent<T>(_ body: (inout Content) -> T) -> T {
         guard let lock else { return body(&content.value) }
-        return lock.withLock { _ in body(&content.value) }
+        return lock.withLock { body(&content.value) }
     }
 
     /// Opens a hop for `handler`; returns `false` (and records a loop failure) if the hop limit is reached.
