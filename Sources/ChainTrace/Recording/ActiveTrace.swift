@@ -226,7 +226,7 @@ final class ActiveTrace: @unchecked Sendable {
     func begin(_ handler: String) -> Bool {
         if lock == nil, content.value.records.count < maximumHops {
             // The common case, a synchronous hop within the limit: no loop to report, so no string is made. What
-            // this and the same in `end` buy is in Docs/Performance.md ("Latest: runs 27–31"): 7.7 ns a hop.
+            // this and the same in `end` buy is in Docs/Performance.md ("Runs 27–31"): 7.7 ns a hop.
             content.value.open(handler, startOffset: startOffset(first: content.value.records.isEmpty))
             return true
         }
