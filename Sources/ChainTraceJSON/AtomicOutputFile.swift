@@ -19,9 +19,9 @@ import CZlib
 ///   that the link stays a link;
 /// - one of the process's own descriptors — `/dev/stdout`, `/dev/stderr`, `/dev/stdin`, `/dev/fd/N`,
 ///   `/proc/self/fd/N` — whatever it is open on: the finished content is written into that descriptor, as the
-///   shell set it up (one that is closed, or open only for reading, is an error). So standard output redirected with `>>` keeps what the file held and gets the output after
-///   it, and with `>` the file stays the file the shell opened. (Renamed over through the link, a `>>` file lost
-///   its earlier content.)
+///   shell set it up (one that is closed, or open only for reading, is an error). So standard output redirected
+///   with `>>` keeps what the file held and gets the output after it, and with `>` the file stays the file the
+///   shell opened. (Renamed over through the link, a `>>` file lost its earlier content.)
 /// - anything else — a pipe, a terminal, a device such as `/dev/null`: it is opened and the finished content
 ///   written into it.
 ///
@@ -63,6 +63,12 @@ package final class AtomicOutputFile: Sendable {
         case stream
         /// Written into this descriptor of the process, which `path` names (`/dev/stdout` is 1).
         case descriptor(Int32)
+
+        /// Where a file renamed into place goes; `nil` for one written into its target.
+        var destination: String? {
+            guard case .rename(let destination) = self else { return nil }
+            return destination
+        }
     }
 
     /// Reserves a temporary file beside `path` (beside the file a link there leads to; in the temporary directory
@@ -87,11 +93,7 @@ package final class AtomicOutputFile: Sendable {
         let publishing = try Self.publishing(path)
         self.publishing = publishing
         // Beside where it is renamed to (a rename does not cross file systems), or in the temporary directory.
-        let besidePath: String
-        switch publishing {
-        case .rename(let destination): besidePath = destination
-        case .stream, .descriptor: besidePath = (temporaryDirectory ?? Self.temporaryDirectory) + "chaintrace-output"
-        }
+        let besidePath = publishing.destination ?? ((temporaryDirectory ?? Self.temporaryDirectory) + "chaintrace-output")
         let slash = besidePath.lastIndex(of: "/")
         let directory = slash.map { String(besidePath[...$0]) } ?? ""
         let name = slash.map { String(besidePath[besidePath.index(after: $0)...]) } ?? besidePath
@@ -106,7 +108,7 @@ package final class AtomicOutputFile: Sendable {
             if descriptor >= 0 || errno != EEXIST { break }
         }
         guard descriptor >= 0 else {
-            if case .rename = publishing {} else {
+            if publishing.destination == nil {
                 throw .system(
                     file: path, expected: "a writable temporary directory to finish the output in (\(directory.dropLast()), set by TMPDIR)",
                     code: errno)
@@ -250,20 +252,8 @@ package final class AtomicOutputFile: Sendable {
             if descriptor >= 0 { close(descriptor) }
             descriptor = -1
         }
-        let destination: String
-        switch publishing {
-        case .rename(let path): destination = path
-        case .stream:
-            let target = open(path, O_WRONLY | O_CLOEXEC)
-            guard target >= 0 else { throw .system(file: path, expected: "a writable file", code: errno) }
-            defer { close(target) }
-            try stream(into: target)
-            unlink(temporaryPath)
-            forgetRemoval()
-            return
-        case .descriptor(let target):
-            // The process's own: written into where it stands, and left open.
-            try stream(into: target)
+        guard let destination = publishing.destination else {
+            try writeIntoTarget()
             unlink(temporaryPath)
             forgetRemoval()
             return
@@ -285,8 +275,17 @@ package final class AtomicOutputFile: Sendable {
         forgetRemoval()
     }
 
-    /// Writes the finished temporary file into `target` (open on what `path` names: a pipe, a terminal, a device,
-    /// a file standard output was redirected to), compressed when asked, a megabyte at a time.
+    /// Writes the finished temporary file into what `path` names: the process's own descriptor, written where it
+    /// stands and left open, or a pipe, a terminal or a device, opened here.
+    private func writeIntoTarget() throws(FormatError) {
+        if case .descriptor(let target) = publishing { return try stream(into: target) }
+        let target = open(path, O_WRONLY | O_CLOEXEC)
+        guard target >= 0 else { throw .system(file: path, expected: "a writable file", code: errno) }
+        defer { close(target) }
+        try stream(into: target)
+    }
+
+    /// Writes the finished temporary file into `target`, compressed when asked, a megabyte at a time.
     private func stream(into target: Int32) throws(FormatError) {
         if compressed { return try Self.compress(temporaryPath, into: target, naming: path) }
         let input = open(temporaryPath, O_RDONLY | O_CLOEXEC)

@@ -8,9 +8,8 @@ import CChainTraceSupport
 ///
 /// `@unchecked Sendable` is sound: a trace started by an async hop is bound to a task-local, where child tasks
 /// could reach it, so all its mutation goes through `lock` (a ``WordLock``: held only for a hop's bookkeeping,
-/// never while other code runs). A trace started by a synchronous hop lives only in
-/// its thread's ``ThreadState`` and is never bound to a task, so only that thread ever touches it and it needs
-/// no lock.
+/// never while other code runs). A trace started by a synchronous hop lives only in its thread's ``ThreadState``
+/// and is never bound to a task, so only that thread ever touches it and it needs no lock.
 @usableFromInline
 final class ActiveTrace: @unchecked Sendable {
     /// A decision ``ChainTracing/decide(_:reason:)`` set for an open hop, by its record.
