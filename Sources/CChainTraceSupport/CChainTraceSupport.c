@@ -16,6 +16,13 @@
 
 int64_t chaintrace_recording_state[4] = {0, 0, 0, 0};
 
+/// The concurrency runtime's current task, declared with the Swift calling convention it is defined with.
+extern void *swift_task_getCurrent(void) __attribute__((swiftcall));
+
+intptr_t chaintrace_current_task(void) {
+    return (intptr_t)swift_task_getCurrent();
+}
+
 void chaintrace_word_lock_wait(int32_t *word) {
     for (unsigned tries = 0;; tries++) {
         if (__atomic_load_n(word, __ATOMIC_RELAXED) == 0) {

@@ -1,4 +1,5 @@
 import ChainTrace
+import ChainTraceTestSupport
 import Testing
 
 /// A finished async instrumented trace is kept for the next one its thread starts, but only when nothing else
@@ -106,6 +107,84 @@ struct AsyncTraceRecyclingTests {
             let number = try #require(trace.commandID.flatMap { Int($0) })
             #expect(trace.path.first == "Outer")
             #expect(Set(trace.path.dropFirst()) == Set((0..<(number % 3)).map { "Child\($0)" }), "command \(number): \(trace.path)")
+        }
+    }
+
+    /// Child tasks adding hops to one shared trace at once — many of them, each a few hops deep, on every thread
+    /// of the pool, so that the trace's lock is contended — some with a synchronous hop inside, some (one hop deep)
+    /// starting children of their own, some deciding for themselves: every hop arrives once with its own name and the decision its own
+    /// nesting gives it (a hop with a hop inside it passed, the innermost accepted or failed), and times that add
+    /// up. Before, the trace kept one "innermost" hop for all tasks: a hop closed whichever hop had opened last,
+    /// and a sibling's hop counted as nested. Generated: how many children, how deep, which fail, nest or decide.
+    @Test(arguments: SeededGenerator.seeds(8))
+    func childTasksAddingHopsAtOnceKeepTheirOwnNesting(seed: UInt64) async throws {
+        var random = SeededGenerator(seed: seed)
+        let children = Int.random(in: 4...24, using: &random)
+        let depths = (0..<children).map { _ in Int.random(in: 1...4, using: &random) }
+        let failing = Set((0..<children).filter { _ in random.chance(0.2) })
+        let synchronous = Set((0..<children).filter { !failing.contains($0) && random.chance(0.3) })
+        let parents = Set((0..<children).filter { depths[$0] == 1 && !failing.contains($0) && !synchronous.contains($0) && random.chance(0.5) })
+        let deciding = Set((0..<children).filter { !failing.contains($0) && !synchronous.contains($0) && !parents.contains($0) && random.chance(0.3) })
+        struct Failure: Error {}
+        let command = Sent(number: Int(seed % 1000))
+        /// A child's hops, nested `depth` deep; the innermost fails, runs a synchronous hop, or starts two
+        /// children of its own.
+        @Sendable func hops(_ child: Int, _ level: Int, _ depth: Int) async -> Int {
+            (try? await traceHop("C\(child).\(level)", command: command) { () async throws -> Int in
+                if level + 1 < depth { return await hops(child, level + 1, depth) }
+                if failing.contains(child) { throw Failure() }
+                if synchronous.contains(child) { return traceHop("S\(child)", command: command) { child } }
+                if deciding.contains(child) { ChainTracing.decide(.continued, reason: "noted") }
+                if parents.contains(child) {
+                    return await withTaskGroup(of: Int.self) { group in
+                        for grandchild in 0..<2 {
+                            group.addTask { await traceHop("G\(child).\(grandchild)", command: command) { () async -> Int in grandchild } }
+                        }
+                        return await group.reduce(0, +)
+                    }
+                }
+                return child
+            }) ?? -1
+        }
+        let sink = InMemoryTraceSink()
+        await ChainTracing.withRecorder(Recorder(sink: sink, capturesPayloads: false)) {
+            _ = await traceHop("Outer", command: command) { () async -> Int in
+                await withTaskGroup(of: Int.self) { group in
+                    for child in 0..<children {
+                        let depth = depths[child]
+                        group.addTask { await hops(child, 0, depth) }
+                    }
+                    return await group.reduce(0, +)
+                }
+            }
+        }
+        let trace = try #require(sink.traces.first)
+        #expect(sink.traces.count == 1, "seed \(seed)")
+        var expected: [String: Decision] = ["Outer": .passed]
+        for child in 0..<children {
+            for level in 0..<depths[child] { expected["C\(child).\(level)"] = .passed }
+            let innermost = "C\(child).\(depths[child] - 1)"
+            if failing.contains(child) {
+                expected[innermost] = .failed
+            } else if synchronous.contains(child) {
+                expected["S\(child)"] = .accepted
+            } else if parents.contains(child) {
+                expected["G\(child).0"] = .accepted
+                expected["G\(child).1"] = .accepted
+            } else {
+                expected[innermost] = deciding.contains(child) ? .continued : .accepted
+            }
+        }
+        #expect(trace.path.sorted() == expected.keys.sorted(), "seed \(seed): \(trace.path)")
+        let decided = Dictionary(trace.hops.map { ($0.handler, $0.decision) }, uniquingKeysWith: { first, _ in first })
+        for (handler, decision) in expected where decided[handler] != decision {
+            Issue.record("seed \(seed): \(handler) \(decided[handler].map { "\($0)" } ?? "missing"), expected \(decision)")
+        }
+        #expect(trace.hops.allSatisfy { $0.selfDuration <= $0.inclusiveDuration }, "seed \(seed)")
+        // Each child's hops nest: one hop's inclusive time covers the next one's.
+        for child in 0..<children where depths[child] > 1 {
+            let times = (0..<depths[child]).compactMap { level in trace.hops.first { $0.handler == "C\(child).\(level)" }?.inclusiveDuration }
+            #expect(zip(times, times.dropFirst()).allSatisfy { $0 >= $1 }, "seed \(seed), child \(child): \(times)")
         }
     }
 }

@@ -126,6 +126,52 @@ struct FastPathTests {
         #expect(counters.inside == 0, "seed \(seed)")
     }
 
+    /// `currentTaskIdentity()` (the runtime's current task, as an address) tells tasks apart exactly as
+    /// `UnsafeCurrentTask` does (its hash, which is of the same task object): the same within one task, before and after it suspends; different between
+    /// tasks running at once, children and their parent alike; 0 outside any task.
+    @Test(arguments: SeededGenerator.seeds(4))
+    func taskIdentityIsUnsafeCurrentTaskIdentity(seed: UInt64) async {
+        var random = SeededGenerator(seed: seed)
+        let children = Int.random(in: 2...16, using: &random)
+        let outside = await Task.detached { () -> Int in
+            // A thread of our own runs outside any task.
+            final class Box: @unchecked Sendable { var value = -1 }
+            let box = Box()
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                box.value = currentTaskIdentity()
+                done.signal()
+            }
+            done.wait()
+            return box.value
+        }.value
+        #expect(outside == 0, "seed \(seed)")
+        let parent = currentTaskIdentity()
+        // `UnsafeCurrentTask` is not `Sendable`; its hash (of the same task object) crosses to the children.
+        let parentTask = withUnsafeCurrentTask { $0?.hashValue }
+        #expect(parent != 0, "seed \(seed)")
+        await Task.yield()
+        #expect(currentTaskIdentity() == parent, "seed \(seed): changed across a suspension")
+        let seen = await withTaskGroup(of: (Int, Int, Bool).self) { group in
+            for _ in 0..<children {
+                group.addTask {
+                    let before = currentTaskIdentity()
+                    await Task.yield()
+                    let after = currentTaskIdentity()
+                    let sameAsParent = withUnsafeCurrentTask { $0?.hashValue == parentTask }
+                    return (before, after, sameAsParent)
+                }
+            }
+            var seen: [(Int, Int, Bool)] = []
+            for await entry in group { seen.append(entry) }
+            return seen
+        }
+        #expect(seen.allSatisfy { $0.0 == $0.1 && $0.0 != 0 }, "seed \(seed)")
+        #expect(seen.allSatisfy { ($0.0 == parent) == $0.2 }, "seed \(seed)")
+        #expect(!seen.contains { $0.0 == parent }, "seed \(seed)")
+        #expect(Set(seen.map(\.0)).count == children, "seed \(seed): children running at once share an identity")
+    }
+
     final class Marker: Sendable {}
 
     /// Like a thread-local variable: each thread has its own object, the same one every time it asks, and the

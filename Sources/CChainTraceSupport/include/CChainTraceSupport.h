@@ -99,6 +99,10 @@ static inline void chaintrace_word_unlock(int32_t *word) {
     __atomic_store_n(word, 0, __ATOMIC_RELEASE);
 }
 
+/// The address of the task running the caller, 0 outside any task: the concurrency runtime's
+/// `swift_task_getCurrent`, which `withUnsafeCurrentTask` reads too.
+intptr_t chaintrace_current_task(void);
+
 /// The calling thread's one object of per-thread state that `ThreadLocalObject` keeps in this slot besides its
 /// pthread key (unretained; NULL before the thread's first use and once the thread's exit released it). A
 /// thread-local variable is one load; `pthread_getspecific` is a call, and the Swift global holding the key one

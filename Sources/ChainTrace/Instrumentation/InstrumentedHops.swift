@@ -46,7 +46,7 @@ extension ChainTracing {
     ) -> (trace: ActiveTrace, isOutermost: Bool)? {
         if !isAsync, let active = thread.activeTrace { return (active.object, false) }
         switch task ?? taskHops {
-        case .tracing(let active): return (active, false)
+        case .tracing(let active, _): return (active, false)
         case .skipping: return nil
         case .none: break
         }
@@ -114,7 +114,12 @@ extension ChainTracing {
                 defer { thread.untracedDepth -= 1 }
                 return try body()
             }
-            guard isOutermost else { return try runNested(handler, in: trace, role: role, judge: judge, onLoop: onLoop, body) }
+            guard isOutermost else {
+                // The task's async trace, joined by a synchronous hop.
+                let task = ActiveTrace.currentTaskID()
+                return try runNested(
+                    handler, in: trace, task: (task, taskHops.owner ?? task), role: role, judge: judge, onLoop: onLoop, body)
+            }
             // `trace` is held by this frame until the `defer` below has cleared the thread's unretained reference.
             thread.activeTrace = UnretainedObject(trace)
             defer {
@@ -125,26 +130,32 @@ extension ChainTracing {
         }
     }
 
-    /// Runs a synchronous hop in `trace`: the thread's open trace, or the one this hop just started.
+    /// Runs a synchronous hop in `trace`: the thread's open trace, or the one this hop just started — or, with
+    /// `task` (the calling task and the task whose hop bound the trace), the task's async trace, where the hop is
+    /// opened and closed in the calling task's own nesting (see ``run(_:isOutermost:task:owner:role:judge:_:)``).
     @inlinable
     static func runNested<Result>(
         _ handler: () -> String,
         in trace: ActiveTrace,
+        task: (id: Int, owner: Int)? = nil,
         role: HandlerRole,
         judge: (Result) -> HopReturn,
         onLoop: (() -> Result)?,
         _ body: () throws -> Result
     ) rethrows -> Result {
-        guard trace.begin(handler()) else {
+        let opened = if let task { trace.begin(handler(), task: task.id, owner: task.owner) } else { trace.begin(handler()) }
+        guard opened else {
             if let onLoop { return onLoop() }
             return try body()
         }
+        // Not bound to the task-local again for the body, as an async hop's is: synchronous code starts no child
+        // tasks.
         do {
             let result = try body()
-            trace.end(judge(result), role: role)
+            if let task { trace.end(judge(result), role: role, task: task.id) } else { trace.end(judge(result), role: role) }
             return result
         } catch {
-            trace.end(.error(error), role: role)
+            if let task { trace.end(.error(error), role: role, task: task.id) } else { trace.end(.error(error), role: role) }
             throw error
         }
     }
@@ -189,11 +200,13 @@ extension ChainTracing {
         else {
             return try await runUntraced(body)
         }
-        guard trace.begin(handler()) else {
+        let taskID = ActiveTrace.currentTaskID()
+        let owner = task.owner ?? taskID
+        guard trace.begin(handler(), task: taskID, owner: owner) else {
             if let onLoop { return onLoop() }
             return try await body()
         }
-        return try await run(trace, isOutermost: isOutermost, role: role, judge: judge, body)
+        return try await run(trace, isOutermost: isOutermost, task: taskID, owner: owner, role: role, judge: judge, body)
     }
 
     /// Runs an async hop's body for a command that is not traced, so that its nested hops do not trace it.
@@ -207,15 +220,38 @@ extension ChainTracing {
     /// Inlinable, with `observe`, so that a nested hop's body is called from the caller's own async frame: as
     /// calls, the two cost an async frame each a hop.
     @inlinable
+    ///
+    /// A hop of a task other than the one whose hop bound the trace (`owner`; a child task's, say) binds it again
+    /// for its body, naming its own task: the hops of that task's children then nest in this task's hops, not in
+    /// its parent's. A sequential chain, all in one task, never does.
     nonisolated(nonsending) static func run<Result>(
         _ trace: consuming ActiveTrace,
         isOutermost: Bool,
+        task: Int,
+        owner: Int,
         role: HandlerRole,
         judge: (Result) -> HopReturn,
         _ body: nonisolated(nonsending) () async throws -> Result
     ) async rethrows -> Result {
-        guard isOutermost else { return try await observe(trace, role: role, judge: judge, body) }
-        return try await runOutermost(trace, role: role, judge: judge, body)
+        guard isOutermost else {
+            guard task != owner else { return try await observe(trace, task: task, role: role, judge: judge, body) }
+            return try await observeRebinding(trace, task: task, role: role, judge: judge, body)
+        }
+        return try await runOutermost(trace, task: task, role: role, judge: judge, body)
+    }
+
+    /// ``observe(_:task:role:judge:_:)`` with the trace bound to the task-local again, naming `task`.
+    @usableFromInline
+    nonisolated(nonsending) static func observeRebinding<Result>(
+        _ trace: ActiveTrace,
+        task: Int,
+        role: HandlerRole,
+        judge: (Result) -> HopReturn,
+        _ body: nonisolated(nonsending) () async throws -> Result
+    ) async rethrows -> Result {
+        try await $taskHops.withValue(.tracing(trace, owner: task)) {
+            try await observe(trace, task: task, role: role, judge: judge, body)
+        }
     }
 
     /// The outermost hop: binds `trace` to the task for the hops nested in it, and delivers it at the end.
@@ -223,6 +259,7 @@ extension ChainTracing {
     @usableFromInline
     nonisolated(nonsending) static func runOutermost<Result>(
         _ trace: consuming ActiveTrace,
+        task: Int,
         role: HandlerRole,
         judge: (Result) -> HopReturn,
         _ body: nonisolated(nonsending) () async throws -> Result
@@ -232,8 +269,8 @@ extension ChainTracing {
             finish(owned)
             recycle(&owned)
         }
-        return try await $taskHops.withValue(.tracing(owned)) { [owned] in
-            try await observe(owned, role: role, judge: judge, body)
+        return try await $taskHops.withValue(.tracing(owned, owner: task)) { [owned] in
+            try await observe(owned, task: task, role: role, judge: judge, body)
         }
     }
 
@@ -252,16 +289,17 @@ extension ChainTracing {
     @inlinable
     nonisolated(nonsending) static func observe<Result>(
         _ trace: ActiveTrace,
+        task: Int,
         role: HandlerRole,
         judge: (Result) -> HopReturn,
         _ body: nonisolated(nonsending) () async throws -> Result
     ) async rethrows -> Result {
         do {
             let result = try await body()
-            trace.end(judge(result), role: role)
+            trace.end(judge(result), role: role, task: task)
             return result
         } catch {
-            trace.end(.error(error), role: role)
+            trace.end(.error(error), role: role, task: task)
             throw error
         }
     }
@@ -272,14 +310,21 @@ extension ChainTracing {
 enum TaskHops: Sendable {
     /// No instrumented hop is running in the task: the next one may start a trace.
     case none
-    /// Hops join this trace.
-    case tracing(ActiveTrace)
+    /// Hops join this trace; `owner` is the task whose hop bound it here (see
+    /// ``ChainTracing/run(_:isOutermost:task:owner:role:judge:_:)``).
+    case tracing(ActiveTrace, owner: Int)
     /// The command is not traced: hops run their bodies and record nothing.
     case skipping
 
     /// The trace hops join, if any.
     @usableFromInline var trace: ActiveTrace? {
-        if case .tracing(let trace) = self { return trace }
+        if case .tracing(let trace, _) = self { return trace }
+        return nil
+    }
+
+    /// The task whose hop bound the trace, if any.
+    @usableFromInline var owner: Int? {
+        if case .tracing(_, let owner) = self { return owner }
         return nil
     }
 

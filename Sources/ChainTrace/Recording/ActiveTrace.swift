@@ -38,6 +38,10 @@ final class ActiveTrace: @unchecked Sendable {
         var overrides: [Override] = []
         var failure: Int?
         var end: UInt64 = 0
+        /// In a shared trace, hops of one command run in several tasks at once (a handler's child tasks), so no
+        /// one hop is "the innermost": each task has its own, and each record notes its task, whether a hop was
+        /// opened inside it, and whether it is still open. Empty in a trace of one thread.
+        var tasks = TaskHopState()
 
         /// The names of the hops opened so far.
         var currentNames: [String] {
@@ -183,6 +187,7 @@ final class ActiveTrace: @unchecked Sendable {
         content.value.innermost = -1
         if !content.value.overrides.isEmpty { content.value.overrides.removeAll() }
         if !content.value.reasons.values.isEmpty { content.value.reasons = HopReasons() }
+        if !content.value.tasks.isEmpty { content.value.tasks.removeAll() }
         content.value.failure = nil
         content.value.end = 0
         about.value.start = MonotonicClock.now()
@@ -256,6 +261,70 @@ final class ActiveTrace: @unchecked Sendable {
         }
     }
 
+    /// Whether hops of this trace may run in several tasks at once (it was started by an async hop): then they
+    /// open and close with ``begin(_:task:owner:)`` and ``end(_:role:task:)``.
+    @usableFromInline
+    var isShared: Bool { lock != nil }
+
+    /// The calling task's identity (0 outside any task), for a shared trace's per-task bookkeeping.
+    @inlinable
+    static func currentTaskID() -> Int {
+        currentTaskIdentity()
+    }
+
+    /// Opens a hop for `handler` in task `task` of a shared trace, nested in that task's innermost open hop — or,
+    /// for the task's first, in `owner`'s: the task whose hop bound the trace to the task-local this one sees
+    /// (its parent, since a task's first hop binds it for its own children). Returns `false` (and records a loop
+    /// failure) if the hop limit is reached.
+    @usableFromInline
+    func begin(_ handler: String, task: Int, owner: Int) -> Bool {
+        withContent { content in
+            let startOffset = startOffset(first: content.records.isEmpty)
+            let index = content.records.count
+            guard index < maximumHops else {
+                let reason = Self.loopMessage(content.currentNames + [handler], chain: chain, hops: index)
+                content.addName(handler)
+                // A loop's record is closed as it is made: no enclosing hop in `registry`.
+                content.records.append(
+                    HopRecord(
+                        handler: Int32(truncatingIfNeeded: index), registry: -1, decision: .failed,
+                        startOffset: startOffset, inclusiveDuration: 0, selfDuration: 0))
+                content.tasks.opened(index, in: task, isOpen: false)
+                content.reasons.set(reason, at: index)
+                content.failure = content.failure ?? index
+                content.end = start &+ startOffset
+                return false
+            }
+            let enclosing = content.tasks.innermost(of: task) ?? content.tasks.innermost(of: owner) ?? -1
+            content.addName(handler)
+            content.records.append(
+                HopRecord(
+                    handler: Int32(truncatingIfNeeded: index), registry: Int32(truncatingIfNeeded: enclosing),
+                    decision: .passed, startOffset: startOffset, inclusiveDuration: 0, selfDuration: 0))
+            if enclosing >= 0 { content.tasks.nest(in: enclosing) }
+            content.tasks.opened(index, in: task, isOpen: true)
+            return true
+        }
+    }
+
+    /// Closes task `task`'s innermost open hop of a shared trace (see ``end(_:role:)``); the hop it was nested in
+    /// becomes the task's innermost if it is the task's own.
+    @usableFromInline
+    func end(_ returned: HopReturn, role: HandlerRole, task: Int) {
+        let now = now()
+        withContent { content in
+            guard let record = content.tasks.innermost(of: task) else { return }
+            let (decision, reason) = Self.decision(
+                for: returned, role: role, hasNested: content.tasks.records[record].hasNested, record: record, content: &content)
+            let enclosing = Int(content.records[record].registry)
+            content.close(record, as: decision, at: now, traceStart: start)
+            // `close` is for one thread's hops, nested one in the other; here the innermost is the task's.
+            content.innermost = -1
+            content.tasks.closed(record, enclosing: enclosing, in: task)
+            if let reason { content.reasons.set(reason, at: record) }
+        }
+    }
+
     /// When a hop opening now starts, from the trace's start: the first starts with the trace, with no second
     /// clock read.
     @inline(__always)
@@ -287,44 +356,122 @@ final class ActiveTrace: @unchecked Sendable {
         end(returned, role: role, at: now)
     }
 
-    /// ``end(_:role:)`` at `now`, with every case: judged, failed, overridden, or in a shared trace.
+    /// ``end(_:role:)`` at `now`, with every case: judged, failed or overridden.
     private func end(_ returned: HopReturn, role: HandlerRole, at now: UInt64) {
         withContent { content in
             let record = content.innermost
             guard record >= 0 else { return }
             // Every record after this one was opened while it was open: nested in it.
-            let hasNested = content.records.count > record &+ 1
-            var decision: Decision
-            var reason: String?
-            switch returned {
-            case .value: decision = .accepted
-            case .nothing: decision = .passed
-            case .judged(let judged, let why): (decision, reason) = (judged, why)
-            case .error(let error): (decision, reason) = (.failed, FailureText.of(error))
-            }
-            if hasNested {
-                // A hop that forwarded did not stop the chain, and a failure handed back up from a nested hop
-                // belongs to the hop where it started.
-                if decision == .accepted || (decision == .failed && content.failure != nil) {
-                    (decision, reason) = (.passed, nil)
-                }
-            }
-            if role == .observer, decision == .passed || decision == .accepted { decision = .continued }
-            if !content.overrides.isEmpty, let index = content.overrides.lastIndex(where: { $0.record == record }) {
-                (decision, reason) = (content.overrides[index].decision, content.overrides[index].reason)
-                content.overrides.remove(at: index)
-            }
-            if decision == .failed, content.failure == nil { content.failure = record }
+            let (decision, reason) = Self.decision(
+                for: returned, role: role, hasNested: content.records.count > record &+ 1, record: record, content: &content)
             content.close(record, as: decision, at: now, traceStart: start)
             // Nothing set this record's reason before (a loop's record is closed as it is made).
             if let reason { content.reasons.set(reason, at: record) }
         }
     }
 
-    /// Overrides the decision the innermost open hop would otherwise be given.
+    /// The decision (and reason) of open hop `record`, which returned `returned`: a hop that forwarded
+    /// (`hasNested`) did not stop the chain, a failure handed back up from a nested hop belongs to the hop where
+    /// it started, an observer continued, and ``ChainTracing/decide(_:reason:)`` overrides all of it. Notes the
+    /// trace's first failure.
+    private static func decision(
+        for returned: HopReturn, role: HandlerRole, hasNested: Bool, record: Int, content: inout Content
+    ) -> (Decision, String?) {
+        var decision: Decision
+        var reason: String?
+        switch returned {
+        case .value: decision = .accepted
+        case .nothing: decision = .passed
+        case .judged(let judged, let why): (decision, reason) = (judged, why)
+        case .error(let error): (decision, reason) = (.failed, FailureText.of(error))
+        }
+        if hasNested, decision == .accepted || (decision == .failed && content.failure != nil) {
+            (decision, reason) = (.passed, nil)
+        }
+        if role == .observer, decision == .passed || decision == .accepted { decision = .continued }
+        if !content.overrides.isEmpty, let index = content.overrides.lastIndex(where: { $0.record == record }) {
+            (decision, reason) = (content.overrides[index].decision, content.overrides[index].reason)
+            content.overrides.remove(at: index)
+        }
+        if decision == .failed, content.failure == nil { content.failure = record }
+        return (decision, reason)
+    }
+
+    /// A shared trace's hops by task: which task opened each, and each task's innermost open hop.
+    struct TaskHopState: ~Copyable {
+        /// What a shared trace knows of one of its records besides the record itself.
+        struct RecordTask: BitwiseCopyable {
+            /// The task that opened it.
+            var task: Int
+            /// Whether a hop was opened inside it.
+            var hasNested: Bool
+            var isOpen: Bool
+        }
+
+        /// A task with a hop open, and its innermost open hop.
+        struct TaskInnermost: BitwiseCopyable {
+            var task: Int
+            var record: Int
+        }
+
+        /// Each task with a hop open: a few at most.
+        var innermostByTask = PlainValueBuffer<TaskInnermost>(capacity: 4)
+        /// By record.
+        var records = PlainValueBuffer<RecordTask>()
+
+        var isEmpty: Bool { records.isEmpty }
+
+        /// Task `task`'s innermost open hop, if it has one.
+        func innermost(of task: Int) -> Int? {
+            for slot in 0..<innermostByTask.count where innermostByTask[slot].task == task {
+                return innermostByTask[slot].record
+            }
+            return nil
+        }
+
+        /// Notes that a hop was opened inside `record`.
+        mutating func nest(in record: Int) {
+            records[record].hasNested = true
+        }
+
+        /// Notes `record`, just opened (or, not `isOpen`, made closed) by task `task`.
+        mutating func opened(_ record: Int, in task: Int, isOpen open: Bool) {
+            records.append(RecordTask(task: task, hasNested: false, isOpen: open))
+            guard open else { return }
+            for slot in 0..<innermostByTask.count where innermostByTask[slot].task == task {
+                innermostByTask[slot].record = record
+                return
+            }
+            innermostByTask.append(TaskInnermost(task: task, record: record))
+        }
+
+        /// Notes `record`, task `task`'s innermost, closed: the hop it was nested in is the task's innermost now if
+        /// the task opened it, else the task has none open.
+        mutating func closed(_ record: Int, enclosing: Int, in task: Int) {
+            records[record].isOpen = false
+            for slot in 0..<innermostByTask.count where innermostByTask[slot].task == task {
+                if enclosing >= 0, records[enclosing].task == task {
+                    innermostByTask[slot].record = enclosing
+                } else if let last = innermostByTask.popLast(), slot < innermostByTask.count {
+                    // Order does not matter: the last one takes the slot.
+                    innermostByTask[slot] = last
+                }
+                return
+            }
+        }
+
+        mutating func removeAll() {
+            innermostByTask.removeAll()
+            records.removeAll()
+        }
+    }
+
+    /// Overrides the decision the innermost open hop (of the calling task, in a shared trace) would otherwise be
+    /// given.
     func override(_ decision: Decision, reason: String?) {
+        let task = lock == nil ? 0 : Self.currentTaskID()
         withContent { content in
-            let innermost = content.innermost
+            let innermost = lock == nil ? content.innermost : content.tasks.innermost(of: task) ?? -1
             guard innermost >= 0 else { return }
             content.overrides.removeAll { $0.record == innermost }
             content.overrides.append(Override(record: innermost, decision: decision, reason: reason))
@@ -371,7 +518,15 @@ final class ActiveTrace: @unchecked Sendable {
                 header.pointee.outcomeHop = outcomeHop
             }
             content.records.withUnsafeBufferPointer { storage.fill(with: $0) }
-            if content.innermost >= 0 {
+            if !content.tasks.isEmpty {
+                // A shared trace's hops still open, in any task: delivered as they were opened, with no time.
+                storage.withUnsafeMutablePointerToElements { records in
+                    for record in 0..<content.tasks.records.count where content.tasks.records[record].isOpen {
+                        records[record].registry = -1
+                        records[record].selfDuration = 0
+                    }
+                }
+            } else if content.innermost >= 0 {
                 // Hops still open (a task that outlived the command may close them later) are delivered as they
                 // were opened: no time, and no enclosing hop in `registry`. Each names an earlier one, so this ends.
                 storage.withUnsafeMutablePointerToElements { records in
