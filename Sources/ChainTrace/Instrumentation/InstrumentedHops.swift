@@ -235,14 +235,15 @@ extension ChainTracing {
     ) async rethrows -> Result {
         guard isOutermost else {
             guard task != owner else { return try await observe(trace, task: task, role: role, judge: judge, body) }
-            return try await observeRebinding(trace, task: task, role: role, judge: judge, body)
+            return try await observeBound(trace, task: task, role: role, judge: judge, body)
         }
         return try await runOutermost(trace, task: task, role: role, judge: judge, body)
     }
 
-    /// ``observe(_:task:role:judge:_:)`` with the trace bound to the task-local again, naming `task`.
+    /// ``observe(_:task:role:judge:_:)`` with the trace bound to the task-local, naming `task`: by the outermost
+    /// hop, or again by a hop of another task.
     @usableFromInline
-    nonisolated(nonsending) static func observeRebinding<Result>(
+    nonisolated(nonsending) static func observeBound<Result>(
         _ trace: ActiveTrace,
         task: Int,
         role: HandlerRole,
@@ -269,9 +270,7 @@ extension ChainTracing {
             finish(owned)
             recycle(&owned)
         }
-        return try await $taskHops.withValue(.tracing(owned, owner: task)) { [owned] in
-            try await observe(owned, task: task, role: role, judge: judge, body)
-        }
+        return try await observeBound(owned, task: task, role: role, judge: judge, body)
     }
 
     /// Keeps a finished async trace for the next one this thread starts, when nothing else holds it: the task's
