@@ -187,4 +187,46 @@ struct AsyncTraceRecyclingTests {
             #expect(zip(times, times.dropFirst()).allSatisfy { $0 >= $1 }, "seed \(seed), child \(child): \(times)")
         }
     }
+
+    /// The same with `async let`: two validators run at once inside a stage, one failing (its error caught by
+    /// the stage), one accepting, each several times over so that their hops interleave; each hop keeps its own
+    /// decision, and the stage passed.
+    @Test func asyncLetValidatorsKeepTheirOwnDecisions() async throws {
+        struct Invalid: Error {}
+        let command = Sent(number: 7)
+        @Sendable func check(_ name: String, fails: Bool) async throws -> Bool {
+            try await traceHop(name, command: command) { () async throws -> Bool in
+                await Task.yield()
+                if fails { throw Invalid() }
+                return true
+            }
+        }
+        let sink = InMemoryTraceSink()
+        await ChainTracing.withRecorder(Recorder(sink: sink, capturesPayloads: false)) {
+            _ = await traceHop("Stage", command: command) { () async -> Bool in
+                var all = true
+                for round in 0..<20 {
+                    async let email = check("Email\(round)", fails: round % 3 == 0)
+                    async let name = check("Name\(round)", fails: false)
+                    let emailOK = (try? await email) ?? false
+                    let nameOK = (try? await name) ?? false
+                    all = all && emailOK && nameOK
+                }
+                return all
+            }
+        }
+        let trace = try #require(sink.traces.first)
+        #expect(trace.hops.count == 41)
+        for hop in trace.hops {
+            let expected: Decision
+            if hop.handler == "Stage" {
+                expected = .passed
+            } else if hop.handler.hasPrefix("Email"), let round = Int(hop.handler.dropFirst(5)), round % 3 == 0 {
+                expected = .failed
+            } else {
+                expected = .accepted
+            }
+            #expect(hop.decision == expected, "\(hop.handler): \(hop.decision)")
+        }
+    }
 }
