@@ -234,13 +234,13 @@ final class ActiveTrace: @unchecked Sendable {
             content.value.open(handler, startOffset: startOffset(first: content.value.records.isEmpty))
             return true
         }
-        return beginShared(handler)
+        return beginAtLimit(handler)
     }
 
-    /// ``begin(_:)`` in a shared trace, or at the hop limit: out of line, so that the common case needs no closure
-    /// context or stack guard.
+    /// ``begin(_:)`` at the hop limit (or in a shared trace, whose hops open with ``begin(_:task:owner:)``): out
+    /// of line, so that the common case needs no closure context or stack guard.
     @inline(never)
-    private func beginShared(_ handler: String) -> Bool {
+    private func beginAtLimit(_ handler: String) -> Bool {
         withContent { content in
             let startOffset = startOffset(first: content.records.isEmpty)
             guard content.records.count >= maximumHops else {
