@@ -219,11 +219,11 @@ extension ChainTracing {
     ///
     /// Inlinable, with `observe`, so that a nested hop's body is called from the caller's own async frame: as
     /// calls, the two cost an async frame each a hop.
-    @inlinable
     ///
     /// A hop of a task other than the one whose hop bound the trace (`owner`; a child task's, say) binds it again
     /// for its body, naming its own task: the hops of that task's children then nest in this task's hops, not in
     /// its parent's. A sequential chain, all in one task, never does.
+    @inlinable
     nonisolated(nonsending) static func run<Result>(
         _ trace: consuming ActiveTrace,
         isOutermost: Bool,
