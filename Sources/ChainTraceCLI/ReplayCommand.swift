@@ -57,7 +57,7 @@ struct ReplayCommand: ParsableCommand {
         if paths < 0 { throw ValidationError("--paths must be 0 or more") }
         if divergences < 0 { throw ValidationError("--divergences must be 0 or more") }
         try StandardInput.checkReadOnce([definition] + streams + expect)
-        if let traceOut, traceOut == "-" || AtomicOutputFile.ownDescriptor(traceOut) == 1 {
+        if let traceOut, AtomicOutputFile.ownDescriptor(StandardOutput.path(traceOut)) == 1 {
             throw ValidationError(
                 "expected a file for --trace-out, found \(traceOut) (standard output, where the replay prints its report: the two would mix)")
         }

@@ -116,7 +116,7 @@ extension ChainTracing {
             }
             guard isOutermost else {
                 // The task's async trace, joined by a synchronous hop.
-                let task = ActiveTrace.currentTaskID()
+                let task = currentTaskIdentity()
                 return try runNested(
                     handler, in: trace, task: (task, taskHops.owner ?? task), role: role, judge: judge, onLoop: onLoop, body)
             }
@@ -200,7 +200,7 @@ extension ChainTracing {
         else {
             return try await runUntraced(body)
         }
-        let taskID = ActiveTrace.currentTaskID()
+        let taskID = currentTaskIdentity()
         let owner = task.owner ?? taskID
         guard trace.begin(handler(), task: taskID, owner: owner) else {
             if let onLoop { return onLoop() }

@@ -225,52 +225,45 @@ final class ActiveTrace: @unchecked Sendable {
         return lock.withLock { body(&content.value) }
     }
 
-    /// Opens a hop for `handler`; returns `false` (and records a loop failure) if the hop limit is reached.
+    /// Opens a hop for `handler` in a trace of one thread (a shared trace's hops open with
+    /// ``begin(_:task:owner:)``); returns `false` (and records a loop failure) if the hop limit is reached.
     @usableFromInline
     func begin(_ handler: String) -> Bool {
-        if lock == nil, content.value.records.count < maximumHops {
-            // The common case, a synchronous hop within the limit: no loop to report, so no string is made. What
-            // this and the same in `end` buy is in Docs/Performance.md ("Runs 27–31"): 7.7 ns a hop.
-            content.value.open(handler, startOffset: startOffset(first: content.value.records.isEmpty))
-            return true
-        }
-        return beginAtLimit(handler)
+        assert(!isShared, "a shared trace's hops open with begin(_:task:owner:)")
+        let startOffset = startOffset(first: content.value.records.isEmpty)
+        guard content.value.records.count < maximumHops else { return stopAtLimit(handler, startOffset: startOffset) }
+        // The common case, within the limit: no loop to report, so no string is made. What this and the same in
+        // `end` buy is in Docs/Performance.md ("Runs 27–31"): 7.7 ns a hop.
+        content.value.open(handler, startOffset: startOffset)
+        return true
     }
 
-    /// ``begin(_:)`` at the hop limit (or in a shared trace, whose hops open with ``begin(_:task:owner:)``): out
-    /// of line, so that the common case needs no closure context or stack guard.
+    /// ``begin(_:)`` at the hop limit: out of line, so that the common case needs no stack guard.
     @inline(never)
-    private func beginAtLimit(_ handler: String) -> Bool {
-        withContent { content in
-            let startOffset = startOffset(first: content.records.isEmpty)
-            guard content.records.count >= maximumHops else {
-                content.open(handler, startOffset: startOffset)
-                return true
-            }
-            let reason = Self.loopMessage(content.currentNames + [handler], chain: chain, hops: content.records.count)
-            content.addName(handler)
-            // A loop's record is closed as it is made: no enclosing hop in `registry`.
-            content.records.append(
-                HopRecord(
-                    handler: Int32(truncatingIfNeeded: content.records.count), registry: -1, decision: .failed,
-                    startOffset: startOffset, inclusiveDuration: 0, selfDuration: 0))
-            content.reasons.set(reason, at: content.records.count - 1)
-            content.failure = content.failure ?? content.records.count - 1
-            content.end = start &+ startOffset
-            return false
-        }
+    private func stopAtLimit(_ handler: String, startOffset: UInt64) -> Bool {
+        _ = recordLoop(handler, startOffset: startOffset, in: &content.value)
+        return false
+    }
+
+    /// Records `handler`'s hop, the one past the hop limit, as a failure naming the loop — closed as it is made,
+    /// with no enclosing hop in `registry` — and returns its record.
+    private func recordLoop(_ handler: String, startOffset: UInt64, in content: inout Content) -> Int {
+        let index = content.records.count
+        let reason = Self.loopMessage(content.currentNames + [handler], chain: chain, hops: index)
+        content.addName(handler)
+        content.records.append(
+            HopRecord(
+                handler: Int32(truncatingIfNeeded: index), registry: -1, decision: .failed, startOffset: startOffset,
+                inclusiveDuration: 0, selfDuration: 0))
+        content.reasons.set(reason, at: index)
+        content.failure = content.failure ?? index
+        content.end = start &+ startOffset
+        return index
     }
 
     /// Whether hops of this trace may run in several tasks at once (it was started by an async hop): then they
     /// open and close with ``begin(_:task:owner:)`` and ``end(_:role:task:)``.
-    @usableFromInline
-    var isShared: Bool { lock != nil }
-
-    /// The calling task's identity (0 outside any task), for a shared trace's per-task bookkeeping.
-    @inlinable
-    static func currentTaskID() -> Int {
-        currentTaskIdentity()
-    }
+    private var isShared: Bool { lock != nil }
 
     /// Opens a hop for `handler` in task `task` of a shared trace, nested in that task's innermost open hop — or,
     /// for the task's first, in `owner`'s: the task whose hop bound the trace to the task-local this one sees
@@ -282,17 +275,7 @@ final class ActiveTrace: @unchecked Sendable {
             let startOffset = startOffset(first: content.records.isEmpty)
             let index = content.records.count
             guard index < maximumHops else {
-                let reason = Self.loopMessage(content.currentNames + [handler], chain: chain, hops: index)
-                content.addName(handler)
-                // A loop's record is closed as it is made: no enclosing hop in `registry`.
-                content.records.append(
-                    HopRecord(
-                        handler: Int32(truncatingIfNeeded: index), registry: -1, decision: .failed,
-                        startOffset: startOffset, inclusiveDuration: 0, selfDuration: 0))
-                content.tasks.opened(index, in: task, isOpen: false)
-                content.reasons.set(reason, at: index)
-                content.failure = content.failure ?? index
-                content.end = start &+ startOffset
+                content.tasks.opened(recordLoop(handler, startOffset: startOffset, in: &content), in: task, isOpen: false)
                 return false
             }
             let enclosing = content.tasks.innermost(of: task) ?? content.tasks.innermost(of: owner) ?? -1
@@ -334,13 +317,15 @@ final class ActiveTrace: @unchecked Sendable {
 
     /// Closes the innermost hop. `returned` says how the handler came back: normally, with the "nothing" of an
     /// Optional result, with an error, or judged by the caller's `decide` closure.
+    /// For a trace of one thread (a shared trace's hops close with ``end(_:role:task:)``).
     @usableFromInline
     func end(_ returned: HopReturn, role: HandlerRole) {
+        assert(!isShared, "a shared trace's hops close with end(_:role:task:)")
         let now = now()
-        if lock == nil, content.value.overrides.isEmpty {
-            // The common case, a synchronous hop that returned normally and was not overridden: no reason to
-            // set, so no string is touched. A hop that forwarded (a record was opened after its own) did not stop
-            // the chain; an observer continued.
+        if content.value.overrides.isEmpty {
+            // The common case, a hop that returned normally and was not overridden: no reason to set, so no
+            // string is touched. A hop that forwarded (a record was opened after its own) did not stop the chain;
+            // an observer continued.
             let record = content.value.innermost
             let accepted: Bool
             switch returned {
@@ -469,9 +454,9 @@ final class ActiveTrace: @unchecked Sendable {
     /// Overrides the decision the innermost open hop (of the calling task, in a shared trace) would otherwise be
     /// given.
     func override(_ decision: Decision, reason: String?) {
-        let task = lock == nil ? 0 : Self.currentTaskID()
+        let task = isShared ? currentTaskIdentity() : 0
         withContent { content in
-            let innermost = lock == nil ? content.innermost : content.tasks.innermost(of: task) ?? -1
+            let innermost = isShared ? content.tasks.innermost(of: task) ?? -1 : content.innermost
             guard innermost >= 0 else { return }
             content.overrides.removeAll { $0.record == innermost }
             content.overrides.append(Override(record: innermost, decision: decision, reason: reason))
