@@ -197,4 +197,43 @@ struct JSONByteCursorTests {
             }
         }
     }
+
+    /// Values nested deep and wide — near the depth limit counted from an enclosing depth, past the stacks the
+    /// cursor keeps, with the same key in an object and in one it holds (allowed) or twice in one object after a
+    /// nested one closed (not) — are stepped over whole only when the general parser accepts them, and always
+    /// when it does and they fit the cursor's stacks.
+    @Test(arguments: SeededGenerator.seeds(20))
+    func deepAndWideValuesAreSkippedAsTheGeneralParserJudgesThem(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        for _ in 0..<60 {
+            let levels = random.pick([0, 1, 3, 30, 62, 100, 254, 255, 256, 300, 511, 512])
+            let enclosing = random.pick([0, 0, 1, 200, 450, 480, 508, 511])
+            let width = random.pick([0, 1, 2, 40, 63, 64, 65])
+            var text = ""
+            var closers: [String] = []
+            for level in 0..<levels {
+                if random.chance(0.5) {
+                    text += "{\"k\":1,\"k\(level % 3)x\":"
+                    closers.append(random.chance(0.1) ? ",\"k\":2}" : ",\"z\":{\"k\":null}}")
+                } else {
+                    text += "[\"s\","
+                    closers.append(",-1.5e3]")
+                }
+            }
+            text += "{" + (0..<width).map { "\"w\($0)\":\($0)" }.joined(separator: ",") + "}"
+            text += closers.reversed().joined()
+            let bytes = Array(text.utf8)
+            let parsed = bytes.withUnsafeBufferPointer { buffer in try? JSONParser.parse(buffer, enclosingDepth: enclosing) }
+            bytes.withUnsafeBufferPointer { buffer in
+                var cursor = JSONByteCursor(bytes: buffer, names: NameTable())
+                cursor.depth = enclosing
+                let skipped = cursor.skipValue() && cursor.index == buffer.count
+                let summary = "seed \(seed): \(levels) levels from \(enclosing), \(width) wide"
+                if skipped { #expect(parsed != nil, "\(summary)") }
+                let fits = levels + 2 <= JSONByteCursor.maximumOpenContainers && levels * 2 + width <= JSONByteCursor.maximumOpenKeys
+                    && width <= JSONByteCursor.maximumFastMembers
+                if parsed != nil, fits { #expect(skipped, "\(summary)") }
+            }
+        }
+    }
 }

@@ -299,4 +299,52 @@ struct FastPathAlgorithmTests {
             #expect(bytes.withUnsafeBufferPointer { UTF8Validation.isValid($0) } == expected, "seed \(seed): \(bytes)")
         }
     }
+
+    /// `JSONEscape.skip` steps over generated escapes — every one-letter escape, `\u` escapes near the
+    /// surrogate ranges, pairs and broken pairs, bad hex digits, escapes cut short — exactly where, and exactly
+    /// when, `JSONEscape.read` reads them.
+    @Test(arguments: SeededGenerator.seeds(40))
+    func skippingAnEscapeAgreesWithReadingIt(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let hexes = ["0041", "00e9", "D7FF", "d800", "DBFF", "dc00", "DFFF", "E000", "ffff", "0G00", "12", "zzzz", "D83D", "de00"]
+        for _ in 0..<2_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                text += random.pick([#"\""#, #"\\"#, #"\/"#, #"\b"#, #"\f"#, #"\n"#, #"\r"#, #"\t"#, #"\x"#, #"\"#, "a", "é"])
+                if random.chance(0.6) { text += #"\u"# + random.pick(hexes) }
+            }
+            var bytes = Array(text.utf8)
+            if random.chance(0.3), !bytes.isEmpty { bytes.removeLast(Int.random(in: 1...min(4, bytes.count), using: &random)) }
+            guard let backslash = bytes.firstIndex(of: UInt8(ascii: "\\")) else { continue }
+            bytes.withUnsafeBufferPointer { buffer in
+                var readIndex = backslash + 1
+                var skipIndex = backslash + 1
+                let read = JSONEscape.read(buffer, at: &readIndex, emit: { _ in }) == nil
+                let skipped = JSONEscape.skip(buffer, at: &skipIndex)
+                #expect(skipped == read, "seed \(seed): \(text)")
+                if read { #expect(skipIndex == readIndex, "seed \(seed): \(text)") }
+            }
+        }
+    }
+
+    /// `JSONByteCursor.digitRunLength` (eight bytes at a time) ends each run where a byte-by-byte look ends it,
+    /// whatever byte ends it and wherever the run lies against the words it loads.
+    @Test(arguments: SeededGenerator.seeds(40))
+    func digitRunsEndWhereAByteByByteLookEndsThem(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        for _ in 0..<1_000 {
+            var bytes: [UInt8] = (0..<Int.random(in: 0...40, using: &random)).map { _ in
+                random.chance(0.85) ? UInt8.random(in: 0x30...0x39, using: &random) : UInt8.random(in: 0...255, using: &random)
+            }
+            if random.chance(0.3) { bytes.append(random.pick([0x2F, 0x3A, 0x2E, 0x65, 0x45, 0x00, 0xB9, 0xBA, 0xFF, 0x80] as [UInt8])) }
+            let start = bytes.isEmpty ? 0 : Int.random(in: 0...bytes.count, using: &random)
+            var expected = start
+            while expected < bytes.count, (0x30...0x39).contains(bytes[expected]) { expected += 1 }
+            bytes.withUnsafeBufferPointer { buffer in
+                var cursor = JSONByteCursor(bytes: buffer, names: NameTable())
+                cursor.index = start
+                #expect(cursor.index + cursor.digitRunLength() == expected, "seed \(seed): \(bytes) from \(start)")
+            }
+        }
+    }
 }
