@@ -78,4 +78,36 @@ struct LintPropertyTests {
             try ChainDefinition.load(bytes: bytes, file: "g.chain.json").makeChain()
         }
     }
+
+    /// A `next` or entry naming a registry member, or a near miss of a handler's name, in generated definitions:
+    /// the member's finding names its registry (never "did you mean" the name itself), and a near miss is pointed
+    /// to the handler of the chain's own paths it misspells — never to a registry member, which could not be named
+    /// there either.
+    @Test(arguments: SeededGenerator.seeds(50))
+    func unknownNamesAreExplainedByWhatTheyNearlyName(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        var (value, _) = GeneratedDefinition.make(&random)
+        let count = Self.handlerCount(value)
+        // A registry at a random handler, so that every definition has one.
+        let owner = Int.random(in: 0..<count, using: &random)
+        let member = "H\(owner)m0"
+        value = value.changing(at: ["handlers", "\(owner)", "registry"], to: .array([.object(["name": .string(member), "weight": .integer(1)])]))
+        for key in ["accepts", "fails", "role", "budget"] { value = value.changing(at: ["handlers", "\(owner)", key], to: nil) }
+        let victim = Int.random(in: 0..<count, using: &random)
+        let atEntry = random.chance(0.5)
+        let misspelt = random.chance(0.5)
+        // `H7` misspelt as `H7x` (one edit); the member's name as it is.
+        let name = misspelt ? "H\(victim)x" : member
+        let path: ArraySlice<String> = atEntry ? ["entries"] : ["handlers", "\(victim)", "next"]
+        let broken = value.changing(at: path, to: atEntry ? .array([.string(name)]) : .string(name))
+        let findings = ChainDefinitionLinter.lint(bytes: Self.bytes(broken), file: "g.chain.json")
+        let finding = try #require(findings.first { $0.check == .unknownHandler }, "seed \(seed): \(findings.map(\.description))")
+        let found = finding.error.found
+        if misspelt {
+            #expect(found.contains("did you mean \"H\(victim)\"?"), "seed \(seed): \(found)")
+        } else {
+            #expect(found.contains("a member of registry \"H\(owner)\"") && !found.contains("did you mean"), "seed \(seed): \(found)")
+        }
+        #expect(throws: FormatError.self, "seed \(seed)") { try ChainDefinition.load(bytes: Self.bytes(broken), file: "g.chain.json").makeChain() }
+    }
 }

@@ -68,4 +68,35 @@ struct RegistryTests {
         let error = try #require(throws: ChainError.self) { try chain.registry("App") }
         #expect(error.code == .wrongKind)
     }
+
+    /// Wherever a handler of the chain's own paths is needed — an entry, a place to insert, add or link at, a
+    /// handler to remove, replace or link — a registry member's name is refused as one, naming its registry;
+    /// deregistered, the name is simply unknown.
+    @Test func aRegistryMemberIsNamedAsOneWhereAChainHandlerIsNeeded() throws {
+        let (chain, registry) = try window(InMemoryTraceSink())
+        try registry.register(responder("Search", "find"), weight: 1)
+        let uses: [(String, () throws -> Void)] = [
+            ("send from", { _ = try chain.send("find", from: "Search") }),
+            ("dry run from", { _ = try chain.whoWouldHandle("find", from: "Search") }),
+            ("insert before", { try chain.insert(self.responder("New", "x"), at: .before("Search")) }),
+            ("insert after", { try chain.insert(self.responder("New", "x"), at: .after("Search")) }),
+            ("add next", { try chain.add(self.responder("New", "x"), next: "Search") }),
+            ("remove", { try chain.remove("Search") }),
+            ("replace", { try chain.replace("Search", with: self.responder("New", "x")) }),
+            ("link", { try chain.link("Search", to: "App") }),
+            ("link to", { try chain.link("Detail", to: "Search") }),
+            ("registry", { _ = try chain.registry("Search") }),
+        ]
+        for (use, attempt) in uses {
+            let error = try #require(throws: ChainError.self, "\(use)") { try attempt() }
+            #expect(error.code == .wrongKind, "\(use)")
+            #expect(error.message.contains("member of registry 'LateResponders'"), "\(use): \(error.message)")
+        }
+        #expect(chain.path() == ["Detail", "LateResponders", "App"])
+        #expect(try registry.deregister("Search"))
+        for (use, attempt) in uses {
+            let error = try #require(throws: ChainError.self, "\(use)") { try attempt() }
+            #expect(error.code == .unknownHandler, "\(use)")
+        }
+    }
 }

@@ -16,7 +16,8 @@ public struct ChainError: SelfDescribingError, Sendable, Hashable {
         public static let loop = Code(name: "loop")
         /// The chain has no handler to start at.
         public static let noEntry = Code(name: "noEntry")
-        /// The name is a handler where a registry was needed, or the other way round.
+        /// The name is a handler where a registry was needed, or the other way round; or a registry's member
+        /// where a handler of the chain's own paths was needed (an entry, a place to insert or link).
         public static let wrongKind = Code(name: "wrongKind")
         public var description: String { name }
     }
@@ -41,6 +42,18 @@ public struct ChainError: SelfDescribingError, Sendable, Hashable {
             chain: chain,
             handlers: [name],
             message: "chain '\(chain)' has no handler named '\(name)'; \(list)"
+        )
+    }
+
+    /// `name` is a member of `registry`, where a handler of the chain's own paths was needed (an entry, a place
+    /// to insert or link, a handler to remove).
+    static func registryMember(_ name: String, of registry: String, in chain: String) -> ChainError {
+        ChainError(
+            code: .wrongKind,
+            chain: chain,
+            handlers: [name],
+            message: "'\(name)' in chain '\(chain)' is a member of registry '\(registry)', not a handler on the chain's own "
+                + "paths; name '\(registry)' instead (its members are reached through it, and changed by register and deregister)"
         )
     }
 

@@ -172,6 +172,7 @@ struct ChainStructure<Member: ChainMember> {
     }
 
     private func unknown(_ name: String) -> ChainError {
-        .unknownHandler(name, in: chainName, known: order)
+        if let registry = memberOwners[name] { return .registryMember(name, of: registry, in: chainName) }
+        return .unknownHandler(name, in: chainName, known: order)
     }
 }

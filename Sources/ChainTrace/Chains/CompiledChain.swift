@@ -94,6 +94,11 @@ final class CompiledChain<Member: ChainMember>: Sendable {
             return head
         }
         guard let index = indexByName[entry] else {
+            for (index, node) in nodes.enumerated() where node.registry >= 0 {
+                if registries[Int(node.registry)].contains(where: { names.names[Int($0.name)] == entry }) {
+                    throw .registryMember(entry, of: names.names[index], in: chainName)
+                }
+            }
             throw .unknownHandler(entry, in: chainName, known: Array(names.names.prefix(nodes.count)))
         }
         return index

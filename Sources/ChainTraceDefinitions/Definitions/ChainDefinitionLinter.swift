@@ -199,8 +199,13 @@ public struct ChainDefinitionLinter: Sendable {
         definition.handlers.flatMap { [$0] + ($0.members ?? []) }
     }
 
+    /// What to add to an unknown name: the registry it is a member of (a member is no handler of the chain's own
+    /// paths), or the handler of those paths it is likely a misspelling of.
     private func suggestion(for name: String) -> String {
-        ChainDefinitionDecoder.suggestion(for: name, among: allHandlers.map(\.name))
+        if let registry = definition.handlers.first(where: { $0.members?.contains { $0.name == name } ?? false }) {
+            return ", a member of registry \"\(registry.name)\" (name \"\(registry.name)\": its members are reached through it)"
+        }
+        return ChainDefinitionDecoder.suggestion(for: name, among: definition.handlers.map(\.name))
     }
 
     private func finding(
