@@ -20,6 +20,12 @@ struct CompiledRuleTests {
             .range(FieldPath("w"), minimum: 2, maximum: 6), .range(FieldPath("w"), minimum: nil, maximum: 4),
             .equals(FieldPath("c"), "x"), .oneOf(FieldPath("c"), ["x", 3]), .present(FieldPath("p"), true),
             .present(FieldPath("p"), false),
+            // Bounds past 2^53, which a `Double` cannot hold exactly, and one it can.
+            .range(FieldPath("w"), minimum: 9_007_199_254_740_993, maximum: nil),
+            .range(FieldPath("w"), minimum: 9_007_199_254_740_992, maximum: nil),
+            .range(FieldPath("w"), minimum: nil, maximum: 9_007_199_254_740_992.0),
+            .range(FieldPath("w"), minimum: -9_223_372_036_854_775_807, maximum: 9_223_372_036_854_775_806),
+            .equals(FieldPath("w"), .integer(9_007_199_254_740_993)),
         ]
         if depth == 0 || Int.random(in: 0..<3, using: &generator) == 0 {
             return leaves.randomElement(using: &generator)!
@@ -37,8 +43,13 @@ struct CompiledRuleTests {
         let colon = [":", ": ", " :"].randomElement(using: &generator)!
         func member(_ key: String, _ value: String) -> String { "\"\(key)\"\(colon)\(value)" }
         var members = [member("kind", "\"\(["A", "B", "C"].randomElement(using: &generator)!)\"")]
-        switch Int.random(in: 0..<4, using: &generator) {
+        switch Int.random(in: 0..<5, using: &generator) {
         case 0: members.append(member("w", "\(Double(Int.random(in: 0...80, using: &generator)) / 10)"))
+        case 4:
+            // Around 2^53 and the ends of 64 bits, as integers and as floats.
+            let edges = ["9007199254740992", "9007199254740993", "9007199254740992.0", "9007199254740994e0",
+                "9223372036854775807", "-9223372036854775808", "9223372036854775808", "1e300", "-0.0"]
+            members.append(member("w", edges.randomElement(using: &generator)!))
         case 1: members.append(member("w", "\"3\""))
         case 2: members.append(member("w", "null"))
         default: break

@@ -11,17 +11,29 @@ import Testing
 struct RuleImplicationSoundnessTests {
     static let fields = [FieldPath("size"), FieldPath("weight"), FieldPath("card.type")]
     static let values: [JSONValue] = [.string("S"), .string("M"), .integer(1), .integer(2), .double(2.5), .null, .bool(true)]
+    /// Numbers where a `Double` and an `Int64` part ways: 2^53 and its neighbours, the ends of `Int64`, 2^63
+    /// as a float, a half, zero of both signs.
+    static let edgeNumbers: [JSONValue] = [
+        .integer(9_007_199_254_740_992), .integer(9_007_199_254_740_993), .double(9_007_199_254_740_992),
+        .double(9_007_199_254_740_994), .integer(.max), .integer(.min), .double(9_223_372_036_854_775_808),
+        .double(-9_223_372_036_854_775_808), .double(0.5), .double(-0.0), .integer(0), .integer(-1),
+    ]
 
     static func rule(_ random: inout SeededGenerator, depth: Int = 0) throws -> Rule {
         let field = random.pick(fields)
         switch Int.random(in: 0...(depth > 1 ? 6 : 9), using: &random) {
         case 0: return .always(random.chance(0.5))
         case 1: return .kind(Array(["Tap", "Swipe", "Pan"].shuffled(using: &random).prefix(Int.random(in: 0...2, using: &random))))
-        case 2: return .equals(field, random.pick(values))
+        case 2: return .equals(field, random.pick(random.chance(0.3) ? edgeNumbers : values))
         case 3: return .oneOf(field, Array(values.shuffled(using: &random).prefix(Int.random(in: 0...3, using: &random))))
         case 4:
-            let low = random.chance(0.3) ? nil : Double(Int.random(in: 0...3, using: &random))
-            return .range(field, minimum: low, maximum: random.chance(0.3) ? nil : (low ?? 0) + Double(Int.random(in: 0...2, using: &random)))
+            if random.chance(0.3) {
+                let bounds = [random.pick(edgeNumbers), random.pick(edgeNumbers)].compactMap(RuleNumber.init).sorted()
+                return .range(field, minimum: random.chance(0.2) ? nil : bounds[0], maximum: random.chance(0.2) ? nil : bounds[1])
+            }
+            let low = random.chance(0.3) ? nil : Int64.random(in: 0...3, using: &random)
+            let high = random.chance(0.3) ? nil : (low ?? 0) + Int64.random(in: 0...2, using: &random)
+            return .range(field, minimum: low.map { RuleNumber($0) }, maximum: high.map { RuleNumber($0) })
         case 5: return .present(field, random.chance(0.5))
         case 6: return .matches(field, try Pattern(random.pick(["^S", "M$", "^[SM]$", "."])))
         case 7: return .all(try (0..<Int.random(in: 1...3, using: &random)).map { _ in try rule(&random, depth: depth + 1) })
@@ -33,7 +45,7 @@ struct RuleImplicationSoundnessTests {
     static func command(_ random: inout SeededGenerator) -> JSONCommand {
         var fields: [String: JSONValue] = [:]
         if random.chance(0.8) { fields["size"] = random.pick(values) }
-        if random.chance(0.8) { fields["weight"] = random.pick(values) }
+        if random.chance(0.8) { fields["weight"] = random.pick(random.chance(0.3) ? edgeNumbers : values) }
         if random.chance(0.6) { fields["card"] = .object(["type": random.pick(values)]) }
         return JSONCommand(kind: random.pick(["Tap", "Swipe", "Pan"]), fields: .object(fields))
     }

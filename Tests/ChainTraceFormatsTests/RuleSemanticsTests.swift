@@ -19,16 +19,37 @@ struct RuleSemanticsTests {
         return current
     }
 
-    static func number(_ value: JSONValue?) -> Double? {
+    /// A number of either kind.
+    enum Number { case integer(Int64), double(Double) }
+
+    static func number(_ value: JSONValue?) -> Number? {
         switch value {
-        case .integer(let number)?: Double(number)
-        case .double(let number)?: number
+        case .integer(let number)?: .integer(number)
+        case .double(let number)?: .double(number)
         default: nil
         }
     }
 
+    /// Whether `left` is below `right`, exactly: where one kind holds the other exactly, in that kind; else an
+    /// integer beyond 2^53 against a float with a fraction (below 2^52 in size) or beyond 64 bits, decided by
+    /// sign alone.
+    static func below(_ left: Number, _ right: Number) -> Bool {
+        switch (left, right) {
+        case (.integer(let a), .integer(let b)): return a < b
+        case (.double(let a), .double(let b)): return a < b
+        case (.integer(let a), .double(let b)):
+            if let whole = Int64(exactly: b) { return a < whole }
+            if let float = Double(exactly: a) { return float < b }
+            return abs(b) < 9_007_199_254_740_992 ? a < 0 : b > 0
+        case (.double(let a), .integer(let b)):
+            if let whole = Int64(exactly: a) { return whole < b }
+            if let float = Double(exactly: b) { return a < float }
+            return abs(a) < 9_007_199_254_740_992 ? b > 0 : a < 0
+        }
+    }
+
     static func same(_ left: JSONValue, _ right: JSONValue) -> Bool {
-        if let a = number(left), let b = number(right) { return a == b }
+        if let a = number(left), let b = number(right) { return !below(a, b) && !below(b, a) }
         return left == right
     }
 
@@ -47,7 +68,7 @@ struct RuleSemanticsTests {
             return candidates.contains { same(found, $0) }
         case .range(let field, let minimum, let maximum):
             guard let found = number(value(command.fields, field.components)) else { return false }
-            return (minimum.map { found >= $0 } ?? true) && (maximum.map { found <= $0 } ?? true)
+            return (minimum.map { !below(found, number($0.json)!) } ?? true) && (maximum.map { !below(number($0.json)!, found) } ?? true)
         case .matches(let field, let pattern):
             guard case .string(let text)? = value(command.fields, field.components) else { return false }
             return pattern.matches(text)
@@ -69,6 +90,32 @@ struct RuleSemanticsTests {
                 command.fields = .object(members)
             }
             #expect(rule.matches(command) == Self.model(rule, command), "seed \(seed): \(rule) on \(command.kind) \(command.fields)")
+        }
+    }
+
+    /// `RuleNumber` orders generated numbers — integers and floats near 2^53, the ends of 64 bits, fractions,
+    /// both zeros — as the model does, and equal numbers hash alike whatever their kind.
+    @Test(arguments: SeededGenerator.seeds(40))
+    func ruleNumbersOrderAsTheModelAndHashAlikeWhenEqual(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        func generated() -> JSONValue {
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0: return random.pick(RuleImplicationSoundnessTests.edgeNumbers)
+            case 1:
+                let near = Int64.random(in: -3...3, using: &random) + random.pick([0, 9_007_199_254_740_992, -9_007_199_254_740_992])
+                return random.chance(0.5) ? .integer(near) : .double(Double(near))
+            case 2: return .integer(Int64.random(in: .min ... .max, using: &random))
+            case 3: return .double(Double(Int64.random(in: .min ... .max, using: &random)) + random.pick([0, 0.5, -0.25]))
+            default: return .double(Double.random(in: -1e20...1e20, using: &random))
+            }
+        }
+        for _ in 0..<500 {
+            let (left, right) = (generated(), generated())
+            let (a, b) = (RuleNumber(left)!, RuleNumber(right)!)
+            let (modelA, modelB) = (Self.number(left)!, Self.number(right)!)
+            #expect((a < b) == Self.below(modelA, modelB), "seed \(seed): \(left) < \(right)")
+            #expect((a == b) == (!Self.below(modelA, modelB) && !Self.below(modelB, modelA)), "seed \(seed): \(left) == \(right)")
+            if a == b { #expect(a.hashValue == b.hashValue, "seed \(seed): \(left), \(right)") }
         }
     }
 }

@@ -187,10 +187,10 @@ struct ChainDefinitionDecoder {
             }
         }
         if members["min"] != nil || members["max"] != nil {
-            var bounds: [Double?] = []
+            var bounds: [RuleNumber?] = []
             for key in ["min", "max"] {
                 guard let bound = members[key] else { bounds.append(nil); continue }
-                guard let number = bound.doubleValue else {
+                guard let number = RuleNumber(bound) else {
                     invalid("\(path).\(key)", expected: "a number", found: bound.summary)
                     return nil
                 }

@@ -34,8 +34,12 @@ enum RuleCompiler {
         case .equals(let field, _), .oneOf(let field, _), .range(let field, _, _), .matches(let field, _),
             .present(let field, _):
             guard let schema, let slot = schema.slotByName[field.components[0]] else { return WrittenRule(rule) }
-            if case .range(_, let minimum, let maximum) = rule, field.components.count == 1 {
-                return SlotRangeRule(rule, slot: slot, schema: schema, minimum: minimum, maximum: maximum)
+            // Bounds a `Double` holds exactly compare exactly with the slot's number, which is one too.
+            if case .range(_, let minimum, let maximum) = rule, field.components.count == 1,
+                minimum.map({ $0.exactDouble != nil }) ?? true, maximum.map({ $0.exactDouble != nil }) ?? true
+            {
+                return SlotRangeRule(
+                    rule, slot: slot, schema: schema, minimum: minimum?.exactDouble, maximum: maximum?.exactDouble)
             }
             return SlotFieldRule(rule, field: field, slot: slot, schema: schema)
         }
@@ -139,7 +143,11 @@ private final class SlotRangeRule: CompiledRule {
 
     func matches(_ command: JSONCommand) -> Bool {
         guard let number = command.slotNumber(slot, schema: schema) else { return written.matches(command) }
-        // NaN (absent, or not a number) fails both comparisons.
+        if number.isNaN {
+            // Absent, not a number, or an integer a `Double` does not hold: judged exactly from the slot's value.
+            guard case .some(let value) = command.slotValue(slot, schema: schema) else { return written.matches(command) }
+            return written.passes(fieldValue: value)
+        }
         return number >= minimum && number <= maximum
     }
 }

@@ -55,9 +55,10 @@ extension SlotValues<JSONValue> {
         self.init(owner: ObjectIdentifier(schema), count: schema.names.count)
     }
 
-    /// Puts `value` in `slot`.
+    /// Puts `value` in `slot`, with its number when a `Double` holds it exactly (NaN otherwise: absent, not a
+    /// number, or an integer beyond 2^53, which range tests then compare exactly from the value).
     func set(_ value: JSONValue, at slot: Int) {
-        set(value, number: value.doubleValue ?? .nan, at: slot)
+        set(value, number: RuleNumber(value)?.exactDouble ?? .nan, at: slot)
     }
 }
 

@@ -3,8 +3,8 @@ import ChainTraceJSON
 
 /// A test on a command, as chain definitions write it: what a handler accepts, or when it fails.
 ///
-/// Field tests name a field by its dotted path in the command's fields (`card.type`). Numbers compare by value,
-/// so `2` equals `2.0`. A missing field fails every test but ``present(_:_:)`` with `false`.
+/// Field tests name a field by its dotted path in the command's fields (`card.type`). Numbers compare by their
+/// exact value (``RuleNumber``), so `2` equals `2.0`. A missing field fails every test but ``present(_:_:)`` with `false`.
 ///
 /// In JSON: `true`, `false`, `{"field": "weight", "equals": 2.5}`, `{"field": "size", "in": ["S", "M"]}`,
 /// `{"field": "weight", "min": 2, "max": 3}`, `{"field": "name", "matches": "^[a-z]+$"}`,
@@ -18,7 +18,7 @@ public indirect enum Rule: Sendable, Hashable {
     /// The field equals one of the values.
     case oneOf(FieldPath, [JSONValue])
     /// The field is a number within the bounds, both inclusive; a `nil` bound is open.
-    case range(FieldPath, minimum: Double?, maximum: Double?)
+    case range(FieldPath, minimum: RuleNumber?, maximum: RuleNumber?)
     /// The field is a string the pattern matches somewhere (anchor it with `^…$` for a whole match).
     case matches(FieldPath, Pattern)
     /// The field is there (`true`) or is not (`false`); `null` counts as absent.
@@ -62,7 +62,7 @@ public indirect enum Rule: Sendable, Hashable {
             guard let value else { return false }
             return candidates.contains { value.sameValue(as: $0) }
         case .range(_, let minimum, let maximum):
-            guard let number = value?.doubleValue else { return false }
+            guard let number = value.flatMap(RuleNumber.init) else { return false }
             return Self.number(number, isWithin: minimum, maximum)
         case .matches(_, let pattern):
             guard let text = value?.stringValue else { return false }
@@ -74,7 +74,7 @@ public indirect enum Rule: Sendable, Hashable {
         }
     }
 
-    static func number(_ number: Double, isWithin minimum: Double?, _ maximum: Double?) -> Bool {
+    static func number(_ number: RuleNumber, isWithin minimum: RuleNumber?, _ maximum: RuleNumber?) -> Bool {
         if let minimum, number < minimum { return false }
         if let maximum, number > maximum { return false }
         return true
@@ -117,12 +117,10 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension JSONValue {
-    /// Equality as a rule means it: numbers by value whatever their kind, everything else structurally.
+    /// Equality as a rule means it: numbers by their exact value whatever their kind, everything else
+    /// structurally.
     func sameValue(as other: JSONValue) -> Bool {
-        switch (self, other) {
-        case (.integer(let left), .integer(let right)): return left == right
-        case (.integer, .double), (.double, .integer), (.double, .double): return doubleValue == other.doubleValue
-        default: return self == other
-        }
+        if let left = RuleNumber(self), let right = RuleNumber(other) { return left == right }
+        return self == other
     }
 }

@@ -55,7 +55,7 @@ extension Rule {
         case .equals(let otherField, let expected): return otherField == field && value.sameValue(as: expected)
         case .oneOf(let otherField, let values): return otherField == field && values.contains { value.sameValue(as: $0) }
         case .range(let otherField, let low, let high):
-            guard otherField == field, let numeric = value.doubleValue else { return false }
+            guard otherField == field, let numeric = RuleNumber(value) else { return false }
             return number(numeric, isWithin: low, high)
         case .matches(let otherField, let pattern):
             guard otherField == field, let text = value.stringValue else { return false }
