@@ -2,6 +2,14 @@ import ArgumentParser
 import ChainTrace
 import ChainTraceDefinitions
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `chaintrace which DEF COMMAND-JSON`: the dry run.
 struct WhichCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,6 +33,12 @@ struct WhichCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    /// Whether `path` is a regular file.
+    static func isFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+
     func validate() throws {
         try StandardInput.checkReadOnce([definition, command.hasPrefix("@") ? StandardInput.path(String(command.dropFirst())) : nil])
     }
@@ -35,7 +49,16 @@ struct WhichCommand: ParsableCommand {
         let name = command.hasPrefix("@") ? StandardInput.path(String(command.dropFirst())) : "<command>"
         let stream = command.hasPrefix("@")
             ? try CommandStreamReader(path: name) : CommandStreamReader(bytes: Array((command + "\n").utf8), name: name)
-        guard let (_, item) = try stream.next() else {
+        let first: (line: Int, item: CommandStreamReader.Item)?
+        do {
+            first = try stream.next()
+        } catch {
+            guard !command.hasPrefix("@"), Self.isFile(command) else { throw error }
+            // A file named as the command itself: what was meant is plain.
+            throw CommandFailure.badInput(
+                "\(name): expected a command as JSON, found \"\(TerminalText.shown(command))\", a file; write @\(TerminalText.shown(command)) to read the command from it")
+        }
+        guard let (_, item) = first else {
             throw CommandFailure.badInput("\(name): expected a command object, found nothing")
         }
         guard case .command(let parsed) = item else {
@@ -51,7 +74,12 @@ struct WhichCommand: ParsableCommand {
         do {
             dryRun = try chain.whoWouldHandle(parsed, from: start)
         } catch {
-            throw CommandFailure.badInput("\(name): expected an entry naming a handler of \(definition.name), found \"\(start ?? "")\"")
+            let found = TerminalText.shown(start ?? "")
+            // A registry's member is no entry, but its registry is.
+            let hint = error.code == .wrongKind && error.handlers.count == 2
+                ? ", a member of registry \"\(TerminalText.shown(error.handlers[1]))\" (name \"\(TerminalText.shown(error.handlers[1]))\": its members are reached through it)"
+                : ""
+            throw CommandFailure.badInput("\(name): expected an entry naming a handler of \(TerminalText.shown(definition.name)), found \"\(found)\"\(hint)")
         }
         switch output.format {
         case .json:

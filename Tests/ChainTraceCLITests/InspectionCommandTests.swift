@@ -35,6 +35,20 @@ struct InspectionCommandTests {
         #expect(entry.standardError.contains(#"expected an entry naming a handler of editor, found "Nope""#))
     }
 
+    /// Two mistakes a user makes with `which`: a stream file given as the command (without `@`), and a registry's
+    /// member given as the entry. Each error says what to write instead.
+    @Test func whichSaysWhatToWriteForAFileOrARegistryMember() throws {
+        let file = try CLI.run("which", definition, stream)
+        #expect(file.status == 2)
+        #expect(file.standardError.contains("expected a command as JSON, found \"\(stream)\", a file; write @\(stream) to read the command from it"), "\(file.standardError)")
+        let member = try CLI.run("which", definition, #"{"kind":"Tap","action":"share"}"#, "--entry", "DetailScreen")
+        #expect(member.status == 2)
+        #expect(member.standardError.contains(#"found "DetailScreen", a member of registry "Screens" (name "Screens""#), "\(member.standardError)")
+        // Text that is neither JSON nor a file is reported as the JSON error it is.
+        let neither = try CLI.run("which", definition, "no-such-file.jsonl")
+        #expect(neither.status == 2 && neither.standardError.contains("<command>:1:1: expected"), "\(neither.standardError)")
+    }
+
     // MARK: validate
 
     @Test func validateAcceptsAGoodDefinition() throws {

@@ -26,7 +26,8 @@ public struct ChainError: SelfDescribingError, Sendable, Hashable {
     public let code: Code
     /// The chain the problem is in.
     public let chain: String
-    /// The handlers involved: the unknown or duplicate name, or the handlers in the loop in order.
+    /// The handlers involved: the unknown or duplicate name, the handlers in the loop in order, or a registry's
+    /// member named where a handler of the chain's own paths was needed and then its registry.
     public let handlers: [String]
     /// A sentence a person can act on.
     public let message: String
@@ -51,7 +52,7 @@ public struct ChainError: SelfDescribingError, Sendable, Hashable {
         ChainError(
             code: .wrongKind,
             chain: chain,
-            handlers: [name],
+            handlers: [name, registry],
             message: "'\(name)' in chain '\(chain)' is a member of registry '\(registry)', not a handler on the chain's own "
                 + "paths; name '\(registry)' instead (its members are reached through it, and changed by register and deregister)"
         )
