@@ -5,7 +5,7 @@ import Testing
 
 /// Folded stacks summed by numbered stacks (one lookup a hop) against the plain way — each hop's stack joined into
 /// its text and summed by that text — on generated traces that nest as random trees, with names that differ only
-/// in the characters the format reserves (`a;b`, `a_b`, `a\nb`), hostile names, saturating times, several chains,
+/// in the characters the format reserves (`a;b`, `a_b`, `a\nb`, an escape sequence, NEL, U+2028), hostile names, saturating times, several chains,
 /// joined from parts cut anywhere: the same lines, in the same order, with the same values.
 @Suite("Folded stacks against joined text")
 struct FoldedStacksDifferentialTests {
@@ -14,7 +14,11 @@ struct FoldedStacksDifferentialTests {
         var totals: [String: UInt64] = [:]
         var order: [String] = []
         func frame(_ name: String) -> String {
-            String(String.UnicodeScalarView(name.unicodeScalars.map { $0 == ";" || $0 == "\n" || $0 == "\r" ? "_" : $0 }))
+            // `;`, C0 and C1 controls and DEL, and the two Unicode separators.
+            String(String.UnicodeScalarView(name.unicodeScalars.map { scalar in
+                let value = scalar.value
+                return scalar == ";" || value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029 ? "_" : scalar
+            }))
         }
         for trace in traces {
             var open: [(name: String, end: UInt64)] = []
@@ -32,7 +36,8 @@ struct FoldedStacksDifferentialTests {
     }
 
     static func traces(_ random: inout SeededGenerator) -> [Trace] {
-        let names = ["a;b", "a_b", "a\nb", "a\rb", "A", "B", "C"] + (0..<3).map { _ in random.hostileName() }
+        let names = ["a;b", "a_b", "a\nb", "a\rb", "a\u{1B}[31mb", "a\u{85}b", "a\u{2028}b", "a\tb", "A", "B", "C"]
+            + (0..<3).map { _ in random.hostileName() }
         return (0..<Int.random(in: 1...80, using: &random)).map { index in
             var hops: [Hop] = []
             var cursor: UInt64 = 0

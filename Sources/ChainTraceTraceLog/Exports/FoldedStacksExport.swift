@@ -111,13 +111,17 @@ public struct FoldedStacksExport: Sendable {
     }
 
     /// A frame name without the characters the format reserves: `;` separates frames and a newline ends a line,
-    /// so both become `_` (spaces are fine: a line's value is after its last space).
+    /// so both become `_` (spaces are fine: a line's value is after its last space). So does every other control
+    /// character (an escape sequence would act on the terminal the lines are shown in) and the Unicode line and
+    /// paragraph separators (which some line readers split at).
     ///
     /// By scalars: `"\r\n"`, or a newline followed by a combining mark, is one `Character` that equals neither.
     static func frame(_ name: String) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in name.unicodeScalars {
-            scalars.append(scalar == ";" || scalar == "\n" || scalar == "\r" ? "_" : scalar)
+            let category = scalar.properties.generalCategory
+            let reserved = scalar == ";" || category == .control || category == .lineSeparator || category == .paragraphSeparator
+            scalars.append(reserved ? "_" : scalar)
         }
         return String(scalars)
     }
