@@ -19,7 +19,7 @@ struct StatsCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The trace log: one or more files or directories (as TraceLogSink writes them; gzip files too); - for standard input.", valueName: "log"), transform: StandardInput.path)
     var logs: [String]
 
-    @Option(name: .long, help: ArgumentHelp("A chain definition whose handler budgets the slow rule should check.", valueName: "file"), transform: StandardInput.path)
+    @Option(name: .long, help: ArgumentHelp("A chain definition whose handler budgets the slow rule should check (a warning says when the log went through none of its budgeted handlers).", valueName: "file"), transform: StandardInput.path)
     var definition: String?
 
     @Option(name: .long, help: ArgumentHelp("Threads reading the log at once (default: one per core).", valueName: "n"))
@@ -27,6 +27,19 @@ struct StatsCommand: ParsableCommand {
 
     @OptionGroup var slowRule: SlowRuleOptions
     @OptionGroup var output: OutputOptions
+
+    /// A definition whose budgeted handlers none of the log's traces went through is most likely the wrong one
+    /// (another chain's, or one renamed since): said on standard error, as the profile then checks no budget.
+    static func warnIfNoBudgetApplies(_ definition: ChainDefinition, named path: String, to profile: ChainProfile) {
+        let budgeted = definition.handlers.flatMap { [$0] + ($0.members ?? []) }.filter { $0.budget != nil }.map(\.name)
+        guard profile.commands > 0, !budgeted.isEmpty,
+            !budgeted.contains(where: { (profile.statistics(of: $0)?.seen ?? 0) > 0 })
+        else { return }
+        let chains = profile.chains.map { "'\($0)'" }.joined(separator: ", ")
+        Terminal.standardError.writeText(
+            "chaintrace: warning: none of the \(budgeted.count) handlers with a budget in \(TerminalText.shown(path)) (chain "
+                + "'\(TerminalText.shown(definition.name))') is in the log (chain \(TerminalText.shown(chains))), so no budget is checked\n")
+    }
 
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more") }
@@ -36,12 +49,14 @@ struct StatsCommand: ParsableCommand {
     func run() throws {
         let rule = try slowRule.rule()
         var profile = ChainProfile()
-        if let definition { profile.declareBudgets(of: try ChainDefinition.load(path: definition)) }
+        let declared = try definition.map { path throws(FormatError) in try ChainDefinition.load(path: path) }
+        if let declared { profile.declareBudgets(of: declared) }
         let files = try logs.flatMap { path throws(FormatError) in try TraceLogReader.files(at: path) }
         let progress = ProgressBar(totalBytes: ProgressBar.size(of: files))
         let read = try TraceLogProfiler(threads: threads).profile(paths: logs, into: profile, progress: progress.update)
         progress.finish()
         profile = read.profile
+        if let declared, let definition { Self.warnIfNoBudgetApplies(declared, named: definition, to: profile) }
         let report = ProfileReport(profile: profile, rule: rule)
         switch output.format {
         case .json:

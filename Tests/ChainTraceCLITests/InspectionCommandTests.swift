@@ -123,6 +123,21 @@ struct InspectionCommandTests {
         #expect(handlers.first { $0["handler"] as? String == "Window" }?["budgetNs"] as? Int == 1_000_000)
     }
 
+    /// A definition none of whose budgeted handlers the log went through — another chain's — is warned about on
+    /// standard error (the profile checks no budget then); the log's own definition is not.
+    @Test func statsWarnsWhenNoBudgetOfTheDefinitionApplies() throws {
+        let log = try CLI.recordedLog(definition, stream, named: "run.jsonl")
+        let other = try CLI.temporaryDirectory().appendingPathComponent("other.chain.json")
+        try Data(#"{"chain":"other","handlers":[{"name":"Gone","budget":"1us","accepts":true}]}"#.utf8).write(to: other)
+        for format in ["text", "json"] {
+            let wrong = try CLI.run("stats", log, "--definition", other.path, "--format", format)
+            #expect(wrong.status == 0)
+            #expect(wrong.standardError.contains("warning: none of the 1 handlers with a budget in \(other.path) (chain 'other') is in the log (chain 'editor')"), "\(wrong.standardError)")
+        }
+        let right = try CLI.run("stats", log, "--definition", definition)
+        #expect(right.status == 0 && right.standardError.isEmpty, "\(right.standardError)")
+    }
+
     @Test func statsReportsATornLastLineAndRejectsABadOne() throws {
         let directory = try CLI.temporaryDirectory()
         let log = directory.appendingPathComponent("run.jsonl")
