@@ -93,15 +93,20 @@ final class CompiledChain<Member: ChainMember>: Sendable {
             if head < 0 { throw .noEntry(in: chainName) }
             return head
         }
-        guard let index = indexByName[entry] else {
-            for (index, node) in nodes.enumerated() where node.registry >= 0 {
-                if registries[Int(node.registry)].contains(where: { names.names[Int($0.name)] == entry }) {
-                    throw .registryMember(entry, of: names.names[index], in: chainName)
-                }
-            }
-            throw .unknownHandler(entry, in: chainName, known: Array(names.names.prefix(nodes.count)))
-        }
+        guard let index = indexByName[entry] else { throw unknownEntry(entry) }
         return index
+    }
+
+    /// Why `entry` is no entry: a registry's member, or no handler at all. Out of line: in `entryIndex`, the
+    /// search made every send look up generic metadata (~170 instructions), though it only runs for a bad entry.
+    @inline(never)
+    private func unknownEntry(_ entry: String) -> ChainError {
+        for (index, node) in nodes.enumerated() where node.registry >= 0 {
+            if registries[Int(node.registry)].contains(where: { names.names[Int($0.name)] == entry }) {
+                return .registryMember(entry, of: names.names[index], in: chainName)
+            }
+        }
+        return .unknownHandler(entry, in: chainName, known: Array(names.names.prefix(nodes.count)))
     }
 
     /// The error for a walk that reached the hop limit at `index`: names the circle the walk is caught in.

@@ -118,6 +118,9 @@ final class ActiveTrace: @unchecked Sendable {
         var chain: String
         var kind: String?
         var commandType = ""
+        /// The command's type, which a hop for a command of another type is told apart by (see
+        /// ``tracesCommands(of:)``).
+        var commandTypeID: ObjectIdentifier?
         var commandID: String?
         var payload: JSONValue?
         var encodedPayload: (any EncodedPayload)?
@@ -175,6 +178,7 @@ final class ActiveTrace: @unchecked Sendable {
         about.value.configuration = configuration
         if about.value.chain != chain { about.value.chain = chain }
         if about.value.commandType != info.typeName { about.value.commandType = info.typeName }
+        about.value.commandTypeID = ObjectIdentifier(Command.self)
         Self.replace(&about.value.kind, with: description.kind)
         Self.replace(&about.value.commandID, with: description.id)
         Self.replace(&about.value.payload, with: description.payload)
@@ -191,6 +195,13 @@ final class ActiveTrace: @unchecked Sendable {
         content.value.failure = nil
         content.value.end = 0
         about.value.start = MonotonicClock.now()
+    }
+
+    /// Whether this trace is of a command of type `type`: a hop for another type of command, run inside one of
+    /// this trace's hops, is a side call into another chain and starts a trace of its own.
+    @usableFromInline
+    func tracesCommands(of type: Any.Type) -> Bool {
+        about.value.commandTypeID == ObjectIdentifier(type)
     }
 
     /// Lets go of what this trace holds of its command and recorder, so that a finished trace kept for reuse
