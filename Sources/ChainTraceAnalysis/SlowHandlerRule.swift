@@ -50,7 +50,7 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
         self.checksBudgets = checksBudgets
     }
 
-    /// Reads a rule written as comma-separated clauses.
+    /// Reads a rule written as comma-separated clauses; a clause given twice counts once.
     ///
     /// - Throws: ``RuleSyntaxError`` naming the first clause that is not understood (or the whole text, when it
     ///   has no clause).
@@ -58,7 +58,8 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
         var clauses: [Clause] = []
         for part in text.split(separator: ",").map({ $0.filter { $0 != " " }.lowercased() }) where !part.isEmpty {
             guard let clause = parseClause(part) else { throw RuleSyntaxError(clause: part) }
-            clauses.append(clause)
+            // A clause written twice (`5x-median,p95>5x-median`) is one clause, said once in legends.
+            if !clauses.contains(clause) { clauses.append(clause) }
         }
         if clauses.isEmpty { throw RuleSyntaxError(clause: text) }
         return SlowHandlerRule(clauses: clauses)

@@ -4,8 +4,9 @@ import ChainTraceTestSupport
 import Testing
 
 /// `--slow` rules as people type them, generated — clauses in any order and case, with spaces, every statistic
-/// and unit — parse to exactly the clauses written; a clause with anything wrong (a hex, signed, infinite or
-/// missing number, an unknown statistic or unit, a share over 100%) is an error naming that clause.
+/// and unit, now and then one twice — parse to exactly the clauses written, each once; a clause with anything
+/// wrong (a hex, signed, infinite or missing number, an unknown statistic or unit, a share over 100%) is an error
+/// naming that clause.
 @Suite("Slow-handler rules as typed")
 struct SlowRuleParsingTests {
     static let statistics = SlowHandlerRule.Statistic.allCases
@@ -39,6 +40,12 @@ struct SlowRuleParsingTests {
                 }
             }
         }
+        // Now and then a clause again, which the rule holds once.
+        if random.chance(0.3) {
+            let again = Int.random(in: 0..<texts.count, using: &random)
+            texts.append(texts[again])
+        }
+        clauses = clauses.enumerated().filter { clauses.firstIndex(of: $0.element) == $0.offset }.map(\.element)
         // Any case (but the micro sign's: its capital lowercases to the Greek mu).
         let typed = texts.map { text in random.chance(0.3) && !text.contains("µ") ? text.uppercased() : text }
             .joined(separator: random.pick([",", ", ", " , "]))
