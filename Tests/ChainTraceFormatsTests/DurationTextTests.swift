@@ -1,3 +1,4 @@
+import ChainTrace
 import ChainTraceDefinitions
 import ChainTraceTestSupport
 import Testing
@@ -45,6 +46,20 @@ struct DurationTextTests {
     ])
     func anythingElseIsRefused(text: String) {
         #expect(DurationText.nanoseconds(text) == nil, "\(text) was accepted")
+        // Only a well-written duration past 2^63 ns is "too long"; the rest are not durations at all.
+        #expect(DurationText.isTooLong(text) == (text == "9300000000s"), "\(text)")
+    }
+
+    /// Durations written well but past 2^63 nanoseconds, in every unit, are refused as too long, and a definition
+    /// says so; one just under the limit reads.
+    @Test func tooLongDurationsAreSaidToBe() throws {
+        for text in ["9300000000s", "9300000000000ms", "9300000000000000us", "99999999999999999999ns", "9223372036.9s"] {
+            #expect(DurationText.nanoseconds(text) == nil && DurationText.isTooLong(text), "\(text)")
+            let definition = #"{"chain":"c","handlers":[{"name":"A","accepts":true,"budget":"\#(text)"}]}"#
+            let findings = ChainDefinitionLinter.lint(bytes: Array(definition.utf8), file: "c.chain.json")
+            #expect(findings.contains { $0.error.expected == "a duration under 292 years (2^63 ns)" }, "\(text): \(findings)")
+        }
+        #expect(DurationText.nanoseconds("9100000000s") == 9_100_000_000_000_000_000 && !DurationText.isTooLong("9100000000s"))
     }
 
     @Test func extremesFormatWithoutTrapping() {

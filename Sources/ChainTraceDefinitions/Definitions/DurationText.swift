@@ -20,6 +20,17 @@ public enum DurationText {
         return nil
     }
 
+    /// Whether `text` is written as a duration (a decimal number and a unit) but is too long for one: 2^63
+    /// nanoseconds and more, about 292 years.
+    public static func isTooLong(_ text: String) -> Bool {
+        let trimmed = text.trimmingSpaces
+        for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
+            guard let value = decimalNumber(trimmed.dropLast(suffix.count).trimmingSpaces) else { return false }
+            return !(value * scale < 9.2e18)
+        }
+        return false
+    }
+
     /// The value of `text` when it is ASCII digits, optionally with one `.` and more digits after it — the only
     /// numbers durations and slow-handler rule clauses take (no sign, exponent, hex float, `inf` or `nan`).
     package static func decimalNumber(_ text: some StringProtocol) -> Double? {
