@@ -50,6 +50,42 @@ final class Validator: CoinHandler {
     // end
 }
 
+struct AuditEntry: Sendable {
+    var diameter: Double
+    init(_ coin: Coin) { diameter = coin.diameter }
+}
+
+/// The audit log a validator writes to while it handles a coin: a chain of its own (one handler here).
+final class AuditLog: Sendable {
+    @discardableResult
+    func handle(_ entry: AuditEntry) -> Bool {
+        traceHop("AuditLog", command: entry, chain: "audit") { true }
+    }
+}
+
+/// A validator that writes to the audit log first: a side call into another chain.
+final class AuditedValidator: CoinHandler {
+    var next: (any CoinHandler)?
+    let name: String
+    let diameter: Double
+    let audit = AuditLog()
+    init(_ name: String, diameter: Double) {
+        self.name = name
+        self.diameter = diameter
+    }
+    func matches(_ coin: Coin) -> Bool { abs(coin.diameter - diameter) < 0.5 }
+
+    func handle(_ coin: Coin) -> String? {
+        // doc: side-call
+        traceHop(name, command: coin, chain: "coins") {
+            audit.handle(AuditEntry(coin))          // a trace of "audit", not hops of this one
+            guard matches(coin) else { return next?.handle(coin) }
+            return name
+        }
+        // end
+    }
+}
+
 struct SignUp: Codable, Sendable {
     var username: String
 }
@@ -90,6 +126,15 @@ final class SaveProfile: SignUpStage {
 
 @Suite("The examples the docs show")
 struct DocumentationExamples {
+    @Test func sideCallsAreTracesOfTheirOwn() {
+        let penny = AuditedValidator("Penny", diameter: 19.05)
+        penny.next = AuditedValidator("Dime", diameter: 17.91)
+        let traces = captureTraces { _ = penny.handle(Coin(diameter: 17.91, weight: 2.268)) }
+        let coins = traces.filter { $0.chain == "coins" }
+        #expect(coins.count == 1 && coins.first?.path == ["Penny", "Dime"] && coins.first?.outcome == .accepted(by: "Dime"))
+        #expect(traces.filter { $0.chain == "audit" }.map(\.path) == [["AuditLog"], ["AuditLog"]])
+    }
+
     @Test func quickTour() throws {
         // doc: quick-tour
         let sink = InMemoryTraceSink()
