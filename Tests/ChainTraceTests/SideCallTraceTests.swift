@@ -6,7 +6,8 @@ import Testing
 /// Handlers that, while handling their command, send another command through another chain — an audit log, a
 /// metrics chain — generated at random hops of generated chains, sync and async. Each side call is a trace of its
 /// own, of its own chain; the command's trace is exactly what it is without the side calls (path, decisions,
-/// outcome), and no trace holds a hop of another chain.
+/// outcome), and no trace holds a hop of another chain. Stages of one chain whose commands differ in type are
+/// no side calls.
 @Suite("Side calls into other chains")
 struct SideCallTraceTests {
     typealias Behaviour = InstrumentedChainModelTests.Behaviour
@@ -192,5 +193,92 @@ struct SideCallTraceTests {
             }
         }
         Self.check(traces, setup, values: values, seed: seed)
+    }
+
+    /// Stages that each hold a request of their own type, as the seed sign-up flow does, instrumented with their own
+    /// request as the command under one chain's name (or, past the first, no name): each command is one trace of
+    /// all its stages, sync and async, however the stages' types differ — they are not side calls.
+    struct UsernameRequest: Sendable { var name: String }
+    struct AuthRequest: Sendable { var name: String }
+    struct PhotoRequest: Sendable { var bytes: Int }
+    struct ProfileRequest: Sendable { var bio: String }
+
+    enum StageError: Error { case rejected(String) }
+
+    /// One stage: its own request as the command, failing when `fails` says, else handing on to `next`.
+    final class Stage<Request: Sendable>: Sendable {
+        let name: String
+        let request: Request
+        let fails: Bool
+        let namesChain: Bool
+        let next: (any StageHandling)?
+
+        init(_ name: String, request: Request, fails: Bool, namesChain: Bool, next: (any StageHandling)?) {
+            (self.name, self.request, self.fails, self.namesChain, self.next) = (name, request, fails, namesChain, next)
+        }
+    }
+
+    static func stages(_ random: inout SeededGenerator) -> (head: any StageHandling, names: [String], failing: Int?) {
+        let failing: Int? = random.chance(0.5) ? Int.random(in: 0..<4, using: &random) : nil
+        let namesChain = (0..<4).map { $0 == 0 || random.chance(0.5) }
+        let profile = Stage("SaveProfile", request: ProfileRequest(bio: "b"), fails: failing == 3, namesChain: namesChain[3], next: nil)
+        let photo = Stage("UploadPhoto", request: PhotoRequest(bytes: 3), fails: failing == 2, namesChain: namesChain[2], next: profile)
+        let auth = Stage("Authenticate", request: AuthRequest(name: "n"), fails: failing == 1, namesChain: namesChain[1], next: photo)
+        let head = Stage("CheckUsername", request: UsernameRequest(name: "n"), fails: failing == 0, namesChain: namesChain[0], next: auth)
+        let names = ["CheckUsername", "Authenticate", "UploadPhoto", "SaveProfile"]
+        return (head, Array(names.prefix((failing ?? 3) + 1)), failing)
+    }
+
+    static func checkStages(_ traces: [Trace], names: [String], failing: Int?, count: Int, seed: UInt64) {
+        #expect(traces.count == count, "seed \(seed): \(traces.map(\.path))")
+        for trace in traces {
+            #expect(trace.chain == "sign-up" && trace.path == names, "seed \(seed): \(trace.path)")
+            if let failing {
+                #expect(trace.outcome.failingHandler == names[failing], "seed \(seed): \(trace.outcome)")
+            } else {
+                #expect(trace.outcome == .accepted(by: "SaveProfile"), "seed \(seed): \(trace.outcome)")
+            }
+        }
+    }
+
+    @Test(arguments: SeededGenerator.seeds(20))
+    func stagesWithRequestsOfTheirOwnTypesAreOneTrace(seed: UInt64) async {
+        var random = SeededGenerator(seed: seed)
+        let (head, names, failing) = Self.stages(&random)
+        let sync = captureTraces {
+            for _ in 0..<3 { _ = try? head.handle() }
+        }
+        Self.checkStages(sync, names: names, failing: failing, count: 3, seed: seed)
+        let async = await captureTraces {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<6 { group.addTask { _ = try? await head.handleAsync() } }
+            }
+        }
+        Self.checkStages(async, names: names, failing: failing, count: 6, seed: seed)
+    }
+}
+
+/// A stage of the sign-up flow, whatever its request's type.
+protocol StageHandling: Sendable {
+    func handle() throws -> Bool
+    func handleAsync() async throws -> Bool
+}
+
+extension SideCallTraceTests.Stage: StageHandling {
+    func handle() throws -> Bool {
+        try traceHop(name, command: request, chain: namesChain ? "sign-up" : "") {
+            if fails { throw SideCallTraceTests.StageError.rejected(name) }
+            guard let next else { return true }
+            return try next.handle()
+        }
+    }
+
+    func handleAsync() async throws -> Bool {
+        try await traceHop(name, command: request, chain: namesChain ? "sign-up" : "") {
+            await Task.yield()
+            if fails { throw SideCallTraceTests.StageError.rejected(name) }
+            guard let next else { return true }
+            return try await next.handleAsync()
+        }
     }
 }

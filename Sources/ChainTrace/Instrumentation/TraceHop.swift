@@ -2,8 +2,8 @@
 ///
 /// The first instrumented hop of a command starts a trace (if ``ChainTracing/recorder`` wants it); every
 /// instrumented hop that starts inside it — the next handler, called from this one — nests in the same trace,
-/// unless its command is of another type: a side call into another chain (an audit log, say) starts a trace of its
-/// own and leaves this one's decisions alone.
+/// unless its command is of another type *and* it names another `chain`: a side call into another chain (an audit
+/// log, say) starts a trace of its own and leaves this one's decisions alone.
 /// When the body returns, the hop's decision is inferred: *passed* if it forwarded to another instrumented
 /// handler, *accepted* if it returned without forwarding, *failed* if it threw (the handler that threw first is
 /// the one named). An observer (`role: .observer`) *continued*. `decide` judges the returned value instead —

@@ -118,7 +118,7 @@ final class ActiveTrace: @unchecked Sendable {
         var chain: String
         var kind: String?
         var commandType = ""
-        /// The command's type, which a hop for a command of another type is told apart by (see
+        /// The command's type, by which a side call into another chain is told apart (see
         /// ``tracesCommands(of:)``).
         var commandTypeID: ObjectIdentifier?
         var commandID: String?
@@ -197,11 +197,19 @@ final class ActiveTrace: @unchecked Sendable {
         about.value.start = MonotonicClock.now()
     }
 
-    /// Whether this trace is of a command of type `type`: a hop for another type of command, run inside one of
-    /// this trace's hops, is a side call into another chain and starts a trace of its own.
+    /// Whether this trace is of a command of type `type`. A hop for a command of another type that names another
+    /// chain (``isOfChain(_:)``), run inside one of this trace's hops, is a side call into that chain and starts a
+    /// trace of its own; stages that hand each other commands of their own types under one chain's name are one
+    /// trace.
     @usableFromInline
     func tracesCommands(of type: Any.Type) -> Bool {
         about.value.commandTypeID == ObjectIdentifier(type)
+    }
+
+    /// Whether a hop naming chain `name` (`""`: none) may be of this trace's chain.
+    @usableFromInline
+    func isOfChain(_ name: String) -> Bool {
+        name.isEmpty || name == about.value.chain
     }
 
     /// Lets go of what this trace holds of its command and recorder, so that a finished trace kept for reuse

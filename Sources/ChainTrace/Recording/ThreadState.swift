@@ -29,8 +29,8 @@ struct ThreadStateFields {
     /// outermost hop that set it holds it until it clears it, and every hop that reads it runs inside that one.
     /// Read retained, it cost a retain and a release a hop (see `ThreadLocalObject.withCurrent`).
     @usableFromInline var activeTrace: UnretainedObject<ActiveTrace>?
-    /// The type of the command ``activeTrace`` is of: a hop for a command of another type starts a trace of its
-    /// own (a side call into another chain), told apart with one comparison here rather than a call.
+    /// The type of the command ``activeTrace`` is of: a hop for a command of this type joins it after one
+    /// comparison here; one for another type may be a side call into another chain (`ActiveTrace.tracesCommands`).
     @usableFromInline var activeCommandType: ObjectIdentifier?
     /// How many instrumented synchronous hops are open on this thread for commands the recorder chose not to
     /// trace: their nested hops must not start a trace of their own for the same command.
