@@ -4,7 +4,8 @@ import ChainTraceJSON
 /// A test on a command, as chain definitions write it: what a handler accepts, or when it fails.
 ///
 /// Field tests name a field by its dotted path in the command's fields (`card.type`). Numbers compare by their
-/// exact value (``RuleNumber``), so `2` equals `2.0`. A missing field fails every test but ``present(_:_:)`` with `false`.
+/// exact value (``RuleNumber``), so `2` equals `2.0`. A missing field fails every test but ``present(_:_:)`` with
+/// `false`.
 ///
 /// In JSON: `true`, `false`, `{"field": "weight", "equals": 2.5}`, `{"field": "size", "in": ["S", "M"]}`,
 /// `{"field": "weight", "min": 2, "max": 3}`, `{"field": "name", "matches": "^[a-z]+$"}`,
