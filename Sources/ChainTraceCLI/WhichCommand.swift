@@ -1,14 +1,7 @@
 import ArgumentParser
 import ChainTrace
 import ChainTraceDefinitions
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ChainTraceJSON
 
 /// `chaintrace which DEF COMMAND-JSON`: the dry run.
 struct WhichCommand: ParsableCommand {
@@ -33,12 +26,6 @@ struct WhichCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    /// Whether `path` is a regular file.
-    static func isFile(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
-    }
-
     func validate() throws {
         try StandardInput.checkReadOnce([definition, command.hasPrefix("@") ? StandardInput.path(String(command.dropFirst())) : nil])
     }
@@ -53,7 +40,7 @@ struct WhichCommand: ParsableCommand {
         do {
             first = try stream.next()
         } catch {
-            guard !command.hasPrefix("@"), Self.isFile(command) else { throw error }
+            guard !command.hasPrefix("@"), LineReader.isRegularFile(command) else { throw error }
             // A file named as the command itself: what was meant is plain.
             throw CommandFailure.badInput(
                 "\(name): expected a command as JSON, found \"\(TerminalText.shown(command))\", a file; write @\(TerminalText.shown(command)) to read the command from it")
@@ -77,8 +64,7 @@ struct WhichCommand: ParsableCommand {
             let found = TerminalText.shown(start ?? "")
             // A registry's member is no entry, but its registry is.
             let hint = error.code == .wrongKind && error.handlers.count == 2
-                ? ", a member of registry \"\(TerminalText.shown(error.handlers[1]))\" (name \"\(TerminalText.shown(error.handlers[1]))\": its members are reached through it)"
-                : ""
+                ? ChainDefinitionLinter.registryMemberHint(TerminalText.shown(error.handlers[1])) : ""
             throw CommandFailure.badInput("\(name): expected an entry naming a handler of \(TerminalText.shown(definition.name)), found \"\(found)\"\(hint)")
         }
         switch output.format {

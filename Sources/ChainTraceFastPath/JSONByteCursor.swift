@@ -336,9 +336,11 @@ public struct JSONByteCursor {
         }
     }
 
-    /// For ``skipContainer()``: steps `i` over white space.
+    /// Steps `i` over white space: for ``skipContainer()``, which keeps its position in a local, and
+    /// ``skipWhiteSpace()``.
     @inline(__always)
-    @usableFromInline static func skipWhiteSpace(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int) {
+    @inlinable static func skipWhiteSpace(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int) {
+        // One comparison for the usual case, a byte that is no white space.
         while i < end, base[i] <= UInt8(ascii: " ") {
             switch base[i] {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): i &+= 1
@@ -552,13 +554,8 @@ public struct JSONByteCursor {
     }
 
     @inlinable @inline(__always) public mutating func skipWhiteSpace() {
-        // One comparison for the usual case, a byte that is no white space.
-        while index < bytes.count, bytes[index] <= UInt8(ascii: " ") {
-            switch bytes[index] {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): index += 1
-            default: return
-            }
-        }
+        guard let base = bytes.baseAddress else { return }
+        Self.skipWhiteSpace(base, &index, bytes.count)
     }
 
     @inlinable @inline(__always) public func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

@@ -39,18 +39,7 @@ public enum JSONEscape {
         case UInt8(ascii: "t"): emit(0x09)
         case UInt8(ascii: "u"):
             var code: UInt32 = 0
-            if let failure = hex4(bytes, at: &index, into: &code) { return failure }
-            if code >= 0xDC00 && code < 0xE000 { return .lowSurrogateFirst(at: index - 4) }
-            if code >= 0xD800 && code < 0xDC00 {
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                    return .missingLowSurrogate(at: index)
-                }
-                index += 2
-                var low: UInt32 = 0
-                if let failure = hex4(bytes, at: &index, into: &low) { return failure }
-                guard low >= 0xDC00 && low < 0xE000 else { return .badLowSurrogate(at: index - 4) }
-                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-            }
+            if let failure = unicode(bytes, at: &index, into: &code) { return failure }
             // Never a surrogate and at most 0x10FFFF here, so always a scalar.
             guard let scalar = Unicode.Scalar(code) else { return .badHexDigit(at: index - 4) }
             UTF8.encode(scalar, into: emit)
@@ -76,18 +65,29 @@ public enum JSONEscape {
             return true
         case UInt8(ascii: "u"):
             var code: UInt32 = 0
-            guard hex4(bytes, at: &index, into: &code) == nil else { return false }
-            if code < 0xD800 || code >= 0xE000 { return true }
-            guard code < 0xDC00, index &+ 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                bytes[index &+ 1] == UInt8(ascii: "u")
-            else { return false }
-            index &+= 2
-            var low: UInt32 = 0
-            guard hex4(bytes, at: &index, into: &low) == nil else { return false }
-            return low >= 0xDC00 && low < 0xE000
+            return unicode(bytes, at: &index, into: &code) == nil
         default:
             return false
         }
+    }
+
+    /// Reads the rest of a `\u` escape (`index` is past the `u`) into `code`: four hex digits, and for a high
+    /// surrogate the `\u` escape of its low one, combined into one code point.
+    @inlinable @inline(__always)
+    static func unicode(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, into code: inout UInt32) -> Failure? {
+        if let failure = hex4(bytes, at: &index, into: &code) { return failure }
+        if code >= 0xDC00 && code < 0xE000 { return .lowSurrogateFirst(at: index - 4) }
+        if code >= 0xD800 && code < 0xDC00 {
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                return .missingLowSurrogate(at: index)
+            }
+            index += 2
+            var low: UInt32 = 0
+            if let failure = hex4(bytes, at: &index, into: &low) { return failure }
+            guard low >= 0xDC00 && low < 0xE000 else { return .badLowSurrogate(at: index - 4) }
+            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+        }
+        return nil
     }
 
     /// Reads four hex digits at `index` into `value`.

@@ -203,9 +203,15 @@ public struct ChainDefinitionLinter: Sendable {
     /// paths), or the handler of those paths it is likely a misspelling of.
     private func suggestion(for name: String) -> String {
         if let registry = definition.handlers.first(where: { $0.members?.contains { $0.name == name } ?? false }) {
-            return ", a member of registry \"\(registry.name)\" (name \"\(registry.name)\": its members are reached through it)"
+            return Self.registryMemberHint(registry.name)
         }
         return ChainDefinitionDecoder.suggestion(for: name, among: definition.handlers.map(\.name))
+    }
+
+    /// What follows a name that is a member of `registry` where a handler of the chain's own paths was expected,
+    /// in the linter's findings and the CLI's errors alike.
+    package static func registryMemberHint(_ registry: String) -> String {
+        ", a member of registry \"\(registry)\" (name \"\(registry)\": its members are reached through it)"
     }
 
     private func finding(

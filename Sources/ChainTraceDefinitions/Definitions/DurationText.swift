@@ -8,27 +8,27 @@ public enum DurationText {
     ]
 
     /// The nanoseconds `text` stands for, or `nil` when it is not a decimal number (`250`, `1.5`) followed by a
-    /// unit.
+    /// unit, or is 2^63 ns or more (``isTooLong(_:)``).
     public static func nanoseconds(_ text: String) -> Int64? {
-        let trimmed = text.trimmingSpaces
-        for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
-            let number = trimmed.dropLast(suffix.count).trimmingSpaces
-            // Decimal digits with an optional fraction, as the docs write them: no sign, exponent or hex float.
-            guard let value = decimalNumber(number), value * scale < 9.2e18 else { return nil }
-            return Int64((value * scale).rounded())
-        }
-        return nil
+        guard let nanoseconds = written(text), nanoseconds < 9.2e18 else { return nil }
+        return Int64(nanoseconds.rounded())
     }
 
     /// Whether `text` is written as a duration (a decimal number and a unit) but is too long for one: 2^63
     /// nanoseconds and more, about 292 years.
     public static func isTooLong(_ text: String) -> Bool {
+        guard let nanoseconds = written(text) else { return false }
+        return !(nanoseconds < 9.2e18)
+    }
+
+    /// The nanoseconds `text` is written as, however many: a decimal number and a unit, spaces around either.
+    private static func written(_ text: String) -> Double? {
         let trimmed = text.trimmingSpaces
         for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
-            guard let value = decimalNumber(trimmed.dropLast(suffix.count).trimmingSpaces) else { return false }
-            return !(value * scale < 9.2e18)
+            // Decimal digits with an optional fraction, as the docs write them: no sign, exponent or hex float.
+            return decimalNumber(trimmed.dropLast(suffix.count).trimmingSpaces).map { $0 * scale }
         }
-        return false
+        return nil
     }
 
     /// The value of `text` when it is ASCII digits, optionally with one `.` and more digits after it — the only
