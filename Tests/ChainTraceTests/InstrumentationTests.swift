@@ -94,7 +94,7 @@ struct InstrumentationTests {
         expectHandled(sink.traces[1], by: "Large")
     }
 
-    @Test func aProtocolChainLinkedIntoALoopIsStoppedAndTheLoopNamed() {
+    @Test func aProtocolChainLinkedIntoALoopIsStoppedAndTheLoopNamed() throws {
         let sink = InMemoryTraceSink()
         let a = CoinValidator("A", .penny)
         let b = CoinValidator("B", .nickel)
@@ -114,6 +114,19 @@ struct InstrumentationTests {
         }
         #expect(["A", "B"].contains(handler))
         #expect(error.contains("A → B") || error.contains("B → A"))
+
+        // A chain longer than the limit, with no handler repeated, is stopped at the hop past it — as a hop limit,
+        // not a loop (one shared global, so in this test rather than a parallel one).
+        let long = linked((0..<60).map { CoinValidator("V\($0)", .penny) } as [any CoinHandling]) { $0.next = $1 }
+        let longSink = InMemoryTraceSink()
+        #expect(ChainTracing.withRecorder(Recorder(sink: longSink)) { long.validate(.washer) } == nil)
+        let longTrace = try #require(longSink.traces.first)
+        #expect(longTrace.hops.count == 51)
+        guard case .failed("V50", let reason) = longTrace.outcome else {
+            Issue.record("expected a failure at V50, got \(longTrace.outcome)")
+            return
+        }
+        #expect(reason.contains("no handler repeated") && reason.contains("maximumHops 50") && !reason.contains("loops"), "\(reason)")
     }
 
     @Test func withoutARecorderInstrumentedChainsRunUntraced() {

@@ -41,3 +41,46 @@ struct LoopGuardPropertyTests {
         #expect(dryError.code == .loop && Set(dryError.handlers) == Set(loop), "seed \(seed): \(dryError)")
     }
 }
+
+/// Chains with a hop limit (`maximumHops`) set below, at or above the length of a path that does not loop: a
+/// command nobody takes is stopped at the hop past the limit with a `.hopLimit` error — not a `.loop`: no handler
+/// repeated — naming the handler it stopped at and the length the limit must reach; the dry run says the same; at
+/// or above the path's length nothing is stopped. A loop under a generous limit is still a loop.
+@Suite("The hop limit on generated paths without loops")
+struct HopLimitPropertyTests {
+    @Test(arguments: SeededGenerator.seeds(50))
+    func aLimitBelowAPathIsNoLoop(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let count = Int.random(in: 1...8, using: &random)
+        let names = (0..<count).map { "H\($0)" }
+        let sink = InMemoryTraceSink()
+        let chain = try Chain<String, String>(
+            "limits-\(seed)", handlers: names.map { name in Handler(name, canHandle: { $0 == name }) { $0 == name ? .accept(name) : .pass } },
+            recorder: Recorder(sink: sink))
+        let entry = Int.random(in: 0..<count, using: &random)
+        let length = count - entry
+        let limit = Int.random(in: -1...(count + 1), using: &random)
+        chain.maximumHops = limit
+
+        guard limit < length else {
+            #expect(try chain.send("nobody", from: names[entry]) == nil, "seed \(seed)")
+            #expect(try chain.whoWouldHandle("nobody", from: names[entry]).path == Array(names[entry...]), "seed \(seed)")
+            return
+        }
+        let stoppedAt = names[entry + max(0, limit)]
+        let error = try #require(throws: ChainError.self, "seed \(seed)") { try chain.send("nobody", from: names[entry]) }
+        #expect(error.code == .hopLimit && error.handlers == [stoppedAt], "seed \(seed): \(error)")
+        #expect(error.message.contains("at least \(length)"), "seed \(seed): \(error.message)")
+        #expect(!error.message.contains("loops"), "seed \(seed): \(error.message)")
+        let trace = try #require(sink.traces.last, "seed \(seed)")
+        #expect(trace.outcome.failingHandler == stoppedAt, "seed \(seed): \(trace.outcome)")
+        let dryError = try #require(throws: ChainError.self, "seed \(seed)") { try chain.whoWouldHandle("nobody", from: names[entry]) }
+        #expect(dryError == error, "seed \(seed): \(dryError) vs \(error)")
+
+        // The same chain relinked into a loop, under a limit above its length, is a loop again.
+        chain.maximumHops = count + 1
+        try chain.link(names[count - 1], to: names[entry])
+        let loopError = try #require(throws: ChainError.self, "seed \(seed)") { try chain.send("nobody", from: names[entry]) }
+        #expect(loopError.code == .loop && Set(loopError.handlers) == Set(names[entry...]), "seed \(seed): \(loopError)")
+    }
+}

@@ -1,4 +1,5 @@
-/// Why a chain could not do what was asked: an unknown or duplicate handler name, or a loop.
+/// Why a chain could not do what was asked: an unknown or duplicate handler name, a loop, or a hop limit set
+/// below a path's length.
 ///
 /// ```swift
 /// do { try chain.send(command, from: "cell") }
@@ -14,6 +15,9 @@ public struct ChainError: SelfDescribingError, Sendable, Hashable {
         public static let duplicateName = Code(name: "duplicateName")
         /// The chain's links lead round in a circle.
         public static let loop = Code(name: "loop")
+        /// A command reached the chain's hop limit (`maximumHops`) on a path that does not loop: the limit is set
+        /// below the path's length.
+        public static let hopLimit = Code(name: "hopLimit")
         /// The chain has no handler to start at.
         public static let noEntry = Code(name: "noEntry")
         /// The name is a handler where a registry was needed, or the other way round; or a registry's member
@@ -26,8 +30,9 @@ public struct ChainError: SelfDescribingError, Sendable, Hashable {
     public let code: Code
     /// The chain the problem is in.
     public let chain: String
-    /// The handlers involved: the unknown or duplicate name, the handlers in the loop in order, or a registry's
-    /// member named where a handler of the chain's own paths was needed and then its registry.
+    /// The handlers involved: the unknown or duplicate name, the handlers in the loop in order, the handler a hop
+    /// limit stopped a command at, or a registry's member named where a handler of the chain's own paths was
+    /// needed and then its registry.
     public let handlers: [String]
     /// A sentence a person can act on.
     public let message: String
@@ -75,6 +80,19 @@ public struct ChainError: SelfDescribingError, Sendable, Hashable {
             chain: chain,
             handlers: cycle,
             message: "chain '\(chain)' loops (\(route)); stopped after \(hops) hops. Relink one of these handlers."
+        )
+    }
+
+    /// A command stopped at `handler` after `hops` hops, the chain's `limit`, on a path with no loop, which
+    /// `needed` hops would have finished (`nil`: not known — an instrumented chain's path is not known ahead).
+    static func hopLimit(at handler: String, in chain: String, hops: Int, limit: Int, needed: Int?) -> ChainError {
+        let raise = needed.map { "raise the limit to at least \($0), this path's length" } ?? "raise the limit if the chain is this long"
+        return ChainError(
+            code: .hopLimit,
+            chain: chain,
+            handlers: [handler],
+            message: "chain '\(chain)' stopped a command at '\(handler)' after \(hops) hops, its hop limit (maximumHops "
+                + "\(limit)); no handler repeated, so this is no loop: \(raise)"
         )
     }
 

@@ -109,7 +109,9 @@ final class CompiledChain<Member: ChainMember>: Sendable {
         return .unknownHandler(entry, in: chainName, known: Array(names.names.prefix(nodes.count)))
     }
 
-    /// The error for a walk that reached the hop limit at `index`: names the circle the walk is caught in.
+    /// The error for a walk that reached the hop limit at `index`, after `hops`: names the circle the walk is
+    /// caught in — or, when the path from `index` ends without one, says that the limit is below the path's length
+    /// (a `maximumHops` set lower than a path), not that it loops.
     @usableFromInline
     func loopError(at index: Int32, hops: Int) -> ChainError {
         var seen: [Int32: Int] = [:]
@@ -120,7 +122,11 @@ final class CompiledChain<Member: ChainMember>: Sendable {
             route.append(current)
             current = nodes[Int(current)].next
         }
-        let cycle = current >= 0 ? Array(route[seen[current]!...]) : route
-        return .loop(cycle.map { names.names[Int($0)] }, in: chainName, afterHops: hops)
+        guard current >= 0, let start = seen[current] else {
+            return .hopLimit(
+                at: names.names[Int(index)], in: chainName, hops: hops, limit: hopLimit,
+                needed: hops.addingReportingOverflow(route.count).partialValue)
+        }
+        return .loop(route[start...].map { names.names[Int($0)] }, in: chainName, afterHops: hops)
     }
 }

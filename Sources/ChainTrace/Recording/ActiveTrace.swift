@@ -563,8 +563,11 @@ final class ActiveTrace: @unchecked Sendable {
     private static func loopMessage(_ names: [String], chain: String, hops: Int) -> String {
         let last = names[names.count - 1]
         let earlier = names[..<(names.count - 1)].lastIndex(of: last)
-        let cycle = earlier.map { Array(names[$0..<(names.count - 1)]) } ?? [last]
-        return ChainError.loop(cycle, in: chain, afterHops: hops).message
+        guard let earlier else {
+            // No handler repeated: the chain is longer than the limit, not caught in a loop.
+            return ChainError.hopLimit(at: last, in: chain, hops: hops, limit: hops, needed: nil).message
+        }
+        return ChainError.loop(Array(names[earlier..<(names.count - 1)]), in: chain, afterHops: hops).message
     }
 }
 
