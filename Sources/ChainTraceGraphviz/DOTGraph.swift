@@ -99,7 +99,8 @@ public struct DOTGraph: Sendable, Hashable {
 public enum DOTValue: Sendable, Hashable, ExpressibleByStringLiteral {
     /// Text, written quoted and escaped (``DOTText/quoted(_:)``).
     case text(String)
-    /// An HTML-like label built with ``DOTText/html(_:)`` for every piece of user text; written between `<` and `>`.
+    /// An HTML-like label built with ``DOTText/html(_:)`` for every piece of user text; written between `<` and `>`
+    /// — or, empty, as the empty quoted string: Graphviz rejects an empty HTML-like label as a syntax error.
     case html(String)
     /// A number or keyword written as is (`LR`, `1.5`, `true`). Only for values the renderer chooses.
     case bare(String)
@@ -113,7 +114,7 @@ public enum DOTValue: Sendable, Hashable, ExpressibleByStringLiteral {
     var text: String {
         switch self {
         case .text(let text): DOTText.quoted(text)
-        case .html(let html): "<" + html + ">"
+        case .html(let html): html.isEmpty ? "\"\"" : "<" + html + ">"
         case .bare(let bare): bare
         }
     }

@@ -54,6 +54,17 @@ public enum DOTText {
         return out
     }
 
+    /// A name (a handler's, a registry's) for inside an HTML-like label, as ``html(_:)`` — or, for a name that
+    /// shows as nothing, *(empty name)* in italics: Graphviz rejects an empty `<b></b>` as a syntax error, and a
+    /// blank box would say nothing.
+    public static func htmlName(_ name: String) -> String {
+        let text = html(name)
+        return text.isEmpty ? emptyName : text
+    }
+
+    /// What ``htmlName(_:)`` shows for a name that shows as nothing.
+    public static let emptyName = "<i>(empty name)</i>"
+
     /// A number with at most three decimals and no trailing zeros: `1`, `0.25`, `12.5`.
     public static func number(_ value: Double) -> String {
         guard value.isFinite else { return "0" }

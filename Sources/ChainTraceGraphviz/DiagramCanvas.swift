@@ -141,7 +141,7 @@ struct DiagramCanvas {
             dot.subgraphs.append(DOTGraph.Subgraph(
                 id: "cluster_registry\(index)",
                 attributes: [
-                    .init("label", .html("registry <b>\(DOTText.html(registry.name))</b> — asked in weight order")),
+                    .init("label", .html("registry <b>\(DOTText.htmlName(registry.name))</b> — asked in weight order")),
                     .init("style", "rounded,dashed"), .init("color", "#7a7a7a"), .init("fontsize", .number(10)),
                 ],
                 nodeIDs: members.map(id(of:))))

@@ -30,9 +30,9 @@ enum DiagramText {
         }.joined()
     }
 
-    /// A node label: the name in bold, then smaller lines.
-    static func label(name: String, lines: [String]) -> DOTValue {
-        let title = "<b>\(DOTText.html(name))</b>"
+    /// A node label: the name in bold after `mark` (markup, such as "⚠ "), then smaller lines.
+    static func label(name: String, mark: String = "", lines: [String]) -> DOTValue {
+        let title = "<b>\(mark)\(DOTText.htmlName(name))</b>"
         let rest = lines.map { "<br/><font point-size=\"9\">\($0)</font>" }.joined()
         return .html(title + rest)
     }

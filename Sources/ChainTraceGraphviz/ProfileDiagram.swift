@@ -26,7 +26,7 @@ extension ChainDiagram {
             "font size grows with self time (10–30 pt, √ scale) · fill: share of all self time, white 0% → red 100% (√ scale) · link width and label: commands along it",
             "⚠ red border: slow — \(DOTText.html(options.slowRule.description))",
         ]
-        legend += flags.map { "⚠ <b>\(DOTText.html($0.handler))</b>: \(DOTText.html($0.reasons.joined(separator: "; ")))" }
+        legend += flags.map { "⚠ <b>\(DOTText.htmlName($0.handler))</b>: \(DOTText.html($0.reasons.joined(separator: "; ")))" }
         if flags.isEmpty { legend.append("no handler is slow by this rule") }
         legend.append(shapesLegend(graph))
         return canvas.dot(
@@ -48,9 +48,9 @@ extension ChainDiagram {
                     let count = statistics.count(of: decision)
                     return count > 0 ? "\(count) \(decision.rawValue)" : nil
                 }.joined(separator: " · "))
-                var name = handler.name
+                var mark = ""
                 if let flag = flagged[handler.name] {
-                    name = "⚠ " + name
+                    mark = "⚠ "
                     let colour = share > 0.5 ? "#ffffff" : "#b00020"
                     lines.append("<font color=\"\(colour)\"><b>slow:</b> \(DOTText.html(flag.reasons.joined(separator: "; ")))</font>")
                     attributes += [.init("color", "#b00020"), .init("penwidth", .number(3))]
@@ -58,7 +58,7 @@ extension ChainDiagram {
                 attributes += [
                     .init("fontsize", .number(size)),
                     .init("fillcolor", .text(DiagramText.blend((255, 255, 255), (215, 48, 39), share.squareRoot()))),
-                    .init("label", DiagramText.label(name: name, lines: lines)),
+                    .init("label", DiagramText.label(name: handler.name, mark: mark, lines: lines)),
                 ]
                 if share > 0.5 { attributes.append(.init("fontcolor", "white")) }
                 return attributes

@@ -39,7 +39,8 @@ enum ReportScript {
     for (const [key, value] of Object.entries(attributes || {})) node.setAttribute(key, value);
     return node;
   }
-  const nameOf = (h) => shown(names[h]);
+  // An empty name (a traceHop may be given one) reads as such, as in the diagrams, rather than as nothing.
+  const nameOf = (h) => names[h] === "" ? "(empty name)" : shown(names[h]);
   function nameSpan(h) { return el("span", { class: "name", text: nameOf(h) }); }
   function duration(ns) {
     if (ns < 1000) return ns + " ns";

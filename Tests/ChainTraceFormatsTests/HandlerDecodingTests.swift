@@ -16,7 +16,7 @@ struct HandlerDecodingTests {
         let type: String? = random.chance(0.4) ? "T\(Int.random(in: 0...9, using: &random))" : nil
         let budget: (String, Int64)? = random.chance(0.5) ? random.pick([("250ns", 250), ("20us", 20_000), ("1.5ms", 1_500_000), ("2s", 2_000_000_000)]) : nil
         let work: (String, Int64)? = random.chance(0.5) ? random.pick([("1us", 1_000), ("3ms", 3_000_000)]) : nil
-        let failure: String? = !observer && random.chance(0.4) ? random.hostileName() : nil
+        let failure: String? = !observer && random.chance(0.4) ? random.hostileName(minimumLength: 1) : nil
         let options: JSONValue? = random.chance(0.4) ? .object(["k": .string(random.hostileName()), "n": .integer(7)]) : nil
         var members: [(String, String)] = [("name", #""Main""#), ("next", #""Tail""#)]
         if observer { members.append(("role", #""observer""#)) } else { members.append(("accepts", #"{"kind":["K"]}"#)) }

@@ -47,7 +47,11 @@ struct JSONValueAccessTests {
         #expect(!description.unicodeScalars.contains { $0 == "\n" || $0 == "\r" || $0.value < 0x20 || $0.value == 0x7F }, "seed \(seed): \(description.debugDescription)")
         let chainError = try #require(throws: ChainError.self) { try Chain<Int, Int>("c").send(1, from: name) }
         #expect(!chainError.description.unicodeScalars.contains { $0 == "\n" || $0.value == 0x1B }, "seed \(seed)")
-        #expect(chainError.message.contains(name), "seed \(seed): the message keeps the name exactly")
+        // By bytes: a name that starts with a combining mark joins the quote before it into one Character.
+        let (message, quoted) = (Array(chainError.message.utf8), Array("'\(name)'".utf8))
+        #expect(
+            (0...(message.count - quoted.count)).contains { message[$0..<($0 + quoted.count)].elementsEqual(quoted) },
+            "seed \(seed): the message keeps the name exactly")
     }
 
     @Test(arguments: SeededGenerator.seeds(40))

@@ -63,7 +63,7 @@ struct OTLPSpansDifferentialTests {
                     "name": .string(hop.handler), "kind": 1, "startTimeUnixNano": time(hop.startOffset), "endTimeUnixNano": time(end),
                     "attributes": Self.attributes(attributes),
                 ]
-                if hop.decision == .failed { object["status"] = Self.error(hop.reason ?? "failed") }
+                if hop.decision == .failed { object["status"] = Self.error(hop.reason.flatMap { $0.isEmpty ? nil : $0 } ?? "failed") }
                 span(object)
                 open.append((id, end))
             }

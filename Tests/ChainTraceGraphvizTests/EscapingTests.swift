@@ -1,4 +1,5 @@
 import ChainTrace
+import ChainTraceAnalysis
 import ChainTraceGraphviz
 import Foundation
 import Testing
@@ -13,6 +14,8 @@ struct EscapingTests {
     static let names = [
         "Quote\"Handler", "Back\\slash\\", "Two\nLines", "<script>alert('x')</script>", "&amp; &lt;b&gt; &#x41;",
         "Ünïcødé 漢字 🙂", "Nul\u{0}Bell\u{7}", "]]><!--", "\\N \\G \\L", "onload=alert(1)", "-> [label=x];",
+        // Empty: Graphviz rejects an empty `<b></b>` or label; shown as "(empty name)".
+        "",
     ]
 
     static func hostileGraph() -> (ChainGraph, Trace) {
@@ -55,6 +58,32 @@ struct EscapingTests {
         #expect(document.text.contains("Quote\"Handler"))
         #expect(document.text.contains("&amp; &lt;b&gt; &#x41;"))
         if kind == "path" { #expect(document.text.contains("</font><script>boom</script>")) }
+    }
+}
+
+extension EscapingTests {
+    /// A profile and a diff of traces through every hostile name, the empty one slow enough to be flagged: its node,
+    /// its legend line and its flag all say "(empty name)", and Graphviz draws them.
+    @Test func hostileNamesInProfilesAndDiffsGiveValidDOT() throws {
+        let (graph, _) = Self.hostileGraph()
+        func traces(slowness: UInt64) -> [Trace] {
+            (0..<20).map { id in
+                let hops = Self.names.enumerated().map { index, name in
+                    let time: UInt64 = name.isEmpty ? slowness : 100 + UInt64(index)
+                    return Hop(handler: name, position: index, decision: .passed, inclusiveDuration: time, selfDuration: time)
+                }
+                return Trace(
+                    id: UInt64(id), commandKind: "K", entry: Self.names[0], chain: "<chain \"x\">", hops: hops,
+                    outcome: .fellOffTheEnd, duration: 10_000_000)
+            }
+        }
+        let before = ChainProfile(traces(slowness: 5_000_000)), after = ChainProfile(traces(slowness: 50))
+        for dot in [ChainDiagram.profile(before, over: graph).text, ChainDiagram.diff(before: before, after: after, over: graph).text] {
+            let document = try SVGDocument(try GraphvizRenderer.render(dot, as: .svg).bytes)
+            #expect(document.text.contains("(empty name)"), "\(dot)")
+        }
+        let profile = ChainDiagram.profile(before, over: graph).text
+        #expect(profile.components(separatedBy: "(empty name)").count - 1 == 2, "the node and the legend's flag: \(profile)")
     }
 }
 

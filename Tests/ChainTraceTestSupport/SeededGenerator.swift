@@ -49,15 +49,17 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         Double.random(in: 0..<1, using: &self) < probability
     }
 
-    /// A name of 1–`maximumLength` characters drawn mostly from the ones that break output formats: DOT and HTML
-    /// punctuation, quotes, backslashes, C0 and C1 controls, bidi overrides, combining marks, emoji, CJK.
-    public mutating func hostileName(maximumLength: Int = 12) -> String {
+    /// A name of `minimumLength`–`maximumLength` characters drawn mostly from the ones that break output formats:
+    /// DOT and HTML punctuation, quotes, backslashes, C0 and C1 controls, bidi overrides, combining marks, emoji,
+    /// CJK — and, one time in ten where `minimumLength` allows it, the empty name, which a `traceHop` may be given.
+    public mutating func hostileName(maximumLength: Int = 12, minimumLength: Int = 0) -> String {
+        if minimumLength == 0, chance(0.1) { return "" }
         let awkward: [Unicode.Scalar] = [
             "[", "]", "{", "}", "<", ">", "&", "\"", "\\", "|", ";", ",", "=", ":", "'", "`", "-", ">", "#", "%",
             " ", "\n", "\r", "\t", "\u{0}", "\u{1B}", "\u{7}", "\u{7F}", "\u{85}", "\u{9B}", "\u{202E}", "\u{2066}",
             "\u{200F}", "\u{0301}", "\u{FEFF}", "é", "ß", "中", "🚀", "\u{10FFFD}", "a", "Z", "0", "_", ".",
         ]
-        let length = Int.random(in: 1...max(1, maximumLength), using: &self)
+        let length = Int.random(in: max(1, minimumLength)...max(1, minimumLength, maximumLength), using: &self)
         var scalars = String.UnicodeScalarView()
         for _ in 0..<length {
             if chance(0.7) {

@@ -127,7 +127,7 @@ public struct OTLPTraceExport: Sendable {
                     ("chaintrace.registry", hop.registry.map(AttributeValue.text)),
                 ],
                 start: hop.startOffset, end: end, name: hop.handler, parent: open.last?.spanID ?? root, id: id,
-                failure: hop.decision == .failed ? hop.reason ?? "failed" : nil)
+                failure: hop.decision == .failed ? hop.reason.flatMap { $0.isEmpty ? nil : $0 } ?? "failed" : nil)
             open.append((id, end))
         }
         return writer.bytes
