@@ -30,6 +30,12 @@ enum DiagramText {
         }.joined()
     }
 
+    /// A chain's name for a title: "(unnamed chain)" for the empty name, which `traceHop` records when it is given
+    /// no `chain`.
+    static func chainName(_ name: String) -> String {
+        name.isEmpty ? "(unnamed chain)" : name
+    }
+
     /// A node label: the name in bold after `mark` (markup, such as "⚠ "), then smaller lines.
     static func label(name: String, mark: String = "", lines: [String]) -> DOTValue {
         let title = "<b>\(mark)\(DOTText.htmlName(name))</b>"

@@ -26,7 +26,7 @@ extension ChainDiagram {
             shapesLegend(graph),
         ]
         return canvas.dot(
-            title: "Difference in \(graph.name)",
+            title: "Difference in \(DiagramText.chainName(graph.name))",
             legend: legend,
             options: options,
             node: { handler in

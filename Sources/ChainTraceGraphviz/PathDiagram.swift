@@ -24,7 +24,7 @@ extension ChainDiagram {
         ]
         if hops.isEmpty { legend.insert("no handler saw this command", at: 1) }
         return canvas.dot(
-            title: "Path of \(name) through \(trace.chain)",
+            title: "Path of \(name) through \(DiagramText.chainName(trace.chain))",
             legend: legend,
             options: options,
             node: { handler in

@@ -30,7 +30,7 @@ extension ChainDiagram {
         if flags.isEmpty { legend.append("no handler is slow by this rule") }
         legend.append(shapesLegend(graph))
         return canvas.dot(
-            title: "Profile of \(graph.name)",
+            title: "Profile of \(DiagramText.chainName(graph.name))",
             legend: legend,
             options: options,
             node: { handler in

@@ -3,7 +3,7 @@ extension ChainDiagram {
     public static func structure(_ graph: ChainGraph, options: DiagramOptions = DiagramOptions()) -> DOTGraph {
         let canvas = DiagramCanvas(graph: graph, options: options)
         return canvas.dot(
-            title: "Chain \(graph.name)",
+            title: graph.name.isEmpty ? "An unnamed chain" : "Chain \(graph.name)",
             legend: [
                 "\(DiagramText.plural(graph.handlers.count, "handler")), \(DiagramText.plural(graph.entries.count, "entry", "entries"))",
                 shapesLegend(graph),

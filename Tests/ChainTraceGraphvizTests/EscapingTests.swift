@@ -85,6 +85,27 @@ extension EscapingTests {
         let profile = ChainDiagram.profile(before, over: graph).text
         #expect(profile.components(separatedBy: "(empty name)").count - 1 == 2, "the node and the legend's flag: \(profile)")
     }
+
+    /// A chain with the empty name — what `traceHop` records when given no `chain` — is titled as unnamed in every
+    /// diagram, not "Profile of " with nothing after it.
+    @Test func anUnnamedChainIsTitledAsOne() throws {
+        let graph = ChainGraph(name: "", handlers: [.init(name: "A")], links: [], entries: ["A"])
+        let trace = Trace(
+            id: 1, commandKind: "K", entry: "A", chain: "",
+            hops: [Hop(handler: "A", position: 0, decision: .accepted, inclusiveDuration: 5, selfDuration: 5)],
+            outcome: .accepted(by: "A"), duration: 5)
+        let profile = ChainProfile([trace])
+        let titles = [
+            (ChainDiagram.structure(graph).text, "An unnamed chain"),
+            (ChainDiagram.profile(profile, over: graph).text, "Profile of (unnamed chain)"),
+            (ChainDiagram.path(trace, over: graph).text, "Path of K through (unnamed chain)"),
+            (ChainDiagram.diff(before: profile, after: profile, over: graph).text, "Difference in (unnamed chain)"),
+        ]
+        for (dot, title) in titles {
+            #expect(dot.contains("<b>\(title)</b>"), "\(title): \(dot)")
+            _ = try GraphvizRenderer.render(dot, as: .svg)
+        }
+    }
 }
 
 /// What an SVG holds, read with an XML parser: a parse error fails the test.
