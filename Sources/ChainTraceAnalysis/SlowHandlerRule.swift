@@ -56,38 +56,68 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
     ///   has no clause).
     public static func parse(_ text: String) throws(RuleSyntaxError) -> SlowHandlerRule {
         var clauses: [Clause] = []
-        for part in text.split(separator: ",").map({ $0.filter { $0 != " " }.lowercased() }) where !part.isEmpty {
-            guard let clause = parseClause(part) else { throw RuleSyntaxError(clause: part) }
+        for written in text.split(separator: ",") {
+            let part = written.filter { $0 != " " }.lowercased()
+            guard !part.isEmpty else { continue }
+            // "p95>1ms or 5x-median", as the legends word it: the words run together once spaces are dropped.
+            let words = written.lowercased().split(separator: " ")
+            if words.count > 1, let joiner = words.first(where: { ["or", "and", "||", "|"].contains($0) }) {
+                throw RuleSyntaxError(
+                    clause: part, expected: "clauses separated by commas (any one flags a handler)", found: String(joiner))
+            }
+            let clause: Clause
+            switch parseClause(part) {
+            case .success(let parsed): clause = parsed
+            case .failure(let error): throw error
+            }
             // A clause written twice (`5x-median,p95>5x-median`) is one clause, said once in legends.
             if !clauses.contains(clause) { clauses.append(clause) }
         }
-        if clauses.isEmpty { throw RuleSyntaxError(clause: text) }
+        if clauses.isEmpty {
+            throw RuleSyntaxError(clause: text, expected: "at least one clause, such as \"p95>1ms\", \"share>30%\" or \"5x-median\"")
+        }
         return SlowHandlerRule(clauses: clauses)
     }
 
-    private static func parseClause(_ text: String) -> Clause? {
+    /// The statistics a clause may name, for error messages.
+    private static let statistics = "a statistic (" + Statistic.allCases.map(\.rawValue).joined(separator: ", ") + ")"
+
+    private static func parseClause(_ text: String) -> Result<Clause, RuleSyntaxError> {
+        func wrong(_ expected: String, _ found: some StringProtocol) -> Result<Clause, RuleSyntaxError> {
+            .failure(RuleSyntaxError(clause: text, expected: expected, found: String(found)))
+        }
         if text.hasSuffix("x-median") {
             var statistic = Statistic.p95
             var factorText = Substring(text.dropLast("x-median".count))
             if let greater = factorText.firstIndex(of: ">") {
-                guard let named = Statistic(rawValue: String(factorText[..<greater])) else { return nil }
+                let name = factorText[..<greater]
+                guard let named = Statistic(rawValue: String(name)) else { return wrong("\(statistics) before \">\"", name) }
                 statistic = named
                 factorText = factorText[factorText.index(after: greater)...]
             }
-            guard let factor = DurationText.decimalNumber(factorText), factor > 0 else { return nil }
-            return .timesMedian(statistic, factor: factor)
+            guard let factor = DurationText.decimalNumber(factorText), factor > 0 else {
+                return wrong("a factor over 0 before \"x-median\", such as 5 or 2.5", factorText)
+            }
+            return .success(.timesMedian(statistic, factor: factor))
         }
         let sides = text.split(separator: ">", omittingEmptySubsequences: false)
-        guard sides.count == 2 else { return nil }
+        guard sides.count == 2 else {
+            let example = Statistic(rawValue: text).map { "\($0.rawValue)>1ms" } ?? "p95>1ms"
+            return wrong("a clause such as \"\(example)\", \"share>30%\" or \"5x-median\"", text)
+        }
         if sides[0] == "share" {
             guard sides[1].hasSuffix("%"), let percent = DurationText.decimalNumber(sides[1].dropLast()), percent <= 100
-            else { return nil }
-            return .share(over: percent / 100)
+            else { return wrong("a share from 0% to 100% after \"share>\", such as 30%", sides[1]) }
+            return .success(.share(over: percent / 100))
         }
-        guard let statistic = Statistic(rawValue: String(sides[0])),
-            let nanoseconds = DurationText.nanoseconds(String(sides[1]))
-        else { return nil }
-        return .over(statistic, nanoseconds: nanoseconds)
+        guard let statistic = Statistic(rawValue: String(sides[0])) else {
+            return wrong("\(statistics) or \"share\" before \">\"", sides[0])
+        }
+        guard let nanoseconds = DurationText.nanoseconds(String(sides[1])) else {
+            let expected = DurationText.isTooLong(String(sides[1])) ? DurationText.tooLongExpectation : DurationText.expectation
+            return wrong("\(expected), or a factor such as \"5x-median\", after \"\(statistic.rawValue)>\"", sides[1])
+        }
+        return .success(.over(statistic, nanoseconds: nanoseconds))
     }
 
     /// The rule in words, for legends and table footers.
@@ -222,12 +252,24 @@ public struct SlowHandlerFlag: Sendable, Hashable {
     public var reasons: [String]
 }
 
-/// A slow-handler rule clause that is not understood.
+/// A slow-handler rule clause that is not understood, and what it needed.
 public struct RuleSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The clause.
+    /// The clause, as parsed: lowercased, without spaces.
     public var clause: String
+    /// What the clause needed where it went wrong: `a statistic (p50, p90, p95, p99, max, mean) or "share" before ">"`.
+    public var expected: String
+    /// The part of the clause found there instead (the whole clause, when no part is to blame).
+    public var found: String
+
+    /// An error for `clause`, which needed `expected` where `found` (by default, the whole clause) is.
+    public init(clause: String, expected: String, found: String? = nil) {
+        self.clause = clause
+        self.expected = expected
+        self.found = found ?? clause
+    }
 
     public var description: String {
-        "expected slow-handler clauses such as \"p95>1ms\", \"share>30%\" or \"5x-median\", found \"\(clause)\""
+        let place = found == clause ? "" : " in \"\(clause)\""
+        return "expected \(expected), found \"\(found)\"\(place)"
     }
 }

@@ -54,14 +54,15 @@ public final class TraceLogSink: TraceSink {
         public var writesInBackground = true
         /// What happens when a thread's queue is full (background writing only).
         public var whenBehind = FullQueuePolicy.drop
-        /// How many traces each recording thread's queue holds (background writing only).
+        /// How many traces each recording thread's queue holds (background writing only; at least 1).
         public var queueCapacity = 16_384
         /// The longest a handed-over trace waits before it is written (background writing only).
         public var flushInterval = Duration.milliseconds(200)
         /// Bytes held before a write to the file; 0 writes every trace (or every drain) at once.
         public var bufferSize = 256 * 1024
         /// With a size, the log is a numbered series of files (`traces.jsonl` → `traces-0001.jsonl`,
-        /// `traces-0002.jsonl`, …), a new one started once the current one reaches the size. Each file is a whole
+        /// `traces-0002.jsonl`, …), a new one started once the current one reaches the size (at least 1 byte: a size
+        /// of 0 or less starts a file a trace). Each file is a whole
         /// log with its own header; readers read the series as one log (pass the directory or the files).
         public var rotationBytes: Int?
 

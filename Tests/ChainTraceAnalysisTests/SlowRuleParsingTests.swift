@@ -53,17 +53,37 @@ struct SlowRuleParsingTests {
         #expect(rule.clauses == clauses, "seed \(seed): \(typed)")
     }
 
-    @Test(arguments: [
-        "p95>0x10ms", "p95>-1ms", "p95>infms", "p95>1e3ms", "p95>ms", "p95>1h", "p97>1ms", "share>101%", "share>-5%",
-        "share>nan%", "share>30", "0x2x-median", "infx-median", "0x-median", "p95>x-median", "p42>5x-median", "p95", ">1ms",
-    ])
-    func aWrongClauseIsAnErrorNamingIt(clause: String) {
+    /// Each wrong clause, and words of what its error says was expected there.
+    static let wrongClauses: [(clause: String, expected: String, found: String)] = [
+        ("p95>0x10ms", "a duration such as", "0x10ms"), ("p95>-1ms", "a duration such as", "-1ms"),
+        ("p95>infms", "a duration such as", "infms"), ("p95>1e3ms", "a duration such as", "1e3ms"),
+        ("p95>ms", "a duration such as", "ms"), ("p95>1h", "a duration such as", "1h"),
+        ("p95>99999999999s", "a duration under 292 years", "99999999999s"),
+        ("p97>1ms", "a statistic (p50, p90, p95, p99, max, mean) or \"share\"", "p97"),
+        ("share>101%", "a share from 0% to 100%", "101%"), ("share>-5%", "a share from 0% to 100%", "-5%"),
+        ("share>nan%", "a share from 0% to 100%", "nan%"), ("share>30", "a share from 0% to 100%", "30"),
+        ("0x2x-median", "a factor over 0", "0x2"), ("infx-median", "a factor over 0", "inf"), ("0x-median", "a factor over 0", "0"),
+        ("p95>x-median", "a factor over 0", ""), ("p42>5x-median", "a statistic (p50", "p42"),
+        ("p95", "a clause such as \"p95>1ms\"", "p95"), (">1ms", "a statistic", ""),
+        ("p95>1ms or 5x-median", "clauses separated by commas", "or"), ("p95>1ms and share>3%", "clauses separated by commas", "and"),
+    ]
+
+    @Test(arguments: wrongClauses)
+    func aWrongClauseIsAnErrorNamingItAndWhatItNeeded(clause: String, expected: String, found: String) {
         let text = "p50>1ms, \(clause)"
         do {
             let rule = try SlowHandlerRule.parse(text)
             Issue.record("\(text) was accepted as \(rule)")
         } catch {
             #expect(error.clause == clause.lowercased().filter { $0 != " " }, "\(error)")
+            #expect(error.expected.hasPrefix(expected), "\(clause): \(error)")
+            #expect(error.found == found, "\(clause): \(error)")
+            #expect(error.description.contains("found \"\(found)\""), "\(clause): \(error)")
         }
+    }
+
+    @Test(arguments: ["", ",", " , ,"])
+    func noClauseAtAllIsAnError(text: String) {
+        #expect(throws: RuleSyntaxError.self) { try SlowHandlerRule.parse(text) }
     }
 }

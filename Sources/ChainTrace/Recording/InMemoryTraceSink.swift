@@ -11,7 +11,7 @@ import ChainTraceFastPath
 /// #expect(sink.traces.last?.outcome == .accepted(by: "Quarter"))
 /// ```
 public final class InMemoryTraceSink: TraceSink {
-    /// The most traces kept, or `nil` to keep every trace.
+    /// The most traces kept (at least 1: a smaller `limit` keeps 1), or `nil` to keep every trace.
     public let limit: Int?
     private let token = OwnerTokens.make()
     private let shards = LockedValue<[Shard]>([])

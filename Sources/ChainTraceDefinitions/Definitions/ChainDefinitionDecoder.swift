@@ -263,7 +263,7 @@ struct ChainDefinitionDecoder {
     private mutating func duration(_ value: JSONValue, at path: String) -> Int64? {
         if let text = value.stringValue, let nanoseconds = DurationText.nanoseconds(text) { return nanoseconds }
         if let text = value.stringValue, DurationText.isTooLong(text) {
-            invalid(path, expected: "a duration under 292 years (2^63 ns)", found: value.summary)
+            invalid(path, expected: DurationText.tooLongExpectation, found: value.summary)
             return nil
         }
         invalid(path, expected: DurationText.expectation, found: value.summary)

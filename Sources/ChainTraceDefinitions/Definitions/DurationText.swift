@@ -44,6 +44,9 @@ public enum DurationText {
     /// What the parser accepts, for error messages.
     public static let expectation = "a duration such as \"250ns\", \"20us\", \"1.5ms\" or \"2s\""
 
+    /// What the parser accepts, for an error message about a duration ``isTooLong(_:)``.
+    public static let tooLongExpectation = "a duration under 292 years (2^63 ns)"
+
     /// `nanoseconds` in the largest unit that keeps it at least 1, with up to three significant decimals:
     /// `850ns`, `12.4µs`, `3.05ms`, `1.2s`.
     public static func format(nanoseconds: Int64) -> String {
