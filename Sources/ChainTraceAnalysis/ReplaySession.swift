@@ -103,6 +103,10 @@ public final class ReplaySession {
         let thread = SendingThread.current
         // Unwrapped once: calling the optional sink per command copies the existential each time.
         let record: ((Trace) -> Void)? = traceLog.map { sink in { sink.record($0) } }
+        // The stream's chain changes go into the log too, as an app's chain edits do: a log says what chain its
+        // traces ran on.
+        chain.changeSink = traceLog
+        defer { chain.changeSink = nil }
         // Lines read on another core, so that reading and sending overlap, and decoded on this one too while the
         // reading thread is behind; the stream is the read-ahead's until it finishes. A replay that writes a trace
         // log has the log's writer as a third busy thread: there the reading thread runs in the background (lowest

@@ -114,7 +114,7 @@ struct ExportCommand: ParsableCommand {
         try file?.commit()
         if let output {
             Terminal.standardError.writeText(
-                "Wrote \(TerminalText.shown(output)): \(count) traces from \(files.count) file\(files.count == 1 ? "" : "s").\n")
+                "Wrote \(TerminalText.shown(output)): \(TerminalText.counted(count, "trace")) from \(TerminalText.counted(files.count, "file")).\n")
         }
     }
 }

@@ -34,7 +34,7 @@ struct ProfileReport {
                 style: rowStyle)
         }
         var output = table.render(style: style)
-        output += "\n  \(profile.commands) commands: \(profile.accepted) accepted, \(profile.fellOffTheEnd) fell off the end, \(profile.failed) failed\n"
+        output += "\n  \(TerminalText.counted(profile.commands, "command")): \(profile.accepted) accepted, \(profile.fellOffTheEnd) fell off the end, \(profile.failed) failed\n"
         if flags.isEmpty {
             output += "  No slow handlers (\(rule)).\n"
         } else {
@@ -80,8 +80,8 @@ struct DivergenceReport {
     var shown: Int
 
     func text(style: Style) -> String {
-        guard matcher.total > 0 else { return "  No divergences: all \(matcher.compared) commands took the same path.\n" }
-        var output = "  " + style.red("\(matcher.total) divergences") + " in \(matcher.compared) commands compared: "
+        guard matcher.total > 0 else { return matcher.compared == 1 ? "  No divergences: the one command took the same path.\n" : "  No divergences: all \(matcher.compared) commands took the same path.\n" }
+        var output = "  " + style.red(TerminalText.counted(matcher.total, "divergence")) + " in \(TerminalText.counted(matcher.compared, "command")) compared: "
         output += Divergence.Kind.allCases.compactMap { kind in matcher.counts[kind].map { "\($0) \(kind.rawValue)" } }.joined(separator: ", ") + "\n"
         for divergence in matcher.divergences.prefix(shown) { output += divergence.text(style: style) }
         if matcher.total > shown { output += "  … and \(matcher.total - shown) more (--divergences N shows more).\n" }

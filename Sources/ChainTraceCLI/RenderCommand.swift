@@ -81,7 +81,7 @@ struct RenderCommand: ParsableCommand {
         let dot: DOTGraph
         /// What was read, said when the diagram is written to a file: "N traces from K files".
         var read: String?
-        func counted(_ traces: Int, _ files: Int) -> String { "\(traces) traces from \(files) file\(files == 1 ? "" : "s")" }
+        func counted(_ traces: Int, _ files: Int) -> String { "\(TerminalText.counted(traces, "trace")) from \(TerminalText.counted(files, "file"))" }
         let trace = self.trace.isEmpty ? nil : self.trace
         let diff = self.diff.isEmpty ? nil : self.diff
         if let trace, let command {

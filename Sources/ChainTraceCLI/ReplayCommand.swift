@@ -119,6 +119,13 @@ struct ReplayCommand: ParsableCommand {
                     + "(recorded with capturesPayloads: false); they replay with empty fields, so their paths may differ "
                     + "from the recording\n")
         }
+        if reader.recordedChainChanges > 0 {
+            Terminal.standardError.writeText(
+                "chaintrace: warning: \(stream) records \(TerminalText.counted(reader.recordedChainChanges, "chain change")) "
+                    + "that the replay does not make (a log names what changed, not the rules of the handlers that came and "
+                    + "went); its commands go through the definition's chain as it is, so their paths may differ from the "
+                    + "recording\n")
+        }
         switch output.format {
         case .json:
             var object = try profile.json().merging([
@@ -136,6 +143,7 @@ struct ReplayCommand: ParsableCommand {
                 "invalidLines": .array(invalidLines.map { .string($0.description) }),
                 "invalidLineCount": .integer(Int64(clamping: report.invalidLineCount)),
                 "commandsWithoutPayload": .integer(Int64(clamping: reader.commandsWithoutPayload)),
+                "recordedChainChanges": .integer(Int64(clamping: reader.recordedChainChanges)),
             ])
             if let comparison = report.comparison {
                 object = object.merging(["comparison": try DivergenceReport(matcher: comparison, shown: divergences).json()])
@@ -143,9 +151,9 @@ struct ReplayCommand: ParsableCommand {
             if let torn = report.tornTail { object = object.merging(["tornTail": .string(torn.description)]) }
             Terminal.standardOutput.writeData(object.printed)
         case .text:
-            var text = style.bold("Replayed \(report.commands) commands") + (files.count > 1 ? " from \(files.count) files" : "")
+            var text = style.bold("Replayed \(TerminalText.counted(report.commands, "command"))") + (files.count > 1 ? " from \(files.count) files" : "")
                 + " through \(definition.name)"
-            if report.changes > 0 { text += " with \(report.changes) chain changes" }
+            if report.changes > 0 { text += " with \(TerminalText.counted(report.changes, "chain change"))" }
             text += " in \(DurationText.format(nanoseconds: elapsed.nanoseconds)).\n"
             if !report.paths.isEmpty {
                 text += "\n" + style.bold("Paths") + "\n" + pathTable(report.paths, style: style)

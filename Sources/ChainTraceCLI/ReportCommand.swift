@@ -88,8 +88,8 @@ struct ReportCommand: ParsableCommand {
         progress.finish()
         read.files = read.files.map(inputs.shown)
         var notes: [String] = read.tornTails.map { inputs.shown("Ignored a torn last line: \($0)") }
-        if read.droppedTraces > 0 { notes.append("The writer dropped \(read.droppedTraces) traces (its queue was full); the profile covers the rest.") }
-        if !read.chainEdits.isEmpty { notes.append("The chain changed \(read.chainEdits.count) times while it was recorded.") }
+        if read.droppedTraces > 0 { notes.append("The writer dropped \(TerminalText.counted(read.droppedTraces, "trace")) (its queue was full); the profile covers the rest.") }
+        if !read.chainEdits.isEmpty { notes.append("The chain changed \(TerminalText.counted(read.chainEdits.count, "time")) while it was recorded.") }
         let report = TraceReport(
             profile: read.profile, collected: collected, sources: read.files, rule: rule, graph: graph,
             comparison: comparison, notes: notes)
@@ -104,6 +104,6 @@ struct ReportCommand: ParsableCommand {
         try file.write(Array(page.html.utf8))
         try file.commit()
         Terminal.standardError.writeText(
-            "Wrote \(TerminalText.shown(output)): \(read.profile.commands) commands from \(read.files.count) file\(read.files.count == 1 ? "" : "s"), \(page.listedCommands) listed.\n")
+            "Wrote \(TerminalText.shown(output)): \(TerminalText.counted(read.profile.commands, "command")) from \(TerminalText.counted(read.files.count, "file")), \(page.listedCommands) listed.\n")
     }
 }

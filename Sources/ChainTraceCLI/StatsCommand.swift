@@ -72,16 +72,16 @@ struct StatsCommand: ParsableCommand {
             let source = read.files.count == 1 ? read.files[0] : "\(read.files.count) files (\(logs.joined(separator: ", ")))"
             // A log of no traces names no chain.
             let chains = profile.chains.isEmpty ? "" : " of \(TerminalText.shown(profile.chains.map { $0.isEmpty ? "(unnamed chain)" : $0 }.joined(separator: ", ")))"
-            var text = style.bold("\(profile.commands) traces") + "\(chains) in \(TerminalText.shown(source))\n\n"
+            var text = style.bold(TerminalText.counted(profile.commands, "trace")) + "\(chains) in \(TerminalText.shown(source))\n\n"
             text += report.text(style: style)
             for torn in read.tornTails { text += "\n  Ignored a torn last line: \(TerminalText.shown(torn.description))\n" }
             if !read.chainEdits.isEmpty {
-                text += "\n  " + style.bold("The chain changed \(read.chainEdits.count) times") + " while it was recorded:\n"
+                text += "\n  " + style.bold("The chain changed \(TerminalText.counted(read.chainEdits.count, "time"))") + " while it was recorded:\n"
                 for edit in read.chainEdits.prefix(10) { text += "    \(TerminalText.shown(edit.description))\n" }
                 if read.chainEdits.count > 10 { text += "    … \(read.chainEdits.count - 10) more (--format json lists them all)\n" }
             }
             if read.droppedTraces > 0 {
-                text += "\n  " + style.red("The writer dropped \(read.droppedTraces) traces") + " (its queue was full; the log records where); the profile covers the rest.\n"
+                text += "\n  " + style.red("The writer dropped \(TerminalText.counted(read.droppedTraces, "trace"))") + " (its queue was full; the log records where); the profile covers the rest.\n"
             }
             Terminal.standardOutput.writeText(text)
         }

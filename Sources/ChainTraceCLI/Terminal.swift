@@ -86,6 +86,13 @@ struct Style: Sendable {
 
 /// Data shown to people on a terminal, escaped so that it shows and never acts.
 enum TerminalText {
+    /// `count` and `noun` agreeing: "1 trace", "2 traces" (`noun` singular; the plural adds "s"), "once" and "3
+    /// times" for "time".
+    static func counted(_ count: Int, _ noun: String) -> String {
+        if noun == "time", count == 1 { return "once" }
+        return "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
     /// `text` from data (a handler name, an id, an error text) as a terminal line shows it: C0 controls (newline
     /// and tab included, so a name stays on its line), DEL, C1 controls, bidi controls and the noncharacters
     /// ``Style`` uses as markers become `\u{…}` escapes; everything else is kept.

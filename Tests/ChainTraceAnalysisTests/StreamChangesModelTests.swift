@@ -2,6 +2,8 @@ import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
 import ChainTraceTestSupport
+import ChainTraceTraceLog
+import Foundation
 import Testing
 
 /// Command streams that change the chain as they go — inserting handlers at every position, removing them,
@@ -104,5 +106,24 @@ struct StreamChangesModelTests {
             #expect(replayed.trace.path == expected.path, "seed \(seed), \(line): \(replayed.trace.path) vs \(expected.path)")
             #expect(replayed.trace.chainVersion == firstVersion + expected.changesBefore, "seed \(seed), \(line): version")
         }
+
+        // Replayed into a trace log, the log records each change — of the stream's kind, in the stream's order, with
+        // the version the traces after it carry — as an app's chain edits are recorded.
+        let changeKinds = lines.compactMap { line -> String? in
+            guard line.hasPrefix(#"{"change":""#) else { return nil }
+            return String(line.dropFirst(#"{"change":""#.count).prefix { $0 != "\"" })
+        }
+        let path = try TestFiles.newDirectory("stream-changes").appendingPathComponent("replay.jsonl").path
+        let log = try TraceLogSink(path: path)
+        let logged = try ReplaySession(definition: definition, options: options)
+        _ = try logged.run(CommandStreamReader(bytes: Array((lines.joined(separator: "\n") + "\n").utf8), schema: logged.schema), traceLog: log)
+        try log.close()
+        let reader = try TraceLogReader(path: path)
+        var versions: [Int] = []
+        while let trace = try reader.next() { versions.append(trace.chainVersion) }
+        #expect(versions == report.paths.map(\.trace.chainVersion), "seed \(seed)")
+        #expect(reader.chainEdits.map(\.kind.rawValue) == changeKinds, "seed \(seed)")
+        #expect(reader.chainEdits.map(\.version) == Array((firstVersion..<(firstVersion + changes)).map { $0 + 1 }), "seed \(seed)")
+        #expect(reader.chainEdits.allSatisfy { $0.chain == "changing" }, "seed \(seed)")
     }
 }

@@ -193,7 +193,7 @@ struct InspectionCommandTests {
         #expect(badFormat.status == 2)
         let badRule = try CLI.run("stats", "x", "--slow", "p95>fast")
         #expect(badRule.status == 2)
-        #expect(badRule.standardError.contains(#"found "p95>fast""#))
+        #expect(badRule.standardError.contains(#"found "fast" in "p95>fast""#))
         let badDefinition = try CLI.run("replay", CLI.fixture("unknown-names.chain.json"), stream)
         #expect(badDefinition.status == 2)
         #expect(badDefinition.standardError.contains("unknown-names.chain.json:7:15: expected a name not used before"))

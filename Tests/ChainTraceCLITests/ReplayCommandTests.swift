@@ -13,7 +13,7 @@ struct ReplayCommandTests {
         let output = try CLI.run("replay", definition, stream)
         #expect(output.status == 0, "\(output.standardError)")
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("Replayed 10 commands through editor with 1 chain changes") == true)
+        #expect(lines.first?.hasPrefix("Replayed 10 commands through editor with 1 chain change ") == true)
         #expect(lines.contains { $0.contains("e2 Tap") && $0.contains("Cell → List") && $0.hasSuffix("accepted by List") })
         #expect(lines.contains { $0.contains("e4 Bold") && $0.hasSuffix("accepted by Toolbar") })
         #expect(lines.contains { $0.contains("e7 Tap") && $0.hasSuffix("failed at Window: window is gone") })
@@ -22,6 +22,23 @@ struct ReplayCommandTests {
         #expect(lines.contains { $0.contains("e9 Tap") && $0.hasSuffix("accepted by DanceFloor") })
         #expect(lines.contains { $0.contains("10 commands: 8 accepted, 1 fell off the end, 1 failed") })
         #expect(!output.standardOutput.contains("\u{1B}["), "NO_COLOR is set: no escape codes")
+    }
+
+    /// The stream's registration goes into the log `--trace-out` writes, as an app's edits do; `stats` lists it, and
+    /// a replay of that log says it does not make it (the log has no rules for the handler registered).
+    @Test func theStreamsChangesAreInItsTraceLogAndAReplayOfTheLogSaysItDoesNotMakeThem() throws {
+        let log = try CLI.recordedLog(definition, stream)
+        let stats = try CLI.run("stats", log)
+        #expect(stats.status == 0, "\(stats.standardError)")
+        #expect(stats.standardOutput.contains("The chain changed once while it was recorded"), "\(stats.standardOutput)")
+        #expect(stats.standardOutput.contains("register DanceFloor"), "\(stats.standardOutput)")
+        let again = try CLI.run("replay", definition, log, "--format", "json")
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(again.standardError.contains("records 1 chain change that the replay does not make"), "\(again.standardError)")
+        #expect(try CLI.json(again)["recordedChainChanges"] as? Int == 1)
+        let plain = try CLI.run("replay", definition, stream, "--format", "json")
+        #expect(try CLI.json(plain)["recordedChainChanges"] as? Int == 0)
+        #expect(!plain.standardError.contains("does not make"))
     }
 
     @Test func tableCountsEveryDecisionPerHandler() throws {

@@ -18,6 +18,8 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
     struct State {
         var structure: ChainStructure<Member>
         var recorder: Recorder
+        /// Where edits are told when the recorder has no sink (see ``changeSink``).
+        var changeSink: (any TraceSink)?
         var maximumHops: Int?
         @usableFromInline var compiled: CompiledChain<Member>
     }
@@ -45,7 +47,7 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
         publication = .allocate(capacity: 1)
         publication.initialize(to: 0)
         let compiled = CompiledChain(structure, recorder: recorder, command: command, hopLimit: nil, boxOf: boxOf)
-        state = LockedValue(State(structure: structure, recorder: recorder, maximumHops: nil, compiled: compiled))
+        state = LockedValue(State(structure: structure, recorder: recorder, changeSink: nil, maximumHops: nil, compiled: compiled))
     }
 
     deinit {
@@ -95,6 +97,13 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
     public var recorder: Recorder {
         get { state.withLock { $0.recorder } }
         set { edit { $0.recorder = newValue } }
+    }
+
+    /// Where the chain's edits are told when its recorder has no sink: a replay, which records its traces itself,
+    /// writes the edits of the chain it replays through into the same trace log this way.
+    package var changeSink: (any TraceSink)? {
+        get { state.withLock { $0.changeSink } }
+        set { state.withLock { $0.changeSink = newValue } }
     }
 
     /// The most hops one command may take before the chain stops it as a loop. `nil` (the default) means one
@@ -181,7 +190,7 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
         let result = try edit { state throws(Failure) -> T in
             let before = state.structure.version
             let result = try change(&state)
-            if state.structure.version != before, let sink = state.recorder.configuration?.sink {
+            if state.structure.version != before, let sink = state.recorder.configuration?.sink ?? state.changeSink {
                 let edit = ChainEdit(
                     chain: state.structure.chainName, version: state.structure.version, kind: kind, handler: handler,
                     detail: detail, time: MonotonicClock.wallTime(MonotonicClock.now()))

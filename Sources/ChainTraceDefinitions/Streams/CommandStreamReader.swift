@@ -59,6 +59,10 @@ public final class CommandStreamReader {
     /// with empty fields, so rules on fields cannot match them as they matched the recorded commands.
     public private(set) var commandsWithoutPayload = 0
 
+    /// The chain changes a trace log records (read so far), which a replay does not apply: the log names what
+    /// changed, not the rules of the handlers that came and went. 0 for a command stream.
+    public var recordedChainChanges: Int { state.value.traces?.chainEdits.count ?? 0 }
+
     /// Whether the reader refills the command it returned last for the next line once the caller has let go of it
     /// (the default: a replay then allocates nothing per command). Turned off for a reader whose commands are
     /// handed to another thread.
