@@ -37,10 +37,10 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var slowRule: SlowRuleOptions
 
-    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Draw only these handlers and their neighbours (comma-separated; repeatable).", valueName: "names"))
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Draw only these handlers and their neighbours (comma-separated, or one name with commas in it whole; repeatable).", valueName: "names"))
     var focus: [String] = []
 
-    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Leave these handlers out (comma-separated; repeatable).", valueName: "names"))
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Leave these handlers out (comma-separated, or one name with commas in it whole; repeatable).", valueName: "names"))
     var ignore: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Profiles and diffs draw at most this many handlers, the hottest; 0 draws all.", valueName: "n"))
@@ -77,7 +77,7 @@ struct RenderCommand: ParsableCommand {
         let defined = try definition.map { path throws(FormatError) in ChainGraph(definition: try ChainDefinition.load(path: path)) }
         var options = DiagramOptions(
             rowLength: rowLength, maximumHandlers: maxHandlers == 0 ? nil : maxHandlers,
-            focus: names(focus), ignore: names(ignore), slowRule: try slowRule.rule())
+            focus: [], ignore: [], slowRule: try slowRule.rule())
         let dot: DOTGraph
         /// What was read, said when the diagram is written to a file: "N traces from K files".
         var read: String?
@@ -89,7 +89,7 @@ struct RenderCommand: ParsableCommand {
             // the command's chain, visited by this command or not.
             let (found, chainProfile) = try Self.trace(command, in: trace, profilingItsChain: defined == nil)
             let graph = defined ?? ChainGraph(profile: chainProfile)
-            try Self.check(options, against: graph, observed: found.path)
+            try Self.name(&options, focus: focus, ignore: ignore, against: graph, observed: found.path)
             dot = ChainDiagram.path(found, over: graph, options: options)
         } else if let trace, let diff {
             let progress = ProgressBar(totalBytes: try ProgressBar.size(ofLogs: trace + diff))
@@ -99,17 +99,19 @@ struct RenderCommand: ParsableCommand {
             progress.finish()
             read = "\(counted(comparison.before.commands, files.before)) → \(counted(comparison.after.commands, files.after))"
             let graph = defined ?? ChainGraph(profile: comparison.before)
-            try Self.check(options, against: graph, observed: (comparison.before.handlers + comparison.after.handlers).map(\.handler))
+            try Self.name(
+                &options, focus: focus, ignore: ignore, against: graph,
+                observed: (comparison.before.handlers + comparison.after.handlers).map(\.handler))
             dot = ChainDiagram.diff(before: comparison.before, after: comparison.after, over: graph, options: options)
         } else if let trace {
             let (profile, files) = try Self.profile(of: trace)
             read = counted(profile.commands, files)
             let graph = defined ?? ChainGraph(profile: profile)
-            try Self.check(options, against: graph, observed: profile.handlers.map(\.handler))
+            try Self.name(&options, focus: focus, ignore: ignore, against: graph, observed: profile.handlers.map(\.handler))
             dot = ChainDiagram.profile(profile, over: graph, options: options)
         } else if let defined {
             options.maximumHandlers = nil
-            try Self.check(options, against: defined, observed: [])
+            try Self.name(&options, focus: focus, ignore: ignore, against: defined, observed: [])
             dot = ChainDiagram.structure(defined, options: options)
         } else {
             throw ValidationError("give a chain definition, a trace log (--trace), or both")
@@ -137,22 +139,29 @@ struct RenderCommand: ParsableCommand {
         OutputTarget.compresses(path) ? String(path.dropLast(3)) : path
     }
 
-    /// Every name given to --focus and --ignore is a handler of the diagram: of `graph`, or one the log shows.
-    private static func check(_ options: DiagramOptions, against graph: ChainGraph, observed: [String]) throws {
+    /// Sets `options`' focus and ignore lists from the values of --focus and --ignore: each value a handler of the
+    /// diagram (of `graph`, or one the log shows) — a whole value naming one, commas and all, is that handler —
+    /// or comma-separated names of them.
+    private static func name(
+        _ options: inout DiagramOptions, focus: [String], ignore: [String], against graph: ChainGraph, observed: [String]
+    ) throws {
         var names = graph.handlers.map(\.name)
         var known = Set(names)
         for name in observed where known.insert(name).inserted { names.append(name) }
-        for (flag, list) in [("--focus", options.focus), ("--ignore", options.ignore)] {
-            for name in list where !known.contains(name) {
-                let handlers = names.prefix(12).joined(separator: ", ")
-                throw CommandFailure.badInput(
-                    "\(flag): no handler named \"\(name)\"; handlers: \(handlers)\(names.count > 12 ? ", …" : "")")
+        func resolve(_ flag: String, _ values: [String]) throws -> [String] {
+            try values.flatMap { value -> [String] in
+                if known.contains(value) { return [value] }
+                let pieces = value.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
+                for piece in pieces where !known.contains(piece) {
+                    let handlers = names.prefix(12).map { TerminalText.shown($0) }.joined(separator: ", ")
+                    throw CommandFailure.badInput(
+                        "\(flag): no handler named \"\(TerminalText.shown(piece))\"; handlers: \(handlers)\(names.count > 12 ? ", …" : "")")
+                }
+                return pieces
             }
         }
-    }
-
-    private func names(_ lists: [String]) -> [String] {
-        lists.flatMap { $0.split(separator: ",") }.map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
+        options.focus = try resolve("--focus", focus)
+        options.ignore = try resolve("--ignore", ignore)
     }
 
     /// The profile of a whole log, read as it streams, on every core, and how many files it was.

@@ -61,6 +61,25 @@ struct RenderCommandTests {
         #expect(!output.standardOutput.contains("<b>AppDelegate</b>"))
     }
 
+    /// A handler whose name has commas in it is focused or left out by its whole name; other values are lists.
+    @Test func aNameWithCommasIsTakenWholeAndOthersAsLists() throws {
+        let directory = try CLI.temporaryDirectory()
+        let definition = try CLI.write(
+            Array(#"{"chain":"c","handlers":[{"name":"Cart, Checkout","accepts":{"kind":"Buy"},"next":"Pay"},{"name":"Pay","accepts":{"kind":"Pay"},"next":"Ship"},{"name":"Ship","accepts":{"kind":"Ship"}}]}"#.utf8),
+            named: "commas.chain.json", in: directory)
+        let whole = try CLI.run("render", definition, "--ignore", "Cart, Checkout")
+        #expect(whole.status == 0, "\(whole.standardError)")
+        #expect(!whole.standardOutput.contains("Cart, Checkout") && whole.standardOutput.contains("<b>Pay</b>"))
+        let list = try CLI.run("render", definition, "--ignore", "Pay, Ship")
+        #expect(list.status == 0, "\(list.standardError)")
+        #expect(list.standardOutput.contains("<b>Cart, Checkout</b>") && !list.standardOutput.contains("<b>Ship</b>"))
+        let focused = try CLI.run("render", definition, "--focus", "Cart, Checkout", "--focus", "Ship")
+        #expect(focused.status == 0, "\(focused.standardError)")
+        let half = try CLI.run("render", definition, "--ignore", "Cart")
+        #expect(half.status == 2)
+        #expect(half.standardError.contains("--ignore: no handler named \"Cart\""), "\(half.standardError)")
+    }
+
     @Test func badInputsExitWithTwoAndAMessageAndLeaveNoFile() throws {
         let directory = try CLI.temporaryDirectory()
         let file = directory.appendingPathComponent("out.svg").path
