@@ -174,14 +174,13 @@ final class SpanMaker: BackgroundDrainConsumer {
             attributes["chaintrace.outcome"] = trace.outcome.kind
             attributes["chaintrace.hops"] = trace.hops.count
         }
-        var open: [(span: T.Span, end: UInt64)] = []
-        func closeSpans(endingBy time: UInt64) {
-            while let last = open.last, last.end <= time {
-                last.span.end(at: instant(last.end))
-                open.removeLast()
-            }
-        }
-        for hop in trace.hops {
+        // Each hop's span is a child of the span of the hop it ran inside (HopNesting), or of the command's; spans
+        // end at their hops' ends, once every span has started.
+        let hops = trace.hops
+        let enclosing = HopNesting.enclosing(hops)
+        var spans: [(span: T.Span, end: UInt64)?] = []
+        spans.reserveCapacity(hops.count)
+        for (index, hop) in hops.enumerated() {
             var attributes: SpanAttributes = [:]
             attributes["chaintrace.handler"] = hop.handler
             attributes["chaintrace.position"] = hop.position
@@ -192,18 +191,19 @@ final class SpanMaker: BackgroundDrainConsumer {
             switch hopStyle {
             case .events:
                 root.addEvent(SpanEvent(name: hop.handler, at: instant(hop.startOffset), attributes: attributes))
+                spans.append(nil)
             case .spans:
-                closeSpans(endingBy: hop.startOffset)
-                let context = open.last?.span.context ?? root.context
+                let context = enclosing[index].flatMap { spans[$0]?.span.context } ?? root.context
                 let span = tracer.startSpan(hop.handler, context: context, ofKind: .internal, at: instant(hop.startOffset))
                 span.attributes = attributes
                 if hop.decision == .failed {
                     span.setStatus(SpanStatus(code: .error, message: hop.reason))
                 }
-                open.append((span, hop.startOffset &+ hop.inclusiveDuration))
+                spans.append((span, hop.startOffset &+ hop.inclusiveDuration))
             }
         }
-        closeSpans(endingBy: .max)
+        // Innermost first, as they would have ended: the later a hop started, the sooner it is ended here.
+        for case let (span, end)? in spans.reversed() { span.end(at: instant(end)) }
         if case .failed(let handler, let error) = trace.outcome {
             root.setStatus(SpanStatus(code: .error, message: "\(handler): \(error)"))
         }

@@ -14,6 +14,7 @@ struct ChromeEventsDifferentialTests {
     struct PlainEvents {
         private var base: Int64?
         private var commands = 0
+        private var tracks = 0
         private var processes: [String: Int] = [:]
 
         mutating func events(for trace: Trace) -> [UInt8] {
@@ -35,7 +36,8 @@ struct ChromeEventsDifferentialTests {
                 processes[trace.chain] = pid
                 event(Self.metadata("process_name", trace.chain, pid: pid, tid: 0))
             }
-            let tid = commands
+            tracks += 1
+            let tid = tracks
             let name = trace.commandKind + (trace.commandID.map { " \($0)" } ?? "")
             event(Self.metadata("thread_name", name, pid: pid, tid: tid))
             // Times from the log may be anything an Int64 holds: every sum saturates rather than overflow.
@@ -55,7 +57,15 @@ struct ChromeEventsDifferentialTests {
                 ("tid", { $0.write(Int64(tid)) }),
                 ("ts", { $0.write(microseconds(start)) }),
             ])
-            for hop in trace.hops {
+            // The tracks hops go on (ChromeTraceExport.lanes, tested on its own in HopNestingTests); here the
+            // events' bytes are the subject.
+            var tids = [tid]
+            for (hop, lane) in zip(trace.hops, ChromeTraceExport.lanes(of: trace.hops)) {
+                if lane == tids.count {
+                    tracks += 1
+                    tids.append(tracks)
+                    event(Self.metadata("thread_name", "\(name) (\(tids.count))", pid: pid, tid: tracks))
+                }
                 var args: [String: JSONValue] = [
                     "position": .integer(Int64(clamping: hop.position)), "decision": .string(hop.decision.rawValue),
                     "selfUs": .double(microseconds(hop.selfDuration)),
@@ -69,7 +79,7 @@ struct ChromeEventsDifferentialTests {
                     ("name", { $0.write(hop.handler) }),
                     ("ph", { $0.write("X") }),
                     ("pid", { $0.write(Int64(pid)) }),
-                    ("tid", { $0.write(Int64(tid)) }),
+                    ("tid", { $0.write(Int64(tids[lane])) }),
                     ("ts", { $0.write(microseconds(start.saturatingAdd(Int64(clamping: hop.startOffset)))) }),
                 ])
             }

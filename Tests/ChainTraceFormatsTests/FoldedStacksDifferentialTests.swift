@@ -21,15 +21,21 @@ struct FoldedStacksDifferentialTests {
             }))
         }
         for trace in traces {
-            var open: [(name: String, end: UInt64)] = []
-            for hop in trace.hops {
-                while let last = open.last, last.end <= hop.startOffset { open.removeLast() }
-                let stack = ([trace.chain] + open.map(\.name) + [hop.handler]).map(frame).joined(separator: ";")
+            // The frames below each hop: the hops it ran inside, by the one nesting rule (tested on its own in
+            // HopNestingTests); here the joined text is the subject.
+            let hops = trace.hops
+            let enclosing = HopNesting.enclosing(hops)
+            for (index, hop) in hops.enumerated() {
+                var frames = [hop.handler]
+                var outer = enclosing[index]
+                while let next = outer {
+                    frames.insert(hops[next].handler, at: 0)
+                    outer = enclosing[next]
+                }
+                let stack = ([trace.chain] + frames).map(frame).joined(separator: ";")
                 if totals[stack] == nil { order.append(stack) }
                 let (sum, overflow) = (totals[stack] ?? 0).addingReportingOverflow(hop.selfDuration)
                 totals[stack] = overflow ? .max : sum
-                let (end, late) = hop.startOffset.addingReportingOverflow(hop.inclusiveDuration)
-                open.append((hop.handler, late ? .max : end))
             }
         }
         return order.map { ($0, totals[$0]!) }

@@ -44,10 +44,10 @@ struct OTLPSpansDifferentialTests {
             ]
             if case .failed(let handler, let error) = trace.outcome { root["status"] = Self.error("\(handler): \(error)") }
             span(root)
-            // The hops still open: a hop that starts before one of them ends is nested in it.
-            var open: [(spanID: String, end: UInt64)] = []
+            // Each span's parent: the hop it ran inside, by the one nesting rule (tested on its own in
+            // HopNestingTests); here the objects' bytes are the subject.
+            let enclosing = HopNesting.enclosing(trace.hops)
             for (index, hop) in trace.hops.enumerated() {
-                while let last = open.last, last.end <= hop.startOffset { open.removeLast() }
                 let end = hop.startOffset.saturatingAdd(hop.inclusiveDuration)
                 var attributes: [(String, JSONValue)] = [
                     ("chaintrace.handler", Self.text(hop.handler)),
@@ -59,13 +59,12 @@ struct OTLPSpansDifferentialTests {
                 if let registry = hop.registry { attributes.append(("chaintrace.registry", Self.text(registry))) }
                 let id = spanID(index + 1)
                 var object: [String: JSONValue] = [
-                    "traceId": .string(traceID), "spanId": .string(id), "parentSpanId": .string(open.last?.spanID ?? spanID(0)),
+                    "traceId": .string(traceID), "spanId": .string(id), "parentSpanId": .string(spanID((enclosing[index] ?? -1) + 1)),
                     "name": .string(hop.handler), "kind": 1, "startTimeUnixNano": time(hop.startOffset), "endTimeUnixNano": time(end),
                     "attributes": Self.attributes(attributes),
                 ]
                 if hop.decision == .failed { object["status"] = Self.error(hop.reason.flatMap { $0.isEmpty ? nil : $0 } ?? "failed") }
                 span(object)
-                open.append((id, end))
             }
             return writer.bytes
         }

@@ -4,7 +4,8 @@ import ChainTraceJSON
 /// Writes traces as Chrome trace-event JSON, which Perfetto (ui.perfetto.dev) and chrome://tracing open.
 ///
 /// Each chain is a process and each command a track (a "thread") named after the command. On its track the
-/// command is one complete (`X`) event, each hop a complete event nested inside it as the hops nested, with
+/// command is one complete (`X`) event, each hop a complete event nested inside it as the hops nested (hops that
+/// ran at once in child tasks go on further tracks of the command's, "Kind id (2)", as a track's events must nest), with
 /// `ts` and `dur` in microseconds from the first trace's start and `args` carrying position, decision, self time
 /// (µs), and the reason and registry when there are any; an instant (`i`) event marks where the command was
 /// accepted, fell off the end, or failed.
@@ -13,6 +14,9 @@ import ChainTraceJSON
 public struct ChromeTraceExport: Sendable {
     private var base: Int64?
     private var commands = 0
+    /// Tracks ("threads") handed out so far: one a command, and one more for each hop that ran at once with a
+    /// sibling (see ``events(for:)``).
+    private var tracks = 0
     private var processes: [String: Int] = [:]
 
     /// Starts an export.
@@ -63,14 +67,15 @@ public struct ChromeTraceExport: Sendable {
             processes[trace.chain] = pid
             metadata("process_name", trace.chain, pid: pid, tid: 0)
         }
-        let tid = commands
+        tracks += 1
+        let tid = tracks
         let name = trace.commandKind + (trace.commandID.map { " \($0)" } ?? "")
         metadata("thread_name", name, pid: pid, tid: tid)
         // Times from the log may be anything an Int64 holds: every sum saturates rather than overflow.
         let start = trace.startTime.saturatingSubtract(base)
         func microseconds<Value: BinaryInteger>(_ nanoseconds: Value) -> Double { Double(nanoseconds) / 1000 }
         /// A complete event after its `args`: category, duration, name, phase, ids and start.
-        func complete(category: String, duration: Double, name: String, at time: Double) {
+        func complete(category: String, duration: Double, name: String, at time: Double, tid: Int) {
             writer.append(#","cat":"#)
             writer.write(category)
             writer.append(#","dur":"#)
@@ -92,8 +97,16 @@ public struct ChromeTraceExport: Sendable {
         writer.append(#","outcome":"#)
         writer.write("\(trace.outcome)")
         writer.append(byte: UInt8(ascii: "}"))
-        complete(category: "command", duration: microseconds(trace.duration), name: name, at: microseconds(start))
-        for hop in trace.hops {
+        complete(category: "command", duration: microseconds(trace.duration), name: name, at: microseconds(start), tid: tid)
+        // Each hop on the track `lanes` gives it: 0, the command's, or one more of the command's, "Kind id (2)".
+        let hops = trace.hops
+        var tids = [tid]
+        for (hop, lane) in zip(hops, Self.lanes(of: hops)) {
+            if lane == tids.count {
+                tracks += 1
+                tids.append(tracks)
+                metadata("thread_name", "\(name) (\(tids.count))", pid: pid, tid: tracks)
+            }
             next()
             writer.append(#"{"args":{"decision":"#)
             writer.write(hop.decision.rawValue)
@@ -106,7 +119,7 @@ public struct ChromeTraceExport: Sendable {
             writer.append(byte: UInt8(ascii: "}"))
             complete(
                 category: "hop", duration: microseconds(hop.inclusiveDuration), name: hop.handler,
-                at: microseconds(start.saturatingAdd(Int64(clamping: hop.startOffset))))
+                at: microseconds(start.saturatingAdd(Int64(clamping: hop.startOffset))), tid: tids[lane])
         }
         let ending = Self.ending(of: trace)
         next()
@@ -121,6 +134,33 @@ public struct ChromeTraceExport: Sendable {
         writer.write(microseconds(start.saturatingAdd(Int64(clamping: ending.at))))
         writer.append(byte: UInt8(ascii: "}"))
         return writer.bytes
+    }
+
+    /// The track of each of a trace's hops, numbered from 0 (the command's own) as they are first used: a track's
+    /// events must nest, so each hop goes on the track of the hop it ran inside (``HopNesting``), unless a sibling
+    /// that ran at once (a stage that fanned out to child tasks) is still open there — then on the first other
+    /// track with nothing open, or on a new one.
+    package static func lanes(of hops: [Hop]) -> [Int] {
+        let enclosing = HopNesting.enclosing(hops)
+        var open: [[(index: Int, end: UInt64)]] = [[]]
+        var lanes: [Int] = []
+        lanes.reserveCapacity(hops.count)
+        for (index, hop) in hops.enumerated() {
+            for lane in open.indices { open[lane].removeAll { $0.end <= hop.startOffset } }
+            let home = enclosing[index].map { lanes[$0] } ?? 0
+            let lane: Int
+            if open[home].last?.index == enclosing[index] {
+                lane = home
+            } else if let free = open.indices.dropFirst().first(where: { open[$0].isEmpty }) {
+                lane = free
+            } else {
+                open.append([])
+                lane = open.count - 1
+            }
+            open[lane].append((index, hop.startOffset.saturatingAdd(hop.inclusiveDuration)))
+            lanes.append(lane)
+        }
+        return lanes
     }
 
     /// The instant event that ends a command's track: what happened, and when, from the command's start.

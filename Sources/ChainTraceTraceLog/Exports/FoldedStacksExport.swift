@@ -59,12 +59,14 @@ public struct FoldedStacksExport: Sendable {
     /// rather than the joined text of its stack; the text is made once per stack, by ``text(unit:)``.
     public mutating func add(_ trace: Trace) {
         let root = number(trace.chain, on: -1)
-        var open: [(number: Int, end: UInt64)] = []
-        for hop in trace.hops {
-            while let last = open.last, last.end <= hop.startOffset { open.removeLast() }
-            let stack = number(hop.handler, on: open.last?.number ?? root)
+        let hops = trace.hops
+        // Each hop's stack is the stack of the hop it ran inside (HopNesting), and its own name.
+        var stacks: [Int] = []
+        stacks.reserveCapacity(hops.count)
+        for (hop, enclosing) in zip(hops, HopNesting.enclosing(hops)) {
+            let stack = number(hop.handler, on: enclosing.map { stacks[$0] } ?? root)
             add(hop.selfDuration, to: stack)
-            open.append((stack, hop.startOffset.saturatingAdd(hop.inclusiveDuration)))
+            stacks.append(stack)
         }
     }
 

@@ -110,11 +110,11 @@ public struct OTLPTraceExport: Sendable {
             ],
             start: 0, end: trace.duration, name: "\(trace.chain) \(trace.commandKind)", parent: nil, id: spanID(0),
             failure: rootFailure)
-        // The hops still open: a hop that starts before one of them ends is nested in it.
-        var open: [(spanID: String, end: UInt64)] = []
+        // Each hop under the hop it ran inside (HopNesting), or under the command's span.
         let root = spanID(0)
-        for (index, hop) in trace.hops.enumerated() {
-            while let last = open.last, last.end <= hop.startOffset { open.removeLast() }
+        let hops = trace.hops
+        let enclosing = HopNesting.enclosing(hops)
+        for (index, hop) in hops.enumerated() {
             let end = hop.startOffset.saturatingAdd(hop.inclusiveDuration)
             let id = spanID(index + 1)
             span(
@@ -126,9 +126,8 @@ public struct OTLPTraceExport: Sendable {
                     ("chaintrace.reason", hop.reason.map(AttributeValue.text)),
                     ("chaintrace.registry", hop.registry.map(AttributeValue.text)),
                 ],
-                start: hop.startOffset, end: end, name: hop.handler, parent: open.last?.spanID ?? root, id: id,
+                start: hop.startOffset, end: end, name: hop.handler, parent: enclosing[index].map { spanID($0 + 1) } ?? root, id: id,
                 failure: hop.decision == .failed ? hop.reason.flatMap { $0.isEmpty ? nil : $0 } ?? "failed" : nil)
-            open.append((id, end))
         }
         return writer.bytes
     }
