@@ -193,7 +193,8 @@ final class SpanMaker: BackgroundDrainConsumer {
                 root.addEvent(SpanEvent(name: hop.handler, at: instant(hop.startOffset), attributes: attributes))
                 spans.append(nil)
             case .spans:
-                let context = enclosing[index].flatMap { spans[$0]?.span.context } ?? root.context
+                var context = root.context
+                if let parent = enclosing[index], let span = spans[parent]?.span { context = span.context }
                 let span = tracer.startSpan(hop.handler, context: context, ofKind: .internal, at: instant(hop.startOffset))
                 span.attributes = attributes
                 if hop.decision == .failed {

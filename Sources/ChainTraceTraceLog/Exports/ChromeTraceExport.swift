@@ -17,6 +17,8 @@ public struct ChromeTraceExport: Sendable {
     /// Tracks ("threads") handed out so far: one a command, and one more for each hop that ran at once with a
     /// sibling (see ``events(for:)``).
     private var tracks = 0
+    /// Where each hop of the trace being written goes, kept from trace to trace.
+    private var hopTracks = HopTracks()
     private var processes: [String: Int] = [:]
 
     /// Starts an export.
@@ -101,7 +103,9 @@ public struct ChromeTraceExport: Sendable {
         // Each hop on the track `lanes` gives it: 0, the command's, or one more of the command's, "Kind id (2)".
         let hops = trace.hops
         var tids = [tid]
-        for (hop, lane) in zip(hops, Self.lanes(of: hops)) {
+        hopTracks.assign(hops)
+        for index in hops.indices {
+            let (hop, lane) = (hops[index], hopTracks.lanes[index])
             if lane == tids.count {
                 tracks += 1
                 tids.append(tracks)
@@ -141,26 +145,54 @@ public struct ChromeTraceExport: Sendable {
     /// that ran at once (a stage that fanned out to child tasks) is still open there — then on the first other
     /// track with nothing open, or on a new one.
     package static func lanes(of hops: [Hop]) -> [Int] {
-        let enclosing = HopNesting.enclosing(hops)
-        var open: [[(index: Int, end: UInt64)]] = [[]]
-        var lanes: [Int] = []
-        lanes.reserveCapacity(hops.count)
-        for (index, hop) in hops.enumerated() {
-            for lane in open.indices { open[lane].removeAll { $0.end <= hop.startOffset } }
-            let home = enclosing[index].map { lanes[$0] } ?? 0
-            let lane: Int
-            if open[home].last?.index == enclosing[index] {
-                lane = home
-            } else if let free = open.indices.dropFirst().first(where: { open[$0].isEmpty }) {
-                lane = free
-            } else {
-                open.append([])
-                lane = open.count - 1
+        var tracks = HopTracks()
+        tracks.assign(hops)
+        return tracks.lanes
+    }
+
+    /// Assigns hops to tracks (``lanes(of:)``), keeping its arrays from trace to trace.
+    struct HopTracks: Sendable {
+        private var nesting = HopNesting()
+        /// Each track's open hops, innermost last.
+        private var open: [[(index: Int, end: UInt64)]] = [[]]
+        /// The track of each hop of the last trace assigned.
+        private(set) var lanes: [Int] = []
+
+        mutating func assign(_ hops: [Hop]) {
+            nesting.place(hops)
+            lanes.removeAll(keepingCapacity: true)
+            // Hops that nest as calls do (every trace of a chain with no fan-out) fit on the command's track.
+            if nesting.nestsAsCalls {
+                lanes.append(contentsOf: repeatElement(0, count: hops.count))
+                return
             }
-            open[lane].append((index, hop.startOffset.saturatingAdd(hop.inclusiveDuration)))
-            lanes.append(lane)
+            for lane in open.indices { open[lane].removeAll(keepingCapacity: true) }
+            var used = 1
+            // Plain loops: closures capturing these arrays would box them, with a run-time exclusivity check an access.
+            for index in hops.indices {
+                let (start, inclusive) = (hops[index].startOffset, hops[index].inclusiveDuration)
+                // Each track's open hops nest (a hop goes on a track only inside its top one, or on an empty one), so
+                // the ones over are at the top.
+                for lane in 0..<used {
+                    while let last = open[lane].last, last.end <= start { open[lane].removeLast() }
+                }
+                var lane = 0
+                if let parent = nesting.parents[index] { lane = lanes[parent] }
+                if open[lane].last?.index != nesting.parents[index] {
+                    lane = used
+                    for other in 1..<used where open[other].isEmpty {
+                        lane = other
+                        break
+                    }
+                    if lane == used {
+                        used += 1
+                        if open.count < used { open.append([]) }
+                    }
+                }
+                open[lane].append((index, start.saturatingAdd(inclusive)))
+                lanes.append(lane)
+            }
         }
-        return lanes
     }
 
     /// The instant event that ends a command's track: what happened, and when, from the command's start.

@@ -28,6 +28,9 @@ public struct FoldedStacksExport: Sendable {
     /// The stacks that are some hop's, in the order first met: the lines.
     private var order: [Int] = []
     private var isLine: [Bool] = []
+    /// Where each hop of the trace being added ran (kept from trace to trace), and each one's stack.
+    private var nesting = HopNesting()
+    private var hopStacks: [Int] = []
 
     /// Starts an empty export.
     public init() {}
@@ -61,12 +64,14 @@ public struct FoldedStacksExport: Sendable {
         let root = number(trace.chain, on: -1)
         let hops = trace.hops
         // Each hop's stack is the stack of the hop it ran inside (HopNesting), and its own name.
-        var stacks: [Int] = []
-        stacks.reserveCapacity(hops.count)
-        for (hop, enclosing) in zip(hops, HopNesting.enclosing(hops)) {
-            let stack = number(hop.handler, on: enclosing.map { stacks[$0] } ?? root)
-            add(hop.selfDuration, to: stack)
-            stacks.append(stack)
+        nesting.place(hops)
+        hopStacks.removeAll(keepingCapacity: true)
+        for index in hops.indices {
+            var below = root
+            if let enclosing = nesting.parents[index] { below = hopStacks[enclosing] }
+            let stack = number(hops[index].handler, on: below)
+            add(hops[index].selfDuration, to: stack)
+            hopStacks.append(stack)
         }
     }
 

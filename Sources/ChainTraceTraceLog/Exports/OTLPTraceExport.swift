@@ -20,6 +20,8 @@ import ChainTraceJSON
 /// Streams: ``header``, then ``spans(for:)`` per trace, then ``footer``; memory stays flat however long the log.
 public struct OTLPTraceExport: Sendable {
     private var traces = 0
+    /// Where each hop of the trace being written ran, kept from trace to trace.
+    private var nesting = HopNesting()
 
     /// Starts an export.
     public init() {}
@@ -113,7 +115,8 @@ public struct OTLPTraceExport: Sendable {
         // Each hop under the hop it ran inside (HopNesting), or under the command's span.
         let root = spanID(0)
         let hops = trace.hops
-        let enclosing = HopNesting.enclosing(hops)
+        nesting.place(hops)
+        let enclosing = nesting.parents
         for (index, hop) in hops.enumerated() {
             let end = hop.startOffset.saturatingAdd(hop.inclusiveDuration)
             let id = spanID(index + 1)
