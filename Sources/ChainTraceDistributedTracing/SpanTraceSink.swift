@@ -177,7 +177,7 @@ final class SpanMaker: BackgroundDrainConsumer {
         // Each hop's span is a child of the span of the hop it ran inside (HopNesting), or of the command's; spans
         // end at their hops' ends, once every span has started.
         let hops = trace.hops
-        let enclosing = HopNesting.enclosing(hops)
+        let enclosing = hopStyle == .spans ? HopNesting.enclosing(hops) : []
         var spans: [(span: T.Span, end: UInt64)?] = []
         spans.reserveCapacity(hops.count)
         for (index, hop) in hops.enumerated() {
@@ -198,7 +198,8 @@ final class SpanMaker: BackgroundDrainConsumer {
                 let span = tracer.startSpan(hop.handler, context: context, ofKind: .internal, at: instant(hop.startOffset))
                 span.attributes = attributes
                 if hop.decision == .failed {
-                    span.setStatus(SpanStatus(code: .error, message: hop.reason))
+                    // As the OTLP export says it: "failed" for a hop that recorded no text (or an empty one).
+                    span.setStatus(SpanStatus(code: .error, message: hop.reason.flatMap { $0.isEmpty ? nil : $0 } ?? "failed"))
                 }
                 spans.append((span, hop.startOffset &+ hop.inclusiveDuration))
             }
