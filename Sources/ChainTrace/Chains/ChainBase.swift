@@ -106,8 +106,9 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
         set { state.withLock { $0.changeSink = newValue } }
     }
 
-    /// The most hops one command may take before the chain stops it as a loop. `nil` (the default) means one
-    /// hop per node, which no loop-free path exceeds.
+    /// The most hops one command may take before the chain stops it: with a `ChainError` of code `.loop` when its
+    /// path repeats a handler, else `.hopLimit` (a limit set below the path's length). `nil` (the default) means
+    /// one hop per node, which no loop-free path exceeds.
     public var maximumHops: Int? {
         get { state.withLock { $0.maximumHops } }
         set { edit { $0.maximumHops = newValue } }

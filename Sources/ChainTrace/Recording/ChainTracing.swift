@@ -78,7 +78,8 @@ public enum ChainTracing {
         thread.cachedRecorderGeneration = generation
     }
 
-    /// The most hops one instrumented command may take before it is stopped as a loop; 1000 by default.
+    /// The most hops one instrumented command may take before it is stopped — as a loop when a handler repeated,
+    /// else as over this limit; 1000 by default, and at least 1.
     public static var maximumHops: Int {
         get { global.withLock { $0.maximumHops } }
         set {
