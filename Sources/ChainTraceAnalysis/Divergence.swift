@@ -60,7 +60,7 @@ public struct Divergence: Sendable, Hashable, Encodable {
 
         /// `A → B → C (accepted by C)`.
         public var description: String {
-            let route = path.isEmpty ? "no handler" : path.joined(separator: " → ")
+            let route = path.isEmpty ? "no handler" : path.map(HandlerNameText.of).joined(separator: " → ")
             return "\(route) (\(outcome))"
         }
     }

@@ -18,6 +18,53 @@ public struct LatencyChange: Sendable, Hashable, Encodable {
     /// Which way it moved: a p95 change of at least `threshold` (a fraction) and 100 ns counts.
     public var verdict: Verdict
 
+    /// A change as given; ``between(_:_:threshold:)`` works them out from two profiles.
+    public init(
+        handler: String, seenBefore: Int, seenAfter: Int, p50Before: UInt64, p50After: UInt64, p95Before: UInt64,
+        p95After: UInt64, verdict: Verdict
+    ) {
+        self.handler = handler
+        (self.seenBefore, self.seenAfter) = (seenBefore, seenAfter)
+        (self.p50Before, self.p50After, self.p95Before, self.p95After) = (p50Before, p50After, p95Before, p95After)
+        self.verdict = verdict
+    }
+
+    /// The p95 after over the p95 before as people read it — `1.08×`, `12.5×`, `3400×`, `0.0123×`, `<0.001×` — or
+    /// `nil` when either is 0. Three significant digits, never an exponent, never cut short.
+    public var p95RatioText: String? {
+        guard p95Before > 0, p95After > 0 else { return nil }
+        return Self.ratioText(Double(p95After) / Double(p95Before))
+    }
+
+    /// `ratio` to three significant digits with no exponent, then `×`; below 0.001, `<0.001×`.
+    static func ratioText(_ ratio: Double) -> String {
+        guard ratio.isFinite else { return "-" }
+        if ratio < 0.001 { return "<0.001×" }
+        // Digits after the point for three significant ones: 2 for 1.08, 1 for 12.5, 0 from 100 on, 4 for 0.0123.
+        var decimals = 2
+        var bound = 1.0
+        while ratio >= bound * 10, decimals > 0 {
+            bound *= 10
+            decimals -= 1
+        }
+        while ratio < bound, decimals < 5 {
+            bound /= 10
+            decimals += 1
+        }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let rounded = (ratio * scale).rounded() / scale
+        // Whole numbers as integers (a Double's text turns to an exponent past 10^16).
+        guard decimals > 0 else { return rounded < 1e19 ? "\(UInt64(rounded))×" : "over 10000000000000000000×" }
+        // Written digit by digit: `String(Double)` writes an exponent below 0.0001.
+        let whole = rounded.rounded(.towardZero)
+        let fraction = Int64(((rounded - whole) * scale).rounded())
+        var digits = String(fraction)
+        while digits.count < decimals { digits = "0" + digits }
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return "\(Int64(whole))" + (digits.isEmpty ? "" : "." + digits) + "×"
+    }
+
     /// The change of each handler, in the order of the first profile, then handlers new in the second.
     public static func between(_ before: ChainProfile, _ after: ChainProfile, threshold: Double = 0.10) -> [LatencyChange] {
         var names = before.handlers.filter { $0.seen > 0 }.map(\.handler)

@@ -78,8 +78,7 @@ struct DiffCommand: ParsableCommand {
                 ("after", .right), ("change", .right), ("", .left),
             ])
             for change in changes {
-                let ratio = change.p95Before > 0 && change.p95After > 0
-                    ? String(Double(change.p95After) / Double(change.p95Before)).prefix(4) + "×" : "-"
+                let ratio = change.p95RatioText ?? "-"
                 let rowStyle: ((String) -> String)? = switch change.verdict {
                 case .slower: style.red
                 case .faster: style.green
@@ -87,10 +86,10 @@ struct DiffCommand: ParsableCommand {
                 }
                 table.add(
                     [
-                        change.handler, "\(change.seenBefore) → \(change.seenAfter)",
+                        HandlerNameText.of(change.handler), "\(change.seenBefore) → \(change.seenAfter)",
                         DurationText.format(nanoseconds: Int64(clamping: change.p50Before)), DurationText.format(nanoseconds: Int64(clamping: change.p50After)),
                         DurationText.format(nanoseconds: Int64(clamping: change.p95Before)), DurationText.format(nanoseconds: Int64(clamping: change.p95After)),
-                        String(ratio), change.verdict == .unchanged ? "" : change.verdict.rawValue,
+                        ratio, change.verdict == .unchanged ? "" : change.verdict.rawValue,
                     ], style: rowStyle)
             }
             text += table.render(style: style)

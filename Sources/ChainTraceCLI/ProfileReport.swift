@@ -21,7 +21,8 @@ struct ProfileReport {
         for handler in profile.handlers {
             let reached = handler.seen > 0
             let rowStyle: ((String) -> String)? = flagged[handler.handler] != nil ? slowStyle : (reached ? nil : coldStyle)
-            let name = handler.registry.map { "  \(handler.handler) (in \($0))" } ?? handler.handler
+            let shownName = HandlerNameText.of(handler.handler)
+            let name = handler.registry.map { "  \(shownName) (in \($0))" } ?? shownName
             table.add(
                 [
                     name, "\(handler.seen)", "\(handler.accepted)", "\(handler.passed)", "\(handler.continued)",
@@ -39,7 +40,7 @@ struct ProfileReport {
             output += "  No slow handlers (\(rule)).\n"
         } else {
             output += "  " + style.yellow("Slow handlers") + " (\(rule)):\n"
-            for flag in flags { output += "    \(TerminalText.shown(flag.handler)): \(flag.reasons.joined(separator: "; "))\n" }
+            for flag in flags { output += "    \(TerminalText.shown(HandlerNameText.of(flag.handler))): \(flag.reasons.joined(separator: "; "))\n" }
         }
         return output
     }

@@ -184,7 +184,7 @@ struct ReplayCommand: ParsableCommand {
             let name = trace.commandID.map { "\($0) \(trace.commandKind)" } ?? trace.commandKind
             let isFailure: Bool = if case .failed = trace.outcome { true } else { false }
             table.add(
-                [TerminalText.shown(command.file.map { "\($0):\(command.line)" } ?? "\(command.line)"), name, trace.path.joined(separator: " → "), "\(trace.outcome)"],
+                [TerminalText.shown(command.file.map { "\($0):\(command.line)" } ?? "\(command.line)"), name, trace.path.map(HandlerNameText.of).joined(separator: " → "), "\(trace.outcome)"],
                 style: isFailure ? failureStyle : nil)
         }
         return table.render(style: style)

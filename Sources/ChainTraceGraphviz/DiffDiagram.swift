@@ -36,7 +36,7 @@ extension ChainDiagram {
                 let p95 = "p95 \(DiagramText.nanoseconds(change.p95Before)) → \(DiagramText.nanoseconds(change.p95After))"
                 switch change.verdict {
                 case .slower, .faster, .unchanged:
-                    let ratio = change.p95Before > 0 ? " (\(DOTText.number((Double(change.p95After) / Double(change.p95Before) * 100).rounded() / 100))×)" : ""
+                    let ratio = change.p95RatioText.map { " (\(DOTText.html($0)))" } ?? ""
                     lines.append(p95 + ratio)
                 case .new: lines.append("new · p95 \(DiagramText.nanoseconds(change.p95After))")
                 case .gone: lines.append("gone · p95 was \(DiagramText.nanoseconds(change.p95Before))")

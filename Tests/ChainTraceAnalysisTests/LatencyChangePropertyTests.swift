@@ -64,3 +64,40 @@ struct LatencyChangePropertyTests {
         #expect(changes.dropFirst(firstOnes).allSatisfy { before[$0.handler] == nil }, "seed \(seed)")
     }
 }
+
+/// The p95 ratio as `diff` and the diff diagram write it, for any two p95s from 1 ns to 2^64 − 1 ns: digits, one
+/// point at most and `×` — no exponent — reading back to the ratio within the rounding of three significant
+/// digits; below 0.001 it says so. (`String(ratio).prefix(4)` wrote 1e-05 as `1e-0×` and 123456.7 as `1234×`.)
+@Suite("The p95 ratio as written")
+struct RatioTextPropertyTests {
+    @Test(arguments: SeededGenerator.seeds(200))
+    func theRatioReadsBackToThreeSignificantDigits(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        func time() -> UInt64 {
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: UInt64.random(in: 1...1_000, using: &random)
+            case 1: UInt64.random(in: 1...1_000_000_000, using: &random)
+            case 2: UInt64.max - UInt64.random(in: 0...1_000, using: &random)
+            default: UInt64.random(in: 1...UInt64.max, using: &random)
+            }
+        }
+        let (before, after) = (time(), time())
+        let change = LatencyChange(handler: "H", seenBefore: 1, seenAfter: 1, p50Before: 0, p50After: 0, p95Before: before, p95After: after, verdict: .unchanged)
+        let text = try #require(change.p95RatioText)
+        let ratio = Double(after) / Double(before)
+        #expect(text.hasSuffix("×") && !text.contains("e"), "seed \(seed): \(text)")
+        if ratio < 0.001 {
+            #expect(text == "<0.001×", "seed \(seed): \(ratio) as \(text)")
+            return
+        }
+        let number = try #require(Double(text.dropLast()), "seed \(seed): \(text)")
+        #expect(abs(number - ratio) <= ratio * 0.005 + 1e-12, "seed \(seed): \(ratio) as \(text)")
+        let digits = text.dropLast().filter { (character: Character) in character.isNumber }.drop { $0 == "0" }
+        #expect(digits.count <= max(3, String(UInt64(ratio.rounded())).count), "seed \(seed): \(text)")
+    }
+
+    @Test func eitherZeroHasNoRatio() {
+        let change = LatencyChange(handler: "H", seenBefore: 1, seenAfter: 0, p50Before: 5, p50After: 0, p95Before: 5, p95After: 0, verdict: .gone)
+        #expect(change.p95RatioText == nil)
+    }
+}

@@ -23,12 +23,13 @@ public enum Outcome: Sendable, Hashable {
 }
 
 extension Outcome: CustomStringConvertible {
-    /// A short phrase: `accepted by Quarter`, `fell off the end`, `failed at Upload: timeout`.
+    /// A short phrase: `accepted by Quarter`, `fell off the end`, `failed at Upload: timeout` (`accepted by (empty
+    /// name)` for a handler with the empty name).
     public var description: String {
         switch self {
-        case .accepted(let handler): "accepted by \(handler)"
+        case .accepted(let handler): "accepted by \(HandlerNameText.of(handler))"
         case .fellOffTheEnd: "fell off the end"
-        case .failed(let handler, let error): "failed at \(handler): \(error)"
+        case .failed(let handler, let error): "failed at \(HandlerNameText.of(handler)): \(error)"
         }
     }
 }

@@ -200,11 +200,11 @@ public struct ChromeTraceExport: Sendable {
         switch trace.outcome {
         case .accepted(let handler):
             let hop = trace.hops.last { $0.handler == handler && $0.decision == .accepted }
-            return ("accepted by \(handler)", (hop?.startOffset ?? 0).saturatingAdd(hop?.inclusiveDuration ?? trace.duration))
+            return ("accepted by \(HandlerNameText.of(handler))", (hop?.startOffset ?? 0).saturatingAdd(hop?.inclusiveDuration ?? trace.duration))
         case .fellOffTheEnd:
             return ("fell off the end", trace.duration)
         case .failed(let handler, let error):
-            return ("failed at \(handler): \(error)", trace.duration)
+            return ("failed at \(HandlerNameText.of(handler)): \(error)", trace.duration)
         }
     }
 }
