@@ -71,7 +71,7 @@ struct StatsCommand: ParsableCommand {
             let style = output.style
             let source = read.files.count == 1 ? read.files[0] : "\(read.files.count) files (\(logs.joined(separator: ", ")))"
             // A log of no traces names no chain.
-            let chains = profile.chains.isEmpty ? "" : " of \(TerminalText.shown(profile.chains.map { $0.isEmpty ? "(unnamed chain)" : $0 }.joined(separator: ", ")))"
+            let chains = profile.chains.isEmpty ? "" : " of \(TerminalText.shown(profile.chains.map(HandlerNameText.chain).joined(separator: ", ")))"
             var text = style.bold(TerminalText.counted(profile.commands, "trace")) + "\(chains) in \(TerminalText.shown(source))\n\n"
             text += report.text(style: style)
             for torn in read.tornTails { text += "\n  Ignored a torn last line: \(TerminalText.shown(torn.description))\n" }

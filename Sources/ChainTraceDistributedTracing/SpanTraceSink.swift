@@ -198,8 +198,7 @@ final class SpanMaker: BackgroundDrainConsumer {
                 let span = tracer.startSpan(hop.handler, context: context, ofKind: .internal, at: instant(hop.startOffset))
                 span.attributes = attributes
                 if hop.decision == .failed {
-                    // As the OTLP export says it: "failed" for a hop that recorded no text (or an empty one).
-                    span.setStatus(SpanStatus(code: .error, message: hop.reason.flatMap { $0.isEmpty ? nil : $0 } ?? "failed"))
+                    span.setStatus(SpanStatus(code: .error, message: hop.failureMessage))
                 }
                 spans.append((span, hop.startOffset &+ hop.inclusiveDuration))
             }

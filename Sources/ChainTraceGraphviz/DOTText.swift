@@ -1,3 +1,5 @@
+import ChainTrace
+
 /// Escaping of user text for DOT files and the SVG Graphviz draws from them.
 ///
 /// Handler names can hold anything: quotes, backslashes, newlines, `<script>`, entities, brackets, control
@@ -63,7 +65,7 @@ public enum DOTText {
     }
 
     /// What ``htmlName(_:)`` shows for a name that shows as nothing.
-    public static let emptyName = "<i>(empty name)</i>"
+    public static let emptyName = "<i>\(HandlerNameText.of(""))</i>"
 
     /// A number with at most three decimals and no trailing zeros: `1`, `0.25`, `12.5`.
     public static func number(_ value: Double) -> String {

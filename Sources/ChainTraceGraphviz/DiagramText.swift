@@ -33,7 +33,7 @@ enum DiagramText {
     /// A chain's name for a title: "(unnamed chain)" for the empty name, which `traceHop` records when it is given
     /// no `chain`.
     static func chainName(_ name: String) -> String {
-        name.isEmpty ? "(unnamed chain)" : name
+        HandlerNameText.chain(name)
     }
 
     /// A node label: the name in bold after `mark` (markup, such as "⚠ "), then smaller lines.

@@ -1,3 +1,5 @@
+import ChainTrace
+
 /// The report page's script: no framework, no network. It reads the page's JSON data block, never writes
 /// markup from data (every name is set as text, with active characters escaped), and keeps the selection in the
 /// URL's hash. Inline in the page, allowed by its hash in the Content-Security-Policy.
@@ -40,7 +42,7 @@ enum ReportScript {
     return node;
   }
   // An empty name (a traceHop may be given one) reads as such, as in the diagrams, rather than as nothing.
-  const nameOf = (h) => names[h] === "" ? "(empty name)" : shown(names[h]);
+  const nameOf = (h) => names[h] === "" ? "\#(HandlerNameText.of(""))" : shown(names[h]);
   function nameSpan(h) { return el("span", { class: "name", text: nameOf(h) }); }
   function duration(ns) {
     if (ns < 1000) return ns + " ns";

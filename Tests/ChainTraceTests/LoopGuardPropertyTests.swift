@@ -2,6 +2,14 @@ import ChainTrace
 import ChainTraceTestSupport
 import Testing
 
+/// A chain H0 → H1 → … → H(count − 1), recorded into `sink`, in which each handler takes only its own name (and
+/// says so in `canHandle`, for the dry run); and the names.
+func takingOwnNames(_ chain: String, count: Int, into sink: InMemoryTraceSink) throws -> (Chain<String, String>, [String]) {
+    let names = (0..<count).map { "H\($0)" }
+    let handlers = names.map { name in Handler<String, String>(name, canHandle: { $0 == name }) { $0 == name ? .accept(name) : .pass } }
+    return (try Chain(chain, handlers: handlers, recorder: Recorder(sink: sink)), names)
+}
+
 /// Chains relinked into loops of every size and place, entered anywhere: a command that would go round forever
 /// is stopped with a `.loop` error naming exactly the handlers of the loop, its trace fails within one hop per
 /// handler, a command taken before the loop is unaffected, and the dry run names the same loop.
@@ -11,12 +19,8 @@ struct LoopGuardPropertyTests {
     func everyLoopIsStoppedAndNamed(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let count = Int.random(in: 1...8, using: &random)
-        let names = (0..<count).map { "H\($0)" }
         let sink = InMemoryTraceSink()
-        // H0 → H1 → … → Hn-1; each takes only its own name.
-        let chain = try Chain<String, String>(
-            "loops-\(seed)", handlers: names.map { name in Handler(name, canHandle: { $0 == name }) { $0 == name ? .accept(name) : .pass } },
-            recorder: Recorder(sink: sink))
+        let (chain, names) = try takingOwnNames("loops-\(seed)", count: count, into: sink)
         // The last one (or any after the loop's start) links back: Hstart … Hend → Hstart.
         let start = Int.random(in: 0..<count, using: &random)
         let end = Int.random(in: start..<count, using: &random)
@@ -52,11 +56,8 @@ struct HopLimitPropertyTests {
     func aLimitBelowAPathIsNoLoop(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let count = Int.random(in: 1...8, using: &random)
-        let names = (0..<count).map { "H\($0)" }
         let sink = InMemoryTraceSink()
-        let chain = try Chain<String, String>(
-            "limits-\(seed)", handlers: names.map { name in Handler(name, canHandle: { $0 == name }) { $0 == name ? .accept(name) : .pass } },
-            recorder: Recorder(sink: sink))
+        let (chain, names) = try takingOwnNames("limits-\(seed)", count: count, into: sink)
         let entry = Int.random(in: 0..<count, using: &random)
         let length = count - entry
         let limit = Int.random(in: -1...(count + 1), using: &random)

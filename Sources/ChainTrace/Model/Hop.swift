@@ -42,3 +42,12 @@ public struct Hop: Sendable, Hashable {
         self.selfDuration = selfDuration
     }
 }
+
+extension Hop {
+    /// What an error status says of this hop, when it failed: its reason, or "failed" when it recorded none (or an
+    /// empty one) — as the OTLP export and `SpanTraceSink` write it.
+    package var failureMessage: String {
+        if let reason, !reason.isEmpty { return reason }
+        return "failed"
+    }
+}

@@ -130,7 +130,7 @@ public struct OTLPTraceExport: Sendable {
                     ("chaintrace.registry", hop.registry.map(AttributeValue.text)),
                 ],
                 start: hop.startOffset, end: end, name: hop.handler, parent: enclosing[index].map { spanID($0 + 1) } ?? root, id: id,
-                failure: hop.decision == .failed ? hop.reason.flatMap { $0.isEmpty ? nil : $0 } ?? "failed" : nil)
+                failure: hop.decision == .failed ? hop.failureMessage : nil)
         }
         return writer.bytes
     }
