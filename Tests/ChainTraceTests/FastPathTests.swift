@@ -34,6 +34,31 @@ struct FastPathTests {
         #expect(cell.value == plain, "seed \(seed)")
     }
 
+    /// `StringIdentity` against `==`: an identity matches a string only if the strings are equal (never for
+    /// `none`), and always matches the string it was taken from and its copies (on 64-bit platforms), for
+    /// generated names small and large, ASCII and not, equal ones stored apart, and the empty name.
+    @Test(arguments: SeededGenerator.seeds(40))
+    func stringIdentityMatchesOnlyEqualStrings(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        var names: [String] = []
+        for _ in 0..<Int.random(in: 2...40, using: &random) {
+            let name = random.chance(0.3) ? random.hostileName(maximumLength: 60) : "Handler\(Int.random(in: 0...3, using: &random))"
+            names.append(name)
+            // The same characters stored apart, and a long one built by appending.
+            if random.chance(0.3) { names.append(String(decoding: Array(name.utf8), as: UTF8.self)) }
+            if random.chance(0.2) { names.append(name + String(repeating: "x", count: Int.random(in: 0...30, using: &random))) }
+        }
+        for name in names {
+            let identity = StringIdentity(of: name)
+            let copy = name
+            #expect(identity.matches(copy) == (MemoryLayout<String>.size == 16), "seed \(seed): \(name.debugDescription)")
+            #expect(!StringIdentity.none.matches(name), "seed \(seed): \(name.debugDescription)")
+            for other in names where identity.matches(other) {
+                #expect(other == name, "seed \(seed): \(name.debugDescription) matched \(other.debugDescription)")
+            }
+        }
+    }
+
     /// A generated run of appends, writes in place, pops and clears leaves a `PlainValueBuffer` holding what an
     /// array holds, through every growth from a small starting room.
     @Test(arguments: SeededGenerator.seeds(40))

@@ -115,6 +115,22 @@ struct InstrumentationTests {
         #expect(["A", "B"].contains(handler))
         #expect(error.contains("A → B") || error.contains("B → A"))
 
+        // Sent again through a loop of long (heap-stored) names: the second trace follows the first's names, which
+        // it does not store again, up to the same stop.
+        let c = CoinValidator("Validator C of pennies", .penny)
+        let d = CoinValidator("Validator D of nickels", .nickel)
+        c.next = d
+        d.next = c
+        defer { d.next = nil }
+        let loopSink = InMemoryTraceSink()
+        ChainTracing.withRecorder(Recorder(sink: loopSink)) {
+            #expect(c.validate(.washer) == nil)
+            #expect(c.validate(.washer) == nil)
+        }
+        let loops = loopSink.traces
+        #expect(loops.count == 2 && loops.allSatisfy { $0.hops.count == 51 })
+        #expect(loops.count == 2 && loops[0].path == loops[1].path && "\(loops[0].outcome)" == "\(loops[1].outcome)")
+
         // A chain longer than the limit, with no handler repeated, is stopped at the hop past it — as a hop limit,
         // not a loop (one shared global, so in this test rather than a parallel one).
         let long = linked((0..<60).map { CoinValidator("V\($0)", .penny) } as [any CoinHandling]) { $0.next = $1 }

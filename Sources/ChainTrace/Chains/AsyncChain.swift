@@ -41,7 +41,7 @@ public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, 
     public func send(_ command: Command, from entry: String? = nil) async throws -> Result? {
         let chain = currentSnapshot(thread: ThreadState.current)
         let start = try chain.entryIndex(entry)
-        guard let configuration = chain.recorder.configuration ?? ChainTracing.scopedConfiguration,
+        guard let configuration = chain.recorder.configuration ?? ChainTracing.scopedConfiguration(thread: ThreadState.current),
             configuration.admitsInTask(command, thread: ThreadState.current)
         else {
             var untraced = UntracedHops()

@@ -53,7 +53,7 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
         try ThreadState.withCurrent { thread in
             let chain = currentSnapshot(thread: thread)
             let start = try chain.entryIndex(entry)
-            if let configuration = chain.recorder.configuration ?? ChainTracing.scopedConfiguration {
+            if let configuration = chain.recorder.configuration ?? ChainTracing.scopedConfiguration(thread: thread) {
                 if configuration.admits(command, thread: thread) {
                     var hops = TracedHops(chain: chain, entry: start, thread: thread)
                     do {

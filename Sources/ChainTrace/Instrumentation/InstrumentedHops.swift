@@ -10,6 +10,16 @@ extension ChainTracing {
     /// "async instrumented chain" rows).
     @usableFromInline @TaskLocal static var taskHops = TaskHops.none
 
+    /// ``taskHops`` as the caller sees it, read only inside a task: the task-local is bound only by async hops
+    /// (`runUntraced`, `observeBound`), which always run in one, so outside any task it is `.none`. What it buys:
+    /// a synchronous chain's first hop reads no task-local — a lookup that walks the task's bindings, and outside a
+    /// task the thread's, about 240 instructions a command (callgrind, the traced `traceHop` row of
+    /// `chaintrace-benchmarks`); asking for the current task is one thread-local load.
+    @usableFromInline
+    static var taskHopsOfCaller: TaskHops {
+        currentTaskIdentity() == 0 ? .none : taskHops
+    }
+
     /// Sets the decision of the instrumented hop this code runs in, replacing the one the recorder would infer.
     ///
     /// ```swift
@@ -22,7 +32,7 @@ extension ChainTracing {
     /// }
     /// ```
     public static func decide(_ decision: Decision, reason: String? = nil) {
-        (ThreadState.current.activeTrace?.object ?? taskHops.trace)?.override(decision, reason: reason)
+        (ThreadState.current.activeTrace?.object ?? taskHopsOfCaller.trace)?.override(decision, reason: reason)
     }
 
     /// The active trace a new hop joins — the task's (a synchronous caller has found no trace of its thread's to
@@ -45,7 +55,7 @@ extension ChainTracing {
         thread: ThreadState = .current,
         task: TaskHops? = nil
     ) -> (trace: ActiveTrace, isOutermost: Bool)? {
-        switch task ?? taskHops {
+        switch task ?? taskHopsOfCaller {
         case .tracing(let active, _):
             // Unless this hop is a side call into another chain, which starts its own (see `runHop`; an async
             // caller has told it apart already).
@@ -55,7 +65,7 @@ extension ChainTracing {
         }
         if thread.untracedDepth > 0 { return nil }
         refreshCache(thread)
-        guard let configuration = (scopedRecorder ?? thread.cachedRecorder).configuration ?? UnscopedTraces.configuration,
+        guard let configuration = (scopedRecorder(thread: thread) ?? thread.cachedRecorder).configuration ?? UnscopedTraces.configuration,
             isAsync ? configuration.admitsInTask(command, thread: thread) : configuration.admits(command, thread: thread)
         else {
             return nil
@@ -164,7 +174,15 @@ extension ChainTracing {
         onLoop: (() -> Result)?,
         _ body: () throws -> Result
     ) rethrows -> Result {
-        let opened = if let task { trace.begin(handler(), task: task.id, owner: task.owner) } else { trace.begin(handler()) }
+        let opened: Bool
+        if let task {
+            opened = trace.begin(handler(), task: task.id, owner: task.owner)
+        } else {
+            // Nearly every hop has the name the last trace had here: compared in line, and not passed on, the name
+            // the autoclosure made is not retained and released around the call (see `StringIdentity`).
+            let name = handler()
+            opened = trace.nextName.value.matches(name) ? trace.beginFollowingName() : trace.begin(name)
+        }
         guard opened else {
             if let onLoop { return onLoop() }
             return try body()

@@ -27,6 +27,8 @@ final class ActiveTrace: @unchecked Sendable {
         /// The names of the last trace this object built, kept so that the next trace with the same names (nearly
         /// every trace of a chain) shares them instead of allocating its own.
         var lastNames: HandlerNameTable?
+        /// `lastNames`'s names' identities, by hop (see `nextName`).
+        var lastNameIdentities: [StringIdentity] = []
         /// The hops opened so far. An open hop's record is also its frame: `selfDuration` sums the inclusive time
         /// of the hops nested in it so far, and `registry` (-1 in every closed instrumented hop) holds the record
         /// of the hop it is nested in — so opening and closing a hop appends one record and writes two, with no
@@ -77,14 +79,29 @@ final class ActiveTrace: @unchecked Sendable {
         /// 4 ns a hop slower (ten interleaved runs).
         @inline(__always)
         mutating func open(_ handler: String, startOffset: UInt64) {
-            let index = records.count
             addName(handler)
+            openNamed(startOffset: startOffset)
+        }
+
+        /// ``open(_:startOffset:)`` for a hop whose name has been noted already, or is the last trace's at this hop
+        /// while the names follow it.
+        @inline(__always)
+        mutating func openNamed(startOffset: UInt64) {
+            let index = records.count
             // An open hop's `registry` is the hop it is nested in.
             records.append(
                 HopRecord(
                     handler: Int32(truncatingIfNeeded: index), registry: Int32(truncatingIfNeeded: innermost),
                     decision: .passed, startOffset: startOffset, inclusiveDuration: 0, selfDuration: 0))
             innermost = index
+        }
+
+        /// The identity of the name the next hop would have if it follows the last trace's names, else
+        /// ``StringIdentity/none``.
+        @inline(__always)
+        var nextNameIdentity: StringIdentity {
+            let next = records.count
+            return namesFollowLast && next < lastNameIdentities.count ? lastNameIdentities[next] : .none
         }
 
         /// Closes the innermost open hop, `record`, as `decision` at `now`; the hop it was nested in becomes the
@@ -136,6 +153,12 @@ final class ActiveTrace: @unchecked Sendable {
     private var start: UInt64 { about.value.start }
     private var maximumHops: Int { about.value.maximumHops }
     private let usesCycleCounter = MonotonicClock.usesCycleCounter
+    /// The identity of the name the next hop opened has if it is the last trace's name at that hop (names that
+    /// follow the last trace's are not stored), else ``StringIdentity/none``. Read in line by the instrumented hop
+    /// (`ChainTracing.runNested`), which then opens the hop with ``beginFollowingName()`` and passes no name: what
+    /// that buys is in ``StringIdentity``. The lent names stay alive in `lastNames` while this is set. Only a trace
+    /// of one thread keeps it; a shared trace's is always `none`.
+    @usableFromInline let nextName = UncheckedCell(StringIdentity.none)
     /// Touched by one thread, or under `lock`: its accesses skip the run-time exclusivity check.
     private let content = UncheckedCell(Content())
     private let lock: WordLock?
@@ -194,6 +217,7 @@ final class ActiveTrace: @unchecked Sendable {
         if !content.value.tasks.isEmpty { content.value.tasks.removeAll() }
         content.value.failure = nil
         content.value.end = 0
+        nextName.value = isShared ? .none : content.value.nextNameIdentity
         about.value.start = MonotonicClock.now()
     }
 
@@ -254,6 +278,21 @@ final class ActiveTrace: @unchecked Sendable {
         // The common case, within the limit: no loop to report, so no string is made. What this and the same in
         // `end` buy is in Docs/Performance.md ("Runs 27–31"): 7.7 ns a hop.
         content.value.open(handler, startOffset: startOffset)
+        nextName.value = content.value.nextNameIdentity
+        return true
+    }
+
+    /// ``begin(_:)`` for a hop whose name ``nextName`` matched: the last trace's name at this hop, which is not
+    /// stored again.
+    @usableFromInline
+    func beginFollowingName() -> Bool {
+        assert(!isShared, "a shared trace's hops open with begin(_:task:owner:)")
+        let startOffset = startOffset(first: content.value.records.isEmpty)
+        guard content.value.records.count < maximumHops else {
+            return stopAtLimit(content.value.lastNames?.names[content.value.records.count] ?? "", startOffset: startOffset)
+        }
+        content.value.openNamed(startOffset: startOffset)
+        nextName.value = content.value.nextNameIdentity
         return true
     }
 
@@ -277,6 +316,7 @@ final class ActiveTrace: @unchecked Sendable {
         content.reasons.set(reason, at: index)
         content.failure = content.failure ?? index
         content.end = start &+ startOffset
+        if !isShared { nextName.value = content.nextNameIdentity }
         return index
     }
 
@@ -337,27 +377,40 @@ final class ActiveTrace: @unchecked Sendable {
     /// Closes the innermost hop. `returned` says how the handler came back: normally, with the "nothing" of an
     /// Optional result, with an error, or judged by the caller's `decide` closure.
     /// For a trace of one thread (a shared trace's hops close with ``end(_:role:task:)``).
-    @usableFromInline
+    ///
+    /// Inlinable, so that the instrumented hop, which knows which case it has when it has no `decide` closure,
+    /// calls the plain case's function directly: passed to one call, the return was destroyed after it through a
+    /// call for its payloads, about 10 instructions a hop (callgrind, the traced `traceHop` row).
+    @inlinable
     func end(_ returned: HopReturn, role: HandlerRole) {
+        switch returned {
+        case .value: endReturned(accepted: true, role: role)
+        case .nothing: endReturned(accepted: false, role: role)
+        case .judged, .error: endJudged(returned, role: role)
+        }
+    }
+
+    /// ``end(_:role:)`` for a hop that returned normally (`accepted`) or with the "nothing" of an Optional result.
+    @usableFromInline
+    func endReturned(accepted: Bool, role: HandlerRole) {
         assert(!isShared, "a shared trace's hops close with end(_:role:task:)")
         let now = now()
-        if content.value.overrides.isEmpty {
-            // The common case, a hop that returned normally and was not overridden: no reason to set, so no
-            // string is touched. A hop that forwarded (a record was opened after its own) did not stop the chain;
-            // an observer continued.
-            let record = content.value.innermost
-            let accepted: Bool
-            switch returned {
-            case .value: accepted = true
-            case .nothing: accepted = false
-            case .judged, .error: return end(returned, role: role, at: now)
-            }
-            guard record >= 0 else { return }
-            let forwarded = content.value.records.count > record &+ 1
-            let decision: Decision = role == .observer ? .continued : accepted && !forwarded ? .accepted : .passed
-            return content.value.close(record, as: decision, at: now, traceStart: start)
-        }
-        end(returned, role: role, at: now)
+        guard content.value.overrides.isEmpty else { return end(accepted ? .value : .nothing, role: role, at: now) }
+        // The common case, a hop that returned normally and was not overridden: no reason to set, so no string is
+        // touched. A hop that forwarded (a record was opened after its own) did not stop the chain; an observer
+        // continued.
+        let record = content.value.innermost
+        guard record >= 0 else { return }
+        let forwarded = content.value.records.count > record &+ 1
+        let decision: Decision = role == .observer ? .continued : accepted && !forwarded ? .accepted : .passed
+        content.value.close(record, as: decision, at: now, traceStart: start)
+    }
+
+    /// ``end(_:role:)`` for a hop that threw or whose return the caller's `decide` closure judged.
+    @usableFromInline
+    func endJudged(_ returned: HopReturn, role: HandlerRole) {
+        assert(!isShared, "a shared trace's hops close with end(_:role:task:)")
+        end(returned, role: role, at: now())
     }
 
     /// ``end(_:role:)`` at `now`, with every case: judged, failed or overridden.
@@ -557,6 +610,7 @@ final class ActiveTrace: @unchecked Sendable {
         }
         let table = HandlerNameTable(chain: chain, commandType: commandType, names: content.currentNames)
         content.lastNames = table
+        content.lastNameIdentities = table.names.map { StringIdentity(of: $0) }
         return table
     }
 

@@ -40,13 +40,25 @@ public enum ChainTracing {
     /// off also record into — else, while a trace capture is open, the captures' (see ``TraceCaptureScope``); one
     /// load when no recorder is in force anywhere.
     @inlinable
-    static var scopedConfiguration: RecorderConfiguration? {
+    static func scopedConfiguration(thread: ThreadState) -> RecorderConfiguration? {
         guard mayRecord else { return nil }
-        return scopedRecorder?.configuration ?? UnscopedTraces.configuration
+        return scopedRecorder(thread: thread)?.configuration ?? UnscopedTraces.configuration
     }
 
+    /// The innermost `withRecorder(_:operation:)` scope's recorder, if any. Outside any task, it is the one the
+    /// synchronous `withRecorder(_:operation:)` noted in the thread's state: outside a task, the task-local is
+    /// bound only there (the async form always runs in a task), so the two agree, and the thread's is one load
+    /// where the task-local's lookup walks the thread's bindings — about 130 instructions a traced command
+    /// (callgrind, the traced `traceHop` row of `chaintrace-benchmarks`). Tested against the task-local in
+    /// `ScopedRecorderTests`.
     @usableFromInline
-    static var scopedRecorder: Recorder? { scoped.recorder }
+    static func scopedRecorder(thread: ThreadState) -> Recorder? {
+        currentTaskIdentity() == 0 ? thread.scopedRecorderOutsideTasks : scoped.recorder
+    }
+
+    /// The innermost `withRecorder(_:operation:)` scope's recorder as the task-local holds it: what
+    /// ``scopedRecorder(thread:)`` is checked against.
+    static var taskLocalScopedRecorder: Recorder? { scoped.recorder }
 
     /// Sets the recorder that instrumented chains use outside any `withRecorder(_:operation:)` scope.
     public static func bootstrap(_ recorder: Recorder) {
@@ -108,6 +120,13 @@ public enum ChainTracing {
         let source: Int64 = recorder.isOn ? 1 : 0
         chaintrace_add_recording_sources(source)
         defer { chaintrace_add_recording_sources(-source) }
+        // Outside any task the task-local is bound to the thread, and so is the copy the hops read (see
+        // `scopedRecorder(thread:)`); in a task, the task-local alone.
+        guard currentTaskIdentity() == 0 else { return try $scoped.withValue(ScopedRecorder(recorder), operation: operation) }
+        let thread = ThreadState.current
+        let outer = thread.scopedRecorderOutsideTasks
+        thread.scopedRecorderOutsideTasks = recorder
+        defer { thread.scopedRecorderOutsideTasks = outer }
         return try $scoped.withValue(ScopedRecorder(recorder), operation: operation)
     }
 }

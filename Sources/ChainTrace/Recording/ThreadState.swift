@@ -57,6 +57,9 @@ struct ThreadStateFields {
     /// dropping the last reference to a chain) must not change them too.
     @usableFromInline var cacheBusy = false
 
+    /// The recorder of the innermost synchronous `ChainTracing.withRecorder(_:operation:)` scope opened on this
+    /// thread outside any task, if any (see `ChainTracing.scopedRecorder(thread:)`).
+    var scopedRecorderOutsideTasks: Recorder?
     /// This thread's copy of the bootstrapped recorder and hop limit, and the generation they were read at.
     var cachedRecorder = Recorder.off
     var cachedRecorderGeneration: Int64 = -1
@@ -123,6 +126,10 @@ extension UncheckedCell where Value == ThreadStateFields {
     var spareSharedTrace: ActiveTrace? {
         _read { yield value.spareSharedTrace }
         _modify { yield &value.spareSharedTrace }
+    }
+    var scopedRecorderOutsideTasks: Recorder? {
+        _read { yield value.scopedRecorderOutsideTasks }
+        _modify { yield &value.scopedRecorderOutsideTasks }
     }
     var cachedRecorder: Recorder {
         _read { yield value.cachedRecorder }
