@@ -33,6 +33,10 @@ struct WhichCommand: ParsableCommand {
     func run() throws {
         let definition = try ChainDefinition.load(path: definition)
         let chain = try definition.makeChain(unknownTypes: .modelFromRules)
+        if command == "-" {
+            // As the definition is read from standard input: but a command argument is JSON, and "-" is none.
+            throw CommandFailure.badInput("<command>: expected a command as JSON, found \"-\"; write @- to read the command from standard input")
+        }
         let name = command.hasPrefix("@") ? StandardInput.path(String(command.dropFirst())) : "<command>"
         let stream = command.hasPrefix("@")
             ? try CommandStreamReader(path: name) : CommandStreamReader(bytes: Array((command + "\n").utf8), name: name)

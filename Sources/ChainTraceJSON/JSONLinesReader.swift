@@ -90,11 +90,19 @@ public final class JSONLinesReader {
             tornTail = TornTail(line: line.number, byteCount: line.range.count, problem: error.description)
             return nil
         case .failure(let error):
-            // A value still open where its line ends: the file spreads one value over several lines, as a JSON
-            // document (a chain definition) does; "the end of the input" would not say that the line is what ended.
-            let found = error.stop == .endOfText && line.isTerminated
-                ? "the end of the line (JSON Lines hold one whole value a line; this file spreads one over several, as a JSON document such as a chain definition does)"
-                : error.found
+            // An object or array still open where its line ends, with more lines after it: the file spreads one
+            // value over several lines, as a JSON document (a chain definition) does; "the end of the input" would
+            // not say that the line is what ended. A line alone (a command given as an argument, a file's last),
+            // or one that opens no object or array, is only cut short.
+            var found = error.found
+            if error.stop == .endOfText, line.isTerminated {
+                let opensContainer = withBytes(of: line) { bytes in
+                    bytes.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }.map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } ?? false
+                }
+                found = opensContainer && lines.value.hasMore(file: file)
+                    ? "the end of the line (JSON Lines hold one whole value a line; this file spreads one over several, as a JSON document such as a chain definition does)"
+                    : "the end of the line"
+            }
             throw FormatError(file: file, line: error.line, column: error.column, expected: error.expected, found: found)
         }
     }

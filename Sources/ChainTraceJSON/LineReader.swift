@@ -166,6 +166,13 @@ public struct LineReader: ~Copyable {
         try body(UnsafeBufferPointer(rebasing: storage[line.range]))
     }
 
+    /// Whether anything follows the last line returned, reading on to tell. The last line's bytes may move: call
+    /// this only once they have been read.
+    package mutating func hasMore(file: String) -> Bool {
+        while start == count, !reachedEnd { fill(file: file) }
+        return start < count
+    }
+
     /// Where the last line returned starts, in bytes from the start of the input.
     package private(set) var lastLineStart = 0
 

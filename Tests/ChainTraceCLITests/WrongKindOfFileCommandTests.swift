@@ -54,4 +54,27 @@ struct WrongKindOfFileCommandTests {
             #expect(said.contains(run.says == Self.secondValue ? ":2:1: " : ":1:2: "), "\(context): \(said)")
         }
     }
+
+    /// A line cut short with nothing after it — a stream's last line, a command given as an argument — or a line
+    /// that opens no object or array is not called a document spread over lines: it ended at "the end of the
+    /// line", at the place it was cut. And `which` given "-" for its command is told that standard input is `@-`.
+    @Test(arguments: SeededGenerator.seeds(6))
+    func aLineCutShortIsNotCalledADocument(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let inputs = try OutputOverInputCommandTests.inputs(&random)
+        // A command object cut after a generated number of its members.
+        let members = (0..<Int.random(in: 0...4, using: &random)).map { #""f\#($0)": \#(Int.random(in: 0...99, using: &random))"# }
+        let cut = "{" + members.joined(separator: ", ") + (members.isEmpty || random.chance(0.5) ? "" : ",")
+        let last = try CLI.write(Array((random.chance(0.5) ? #"{"kind":"Tap"}"# + "\n" : "").utf8) + Array((cut + "\n").utf8), named: "cut.jsonl", in: inputs.directory)
+        let scalarFirst = try CLI.write(Array("-\n{\"kind\":\"Tap\"}\n".utf8), named: "scalar.jsonl", in: inputs.directory)
+        for arguments in [["replay", inputs.definition, last], ["which", inputs.definition, "@" + last], ["which", inputs.definition, cut],
+                          ["replay", inputs.definition, scalarFirst]] {
+            let ended = try CLI.run(arguments)
+            let context = "seed \(seed), \(arguments.joined(separator: " ")): \(ended.standardError)"
+            #expect(ended.status == 2, "\(context)")
+            #expect(ended.standardError.contains("found the end of the line") && !ended.standardError.contains("spreads"), "\(context)")
+        }
+        let dash = try CLI.run(["which", inputs.definition, "-"])
+        #expect(dash.status == 2 && dash.standardError.contains("write @- to read the command from standard input"), "\(dash.standardError)")
+    }
 }

@@ -79,7 +79,7 @@ public struct ChainError: SelfDescribingError, Sendable, Hashable {
             code: .loop,
             chain: chain,
             handlers: cycle,
-            message: "chain '\(chain)' loops (\(route)); stopped after \(hops) hops. Relink one of these handlers."
+            message: "chain '\(chain)' loops (\(route)); stopped after \(hopCount(hops)). Relink one of these handlers."
         )
     }
 
@@ -91,9 +91,14 @@ public struct ChainError: SelfDescribingError, Sendable, Hashable {
             code: .hopLimit,
             chain: chain,
             handlers: [handler],
-            message: "chain '\(chain)' stopped a command at '\(handler)' after \(hops) hops, its hop limit (maximumHops "
+            message: "chain '\(chain)' stopped a command at '\(handler)' after \(hopCount(hops)), its hop limit (maximumHops "
                 + "\(limit)); no handler repeated, so this is no loop: \(raise)"
         )
+    }
+
+    /// "1 hop", "2 hops".
+    private static func hopCount(_ hops: Int) -> String {
+        hops == 1 ? "1 hop" : "\(hops) hops"
     }
 
     @usableFromInline
