@@ -32,7 +32,7 @@ struct DurationTextTests {
         let fraction = random.chance(0.5) ? "" : "." + String(Int.random(in: 0...99, using: &random))
         let number = "\(whole)\(fraction)"
         let value = Double(number)!
-        for (units, scale) in [(["ns"], 1.0), (["us", "µs"], 1_000.0), (["ms"], 1_000_000.0), (["s"], 1_000_000_000.0)] {
+        for (units, scale) in [(["ns"], 1.0), (["us", "\u{B5}s", "\u{3BC}s"], 1_000.0), (["ms"], 1_000_000.0), (["s"], 1_000_000_000.0)] {
             for unit in units {
                 let spaced = random.chance(0.3) ? " \(number) \(unit) " : "\(number)\(unit)"
                 #expect(DurationText.nanoseconds(spaced) == Int64((value * scale).rounded()), "seed \(seed): \(spaced)")

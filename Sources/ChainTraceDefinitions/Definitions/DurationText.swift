@@ -1,10 +1,11 @@
 import ChainTrace
 import ChainTraceJSON
 
-/// Durations as people write them in definitions and flags: `250ns`, `20us` (or `20µs`), `1.5ms`, `2s`.
+/// Durations as people write them in definitions and flags: `250ns`, `20us` (or `20µs`, with the micro sign or the
+/// Greek letter mu, which keyboards type), `1.5ms`, `2s`.
 public enum DurationText {
     private static let units: [(suffix: String, nanoseconds: Double)] = [
-        ("ns", 1), ("us", 1_000), ("µs", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000),
+        ("ns", 1), ("us", 1_000), ("\u{B5}s", 1_000), ("\u{3BC}s", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000),
     ]
 
     /// The nanoseconds `text` stands for, or `nil` when it is not a decimal number (`250`, `1.5`) followed by a
