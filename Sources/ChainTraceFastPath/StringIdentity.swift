@@ -6,7 +6,9 @@
 /// What it buys: an instrumented hop with the same handler name as the last trace's at the same place (nearly
 /// every hop) is opened without passing the name on. Passed to a call, the name the caller's autoclosure made was
 /// retained and released around it, an atomic increment and decrement on a heap string; compared here, in line,
-/// the optimiser drops the pair. Tested against `==` in FastPathTests.
+/// the optimiser drops the pair: about 30 instructions a hop fewer (callgrind, the traced `traceHop` row's chain),
+/// and that row 44.7–49.2 → 42.0–45.1 ns a hop (`chaintrace-benchmarks`, four interleaved runs of builds with and
+/// without it; one outlier of 64.8 left out). Tested against `==` in FastPathTests.
 @frozen
 public struct StringIdentity: Equatable, BitwiseCopyable, Sendable {
     @usableFromInline let first: UInt64

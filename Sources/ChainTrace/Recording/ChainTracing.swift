@@ -50,7 +50,7 @@ public enum ChainTracing {
     /// bound only there (the async form always runs in a task), so the two agree, and the thread's is one load
     /// where the task-local's lookup walks the thread's bindings — about 130 instructions a traced command
     /// (callgrind, the traced `traceHop` row of `chaintrace-benchmarks`). Tested against the task-local in
-    /// `ScopedRecorderTests`.
+    /// `ScopedRecorderCopyTests`.
     @usableFromInline
     static func scopedRecorder(thread: ThreadState) -> Recorder? {
         currentTaskIdentity() == 0 ? thread.scopedRecorderOutsideTasks : scoped.recorder
