@@ -203,10 +203,10 @@ extension ChainTracing {
     /// synchronous trace lives only in this thread's state and the hop that started it (no task holds it, and the
     /// sink was handed a `Trace` copied out of it), so nothing else can see it reused.
     @usableFromInline
-    static func finishSynchronous(_ trace: ActiveTrace, thread: ThreadState) {
+    static func finishSynchronous(_ trace: consuming ActiveTrace, thread: ThreadState) {
         trace.deliver(id: thread.makeTraceID(), thread: thread)
         trace.retire()
-        thread.spareActiveTrace = trace
+        thread.spareActiveTrace = consume trace
     }
 
     /// Delivers a finished outermost trace to its sink.

@@ -190,7 +190,7 @@ final class ActiveTrace: @unchecked Sendable {
         command: Command,
         deferral: any PayloadDeferral.Type,
         chain: String,
-        configuration: RecorderConfiguration,
+        configuration: consuming RecorderConfiguration,
         maximumHops: Int,
         thread: ThreadState
     ) {
@@ -198,7 +198,8 @@ final class ActiveTrace: @unchecked Sendable {
         let description = info.describe(command, capturing: configuration.payloadCapture)
         // Field by field, names only when they changed; a retired trace holds no recorder (`nil`) rather than a
         // placeholder whose reference count every thread would write once a command.
-        about.value.configuration = configuration
+        // Moved in, not copied: the caller's reference becomes the trace's (a retain and a release fewer).
+        about.value.configuration = consume configuration
         if about.value.chain != chain { about.value.chain = chain }
         if about.value.commandType != info.typeName { about.value.commandType = info.typeName }
         about.value.commandTypeID = ObjectIdentifier(Command.self)
@@ -540,13 +541,15 @@ final class ActiveTrace: @unchecked Sendable {
     /// - Parameter thread: The calling thread: its spare trace storage, if any, holds the trace.
     func deliver(id: UInt64, thread: ThreadState) {
         let finished = trace(id: id, thread: thread)
-        about.value.configuration?.record(finished)
+        // Called unretained: this trace holds its configuration until `retire`, after the sink returns.
+        about.value.configuration.map { UnretainedObject($0) }?.withObject { $0.record(finished) }
     }
 
     /// The finished trace. What it says of the command moves into the trace (this object keeps none of it), so
     /// a trace is made once.
     private func trace(id: UInt64, thread: ThreadState) -> Trace {
         withContent { content in
+            // Lent: `content.lastNames` holds the table.
             let names = sharedNames(&content)
             let count = content.records.count
             let outcomeHop = Int32(
@@ -556,43 +559,47 @@ final class ActiveTrace: @unchecked Sendable {
             if let spare = thread.spareTraceStorage, spare.hopCapacity >= count {
                 // A trace a sink let go of (a full ring's oldest): refilled instead of allocating one.
                 thread.spareTraceStorage = nil
-                spare.reset(names: UnretainedObject(names), entry: 0, chainVersion: 0)
+                spare.reset(names: names, entry: 0, chainVersion: 0)
                 storage = spare
             } else {
                 storage = .make(capacity: count) {
-                    TraceHeader(id: id, names: names, entry: 0, chainVersion: 0, start: start, inTicks: true)
+                    TraceHeader(id: id, names: names.object, entry: 0, chainVersion: 0, start: start, inTicks: true)
                 }
             }
-            storage.withUnsafeMutablePointerToHeader { header in
-                header.pointee.id = id
-                Self.replace(&header.pointee.kind, with: about.value.kind.take())
-                Self.replace(&header.pointee.commandID, with: about.value.commandID.take())
-                Self.replace(&header.pointee.payload, with: about.value.payload.take())
-                Self.replace(&header.pointee.encodedPayload, with: about.value.encodedPayload.take())
-                header.pointee.start = start
-                header.pointee.duration = content.end &- start
-                header.pointee.reasons = content.reasons
-                header.pointee.outcomeHop = outcomeHop
-            }
-            content.records.withUnsafeBufferPointer { storage.fill(with: $0) }
-            if !content.tasks.isEmpty {
-                // A shared trace's hops still open, in any task: delivered as they were opened, with no time.
-                storage.withUnsafeMutablePointerToElements { records in
-                    for record in 0..<content.tasks.records.count where content.tasks.records[record].isOpen {
-                        records[record].registry = -1
-                        records[record].selfDuration = 0
-                    }
-                }
-            } else if content.innermost >= 0 {
-                // Hops still open (a task that outlived the command may close them later) are delivered as they
-                // were opened: no time, and no enclosing hop in `registry`. Each names an earlier one, so this ends.
-                storage.withUnsafeMutablePointerToElements { records in
-                    var open = content.innermost
-                    while open >= 0 {
-                        let enclosing = Int(records[open].registry)
-                        records[open].registry = -1
-                        records[open].selfDuration = 0
-                        open = enclosing
+            // One call for the header, the hops and the hops still open: as three, the storage was retained and
+            // released twice around them, each an atomic read-modify-write (callgrind).
+            content.records.withUnsafeBufferPointer { records in
+                storage.withUnsafeMutablePointers { header, elements in
+                    header.pointee.id = id
+                    Self.replace(&header.pointee.kind, with: about.value.kind.take())
+                    Self.replace(&header.pointee.commandID, with: about.value.commandID.take())
+                    Self.replace(&header.pointee.payload, with: about.value.payload.take())
+                    Self.replace(&header.pointee.encodedPayload, with: about.value.encodedPayload.take())
+                    header.pointee.start = start
+                    header.pointee.duration = content.end &- start
+                    // Nearly always both empty: then not copied (a retain and a release).
+                    if !(header.pointee.reasons.values.isEmpty && content.reasons.values.isEmpty) { header.pointee.reasons = content.reasons }
+                    header.pointee.outcomeHop = outcomeHop
+                    precondition(header.pointee.count == 0 && records.count <= header.pointee.capacity)
+                    if let base = records.baseAddress { elements.initialize(from: base, count: records.count) }
+                    header.pointee.count = records.count
+                    if !content.tasks.isEmpty {
+                        // A shared trace's hops still open, in any task: delivered as they were opened, with no time.
+                        for record in 0..<content.tasks.records.count where content.tasks.records[record].isOpen {
+                            elements[record].registry = -1
+                            elements[record].selfDuration = 0
+                        }
+                    } else if content.innermost >= 0 {
+                        // Hops still open (a task that outlived the command may close them later) are delivered as
+                        // they were opened: no time, and no enclosing hop in `registry`. Each names an earlier one,
+                        // so this ends.
+                        var open = content.innermost
+                        while open >= 0 {
+                            let enclosing = Int(elements[open].registry)
+                            elements[open].registry = -1
+                            elements[open].selfDuration = 0
+                            open = enclosing
+                        }
                     }
                 }
             }
@@ -600,18 +607,19 @@ final class ActiveTrace: @unchecked Sendable {
         }
     }
 
-    /// The name table of this trace: the last one made, when its names are the same.
-    private func sharedNames(_ content: inout Content) -> HandlerNameTable {
+    /// The name table of this trace: the last one made, when its names are the same. Lent, unretained:
+    /// `content.lastNames` holds it until the next trace this object builds.
+    private func sharedNames(_ content: inout Content) -> UnretainedObject<HandlerNameTable> {
         let commandType = about.value.commandType
-        if content.namesFollowLast, let last = content.lastNames, last.names.count == content.records.count,
-            last.chain == chain, last.commandType == commandType
+        if content.namesFollowLast, let last = content.lastNames.map({ UnretainedObject($0) }),
+            last.withObject({ $0.names.count == content.records.count && $0.chain == chain && $0.commandType == commandType })
         {
             return last
         }
         let table = HandlerNameTable(chain: chain, commandType: commandType, names: content.currentNames)
         content.lastNames = table
         content.lastNameIdentities = table.names.map { StringIdentity(of: $0) }
-        return table
+        return UnretainedObject(table)
     }
 
     private static func loopMessage(_ names: [String], chain: String, hops: Int) -> String {

@@ -28,14 +28,16 @@ public final class InMemoryTraceSink: TraceSink {
 
     public func record(_ trace: Trace) {
         ThreadState.withCurrent { thread in
-            let shard = thread.slot(token: token, owner: self) { () -> Shard in
-                let shard = Shard(limit: limit)
-                shards.withLock { $0.append(shard) }
-                return shard
-            }
             // The trace a full ring pushes out goes back to this thread for its next traced send, when nothing
             // else holds it: a ring of the last N then allocates and frees no trace per command.
-            var evicted = shard.append(trace)
+            var evicted = thread.withSlot(
+                token: token, owner: self,
+                make: { () -> Shard in
+                    let shard = Shard(limit: limit)
+                    shards.withLock { $0.append(shard) }
+                    return shard
+                }
+            ) { $0.append(trace) }
             Trace.recycle(&evicted, on: SendingThread(state: thread))
         }
     }

@@ -226,6 +226,16 @@ extension UncheckedCell where Value == ThreadStateFields {
         return addSlot(token: token, owner: owner, object: make())
     }
 
+    /// ``slot(token:owner:make:)``'s object lent to `body`, unretained: the thread's slots hold it, and `body`
+    /// must not add or drop this thread's slots. What it buys: a sink that keeps per-thread state (the in-memory
+    /// sink's shard) reaches it without a retain and a release a trace.
+    func withSlot<Object: AnyObject, T>(token: UInt64, owner: AnyObject, make: () -> Object, _ body: (Object) -> T) -> T {
+        if let index = value.slotTokens.firstIndex(of: token) {
+            return UnretainedObject(unsafeDowncast(value.slotValues[index], to: Object.self)).withObject(body)
+        }
+        return body(addSlot(token: token, owner: owner, object: make()))
+    }
+
     @usableFromInline
     func addSlot<Object: AnyObject>(token: UInt64, owner: AnyObject, object: Object) -> Object {
         // Slots of released owners go here and at every send (`ChainBase.currentSnapshot`), not on every lookup.
