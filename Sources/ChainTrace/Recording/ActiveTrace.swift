@@ -194,14 +194,18 @@ final class ActiveTrace: @unchecked Sendable {
         maximumHops: Int,
         thread: ThreadState
     ) {
-        let info = thread.commandTypeInfo(Command.self, deferral: deferral)
-        let description = info.describe(command, capturing: configuration.payloadCapture)
+        let capture = configuration.payloadCapture
         // Field by field, names only when they changed; a retired trace holds no recorder (`nil`) rather than a
         // placeholder whose reference count every thread would write once a command.
+        let description = thread.withCommandTypeInfo(Command.self, deferral: deferral) { info in
+            // Described first: the app's code it runs may send commands of this type (ReentrantDescriptionTests).
+            let description = info.describe(command, capturing: capture)
+            if about.value.commandType != info.typeName { about.value.commandType = info.typeName }
+            return description
+        }
         // Moved in, not copied: the caller's reference becomes the trace's (a retain and a release fewer).
         about.value.configuration = consume configuration
         if about.value.chain != chain { about.value.chain = chain }
-        if about.value.commandType != info.typeName { about.value.commandType = info.typeName }
         about.value.commandTypeID = ObjectIdentifier(Command.self)
         Self.replace(&about.value.kind, with: description.kind)
         Self.replace(&about.value.commandID, with: description.id)

@@ -69,6 +69,9 @@ struct ThreadStateFields {
     /// The command type met last, and what is known about it.
     var lastCommandType: ObjectIdentifier?
     var lastCommandTypeInfo: CommandTypeInfo?
+    /// Facts about a type that facts worked out knowing it is `Sendable` replaced, kept for the thread's life
+    /// (see `withCommandTypeInfo`).
+    var replacedCommandTypes: [CommandTypeInfo] = []
     /// Per-thread objects of recorders and sinks, found by their owner's token. Kept in parallel arrays so the
     /// lookup scans plain integers.
     @usableFromInline var slotTokens: [UInt64] = []
@@ -211,9 +214,26 @@ extension UncheckedCell where Value == ThreadStateFields {
         let info =
             value.commandTypes[key].flatMap { $0.defersPayloads || !knowsSendable ? $0 : nil }
             ?? CommandTypeInfo(type, deferrer: deferral.deferrer)
-        value.commandTypes[key] = info
+        // Facts replaced (by a caller that knows the type is `Sendable`) are kept for the thread's life, so that
+        // a lent one (`withCommandTypeInfo`) never goes while in use: at most one more a type.
+        if let replaced = value.commandTypes.updateValue(info, forKey: key), replaced !== info {
+            value.replacedCommandTypes.append(replaced)
+        }
         (value.lastCommandType, value.lastCommandTypeInfo) = (key, info)
         return info
+    }
+
+    /// ``commandTypeInfo(_:deferral:)``'s facts lent to `body`, unretained: the thread keeps every one it made
+    /// (a retain and a release fewer a traced command, callgrind). `body` may send commands of its own (a traced
+    /// command's kind, id or payload are the app's code).
+    func withCommandTypeInfo<Command, T>(_ type: Command.Type, deferral: any PayloadDeferral.Type, _ body: (CommandTypeInfo) -> T) -> T {
+        let key = ObjectIdentifier(type)
+        if value.lastCommandType == key, let info = value.lastCommandTypeInfo.map({ UnretainedObject($0) }),
+            info.withObject({ $0.defersPayloads }) || deferral == EncodedWhenSent.self
+        {
+            return info.withObject(body)
+        }
+        return UnretainedObject(commandTypeInfo(type, deferral: deferral)).withObject(body)
     }
 
     /// This thread's object for `owner` (identified by `token`), made by `make` the first time.
