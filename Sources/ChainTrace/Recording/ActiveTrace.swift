@@ -570,10 +570,11 @@ final class ActiveTrace: @unchecked Sendable {
                     TraceHeader(id: id, names: names.object, entry: 0, chainVersion: 0, start: start, inTicks: true)
                 }
             }
-            // One call for the header, the hops and the hops still open: as three, the storage was retained and
-            // released twice around them, each an atomic read-modify-write (callgrind).
-            content.records.withUnsafeBufferPointer { records in
-                storage.withUnsafeMutablePointers { header, elements in
+            // One call for the header, the hops and the hops still open, on the storage itself (not captured by
+            // the records' closure): as three calls, or inside that closure, the storage was retained and released
+            // around them, each an atomic read-modify-write (callgrind).
+            storage.withUnsafeMutablePointers { header, elements in
+                content.records.withUnsafeBufferPointer { records in
                     header.pointee.id = id
                     Self.replace(&header.pointee.kind, with: about.value.kind.take())
                     Self.replace(&header.pointee.commandID, with: about.value.commandID.take())
