@@ -55,7 +55,10 @@ extension ChainTracing {
         thread: ThreadState = .current,
         task: TaskHops? = nil
     ) -> (trace: ActiveTrace, isOutermost: Bool)? {
-        switch task ?? taskHopsOfCaller {
+        // Outside any task, no task-local of ours is bound (see `taskHopsOfCaller`, `scopedRecorder(thread:)`):
+        // asked once here for both.
+        let inTask = currentTaskIdentity() != 0
+        switch task ?? (inTask ? taskHops : .none) {
         case .tracing(let active, _):
             // Unless this hop is a side call into another chain, which starts its own (see `runHop`; an async
             // caller has told it apart already).
@@ -65,7 +68,7 @@ extension ChainTracing {
         }
         if thread.untracedDepth > 0 { return nil }
         refreshCache(thread)
-        guard let configuration = (scopedRecorder(thread: thread) ?? thread.cachedRecorder).configuration ?? UnscopedTraces.configuration,
+        guard let configuration = (scopedRecorder(thread: thread, inTask: inTask) ?? thread.cachedRecorder).configuration ?? UnscopedTraces.configuration,
             isAsync ? configuration.admitsInTask(command, thread: thread) : configuration.admits(command, thread: thread)
         else {
             return nil

@@ -42,11 +42,17 @@ final class TraceStorage: ManagedBuffer<TraceHeader, HopRecord> {
 
     /// Copies `records` into a new or reset storage with room for them.
     func fill(with records: UnsafeBufferPointer<HopRecord>) {
-        withUnsafeMutablePointers { header, elements in
-            precondition(header.pointee.count == 0 && records.count <= header.pointee.capacity)
-            if let base = records.baseAddress { elements.initialize(from: base, count: records.count) }
-            header.pointee.count = records.count
-        }
+        withUnsafeMutablePointers { Self.fill($0, $1, with: records) }
+    }
+
+    /// ``fill(with:)`` for a caller already inside `withUnsafeMutablePointers`.
+    static func fill(
+        _ header: UnsafeMutablePointer<TraceHeader>, _ elements: UnsafeMutablePointer<HopRecord>,
+        with records: UnsafeBufferPointer<HopRecord>
+    ) {
+        precondition(header.pointee.count == 0 && records.count <= header.pointee.capacity)
+        if let base = records.baseAddress { elements.initialize(from: base, count: records.count) }
+        header.pointee.count = records.count
     }
 
     /// Empties a recycled storage for a new walk's trace, keeping its room for hops. Only what a walk does not

@@ -585,9 +585,7 @@ final class ActiveTrace: @unchecked Sendable {
                     // Nearly always both empty: then not copied (a retain and a release).
                     if !(header.pointee.reasons.values.isEmpty && content.reasons.values.isEmpty) { header.pointee.reasons = content.reasons }
                     header.pointee.outcomeHop = outcomeHop
-                    precondition(header.pointee.count == 0 && records.count <= header.pointee.capacity)
-                    if let base = records.baseAddress { elements.initialize(from: base, count: records.count) }
-                    header.pointee.count = records.count
+                    TraceStorage.fill(header, elements, with: records)
                     if !content.tasks.isEmpty {
                         // A shared trace's hops still open, in any task: delivered as they were opened, with no time.
                         for record in 0..<content.tasks.records.count where content.tasks.records[record].isOpen {

@@ -51,9 +51,11 @@ public enum ChainTracing {
     /// where the task-local's lookup walks the thread's bindings — about 130 instructions a traced command
     /// (callgrind, the traced `traceHop` row of `chaintrace-benchmarks`). Tested against the task-local in
     /// `ScopedRecorderCopyTests`.
+    ///
+    /// - Parameter inTask: Whether the caller runs in a task, when it has asked already.
     @usableFromInline
-    static func scopedRecorder(thread: ThreadState) -> Recorder? {
-        currentTaskIdentity() == 0 ? thread.scopedRecorderOutsideTasks : scoped.recorder
+    static func scopedRecorder(thread: ThreadState, inTask: Bool = currentTaskIdentity() != 0) -> Recorder? {
+        inTask ? scoped.recorder : thread.scopedRecorderOutsideTasks
     }
 
     /// The innermost `withRecorder(_:operation:)` scope's recorder as the task-local holds it: what

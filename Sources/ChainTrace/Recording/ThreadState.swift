@@ -200,57 +200,46 @@ extension UncheckedCell where Value == ThreadStateFields {
         return value.nextTraceID
     }
 
-    /// The recorder's facts about `Command`, worked out once per thread and type. `deferral` says whether the
-    /// caller knows the type is `Sendable`; facts worked out without knowing it are worked out again once a
-    /// caller does, since the type is `Sendable` wherever it is sent from.
-    func commandTypeInfo<Command>(_ type: Command.Type, deferral: any PayloadDeferral.Type) -> CommandTypeInfo {
+    /// The recorder's facts about `Command`, worked out once per thread and type, lent to `body` unretained: the
+    /// thread keeps every one it made (a retain and a release fewer a traced command, callgrind). `body` may send
+    /// commands of its own (a traced command's kind, id or payload are the app's code). `deferral` says whether the
+    /// caller knows the type is `Sendable`; facts worked out without knowing it are worked out again once a caller
+    /// does, since the type is `Sendable` wherever it is sent from.
+    func withCommandTypeInfo<Command, T>(_ type: Command.Type, deferral: any PayloadDeferral.Type, _ body: (CommandTypeInfo) -> T) -> T {
         let key = ObjectIdentifier(type)
         // Facts worked out without knowing the type is `Sendable` do not do when the caller knows it.
         let knowsSendable = deferral != EncodedWhenSent.self
         // Nearly every command of a thread is of the type before it: compared, not hashed.
-        if value.lastCommandType == key, let info = value.lastCommandTypeInfo, info.defersPayloads || !knowsSendable {
-            return info
+        if value.lastCommandType == key, let info = value.lastCommandTypeInfo.map({ UnretainedObject($0) }),
+            !knowsSendable || info.withObject({ $0.defersPayloads })
+        {
+            return info.withObject(body)
         }
         let info =
             value.commandTypes[key].flatMap { $0.defersPayloads || !knowsSendable ? $0 : nil }
             ?? CommandTypeInfo(type, deferrer: deferral.deferrer)
-        // Facts replaced (by a caller that knows the type is `Sendable`) are kept for the thread's life, so that
-        // a lent one (`withCommandTypeInfo`) never goes while in use: at most one more a type.
+        // Facts replaced (by a caller that knows the type is `Sendable`) are kept for the thread's life, so that a
+        // lent one never goes while in use: at most one more a type.
         if let replaced = value.commandTypes.updateValue(info, forKey: key), replaced !== info {
             value.replacedCommandTypes.append(replaced)
         }
         (value.lastCommandType, value.lastCommandTypeInfo) = (key, info)
-        return info
-    }
-
-    /// ``commandTypeInfo(_:deferral:)``'s facts lent to `body`, unretained: the thread keeps every one it made
-    /// (a retain and a release fewer a traced command, callgrind). `body` may send commands of its own (a traced
-    /// command's kind, id or payload are the app's code).
-    func withCommandTypeInfo<Command, T>(_ type: Command.Type, deferral: any PayloadDeferral.Type, _ body: (CommandTypeInfo) -> T) -> T {
-        let key = ObjectIdentifier(type)
-        if value.lastCommandType == key, let info = value.lastCommandTypeInfo.map({ UnretainedObject($0) }),
-            info.withObject({ $0.defersPayloads }) || deferral == EncodedWhenSent.self
-        {
-            return info.withObject(body)
-        }
-        return UnretainedObject(commandTypeInfo(type, deferral: deferral)).withObject(body)
+        return UnretainedObject(info).withObject(body)
     }
 
     /// This thread's object for `owner` (identified by `token`), made by `make` the first time.
     @inlinable
     func slot<Object: AnyObject>(token: UInt64, owner: AnyObject, make: () -> Object) -> Object {
-        if let index = value.slotTokens.firstIndex(of: token) {
-            // Tokens are never reused and the slot is only ever stored with an `Object`.
-            return unsafeDowncast(value.slotValues[index], to: Object.self)
-        }
-        return addSlot(token: token, owner: owner, object: make())
+        withSlot(token: token, owner: owner, make: make) { $0 }
     }
 
     /// ``slot(token:owner:make:)``'s object lent to `body`, unretained: the thread's slots hold it, and `body`
     /// must not add or drop this thread's slots. What it buys: a sink that keeps per-thread state (the in-memory
     /// sink's shard) reaches it without a retain and a release a trace.
+    @inlinable
     func withSlot<Object: AnyObject, T>(token: UInt64, owner: AnyObject, make: () -> Object, _ body: (Object) -> T) -> T {
         if let index = value.slotTokens.firstIndex(of: token) {
+            // Tokens are never reused and the slot is only ever stored with an `Object`.
             return UnretainedObject(unsafeDowncast(value.slotValues[index], to: Object.self)).withObject(body)
         }
         return body(addSlot(token: token, owner: owner, object: make()))
