@@ -2,13 +2,12 @@ public import ChainTraceDefinitions
 
 extension ChainProfile {
     /// Declares every handler of `definition`, with its budget: each gets a row even if no command reaches it,
-    /// in the definition's order, a registry's members in the order commands reach them.
+    /// in the definition's order; a registry, then its members in the order commands reach them.
     public mutating func declareHandlers(of definition: ChainDefinition) {
         for handler in definition.handlers {
-            if let members = handler.members {
-                for member in ChainDefinitionLinter.ordered(members) { declare(member.name, budgetNanoseconds: member.budget) }
-            } else {
-                declare(handler.name, budgetNanoseconds: handler.budget)
+            declare(handler.name, budgetNanoseconds: handler.budget)
+            for member in ChainDefinitionLinter.ordered(handler.members ?? []) {
+                declare(member.name, budgetNanoseconds: member.budget)
             }
         }
     }

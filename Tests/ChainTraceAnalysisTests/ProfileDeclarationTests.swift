@@ -4,7 +4,8 @@ import ChainTraceTestSupport
 import Testing
 
 /// Declaring a definition's handlers in a profile, against a plain walk of the definition: every handler once, in
-/// the definition's order with registry members highest weight first (ties in file order), each with its budget;
+/// the definition's order, a registry before its members and those highest weight first (ties in file order), each
+/// with its budget;
 /// declaring only budgets adds exactly the handlers that have one.
 @Suite("Profiles declare a definition's handlers")
 struct ProfileDeclarationTests {
@@ -21,18 +22,19 @@ struct ProfileDeclarationTests {
         let handlers = (0..<Int.random(in: 1...8, using: &random)).map { _ -> HandlerDefinition in
             guard random.chance(0.3) else { return handler() }
             serial += 1
-            return HandlerDefinition(name: "R\(serial)", members: (0..<Int.random(in: 1...4, using: &random)).map { _ in handler() })
+            let name = "R\(serial)"
+            let budget = random.chance(0.4) ? Int64.random(in: 1...1_000_000, using: &random) : nil
+            return HandlerDefinition(name: name, budget: budget, members: (0..<Int.random(in: 1...4, using: &random)).map { _ in handler() })
         }
         let definition = ChainDefinition(name: "c", handlers: handlers)
 
         var expected: [(name: String, budget: Int64?)] = []
         for node in handlers {
-            guard let members = node.members else {
-                expected.append((node.name, node.budget))
-                continue
-            }
+            expected.append((node.name, node.budget))
             // Highest weight first; a stable sort keeps file order among equal weights.
-            let ordered = members.enumerated().sorted { ($0.element.weight, -$0.offset) > ($1.element.weight, -$1.offset) }
+            let ordered = (node.members ?? []).enumerated().sorted {
+                ($0.element.weight, -$0.offset) > ($1.element.weight, -$1.offset)
+            }
             expected += ordered.map { ($0.element.name, $0.element.budget) }
         }
 
