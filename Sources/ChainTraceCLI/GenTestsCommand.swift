@@ -15,7 +15,9 @@ struct GenTestsCommand: ParsableCommand {
             the whole path and the outcome, in lenient mode only the outcome (who accepted it, that nobody did, or \
             where it failed). The file needs the ChainTraceTesting library. With --definition the tests load that \
             chain definition (its path as given, relative to where the tests run); without it they call \
-            makeRecordedChain(), which the test target must define.
+            makeRecordedChain(), which the test target must define. A command recorded without its payload, or after \
+            chain changes the log records (a log names what changed, not the rules of the handlers that came and \
+            went, so the tests do not make them), may take another path: its test says so, and a warning counts them.
             """
     )
 
@@ -46,8 +48,19 @@ struct GenTestsCommand: ParsableCommand {
             logName: logs.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", "), definitionPath: definition, mode: mode,
             commandLine: arguments.joined(separator: " "))
         let severalFiles = reader.files.count > 1
+        // Read whole before writing: a chain change is judged by each trace's chain version, and its record may
+        // come after traces that were recorded before it.
+        var recorded: [(trace: Trace, line: Int, file: String?)] = []
         while let trace = try reader.next() {
-            generator.add(trace, line: reader.line, file: severalFiles ? reader.file.split(separator: "/").last.map(String.init) : nil)
+            recorded.append((trace, reader.line, severalFiles ? reader.file.split(separator: "/").last.map(String.init) : nil))
+        }
+        let caveats = RecordingCaveats(edits: reader.chainEdits)
+        var withoutPayload = 0
+        var afterChanges = 0
+        for (trace, line, file) in recorded {
+            if trace.payload == nil { withoutPayload += 1 }
+            if !caveats.edits(before: trace).isEmpty { afterChanges += 1 }
+            generator.add(trace, line: line, file: file, notes: caveats.notes(for: trace))
         }
         let source = generator.source
         if let output {
@@ -57,6 +70,54 @@ struct GenTestsCommand: ParsableCommand {
         } else {
             Terminal.standardOutput.writeData(source)
         }
+        let logNames = logs.joined(separator: ", ")
+        if withoutPayload > 0 {
+            Terminal.standardError.writeText(
+                "chaintrace: warning: \(withoutPayload) of \(recorded.count) commands in \(logNames) have no payload "
+                    + "(recorded with capturesPayloads: false); their tests send them with empty fields, so they may take "
+                    + "another path than the recorded one (each such test says so)\n")
+        }
+        if afterChanges > 0 {
+            Terminal.standardError.writeText(
+                "chaintrace: warning: \(afterChanges) of \(recorded.count) commands in \(logNames) were recorded after "
+                    + "\(TerminalText.counted(reader.chainEdits.count, "chain change")) that the generated tests do not make "
+                    + "(a log names what changed, not the rules of the handlers that came and went); their tests send them "
+                    + "through the chain as the tests build it, so they may take another path (each such test names the "
+                    + "changes)\n")
+        }
+    }
+}
+
+/// What a generated test cannot reproduce of how its command was recorded: a payload left out, or chain changes
+/// made before the command ran, which the test's chain does not make.
+struct RecordingCaveats {
+    /// The log's chain changes, oldest version first for each chain.
+    let edits: [ChainEdit]
+
+    init(edits: [ChainEdit]) {
+        self.edits = edits.sorted { ($0.chain, $0.version) < ($1.chain, $1.version) }
+    }
+
+    /// The changes to `trace`'s chain made before it ran: those whose version it ran on or after.
+    func edits(before trace: Trace) -> [ChainEdit] {
+        edits.filter { $0.chain == trace.chain && $0.version <= trace.chainVersion }
+    }
+
+    /// The notes a test of `trace` carries, as lines of text.
+    func notes(for trace: Trace) -> [String] {
+        var notes: [String] = []
+        if trace.payload == nil {
+            notes.append("Recorded without its payload (capturesPayloads: false): sent with empty fields, it may take another path.")
+        }
+        let before = edits(before: trace)
+        if !before.isEmpty {
+            let shown = before.suffix(3).map(\.description).joined(separator: "; ")
+            let more = before.count > 3 ? " (and \(before.count - 3) earlier)" : ""
+            notes.append(
+                "Recorded on version \(trace.chainVersion) of \(trace.chain), after \(before.count == 1 ? "a change" : "changes") "
+                    + "this test's chain does not make: \(shown)\(more).")
+        }
+        return notes
     }
 }
 

@@ -36,8 +36,9 @@ package struct SwiftTestGenerator: Sendable {
         self.commandLine = commandLine
     }
 
-    /// Adds a test for one recorded trace, found on `line` of the log (of `file`, for a log of several files).
-    package mutating func add(_ trace: Trace, line: Int, file: String? = nil) {
+    /// Adds a test for one recorded trace, found on `line` of the log (of `file`, for a log of several files), its
+    /// doc comment ending with `notes` (what the test cannot reproduce of the recording), one line each.
+    package mutating func add(_ trace: Trace, line: Int, file: String? = nil, notes: [String] = []) {
         let number = tests.count + 1
         let name = "command\(number)" + (trace.commandID.map { "_" + Self.identifier($0) } ?? "")
         let fields = trace.payload ?? [:]
@@ -45,6 +46,7 @@ package struct SwiftTestGenerator: Sendable {
         // Names go into the comment as literals too: a newline in one would end the comment and break the file.
         let place = file.map { "Line \(line) of \(Self.comment($0))" } ?? "Line \(line) of the log"
         var test = "    /// \(place): \(trace.commandID.map { "command \(Self.literal($0)), " } ?? "")\(Self.literal(trace.commandKind)).\n"
+        for note in notes { test += "    /// \(Self.comment(note))\n" }
         test += "    @Test func \(name)() throws {\n"
         test += "        let traces = captureTraces {\n"
         test += "            _ = try? chain.send(\(command), from: \(Self.literal(trace.entry)))\n"
