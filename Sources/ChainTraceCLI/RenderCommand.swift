@@ -29,7 +29,7 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("A trace log: draw its profile, or with --command one command's path (repeatable: several files as one log).", valueName: "log"), transform: StandardInput.path)
     var trace: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("With --trace: the command to draw, by its recorded id or its 1-based number in the log.", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp("With --trace: the command to draw, by its recorded id (the first with it; a warning says when others share it) or its 1-based number in the log.", valueName: "id"))
     var command: String?
 
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("With --trace: a second log of the same commands; draw what changed (repeatable).", valueName: "log"), transform: StandardInput.path)
@@ -173,7 +173,9 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// The trace whose command id is `command`, else the one at that 1-based number; with `profilingItsChain`,
-    /// also the profile of every trace in the log from the same chain (in one pass).
+    /// also the profile of every trace in the log from the same chain (in one pass). Warns when the choice was
+    /// not the only one: several commands with that id (the first is drawn), or an id that is also another
+    /// command's number.
     private static func trace(
         _ command: String, in logs: [String], profilingItsChain: Bool
     ) throws -> (trace: Trace, profile: ChainProfile) {
@@ -182,20 +184,34 @@ struct RenderCommand: ParsableCommand {
         var count = 0
         var byID: Trace?
         var byNumber: Trace?
+        // The numbers of the commands with that id: the first few, and how many.
+        var numbersWithID: [Int] = []
+        var commandsWithID = 0
         var profiles: [String: ChainProfile] = [:]
         while let trace = try reader.next() {
             count += 1
-            if byID == nil, trace.commandID == command { byID = trace }
-            if count == number { byNumber = trace }
-            if profilingItsChain {
-                profiles[trace.chain, default: ChainProfile()].add(trace)
-            } else if byID != nil {
-                break
+            if trace.commandID == command {
+                if byID == nil { byID = trace }
+                commandsWithID += 1
+                if numbersWithID.count < 5 { numbersWithID.append(count) }
             }
+            if count == number { byNumber = trace }
+            if profilingItsChain { profiles[trace.chain, default: ChainProfile()].add(trace) }
+        }
+        let shown = TerminalText.shown(command)
+        if commandsWithID > 1 {
+            let listed = numbersWithID.map(String.init).joined(separator: ", ") + (commandsWithID > numbersWithID.count ? ", …" : "")
+            Terminal.standardError.writeText(
+                "chaintrace: warning: \(commandsWithID) commands have id \"\(shown)\" (numbers \(listed) in the log); drew "
+                    + "the first; to draw another, pass its number to --command\n")
+        } else if byID != nil, byNumber != nil, number != numbersWithID.first {
+            Terminal.standardError.writeText(
+                "chaintrace: warning: drew the command with id \"\(shown)\", number \(numbersWithID[0]) in the log, not command "
+                    + "number \(command)\n")
         }
         if let found = byID ?? byNumber { return (found, profiles[found.chain] ?? ChainProfile()) }
         throw CommandFailure.badInput(
-            "\(logs.joined(separator: ", ")): no command with id \"\(command)\"\(number != nil ? " and no command number \(command) (the log has \(count))" : "")")
+            "\(logs.joined(separator: ", ")): no command with id \"\(shown)\"\(number != nil ? " and no command number \(command) (the log has \(count))" : "")")
     }
 }
 
