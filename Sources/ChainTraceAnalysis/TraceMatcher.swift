@@ -2,8 +2,10 @@ public import ChainTrace
 
 /// Pairs the traces of two runs of the same commands and reports each command that went differently.
 ///
-/// Commands match by id (`Trace/commandID`), else by their place in the run. Runs in the same order are
-/// compared as they stream, in constant memory; traces out of step wait in a table until their partner comes.
+/// Commands match by id (`Trace/commandID`), else by their place in the run. An id given to several commands (a
+/// retried command, ids that restart) pairs its occurrences in order: the first in one run with the first in the
+/// other, and so on. Runs in the same order are compared as they stream, in constant memory; traces out of step
+/// wait in a table until their partner comes.
 public struct TraceMatcher: Sendable {
     /// The divergences found so far, in the order found.
     public private(set) var divergences: [Divergence] = []
@@ -16,8 +18,24 @@ public struct TraceMatcher: Sendable {
 
     private var firstCount = 0
     private var secondCount = 0
-    private var waitingFirst: [String: Waiting] = [:]
-    private var waitingSecond: [String: Waiting] = [:]
+    /// The traces of each run waiting for their partner, oldest first for each key.
+    private var waitingFirst: [Key: [Waiting]] = [:]
+    private var waitingSecond: [Key: [Waiting]] = [:]
+
+    /// What pairs a trace with its partner: its command's id, else its place in its run. Apart, so that an id
+    /// written like a place (`#3`) is not taken for one.
+    private enum Key: Hashable, Sendable {
+        case id(String)
+        case place(Int)
+
+        /// As divergences name the command: its id, or `#` and its place.
+        var name: String {
+            switch self {
+            case .id(let id): id
+            case .place(let place): "#\(place)"
+            }
+        }
+    }
 
     private struct Waiting: Sendable {
         var summary: Divergence.RunSummary
@@ -40,49 +58,59 @@ public struct TraceMatcher: Sendable {
     public mutating func add(first: (Trace, line: Int?, file: String?)?, second: (Trace, line: Int?, file: String?)?) {
         let firstKey = first.map { key(of: $0.0, counter: &firstCount) }
         let secondKey = second.map { key(of: $0.0, counter: &secondCount) }
-        if let first, let second, firstKey == secondKey, waitingFirst.isEmpty, waitingSecond.isEmpty {
+        if let first, let second, let firstKey, firstKey == secondKey, waitingFirst.isEmpty, waitingSecond.isEmpty {
             compare(
                 Divergence.RunSummary(first.0, line: first.line, file: first.file),
                 Divergence.RunSummary(second.0, line: second.line, file: second.file),
-                command: firstKey!, kind: first.0.commandKind)
+                command: firstKey.name, kind: first.0.commandKind)
             return
         }
         if let first, let firstKey {
             let summary = Divergence.RunSummary(first.0, line: first.line, file: first.file)
-            if let partner = waitingSecond.removeValue(forKey: firstKey) {
-                compare(summary, partner.summary, command: firstKey, kind: first.0.commandKind)
+            if let partner = Self.takeOldest(firstKey, from: &waitingSecond) {
+                compare(summary, partner.summary, command: firstKey.name, kind: first.0.commandKind)
             } else {
-                waitingFirst[firstKey] = Waiting(summary: summary, kind: first.0.commandKind, order: firstCount)
+                waitingFirst[firstKey, default: []].append(Waiting(summary: summary, kind: first.0.commandKind, order: firstCount))
             }
         }
         if let second, let secondKey {
             let summary = Divergence.RunSummary(second.0, line: second.line, file: second.file)
-            if let partner = waitingFirst.removeValue(forKey: secondKey) {
-                compare(partner.summary, summary, command: secondKey, kind: second.0.commandKind)
+            if let partner = Self.takeOldest(secondKey, from: &waitingFirst) {
+                compare(partner.summary, summary, command: secondKey.name, kind: second.0.commandKind)
             } else {
-                waitingSecond[secondKey] = Waiting(summary: summary, kind: second.0.commandKind, order: secondCount)
+                waitingSecond[secondKey, default: []].append(Waiting(summary: summary, kind: second.0.commandKind, order: secondCount))
             }
         }
     }
 
     /// Reports the commands left without a partner, in run order, once both runs have ended.
     public mutating func finish() {
-        for (key, waiting) in waitingFirst.sorted(by: { $0.value.order < $1.value.order }) {
-            record(Divergence(kind: .missing, command: key, commandKind: waiting.kind, expected: waiting.summary, actual: nil))
+        let missing = waitingFirst.flatMap { key, queue in queue.map { (key, $0) } }.sorted { $0.1.order < $1.1.order }
+        for (key, waiting) in missing {
+            record(Divergence(kind: .missing, command: key.name, commandKind: waiting.kind, expected: waiting.summary, actual: nil))
         }
-        for (key, waiting) in waitingSecond.sorted(by: { $0.value.order < $1.value.order }) {
-            record(Divergence(kind: .unexpected, command: key, commandKind: waiting.kind, expected: nil, actual: waiting.summary))
+        let unexpected = waitingSecond.flatMap { key, queue in queue.map { (key, $0) } }.sorted { $0.1.order < $1.1.order }
+        for (key, waiting) in unexpected {
+            record(Divergence(kind: .unexpected, command: key.name, commandKind: waiting.kind, expected: nil, actual: waiting.summary))
         }
         waitingFirst = [:]
         waitingSecond = [:]
     }
 
+    /// The oldest trace waiting under `key` in `table`, taken out of it.
+    private static func takeOldest(_ key: Key, from table: inout [Key: [Waiting]]) -> Waiting? {
+        guard var queue = table.removeValue(forKey: key), !queue.isEmpty else { return nil }
+        let oldest = queue.removeFirst()
+        if !queue.isEmpty { table[key] = queue }
+        return oldest
+    }
+
     /// All divergences counted, kept or not.
     public var total: Int { counts.values.reduce(0, +) }
 
-    private func key(of trace: Trace, counter: inout Int) -> String {
+    private func key(of trace: Trace, counter: inout Int) -> Key {
         counter += 1
-        return trace.commandID ?? "#\(counter)"
+        return trace.commandID.map(Key.id) ?? .place(counter)
     }
 
     private mutating func compare(_ expected: Divergence.RunSummary, _ actual: Divergence.RunSummary, command: String, kind: String) {

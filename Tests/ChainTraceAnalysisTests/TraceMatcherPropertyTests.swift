@@ -80,4 +80,71 @@ struct TraceMatcherPropertyTests {
         #expect(matcher.compared == both.count, "seed \(seed)")
         #expect(matcher.total == found.count, "seed \(seed)")
     }
+
+    /// Ids that repeat (a retried command, ids that restart), commands with no id, and ids written like a place
+    /// (`#3`): the k-th command with an id in one run pairs with the k-th with it in the other, whatever the
+    /// order the runs interleave in; id-less commands pair by place; nothing is lost or paired twice. Every pair
+    /// here differs (another acceptor), so each shows as a divergence naming both lines.
+    @Test(arguments: SeededGenerator.seeds(60))
+    func repeatedIdsPairInOrderAndNothingIsLost(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let pool = ["a", "b", "c", "#2", "#3"]
+        func run(_ count: Int, path: [String]) -> [Trace] {
+            (0..<count).map { _ in
+                let id: String? = random.chance(0.25) ? nil : random.pick(pool)
+                return Self.trace(id ?? "", path: path, outcome: .accepted(by: path.last!)).withID(id)
+            }
+        }
+        let first = run(Int.random(in: 0...12, using: &random), path: ["A", "B"])
+        let second = run(Int.random(in: 0...12, using: &random), path: ["A", "B", "C"])
+
+        // The oracle: each run's keys (an id, else its place) in order; a key's occurrences zipped.
+        enum Key: Hashable { case id(String), place(Int) }
+        func keys(_ traces: [Trace]) -> [Key: [Int]] {
+            var keys: [Key: [Int]] = [:]
+            for (index, trace) in traces.enumerated() {
+                keys[trace.commandID.map(Key.id) ?? .place(index + 1), default: []].append(index + 2)
+            }
+            return keys
+        }
+        let (firstKeys, secondKeys) = (keys(first), keys(second))
+        var pairs: Set<[Int]> = []
+        var missing: Set<Int> = []
+        var unexpected: Set<Int> = []
+        for key in Set(firstKeys.keys).union(secondKeys.keys) {
+            let (lines, others) = (firstKeys[key] ?? [], secondKeys[key] ?? [])
+            for (line, other) in zip(lines, others) { pairs.insert([line, other]) }
+            missing.formUnion(lines.dropFirst(others.count))
+            unexpected.formUnion(others.dropFirst(lines.count))
+        }
+
+        var matcher = TraceMatcher()
+        for index in 0..<max(first.count, second.count) {
+            matcher.add(
+                first: index < first.count ? (first[index], line: index + 2) : nil,
+                second: index < second.count ? (second[index], line: index + 2) : nil)
+        }
+        matcher.finish()
+        let found = matcher.divergences
+        #expect(Set(found.filter { $0.kind == .differentHandler }.compactMap { d in d.expected?.line.flatMap { e in d.actual?.line.map { [e, $0] } } }) == pairs,
+                "seed \(seed)")
+        #expect(Set(found.filter { $0.kind == .missing }.compactMap { $0.expected?.line }) == missing, "seed \(seed)")
+        #expect(Set(found.filter { $0.kind == .unexpected }.compactMap { $0.actual?.line }) == unexpected, "seed \(seed)")
+        #expect(found.count == pairs.count + missing.count + unexpected.count, "seed \(seed): a trace reported twice")
+        #expect(matcher.compared == pairs.count, "seed \(seed)")
+        // A divergence names its command as given: an id as written, an id-less command by `#` and its place.
+        for divergence in found {
+            let line = divergence.expected?.line ?? divergence.actual?.line ?? 0
+            let trace = divergence.expected != nil ? first[line - 2] : second[line - 2]
+            #expect(divergence.command == trace.commandID ?? "#\(line - 1)", "seed \(seed)")
+        }
+    }
+}
+
+extension Trace {
+    /// This trace with command id `id` (`nil`: none).
+    fileprivate func withID(_ id: String?) -> Trace {
+        Trace(id: self.id, commandKind: commandKind, commandID: id, entry: entry, chain: chain, hops: hops, outcome: outcome,
+              duration: duration)
+    }
 }
