@@ -16,7 +16,7 @@ struct GenTestsCommand: ParsableCommand {
             where it failed). The file needs the ChainTraceTesting library. With --definition the tests load that \
             chain definition (its path as given, relative to where the tests run); without it they call \
             makeRecordedChain(), which the test target must define. A command recorded without its payload, or after \
-            chain changes the log records (a log names what changed, not the rules of the handlers that came and \
+            chain changes made while the log was recorded (a log names what changed, not the rules of the handlers that came and \
             went, so the tests do not make them), may take another path: its test says so, and a warning counts them.
             """
     )
@@ -54,13 +54,15 @@ struct GenTestsCommand: ParsableCommand {
         while let trace = try reader.next() {
             recorded.append((trace, reader.line, severalFiles ? reader.file.split(separator: "/").last.map(String.init) : nil))
         }
-        let caveats = RecordingCaveats(edits: reader.chainEdits)
+        var changes = ChangesWhileRecording()
+        for (trace, _, _) in recorded { changes.add(trace) }
+        changes.set(reader.chainEdits)
         var withoutPayload = 0
         var afterChanges = 0
         for (trace, line, file) in recorded {
             if trace.payload == nil { withoutPayload += 1 }
-            if !caveats.edits(before: trace).isEmpty { afterChanges += 1 }
-            generator.add(trace, line: line, file: file, notes: caveats.notes(for: trace))
+            if !changes.made(before: trace).isEmpty { afterChanges += 1 }
+            generator.add(trace, line: line, file: file, notes: Self.notes(for: trace, changes: changes))
         }
         let source = generator.source
         if let output {
@@ -80,42 +82,29 @@ struct GenTestsCommand: ParsableCommand {
         if afterChanges > 0 {
             Terminal.standardError.writeText(
                 "chaintrace: warning: \(afterChanges) of \(recorded.count) commands in \(logNames) were recorded after "
-                    + "\(TerminalText.counted(reader.chainEdits.count, "chain change")) that the generated tests do not make "
-                    + "(a log names what changed, not the rules of the handlers that came and went); their tests send them "
+                    + "\(TerminalText.counted(changes.madeWhileRecording.count, "chain change")) made while it was recorded, which "
+                    + "the generated tests do not make (a log names what changed, not the rules of the handlers that came and went); their tests send them "
                     + "through the chain as the tests build it, so they may take another path (each such test names the "
                     + "changes)\n")
         }
     }
 }
 
-/// What a generated test cannot reproduce of how its command was recorded: a payload left out, or chain changes
-/// made before the command ran, which the test's chain does not make.
-struct RecordingCaveats {
-    /// The log's chain changes, oldest version first for each chain.
-    let edits: [ChainEdit]
-
-    init(edits: [ChainEdit]) {
-        self.edits = edits.sorted { ($0.chain, $0.version) < ($1.chain, $1.version) }
-    }
-
-    /// The changes to `trace`'s chain made before it ran: those whose version it ran on or after.
-    func edits(before trace: Trace) -> [ChainEdit] {
-        edits.filter { $0.chain == trace.chain && $0.version <= trace.chainVersion }
-    }
-
-    /// The notes a test of `trace` carries, as lines of text.
-    func notes(for trace: Trace) -> [String] {
+extension GenTestsCommand {
+    /// What the test of `trace` cannot reproduce of how its command was recorded, as lines of text: a payload left
+    /// out, or chain changes made while recording, before the command ran, which the test's chain does not make.
+    static func notes(for trace: Trace, changes: ChangesWhileRecording) -> [String] {
         var notes: [String] = []
         if trace.payload == nil {
             notes.append("Recorded without its payload (capturesPayloads: false): sent with empty fields, it may take another path.")
         }
-        let before = edits(before: trace)
+        let before = changes.made(before: trace)
         if !before.isEmpty {
             let shown = before.suffix(3).map(\.description).joined(separator: "; ")
             let more = before.count > 3 ? " (and \(before.count - 3) earlier)" : ""
             notes.append(
                 "Recorded on version \(trace.chainVersion) of \(trace.chain), after \(before.count == 1 ? "a change" : "changes") "
-                    + "this test's chain does not make: \(shown)\(more).")
+                    + "made while recording that this test's chain does not make: \(shown)\(more).")
         }
         return notes
     }

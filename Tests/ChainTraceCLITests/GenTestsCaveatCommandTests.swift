@@ -5,9 +5,11 @@ import Foundation
 import Testing
 
 /// `gen-tests` on logs it cannot reproduce exactly: commands recorded without their payload, and commands recorded
-/// after chain changes the generated tests do not make. Each such test says so in its doc comment, naming the
-/// changes made before its command ran (judged by the trace's chain version, wherever the change's record stands
-/// in the log), and the command warns with the counts; the other tests carry no note.
+/// after chain changes made while recording, which the generated tests do not make. Each such test says so in its
+/// doc comment, naming the changes made before its command ran (judged by the trace's chain version, wherever the
+/// change's record stands in the log), and the command warns with the counts; the other tests carry no note.
+/// Changes at or below the version of a chain's first trace built the chain the recording began with, and are
+/// not named — nor counted by `replay`, which warns about the same changes.
 @Suite("gen-tests says what its tests cannot reproduce")
 struct GenTestsCaveatCommandTests {
     @Test(arguments: SeededGenerator.seeds(8))
@@ -47,6 +49,12 @@ struct GenTestsCaveatCommandTests {
         }
         try sink.close()
 
+        let earliest = Dictionary(traces.map { ($0.chain, $0.chainVersion) }, uniquingKeysWith: min)
+        let madeWhileRecording = edits.filter { edit in earliest[edit.chain].map { edit.version > $0 } ?? false }
+        let replay = try CLI.run("replay", "Docs/examples/editor.chain.json", path, "--format", "json")
+        #expect(try CLI.json(replay)["recordedChainChanges"] as? Int == madeWhileRecording.count, "seed \(seed)")
+        #expect(replay.standardError.contains("chain change") == !madeWhileRecording.isEmpty, "seed \(seed): \(replay.standardError)")
+
         let output = try CLI.run("gen-tests", path)
         #expect(output.status == 0, "seed \(seed): \(output.standardError)")
         // One block per test, from its doc comment's first line to the next.
@@ -61,7 +69,9 @@ struct GenTestsCaveatCommandTests {
                 Issue.record("seed \(seed): a test for no recorded command: \(block)")
                 continue
             }
-            let before = edits.filter { $0.chain == trace.chain && $0.version <= trace.chainVersion }
+            let before = edits.filter {
+                $0.chain == trace.chain && $0.version <= trace.chainVersion && $0.version > earliest[trace.chain]!
+            }
             #expect(block.contains("Recorded without its payload") == (trace.payload == nil), "seed \(seed): \(block)")
             #expect(block.contains("after a change") == (before.count == 1), "seed \(seed): \(block)")
             #expect(block.contains("after changes") == (before.count > 1), "seed \(seed): \(block)")

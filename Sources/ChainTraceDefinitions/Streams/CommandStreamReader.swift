@@ -34,6 +34,8 @@ public final class CommandStreamReader {
         var isTraceLog = false
         /// The reader of a stream that turned out to be a trace log.
         var traces: TraceLogReader?
+        /// The first version each chain's traces ran on, to tell the changes that built it from later ones.
+        var changes = ChangesWhileRecording()
         var decoder: CommandLineDecoder
     }
 
@@ -59,9 +61,16 @@ public final class CommandStreamReader {
     /// with empty fields, so rules on fields cannot match them as they matched the recorded commands.
     public private(set) var commandsWithoutPayload = 0
 
-    /// The chain changes a trace log records (read so far), which a replay does not apply: the log names what
-    /// changed, not the rules of the handlers that came and went. 0 for a command stream.
-    public var recordedChainChanges: Int { state.value.traces?.chainEdits.count ?? 0 }
+    /// The chain changes a trace log records (read so far) that were made while its commands ran — after the
+    /// first trace of the chain — which a replay does not apply: the log names what changed, not the rules of the
+    /// handlers that came and went. The changes that built the chain before its first recorded command are not
+    /// counted: the definition replayed through describes that chain. 0 for a command stream.
+    public var recordedChainChanges: Int {
+        guard let traces = state.value.traces else { return 0 }
+        var changes = state.value.changes
+        changes.set(traces.chainEdits)
+        return changes.madeWhileRecording.count
+    }
 
     /// Whether the reader refills the command it returned last for the next line once the caller has let go of it
     /// (the default: a replay then allocates nothing per command). Turned off for a reader whose commands are
@@ -176,6 +185,7 @@ public final class CommandStreamReader {
         if let traces = state.value.traces {
             guard let trace = try traces.next() else { return nil }
             if trace.payload == nil { commandsWithoutPayload += 1 }
+            state.value.changes.add(trace)
             let command = JSONCommand(
                 kind: trace.commandKind, id: trace.commandID, entry: trace.entry, fields: trace.payload ?? [:])
             return (traces.line, .command(command))
