@@ -125,8 +125,9 @@ final class CompiledChain<Member: ChainMember>: Sendable {
         guard current >= 0, let start = seen[current] else {
             return .hopLimit(
                 at: names.names[Int(index)], in: chainName, hops: hops, limit: hopLimit,
-                needed: hops.addingReportingOverflow(route.count).partialValue)
+                needed: hops.addingReportingOverflow(route.count).partialValue, registriesCountOnce: !registries.isEmpty)
         }
-        return .loop(route[start...].map { names.names[Int($0)] }, in: chainName, afterHops: hops)
+        return .loop(
+            route[start...].map { names.names[Int($0)] }, in: chainName, afterHops: hops, registriesCountOnce: !registries.isEmpty)
     }
 }
