@@ -35,4 +35,38 @@ struct DefinitionEntriesTests {
         _ = try chain.send(JSONCommand(kind: "nothing"), from: other)
         #expect(sink.traces.last?.entry == other && sink.traces.last?.path.first == other, "seed \(seed)")
     }
+
+    /// Declared entries that cannot be right — none at all, a name twice, a name of no handler — are each an
+    /// error at the entry's position, found by the linter and refused by `load`, and nothing else is said
+    /// about reachability when there is no entry; lists without them load.
+    @Test(arguments: SeededGenerator.seeds(60))
+    func anEmptyListARepeatedEntryAndAnUnknownOneAreErrors(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let count = Int.random(in: 1...5, using: &random)
+        let names = (0..<count).map { "H\($0)" }
+        let handlers = names.map { #"{"name":"\#($0)","accepts":{"kind":["\#($0)"]}}"# }
+        let entries = (0..<Int.random(in: 0...5, using: &random)).map { _ in random.chance(0.15) ? "Nobody" : random.pick(names) }
+        let text = #"{"chain":"e","handlers":[\#(handlers.joined(separator: ","))],"entries":[\#(entries.map { "\"\($0)\"" }.joined(separator: ","))]}"#
+        let findings = ChainDefinitionLinter.lint(bytes: Array(text.utf8), file: "e.json")
+        var expected: [String] = []
+        if entries.isEmpty { expected.append("expected at least one entry") }
+        var seen: Set<String> = []
+        for entry in entries {
+            if entry == "Nobody" {
+                expected.append("expected an entry naming a handler of the chain, found \"Nobody\"")
+            } else if !seen.insert(entry).inserted {
+                expected.append("expected each entry once, found \"\(entry)\", already entry \((entries.firstIndex(of: entry) ?? 0) + 1)")
+            }
+        }
+        let errors = findings.filter { $0.severity == .error }.map { "expected \($0.error.expected), found \($0.error.found)" }
+        #expect(errors.count == expected.count, "seed \(seed): \(entries): \(errors)")
+        for message in expected {
+            #expect(errors.contains { $0.hasPrefix(message) }, "seed \(seed): \(entries): \(message) missing from \(errors)")
+        }
+        if entries.isEmpty {
+            #expect(!findings.contains { $0.check == .unreachable }, "seed \(seed)")
+        }
+        let loaded = Result { try ChainDefinition.load(bytes: Array(text.utf8), file: "e.json") }
+        #expect((try? loaded.get()) == nil ? !expected.isEmpty : expected.isEmpty, "seed \(seed): \(entries)")
+    }
 }

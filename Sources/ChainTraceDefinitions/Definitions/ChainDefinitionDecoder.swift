@@ -43,6 +43,11 @@ struct ChainDefinitionDecoder {
         var entries: [String]?
         if let value = members["entries"] {
             entries = strings(value, at: "entries", what: "a list of handler names")
+            if entries?.isEmpty == true {
+                invalid(
+                    "entries", expected: "at least one entry (leave \"entries\" out to enter at every handler no other one forwards to)",
+                    found: "an empty list")
+            }
         }
         return ChainDefinition(name: name, handlers: handlers, entries: entries, document: document)
     }

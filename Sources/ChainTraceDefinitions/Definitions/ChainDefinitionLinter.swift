@@ -77,9 +77,18 @@ public struct ChainDefinitionLinter: Sendable {
                     expected: "\"next\" to name a handler of the chain", found: "\"\(next)\"\(suggestion(for: next))"))
             }
         }
-        for (index, entry) in (definition.declaredEntries ?? []).enumerated() where !topLevel.contains(entry) {
-            findings.append(finding(.error, .unknownHandler, at: "entries[\(index)]", handler: nil,
-                expected: "an entry naming a handler of the chain", found: "\"\(entry)\"\(suggestion(for: entry))"))
+        var firstEntry: [String: Int] = [:]
+        for (index, entry) in (definition.declaredEntries ?? []).enumerated() {
+            if !topLevel.contains(entry) {
+                findings.append(finding(.error, .unknownHandler, at: "entries[\(index)]", handler: nil,
+                    expected: "an entry naming a handler of the chain", found: "\"\(entry)\"\(suggestion(for: entry))"))
+            } else if let first = firstEntry[entry] {
+                let (line, column) = definition.document?.position(of: "entries[\(first)]") ?? (0, 0)
+                findings.append(finding(.error, .duplicateName, at: "entries[\(index)]", handler: nil,
+                    expected: "each entry once", found: "\"\(entry)\", already entry \(first + 1) (line \(line), column \(column))"))
+            } else {
+                firstEntry[entry] = index
+            }
         }
         if !findings.isEmpty { return findings }
         for cycle in cycles() {
@@ -117,6 +126,8 @@ public struct ChainDefinitionLinter: Sendable {
 
     private func reachabilityFindings() -> [LintFinding] {
         let entries = definition.entries
+        // No entry at all is an error of its own (an empty "entries"): every handler unreachable says nothing more.
+        guard !entries.isEmpty else { return [] }
         var reached = Set<String>()
         for entry in entries { reached.formUnion(path(from: entry)) }
         return definition.handlers.filter { !reached.contains($0.name) }.map { handler in
