@@ -61,14 +61,30 @@ public struct DOTGraph: Sendable, Hashable {
     /// An empty graph.
     public init() {}
 
-    /// Adds a node.
+    /// Adds a node. An attribute given twice keeps its last value, where the first stood: Graphviz reads a list
+    /// that repeats a name the same way, and the file then names each once.
     public mutating func addNode(_ id: String, _ attributes: [Attribute]) {
-        nodes.append(Node(id: id, attributes: attributes))
+        nodes.append(Node(id: id, attributes: Self.once(attributes)))
     }
 
-    /// Adds an edge.
+    /// Adds an edge. An attribute given twice keeps its last value, as for ``addNode(_:_:)``.
     public mutating func addEdge(from: String, to: String, _ attributes: [Attribute]) {
-        edges.append(Edge(from: from, to: to, attributes: attributes))
+        edges.append(Edge(from: from, to: to, attributes: Self.once(attributes)))
+    }
+
+    /// `attributes` with each name once: its last value, at its first place.
+    static func once(_ attributes: [Attribute]) -> [Attribute] {
+        var result: [Attribute] = []
+        var place: [String: Int] = [:]
+        for attribute in attributes {
+            if let index = place[attribute.name] {
+                result[index].value = attribute.value
+            } else {
+                place[attribute.name] = result.count
+                result.append(attribute)
+            }
+        }
+        return result
     }
 
     /// The graph as DOT text.
