@@ -11,7 +11,8 @@ import Musl
 
 /// Reads a file (or bytes) a line at a time in large chunks, in constant memory, counting lines. A file that starts
 /// with gzip's magic bytes is decompressed as it streams (several gzip members one after another read as one file,
-/// as `cat a.gz b.gz` makes); positions and line numbers then count the decompressed bytes.
+/// as `cat a.gz b.gz` makes); positions and line numbers then count the decompressed bytes. A pipe is read through
+/// zlib too, which decompresses it if it is gzip data and passes it through as it is if not.
 public struct LineReader: ~Copyable {
     /// One line: where its bytes are (without the newline) until the next read, its 1-based number, and whether
     /// a newline ended it. Only positions, so handing a line on copies and releases nothing.
@@ -49,7 +50,10 @@ public struct LineReader: ~Copyable {
         guard descriptor >= 0 else {
             throw .system(file: path, expected: "a readable file", code: errno)
         }
-        let isCompressed = Self.startsWithGzipMagic(descriptor)
+        // A pipe cannot be looked at before it is read: zlib reads it, decompressing gzip data and passing any
+        // other bytes through as they are.
+        let isSeekable = lseek(descriptor, 0, SEEK_CUR) >= 0
+        let isCompressed = !isSeekable || Self.startsWithGzipMagic(descriptor)
         if isCompressed, offset > 0 {
             close(descriptor)
             throw FormatError(

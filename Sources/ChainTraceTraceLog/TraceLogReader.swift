@@ -289,6 +289,25 @@ public final class TraceLogReader {
         }
     }
 
+    /// Refuses a first line with no newline that is neither a whole header nor the start of one: only a writer
+    /// stopped while writing the header leaves a file like that; any other is no trace log, and was read as an
+    /// empty log with its only line "torn".
+    private func checkTornHeader(_ raw: LineReader.Line) throws(FormatError) {
+        let headers = [TraceLogFormat.header, CompactTraceLogFormat.header]
+        let isHeaderOrItsStart = lines.withBytes(of: raw) { bytes in
+            headers.contains { header in
+                bytes.count >= header.count
+                    ? (try? JSONParser.parse(bytes, line: raw.number)) != nil
+                    : header.starts(with: bytes)
+            }
+        }
+        guard !isHeaderOrItsStart else { return }
+        throw FormatError(
+            file: file, line: raw.number, column: 1,
+            expected: "a trace log header {\"format\":\"\(TraceLogFormat.formatName)\",\"version\":\(CompactTraceLogFormat.version)}",
+            found: "\(raw.range.count == 1 ? "1 byte" : "\(raw.range.count) bytes") with no newline, neither a header nor the start of one")
+    }
+
     /// A torn tail, with its file named when the reader reads several.
     private func named(_ torn: TornTail) -> TornTail {
         guard files.count > 1 else { return torn }
@@ -319,6 +338,7 @@ public final class TraceLogReader {
                     return fast
                 }
             }
+            if version == nil, chunk == nil, !raw.isTerminated { try checkTornHeader(raw) }
             guard let (line, value) = try lines.parse(raw) else { break }
             if version == nil || value["format"] != nil {
                 // A chunk ends at the first segment that starts at or after its end: the next chunk's.

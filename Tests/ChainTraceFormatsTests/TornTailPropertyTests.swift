@@ -49,6 +49,31 @@ struct TornTailPropertyTests {
             #expect(log.tornTail?.byteCount == leftover, "seed \(seed)")
         }
     }
+
+    /// Cut inside its header — a writer stopped before its first newline — a log is empty with the header torn;
+    /// the whole header with no newline is an empty log. A first line with no newline that is not the start of a
+    /// header is no trace log: an error at line 1, where it used to read as an empty log with a torn line.
+    @Test(arguments: SeededGenerator.seeds(40))
+    func aCutHeaderIsTornAndAnythingElseAloneIsAnError(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let header = random.chance(0.5) ? TraceLogFormat.header : CompactTraceLogFormat.header
+        let cut = Int.random(in: 1...header.count, using: &random)
+        let log = try TraceLogReader(bytes: Array(header[..<cut]), name: "cut.jsonl").readAll()
+        #expect(log.traces.isEmpty, "seed \(seed)")
+        #expect(log.tornTail?.byteCount == (cut < header.count ? cut : nil), "seed \(seed): cut at \(cut)")
+
+        // Bytes that no header starts with: some header bytes, then one that differs.
+        var other = Array(header[..<Int.random(in: 0..<header.count, using: &random)])
+        let differing = header[other.count]
+        other.append(random.pick(Array(" x{}\"0,:".utf8).filter { $0 != differing }))
+        other += (0..<Int.random(in: 0...20, using: &random)).map { _ in random.pick(Array("abc{}[]\",:0 ".utf8)) }
+        do {
+            let read = try TraceLogReader(bytes: other, name: "other.jsonl").readAll()
+            Issue.record("seed \(seed): \(String(decoding: other, as: UTF8.self)) read as \(read.traces.count) traces, torn \(String(describing: read.tornTail))")
+        } catch {
+            #expect(error.line == 1 && error.expected.hasPrefix("a trace log header"), "seed \(seed): \(error)")
+        }
+    }
 }
 
 /// Appending to a log cut anywhere — as a writer that died leaves it — keeps it readable: the torn last line is
