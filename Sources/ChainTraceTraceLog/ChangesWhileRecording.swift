@@ -1,4 +1,4 @@
-public import ChainTrace
+import ChainTrace
 
 /// The chain changes a trace log records that happened while its commands ran, told apart from the changes that
 /// built the chain before its first recorded command.
