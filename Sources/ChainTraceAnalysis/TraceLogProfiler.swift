@@ -28,6 +28,9 @@ public struct TraceLogProfiler: Sendable {
     public var threads: Int
     /// The size of a part, in bytes. Files smaller than two parts are read by one thread.
     public var partBytes: Int
+    /// Profile (and show collectors) only the traces of these chains; `nil`, the default, takes every trace. A log
+    /// holding several chains otherwise adds up, in one row, the handlers of different chains that share a name.
+    public var chains: Set<String>?
 
     /// What a profiled log held besides its profile.
     public struct Result: Sendable {
@@ -37,7 +40,8 @@ public struct TraceLogProfiler: Sendable {
         public var files: [String]
         /// Traces the log's writer said it dropped.
         public var droppedTraces: Int
-        /// The changes made to the recorded chains, as the log records them, in order.
+        /// The changes made to the recorded chains (those of ``TraceLogProfiler/chains``, when it names some), as
+        /// the log records them, in order.
         public var chainEdits: [ChainEdit]
         /// The incomplete last lines met, one at most per file.
         public var tornTails: [TornTail]
@@ -110,6 +114,7 @@ public struct TraceLogProfiler: Sendable {
             index += 1
         }
         joined.result.profile.settle()
+        if let chains { joined.result.chainEdits.removeAll { !chains.contains($0.chain) } }
         return (joined.result, joined.collector)
     }
 
@@ -188,13 +193,16 @@ public struct TraceLogProfiler: Sendable {
     ) throws(FormatError) -> FilePart<Collector> {
         let reader = try TraceLogReader(path: file, payloads: false)
         var part = FilePart(collector: collector)
-        if Collector.self == NoTraceCollector.self {
+        if Collector.self == NoTraceCollector.self, chains == nil {
             try part.profile.add(contentsOf: reader, progress: progress)
         } else {
+            var read = 0
             while let trace = try reader.next() {
+                read &+= 1
+                if read & 0x3FFF == 0 { progress(reader.bytesRead) }
+                if let chains, !chains.contains(trace.chain) { continue }
                 part.profile.add(trace)
                 part.collector.add(trace)
-                if part.profile.commands & 0x3FFF == 0 { progress(reader.bytesRead) }
             }
             part.profile.settle()
         }
@@ -214,6 +222,7 @@ public struct TraceLogProfiler: Sendable {
     ) -> FilePart<Collector>? {
         let partCount = (size + partBytes - 1) / partBytes
         let partBytes = partBytes
+        let chains = chains
         let (target, finished) = inOrder(
             count: partCount, target: (whole: FilePart(collector: makeCollector()), covered: 0),
             work: { index -> FilePart<Collector>? in
@@ -222,6 +231,7 @@ public struct TraceLogProfiler: Sendable {
                     let reader = try TraceLogReader(partOf: file, from: start, to: min(size, start + partBytes), payloads: false)
                     var part = FilePart(collector: makeCollector())
                     while let trace = try reader.next() {
+                        if let chains, !chains.contains(trace.chain) { continue }
                         part.profile.add(trace)
                         part.collector.add(trace)
                     }

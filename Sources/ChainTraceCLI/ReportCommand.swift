@@ -90,6 +90,11 @@ struct ReportCommand: ParsableCommand {
         var notes: [String] = read.tornTails.map { inputs.shown("Ignored a torn last line: \($0)") }
         if read.droppedTraces > 0 { notes.append("The writer dropped \(TerminalText.counted(read.droppedTraces, "trace")) (its queue was full); the profile covers the rest.") }
         if !read.chainEdits.isEmpty { notes.append("The chain changed \(TerminalText.counted(read.chainEdits.count, "time")) while it was recorded.") }
+        if read.profile.chains.count > 1 {
+            notes.append(
+                "The log holds \(read.profile.chains.count) chains: a handler's numbers add up every chain with a handler of its "
+                    + "name (chaintrace stats --chain NAME profiles one).")
+        }
         let report = TraceReport(
             profile: read.profile, collected: collected, sources: read.files, rule: rule, graph: graph,
             comparison: comparison, notes: notes)

@@ -25,6 +25,9 @@ struct StatsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Threads reading the log at once (default: one per core).", valueName: "n"))
     var threads: Int?
 
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Profile only the traces of this chain (repeatable). A log holding several chains otherwise adds up, in one row, handlers of different chains that share a name.", valueName: "name"))
+    var chain: [String] = []
+
     @OptionGroup var slowRule: SlowRuleOptions
     @OptionGroup var output: OutputOptions
 
@@ -53,9 +56,15 @@ struct StatsCommand: ParsableCommand {
         if let declared { profile.declareBudgets(of: declared) }
         let files = try logs.flatMap { path throws(FormatError) in try TraceLogReader.files(at: path) }
         let progress = ProgressBar(totalBytes: ProgressBar.size(of: files))
-        let read = try TraceLogProfiler(threads: threads).profile(paths: logs, into: profile, progress: progress.update)
+        var profiler = TraceLogProfiler(threads: threads)
+        if !chain.isEmpty { profiler.chains = Set(chain) }
+        let read = try profiler.profile(paths: logs, into: profile, progress: progress.update)
         progress.finish()
         profile = read.profile
+        if !chain.isEmpty, profile.commands == 0 {
+            Terminal.standardError.writeText(
+                "chaintrace: warning: no trace of \(TerminalText.shown(chain.joined(separator: ", "))) is in the log\n")
+        }
         if let declared, let definition { Self.warnIfNoBudgetApplies(declared, named: definition, to: profile) }
         let report = ProfileReport(profile: profile, rule: rule)
         switch output.format {
@@ -74,6 +83,10 @@ struct StatsCommand: ParsableCommand {
             let chains = profile.chains.isEmpty ? "" : " of \(TerminalText.shown(profile.chains.map(HandlerNameText.chain).joined(separator: ", ")))"
             var text = style.bold(TerminalText.counted(profile.commands, "trace")) + "\(chains) in \(TerminalText.shown(source))\n\n"
             text += report.text(style: style)
+            if profile.chains.count > 1 {
+                text += "\n  \(profile.chains.count) chains in one table: a handler's row adds up every chain with a handler of its "
+                    + "name; --chain NAME profiles one.\n"
+            }
             for torn in read.tornTails { text += "\n  Ignored a torn last line: \(TerminalText.shown(torn.description))\n" }
             if !read.chainEdits.isEmpty {
                 text += "\n  " + style.bold("The chain changed \(TerminalText.counted(read.chainEdits.count, "time"))") + " while it was recorded:\n"

@@ -153,6 +153,32 @@ struct TraceLogProfilerTests {
         }
     }
 
+    /// Profiling only some chains' traces (`chains`, `stats --chain`) gives the plain profile of exactly those
+    /// traces, on any number of threads and parts, collectors see only them, and only those chains' changes are
+    /// listed; the generated logs hold chains "a" and "b", whose handlers share names.
+    @Test(arguments: SeededGenerator.seeds(20))
+    func aChainFilterProfilesExactlyThatChainsTraces(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let (bytes, _) = Self.log(&random)
+        let path = TestFiles.directory.appendingPathComponent("chains-\(UUID()).jsonl").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let plain = try TraceLogReader(path: path, payloads: false)
+        var all: [Trace] = []
+        while let trace = try plain.next() { all.append(trace) }
+        for chains in [["a"], ["b"], ["a", "b"], ["c"]] {
+            let kept = all.filter { chains.contains($0.chain) }
+            let expected = ChainProfile(kept)
+            var profiler = TraceLogProfiler(
+                threads: Int.random(in: 1...4, using: &random), partBytes: Int.random(in: 1...max(2, bytes.count / 3), using: &random))
+            profiler.chains = Set(chains)
+            let (result, collected) = try profiler.profile(paths: [path], collecting: { OrderCollector() })
+            #expect(Self.same(result.profile, expected), "seed \(seed), \(chains), \(profiler.threads) threads, parts of \(profiler.partBytes)")
+            #expect(collected.traces == kept, "seed \(seed), \(chains)")
+            #expect(result.chainEdits == plain.chainEdits.filter { chains.contains($0.chain) }, "seed \(seed), \(chains)")
+        }
+    }
+
     /// A log of many files — some big enough to split into parts, some not, some compressed, with torn ends,
     /// dropped records and chain edits — gives the same profile, records, torn tails and trace order on any number
     /// of threads as on one, which reads the files one after another; a malformed file is reported as a plain
