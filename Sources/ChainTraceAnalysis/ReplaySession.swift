@@ -63,9 +63,12 @@ public final class ReplaySession {
 
     /// Opens the command stream at `path` for this session: commands carry the fields the definition's rules
     /// read in slots, so the rules test them without looking them up (a plain `CommandStreamReader` gives the
-    /// same results, more slowly).
+    /// same results, more slowly). A trace log gives the commands of the definition's chain only
+    /// (``CommandStreamReader/onlyChain``).
     public func openStream(path: String) throws(FormatError) -> CommandStreamReader {
-        try CommandStreamReader(path: path, schema: schema)
+        let reader = try CommandStreamReader(path: path, schema: schema)
+        reader.onlyChain = definition.name
+        return reader
     }
 
     /// Opens a recorded trace log of several files, directories or patterns, read as one log, whose commands are
@@ -73,13 +76,17 @@ public final class ReplaySession {
     ///
     /// - Throws: `FormatError` when a path cannot be opened or matches no log file.
     public func openTraceLog(paths: [String]) throws(FormatError) -> CommandStreamReader {
-        try CommandStreamReader(traceLogAt: paths, schema: schema)
+        let reader = try CommandStreamReader(traceLogAt: paths, schema: schema)
+        reader.onlyChain = definition.name
+        return reader
     }
 
     /// Reads a command stream held in memory for this session, as ``openStream(path:)`` does a file; `name`
     /// stands for the file in errors.
     public func openStream(bytes: [UInt8], name: String = "<memory>") -> CommandStreamReader {
-        CommandStreamReader(bytes: bytes, name: name, schema: schema)
+        let reader = CommandStreamReader(bytes: bytes, name: name, schema: schema)
+        reader.onlyChain = definition.name
+        return reader
     }
 
     /// Replays every command of `stream`.
@@ -172,7 +179,7 @@ public final class ReplaySession {
                     report.paths.append(ReplayedCommand(line: line, file: entryFile, trace: trace))
                 }
                 if let expected {
-                    let recorded = try expected.next()
+                    let recorded = try nextExpected(expected, into: &report)
                     let expectedFile = expected.files.count > 1 ? expected.file : nil
                     matcher?.add(first: recorded.map { ($0, expected.line, expectedFile) }, second: (trace, line, entryFile))
                 }
@@ -182,7 +189,7 @@ public final class ReplaySession {
             }
         }
         if let expected, matcher != nil {
-            while let recorded = try expected.next() {
+            while let recorded = try nextExpected(expected, into: &report) {
                 matcher?.add(first: (recorded, expected.line, expected.files.count > 1 ? expected.file : nil), second: nil)
             }
             matcher?.finish()
@@ -192,6 +199,16 @@ public final class ReplaySession {
         readAhead?.finish()
         report.tornTail = stream.tornTail
         return report
+    }
+
+    /// The expected log's next trace of the definition's chain; those of other chains (a log recorded in an app
+    /// holds every chain its recorder saw) are counted and stepped over, as the stream's are.
+    private func nextExpected(_ expected: TraceLogReader, into report: inout ReplayReport) throws(FormatError) -> Trace? {
+        while let recorded = try expected.next() {
+            if recorded.chain == definition.name { return recorded }
+            report.expectedOfOtherChains[recorded.chain, default: 0] += 1
+        }
+        return nil
     }
 
     private func reject(_ error: FormatError, into report: inout ReplayReport) throws(FormatError) {
@@ -219,6 +236,8 @@ public struct ReplayReport: Sendable {
     public internal(set) var invalidLineCount = 0
     /// A torn last line of the stream, ignored.
     public internal(set) var tornTail: TornTail?
+    /// The traces of the expected log stepped over as another chain's than the definition's, by chain.
+    public internal(set) var expectedOfOtherChains: [String: Int] = [:]
 }
 
 /// One replayed command: where it was in the stream and what happened.

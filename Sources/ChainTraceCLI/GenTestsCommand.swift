@@ -27,6 +27,9 @@ struct GenTestsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The chain definition the tests replay through.", valueName: "file"), transform: StandardInput.path)
     var definition: String?
 
+    @Option(name: .long, help: ArgumentHelp("Write tests for this chain's commands only (default: the definition's chain, with --definition; else every command). A log recorded in an app holds every chain its recorder saw.", valueName: "name"))
+    var chain: String?
+
     @Option(name: .long, help: "exhaustive (path and outcome) or lenient (outcome only).")
     var mode: SwiftTestGenerator.Mode = .exhaustive
 
@@ -39,10 +42,12 @@ struct GenTestsCommand: ParsableCommand {
 
     func run() throws {
         try OutputTarget.check(output, reading: logs + (definition.map { [$0] } ?? []))
-        if let definition { _ = try ChainDefinition.load(path: definition) }
+        let loaded = try definition.map { path throws(FormatError) in try ChainDefinition.load(path: path) }
+        let onlyChain = chain ?? loaded?.name
         let reader = try TraceLogReader(paths: logs)
         var arguments = ["chaintrace", "gen-tests"] + logs
         if let definition { arguments += ["--definition", definition] }
+        if let chain { arguments += ["--chain", chain] }
         if mode != .exhaustive { arguments += ["--mode", mode.rawValue] }
         var generator = SwiftTestGenerator(
             logName: logs.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", "), definitionPath: definition, mode: mode,
@@ -51,8 +56,31 @@ struct GenTestsCommand: ParsableCommand {
         // Read whole before writing: a chain change is judged by each trace's chain version, and its record may
         // come after traces that were recorded before it.
         var recorded: [(trace: Trace, line: Int, file: String?)] = []
+        var otherChains: [String: Int] = [:]
+        var chains: Set<String> = []
         while let trace = try reader.next() {
+            if let onlyChain, trace.chain != onlyChain {
+                otherChains[trace.chain, default: 0] += 1
+                continue
+            }
+            chains.insert(trace.chain)
             recorded.append((trace, reader.line, severalFiles ? reader.file.split(separator: "/").last.map(String.init) : nil))
+        }
+        let logNames = logs.joined(separator: ", ")
+        if let onlyChain, !otherChains.isEmpty {
+            let listed = otherChains.sorted { $0.key < $1.key }.map { "'\(TerminalText.shown($0.key))': \($0.value)" }.joined(separator: ", ")
+            if recorded.isEmpty {
+                throw CommandFailure.badInput(
+                    "\(logNames): expected traces of chain '\(TerminalText.shown(onlyChain))', found only other chains' (\(listed)): "
+                        + "give --chain, or the definition of one of those")
+            }
+            Terminal.standardError.writeText(
+                "chaintrace: warning: set aside \(TerminalText.counted(otherChains.values.reduce(0, +), "command")) of \(logNames) "
+                    + "recorded on other chains than '\(TerminalText.shown(onlyChain))' (\(listed)): --chain writes tests of another\n")
+        } else if onlyChain == nil, chains.count > 1 {
+            Terminal.standardError.writeText(
+                "chaintrace: warning: \(logNames) holds \(chains.count) chains (\(chains.sorted().map { "'\(TerminalText.shown($0))'" }.joined(separator: ", "))), "
+                    + "and every test sends its command through makeRecordedChain(): --chain NAME writes tests of one\n")
         }
         var changes = ChangesWhileRecording()
         for (trace, _, _) in recorded { changes.add(trace) }
@@ -72,7 +100,6 @@ struct GenTestsCommand: ParsableCommand {
         } else {
             Terminal.standardOutput.writeData(source)
         }
-        let logNames = logs.joined(separator: ", ")
         if withoutPayload > 0 {
             Terminal.standardError.writeText(
                 "chaintrace: warning: \(withoutPayload) of \(recorded.count) commands in \(logNames) have no payload "

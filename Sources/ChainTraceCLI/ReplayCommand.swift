@@ -14,7 +14,9 @@ struct ReplayCommand: ParsableCommand {
             Prints each command's path (the first --paths of them), then a per-handler table: commands seen, \
             accepted, passed, continued, failed, self-time p50/p95/p99, and SLOW on handlers the --slow rule \
             flags. With --expect, compares every command's path with a recorded trace log and lists each \
-            divergence; any divergence makes the exit status 1.
+            divergence; any divergence makes the exit status 1. A trace log holds every chain its app recorded: \
+            only the traces of the definition's chain are replayed and compared; the others are set aside, and a \
+            warning counts them.
             """
     )
 
@@ -43,6 +45,11 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var slowRule: SlowRuleOptions
     @OptionGroup var output: OutputOptions
+
+    /// Counts by chain as a terminal shows them: `'audit': 3, 'metrics': 1`, in name order.
+    private static func counts(_ counts: [String: Int]) -> String {
+        counts.sorted { $0.key < $1.key }.map { "'\(TerminalText.shown($0.key))': \($0.value)" }.joined(separator: ", ")
+    }
 
     /// `error` with a hint when a file of several is not a trace log: only a recorded log can be several files.
     private static func explained(_ error: FormatError) -> FormatError {
@@ -118,6 +125,26 @@ struct ReplayCommand: ParsableCommand {
                 "chaintrace: warning: \(reader.commandsWithoutPayload) of \(report.commands) commands in \(stream) have no payload "
                     + "(recorded with capturesPayloads: false); they replay with empty fields, so their paths may differ "
                     + "from the recording\n")
+        }
+        let otherChains = reader.commandsOfOtherChains
+        if !otherChains.isEmpty {
+            let listed = Self.counts(otherChains)
+            let total = otherChains.values.reduce(0, +)
+            if report.commands == 0 {
+                throw CommandFailure.badInput(
+                    "\(stream): expected traces of chain '\(TerminalText.shown(definition.name))', the definition's, found only "
+                        + "other chains' (\(listed)): replay each through its own definition")
+            }
+            Terminal.standardError.writeText(
+                "chaintrace: warning: set aside \(TerminalText.counted(total, "command")) of \(stream) recorded on other chains "
+                    + "than '\(TerminalText.shown(definition.name))' (\(listed)): each chain replays through its own definition\n")
+        }
+        if !report.expectedOfOtherChains.isEmpty {
+            let total = report.expectedOfOtherChains.values.reduce(0, +)
+            Terminal.standardError.writeText(
+                "chaintrace: warning: set aside \(TerminalText.counted(total, "trace")) of the --expect log recorded on other "
+                    + "chains than '\(TerminalText.shown(definition.name))' (\(Self.counts(report.expectedOfOtherChains))); they are "
+                    + "not compared\n")
         }
         if reader.recordedChainChanges > 0 {
             Terminal.standardError.writeText(

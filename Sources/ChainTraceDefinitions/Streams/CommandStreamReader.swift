@@ -61,6 +61,15 @@ public final class CommandStreamReader {
     /// with empty fields, so rules on fields cannot match them as they matched the recorded commands.
     public private(set) var commandsWithoutPayload = 0
 
+    /// When the stream is a trace log, the chain whose commands are read; the traces of other chains are stepped
+    /// over and counted in ``commandsOfOtherChains``. A log recorded in an app holds every chain its recorder
+    /// saw (a side call into an audit chain, say), and a replay through one chain's definition must not send
+    /// another's commands through it. `nil` (the default): every trace's command.
+    public var onlyChain: String?
+
+    /// The commands of a trace log stepped over as another chain's than ``onlyChain``, by chain.
+    public private(set) var commandsOfOtherChains: [String: Int] = [:]
+
     /// The chain changes a trace log records (read so far) that were made while its commands ran — after the
     /// first trace of the chain — which a replay does not apply: the log names what changed, not the rules of the
     /// handlers that came and went. The changes that built the chain before its first recorded command are not
@@ -183,7 +192,14 @@ public final class CommandStreamReader {
     /// - Throws: `FormatError` for a line that is not valid; the reader can go on past it.
     public func next() throws(FormatError) -> (line: Int, item: Item)? {
         if let traces = state.value.traces {
-            guard let trace = try traces.next() else { return nil }
+            var next = try traces.next()
+            if let onlyChain {
+                while let trace = next, trace.chain != onlyChain {
+                    commandsOfOtherChains[trace.chain, default: 0] += 1
+                    next = try traces.next()
+                }
+            }
+            guard let trace = next else { return nil }
             if trace.payload == nil { commandsWithoutPayload += 1 }
             state.value.changes.add(trace)
             let command = JSONCommand(
