@@ -2,7 +2,7 @@ public import ChainTrace
 
 /// Pairs the traces of two runs of the same commands and reports each command that went differently.
 ///
-/// Commands match by id (`Trace/commandID`), else by their place in the run. An id given to several commands (a
+/// Commands match by chain and id (`Trace/commandID`), else by their place in the run. An id given to several commands (a
 /// retried command, ids that restart) pairs its occurrences in order: the first in one run with the first in the
 /// other, and so on. Runs in the same order are compared as they stream, in constant memory; traces out of step
 /// wait in a table until their partner comes.
@@ -22,17 +22,19 @@ public struct TraceMatcher: Sendable {
     private var waitingFirst: [Key: [Waiting]] = [:]
     private var waitingSecond: [Key: [Waiting]] = [:]
 
-    /// What pairs a trace with its partner: its command's id, else its place in its run. Apart, so that an id
-    /// written like a place (`#3`) is not taken for one.
+    /// What pairs a trace with its partner: its chain, and its command's id, else its place in its run. Apart, so
+    /// that an id written like a place (`#3`) is not taken for one; with the chain, so that a log of several
+    /// chains (an app's chain and the audit chain it calls into) never pairs one chain's command with another's
+    /// that has the same id.
     private enum Key: Hashable, Sendable {
-        case id(String)
-        case place(Int)
+        case id(String, chain: String)
+        case place(Int, chain: String)
 
         /// As divergences name the command: its id, or `#` and its place.
         var name: String {
             switch self {
-            case .id(let id): id
-            case .place(let place): "#\(place)"
+            case .id(let id, _): id
+            case .place(let place, _): "#\(place)"
             }
         }
     }
@@ -110,7 +112,7 @@ public struct TraceMatcher: Sendable {
 
     private func key(of trace: Trace, counter: inout Int) -> Key {
         counter += 1
-        return trace.commandID.map(Key.id) ?? .place(counter)
+        return trace.commandID.map { Key.id($0, chain: trace.chain) } ?? .place(counter, chain: trace.chain)
     }
 
     private mutating func compare(_ expected: Divergence.RunSummary, _ actual: Divergence.RunSummary, command: String, kind: String) {

@@ -81,8 +81,9 @@ struct TraceMatcherPropertyTests {
         #expect(matcher.total == found.count, "seed \(seed)")
     }
 
-    /// Ids that repeat (a retried command, ids that restart), commands with no id, and ids written like a place
-    /// (`#3`): the k-th command with an id in one run pairs with the k-th with it in the other, whatever the
+    /// Ids that repeat (a retried command, ids that restart), commands with no id, ids written like a place
+    /// (`#3`), and two chains using the same ids: the k-th command of a chain with an id in one run pairs with the
+    /// k-th of that chain with it in the other, whatever the
     /// order the runs interleave in; id-less commands pair by place; nothing is lost or paired twice. Every pair
     /// here differs (another acceptor), so each shows as a divergence naming both lines.
     @Test(arguments: SeededGenerator.seeds(60))
@@ -92,18 +93,18 @@ struct TraceMatcherPropertyTests {
         func run(_ count: Int, path: [String]) -> [Trace] {
             (0..<count).map { _ in
                 let id: String? = random.chance(0.25) ? nil : random.pick(pool)
-                return Self.trace(id ?? "", path: path, outcome: .accepted(by: path.last!)).withID(id)
+                return Self.trace(id ?? "", path: path, outcome: .accepted(by: path.last!)).withID(id, chain: random.pick(["c", "audit"]))
             }
         }
         let first = run(Int.random(in: 0...12, using: &random), path: ["A", "B"])
         let second = run(Int.random(in: 0...12, using: &random), path: ["A", "B", "C"])
 
         // The oracle: each run's keys (an id, else its place) in order; a key's occurrences zipped.
-        enum Key: Hashable { case id(String), place(Int) }
+        enum Key: Hashable { case id(String, String), place(Int, String) }
         func keys(_ traces: [Trace]) -> [Key: [Int]] {
             var keys: [Key: [Int]] = [:]
             for (index, trace) in traces.enumerated() {
-                keys[trace.commandID.map(Key.id) ?? .place(index + 1), default: []].append(index + 2)
+                keys[trace.commandID.map { Key.id($0, trace.chain) } ?? .place(index + 1, trace.chain), default: []].append(index + 2)
             }
             return keys
         }
@@ -142,8 +143,8 @@ struct TraceMatcherPropertyTests {
 }
 
 extension Trace {
-    /// This trace with command id `id` (`nil`: none).
-    fileprivate func withID(_ id: String?) -> Trace {
+    /// This trace with command id `id` (`nil`: none), of `chain`.
+    fileprivate func withID(_ id: String?, chain: String) -> Trace {
         Trace(id: self.id, commandKind: commandKind, commandID: id, entry: entry, chain: chain, hops: hops, outcome: outcome,
               duration: duration)
     }
