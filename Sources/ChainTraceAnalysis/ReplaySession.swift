@@ -94,7 +94,8 @@ public final class ReplaySession {
     /// - Parameters:
     ///   - stream: The commands and chain changes, read to the end.
     ///   - traceLog: Where each trace also goes; payloads are captured when given.
-    ///   - expected: A recorded log to compare each command's path with.
+    ///   - expected: A recorded log to compare each command's path with: its traces of the definition's chain
+    ///     (the others are counted in ``ReplayReport/expectedOfOtherChains``).
     ///   - progress: Called now and then with the bytes of the stream read so far.
     /// - Throws: `FormatError` for the first invalid line, unless invalid lines are skipped.
     public func run(

@@ -16,8 +16,9 @@ struct GenTestsCommand: ParsableCommand {
             where it failed). The file needs the ChainTraceTesting library. With --definition the tests load that \
             chain definition (its path as given, relative to where the tests run); without it they call \
             makeRecordedChain(), which the test target must define. A command recorded without its payload, or after \
-            chain changes made while the log was recorded (a log names what changed, not the rules of the handlers that came and \
-            went, so the tests do not make them), may take another path: its test says so, and a warning counts them.
+            chain changes made while the log was recorded (a log names what changed, not the rules of the handlers \
+            that came and went, so the tests do not make them), may take another path: its test says so, and a \
+            warning counts them.
             """
     )
 
@@ -68,7 +69,8 @@ struct GenTestsCommand: ParsableCommand {
         }
         let logNames = logs.joined(separator: ", ")
         if let onlyChain, !otherChains.isEmpty {
-            let listed = otherChains.sorted { $0.key < $1.key }.map { "'\(TerminalText.shown($0.key))': \($0.value)" }.joined(separator: ", ")
+            let listed = otherChains.sorted { $0.key < $1.key }.map { "'\(TerminalText.shown($0.key))': \($0.value)" }
+                .joined(separator: ", ")
             if recorded.isEmpty {
                 throw CommandFailure.badInput(
                     "\(logNames): expected traces of chain '\(TerminalText.shown(onlyChain))', found only other chains' (\(listed)): "
@@ -78,9 +80,10 @@ struct GenTestsCommand: ParsableCommand {
                 "chaintrace: warning: set aside \(TerminalText.counted(otherChains.values.reduce(0, +), "command")) of \(logNames) "
                     + "recorded on other chains than '\(TerminalText.shown(onlyChain))' (\(listed)): --chain writes tests of another\n")
         } else if onlyChain == nil, chains.count > 1 {
+            let named = chains.sorted().map { "'\(TerminalText.shown($0))'" }.joined(separator: ", ")
             Terminal.standardError.writeText(
-                "chaintrace: warning: \(logNames) holds \(chains.count) chains (\(chains.sorted().map { "'\(TerminalText.shown($0))'" }.joined(separator: ", "))), "
-                    + "and every test sends its command through makeRecordedChain(): --chain NAME writes tests of one\n")
+                "chaintrace: warning: \(logNames) holds \(chains.count) chains (\(named)), and every test sends its command "
+                    + "through makeRecordedChain(): --chain NAME writes tests of one\n")
         }
         var changes = ChangesWhileRecording()
         for (trace, _, _) in recorded { changes.add(trace) }
@@ -109,10 +112,10 @@ struct GenTestsCommand: ParsableCommand {
         if afterChanges > 0 {
             Terminal.standardError.writeText(
                 "chaintrace: warning: \(afterChanges) of \(recorded.count) commands in \(logNames) were recorded after "
-                    + "\(TerminalText.counted(changes.madeWhileRecording.count, "chain change")) made while it was recorded, which "
-                    + "the generated tests do not make (a log names what changed, not the rules of the handlers that came and went); their tests send them "
-                    + "through the chain as the tests build it, so they may take another path (each such test names the "
-                    + "changes)\n")
+                    + "\(TerminalText.counted(changes.madeWhileRecording.count, "chain change")) made while it was recorded, "
+                    + "which the generated tests do not make (a log names what changed, not the rules of the handlers that "
+                    + "came and went); their tests send them through the chain as the tests build it, so they may take "
+                    + "another path (each such test names the changes)\n")
         }
     }
 }

@@ -149,9 +149,9 @@ struct ReplayCommand: ParsableCommand {
         if reader.recordedChainChanges > 0 {
             Terminal.standardError.writeText(
                 "chaintrace: warning: \(stream) records \(TerminalText.counted(reader.recordedChainChanges, "chain change")) "
-                    + "made while it was recorded, which the replay does not make (a log names what changed, not the rules of the handlers that came and "
-                    + "went); its commands go through the definition's chain as it is, so their paths may differ from the "
-                    + "recording\n")
+                    + "made while it was recorded, which the replay does not make (a log names what changed, not the rules of "
+                    + "the handlers that came and went); its commands go through the definition's chain as it is, so their "
+                    + "paths may differ from the recording\n")
         }
         switch output.format {
         case .json:

@@ -18,8 +18,8 @@ package struct ChangesWhileRecording: Sendable {
 
     /// Notes a trace read from the log.
     package mutating func add(_ trace: Trace) {
-        let earliest = earliestTraceVersion[trace.chain]
-        if earliest == nil || trace.chainVersion < earliest! { earliestTraceVersion[trace.chain] = trace.chainVersion }
+        if let earliest = earliestTraceVersion[trace.chain], earliest <= trace.chainVersion { return }
+        earliestTraceVersion[trace.chain] = trace.chainVersion
     }
 
     /// Takes the log's changes (a reader's `chainEdits`, once every trace is read).
