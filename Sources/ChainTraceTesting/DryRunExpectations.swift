@@ -8,7 +8,7 @@ public func verifyDryRunAgrees<Command, Result>(
     do {
         return message(try chain.dryRunDisagreements(commands, from: entry))
     } catch {
-        return "Could not send the commands: \(error)"
+        return "Could not send the commands: \(TraceDescription.shown("\(error)"))"
     }
 }
 
@@ -33,7 +33,7 @@ public func verifyDryRunAgrees<Command, Result>(
     do {
         return message(try chain.dryRunDisagreements(recorded: traces, command: command))
     } catch {
-        return "Could not ask the dry run: \(error)"
+        return "Could not ask the dry run: \(TraceDescription.shown("\(error)"))"
     }
 }
 
@@ -56,7 +56,7 @@ public func expectDryRunAgrees<Command, Result>(
 
 private func message(_ disagreements: [DryRunDisagreement]) -> String? {
     guard !disagreements.isEmpty else { return nil }
-    let shown = disagreements.prefix(10).map { "  " + $0.description }.joined(separator: "\n")
+    let shown = disagreements.prefix(10).map { "  " + TraceDescription.shown($0.description) }.joined(separator: "\n")
     let more = disagreements.count > 10 ? "\n  … and \(disagreements.count - 10) more" : ""
     return "The dry run disagrees with the real run for \(disagreements.count) command\(disagreements.count == 1 ? "" : "s") "
         + "(a canHandle that no longer matches its handler):\n\(shown)\(more)"

@@ -24,7 +24,7 @@ public func verifyNoHandlerSlower(than budget: Duration, in traces: [Trace], per
     let measure = percentile.map { "p\(Format.number($0)) self time" } ?? "self time"
     var text = "Expected no handler's \(measure) over \(DurationText.format(nanoseconds: limit)) in \(traces.count) traces:\n"
     for entry in slow {
-        text += "  \(entry.handler): \(DurationText.format(nanoseconds: Int64(clamping: entry.time))) over \(entry.hops) hops\n"
+        text += "  \(TraceDescription.shown(entry.handler)): \(DurationText.format(nanoseconds: Int64(clamping: entry.time))) over \(entry.hops) hops\n"
     }
     return text
 }

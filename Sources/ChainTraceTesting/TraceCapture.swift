@@ -61,7 +61,7 @@ public func captureTraces(
 /// The failure message for what a closed capture could not attribute, or `nil` when it took everything.
 package func unattributedMessage(_ result: TraceCaptureScope.Result) -> String? {
     func listed(_ counts: [String: Int]) -> String {
-        counts.sorted { $0.key < $1.key }.map { "\($0.value) of \"\($0.key)\"" }.joined(separator: ", ")
+        counts.sorted { $0.key < $1.key }.map { "\($0.value) of \"\(TraceDescription.shown($0.key))\"" }.joined(separator: ", ")
     }
     var parts: [String] = []
     if !result.ambiguous.isEmpty {

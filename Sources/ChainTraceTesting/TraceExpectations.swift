@@ -6,7 +6,7 @@ public import ChainTrace
 /// The message for a trace not accepted by `handler`, or `nil` when it was.
 public func verifyHandled(_ trace: Trace, by handler: String) -> String? {
     if trace.outcome == .accepted(by: handler) { return nil }
-    return "Expected \"\(handler)\" to accept the command; \(outcomeWords(trace.outcome)).\n"
+    return "Expected \"\(TraceDescription.shown(handler))\" to accept the command; \(outcomeWords(trace.outcome)).\n"
         + TraceDescription.hops(of: trace)
 }
 
@@ -36,7 +36,7 @@ public func expectPath(
 /// The message for a trace that did (`visited: true`: did not) visit `handler`, or `nil`.
 public func verifyVisited(_ trace: Trace, _ handler: String, _ visited: Bool = true) -> String? {
     if trace.visited(handler) == visited { return nil }
-    return "Expected the command \(visited ? "to visit" : "not to visit") \"\(handler)\"; its path: "
+    return "Expected the command \(visited ? "to visit" : "not to visit") \"\(TraceDescription.shown(handler))\"; its path: "
         + TraceDescription.path(trace.path) + ".\n" + TraceDescription.hops(of: trace)
 }
 
@@ -59,11 +59,11 @@ public func expectNotVisited(
 /// The message for a trace in which `handler` did not decide `decision`, or `nil` when it did.
 public func verifyDecision(_ trace: Trace, _ handler: String, _ decision: Decision) -> String? {
     guard let hop = trace.hop(handler) else {
-        return "Expected \"\(handler)\" to decide \(decision.rawValue); the command never reached it.\n"
+        return "Expected \"\(TraceDescription.shown(handler))\" to decide \(decision.rawValue); the command never reached it.\n"
             + TraceDescription.hops(of: trace)
     }
     if hop.decision == decision { return nil }
-    return "Expected \"\(handler)\" to decide \(decision.rawValue); it \(hop.decision.rawValue).\n"
+    return "Expected \"\(TraceDescription.shown(handler))\" to decide \(decision.rawValue); it \(hop.decision.rawValue).\n"
         + TraceDescription.hops(of: trace)
 }
 
@@ -96,8 +96,8 @@ public func verifyFailed(_ trace: Trace, at handler: String, error: String? = ni
     {
         return nil
     }
-    let wanted = error.map { " with an error containing \"\($0)\"" } ?? ""
-    return "Expected the command to fail at \"\(handler)\"\(wanted); \(outcomeWords(trace.outcome)).\n"
+    let wanted = error.map { " with an error containing \"\(TraceDescription.shown($0))\"" } ?? ""
+    return "Expected the command to fail at \"\(TraceDescription.shown(handler))\"\(wanted); \(outcomeWords(trace.outcome)).\n"
         + TraceDescription.hops(of: trace)
 }
 
@@ -111,8 +111,8 @@ public func expectFailed(
 
 func outcomeWords(_ outcome: Outcome) -> String {
     switch outcome {
-    case .accepted(let handler): "\"\(handler)\" accepted it"
+    case .accepted(let handler): "\"\(TraceDescription.shown(handler))\" accepted it"
     case .fellOffTheEnd: "it fell off the end: no handler took it"
-    case .failed(let handler, let error): "it failed at \"\(handler)\": \(error)"
+    case .failed(let handler, let error): "it failed at \"\(TraceDescription.shown(handler))\": \(TraceDescription.shown(error))"
     }
 }
