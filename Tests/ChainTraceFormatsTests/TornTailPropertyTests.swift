@@ -114,6 +114,26 @@ struct AppendingToCutLogsTests {
         #expect(sink.repairedTail?.line == before.tornTail?.line, "seed \(seed)")
     }
 
+    /// A log cut inside its header — a writer stopped before its first newline — holds nothing yet: appending
+    /// cuts the start of a header off (reported, line 1) and writes a whole one, and the new traces read back.
+    @Test(arguments: SeededGenerator.seeds(20))
+    func appendingToACutHeaderStartsTheLogAgain(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let header = random.chance(0.5) ? TraceLogFormat.header : CompactTraceLogFormat.header
+        let cut = Int.random(in: 1..<header.count, using: &random)
+        let path = Self.path()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(header[..<cut]).write(to: URL(fileURLWithPath: path))
+        let new = TornTailPropertyTests.traces(&random)
+        let sink = try TraceLogSink(path: path, appending: true)
+        for trace in new { sink.record(trace) }
+        try sink.close()
+        #expect(sink.repairedTail?.line == 1 && sink.repairedTail?.byteCount == cut, "seed \(seed): \(String(describing: sink.repairedTail))")
+        let after = try TraceLogReader(path: path).readAll()
+        #expect(after.traces.map(\.commandID) == new.map(\.commandID), "seed \(seed)")
+        #expect(after.tornTail == nil, "seed \(seed)")
+    }
+
     @Test(arguments: ["not a log\n", #"{"format":"something-else","version":1}"# + "\n", #"{"chain":"c"}"# + "\n", "\u{0}\u{1}binary"])
     func aFileThatIsNotATraceLogIsRefusedAndLeftAsItWas(content: String) throws {
         let path = Self.path()
