@@ -36,6 +36,10 @@ public final class ReplaySession {
         public var decodesWhileWaiting = true
         /// Lines in each batch read ahead (small in tests, to exercise the hand-over).
         package var readAheadBatchSize = 1024
+        /// The recorded chain whose commands a trace log replays, and whose traces an expected log compares:
+        /// `nil` (the default) for the definition's own. Another names the chain a log was recorded on when the
+        /// definition is another configuration of it (`app-a`'s sessions replayed through `app-b`).
+        public var recordedChain: String?
 
         /// The defaults: stop at an invalid line, keep 1000 paths.
         public init() {}
@@ -63,11 +67,11 @@ public final class ReplaySession {
 
     /// Opens the command stream at `path` for this session: commands carry the fields the definition's rules
     /// read in slots, so the rules test them without looking them up (a plain `CommandStreamReader` gives the
-    /// same results, more slowly). A trace log gives the commands of the definition's chain only
-    /// (``CommandStreamReader/onlyChain``).
+    /// same results, more slowly). A trace log gives the commands of one recorded chain only (``recordedChain``,
+    /// ``CommandStreamReader/onlyChain``).
     public func openStream(path: String) throws(FormatError) -> CommandStreamReader {
         let reader = try CommandStreamReader(path: path, schema: schema)
-        reader.onlyChain = definition.name
+        reader.onlyChain = recordedChain
         return reader
     }
 
@@ -77,7 +81,7 @@ public final class ReplaySession {
     /// - Throws: `FormatError` when a path cannot be opened or matches no log file.
     public func openTraceLog(paths: [String]) throws(FormatError) -> CommandStreamReader {
         let reader = try CommandStreamReader(traceLogAt: paths, schema: schema)
-        reader.onlyChain = definition.name
+        reader.onlyChain = recordedChain
         return reader
     }
 
@@ -85,7 +89,7 @@ public final class ReplaySession {
     /// stands for the file in errors.
     public func openStream(bytes: [UInt8], name: String = "<memory>") -> CommandStreamReader {
         let reader = CommandStreamReader(bytes: bytes, name: name, schema: schema)
-        reader.onlyChain = definition.name
+        reader.onlyChain = recordedChain
         return reader
     }
 
@@ -94,8 +98,8 @@ public final class ReplaySession {
     /// - Parameters:
     ///   - stream: The commands and chain changes, read to the end.
     ///   - traceLog: Where each trace also goes; payloads are captured when given.
-    ///   - expected: A recorded log to compare each command's path with: its traces of the definition's chain
-    ///     (the others are counted in ``ReplayReport/expectedOfOtherChains``).
+    ///   - expected: A recorded log to compare each command's path with: its traces of ``recordedChain`` (the
+    ///     others are counted in ``ReplayReport/expectedOfOtherChains``).
     ///   - progress: Called now and then with the bytes of the stream read so far.
     /// - Throws: `FormatError` for the first invalid line, unless invalid lines are skipped.
     public func run(
@@ -202,11 +206,15 @@ public final class ReplaySession {
         return report
     }
 
-    /// The expected log's next trace of the definition's chain; those of other chains (a log recorded in an app
-    /// holds every chain its recorder saw) are counted and stepped over, as the stream's are.
+    /// The recorded chain whose commands and traces a replay takes: ``Options/recordedChain``, else the
+    /// definition's.
+    public var recordedChain: String { options.recordedChain ?? definition.name }
+
+    /// The expected log's next trace of the recorded chain; those of other chains (a log recorded in an app holds
+    /// every chain its recorder saw) are counted and stepped over, as the stream's are.
     private func nextExpected(_ expected: TraceLogReader, into report: inout ReplayReport) throws(FormatError) -> Trace? {
         while let recorded = try expected.next() {
-            if recorded.chain == definition.name { return recorded }
+            if recorded.chain == recordedChain { return recorded }
             report.expectedOfOtherChains[recorded.chain, default: 0] += 1
         }
         return nil

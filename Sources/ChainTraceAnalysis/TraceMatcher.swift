@@ -2,7 +2,7 @@ public import ChainTrace
 
 /// Pairs the traces of two runs of the same commands and reports each command that went differently.
 ///
-/// Commands match by chain and id (`Trace/commandID`), else by their place in the run. An id given to several commands (a
+/// Commands match by id (`Trace/commandID`), else by their place in the run. An id given to several commands (a
 /// retried command, ids that restart) pairs its occurrences in order: the first in one run with the first in the
 /// other, and so on. Runs in the same order are compared as they stream, in constant memory; traces out of step
 /// wait in a table until their partner comes.
@@ -22,19 +22,18 @@ public struct TraceMatcher: Sendable {
     private var waitingFirst: [Key: [Waiting]] = [:]
     private var waitingSecond: [Key: [Waiting]] = [:]
 
-    /// What pairs a trace with its partner: its chain, and its command's id, else its place in its run. Apart, so
-    /// that an id written like a place (`#3`) is not taken for one; with the chain, so that a log of several
-    /// chains (an app's chain and the audit chain it calls into) never pairs one chain's command with another's
-    /// that has the same id.
+    /// What pairs a trace with its partner: its command's id, else its place in its run. Apart, so that an id
+    /// written like a place (`#3`) is not taken for one. The chain's name is no part of it: the runs compared may
+    /// be one app's sessions recorded on two configurations whose chains are named apart (`app-a`, `app-b`).
     private enum Key: Hashable, Sendable {
-        case id(String, chain: String)
-        case place(Int, chain: String)
+        case id(String)
+        case place(Int)
 
         /// As divergences name the command: its id, or `#` and its place.
         var name: String {
             switch self {
-            case .id(let id, _): id
-            case .place(let place, _): "#\(place)"
+            case .id(let id): id
+            case .place(let place): "#\(place)"
             }
         }
     }
@@ -112,7 +111,7 @@ public struct TraceMatcher: Sendable {
 
     private func key(of trace: Trace, counter: inout Int) -> Key {
         counter += 1
-        return trace.commandID.map { Key.id($0, chain: trace.chain) } ?? .place(counter, chain: trace.chain)
+        return trace.commandID.map(Key.id) ?? .place(counter)
     }
 
     private mutating func compare(_ expected: Divergence.RunSummary, _ actual: Divergence.RunSummary, command: String, kind: String) {

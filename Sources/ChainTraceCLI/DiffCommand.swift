@@ -10,8 +10,9 @@ struct DiffCommand: ParsableCommand {
         commandName: "diff",
         abstract: "Compare two trace logs of the same commands: per-command divergences, per-handler latency change.",
         discussion: """
-            Commands are matched by chain and id (an id given to several commands pairs them in order: the first \
-            with the first, and so on), else by their place in the log. Any divergence makes the exit status 1.
+            Commands are matched by id (an id given to several commands pairs them in order: the first with the \
+            first, and so on), else by their place in the log, whatever their chains are named (two configurations \
+            of one app compare). Any divergence makes the exit status 1.
 
             Each log is a file, a directory (its *.jsonl and *.jsonl.gz files in name order) or a quoted pattern such \
             as 'before/*.jsonl.gz'. To compare logs of several files each, list the baseline's files and then the \

@@ -15,8 +15,8 @@ struct ReplayCommand: ParsableCommand {
             accepted, passed, continued, failed, self-time p50/p95/p99, and SLOW on handlers the --slow rule \
             flags. With --expect, compares every command's path with a recorded trace log and lists each \
             divergence; any divergence makes the exit status 1. A trace log holds every chain its app recorded: \
-            only the traces of the definition's chain are replayed and compared; the others are set aside, and a \
-            warning counts them.
+            only the traces of the definition's chain (or --chain's) are replayed and compared; the others are set \
+            aside, and a warning counts them.
             """
     )
 
@@ -33,6 +33,9 @@ struct ReplayCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Write the replay's trace log here (written whole or not at all; gzip-compressed when the name ends in .gz).", valueName: "file"))
     var traceOut: String?
+
+    @Option(name: .long, help: ArgumentHelp("With a trace log: the recorded chain whose commands are replayed and compared (default: the definition's chain; another replays a configuration's sessions through this one).", valueName: "name"))
+    var chain: String?
 
     @Flag(name: .long, help: "Report and count invalid lines, and go on (the exit status is then 1).")
     var skipInvalid = false
@@ -77,6 +80,7 @@ struct ReplayCommand: ParsableCommand {
         var options = ReplaySession.Options()
         options.skipsInvalidLines = skipInvalid
         options.keptPaths = paths
+        options.recordedChain = chain
         let session = try ReplaySession(definition: definition, options: options)
         // One plain file is a command stream or a trace log, as its first line says; several files, a directory
         // or a pattern can only be a trace log (a rotated one).
@@ -130,21 +134,22 @@ struct ReplayCommand: ParsableCommand {
         if !otherChains.isEmpty {
             let listed = Self.counts(otherChains)
             let total = otherChains.values.reduce(0, +)
+            let recorded = TerminalText.shown(session.recordedChain)
             if report.commands == 0 {
                 throw CommandFailure.badInput(
-                    "\(stream): expected traces of chain '\(TerminalText.shown(definition.name))', the definition's, found only "
-                        + "other chains' (\(listed)): replay each through its own definition")
+                    "\(stream): expected traces of chain '\(recorded)'\(chain == nil ? " (the definition's)" : ""), found only "
+                        + "other chains' (\(listed)): pass --chain NAME to replay one of them through this definition")
             }
             Terminal.standardError.writeText(
                 "chaintrace: warning: set aside \(TerminalText.counted(total, "command")) of \(stream) recorded on other chains "
-                    + "than '\(TerminalText.shown(definition.name))' (\(listed)): each chain replays through its own definition\n")
+                    + "than '\(recorded)' (\(listed)): --chain NAME replays another\n")
         }
         if !report.expectedOfOtherChains.isEmpty {
             let total = report.expectedOfOtherChains.values.reduce(0, +)
             Terminal.standardError.writeText(
                 "chaintrace: warning: set aside \(TerminalText.counted(total, "trace")) of the --expect log recorded on other "
-                    + "chains than '\(TerminalText.shown(definition.name))' (\(Self.counts(report.expectedOfOtherChains))); they are "
-                    + "not compared\n")
+                    + "chains than '\(TerminalText.shown(session.recordedChain))' (\(Self.counts(report.expectedOfOtherChains))); "
+                    + "they are not compared\n")
         }
         if reader.recordedChainChanges > 0 {
             Terminal.standardError.writeText(

@@ -9,8 +9,9 @@ import Testing
 /// A log recorded in an app holds every chain its recorder saw — the orders chain and the audit chain it calls
 /// into, whose handlers may share names. Replaying it through one chain's definition replays that chain's
 /// commands only, in order, and compares them with that chain's traces of an `--expect` log; the others are set
-/// aside and counted, as `gen-tests --definition` sets them aside. A log with none of the definition's chain is an
-/// error, not a replay of the wrong commands.
+/// aside and counted, as `gen-tests --definition` sets them aside; `--chain` replays another recorded chain's
+/// commands through the definition and compares them by id, whatever the chains are named. A log with none of the
+/// chain is an error that names `--chain`, not a replay of the wrong commands.
 @Suite("Replaying one chain of a log of several")
 struct ReplayOneChainCommandTests {
     static let definitions = [
@@ -68,6 +69,19 @@ struct ReplayOneChainCommandTests {
             #expect(run.standardError.contains("set aside \(noun)") == (others > 0), "\(context)")
             let traces = others == 1 ? "1 trace" : "\(others) traces"
             #expect(run.standardError.contains("set aside \(traces) of the --expect log") == (others > 0), "\(context)")
+
+            // --chain replays the other chain's commands through this definition (a configuration's sessions
+            // through another) and compares them with the other chain's traces, whatever the chains are named.
+            let across = try CLI.run("replay", definition, log, "--chain", other, "--expect", log, "--format", "json", "--paths", "100")
+            if others > 0 {
+                #expect([0, 1].contains(across.status), "\(context): \(across.standardError)")
+                let acrossJSON = try CLI.json(across)
+                let acrossIDs = (acrossJSON["paths"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+                #expect(acrossIDs == recorded[other]!.compactMap(\.commandID), "\(context)")
+                #expect((acrossJSON["comparison"] as? [String: Any])?["compared"] as? Int == others, "\(context)")
+            } else {
+                #expect(across.status == 2 && across.standardError.contains("pass --chain NAME"), "\(context): \(across.standardError)")
+            }
 
             // gen-tests with the definition writes a test for each of its chain's commands, and none for the others.
             let tests = try CLI.run("gen-tests", log, "--definition", definition)
