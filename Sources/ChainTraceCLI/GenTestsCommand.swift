@@ -69,8 +69,7 @@ struct GenTestsCommand: ParsableCommand {
         }
         let logNames = logs.joined(separator: ", ")
         if let onlyChain, !otherChains.isEmpty {
-            let listed = otherChains.sorted { $0.key < $1.key }.map { "'\(TerminalText.shown($0.key))': \($0.value)" }
-                .joined(separator: ", ")
+            let listed = TerminalText.counts(otherChains)
             if recorded.isEmpty {
                 throw CommandFailure.badInput(
                     "\(logNames): expected traces of chain '\(TerminalText.shown(onlyChain))', found only other chains' (\(listed)): "

@@ -49,11 +49,6 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup var slowRule: SlowRuleOptions
     @OptionGroup var output: OutputOptions
 
-    /// Counts by chain as a terminal shows them: `'audit': 3, 'metrics': 1`, in name order.
-    private static func counts(_ counts: [String: Int]) -> String {
-        counts.sorted { $0.key < $1.key }.map { "'\(TerminalText.shown($0.key))': \($0.value)" }.joined(separator: ", ")
-    }
-
     /// `error` with a hint when a file of several is not a trace log: only a recorded log can be several files.
     private static func explained(_ error: FormatError) -> FormatError {
         guard error.line == 1, error.expected.hasPrefix("a trace log header") else { return error }
@@ -132,7 +127,7 @@ struct ReplayCommand: ParsableCommand {
         }
         let otherChains = reader.commandsOfOtherChains
         if !otherChains.isEmpty {
-            let listed = Self.counts(otherChains)
+            let listed = TerminalText.counts(otherChains)
             let total = otherChains.values.reduce(0, +)
             let recorded = TerminalText.shown(session.recordedChain)
             if report.commands == 0 {
@@ -148,7 +143,7 @@ struct ReplayCommand: ParsableCommand {
             let total = report.expectedOfOtherChains.values.reduce(0, +)
             Terminal.standardError.writeText(
                 "chaintrace: warning: set aside \(TerminalText.counted(total, "trace")) of the --expect log recorded on other "
-                    + "chains than '\(TerminalText.shown(session.recordedChain))' (\(Self.counts(report.expectedOfOtherChains))); "
+                    + "chains than '\(TerminalText.shown(session.recordedChain))' (\(TerminalText.counts(report.expectedOfOtherChains))); "
                     + "they are not compared\n")
         }
         if reader.recordedChainChanges > 0 {

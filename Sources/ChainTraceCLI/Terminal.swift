@@ -93,6 +93,11 @@ enum TerminalText {
         return "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
+    /// Counts by name (commands by chain, say) as a terminal shows them: `'audit': 3, 'metrics': 1`, in name order.
+    static func counts(_ counts: [String: Int]) -> String {
+        counts.sorted { $0.key < $1.key }.map { "'\(shown($0.key))': \($0.value)" }.joined(separator: ", ")
+    }
+
     /// `text` from data (a handler name, an id, an error text) as a terminal line shows it: C0 controls (newline
     /// and tab included, so a name stays on its line), DEL, C1 controls, bidi controls and the noncharacters
     /// ``Style`` uses as markers become `\u{…}` escapes; everything else is kept.

@@ -183,9 +183,7 @@ struct TraceLogFile {
         let headerLine = Array(first.prefix { $0 != UInt8(ascii: "\n") })
         // A writer stopped inside its header left only the start of one: the file held nothing yet, and is cut
         // to empty (the cut reported) to get a whole header.
-        if Int64(headerLine.count) == size, !headerLine.isEmpty,
-            [TraceLogFormat.header, CompactTraceLogFormat.header].contains(where: { $0.count > headerLine.count && $0.starts(with: headerLine) })
-        {
+        if Int64(headerLine.count) == size, TraceLogFormat.isCutHeader(headerLine) {
             _ = try cut(descriptor, to: 0, size: Int64(size), path: path)
             return (nil, TornTail(line: 1, byteCount: headerLine.count, problem: "the start of a header, cut off before appending"))
         }

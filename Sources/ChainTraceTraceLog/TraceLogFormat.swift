@@ -23,6 +23,12 @@ public enum TraceLogFormat {
         return writer.bytes
     }
 
+    /// Whether `bytes` are the start of a header line, cut short: what a writer stopped inside its header leaves
+    /// (a proper prefix of either version's header).
+    static func isCutHeader(_ bytes: some Collection<UInt8>) -> Bool {
+        !bytes.isEmpty && [header, CompactTraceLogFormat.header].contains { $0.count > bytes.count && $0.starts(with: bytes) }
+    }
+
     /// One trace as a log line, without its newline: the same bytes as writing ``value(of:)``, written directly
     /// in sorted key order (about ten times faster than building the value first).
     public static func encode(_ trace: Trace) -> [UInt8] {

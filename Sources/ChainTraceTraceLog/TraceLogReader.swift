@@ -293,13 +293,9 @@ public final class TraceLogReader {
     /// stopped while writing the header leaves a file like that; any other is no trace log, and was read as an
     /// empty log with its only line "torn".
     private func checkTornHeader(_ raw: LineReader.Line) throws(FormatError) {
-        let headers = [TraceLogFormat.header, CompactTraceLogFormat.header]
+        // A line that parses is judged as a header by the ordinary read; one that does not must be a header's start.
         let isHeaderOrItsStart = lines.withBytes(of: raw) { bytes in
-            headers.contains { header in
-                bytes.count >= header.count
-                    ? (try? JSONParser.parse(bytes, line: raw.number)) != nil
-                    : header.starts(with: bytes)
-            }
+            TraceLogFormat.isCutHeader(bytes) || (try? JSONParser.parse(bytes, line: raw.number)) != nil
         }
         guard !isHeaderOrItsStart else { return }
         throw FormatError(

@@ -116,16 +116,27 @@ struct TraceLogProfilerTests {
         return true
     }
 
+    /// `bytes` in a new file of the tests' directory; its path.
+    static func written(_ bytes: [UInt8]) throws -> String {
+        let path = TestFiles.directory.appendingPathComponent("profiled-\(UUID()).jsonl").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// A profiler of 1–4 threads cutting a log of `logBytes` into parts of any size up to a third of it.
+    static func anyProfiler(_ random: inout SeededGenerator, logBytes: Int) -> TraceLogProfiler {
+        TraceLogProfiler(threads: Int.random(in: 1...4, using: &random), partBytes: Int.random(in: 1...max(2, logBytes / 3), using: &random))
+    }
+
     @Test(arguments: SeededGenerator.seeds(40))
     func partsReadInParallelGiveThePlainProfile(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let (bytes, torn) = Self.log(&random)
-        let path = TestFiles.directory.appendingPathComponent("parallel-\(UUID()).jsonl").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let path = try Self.written(bytes)
         let plain = try TraceLogReader(path: path, payloads: false)
         let expected = try ChainProfile(reading: plain)
         for _ in 0..<4 {
-            let profiler = TraceLogProfiler(threads: Int.random(in: 1...4, using: &random), partBytes: Int.random(in: 1...max(2, bytes.count / 3), using: &random))
+            let profiler = Self.anyProfiler(&random, logBytes: bytes.count)
             let result = try profiler.profile(paths: [path])
             #expect(Self.same(result.profile, expected), "seed \(seed), \(profiler.threads) threads, parts of \(profiler.partBytes) bytes")
             #expect(result.droppedTraces == plain.droppedTraces, "seed \(seed)")
@@ -137,7 +148,7 @@ struct TraceLogProfilerTests {
         let again = try TraceLogReader(path: path, payloads: false)
         while let trace = try again.next() { order.append(trace) }
         for _ in 0..<3 {
-            let profiler = TraceLogProfiler(threads: Int.random(in: 1...4, using: &random), partBytes: Int.random(in: 1...max(2, bytes.count / 3), using: &random))
+            let profiler = Self.anyProfiler(&random, logBytes: bytes.count)
             let (result, collected) = try profiler.profile(paths: [path], collecting: { OrderCollector() })
             #expect(collected.traces == order, "seed \(seed), \(profiler.threads) threads, parts of \(profiler.partBytes) bytes")
             #expect(Self.same(result.profile, expected), "seed \(seed)")
@@ -147,7 +158,7 @@ struct TraceLogProfilerTests {
         var folded = FoldedStacksExport()
         for trace in order { folded.add(trace) }
         for _ in 0..<3 {
-            let profiler = TraceLogProfiler(threads: Int.random(in: 1...4, using: &random), partBytes: Int.random(in: 1...max(2, bytes.count / 3), using: &random))
+            let profiler = Self.anyProfiler(&random, logBytes: bytes.count)
             let (_, joined) = try profiler.profile(paths: [path], collecting: FoldedStacksExport.init)
             #expect(joined.text(unit: .nanoseconds) == folded.text(unit: .nanoseconds), "seed \(seed), \(profiler.threads) threads, parts of \(profiler.partBytes) bytes")
         }
@@ -160,17 +171,14 @@ struct TraceLogProfilerTests {
     func aChainFilterProfilesExactlyThatChainsTraces(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let (bytes, _) = Self.log(&random)
-        let path = TestFiles.directory.appendingPathComponent("chains-\(UUID()).jsonl").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let path = try Self.written(bytes)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let plain = try TraceLogReader(path: path, payloads: false)
-        var all: [Trace] = []
-        while let trace = try plain.next() { all.append(trace) }
+        let all = try plain.readAll().traces
         for chains in [["a"], ["b"], ["a", "b"], ["c"]] {
             let kept = all.filter { chains.contains($0.chain) }
             let expected = ChainProfile(kept)
-            var profiler = TraceLogProfiler(
-                threads: Int.random(in: 1...4, using: &random), partBytes: Int.random(in: 1...max(2, bytes.count / 3), using: &random))
+            var profiler = Self.anyProfiler(&random, logBytes: bytes.count)
             profiler.chains = Set(chains)
             let (result, collected) = try profiler.profile(paths: [path], collecting: { OrderCollector() })
             #expect(Self.same(result.profile, expected), "seed \(seed), \(chains), \(profiler.threads) threads, parts of \(profiler.partBytes)")

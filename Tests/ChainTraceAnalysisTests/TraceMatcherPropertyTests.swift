@@ -38,6 +38,18 @@ struct TraceMatcherPropertyTests {
         }
     }
 
+    /// The two runs matched as logs read side by side give them, a trace of each a step, each on line index + 2.
+    static func matched(_ first: [Trace], _ second: [Trace]) -> TraceMatcher {
+        var matcher = TraceMatcher()
+        for index in 0..<max(first.count, second.count) {
+            matcher.add(
+                first: index < first.count ? (first[index], line: index + 2) : nil,
+                second: index < second.count ? (second[index], line: index + 2) : nil)
+        }
+        matcher.finish()
+        return matcher
+    }
+
     @Test(arguments: SeededGenerator.seeds(40))
     func everyChangeIsFoundAsItsKindAndNothingElse(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
@@ -66,13 +78,7 @@ struct TraceMatcherPropertyTests {
             let at = Int.random(in: 0..<(second.count - 1), using: &random)
             second.swapAt(at, Int.random(in: at..<min(second.count, at + 4), using: &random))
         }
-        var matcher = TraceMatcher()
-        for index in 0..<max(first.count, second.count) {
-            matcher.add(
-                first: index < first.count ? (first[index], line: index + 2) : nil,
-                second: index < second.count ? (second[index], line: index + 2) : nil)
-        }
-        matcher.finish()
+        let matcher = Self.matched(first, second)
         let found = Dictionary(matcher.divergences.map { ($0.command, $0.kind) }, uniquingKeysWith: { first, _ in first })
         #expect(matcher.divergences.count == found.count, "seed \(seed): a command reported twice")
         #expect(found == expected.compactMapValues { $0 }, "seed \(seed): \(found) vs \(expected.compactMapValues { $0 })")
@@ -120,13 +126,7 @@ struct TraceMatcherPropertyTests {
             unexpected.formUnion(others.dropFirst(lines.count))
         }
 
-        var matcher = TraceMatcher()
-        for index in 0..<max(first.count, second.count) {
-            matcher.add(
-                first: index < first.count ? (first[index], line: index + 2) : nil,
-                second: index < second.count ? (second[index], line: index + 2) : nil)
-        }
-        matcher.finish()
+        let matcher = Self.matched(first, second)
         let found = matcher.divergences
         #expect(Set(found.filter { $0.kind == .differentHandler }.compactMap { d in d.expected?.line.flatMap { e in d.actual?.line.map { [e, $0] } } }) == pairs,
                 "seed \(seed)")

@@ -15,6 +15,9 @@ func takingOwnNames(_ chain: String, count: Int, into sink: InMemoryTraceSink) t
 /// handler, a command taken before the loop is unaffected, and the dry run names the same loop.
 @Suite("The loop guard on generated loops")
 struct LoopGuardPropertyTests {
+    /// "1 hop", "3 hops", as the errors count.
+    static func hops(_ count: Int) -> String { count == 1 ? "1 hop" : "\(count) hops" }
+
     @Test(arguments: SeededGenerator.seeds(50))
     func everyLoopIsStoppedAndNamed(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
@@ -36,7 +39,7 @@ struct LoopGuardPropertyTests {
         #expect(trace.hops.count <= count + 1, "seed \(seed): \(trace.hops.count) hops")
         // The count the message gives is the trace's, the stopped hop aside.
         let before = trace.hops.count - 1
-        #expect(error.message.contains("stopped after \(before == 1 ? "1 hop" : "\(before) hops"). "), "seed \(seed): \(error.message)")
+        #expect(error.message.contains("stopped after \(Self.hops(before)). "), "seed \(seed): \(error.message)")
 
         // A command some handler on the way takes is taken, loop or not.
         let taker = Int.random(in: entry...end, using: &random)
@@ -46,6 +49,28 @@ struct LoopGuardPropertyTests {
         // The dry run of the command nobody takes stops at the loop too, naming it.
         let dryError = try #require(throws: ChainError.self, "seed \(seed)") { try chain.whoWouldHandle("nobody", from: names[entry]) }
         #expect(dryError.code == .loop && Set(dryError.handlers) == Set(loop), "seed \(seed): \(dryError)")
+    }
+
+    /// A loop through a registry: the hops the message counts are the chain's own, a registry and the members it
+    /// asked counting as one, and the message says so — a trace of the same command shows every member's hop.
+    @Test(arguments: SeededGenerator.seeds(30))
+    func aLoopThroughARegistrySaysHowItCounts(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let count = Int.random(in: 1...6, using: &random)
+        let sink = InMemoryTraceSink()
+        let (chain, names) = try takingOwnNames("registry-loops-\(seed)", count: count, into: sink)
+        let registry = try chain.addRegistry("Late", at: random.chance(0.5) ? .first : .before(random.pick(names)))
+        for member in 0..<Int.random(in: 0...3, using: &random) {
+            try registry.register(Handler<String, String>("M\(member)") { _ in .pass }, weight: member)
+        }
+        try chain.link(names[count - 1], to: random.pick(names + ["Late"]))
+
+        let error = try #require(throws: ChainError.self, "seed \(seed)") { try chain.send("nobody", from: "Late") }
+        #expect(error.code == .loop, "seed \(seed)")
+        let trace = try #require(sink.traces.last, "seed \(seed)")
+        let own = trace.hops.filter { $0.registry == nil }.count - 1
+        #expect(error.message.contains("stopped after \(Self.hops(own)) along its own path (a registry and its members count as one)"),
+                "seed \(seed): \(error.message) for \(trace.path)")
     }
 }
 
@@ -86,27 +111,5 @@ struct HopLimitPropertyTests {
         try chain.link(names[count - 1], to: names[entry])
         let loopError = try #require(throws: ChainError.self, "seed \(seed)") { try chain.send("nobody", from: names[entry]) }
         #expect(loopError.code == .loop && Set(loopError.handlers) == Set(names[entry...]), "seed \(seed): \(loopError)")
-    }
-
-    /// A loop through a registry: the hops the message counts are the chain's own, a registry and the members it
-    /// asked counting as one, and the message says so — a trace of the same command shows every member's hop.
-    @Test(arguments: SeededGenerator.seeds(30))
-    func aLoopThroughARegistrySaysHowItCounts(seed: UInt64) throws {
-        var random = SeededGenerator(seed: seed)
-        let count = Int.random(in: 1...6, using: &random)
-        let sink = InMemoryTraceSink()
-        let (chain, names) = try takingOwnNames("registry-loops-\(seed)", count: count, into: sink)
-        let registry = try chain.addRegistry("Late", at: random.chance(0.5) ? .first : .before(random.pick(names)))
-        for member in 0..<Int.random(in: 0...3, using: &random) {
-            try registry.register(Handler<String, String>("M\(member)") { _ in .pass }, weight: member)
-        }
-        try chain.link(names[count - 1], to: random.pick(names + ["Late"]))
-
-        let error = try #require(throws: ChainError.self, "seed \(seed)") { try chain.send("nobody", from: "Late") }
-        #expect(error.code == .loop, "seed \(seed)")
-        let trace = try #require(sink.traces.last, "seed \(seed)")
-        let own = trace.hops.filter { $0.registry == nil }.count - 1
-        #expect(error.message.contains("stopped after \(own == 1 ? "1 hop" : "\(own) hops") along its own path (a registry and its members count as one)"),
-                "seed \(seed): \(error.message) for \(trace.path)")
     }
 }
