@@ -104,13 +104,15 @@ struct GenTestsCommand: ParsableCommand {
         }
         if withoutPayload > 0 {
             Terminal.standardError.writeText(
-                "chaintrace: warning: \(withoutPayload) of \(recorded.count) commands in \(logNames) have no payload "
+                "chaintrace: warning: \(TerminalText.share(withoutPayload, of: recorded.count, "command")) in \(logNames) "
+                    + "\(TerminalText.agreeing(withoutPayload, "has", "have")) no payload "
                     + "(recorded with capturesPayloads: false); their tests send them with empty fields, so they may take "
                     + "another path than the recorded one (each such test says so)\n")
         }
         if afterChanges > 0 {
             Terminal.standardError.writeText(
-                "chaintrace: warning: \(afterChanges) of \(recorded.count) commands in \(logNames) were recorded after "
+                "chaintrace: warning: \(TerminalText.share(afterChanges, of: recorded.count, "command")) in \(logNames) "
+                    + "\(TerminalText.agreeing(afterChanges, "was", "were")) recorded after "
                     + "\(TerminalText.counted(changes.madeWhileRecording.count, "chain change")) made while it was recorded, "
                     + "which the generated tests do not make (a log names what changed, not the rules of the handlers that "
                     + "came and went); their tests send them through the chain as the tests build it, so they may take "

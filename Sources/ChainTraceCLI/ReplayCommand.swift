@@ -121,7 +121,8 @@ struct ReplayCommand: ParsableCommand {
         let style = output.style
         if reader.commandsWithoutPayload > 0 {
             Terminal.standardError.writeText(
-                "chaintrace: warning: \(reader.commandsWithoutPayload) of \(report.commands) commands in \(stream) have no payload "
+                "chaintrace: warning: \(TerminalText.share(reader.commandsWithoutPayload, of: report.commands, "command")) in "
+                    + "\(stream) \(TerminalText.agreeing(reader.commandsWithoutPayload, "has", "have")) no payload "
                     + "(recorded with capturesPayloads: false); they replay with empty fields, so their paths may differ "
                     + "from the recording\n")
         }
@@ -194,7 +195,7 @@ struct ReplayCommand: ParsableCommand {
                 text += DivergenceReport(matcher: comparison, shown: divergences).text(style: style)
             }
             if report.invalidLineCount > 0 {
-                text += "\n" + style.red("Skipped \(report.invalidLineCount) invalid lines") + ":\n"
+                text += "\n" + style.red("Skipped \(TerminalText.counted(report.invalidLineCount, "invalid line"))") + ":\n"
                 for error in invalidLines { text += "  \(error)\n" }
             }
             if let torn = report.tornTail { text += "\n  Ignored a torn last line: \(torn)\n" }

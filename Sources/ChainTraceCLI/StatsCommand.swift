@@ -40,8 +40,10 @@ struct StatsCommand: ParsableCommand {
         else { return }
         let chains = profile.chains.map { "'\($0)'" }.joined(separator: ", ")
         Terminal.standardError.writeText(
-            "chaintrace: warning: none of the \(budgeted.count) handlers with a budget in \(TerminalText.shown(path)) (chain "
-                + "'\(TerminalText.shown(definition.name))') is in the log (chain \(TerminalText.shown(chains))), so no budget is checked\n")
+            "chaintrace: warning: "
+                + (budgeted.count == 1 ? "the one handler with a budget" : "none of the \(budgeted.count) handlers with a budget")
+                + " in \(TerminalText.shown(path)) (chain "
+                + "'\(TerminalText.shown(definition.name))') \(budgeted.count == 1 ? "is not" : "is") in the log (chain \(TerminalText.shown(chains))), so no budget is checked\n")
     }
 
     func validate() throws {

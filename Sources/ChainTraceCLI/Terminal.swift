@@ -93,6 +93,16 @@ enum TerminalText {
         return "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
+    /// `part` of `total` things, the noun agreeing with the total: "1 of 1 command", "2 of 3 commands".
+    static func share(_ part: Int, of total: Int, _ noun: String) -> String {
+        "\(part) of \(counted(total, noun))"
+    }
+
+    /// The verb agreeing with `count`: `agreeing(1, "has", "have")` is "has".
+    static func agreeing(_ count: Int, _ singular: String, _ plural: String) -> String {
+        count == 1 ? singular : plural
+    }
+
     /// Counts by name (commands by chain, say) as a terminal shows them: `'audit': 3, 'metrics': 1`, in name order.
     static func counts(_ counts: [String: Int]) -> String {
         counts.sorted { $0.key < $1.key }.map { "'\(shown($0.key))': \($0.value)" }.joined(separator: ", ")

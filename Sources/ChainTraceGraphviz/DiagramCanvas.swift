@@ -24,6 +24,20 @@ struct DiagramCanvas {
 
     static let entryID = "entry"
 
+    /// Turns the links' labels into `xlabel`s, placed after the layout, for a graph with clusters (registries).
+    /// Graphviz 2.42 (Debian 12's) corrupts its heap laying out a labelled link between two nodes it puts on one
+    /// rank when the graph has a cluster: `flat_edges` makes room for the label in the rank above by reallocating
+    /// that rank's node list, which the clusters still point into, and frees it again when the layout is freed
+    /// (the process aborts, or draws on). Which links end up on one rank depends on loops and on the order its
+    /// tables happen to keep, so every link of such a graph is labelled outside the layout.
+    static func labelLinksOutside(_ dot: inout DOTGraph) {
+        for index in dot.edges.indices {
+            dot.edges[index].attributes = dot.edges[index].attributes.map { attribute in
+                attribute.name == "label" ? DOTGraph.Attribute("xlabel", attribute.value) : attribute
+            }
+        }
+    }
+
     /// Chooses the drawn handlers: all but the ignored; with a focus only those and their neighbours; then, when
     /// `heat` is given and there are more than the maximum, the hottest.
     init(graph: ChainGraph, options: DiagramOptions, heat: ((String) -> Double)? = nil, heatUnit: String = "self time") {
@@ -167,6 +181,7 @@ struct DiagramCanvas {
             dot.addEdge(from: id(of: drawnLink.from), to: id(of: drawnLink.to), attributes)
         }
         extra(&dot)
+        if dot.subgraphs.contains(where: { $0.id.hasPrefix("cluster") }) { Self.labelLinksOutside(&dot) }
         return dot
     }
 

@@ -91,9 +91,10 @@ struct GenTestsCaveatCommandTests {
             if trace.payload == nil { withoutPayload += 1 }
             if !before.isEmpty { afterChanges += 1 }
         }
-        #expect(output.standardError.contains("\(withoutPayload) of \(traces.count) commands") == (withoutPayload > 0),
+        let commands = traces.count == 1 ? "command" : "commands"
+        #expect(output.standardError.contains("\(withoutPayload) of \(traces.count) \(commands) in") == (withoutPayload > 0),
                 "seed \(seed): \(output.standardError)")
-        #expect(output.standardError.contains("\(afterChanges) of \(traces.count) commands in") == (afterChanges > 0),
+        #expect(output.standardError.contains("\(afterChanges) of \(traces.count) \(commands) in") == (afterChanges > 0),
                 "seed \(seed): \(output.standardError)")
     }
 

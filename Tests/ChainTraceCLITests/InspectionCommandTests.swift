@@ -132,7 +132,7 @@ struct InspectionCommandTests {
         for format in ["text", "json"] {
             let wrong = try CLI.run("stats", log, "--definition", other.path, "--format", format)
             #expect(wrong.status == 0)
-            #expect(wrong.standardError.contains("warning: none of the 1 handlers with a budget in \(other.path) (chain 'other') is in the log (chain 'editor')"), "\(wrong.standardError)")
+            #expect(wrong.standardError.contains("warning: the one handler with a budget in \(other.path) (chain 'other') is not in the log (chain 'editor')"), "\(wrong.standardError)")
         }
         let right = try CLI.run("stats", log, "--definition", definition)
         #expect(right.status == 0 && right.standardError.isEmpty, "\(right.standardError)")

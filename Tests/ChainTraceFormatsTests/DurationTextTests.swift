@@ -62,6 +62,43 @@ struct DurationTextTests {
         #expect(DurationText.nanoseconds("9100000000s") == 9_100_000_000_000_000_000 && !DurationText.isTooLong("9100000000s"))
     }
 
+    /// Exact to the nanosecond up to 2^63 - 1, in every unit: random digit strings, up to 21 before the point and
+    /// 12 after, against the same number worked out on their text (the point moved, leading zeros dropped, then
+    /// compared with Int64.max digit by digit), with no float on either side.
+    @Test(arguments: SeededGenerator.seeds(300))
+    func durationsAreExactUpToTheLastNanosecond(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        func digits(_ count: Int) -> String { String((0..<count).map { _ in Character(String(Int.random(in: 0...9, using: &random))) }) }
+        let (unit, places) = random.pick([("ns", 0), ("us", 3), ("\u{B5}s", 3), ("ms", 6), ("s", 9)])
+        // Near the limit half the time: 19 digits once the point has moved.
+        let integer = random.chance(0.5) ? digits(19 - places) : digits(Int.random(in: 1...21, using: &random))
+        let fraction = random.chance(0.3) ? "" : digits(Int.random(in: 1...12, using: &random))
+        let text = fraction.isEmpty ? "\(integer)\(unit)" : "\(integer).\(fraction)\(unit)"
+        // The oracle: move the point, round on the first digit dropped, decide overflow on the text.
+        let padded = fraction + String(repeating: "0", count: places)
+        let whole = String((integer + padded.prefix(places)).drop { $0 == "0" })
+        let roundsUp = padded.count > places && padded[padded.index(padded.startIndex, offsetBy: places)] >= "5"
+        let limit = String(Int64.max)
+        func fits(_ number: String) -> Bool { number.count < limit.count || (number.count == limit.count && number <= limit) }
+        var expected: Int64? = fits(whole) ? Int64(whole.isEmpty ? "0" : whole)! : nil
+        if roundsUp, let value = expected {
+            expected = value == Int64.max ? nil : value + 1
+        }
+        #expect(DurationText.nanoseconds(text) == expected, "seed \(seed): \(text)")
+        #expect(DurationText.isTooLong(text) == (expected == nil), "seed \(seed): \(text)")
+    }
+
+    @Test func theLastNanosecondBeforeTwoToTheSixtyThirdReads() {
+        #expect(DurationText.nanoseconds("9223372036854775807ns") == Int64.max)
+        #expect(DurationText.nanoseconds("9223372036.854775807s") == Int64.max)
+        #expect(DurationText.nanoseconds("9223372036.8547758074s") == Int64.max)
+        for text in ["9223372036854775808ns", "9223372036.8547758075s", "9223372036854775.808us"] {
+            #expect(DurationText.nanoseconds(text) == nil && DurationText.isTooLong(text), "\(text)")
+        }
+        #expect(DurationText.nanoseconds("0.0000000001ns") == 0 && DurationText.nanoseconds("0.5ns") == 1)
+        #expect(DurationText.nanoseconds("1.0000000005s") == 1_000_000_001)
+    }
+
     @Test func extremesFormatWithoutTrapping() {
         for value in [Int64.min, -1, 0, 999, 1_000, 999_999, Int64.max] {
             #expect(!DurationText.format(nanoseconds: value).isEmpty)

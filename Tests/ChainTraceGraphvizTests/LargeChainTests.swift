@@ -57,7 +57,7 @@ struct LargeChainTests {
 
         let ignored = ChainDiagram.structure(graph, options: DiagramOptions(ignore: ["Analytics"])).text
         #expect(!ignored.contains("<b>Analytics</b>"))
-        #expect(ignored.contains("h2 -> h4 [style=\"dashed\", label=\"⋯ 1 hidden handler\"]"))
+        #expect(ignored.contains("h2 -> h4 [style=\"dashed\", xlabel=\"⋯ 1 hidden handler\"]"))
         #expect(ignored.contains("1 handler hidden (ignored)"))
     }
 }

@@ -142,7 +142,9 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
         }
     }
 
-    /// Removes the named handler or registry; whatever led to it now leads where it led.
+    /// Removes the named handler or registry; whatever led to it now leads where it led. Removing the head makes
+    /// the node it led to the head; a head that led nowhere (an entry of a tree) hands over to the first node
+    /// left, in the order they were added, that no other forwards to.
     public func remove(_ name: String) throws(ChainError) {
         try edit(.remove, name, nil) { state throws(ChainError) in try state.structure.remove(name) }
     }

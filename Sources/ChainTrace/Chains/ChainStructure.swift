@@ -69,11 +69,19 @@ struct ChainStructure<Member: ChainMember> {
         for predecessor in order where nodes[predecessor]?.next == name {
             nodes[predecessor]?.next = node.next
         }
-        if head == name { head = node.next }
         for member in node.members { memberOwners[member.member.name] = nil }
         nodes[name] = nil
         order.removeAll { $0 == name }
+        if head == name { head = node.next ?? firstRoot() }
         version += 1
+    }
+
+    /// The head after the head was removed and forwarded nowhere (an entry of a tree that was a leaf): the first
+    /// node, in the order they came, that no other forwards to — the next entry, as a definition that leaves its
+    /// entries out lists them — else the first node. `nil` only when no node is left.
+    private func firstRoot() -> String? {
+        let targets = Set(nodes.values.compactMap(\.next))
+        return order.first { !targets.contains($0) } ?? order.first
     }
 
     mutating func replace(_ name: String, with handler: Member) throws(ChainError) {

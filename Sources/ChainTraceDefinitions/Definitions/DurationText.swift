@@ -4,32 +4,61 @@ import ChainTraceJSON
 /// Durations as people write them in definitions and flags: `250ns`, `20us` (or `20µs`, with the micro sign or the
 /// Greek letter mu, which keyboards type), `1.5ms`, `2s`.
 public enum DurationText {
-    private static let units: [(suffix: String, nanoseconds: Double)] = [
-        ("ns", 1), ("us", 1_000), ("\u{B5}s", 1_000), ("\u{3BC}s", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000),
+    /// Each unit's spellings and its decimal places of nanoseconds: a digit after the point of `1.5ms` is 100 000 ns.
+    private static let units: [(suffix: String, places: Int)] = [
+        ("ns", 0), ("us", 3), ("\u{B5}s", 3), ("\u{3BC}s", 3), ("ms", 6), ("s", 9),
     ]
 
     /// The nanoseconds `text` stands for, or `nil` when it is not a decimal number (`250`, `1.5`) followed by a
-    /// unit, or is 2^63 ns or more (``isTooLong(_:)``).
+    /// unit, or is 2^63 ns or more (``isTooLong(_:)``). Exact: digits past a nanosecond round to the nearest one
+    /// (half up), and no float stands between the text and the count.
     public static func nanoseconds(_ text: String) -> Int64? {
-        guard let nanoseconds = written(text), nanoseconds < 9.2e18 else { return nil }
-        return Int64(nanoseconds.rounded())
+        guard case .nanoseconds(let nanoseconds)? = written(text) else { return nil }
+        return nanoseconds
     }
 
     /// Whether `text` is written as a duration (a decimal number and a unit) but is too long for one: 2^63
     /// nanoseconds and more, about 292 years.
     public static func isTooLong(_ text: String) -> Bool {
-        guard let nanoseconds = written(text) else { return false }
-        return !(nanoseconds < 9.2e18)
+        guard case .tooLong? = written(text) else { return false }
+        return true
     }
 
-    /// The nanoseconds `text` is written as, however many: a decimal number and a unit, spaces around either.
-    private static func written(_ text: String) -> Double? {
+    private enum Written {
+        case nanoseconds(Int64)
+        case tooLong
+    }
+
+    /// What `text` is written as, however long: a decimal number and a unit, spaces around either.
+    private static func written(_ text: String) -> Written? {
         let trimmed = text.trimmingSpaces
-        for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
+        for (suffix, places) in units where trimmed.hasSuffix(suffix) {
             // Decimal digits with an optional fraction, as the docs write them: no sign, exponent or hex float.
-            return decimalNumber(trimmed.dropLast(suffix.count).trimmingSpaces).map { $0 * scale }
+            return exactNanoseconds(trimmed.dropLast(suffix.count).trimmingSpaces, places: places)
         }
         return nil
+    }
+
+    /// The digits of `number` with its point moved `places` to the right, rounded half up to an integer, counted
+    /// without a float; `.tooLong` past `Int64.max`.
+    private static func exactNanoseconds(_ number: String, places: Int) -> Written? {
+        let parts = number.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 1 || parts.count == 2,
+            parts.allSatisfy({ part in !part.isEmpty && part.allSatisfy { (0x30...0x39).contains($0) } })
+        else { return nil }
+        let fraction = parts.count == 2 ? Array(parts[1]) : []
+        var value: Int64 = 0
+        var fits = true
+        func add(_ digit: UInt8, times ten: Bool) {
+            guard fits else { return }
+            let (shifted, overflow) = ten ? value.multipliedReportingOverflow(by: 10) : (value, false)
+            let (sum, carry) = shifted.addingReportingOverflow(Int64(digit &- 0x30))
+            if overflow || carry { fits = false } else { value = sum }
+        }
+        for digit in parts[0] { add(digit, times: true) }
+        for place in 0..<places { add(place < fraction.count ? fraction[place] : 0x30, times: true) }
+        if places < fraction.count, fraction[places] >= UInt8(ascii: "5") { add(0x31, times: false) }
+        return fits ? .nanoseconds(value) : .tooLong
     }
 
     /// The value of `text` when it is ASCII digits, optionally with one `.` and more digits after it — the only
