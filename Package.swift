@@ -146,7 +146,7 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .target(
-            name: "ChainTraceTestSupport", dependencies: ["ChainTrace"], path: "Tests/ChainTraceTestSupport",
+            name: "ChainTraceTestSupport", dependencies: ["ChainTrace", "ChainTraceJSON"], path: "Tests/ChainTraceTestSupport",
             swiftSettings: upcomingFeatures),
         .testTarget(
             name: "ChainTraceTests",

@@ -57,7 +57,8 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
     public static func parse(_ text: String) throws(RuleSyntaxError) -> SlowHandlerRule {
         var clauses: [Clause] = []
         for written in text.split(separator: ",") {
-            let part = written.filter { $0 != " " }.lowercased()
+            // "5×-median" as the legends write the factor (the multiplication sign) reads as "5x-median".
+            let part = String(written.filter { $0 != " " }.lowercased().map { $0 == "\u{D7}" ? "x" : $0 })
             guard !part.isEmpty else { continue }
             // "p95>1ms or 5x-median", as the legends word it: the words run together once spaces are dropped.
             let words = written.lowercased().split(separator: " ")
@@ -254,7 +255,7 @@ public struct SlowHandlerFlag: Sendable, Hashable {
 
 /// A slow-handler rule clause that is not understood, and what it needed.
 public struct RuleSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The clause, as parsed: lowercased, without spaces.
+    /// The clause, as parsed: lowercased, without spaces, `×` read as `x`.
     public var clause: String
     /// What the clause needed where it went wrong: `a statistic (p50, p90, p95, p99, max, mean) or "share" before ">"`.
     public var expected: String

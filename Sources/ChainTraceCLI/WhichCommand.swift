@@ -67,8 +67,15 @@ struct WhichCommand: ParsableCommand {
         } catch {
             let found = TerminalText.shown(start ?? "")
             // A registry's member is no entry, but its registry is.
-            let hint = error.code == .wrongKind && error.handlers.count == 2
-                ? ChainDefinitionLinter.registryMemberHint(TerminalText.shown(error.handlers[1])) : ""
+            let handlers = definition.handlers.map(\.name)
+            let hint: String
+            if error.code == .wrongKind && error.handlers.count == 2 {
+                hint = ChainDefinitionLinter.registryMemberHint(TerminalText.shown(error.handlers[1]))
+            } else {
+                let near = ChainDefinitionLinter.nearMiss(start ?? "", among: handlers)
+                let listed = handlers.prefix(12).map { "\"\(TerminalText.shown($0))\"" }.joined(separator: ", ")
+                hint = near.isEmpty ? " (its handlers: \(listed)\(handlers.count > 12 ? ", …" : ""))" : TerminalText.shown(near)
+            }
             throw CommandFailure.badInput("\(name): expected an entry naming a handler of \(TerminalText.shown(definition.name)), found \"\(found)\"\(hint)")
         }
         switch output.format {

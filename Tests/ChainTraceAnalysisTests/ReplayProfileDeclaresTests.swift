@@ -13,10 +13,8 @@ struct ReplayProfileDeclaresTests {
     @Test(arguments: SeededGenerator.seeds(30))
     func everyHandlerIsListedWithItsBudgetAndItsCounts(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let (value, _) = GeneratedDefinition.make(&random)
-        var writer = JSONWriter()
-        writer.write(value)
-        let definition = try ChainDefinition.load(bytes: writer.bytes, file: "g.chain.json")
+        let bytes = GeneratedDefinition.makeBytes(&random)
+        let definition = try ChainDefinition.load(bytes: bytes, file: "g.chain.json")
         var expectedNames: [String] = []
         var budgets: [String: Int64] = [:]
         for handler in definition.handlers {

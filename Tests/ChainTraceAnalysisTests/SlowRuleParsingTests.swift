@@ -30,13 +30,15 @@ struct SlowRuleParsingTests {
                 texts.append("share>\(percent)%")
             default:
                 let factor = Int.random(in: 1...20, using: &random)
+                // The legends write the factor with the multiplication sign; either reads.
+                let times = random.chance(0.3) ? "\u{D7}" : "x"
                 if random.chance(0.5) {
                     clauses.append(.timesMedian(.p95, factor: Double(factor)))
-                    texts.append("\(factor)x-median")
+                    texts.append("\(factor)\(times)-median")
                 } else {
                     let statistic = random.pick(Self.statistics)
                     clauses.append(.timesMedian(statistic, factor: Double(factor)))
-                    texts.append("\(statistic.rawValue)>\(factor)x-median")
+                    texts.append("\(statistic.rawValue)>\(factor)\(times)-median")
                 }
             }
         }

@@ -32,7 +32,11 @@ struct InspectionCommandTests {
         #expect(bad.standardError == "chaintrace: <command>:1:25: expected a JSON value, found '}'\n")
         let entry = try CLI.run("which", definition, #"{"kind":"Tap"}"#, "--entry", "Nope")
         #expect(entry.status == 2)
-        #expect(entry.standardError.contains(#"expected an entry naming a handler of editor, found "Nope""#))
+        #expect(entry.standardError.contains(#"expected an entry naming a handler of editor, found "Nope" (its handlers: "#))
+        #expect(entry.standardError.contains(#""Cell""#), "\(entry.standardError)")
+        // A near miss is named.
+        let near = try CLI.run("which", definition, #"{"kind":"Tap"}"#, "--entry", "Cel")
+        #expect(near.status == 2 && near.standardError.contains(#"found "Cel" (did you mean "Cell"?)"#), "\(near.standardError)")
     }
 
     /// Two mistakes a user makes with `which`: a stream file given as the command (without `@`), and a registry's

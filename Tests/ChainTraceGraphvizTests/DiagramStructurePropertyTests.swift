@@ -43,10 +43,8 @@ struct DiagramStructurePropertyTests {
     @Test(arguments: SeededGenerator.seeds(25))
     func theStructureHasEveryHandlerAndLinkAndEveryDiagramRenders(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let (value, _) = GeneratedDefinition.make(&random)
-        var writer = JSONWriter()
-        writer.write(value)
-        let definition = try ChainDefinition.load(bytes: writer.bytes, file: "g.chain.json")
+        let bytes = GeneratedDefinition.makeBytes(&random)
+        let definition = try ChainDefinition.load(bytes: bytes, file: "g.chain.json")
         let graph = ChainGraph(definition: definition)
         let names = Set(graph.handlers.map(\.name))
         let options = DiagramOptions(rowLength: 1_000, maximumHandlers: nil)
@@ -145,10 +143,8 @@ struct DiagramCuttingPropertyTests {
 @Suite("Rendering from many threads, and what diagrams say", .serialized)
 struct ConcurrentRenderingTests {
     static func graphAndTraces(_ random: inout SeededGenerator) throws -> (ChainGraph, [Trace]) {
-        let (value, _) = GeneratedDefinition.make(&random)
-        var writer = JSONWriter()
-        writer.write(value)
-        let definition = try ChainDefinition.load(bytes: writer.bytes, file: "g.chain.json")
+        let bytes = GeneratedDefinition.makeBytes(&random)
+        let definition = try ChainDefinition.load(bytes: bytes, file: "g.chain.json")
         let chain = try definition.makeChain(unknownTypes: .modelFromRules)
         let sink = InMemoryTraceSink()
         chain.recorder = Recorder(sink: sink)

@@ -1,4 +1,5 @@
 public import ChainTrace
+import ChainTraceJSON
 
 /// Chain definitions as users write them, generated: handlers H0…Hn in a line or a tree, observers, registries
 /// of weighted members, rules of every kind over the fields `size`, `weight`, `card.type` and `name` and the kinds
@@ -21,6 +22,13 @@ public enum GeneratedDefinition {
     }
 
     /// A valid definition, and the paths of the members that can be given a wrong value, with the value to give.
+    /// A generated definition as the JSON text of a file.
+    public static func makeBytes(_ random: inout SeededGenerator) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.write(make(&random).0)
+        return writer.bytes
+    }
+
     public static func make(_ random: inout SeededGenerator) -> (JSONValue, [(path: [String], wrong: JSONValue, first: UInt8)]) {
         let count = Int.random(in: 1...6, using: &random)
         var handlers: [JSONValue] = []

@@ -22,6 +22,8 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
         var changeSink: (any TraceSink)?
         var maximumHops: Int?
         @usableFromInline var compiled: CompiledChain<Member>
+        /// While above 0, edits leave the snapshot as it is (see ``editingInOneGo(_:)``).
+        var snapshotsDeferred = 0
     }
 
     @usableFromInline let state: LockedValue<State>
@@ -205,11 +207,21 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
         return result
     }
 
+    /// Makes the edits `body` makes — each recorded as it is made — and publishes one snapshot when it returns,
+    /// instead of one an edit: building a chain of n handlers compiled it n times over, so a chain definition of
+    /// 5 000 handlers took 17 s to load and one of 1 000, half a second. Senders meanwhile see the chain as it was.
+    package func editingInOneGo<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        state.withLock { $0.snapshotsDeferred += 1 }
+        defer { edit { $0.snapshotsDeferred -= 1 } }
+        return try body()
+    }
+
     /// Applies an edit and publishes the new snapshot, all under the lock.
     @discardableResult
     func edit<T, Failure: Error>(_ change: (inout State) throws(Failure) -> T) throws(Failure) -> T {
         try state.withLock { state throws(Failure) -> T in
             let result = try change(&state)
+            guard state.snapshotsDeferred == 0 else { return result }
             state.compiled = CompiledChain(
                 state.structure,
                 recorder: state.recorder,

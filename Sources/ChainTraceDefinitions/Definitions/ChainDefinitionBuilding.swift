@@ -31,6 +31,15 @@ extension ChainDefinition {
         } catch {
             throw self.error(at: "chain", expected: "a chain name", found: error.message)
         }
+        try chain.editingInOneGo { () throws(FormatError) in try build(into: chain, types: types, unknownTypes: unknownTypes, schema: schema) }
+        return chain
+    }
+
+    /// Adds the handlers and links to `chain`, which is empty.
+    private func build(
+        into chain: Chain<JSONCommand, JSONValue>, types: HandlerTypes, unknownTypes: HandlerTypes.UnknownTypePolicy,
+        schema: FieldSchema?
+    ) throws(FormatError) {
         let defaultEntry = entries.first
         let ordered = handlers.sorted { left, _ in left.name == defaultEntry }
         for handler in ordered {
@@ -51,7 +60,6 @@ extension ChainDefinition {
         for handler in handlers where handler.next != nil {
             try building(handler) { () throws(ChainError) in try chain.link(handler.name, to: handler.next) }
         }
-        return chain
     }
 
     /// Makes one handler: the app's type when registered, else from the rules written for it.

@@ -10,10 +10,13 @@ import ChainTraceJSON
 public struct ChainDefinitionLinter: Sendable {
     /// The definition checked.
     public let definition: ChainDefinition
+    /// The top-level handlers by name (the first of a name given twice, as a walk along `next` finds it).
+    private let topLevel: [String: HandlerDefinition]
 
     /// Prepares to check `definition`.
     public init(definition: ChainDefinition) {
         self.definition = definition
+        topLevel = Dictionary(definition.handlers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Reads and checks the file at `path`: every problem of its fields and rules, then of its structure.
@@ -103,6 +106,7 @@ public struct ChainDefinitionLinter: Sendable {
     func cycles() -> [[String]] {
         let next = Dictionary(definition.handlers.map { ($0.name, $0.next) }, uniquingKeysWith: { first, _ in first })
         var state: [String: Int] = [:]  // 1: on the current walk, 2: done
+        let order = Dictionary(definition.handlers.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         var result: [[String]] = []
         for handler in definition.handlers where state[handler.name] == nil {
             var walk: [String] = []
@@ -114,8 +118,7 @@ public struct ChainDefinitionLinter: Sendable {
             }
             if let name = current, state[name] == 1, let start = walk.firstIndex(of: name) {
                 let cycle = Array(walk[start...])
-                let order = definition.handlers.map(\.name)
-                let first = cycle.min { order.firstIndex(of: $0)! < order.firstIndex(of: $1)! }!
+                let first = cycle.min { order[$0]! < order[$1]! }!
                 let rotation = cycle.firstIndex(of: first)!
                 result.append(Array(cycle[rotation...] + cycle[..<rotation]))
             }
@@ -140,8 +143,9 @@ public struct ChainDefinitionLinter: Sendable {
     /// The top-level names from `entry` to the end of its path, stopping before a repeat.
     func path(from entry: String) -> [String] {
         var names: [String] = []
+        var seen: Set<String> = []
         var current: String? = entry
-        while let name = current, !names.contains(name), let handler = definition.handlers.first(where: { $0.name == name }) {
+        while let name = current, let handler = topLevel[name], seen.insert(name).inserted {
             names.append(name)
             current = handler.next
         }
@@ -150,7 +154,8 @@ public struct ChainDefinitionLinter: Sendable {
 
     private func ruleFindings() -> [LintFinding] {
         var findings: [LintFinding] = []
-        let entries = definition.entries
+        // Each entry's walk once, not once a handler: a chain of thousands of handlers took minutes to lint.
+        let walks = definition.entries.map(walk(from:))
         for handler in allHandlers where handler.role == .responder && !handler.isRegistry && handler.type == nil {
             guard let rule = handler.accepts else {
                 findings.append(finding(.warning, .neverAccepts, at: handler.source, handler: handler.name,
@@ -165,9 +170,9 @@ public struct ChainDefinitionLinter: Sendable {
             }
             var shadows: [String] = []
             var reachedFromSomeEntry = false
-            for entry in entries {
-                let earlier = responders(before: handler.name, from: entry)
-                guard let earlier else { continue }
+            for walk in walks {
+                guard let count = walk.respondersBefore[handler.name] else { continue }
+                let earlier = walk.responders[..<count]
                 reachedFromSomeEntry = true
                 guard let shadow = earlier.first(where: { other in other.accepts.map { rule.implies($0) } ?? false })
                 else { shadows = []; break }
@@ -182,23 +187,29 @@ public struct ChainDefinitionLinter: Sendable {
         return findings
     }
 
-    /// The responders a command from `entry` meets before `name` (registry members in weight order), or `nil`
-    /// when that entry never reaches it.
-    private func responders(before name: String, from entry: String) -> [HandlerDefinition]? {
-        var earlier: [HandlerDefinition] = []
+    /// What a command from one entry meets: the responders in the order it meets them (registry members in
+    /// weight order), and for each handler on the way, how many of them come before it.
+    private struct Walk {
+        var responders: [HandlerDefinition] = []
+        var respondersBefore: [String: Int] = [:]
+
+        mutating func meet(_ handler: HandlerDefinition) {
+            if respondersBefore[handler.name] == nil { respondersBefore[handler.name] = responders.count }
+            if handler.role == .responder { responders.append(handler) }
+        }
+    }
+
+    private func walk(from entry: String) -> Walk {
+        var walk = Walk()
         for nodeName in path(from: entry) {
-            guard let node = definition.handlers.first(where: { $0.name == nodeName }) else { return nil }
+            guard let node = topLevel[nodeName] else { break }
             if let members = node.members {
-                for member in Self.ordered(members) {
-                    if member.name == name { return earlier }
-                    if member.role == .responder { earlier.append(member) }
-                }
+                for member in Self.ordered(members) { walk.meet(member) }
             } else {
-                if node.name == name { return earlier }
-                if node.role == .responder { earlier.append(node) }
+                walk.meet(node)
             }
         }
-        return nil
+        return walk
     }
 
     /// Registry members in the order commands reach them: highest weight first, ties in file order.
@@ -217,6 +228,12 @@ public struct ChainDefinitionLinter: Sendable {
             return Self.registryMemberHint(registry.name)
         }
         return ChainDefinitionDecoder.suggestion(for: name, among: definition.handlers.map(\.name))
+    }
+
+    /// What follows a name that is a near miss of one of `names` — ` (did you mean "Cell"?)` — in the linter's
+    /// findings and the CLI's errors alike; empty when none is near.
+    package static func nearMiss(_ name: String, among names: [String]) -> String {
+        ChainDefinitionDecoder.suggestion(for: name, among: names)
     }
 
     /// What follows a name that is a member of `registry` where a handler of the chain's own paths was expected,
