@@ -1,5 +1,4 @@
 public import ChainTrace
-import Histogram
 import ChainTraceFastPath
 
 /// What one handler did over many commands: how often it decided each way, and how long it took.
@@ -27,14 +26,13 @@ public struct HandlerStatistics: Sendable {
     /// Self times, except those a profile still holds as pending (see ``HopCounters``).
     /// The longest self time recorded, exactly.
     private var largestSelfTime: UInt64 = 0
-    private var selfTimes = Histogram<UInt64>(highestTrackableValue: 1 << 40, numberOfSignificantValueDigits: .two)
+    private var selfTimes = TimeDistribution()
     /// The sum of its inclusive times (its own and what it forwarded to).
     public internal(set) var totalInclusiveNanoseconds: UInt64 = 0
 
     /// Starts empty statistics for `handler`.
     public init(handler: String) {
         self.handler = handler
-        selfTimes.autoResize = true
     }
 
     /// Takes the counts a profile keeps apart.
@@ -91,7 +89,7 @@ public struct HandlerStatistics: Sendable {
     /// time in the same bucket as `nanoseconds` counts). The difference of two such counts is the bar of a
     /// histogram of this handler's self times; bars made so never count a time twice and add up to ``seen``.
     public func selfTimeCount(atOrBelow nanoseconds: UInt64) -> Int {
-        seen == 0 ? 0 : Int(clamping: selfTimes.count(within: 0...nanoseconds))
+        seen == 0 ? 0 : Int(clamping: selfTimes.count(atOrBelow: nanoseconds))
     }
 
     /// The mean self time, in nanoseconds.

@@ -10,7 +10,8 @@ import Histogram
 /// print(times.inclusiveTime(of: "Auth", atPercentile: 95))
 /// ```
 public struct InclusiveTimes: TraceCollector {
-    private var histograms: [Histogram<UInt64>] = []
+    /// Each handler's, by slot.
+    private var histograms: [TimeDistribution] = []
     private var indexByName: [String: Int] = [:]
     private var commandTimes = Self.histogram()
     /// The handler slot of each name of the names last seen, and whose names those were.
@@ -62,7 +63,7 @@ public struct InclusiveTimes: TraceCollector {
 
     private mutating func slot(of name: String) -> Int {
         if let index = indexByName[name] { return index }
-        histograms.append(Self.histogram())
+        histograms.append(TimeDistribution())
         indexByName[name] = histograms.count - 1
         return histograms.count - 1
     }

@@ -68,7 +68,9 @@ public struct LatencyChange: Sendable, Hashable, Encodable {
     /// The change of each handler, in the order of the first profile, then handlers new in the second.
     public static func between(_ before: ChainProfile, _ after: ChainProfile, threshold: Double = 0.10) -> [LatencyChange] {
         var names = before.handlers.filter { $0.seen > 0 }.map(\.handler)
-        for handler in after.handlers where handler.seen > 0 && !names.contains(handler.handler) { names.append(handler.handler) }
+        // A set beside the list: searching the list made a diff of logs with thousands of handlers quadratic.
+        var listed = Set(names)
+        for handler in after.handlers where handler.seen > 0 && listed.insert(handler.handler).inserted { names.append(handler.handler) }
         return names.map { name in
             let old = before.statistics(of: name)
             let new = after.statistics(of: name)

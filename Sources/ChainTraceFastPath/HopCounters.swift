@@ -60,6 +60,11 @@ public final class HopCounters: @unchecked Sendable {
         @usableFromInline var targets: UnsafeMutablePointer<Int32>
         @usableFromInline var nextLink: UnsafeMutablePointer<Int32>
         @usableFromInline var linkCounts: UnsafeMutablePointer<Int>
+        /// For a node with more than ``HopCounters/scannedLinks`` links, each target's link, so that a hop along
+        /// it is not a scan of the whole list: made when a scan first runs that long, kept up by `addLink`. A log of
+        /// thousands of entries (responders named per instance) made every arrival a scan of them all — `stats`
+        /// and `diff` of 30 000 traces spent most of their time there.
+        @usableFromInline var longLinks: [Int: [Int32: Int32]] = [:]
 
         /// Where each name of the traces being added (see ``ChainProfile``) is among the handlers counted here:
         /// `handlerByName[name index]`, `handlerByNameCount` of them.
@@ -224,18 +229,59 @@ public final class HopCounters: @unchecked Sendable {
         return true
     }
 
+    /// How many of a node's links a count scans before it looks the target up instead (see `longLinks`).
+    public static var scannedLinks: Int { 32 }
+
     /// Counts one command going from node `from` (0 for its arrival, `i + 1` for handler `i`) to handler `to`.
     @inline(__always)
     @inlinable public func countLink(from: Int, to: Int) {
         var link = Int(firstLink[from])
+        var scanned = 0
         while link >= 0 {
             if Int(targets[link]) == to {
                 linkCounts[link] &+= 1
                 return
             }
             link = Int(nextLink[link])
+            scanned &+= 1
+            if scanned == Self.scannedLinks {
+                countLongLink(from: from, to: to)
+                return
+            }
         }
         addLink(from: from, to: to)
+    }
+
+    /// ``countLink(from:to:)`` for a node with many links: by its index of them.
+    @usableFromInline func countLongLink(from: Int, to: Int) {
+        if let link = link(from: from, to: to) {
+            linkCounts[link] &+= 1
+        } else {
+            addLink(from: from, to: to)
+        }
+    }
+
+    /// The link from node `from` to handler `to`, if there is one: looked up when the node has an index of its
+    /// links (made here once its list is long), else found by a scan.
+    func link(from: Int, to: Int) -> Int? {
+        if cell.value.longLinks[from] == nil {
+            var link = Int(firstLink[from])
+            var scanned = 0
+            while link >= 0 {
+                if Int(targets[link]) == to { return link }
+                link = Int(nextLink[link])
+                scanned += 1
+            }
+            guard scanned >= Self.scannedLinks else { return nil }
+            var index: [Int32: Int32] = [:]
+            link = Int(firstLink[from])
+            while link >= 0 {
+                index[targets[link]] = Int32(link)
+                link = Int(nextLink[link])
+            }
+            cell.value.longLinks[from] = index
+        }
+        return cell.value.longLinks[from]?[Int32(truncatingIfNeeded: to)].map(Int.init)
     }
 
     @usableFromInline func addLink(from: Int, to: Int) {
@@ -250,6 +296,7 @@ public final class HopCounters: @unchecked Sendable {
         (linkCounts + linkCount).initialize(to: 1)
         (nextLink + linkCount).initialize(to: firstLink[from])
         firstLink[from] = Int32(linkCount)
+        if cell.value.longLinks[from] != nil { cell.value.longLinks[from]![Int32(truncatingIfNeeded: to)] = Int32(linkCount) }
         linkCount += 1
     }
 
@@ -273,8 +320,7 @@ public final class HopCounters: @unchecked Sendable {
     public func addLink(from: Int, to: Int, count: Int) {
         guard count > 0 else { return }
         countLink(from: from, to: to)
-        var link = Int(firstLink[from])
-        while Int(targets[link]) != to { link = Int(nextLink[link]) }
+        guard let link = link(from: from, to: to) else { return }
         let (sum, overflow) = linkCounts[link].addingReportingOverflow(count - 1)
         linkCounts[link] = overflow ? .max : sum
     }

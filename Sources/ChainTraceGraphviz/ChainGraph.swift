@@ -140,10 +140,12 @@ public struct ChainGraph: Sendable, Hashable {
         }
         let order = Dictionary((handlers + seen).enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         var newLinks: [Link] = []
+        // A set beside the list: a log of thousands of entries (handlers named per instance) made this quadratic.
+        var entered = Set(entries)
         for edge in profile.edges.keys.sorted(by: { Self.edgeOrder($0, $1, order) }) {
             if let from = edge.from {
                 newLinks.append(Link(from: from, to: edge.to, isObservedOnly: !inferred))
-            } else if !entries.contains(edge.to) {
+            } else if entered.insert(edge.to).inserted {
                 entries.append(edge.to)
             }
         }
@@ -175,14 +177,21 @@ public struct ChainGraph: Sendable, Hashable {
         for link in newLinks where pairs.insert([link.from, link.to]).inserted { links.append(link) }
     }
 
-    /// Keeps a registry's members together, where its first member was met.
-    private static func groupingRegistries(_ handlers: [Handler]) -> [Handler] {
+    /// Keeps a registry's members together, where its first member was met: the registry first, then its members in
+    /// the order they came. (Names are unique, as ``merge(_:_:)`` keeps them; found by set and by group rather than
+    /// by searching what is placed, which was quadratic in the handlers.)
+    static func groupingRegistries(_ handlers: [Handler]) -> [Handler] {
+        let groups = Dictionary(grouping: handlers.filter { $0.registry != nil }, by: { $0.registry! })
         var result: [Handler] = []
-        for handler in handlers where !result.contains(where: { $0.name == handler.name }) {
-            if let registry = handler.registry {
-                let group = handlers.filter { $0.registry == registry && !result.contains($0) }
-                result += group.filter(\.isRegistry) + group.filter { !$0.isRegistry }
+        var placed: Set<String> = []
+        for handler in handlers where !placed.contains(handler.name) {
+            if let registry = handler.registry, let group = groups[registry] {
+                let left = group.filter { !placed.contains($0.name) }
+                for member in left.filter(\.isRegistry) + left.filter({ !$0.isRegistry }) where placed.insert(member.name).inserted {
+                    result.append(member)
+                }
             } else {
+                placed.insert(handler.name)
                 result.append(handler)
             }
         }

@@ -184,18 +184,20 @@ struct FastPathAlgorithmTests {
     }
 
     /// Hops counted by `HopCounters`, copied part way, give the counts, links and pending self times a plain
-    /// count of the same hops gives.
-    @Test(arguments: SeededGenerator.seeds(40))
+    /// count of the same hops gives — with a few handlers, and with more than a node's scan covers
+    /// (`HopCounters.scannedLinks`), where a node's links are looked up by its index of them.
+    @Test(arguments: SeededGenerator.seeds(60))
     func hopCountersCountWhatAPlainCountCounts(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
         var counters = HopCounters()
-        let handlers = Int.random(in: 1...12, using: &random)
+        let handlers = random.chance(0.4) ? Int.random(in: HopCounters.scannedLinks...(3 * HopCounters.scannedLinks), using: &random)
+            : Int.random(in: 1...12, using: &random)
         for _ in 0..<handlers { counters.addHandler() }
         var rows = [HopCounters.Row](repeating: HopCounters.Row(), count: handlers)
         var links: [[Int]: Int] = [:]
         var pending: [[Int]: UInt32] = [:]
         var overflowed: [UInt64] = []
-        for _ in 0..<Int.random(in: 1...40, using: &random) {
+        for _ in 0..<Int.random(in: 1...(handlers > 12 ? 400 : 40), using: &random) {
             var previous = 0
             for _ in 0..<Int.random(in: 1...6, using: &random) {
                 let handler = Int.random(in: 0..<handlers, using: &random)
@@ -242,6 +244,16 @@ struct FastPathAlgorithmTests {
         var counted: [[Int]: Int] = [:]
         counters.forEachLink { from, to, count in counted[[from, to]] = count }
         #expect(counted == links, "seed \(seed)")
+        // Merged into counters of their own (as the profiles of a log's parts are), link by link with its count.
+        let merged = HopCounters()
+        for _ in 0..<handlers { merged.addHandler() }
+        let times = Int.random(in: 1...2, using: &random)
+        for _ in 0..<times {
+            counters.forEachLink { from, to, count in merged.addLink(from: from, to: to, count: count) }
+        }
+        var mergedCounts: [[Int]: Int] = [:]
+        merged.forEachLink { from, to, count in mergedCounts[[from, to]] = count }
+        #expect(mergedCounts == links.mapValues { $0 * times }, "seed \(seed)")
         counters.clearPendingSelfTimes()
         #expect(counters.pendingCount == 0)
     }

@@ -112,9 +112,12 @@ struct ChainStructure<Member: ChainMember> {
     mutating func register(_ member: Member, weight: Int, in registry: String) throws(ChainError) {
         try requireRegistry(registry)
         try requireNew(member.name)
-        // Newest first among equal weights: the new member goes in front, and the stable order keeps it there.
-        let members = [RegistryMember(member: member, weight: weight)] + (nodes[registry]?.members ?? [])
-        nodes[registry]?.members = RegistryOrder.arranged(members, weight: \.weight)
+        // Newest first among equal weights: ahead of the first member that weighs no more, as arranging the new
+        // member followed by the others (RegistryOrder) would place it — without sorting them all again for each
+        // member, which made a registry of thousands quadratic and more to build.
+        let members = nodes[registry]?.members ?? []
+        let place = members.firstIndex { $0.weight <= weight } ?? members.count
+        nodes[registry]?.members.insert(RegistryMember(member: member, weight: weight), at: place)
         memberOwners[member.name] = registry
         version += 1
     }
