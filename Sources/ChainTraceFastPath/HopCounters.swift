@@ -262,26 +262,20 @@ public final class HopCounters: @unchecked Sendable {
     }
 
     /// The link from node `from` to handler `to`, if there is one: looked up when the node has an index of its
-    /// links (made here once its list is long), else found by a scan.
+    /// links, else found by a scan of them all — after which a node with ``scannedLinks`` links or more gets its
+    /// index, so that no target of a long list is scanned for twice.
     func link(from: Int, to: Int) -> Int? {
-        if cell.value.longLinks[from] == nil {
-            var link = Int(firstLink[from])
-            var scanned = 0
-            while link >= 0 {
-                if Int(targets[link]) == to { return link }
-                link = Int(nextLink[link])
-                scanned += 1
-            }
-            guard scanned >= Self.scannedLinks else { return nil }
-            var index: [Int32: Int32] = [:]
-            link = Int(firstLink[from])
-            while link >= 0 {
-                index[targets[link]] = Int32(link)
-                link = Int(nextLink[link])
-            }
-            cell.value.longLinks[from] = index
+        if let index = cell.value.longLinks[from] { return index[Int32(truncatingIfNeeded: to)].map(Int.init) }
+        var found: Int?
+        var index: [Int32: Int32] = [:]
+        var link = Int(firstLink[from])
+        while link >= 0 {
+            if Int(targets[link]) == to { found = link }
+            index[targets[link]] = Int32(link)
+            link = Int(nextLink[link])
         }
-        return cell.value.longLinks[from]?[Int32(truncatingIfNeeded: to)].map(Int.init)
+        if index.count >= Self.scannedLinks { cell.value.longLinks[from] = index }
+        return found
     }
 
     @usableFromInline func addLink(from: Int, to: Int) {

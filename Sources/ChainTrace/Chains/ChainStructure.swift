@@ -115,9 +115,9 @@ struct ChainStructure<Member: ChainMember> {
         // Newest first among equal weights: ahead of the first member that weighs no more, as arranging the new
         // member followed by the others (RegistryOrder) would place it — without sorting them all again for each
         // member, which made a registry of thousands quadratic and more to build.
-        let members = nodes[registry]?.members ?? []
-        let place = members.firstIndex { $0.weight <= weight } ?? members.count
-        nodes[registry]?.members.insert(RegistryMember(member: member, weight: weight), at: place)
+        // `requireRegistry` found the node.
+        let place = nodes[registry]!.members.firstIndex { $0.weight <= weight } ?? nodes[registry]!.members.count
+        nodes[registry]!.members.insert(RegistryMember(member: member, weight: weight), at: place)
         memberOwners[member.name] = registry
         version += 1
     }

@@ -42,10 +42,7 @@ public enum DurationText {
     /// The digits of `number` with its point moved `places` to the right, rounded half up to an integer, counted
     /// without a float; `.tooLong` past `Int64.max`.
     private static func exactNanoseconds(_ number: String, places: Int) -> Written? {
-        let parts = number.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 1 || parts.count == 2,
-            parts.allSatisfy({ part in !part.isEmpty && part.allSatisfy { (0x30...0x39).contains($0) } })
-        else { return nil }
+        guard let parts = decimalDigits(number) else { return nil }
         let fraction = parts.count == 2 ? Array(parts[1]) : []
         var value: Int64 = 0
         var fits = true
@@ -64,11 +61,17 @@ public enum DurationText {
     /// The value of `text` when it is ASCII digits, optionally with one `.` and more digits after it — the only
     /// numbers durations and slow-handler rule clauses take (no sign, exponent, hex float, `inf` or `nan`).
     package static func decimalNumber(_ text: some StringProtocol) -> Double? {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        decimalDigits(text) == nil ? nil : Double(String(text))
+    }
+
+    /// The digits of `text` before and after its point (one part when it has none), when it is written as
+    /// ``decimalNumber(_:)`` takes it.
+    private static func decimalDigits(_ text: some StringProtocol) -> [Substring.UTF8View]? {
+        let parts = Substring(text).utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 1 || parts.count == 2,
-            parts.allSatisfy({ part in !part.isEmpty && part.utf8.allSatisfy { (0x30...0x39).contains($0) } })
+            parts.allSatisfy({ part in !part.isEmpty && part.allSatisfy { (0x30...0x39).contains($0) } })
         else { return nil }
-        return Double(String(text))
+        return parts
     }
 
     /// What the parser accepts, for error messages.
