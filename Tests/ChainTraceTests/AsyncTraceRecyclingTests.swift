@@ -39,10 +39,83 @@ struct AsyncTraceRecyclingTests {
             }
             await late.value
         }
+        // The late hop starts after the first command's trace was delivered: a trace of its own, neither lost nor
+        // in the second command's.
         let paths = sink.traces.map(\.path)
-        #expect(paths.count == 40)
-        #expect(paths.allSatisfy { $0 == ["First"] || $0 == ["First", "Late"] || $0 == ["Second"] }, "\(paths)")
+        #expect(paths.count == 60, "\(paths)")
+        #expect(paths.filter { $0 == ["First"] }.count == 20, "\(paths)")
         #expect(paths.filter { $0 == ["Second"] }.count == 20, "\(paths)")
+        #expect(paths.filter { $0 == ["Late"] }.count == 20, "\(paths)")
+    }
+
+    /// Hops that start, in a task that outlived the command, after its trace was delivered — async or synchronous,
+    /// nested or not, any number of them — each start a trace of their own, with their own decisions; before, they
+    /// were added to the delivered trace and lost. Generated: how many tasks, how many hops each, how deep, which
+    /// are synchronous or observers.
+    @Test(arguments: SeededGenerator.seeds(12))
+    func hopsStartedAfterTheirTraceWasDeliveredAreTracesOfTheirOwn(seed: UInt64) async throws {
+        var random = SeededGenerator(seed: seed)
+        struct Plan: Sendable {
+            var depth: Int
+            var synchronous: Bool
+            var observer: Bool
+        }
+        let plans: [[Plan]] = (0..<Int.random(in: 1...4, using: &random)).map { _ in
+            (0..<Int.random(in: 1...3, using: &random)).map { _ in
+                Plan(
+                    depth: Int.random(in: 1...3, using: &random), synchronous: Bool.random(using: &random),
+                    observer: Bool.random(using: &random))
+            }
+        }
+        @Sendable func late(_ name: String, depth: Int, plan: Plan) async -> Int {
+            let role: HandlerRole = plan.observer ? .observer : .responder
+            if plan.synchronous {
+                func step(_ level: Int) -> Int? {
+                    traceHop("\(name).\(level)", command: Sent(number: 0), role: level == 0 ? role : .responder) {
+                        level + 1 < depth ? step(level + 1) : level
+                    }
+                }
+                return step(0) ?? -1
+            }
+            func step(_ level: Int) async -> Int? {
+                await traceHop("\(name).\(level)", command: Sent(number: 0), role: level == 0 ? role : .responder) {
+                    level + 1 < depth ? await step(level + 1) : level
+                }
+            }
+            return await step(0) ?? -1
+        }
+        let sink = InMemoryTraceSink()
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let tasks = await ChainTracing.withRecorder(Recorder(sink: sink, capturesPayloads: false)) { () async -> [Task<Void, Never>] in
+            let tasks = await traceHop("Command", command: Sent(number: 0)) { () async -> [Task<Void, Never>] in
+                plans.enumerated().map { index, hops in
+                    Task {
+                        for await _ in gate { break }
+                        for (hop, plan) in hops.enumerated() { _ = await late("T\(index)H\(hop)", depth: plan.depth, plan: plan) }
+                    }
+                }
+            }
+            // The command's trace is delivered; now the tasks run their hops (inside the recorder's scope).
+            open.yield()
+            open.finish()
+            for task in tasks { await task.value }
+            return tasks
+        }
+        _ = tasks
+        let traces = sink.traces
+        let expected = plans.enumerated().flatMap { index, hops in hops.enumerated().map { hop, plan in (index, hop, plan) } }
+        #expect(traces.count == 1 + expected.count, "seed \(seed): \(traces.map(\.path))")
+        #expect(traces.filter { $0.path == ["Command"] }.count == 1, "seed \(seed)")
+        for (index, hop, plan) in expected {
+            let name = "T\(index)H\(hop)"
+            let path = (0..<plan.depth).map { "\(name).\($0)" }
+            let trace = traces.first { $0.path.first == path.first }
+            #expect(trace?.path == path, "seed \(seed): \(name)")
+            var decisions = [Decision](repeating: .passed, count: plan.depth)
+            decisions[plan.depth - 1] = .accepted
+            if plan.observer { decisions[0] = .continued }
+            #expect(trace?.hops.map(\.decision) == decisions, "seed \(seed): \(name)")
+        }
     }
 
     /// Hops still open when their trace is delivered — begun by a task that outlives the command, one inside the
@@ -113,7 +186,8 @@ struct AsyncTraceRecyclingTests {
     /// Child tasks adding hops to one shared trace at once — many of them, each a few hops deep, on every thread
     /// of the pool, so that the trace's lock is contended — some with a synchronous hop inside, some (one hop deep)
     /// starting children of their own, some deciding for themselves: every hop arrives once with its own name and the decision its own
-    /// nesting gives it (a hop with a hop inside it passed, the innermost accepted or failed), and times that add
+    /// nesting gives it (a hop with a hop inside it that did more than continue passed, the innermost accepted or
+    /// failed), and times that add
     /// up. Before, the trace kept one "innermost" hop for all tasks: a hop closed whichever hop had opened last,
     /// and a sibling's hop counted as nested. Generated: how many children, how deep, which fail, nest or decide.
     @Test(arguments: SeededGenerator.seeds(8))
@@ -171,10 +245,16 @@ struct AsyncTraceRecyclingTests {
             } else if parents.contains(child) {
                 expected["G\(child).0"] = .accepted
                 expected["G\(child).1"] = .accepted
+            } else if deciding.contains(child) {
+                expected[innermost] = .continued
+                // Only an observer's decision inside it: the hop that called it took the command.
+                if depths[child] > 1 { expected["C\(child).\(depths[child] - 2)"] = .accepted }
             } else {
-                expected[innermost] = deciding.contains(child) ? .continued : .accepted
+                expected[innermost] = .accepted
             }
         }
+        // The same for the outer hop, when every child is one hop that continued.
+        if (0..<children).allSatisfy({ deciding.contains($0) && depths[$0] == 1 }) { expected["Outer"] = .accepted }
         #expect(trace.path.sorted() == expected.keys.sorted(), "seed \(seed): \(trace.path)")
         let decided = Dictionary(trace.hops.map { ($0.handler, $0.decision) }, uniquingKeysWith: { first, _ in first })
         for (handler, decision) in expected where decided[handler] != decision {

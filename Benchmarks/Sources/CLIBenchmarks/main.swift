@@ -7,8 +7,10 @@
 // memory run), CHAINTRACE_BENCH_REPEATS (default 3), CHAINTRACE_BENCH_SHAPE_COMMANDS (commands per stream shape,
 // default 100000; 0 skips the shapes table — see StreamShapes.swift), CHAINTRACE_BENCH_CLI (the `chaintrace` binary timed end to
 // end; default .build/release/chaintrace, skipped when missing — build it first with
-// `swift build -c release --product chaintrace`). `--write-shapes DIR` only writes the benchmark's chain definition,
-// stream shapes and the flat stream's trace logs (v1 and v2) into DIR, for profiling one of them.
+// `swift build -c release --product chaintrace`), CHAINTRACE_BENCH_SIMDJSON (the simdjson reference decoder, for
+// the shapes table's last two columns; build it with `Reference/build-simdjson-reference.sh`, skipped when unset).
+// `--write-shapes DIR` only writes the benchmark's chain definition, stream shapes and the flat stream's trace
+// logs (v1 and v2) into DIR, for profiling one of them.
 
 import ChainTrace
 import ChainTraceAnalysis
@@ -28,6 +30,40 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     try body()
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+/// The processor time (user and system, every thread of this process) `body` takes; seconds.
+func processorSeconds(_ body: () throws -> Void) rethrows -> Double {
+    func now() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+    let start = now()
+    try body()
+    return now() - start
+}
+
+/// The simdjson reference decoder (Reference/simdjson-lines.cpp) reading every line of `path` on one thread:
+/// commands a second for its full parse and for its first stage alone, or `nil` without `CHAINTRACE_BENCH_SIMDJSON`.
+func simdjsonRates(_ path: String, lines: Int) throws -> (full: Double, stage: Double)? {
+    guard let binary = getenv("CHAINTRACE_BENCH_SIMDJSON").map({ String(cString: $0) }) else { return nil }
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: binary)
+    child.arguments = [path]
+    let output = Pipe()
+    child.standardOutput = output
+    try child.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    child.waitUntilExit()
+    precondition(child.terminationStatus == 0, "\(binary) \(path) exited with \(child.terminationStatus)")
+    // `lines <n> dom <seconds> stage <seconds>`
+    let words = text.split(whereSeparator: \.isWhitespace)
+    guard words.count == 6, Int(words[1]) == lines, let full = Double(words[3]), let stage = Double(words[5]) else {
+        preconditionFailure("\(binary) \(path): unexpected output \(text)")
+    }
+    return (Double(lines) / full, Double(lines) / stage)
 }
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chaintrace-cli-bench-\(getpid())")
@@ -261,13 +297,14 @@ if shapeCount > 0 {
     print("")
     print("Stream shapes — \(shapeCount) commands each, fixed seed; replay = read, run the chain traced, profile (in process)")
     print("")
-    print("| shape | MB | replay (commands/s) | replay, decoding on the reading thread only (commands/s) | replay, reading in line (commands/s) | replay with trace log (commands/s) | replay with trace log, reading in line (commands/s) | JSONDecoder into a JSON tree (commands/s) | replay ÷ JSONDecoder |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| shape | MB | replay (commands/s) | replay, processor time a command (µs, both threads) | replay, decoding on the reading thread only (commands/s) | replay, reading in line (commands/s) | replay with trace log (commands/s) | replay with trace log, reading in line (commands/s) | JSONDecoder into a JSON tree (commands/s) | replay ÷ JSONDecoder | simdjson full parse, one thread (commands/s) | simdjson first stage only, one thread (commands/s) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for shape in StreamShape.allCases {
         let path = directory.appendingPathComponent("\(shape.rawValue).jsonl").path
         try shape.write(shapeCount, to: path)
         let tracePath = directory.appendingPathComponent("\(shape.rawValue).traces.jsonl").path
         var rates: [Double] = []
+        var processorTimes: [Double] = []
         var oneThreadRates: [Double] = []
         var inLineRates: [Double] = []
         var tracedRates: [Double] = []
@@ -296,6 +333,8 @@ if shapeCount > 0 {
         }
         for _ in 0..<repeats {
             rates.append(try replayRate(ReplaySession.Options(), "with the defaults"))
+            // Once more for the processor time alone: what both threads spend, whatever the wall clock.
+            processorTimes.append(try processorSeconds { _ = try replayRate(ReplaySession.Options(), "for its processor time") } / Double(shapeCount) * 1e6)
             // The same replay with the replaying thread waiting for the reading thread instead of decoding too, and
             // reading each line as it sends (no second thread), in the same round.
             var oneThreadOptions = ReplaySession.Options()
@@ -314,7 +353,9 @@ if shapeCount > 0 {
             decoderRates.append(Double(shapeCount) / decoding)
         }
         let ratio = zip(rates, decoderRates).map { $0 / $1 }
-        print("| \(shape.rawValue) | \(fileSize(path) / 1_000_000) | \(range(rates, thousands)) | \(range(oneThreadRates, thousands)) | \(range(inLineRates, thousands)) | \(range(tracedRates, thousands)) | \(range(tracedInLineRates, thousands)) | \(range(decoderRates, thousands)) | \(range(ratio) { String(format: "%.1f×", $0) }) |")
+        let simdjson = try simdjsonRates(path, lines: shapeCount)
+        let simdjsonColumns = simdjson.map { "\(thousands($0.full)) | \(thousands($0.stage))" } ?? "not run | not run"
+        print("| \(shape.rawValue) | \(fileSize(path) / 1_000_000) | \(range(rates, thousands)) | \(range(processorTimes) { String(format: "%.2f", $0) }) | \(range(oneThreadRates, thousands)) | \(range(inLineRates, thousands)) | \(range(tracedRates, thousands)) | \(range(tracedInLineRates, thousands)) | \(range(decoderRates, thousands)) | \(range(ratio) { String(format: "%.1f×", $0) }) | \(simdjsonColumns) |")
         try? FileManager.default.removeItem(atPath: path)
         try? FileManager.default.removeItem(atPath: tracePath)
     }

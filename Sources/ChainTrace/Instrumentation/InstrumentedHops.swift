@@ -150,54 +150,103 @@ extension ChainTracing {
             guard isOutermost else {
                 // The task's async trace, joined by a synchronous hop.
                 let task = currentTaskIdentity()
-                return try runNested(
-                    handler, in: trace, task: (task, taskHops.owner ?? task), role: role, judge: judge, onLoop: onLoop, body)
+                let name = handler()
+                switch trace.begin(name, task: task, owner: taskHops.owner ?? task) {
+                case .opened:
+                    return try runOpened(in: trace, task: task, role: role, judge: judge, body)
+                case .stopped:
+                    if let onLoop { return onLoop() }
+                    return try body()
+                case .traceIsOver:
+                    // Delivered already: the hop runs in a task that outlived the command, and starts a trace of its
+                    // own.
+                    guard
+                        let (own, _) = traceForHop(
+                            command: command, deferral: deferral, chain: chain, isAsync: false, thread: thread,
+                            task: TaskHops.none)
+                    else {
+                        thread.untracedDepth += 1
+                        defer { thread.untracedDepth -= 1 }
+                        return try body()
+                    }
+                    return try runOutermostSynchronous(
+                        { name }, in: own, commandType: Command.self, thread: thread, role: role, judge: judge, onLoop: onLoop,
+                        body)
+                }
             }
-            // `trace` is held by this frame until the `defer` below has cleared the thread's unretained reference.
-            thread.activeTrace = UnretainedObject(trace)
-            thread.activeCommandType = ObjectIdentifier(Command.self)
-            defer {
-                thread.activeTrace = nil
-                finishSynchronous(trace, thread: thread)
-            }
-            return try runNested(handler, in: trace, role: role, judge: judge, onLoop: onLoop, body)
+            return try runOutermostSynchronous(
+                handler, in: trace, commandType: Command.self, thread: thread, role: role, judge: judge, onLoop: onLoop, body)
         }
     }
 
-    /// Runs a synchronous hop in `trace`: the thread's open trace, or the one this hop just started — or, with
-    /// `task` (the calling task and the task whose hop bound the trace), the task's async trace, where the hop is
-    /// opened and closed in the calling task's own nesting (see ``run(_:isOutermost:task:owner:role:judge:_:)``).
+    /// Runs the outermost hop of a synchronous trace, `trace`, which this hop just started: bound to the thread
+    /// for the hops nested in it, and delivered at the end.
     @inlinable
-    static func runNested<Result>(
+    static func runOutermostSynchronous<Result>(
         _ handler: () -> String,
         in trace: ActiveTrace,
-        task: (id: Int, owner: Int)? = nil,
+        commandType: Any.Type,
+        thread: ThreadState,
         role: HandlerRole,
         judge: (Result) -> HopReturn,
         onLoop: (() -> Result)?,
         _ body: () throws -> Result
     ) rethrows -> Result {
-        let opened: Bool
-        if let task {
-            opened = trace.begin(handler(), task: task.id, owner: task.owner)
-        } else {
-            // Nearly every hop has the name the last trace had here: compared in line, and not passed on, the name
-            // the autoclosure made is not retained and released around the call (see `StringIdentity`).
-            let name = handler()
-            opened = trace.nextName.value.matches(name) ? trace.beginFollowingName() : trace.begin(name)
+        // `trace` is held by this frame until the `defer` below has cleared the thread's unretained reference.
+        thread.activeTrace = UnretainedObject(trace)
+        thread.activeCommandType = ObjectIdentifier(commandType)
+        defer {
+            thread.activeTrace = nil
+            finishSynchronous(trace, thread: thread)
         }
+        return try runNested(handler, in: trace, role: role, judge: judge, onLoop: onLoop, body)
+    }
+
+    /// Runs a synchronous hop in `trace`, the thread's open trace or the one this hop just started.
+    @inlinable
+    static func runNested<Result>(
+        _ handler: () -> String,
+        in trace: ActiveTrace,
+        role: HandlerRole,
+        judge: (Result) -> HopReturn,
+        onLoop: (() -> Result)?,
+        _ body: () throws -> Result
+    ) rethrows -> Result {
+        // Nearly every hop has the name the last trace had here: compared in line, and not passed on, the name the
+        // autoclosure made is not retained and released around the call (see `StringIdentity`).
+        let name = handler()
+        let opened = trace.nextName.value.matches(name) ? trace.beginFollowingName() : trace.begin(name)
         guard opened else {
             if let onLoop { return onLoop() }
             return try body()
         }
-        // Not bound to the task-local again for the body, as an async hop's is: synchronous code starts no child
-        // tasks.
         do {
             let result = try body()
-            if let task { trace.end(judge(result), role: role, task: task.id) } else { trace.end(judge(result), role: role) }
+            trace.end(judge(result), role: role)
             return result
         } catch {
-            if let task { trace.end(.error(error), role: role, task: task.id) } else { trace.end(.error(error), role: role) }
+            trace.end(.error(error), role: role)
+            throw error
+        }
+    }
+
+    /// Runs the body of a synchronous hop opened in the task's async trace, `trace`, in task `task`'s own nesting
+    /// (see ``run(_:isOutermost:task:owner:role:judge:_:)``). Not bound to the task-local again for the body, as an
+    /// async hop's is: synchronous code starts no child tasks.
+    @inlinable
+    static func runOpened<Result>(
+        in trace: ActiveTrace,
+        task: Int,
+        role: HandlerRole,
+        judge: (Result) -> HopReturn,
+        _ body: () throws -> Result
+    ) rethrows -> Result {
+        do {
+            let result = try body()
+            trace.end(judge(result), role: role, task: task)
+            return result
+        } catch {
+            trace.end(.error(error), role: role, task: task)
             throw error
         }
     }
@@ -248,11 +297,40 @@ extension ChainTracing {
         }
         let taskID = currentTaskIdentity()
         let owner = isOutermost ? taskID : task.owner ?? taskID
-        guard trace.begin(handler(), task: taskID, owner: owner) else {
+        let name = handler()
+        switch trace.begin(name, task: taskID, owner: owner) {
+        case .opened:
+            return try await run(trace, isOutermost: isOutermost, task: taskID, owner: owner, role: role, judge: judge, body)
+        case .stopped:
             if let onLoop { return onLoop() }
             return try await body()
+        case .traceIsOver:
+            return try await runAsyncHopInATraceOfItsOwn(
+                name, command: command, deferral: deferral, chain: chain, task: taskID, role: role, judge: judge, body)
         }
-        return try await run(trace, isOutermost: isOutermost, task: taskID, owner: owner, role: role, judge: judge, body)
+    }
+
+    /// An async hop whose task inherited a trace that has been delivered — the task outlived the command (an
+    /// unstructured `Task` started in one of its hops) — starts a trace of its own, as a hop outside any trace
+    /// would, instead of being lost. Out of line: it is rare.
+    @usableFromInline
+    nonisolated(nonsending) static func runAsyncHopInATraceOfItsOwn<Command, Result, Deferral: PayloadDeferral>(
+        _ name: String,
+        command: Command,
+        deferral: Deferral.Type,
+        chain: () -> String,
+        task: Int,
+        role: HandlerRole,
+        judge: (Result) -> HopReturn,
+        _ body: nonisolated(nonsending) () async throws -> Result
+    ) async rethrows -> Result {
+        guard let (trace, _) = traceForHop(command: command, deferral: deferral, chain: chain, isAsync: true, task: TaskHops.none)
+        else {
+            return try await runUntraced(body)
+        }
+        // A new trace's first hop always opens.
+        guard case .opened = trace.begin(name, task: task, owner: task) else { return try await body() }
+        return try await runOutermost(trace, task: task, role: role, judge: judge, body)
     }
 
     /// Runs an async hop's body for a command that is not traced, so that its nested hops do not trace it.

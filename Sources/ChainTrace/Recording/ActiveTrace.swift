@@ -30,9 +30,12 @@ final class ActiveTrace: @unchecked Sendable {
         /// `lastNames`'s names' identities, by hop (see `nextName`).
         var lastNameIdentities: [StringIdentity] = []
         /// The hops opened so far. An open hop's record is also its frame: `selfDuration` sums the inclusive time
-        /// of the hops nested in it so far, and `registry` (-1 in every closed instrumented hop) holds the record
-        /// of the hop it is nested in — so opening and closing a hop appends one record and writes two, with no
-        /// stack of frames beside them (a second append and pop a hop; the numbers are in Docs/Performance.md).
+        /// of the hops nested in it so far, `registry` (-1 in every closed instrumented hop) holds the record of
+        /// the hop it is nested in, and `decision` says what went on inside it: `.continued` while nothing but
+        /// observers' hops has, `.passed` once a hop that did more than continue has closed inside it (the command
+        /// went on to a responder), `.failed` once a hop inside it failed — so opening and closing a hop
+        /// appends one record and writes two, with no stack of frames beside them (a second append and pop a hop;
+        /// the numbers are in Docs/Performance.md). A shared trace keeps that in `tasks` instead.
         var records = PlainValueBuffer<HopRecord>()
         var reasons = HopReasons()
         /// The record of the innermost open hop, or -1.
@@ -40,6 +43,9 @@ final class ActiveTrace: @unchecked Sendable {
         var overrides: [Override] = []
         var failure: Int?
         var end: UInt64 = 0
+        /// Whether the trace has been handed to its sink: a hop that would open in it now starts its own (see
+        /// ``begin(_:task:owner:)``).
+        var isDelivered = false
         /// In a shared trace, hops of one command run in several tasks at once (a handler's child tasks), so no
         /// one hop is "the innermost": each task has its own, and each record notes its task, whether a hop was
         /// opened inside it, and whether it is still open. Empty in a trace of one thread.
@@ -74,7 +80,8 @@ final class ActiveTrace: @unchecked Sendable {
             names.append(handler)
         }
 
-        /// Opens a hop for `handler`, `startOffset` after the trace's start, nested in the innermost open one.
+        /// Opens a hop for `handler`, `startOffset` after the trace's start, nested in the innermost open one (in a
+        /// trace of one thread).
         /// Always inlined, as `close` is: left to the optimiser, the two made the traced `traceHop` row about
         /// 4 ns a hop slower (ten interleaved runs).
         @inline(__always)
@@ -88,11 +95,11 @@ final class ActiveTrace: @unchecked Sendable {
         @inline(__always)
         mutating func openNamed(startOffset: UInt64) {
             let index = records.count
-            // An open hop's `registry` is the hop it is nested in.
+            // An open hop's `registry` is the hop it is nested in; `.continued`: nothing has gone on from it yet.
             records.append(
                 HopRecord(
                     handler: Int32(truncatingIfNeeded: index), registry: Int32(truncatingIfNeeded: innermost),
-                    decision: .passed, startOffset: startOffset, inclusiveDuration: 0, selfDuration: 0))
+                    decision: .continued, startOffset: startOffset, inclusiveDuration: 0, selfDuration: 0))
             innermost = index
         }
 
@@ -104,18 +111,41 @@ final class ActiveTrace: @unchecked Sendable {
             return namesFollowLast && next < lastNameIdentities.count ? lastNameIdentities[next] : .none
         }
 
+        /// What went on inside open hop `record` (of a trace of one thread): `.continued` if nothing but
+        /// observers' hops, `.passed` if the command went on from it to a responder (so the hop did not take it),
+        /// `.failed` if a hop inside it failed (so an error it throws was most likely handed up from there).
+        @inline(__always)
+        func inside(_ record: Int) -> Decision {
+            records[record].decision
+        }
+
         /// Closes the innermost open hop, `record`, as `decision` at `now`; the hop it was nested in becomes the
-        /// innermost, and its nested time grows by this one's.
+        /// innermost, its nested time grows by this one's, and what went on inside it (``inside(_:)``) by what
+        /// went on in this one.
         @inline(__always)
         mutating func close(_ record: Int, as decision: Decision, at now: UInt64, traceStart: UInt64) {
             let opened = records[record]
             let inclusive = now &- (traceStart &+ opened.startOffset)
-            // Open, `selfDuration` summed the nested hops' time and `registry` named the enclosing hop.
+            // Open, `selfDuration` summed the nested hops' time, `registry` named the enclosing hop and `decision`
+            // said what went on inside it.
             Self.fill(&records[record], decision: decision, inclusive: inclusive, nested: opened.selfDuration)
             let enclosing = Int(opened.registry)
             innermost = enclosing
-            if enclosing >= 0 { records[enclosing].selfDuration &+= inclusive }
+            if enclosing >= 0 {
+                records[enclosing].selfDuration &+= inclusive
+                let here = Self.wentOn(decision, inside: opened.decision)
+                if here != .continued, records[enclosing].decision != .failed { records[enclosing].decision = here }
+            }
             end = now
+        }
+
+        /// What went on in a hop closed as `decision` with `inside` inside it, for the hop it is nested in: a
+        /// failure if it or a hop inside it failed, else `.passed` if it or a hop inside it did more than
+        /// continue, else `.continued`.
+        @inline(__always)
+        static func wentOn(_ decision: Decision, inside: Decision) -> Decision {
+            if decision == .failed || inside == .failed { return .failed }
+            return decision != .continued || inside == .passed ? .passed : .continued
         }
 
         /// Fills in a closed hop's record: one access to the array instead of one a field.
@@ -222,6 +252,7 @@ final class ActiveTrace: @unchecked Sendable {
         if !content.value.tasks.isEmpty { content.value.tasks.removeAll() }
         content.value.failure = nil
         content.value.end = 0
+        content.value.isDelivered = false
         nextName.value = isShared ? .none : content.value.nextNameIdentity
         about.value.start = MonotonicClock.now()
     }
@@ -321,7 +352,11 @@ final class ActiveTrace: @unchecked Sendable {
         content.reasons.set(reason, at: index)
         content.failure = content.failure ?? index
         content.end = start &+ startOffset
-        if !isShared { nextName.value = content.nextNameIdentity }
+        if !isShared {
+            // A hop inside the one it was to nest in failed.
+            if content.innermost >= 0 { content.records[content.innermost].decision = .failed }
+            nextName.value = content.nextNameIdentity
+        }
         return index
     }
 
@@ -331,26 +366,32 @@ final class ActiveTrace: @unchecked Sendable {
 
     /// Opens a hop for `handler` in task `task` of a shared trace, nested in that task's innermost open hop — or,
     /// for the task's first, in `owner`'s: the task whose hop bound the trace to the task-local this one sees
-    /// (its parent, since a task's first hop binds it for its own children). Returns `false` (and records a loop
-    /// failure) if the hop limit is reached.
+    /// (its parent, since a task's first hop binds it for its own children). Returns ``SharedHopOpening/stopped``
+    /// (and records a loop failure) if the hop limit is reached, and ``SharedHopOpening/traceIsOver`` if the trace
+    /// has been delivered: the hop runs in a task that outlived the command (an unstructured `Task` started in one
+    /// of its hops inherits the trace's task-local), and starts a trace of its own instead of being lost.
     @usableFromInline
-    func begin(_ handler: String, task: Int, owner: Int) -> Bool {
+    func begin(_ handler: String, task: Int, owner: Int) -> SharedHopOpening {
         withContent { content in
+            // Its trace was delivered already: the hop runs in a task that outlived the command (an unstructured
+            // `Task` started inside it), after its last hop ended.
+            guard !content.isDelivered else { return .traceIsOver }
             let startOffset = startOffset(first: content.records.isEmpty)
             let index = content.records.count
+            let enclosing = content.tasks.innermost(of: task) ?? content.tasks.innermost(of: owner) ?? -1
             guard index < maximumHops else {
                 content.tasks.opened(recordLoop(handler, startOffset: startOffset, in: &content), in: task, isOpen: false)
-                return false
+                // A hop inside the one it was to nest in failed.
+                if enclosing >= 0 { content.tasks.note(.failed, inside: enclosing) }
+                return .stopped
             }
-            let enclosing = content.tasks.innermost(of: task) ?? content.tasks.innermost(of: owner) ?? -1
             content.addName(handler)
             content.records.append(
                 HopRecord(
                     handler: Int32(truncatingIfNeeded: index), registry: Int32(truncatingIfNeeded: enclosing),
                     decision: .passed, startOffset: startOffset, inclusiveDuration: 0, selfDuration: 0))
-            if enclosing >= 0 { content.tasks.nest(in: enclosing) }
             content.tasks.opened(index, in: task, isOpen: true)
-            return true
+            return .opened
         }
     }
 
@@ -361,10 +402,11 @@ final class ActiveTrace: @unchecked Sendable {
         let now = now()
         withContent { content in
             guard let record = content.tasks.innermost(of: task) else { return }
-            let (decision, reason) = Self.decision(
-                for: returned, role: role, hasNested: content.tasks.records[record].hasNested, record: record, content: &content)
+            let inside = content.tasks.records[record].inside
+            let (decision, reason) = Self.decision(for: returned, role: role, inside: inside, record: record, content: &content)
             let enclosing = Int(content.records[record].registry)
             content.close(record, as: decision, at: now, traceStart: start)
+            if enclosing >= 0 { content.tasks.note(Content.wentOn(decision, inside: inside), inside: enclosing) }
             // `close` is for one thread's hops, nested one in the other; here the innermost is the task's.
             content.innermost = -1
             content.tasks.closed(record, enclosing: enclosing, in: task)
@@ -406,7 +448,7 @@ final class ActiveTrace: @unchecked Sendable {
         // continued.
         let record = content.value.innermost
         guard record >= 0 else { return }
-        let forwarded = content.value.records.count > record &+ 1
+        let forwarded = content.value.inside(record) != .continued
         let decision: Decision = role == .observer ? .continued : accepted && !forwarded ? .accepted : .passed
         content.value.close(record, as: decision, at: now, traceStart: start)
     }
@@ -423,21 +465,21 @@ final class ActiveTrace: @unchecked Sendable {
         withContent { content in
             let record = content.innermost
             guard record >= 0 else { return }
-            // Every record after this one was opened while it was open: nested in it.
             let (decision, reason) = Self.decision(
-                for: returned, role: role, hasNested: content.records.count > record &+ 1, record: record, content: &content)
+                for: returned, role: role, inside: content.inside(record), record: record, content: &content)
             content.close(record, as: decision, at: now, traceStart: start)
             // Nothing set this record's reason before (a loop's record is closed as it is made).
             if let reason { content.reasons.set(reason, at: record) }
         }
     }
 
-    /// The decision (and reason) of open hop `record`, which returned `returned`: a hop that forwarded
-    /// (`hasNested`) did not stop the chain, a failure handed back up from a nested hop belongs to the hop where
-    /// it started, an observer continued, and ``ChainTracing/decide(_:reason:)`` overrides all of it. Notes the
-    /// trace's first failure.
+    /// The decision (and reason) of open hop `record`, which returned `returned` with `inside` inside it (see
+    /// ``Content/inside(_:)``): a hop from which the command went on to more than observers did not stop the
+    /// chain, an error thrown by a hop inside which a hop failed was handed back up from there and belongs to the
+    /// hop where it started, an observer continued, and ``ChainTracing/decide(_:reason:)`` overrides all of it.
+    /// Notes the trace's first failure.
     private static func decision(
-        for returned: HopReturn, role: HandlerRole, hasNested: Bool, record: Int, content: inout Content
+        for returned: HopReturn, role: HandlerRole, inside: Decision, record: Int, content: inout Content
     ) -> (Decision, String?) {
         var decision: Decision
         var reason: String?
@@ -447,7 +489,7 @@ final class ActiveTrace: @unchecked Sendable {
         case .judged(let judged, let why): (decision, reason) = (judged, why)
         case .error(let error): (decision, reason) = (.failed, FailureText.of(error))
         }
-        if hasNested, decision == .accepted || (decision == .failed && content.failure != nil) {
+        if decision == .accepted && inside != .continued || decision == .failed && inside == .failed {
             (decision, reason) = (.passed, nil)
         }
         if role == .observer, decision == .passed || decision == .accepted { decision = .continued }
@@ -465,8 +507,8 @@ final class ActiveTrace: @unchecked Sendable {
         struct RecordTask: BitwiseCopyable {
             /// The task that opened it.
             var task: Int
-            /// Whether a hop was opened inside it.
-            var hasNested: Bool
+            /// What went on inside it, as ``Content/inside(_:)`` says for a trace of one thread.
+            var inside: Decision
             var isOpen: Bool
         }
 
@@ -491,14 +533,15 @@ final class ActiveTrace: @unchecked Sendable {
             return nil
         }
 
-        /// Notes that a hop was opened inside `record`.
-        mutating func nest(in record: Int) {
-            records[record].hasNested = true
+        /// Notes that `wentOn` (``Content/wentOn(_:inside:)``) went on inside `record`.
+        mutating func note(_ wentOn: Decision, inside record: Int) {
+            guard wentOn != .continued, records[record].inside != .failed else { return }
+            records[record].inside = wentOn
         }
 
         /// Notes `record`, just opened (or, not `isOpen`, made closed) by task `task`.
         mutating func opened(_ record: Int, in task: Int, isOpen open: Bool) {
-            records.append(RecordTask(task: task, hasNested: false, isOpen: open))
+            records.append(RecordTask(task: task, inside: .continued, isOpen: open))
             guard open else { return }
             for slot in 0..<innermostByTask.count where innermostByTask[slot].task == task {
                 innermostByTask[slot].record = record
@@ -553,6 +596,8 @@ final class ActiveTrace: @unchecked Sendable {
     /// a trace is made once.
     private func trace(id: UInt64, thread: ThreadState) -> Trace {
         withContent { content in
+            // From here on, a hop of a task that outlived the command starts a trace of its own.
+            content.isDelivered = true
             // Lent: `content.lastNames` holds the table.
             let names = sharedNames(&content)
             let count = content.records.count
@@ -601,6 +646,8 @@ final class ActiveTrace: @unchecked Sendable {
                             let enclosing = Int(elements[open].registry)
                             elements[open].registry = -1
                             elements[open].selfDuration = 0
+                            // Open, its decision said whether the command went on from it.
+                            elements[open].decision = .passed
                             open = enclosing
                         }
                     }
@@ -634,6 +681,17 @@ final class ActiveTrace: @unchecked Sendable {
         }
         return ChainError.loop(Array(names[earlier..<(names.count - 1)]), in: chain, afterHops: hops).message
     }
+}
+
+/// What opening a hop in a shared trace did (see ``ActiveTrace/begin(_:task:owner:)``).
+@usableFromInline
+enum SharedHopOpening {
+    /// The hop is open in the trace.
+    case opened
+    /// The hop limit is reached: the hop is recorded as a failure naming the loop, and its body is not traced.
+    case stopped
+    /// The trace has been delivered; the hop starts a trace of its own.
+    case traceIsOver
 }
 
 /// How an instrumented handler's body came back.
