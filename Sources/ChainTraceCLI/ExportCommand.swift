@@ -8,7 +8,7 @@ import ChainTraceTraceLog
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a trace log for Perfetto / chrome://tracing (chrome), flame graphs (folded) or OpenTelemetry (otlp).",
+        abstract: "Export a trace log for Perfetto / chrome://tracing (chrome), flame graphs (folded), OpenTelemetry (otlp) or query engines (jsonl).",
         discussion: """
             chrome: Chrome trace-event JSON. Open it at https://ui.perfetto.dev (Open trace file) or in \
             chrome://tracing: one track per command, each hop a slice nested as the hops nested, with position, \

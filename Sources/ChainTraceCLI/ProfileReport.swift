@@ -82,7 +82,10 @@ struct DivergenceReport {
 
     func text(style: Style) -> String {
         guard matcher.total > 0 else { return matcher.compared == 1 ? "  No divergences: the one command took the same path.\n" : "  No divergences: all \(matcher.compared) commands took the same path.\n" }
-        var output = "  " + style.red(TerminalText.counted(matcher.total, "divergence")) + " in \(TerminalText.counted(matcher.compared, "command")) compared: "
+        // A command in one run only is a divergence too, but not one of those compared.
+        let unpaired = (matcher.counts[.missing] ?? 0) + (matcher.counts[.unexpected] ?? 0)
+        var output = "  " + style.red(TerminalText.counted(matcher.total, "divergence")) + " in \(TerminalText.counted(matcher.compared, "command")) compared"
+        output += unpaired == 0 ? ": " : " and \(unpaired) in one run only: "
         output += Divergence.Kind.allCases.compactMap { kind in matcher.counts[kind].map { "\($0) \(kind.rawValue)" } }.joined(separator: ", ") + "\n"
         for divergence in matcher.divergences.prefix(shown) { output += divergence.text(style: style) }
         if matcher.total > shown { output += "  … and \(matcher.total - shown) more (--divergences N shows more).\n" }

@@ -22,9 +22,9 @@ public func verifyNoHandlerSlower(than budget: Duration, in traces: [Trace], per
     }
     guard !slow.isEmpty else { return nil }
     let measure = percentile.map { "p\(Format.number($0)) self time" } ?? "self time"
-    var text = "Expected no handler's \(measure) over \(DurationText.format(nanoseconds: limit)) in \(traces.count) traces:\n"
+    var text = "Expected no handler's \(measure) over \(DurationText.format(nanoseconds: limit)) in \(Format.counted(traces.count, "trace")):\n"
     for entry in slow {
-        text += "  \(TraceDescription.shown(entry.handler)): \(DurationText.format(nanoseconds: Int64(clamping: entry.time))) over \(entry.hops) hops\n"
+        text += "  \(TraceDescription.shown(entry.handler)): \(DurationText.format(nanoseconds: Int64(clamping: entry.time))) over \(Format.counted(entry.hops, "hop"))\n"
     }
     return text
 }
@@ -45,6 +45,11 @@ public func expectNoHandlerSlower(
 }
 
 private enum Format {
+    /// `1 trace`, `2 traces`.
+    static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }

@@ -34,7 +34,7 @@ enum TraceDescription {
     static func hops(of trace: Trace) -> String {
         let names = trace.hops.map { shown($0.handler) }
         let width = names.map(\.count).max() ?? 0
-        var text = "  hops of \(trace.commandID.map { "command \(shown($0)) " } ?? "")(\(shown(trace.commandKind))):\n"
+        var text = "  hops of \(trace.commandID.map { "command \(shown($0))" } ?? "the command") (\(shown(trace.commandKind))):\n"
         for (hop, shownName) in zip(trace.hops, names) {
             let name = shownName + String(repeating: " ", count: width - shownName.count)
             let decision = hop.decision.rawValue + String(repeating: " ", count: 9 - hop.decision.rawValue.count)

@@ -13,7 +13,9 @@ struct DiffTextCommandTests {
         var random = SeededGenerator(seed: seed)
         let before = LogCommandsAgreeWithLibraryTests.log(&random, ids: Int.random(in: 1...30, using: &random))
         let rerun = LogCommandsAgreeWithLibraryTests.log(&random, ids: before.count)
+        // Some commands of the first run missing from the second.
         let after = zip(before, rerun).map { original, other in random.chance(0.3) ? other : original }
+            .filter { _ in !random.chance(0.15) }
         let directory = try CLI.temporaryDirectory()
         let first = try CLI.write(LogCommandsAgreeWithLibraryTests.bytes(before), named: "before.jsonl", in: directory)
         let second = try CLI.write(LogCommandsAgreeWithLibraryTests.bytes(after), named: "after.jsonl", in: directory)
@@ -34,6 +36,13 @@ struct DiffTextCommandTests {
             #expect(text.status == 0, "seed \(seed)")
         } else {
             #expect(text.status == 1 && text.standardOutput.contains("\(divergences.count)"), "seed \(seed)")
+            // The commands compared are those in both runs; the others are counted apart.
+            let compared = comparison["compared"]?.doubleValue.map { Int($0) } ?? -1
+            let counts = comparison["counts"]
+            let unpaired = (counts?["missing"]?.doubleValue.map { Int($0) } ?? 0) + (counts?["unexpected"]?.doubleValue.map { Int($0) } ?? 0)
+            #expect(compared + (counts?["missing"]?.doubleValue.map { Int($0) } ?? 0) == before.count, "seed \(seed)")
+            let scope = "in \(compared) command\(compared == 1 ? "" : "s") compared" + (unpaired == 0 ? ": " : " and \(unpaired) in one run only: ")
+            #expect(text.standardOutput.contains(scope), "seed \(seed): \(text.standardOutput.prefix(300))")
         }
 
         let same = try CLI.run("diff", first, first)

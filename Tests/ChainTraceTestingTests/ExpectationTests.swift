@@ -53,7 +53,7 @@ struct ExpectationTests {
         #expect(lines[1] == "  expected: Cell → List → Window")
         #expect(lines[2] == "  actual:   Cell → Analytics → List → Window")
         #expect(lines[3] == "                   ^ first difference, hop 2")
-        #expect(lines[4] == "  hops of (String):")
+        #expect(lines[4] == "  hops of the command (String):")
         #expect(lines[5].hasPrefix("    1. Cell       passed     self "))
         #expect(lines[6].hasPrefix("    2. Analytics  continued  self "))
         #expect(lines[7].hasSuffix("(not a list action)"))
@@ -97,6 +97,10 @@ struct ExpectationTests {
         #expect(reported.hasSuffix("ms") && (Double(reported.dropLast(2)) ?? 0) >= 2, "2 ms of busy work, measured")
         #expect(!message.contains("Fast"))
         #expect(message.hasSuffix(" over 5 hops\n"))
+        // One trace, one hop: the nouns agree.
+        let one = try #require(verifyNoHandlerSlower(than: .milliseconds(1), in: [traces[0]], percentile: 95))
+        #expect(one.hasPrefix("Expected no handler's p95 self time over 1ms in 1 trace:\n  Sleepy: "), "\(one)")
+        #expect(one.hasSuffix(" over 1 hop\n"), "\(one)")
         withKnownIssue { expectNoHandlerSlower(than: .milliseconds(1), in: traces) }
     }
 

@@ -148,58 +148,62 @@ extension ChainTracing {
                 return try body()
             }
             guard isOutermost else {
-                // The task's async trace, joined by a synchronous hop.
-                let task = currentTaskIdentity()
-                let name = handler()
-                switch trace.begin(name, task: task, owner: taskHops.owner ?? task) {
-                case .opened:
-                    return try runOpened(in: trace, task: task, role: role, judge: judge, body)
-                case .stopped:
-                    if let onLoop { return onLoop() }
-                    return try body()
-                case .traceIsOver:
-                    // Delivered already: the hop runs in a task that outlived the command, and starts a trace of its
-                    // own.
-                    guard
-                        let (own, _) = traceForHop(
-                            command: command, deferral: deferral, chain: chain, isAsync: false, thread: thread,
-                            task: TaskHops.none)
-                    else {
-                        thread.untracedDepth += 1
-                        defer { thread.untracedDepth -= 1 }
-                        return try body()
-                    }
-                    return try runOutermostSynchronous(
-                        { name }, in: own, commandType: Command.self, thread: thread, role: role, judge: judge, onLoop: onLoop,
-                        body)
-                }
+                // The task's async trace, joined by a synchronous hop: out of line, as it is rare.
+                return try runInTaskTrace(
+                    handler, in: trace, command: command, deferral: deferral, chain: chain, thread: thread, role: role,
+                    judge: judge, onLoop: onLoop, body)
             }
-            return try runOutermostSynchronous(
-                handler, in: trace, commandType: Command.self, thread: thread, role: role, judge: judge, onLoop: onLoop, body)
+            // `trace` is held by this frame until the `defer` below has cleared the thread's unretained reference.
+            thread.activeTrace = UnretainedObject(trace)
+            thread.activeCommandType = ObjectIdentifier(Command.self)
+            defer {
+                thread.activeTrace = nil
+                finishSynchronous(trace, thread: thread)
+            }
+            return try runNested(handler, in: trace, role: role, judge: judge, onLoop: onLoop, body)
         }
     }
 
-    /// Runs the outermost hop of a synchronous trace, `trace`, which this hop just started: bound to the thread
-    /// for the hops nested in it, and delivered at the end.
-    @inlinable
-    static func runOutermostSynchronous<Result>(
+    /// Runs a synchronous hop in the task's async trace, `trace` — or, if that trace has been delivered (the task
+    /// outlived the command: an unstructured `Task` started in one of its hops), in a trace of its own.
+    @usableFromInline @inline(never)
+    static func runInTaskTrace<Command, Result, Deferral: PayloadDeferral>(
         _ handler: () -> String,
         in trace: ActiveTrace,
-        commandType: Any.Type,
+        command: Command,
+        deferral: Deferral.Type,
+        chain: () -> String,
         thread: ThreadState,
         role: HandlerRole,
         judge: (Result) -> HopReturn,
         onLoop: (() -> Result)?,
         _ body: () throws -> Result
     ) rethrows -> Result {
-        // `trace` is held by this frame until the `defer` below has cleared the thread's unretained reference.
-        thread.activeTrace = UnretainedObject(trace)
-        thread.activeCommandType = ObjectIdentifier(commandType)
-        defer {
-            thread.activeTrace = nil
-            finishSynchronous(trace, thread: thread)
+        let task = currentTaskIdentity()
+        let name = handler()
+        switch trace.begin(name, task: task, owner: taskHops.owner ?? task) {
+        case .opened:
+            return try runOpened(in: trace, task: task, role: role, judge: judge, body)
+        case .stopped:
+            if let onLoop { return onLoop() }
+            return try body()
+        case .traceIsOver:
+            guard
+                let (own, _) = traceForHop(
+                    command: command, deferral: deferral, chain: chain, isAsync: false, thread: thread, task: TaskHops.none)
+            else {
+                thread.untracedDepth += 1
+                defer { thread.untracedDepth -= 1 }
+                return try body()
+            }
+            thread.activeTrace = UnretainedObject(own)
+            thread.activeCommandType = ObjectIdentifier(Command.self)
+            defer {
+                thread.activeTrace = nil
+                finishSynchronous(own, thread: thread)
+            }
+            return try runNested({ name }, in: own, role: role, judge: judge, onLoop: onLoop, body)
         }
-        return try runNested(handler, in: trace, role: role, judge: judge, onLoop: onLoop, body)
     }
 
     /// Runs a synchronous hop in `trace`, the thread's open trace or the one this hop just started.

@@ -30,12 +30,9 @@ final class ActiveTrace: @unchecked Sendable {
         /// `lastNames`'s names' identities, by hop (see `nextName`).
         var lastNameIdentities: [StringIdentity] = []
         /// The hops opened so far. An open hop's record is also its frame: `selfDuration` sums the inclusive time
-        /// of the hops nested in it so far, `registry` (-1 in every closed instrumented hop) holds the record of
-        /// the hop it is nested in, and `decision` says what went on inside it: `.continued` while nothing but
-        /// observers' hops has, `.passed` once a hop that did more than continue has closed inside it (the command
-        /// went on to a responder), `.failed` once a hop inside it failed — so opening and closing a hop
-        /// appends one record and writes two, with no stack of frames beside them (a second append and pop a hop;
-        /// the numbers are in Docs/Performance.md). A shared trace keeps that in `tasks` instead.
+        /// of the hops nested in it so far, and `registry` (-1 in every closed instrumented hop) holds the record of
+        /// the hop it is nested in — so opening and closing a hop appends one record and writes two, with no stack
+        /// of frames beside them (a second append and pop a hop; the numbers are in Docs/Performance.md).
         var records = PlainValueBuffer<HopRecord>()
         var reasons = HopReasons()
         /// The record of the innermost open hop, or -1.
@@ -95,11 +92,11 @@ final class ActiveTrace: @unchecked Sendable {
         @inline(__always)
         mutating func openNamed(startOffset: UInt64) {
             let index = records.count
-            // An open hop's `registry` is the hop it is nested in; `.continued`: nothing has gone on from it yet.
+            // An open hop's `registry` is the hop it is nested in.
             records.append(
                 HopRecord(
                     handler: Int32(truncatingIfNeeded: index), registry: Int32(truncatingIfNeeded: innermost),
-                    decision: .continued, startOffset: startOffset, inclusiveDuration: 0, selfDuration: 0))
+                    decision: .passed, startOffset: startOffset, inclusiveDuration: 0, selfDuration: 0))
             innermost = index
         }
 
@@ -111,38 +108,50 @@ final class ActiveTrace: @unchecked Sendable {
             return namesFollowLast && next < lastNameIdentities.count ? lastNameIdentities[next] : .none
         }
 
-        /// What went on inside open hop `record` (of a trace of one thread): `.continued` if nothing but
-        /// observers' hops, `.passed` if the command went on from it to a responder (so the hop did not take it),
-        /// `.failed` if a hop inside it failed (so an error it throws was most likely handed up from there).
+        /// Whether the command went on from open hop `record`, the innermost of a trace of one thread: a hop that
+        /// did more than continue ran inside it (the next handler's, past any observers), so it did not take the
+        /// command. Every record after the innermost open one was opened inside it, and is closed; they are read
+        /// from the first until one did more than continue — nearly always the first. Read here rather than
+        /// noted in the enclosing hop as each hop closes: noted, `traceHop` traced was ~4 ns a hop slower
+        /// (`chaintrace-benchmarks`, interleaved runs).
         @inline(__always)
-        func inside(_ record: Int) -> Decision {
-            records[record].decision
+        func wentOn(from record: Int) -> Bool {
+            var nested = record &+ 1
+            while nested < records.count {
+                if records[nested].decision != .continued { return true }
+                nested &+= 1
+            }
+            return false
+        }
+
+        /// Whether a hop inside open hop `record`, the innermost of a trace of one thread, failed: an error it
+        /// throws was then most likely handed up from there.
+        func failed(inside record: Int) -> Bool {
+            var nested = record &+ 1
+            while nested < records.count {
+                if records[nested].decision == .failed { return true }
+                nested &+= 1
+            }
+            return false
         }
 
         /// Closes the innermost open hop, `record`, as `decision` at `now`; the hop it was nested in becomes the
-        /// innermost, its nested time grows by this one's, and what went on inside it (``inside(_:)``) by what
-        /// went on in this one.
+        /// innermost, and its nested time grows by this one's.
         @inline(__always)
         mutating func close(_ record: Int, as decision: Decision, at now: UInt64, traceStart: UInt64) {
             let opened = records[record]
             let inclusive = now &- (traceStart &+ opened.startOffset)
-            // Open, `selfDuration` summed the nested hops' time, `registry` named the enclosing hop and `decision`
-            // said what went on inside it.
+            // Open, `selfDuration` summed the nested hops' time and `registry` named the enclosing hop.
             Self.fill(&records[record], decision: decision, inclusive: inclusive, nested: opened.selfDuration)
             let enclosing = Int(opened.registry)
             innermost = enclosing
-            if enclosing >= 0 {
-                records[enclosing].selfDuration &+= inclusive
-                let here = Self.wentOn(decision, inside: opened.decision)
-                if here != .continued, records[enclosing].decision != .failed { records[enclosing].decision = here }
-            }
+            if enclosing >= 0 { records[enclosing].selfDuration &+= inclusive }
             end = now
         }
 
         /// What went on in a hop closed as `decision` with `inside` inside it, for the hop it is nested in: a
         /// failure if it or a hop inside it failed, else `.passed` if it or a hop inside it did more than
         /// continue, else `.continued`.
-        @inline(__always)
         static func wentOn(_ decision: Decision, inside: Decision) -> Decision {
             if decision == .failed || inside == .failed { return .failed }
             return decision != .continued || inside == .passed ? .passed : .continued
@@ -352,11 +361,7 @@ final class ActiveTrace: @unchecked Sendable {
         content.reasons.set(reason, at: index)
         content.failure = content.failure ?? index
         content.end = start &+ startOffset
-        if !isShared {
-            // A hop inside the one it was to nest in failed.
-            if content.innermost >= 0 { content.records[content.innermost].decision = .failed }
-            nextName.value = content.nextNameIdentity
-        }
+        if !isShared { nextName.value = content.nextNameIdentity }
         return index
     }
 
@@ -403,7 +408,9 @@ final class ActiveTrace: @unchecked Sendable {
         withContent { content in
             guard let record = content.tasks.innermost(of: task) else { return }
             let inside = content.tasks.records[record].inside
-            let (decision, reason) = Self.decision(for: returned, role: role, inside: inside, record: record, content: &content)
+            let (decision, reason) = Self.decision(
+                for: returned, role: role, wentOn: inside != .continued, failedInside: inside == .failed, record: record,
+                content: &content)
             let enclosing = Int(content.records[record].registry)
             content.close(record, as: decision, at: now, traceStart: start)
             if enclosing >= 0 { content.tasks.note(Content.wentOn(decision, inside: inside), inside: enclosing) }
@@ -444,12 +451,14 @@ final class ActiveTrace: @unchecked Sendable {
         let now = now()
         guard content.value.overrides.isEmpty else { return end(accepted ? .value : .nothing, role: role, at: now) }
         // The common case, a hop that returned normally and was not overridden: no reason to set, so no string is
-        // touched. A hop that forwarded (a record was opened after its own) did not stop the chain; an observer
+        // touched. A hop that forwarded (the command went on from it past observers) did not take it; an observer
         // continued.
         let record = content.value.innermost
         guard record >= 0 else { return }
-        let forwarded = content.value.inside(record) != .continued
-        let decision: Decision = role == .observer ? .continued : accepted && !forwarded ? .accepted : .passed
+        let decision: Decision =
+            role == .observer
+            ? .continued
+            : accepted && !content.value.wentOn(from: record) ? .accepted : .passed
         content.value.close(record, as: decision, at: now, traceStart: start)
     }
 
@@ -465,21 +474,28 @@ final class ActiveTrace: @unchecked Sendable {
         withContent { content in
             let record = content.innermost
             guard record >= 0 else { return }
+            // Looked for only when the hop failed.
+            let failedInside: Bool
+            switch returned {
+            case .error, .judged(.failed, _): failedInside = content.failed(inside: record)
+            default: failedInside = false
+            }
             let (decision, reason) = Self.decision(
-                for: returned, role: role, inside: content.inside(record), record: record, content: &content)
+                for: returned, role: role, wentOn: content.wentOn(from: record), failedInside: failedInside, record: record,
+                content: &content)
             content.close(record, as: decision, at: now, traceStart: start)
             // Nothing set this record's reason before (a loop's record is closed as it is made).
             if let reason { content.reasons.set(reason, at: record) }
         }
     }
 
-    /// The decision (and reason) of open hop `record`, which returned `returned` with `inside` inside it (see
-    /// ``Content/inside(_:)``): a hop from which the command went on to more than observers did not stop the
-    /// chain, an error thrown by a hop inside which a hop failed was handed back up from there and belongs to the
-    /// hop where it started, an observer continued, and ``ChainTracing/decide(_:reason:)`` overrides all of it.
-    /// Notes the trace's first failure.
+    /// The decision (and reason) of open hop `record`, which returned `returned`: a hop from which the command
+    /// `wentOn` past observers did not stop the chain, an error thrown by a hop inside which a hop failed
+    /// (`failedInside`) was handed back up from there and belongs to the hop where it started, an observer
+    /// continued, and ``ChainTracing/decide(_:reason:)`` overrides all of it. Notes the trace's first failure.
     private static func decision(
-        for returned: HopReturn, role: HandlerRole, inside: Decision, record: Int, content: inout Content
+        for returned: HopReturn, role: HandlerRole, wentOn: Bool, failedInside: Bool, record: Int,
+        content: inout Content
     ) -> (Decision, String?) {
         var decision: Decision
         var reason: String?
@@ -489,7 +505,7 @@ final class ActiveTrace: @unchecked Sendable {
         case .judged(let judged, let why): (decision, reason) = (judged, why)
         case .error(let error): (decision, reason) = (.failed, FailureText.of(error))
         }
-        if decision == .accepted && inside != .continued || decision == .failed && inside == .failed {
+        if decision == .accepted && wentOn || decision == .failed && failedInside {
             (decision, reason) = (.passed, nil)
         }
         if role == .observer, decision == .passed || decision == .accepted { decision = .continued }
@@ -646,8 +662,6 @@ final class ActiveTrace: @unchecked Sendable {
                             let enclosing = Int(elements[open].registry)
                             elements[open].registry = -1
                             elements[open].selfDuration = 0
-                            // Open, its decision said whether the command went on from it.
-                            elements[open].decision = .passed
                             open = enclosing
                         }
                     }
