@@ -293,7 +293,11 @@ extension ChainTracing {
         // A side call into another chain (see `runHop`) starts a trace of its own, bound to the task for its body.
         // Told apart here rather than in `traceForHop`: there it cost more reference counting (~40 instructions a
         // command, callgrind) and the async row 184–207 → 195–213 ns a hop (eight interleaved rounds).
-        if let active = task.trace, !active.tracesCommands(of: Command.self), !active.isOfChain(chain()) { task = .none }
+        // So does a hop whose task outlived the command whose trace it inherited (an unstructured `Task` started in
+        // one of its hops) once that trace was delivered: instead of being lost.
+        if let active = task.trace, active.isDelivered || !active.tracesCommands(of: Command.self) && !active.isOfChain(chain()) {
+            task = .none
+        }
         guard
             let (trace, isOutermost) = traceForHop(command: command, deferral: deferral, chain: chain, isAsync: true, task: task)
         else {
@@ -301,40 +305,14 @@ extension ChainTracing {
         }
         let taskID = currentTaskIdentity()
         let owner = isOutermost ? taskID : task.owner ?? taskID
-        let name = handler()
-        switch trace.begin(name, task: taskID, owner: owner) {
-        case .opened:
-            return try await run(trace, isOutermost: isOutermost, task: taskID, owner: owner, role: role, judge: judge, body)
-        case .stopped:
-            if let onLoop { return onLoop() }
+        let opening = trace.begin(handler(), task: taskID, owner: owner)
+        guard case .opened = opening else {
+            if case .stopped = opening, let onLoop { return onLoop() }
+            // Stopped at the hop limit — or, where a hop of a task that outlived the command started just as its
+            // trace was delivered (after the check above), untraced.
             return try await body()
-        case .traceIsOver:
-            return try await runAsyncHopInATraceOfItsOwn(
-                name, command: command, deferral: deferral, chain: chain, task: taskID, role: role, judge: judge, body)
         }
-    }
-
-    /// An async hop whose task inherited a trace that has been delivered — the task outlived the command (an
-    /// unstructured `Task` started in one of its hops) — starts a trace of its own, as a hop outside any trace
-    /// would, instead of being lost. Out of line: it is rare.
-    @usableFromInline
-    nonisolated(nonsending) static func runAsyncHopInATraceOfItsOwn<Command, Result, Deferral: PayloadDeferral>(
-        _ name: String,
-        command: Command,
-        deferral: Deferral.Type,
-        chain: () -> String,
-        task: Int,
-        role: HandlerRole,
-        judge: (Result) -> HopReturn,
-        _ body: nonisolated(nonsending) () async throws -> Result
-    ) async rethrows -> Result {
-        guard let (trace, _) = traceForHop(command: command, deferral: deferral, chain: chain, isAsync: true, task: TaskHops.none)
-        else {
-            return try await runUntraced(body)
-        }
-        // A new trace's first hop always opens.
-        guard case .opened = trace.begin(name, task: task, owner: task) else { return try await body() }
-        return try await runOutermost(trace, task: task, role: role, judge: judge, body)
+        return try await run(trace, isOutermost: isOutermost, task: taskID, owner: owner, role: role, judge: judge, body)
     }
 
     /// Runs an async hop's body for a command that is not traced, so that its nested hops do not trace it.

@@ -40,8 +40,7 @@ final class ActiveTrace: @unchecked Sendable {
         var overrides: [Override] = []
         var failure: Int?
         var end: UInt64 = 0
-        /// Whether the trace has been handed to its sink: a hop that would open in it now starts its own (see
-        /// ``begin(_:task:owner:)``).
+        /// Whether the trace has been handed to its sink (see ``ActiveTrace/isDelivered``), as read under the lock.
         var isDelivered = false
         /// In a shared trace, hops of one command run in several tasks at once (a handler's child tasks), so no
         /// one hop is "the innermost": each task has its own, and each record notes its task, whether a hop was
@@ -201,6 +200,13 @@ final class ActiveTrace: @unchecked Sendable {
     /// Touched by one thread, or under `lock`: its accesses skip the run-time exclusivity check.
     private let content = UncheckedCell(Content())
     private let lock: WordLock?
+    /// ``isDelivered``, published for hops that read it without the lock (a shared trace's only).
+    private let delivered = PublishedCounter()
+
+    /// Whether this shared trace has been handed to its sink: a hop of a task that outlived the command (an
+    /// unstructured `Task` started in one of its hops inherits the trace's task-local) then starts a trace of its
+    /// own instead of being added to this one and lost. One acquire load (a plain move on x86-64).
+    @usableFromInline var isDelivered: Bool { delivered.value != 0 }
 
     init<Command>(
         command: Command,
@@ -262,6 +268,7 @@ final class ActiveTrace: @unchecked Sendable {
         content.value.failure = nil
         content.value.end = 0
         content.value.isDelivered = false
+        if isShared, delivered.value != 0 { delivered.store(0) }
         nextName.value = isShared ? .none : content.value.nextNameIdentity
         about.value.start = MonotonicClock.now()
     }
@@ -614,6 +621,7 @@ final class ActiveTrace: @unchecked Sendable {
         withContent { content in
             // From here on, a hop of a task that outlived the command starts a trace of its own.
             content.isDelivered = true
+            if isShared { delivered.store(1) }
             // Lent: `content.lastNames` holds the table.
             let names = sharedNames(&content)
             let count = content.records.count
@@ -704,7 +712,9 @@ enum SharedHopOpening {
     case opened
     /// The hop limit is reached: the hop is recorded as a failure naming the loop, and its body is not traced.
     case stopped
-    /// The trace has been delivered; the hop starts a trace of its own.
+    /// The trace has been delivered; the hop starts a trace of its own (an async hop, which checks
+    /// ``ActiveTrace/isDelivered`` first, finds this only when the trace was delivered in between, and runs
+    /// untraced).
     case traceIsOver
 }
 
