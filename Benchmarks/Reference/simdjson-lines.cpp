@@ -84,6 +84,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     printf("lines %zu dom %.6f stage %.6f\n", lines.size(), dom, stage);
-    fprintf(stderr, "(weights %g)\n", sink);
+    // Read, so that the parses are not optimised away; never true.
+    if (sink != sink) fprintf(stderr, "simdjson-lines: a weight was not a number\n");
     return 0;
 }

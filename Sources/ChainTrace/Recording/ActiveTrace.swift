@@ -43,8 +43,8 @@ final class ActiveTrace: @unchecked Sendable {
         /// Whether the trace has been handed to its sink (see ``ActiveTrace/isDelivered``), as read under the lock.
         var isDelivered = false
         /// In a shared trace, hops of one command run in several tasks at once (a handler's child tasks), so no
-        /// one hop is "the innermost": each task has its own, and each record notes its task, whether a hop was
-        /// opened inside it, and whether it is still open. Empty in a trace of one thread.
+        /// one hop is "the innermost": each task has its own, and each record notes its task, what went on inside
+        /// it, and whether it is still open. Empty in a trace of one thread.
         var tasks = TaskHopState()
 
         /// The names of the hops opened so far.
@@ -530,7 +530,9 @@ final class ActiveTrace: @unchecked Sendable {
         struct RecordTask: BitwiseCopyable {
             /// The task that opened it.
             var task: Int
-            /// What went on inside it, as ``Content/inside(_:)`` says for a trace of one thread.
+            /// What went on inside it: `.continued` while nothing but observers' hops (or none) closed inside it,
+            /// `.passed` once a hop that did more than continue did (the command went on from it), `.failed` once
+            /// a hop inside it failed.
             var inside: Decision
             var isOpen: Bool
         }
