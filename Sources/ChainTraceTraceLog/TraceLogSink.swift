@@ -188,8 +188,8 @@ public final class TraceLogSink: TraceSink {
         return try writer.consumer.file.withLock { _ throws(Failure) in try body() }
     }
 
-    /// Writes a change to a chain into the log (near the traces recorded around it; each trace's `chainVersion`
-    /// says which version it ran on).
+    /// Writes a change to a chain into the log: before every trace this thread records after it (each trace's
+    /// `chainVersion` says which version it ran on).
     public func record(_ edit: ChainEdit) {
         guard closed.value == 0 else { return }
         if let writer {
