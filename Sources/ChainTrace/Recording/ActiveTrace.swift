@@ -148,40 +148,6 @@ final class ActiveTrace: @unchecked Sendable {
             end = now
         }
 
-        /// Sets closed hop `record`'s self time (of a shared trace) to the part of its time that none of the hops
-        /// opened directly inside it covered — the latency it added itself. Hops of child tasks run at once, so
-        /// their times overlap: their sum (what `close` subtracts) can exceed the hop's whole time, and a stage that
-        /// fans out to three services for 8 ms each in a 9 ms hop added 1 ms, not -15. For hops run one after the
-        /// other, the same as the sum. Only for hops with two or more children: it reads the records after this one.
-        mutating func subtractChildrenCovering(_ record: Int) {
-            let parent = records[record]
-            let (from, to) = (parent.startOffset, parent.startOffset &+ parent.inclusiveDuration)
-            var intervals: [(start: UInt64, end: UInt64)] = []
-            var child = record &+ 1
-            while child < records.count {
-                let about = tasks.records[child]
-                if Int(about.parent) == record, !about.isOpen {
-                    let start = max(records[child].startOffset, from)
-                    let end = min(records[child].startOffset &+ records[child].inclusiveDuration, to)
-                    if end > start { intervals.append((start, end)) }
-                }
-                child &+= 1
-            }
-            intervals.sort { $0.start < $1.start }
-            var covered: UInt64 = 0
-            var current: (start: UInt64, end: UInt64)?
-            for interval in intervals {
-                if let open = current, interval.start <= open.end {
-                    current = (open.start, max(open.end, interval.end))
-                } else {
-                    if let open = current { covered &+= open.end &- open.start }
-                    current = interval
-                }
-            }
-            if let open = current { covered &+= open.end &- open.start }
-            records[record].selfDuration = parent.inclusiveDuration &- min(covered, parent.inclusiveDuration)
-        }
-
         /// What went on in a hop closed as `decision` with `inside` inside it, for the hop it is nested in: a
         /// failure if it or a hop inside it failed, else `.passed` if it or a hop inside it did more than
         /// continue, else `.continued`.
@@ -426,8 +392,7 @@ final class ActiveTrace: @unchecked Sendable {
             let index = content.records.count
             let enclosing = content.tasks.innermost(of: task) ?? content.tasks.innermost(of: owner) ?? -1
             guard index < maximumHops else {
-                content.tasks.opened(
-                    recordLoop(handler, startOffset: startOffset, in: &content), in: task, parent: enclosing, isOpen: false)
+                content.tasks.opened(recordLoop(handler, startOffset: startOffset, in: &content), in: task, isOpen: false)
                 // A hop inside the one it was to nest in failed.
                 if enclosing >= 0 { content.tasks.note(.failed, inside: enclosing) }
                 return .stopped
@@ -437,7 +402,7 @@ final class ActiveTrace: @unchecked Sendable {
                 HopRecord(
                     handler: Int32(truncatingIfNeeded: index), registry: Int32(truncatingIfNeeded: enclosing),
                     decision: .passed, startOffset: startOffset, inclusiveDuration: 0, selfDuration: 0))
-            content.tasks.opened(index, in: task, parent: enclosing, isOpen: true)
+            content.tasks.opened(index, in: task, isOpen: true)
             return .opened
         }
     }
@@ -455,8 +420,6 @@ final class ActiveTrace: @unchecked Sendable {
                 content: &content)
             let enclosing = Int(content.records[record].registry)
             content.close(record, as: decision, at: now, traceStart: start)
-            // Hops run at once inside it: its own time is what none of them covered, not its time less their sum.
-            if content.tasks.records[record].children > 1 { content.subtractChildrenCovering(record) }
             if enclosing >= 0 { content.tasks.note(Content.wentOn(decision, inside: inside), inside: enclosing) }
             // `close` is for one thread's hops, nested one in the other; here the innermost is the task's.
             content.innermost = -1
@@ -572,10 +535,6 @@ final class ActiveTrace: @unchecked Sendable {
             /// a hop inside it failed.
             var inside: Decision
             var isOpen: Bool
-            /// The record it is nested in, or -1.
-            var parent: Int32
-            /// How many hops were opened directly inside it.
-            var children: Int32
         }
 
         /// A task with a hop open, and its innermost open hop.
@@ -605,11 +564,9 @@ final class ActiveTrace: @unchecked Sendable {
             records[record].inside = wentOn
         }
 
-        /// Notes `record`, just opened (or, not `isOpen`, made closed) by task `task` inside `parent` (-1: none).
-        mutating func opened(_ record: Int, in task: Int, parent: Int, isOpen open: Bool) {
-            records.append(
-                RecordTask(task: task, inside: .continued, isOpen: open, parent: Int32(truncatingIfNeeded: parent), children: 0))
-            if parent >= 0 { records[parent].children &+= 1 }
+        /// Notes `record`, just opened (or, not `isOpen`, made closed) by task `task`.
+        mutating func opened(_ record: Int, in task: Int, isOpen open: Bool) {
+            records.append(RecordTask(task: task, inside: .continued, isOpen: open))
             guard open else { return }
             for slot in 0..<innermostByTask.count where innermostByTask[slot].task == task {
                 innermostByTask[slot].record = record
