@@ -12,10 +12,7 @@ import Testing
 /// as *fell off the end*.
 @Suite("Hops that call observers before they decide")
 struct ObserverSideCallModelTests {
-    struct Failure: Error, CustomStringConvertible {
-        var handler: String
-        var description: String { "\(handler) broke" }
-    }
+    typealias Failure = InstrumentedChainModelTests.Failure
 
     enum Action: Sendable {
         /// Returns its own answer (an observer's is ignored: it continued).

@@ -40,8 +40,6 @@ final class ActiveTrace: @unchecked Sendable {
         var overrides: [Override] = []
         var failure: Int?
         var end: UInt64 = 0
-        /// Whether the trace has been handed to its sink (see ``ActiveTrace/isDelivered``), as read under the lock.
-        var isDelivered = false
         /// In a shared trace, hops of one command run in several tasks at once (a handler's child tasks), so no
         /// one hop is "the innermost": each task has its own, and each record notes its task, what went on inside
         /// it, and whether it is still open. Empty in a trace of one thread.
@@ -200,7 +198,8 @@ final class ActiveTrace: @unchecked Sendable {
     /// Touched by one thread, or under `lock`: its accesses skip the run-time exclusivity check.
     private let content = UncheckedCell(Content())
     private let lock: WordLock?
-    /// ``isDelivered``, published for hops that read it without the lock (a shared trace's only).
+    /// ``isDelivered``: 1 once a shared trace has been handed to its sink. Set under the lock as the trace is
+    /// built for its sink, so a hop opening under the lock sees it; published, so a hop can check it before.
     private let delivered = PublishedCounter()
 
     /// Whether this shared trace has been handed to its sink: a hop of a task that outlived the command (an
@@ -267,7 +266,6 @@ final class ActiveTrace: @unchecked Sendable {
         if !content.value.tasks.isEmpty { content.value.tasks.removeAll() }
         content.value.failure = nil
         content.value.end = 0
-        content.value.isDelivered = false
         if isShared, delivered.value != 0 { delivered.store(0) }
         nextName.value = isShared ? .none : content.value.nextNameIdentity
         about.value.start = MonotonicClock.now()
@@ -387,7 +385,7 @@ final class ActiveTrace: @unchecked Sendable {
         withContent { content in
             // Its trace was delivered already: the hop runs in a task that outlived the command (an unstructured
             // `Task` started inside it), after its last hop ended.
-            guard !content.isDelivered else { return .traceIsOver }
+            guard !isDelivered else { return .traceIsOver }
             let startOffset = startOffset(first: content.records.isEmpty)
             let index = content.records.count
             let enclosing = content.tasks.innermost(of: task) ?? content.tasks.innermost(of: owner) ?? -1
@@ -622,7 +620,6 @@ final class ActiveTrace: @unchecked Sendable {
     private func trace(id: UInt64, thread: ThreadState) -> Trace {
         withContent { content in
             // From here on, a hop of a task that outlived the command starts a trace of its own.
-            content.isDelivered = true
             if isShared { delivered.store(1) }
             // Lent: `content.lastNames` holds the table.
             let names = sharedNames(&content)
