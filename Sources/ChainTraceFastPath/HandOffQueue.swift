@@ -19,7 +19,8 @@ public final class HandOffQueue<Element>: @unchecked Sendable {
     /// The producer's copy of the head, refreshed only when the ring looks full or every
     /// ``releaseInterval`` pushes (saves a shared load a push).
     @usableFromInline let cachedHead: UnsafeMutablePointer<Int64>
-    /// The producer's count of slots it has emptied behind the consumer (see ``drainBorrowing(_:)``).
+    /// The position up to which the producer has emptied the slots the consumer finished with (see
+    /// ``drainBorrowing(_:)``).
     @usableFromInline let released: UnsafeMutablePointer<Int64>
 
     /// A queue holding at most `capacity` elements, rounded up to a power of two (at least 2).
@@ -57,31 +58,41 @@ public final class HandOffQueue<Element>: @unchecked Sendable {
 
     /// Adds `element` at the tail; `false` (and nothing added) when the queue is full. Producer only.
     ///
-    /// Also empties the slots the consumer has finished with since the last look, so that what
-    /// ``drainBorrowing(_:)`` left in them is released on this thread.
+    /// Also releases, on this thread, an element the consumer has finished with (see ``drainBorrowing(_:)``).
     @inlinable
     public func push(_ element: Element) -> Bool {
+        push(element, reclaiming: { $0 = nil })
+    }
+
+    /// ``push(_:)``, handing an element the consumer has finished with to `reclaim` on this thread, to take out of
+    /// its slot (whatever it leaves there is released): one a push (those whose slot the push needs too), so that a producer that reuses what it gets
+    /// back — a trace log's traces, whose storage the next traced walk fills again — gets one back for each it
+    /// sends, in step.
+    ///
+    /// What it buys, measured: see `Trace.reuseStorage(of:)`, the one reclaimer.
+    @inlinable
+    public func push(_ element: Element, reclaiming reclaim: (inout Element?) -> Void) -> Bool {
         let tail = tailPointer.pointee  // only this thread writes it
         if tail - cachedHead.pointee > Int64(mask) || tail % Self.releaseInterval == 0 {
             cachedHead.pointee = chaintrace_load_acquire(headPointer)
-            releaseConsumed()
             if tail - cachedHead.pointee > Int64(mask) { return false }
+        }
+        // The slots before the cached head hold what the consumer borrowed and is done with. One goes back a push;
+        // more only when this push's slot still holds one (the producer outran the releases): the slot at `tail`
+        // last held the element at `tail - capacity`.
+        var position = released.pointee
+        let head = cachedHead.pointee
+        if position < head {
+            repeat {
+                reclaim(&slots[Int(position) & mask])
+                slots[Int(position) & mask] = nil
+                position += 1
+            } while position < head && position <= tail - Int64(mask + 1)
+            released.pointee = position
         }
         slots[Int(tail) & mask] = element
         chaintrace_store_release(tailPointer, tail + 1)
         return true
-    }
-
-    /// Empties the slots before the cached head that still hold what the consumer borrowed. Producer only.
-    @inlinable
-    func releaseConsumed() {
-        let head = cachedHead.pointee
-        var position = released.pointee
-        while position < head {
-            slots[Int(position) & mask] = nil
-            position += 1
-        }
-        released.pointee = head
     }
 
     /// Removes and returns the element at the head, or `nil` when the queue is empty. Consumer only.
@@ -108,7 +119,7 @@ public final class HandOffQueue<Element>: @unchecked Sendable {
     }
 
     /// Hands every element present now to `body`, oldest first, and returns how many — leaving each in its slot,
-    /// for the producer to release at a later ``push(_:)``. Consumer only.
+    /// for the producer to release at a later ``push(_:)`` (one a push). Consumer only.
     ///
     /// What it buys: an element the producer allocated is freed by the producer. Freed by the consumer, a trace
     /// and its payload went back to the producer thread's malloc arena under that arena's lock, and the two

@@ -46,6 +46,48 @@ struct HandOffQueueTests {
         }
     }
 
+    /// `push(_:reclaiming:)` hands back what `drainBorrowing` lent, on the producer's side: each element once, in
+    /// the order pushed, only after the consumer finished with it, one a push in step — and every one in the end.
+    @Test(arguments: SeededGenerator.seeds(60))
+    func pushesHandBackWhatTheConsumerFinishedOnceInOrder(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let queue = HandOffQueue<Int>(capacity: Int.random(in: 2...32, using: &random))
+        var finished: [Int] = []
+        var reclaimed: [Int] = []
+        var next = 0
+        func push() -> Bool {
+            let before = reclaimed.count
+            let pushedBefore = next
+            let accepted = queue.push(next, reclaiming: { element in
+                if let element { reclaimed.append(element) }
+                // Left in the slot half the time: the queue releases it then.
+                if element.map({ $0.isMultiple(of: 2) }) ?? false { element = nil }
+            })
+            if accepted { next += 1 }
+            // In step: one a push, more only when the push's slot still holds one not handed back (a whole ring
+            // pushed since the last one handed back).
+            if pushedBefore - before < queue.capacity { #expect(reclaimed.count - before <= 1, "seed \(seed)") }
+            return accepted
+        }
+        for _ in 0..<600 {
+            if random.chance(0.7) {
+                _ = push()
+            } else {
+                _ = queue.drainBorrowing { finished.append(copy $0) }
+            }
+            #expect(reclaimed == Array(finished.prefix(reclaimed.count)), "seed \(seed): handed back \(reclaimed.suffix(3)) of \(finished.suffix(3))")
+        }
+        // The consumer catches up and the producer goes on: everything finished comes back.
+        let target = finished.count + queue.capacity
+        var rounds = 0
+        while reclaimed.count < target, rounds < 10 * target + 100 {
+            _ = queue.drainBorrowing { finished.append(copy $0) }
+            _ = push()
+            rounds += 1
+        }
+        #expect(reclaimed.count >= target && reclaimed == Array(finished.prefix(reclaimed.count)), "seed \(seed)")
+    }
+
     @Test func twoThreadsHandOverEveryElementOnceInOrder() {
         let queue = HandOffQueue<Int>(capacity: 64)
         let total = 200_000

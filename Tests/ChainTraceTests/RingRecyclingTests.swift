@@ -8,36 +8,9 @@ import Testing
 /// never refilled.
 @Suite("A ring's traces, recycled")
 struct RingRecyclingTests {
-    struct Command: Codable, Sendable {
-        var value: Int
-        var note: String?
-    }
-
-    struct Broke: Error, CustomStringConvertible {
-        var value: Int
-        var description: String { "broke on \(value)" }
-    }
-
-    /// What a trace says about its command, apart from its times and id.
-    struct Summary: Equatable {
-        var path: [String]
-        var decisions: [Decision]
-        var reasons: [String?]
-        var outcome: Outcome
-        var kind: String
-        var payload: JSONValue?
-        var chain: String
-
-        init(_ trace: Trace) {
-            path = trace.path
-            decisions = trace.hops.map(\.decision)
-            reasons = trace.hops.map(\.reason)
-            outcome = trace.outcome
-            kind = trace.commandKind
-            payload = trace.payload
-            chain = trace.chain
-        }
-    }
+    typealias Command = NumberedCommand
+    typealias Broke = BrokeOnNumber
+    typealias Summary = TraceSummary
 
     /// A chain of `count` handlers: handler `i` accepts a multiple of its divisor, passes with a reason on some
     /// values, and throws on others — so traces differ in length, outcome and reasons from one to the next.
