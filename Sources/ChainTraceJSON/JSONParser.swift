@@ -209,7 +209,9 @@ package struct JSONParser {
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .integer(integer) }
         guard let double = Double(text), double.isFinite else {
-            throw error(expected: "a number that fits a 64-bit float", at: start)
+            // The number as written (its first character alone said nothing), shortened when it is long.
+            let shown = text.count <= 40 ? text : "\(text.prefix(32))… (\(text.count) characters)"
+            throw error(expected: "a number that fits a 64-bit float", at: start, found: shown)
         }
         return .double(double)
     }

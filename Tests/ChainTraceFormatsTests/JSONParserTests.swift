@@ -87,5 +87,29 @@ struct JSONParserTests {
         let inString = try JSONParser.parse("\"\u{FEFF}x\"")
         #expect(inString == .string("\u{FEFF}x"))
     }
-}
 
+    /// A number too large for a 64-bit float is quoted as written, where it starts — shortened when long — not by
+    /// its first character ("found '1'" for `1e999` said nothing). Generated: signs, integer and fraction digits,
+    /// exponents past the range, in objects and arrays at generated places.
+    @Test(arguments: SeededGenerator.seeds(40))
+    func aNumberOutOfRangeIsQuotedAsWritten(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        var number = random.chance(0.3) ? "-" : ""
+        let integerDigits = random.chance(0.3) ? Int.random(in: 310...600, using: &random) : Int.random(in: 1...5, using: &random)
+        number += String(Int.random(in: 1...9, using: &random))
+        for _ in 1..<integerDigits { number += String(Int.random(in: 0...9, using: &random)) }
+        if random.chance(0.5) { number += "." + String(Int.random(in: 0...999, using: &random)) }
+        if integerDigits < 310 || random.chance(0.5) {
+            number += (random.chance(0.5) ? "e" : "E") + (random.chance(0.5) ? "+" : "") + String(Int.random(in: 400...99_999, using: &random))
+        }
+        let before = String(repeating: " ", count: Int.random(in: 0...3, using: &random))
+        let (text, column) = random.chance(0.5)
+            ? ("{\"a\":\(before)\(number)}", 6 + before.count)
+            : ("[1,\(before)\(number),2]", 4 + before.count)
+        let error = #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
+        #expect(error?.expected == "a number that fits a 64-bit float", "seed \(seed): \(text.prefix(60))")
+        #expect(error?.column == column, "seed \(seed)")
+        let shown = number.count <= 40 ? number : "\(number.prefix(32))… (\(number.count) characters)"
+        #expect(error?.found == shown, "seed \(seed)")
+    }
+}
