@@ -53,7 +53,7 @@ public final class HandOffQueue<Element>: @unchecked Sendable {
     @usableFromInline var headPointer: UnsafeMutablePointer<Int64> { positions }
     @usableFromInline var tailPointer: UnsafeMutablePointer<Int64> { positions + 8 }
 
-    /// How often (in pushes) the producer looks at the consumer's head to empty the slots it has finished with.
+    /// How often (in pushes) the producer looks at the consumer's head, to learn which slots it has finished with.
     @inlinable public static var releaseInterval: Int64 { 32 }
 
     /// Adds `element` at the tail; `false` (and nothing added) when the queue is full. Producer only.
@@ -65,9 +65,9 @@ public final class HandOffQueue<Element>: @unchecked Sendable {
     }
 
     /// ``push(_:)``, handing an element the consumer has finished with to `reclaim` on this thread, to take out of
-    /// its slot (whatever it leaves there is released): one a push (those whose slot the push needs too), so that a producer that reuses what it gets
-    /// back — a trace log's traces, whose storage the next traced walk fills again — gets one back for each it
-    /// sends, in step.
+    /// its slot (whatever it leaves there is released). One a push — more only when the push's own slot still
+    /// holds one — so that a producer that reuses what it gets back (a trace log's traces, whose storage the next
+    /// traced walk fills again) gets one back for each it sends, in step.
     ///
     /// What it buys, measured: see `Trace.reuseStorage(of:)`, the one reclaimer.
     @inlinable

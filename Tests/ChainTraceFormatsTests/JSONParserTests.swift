@@ -95,12 +95,14 @@ struct JSONParserTests {
     func aNumberOutOfRangeIsQuotedAsWritten(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         var number = random.chance(0.3) ? "-" : ""
-        let integerDigits = random.chance(0.3) ? Int.random(in: 310...600, using: &random) : Int.random(in: 1...5, using: &random)
+        let integerDigits =
+            random.chance(0.3) ? Int.random(in: 310...600, using: &random) : Int.random(in: 1...5, using: &random)
         number += String(Int.random(in: 1...9, using: &random))
         for _ in 1..<integerDigits { number += String(Int.random(in: 0...9, using: &random)) }
         if random.chance(0.5) { number += "." + String(Int.random(in: 0...999, using: &random)) }
         if integerDigits < 310 || random.chance(0.5) {
-            number += (random.chance(0.5) ? "e" : "E") + (random.chance(0.5) ? "+" : "") + String(Int.random(in: 400...99_999, using: &random))
+            number += (random.chance(0.5) ? "e" : "E") + (random.chance(0.5) ? "+" : "")
+            number += String(Int.random(in: 400...99_999, using: &random))
         }
         let before = String(repeating: " ", count: Int.random(in: 0...3, using: &random))
         let (text, column) = random.chance(0.5)

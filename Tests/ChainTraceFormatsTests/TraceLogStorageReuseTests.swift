@@ -22,7 +22,8 @@ struct TraceLogStorageReuseTests {
         (0..<Int.random(in: 1...8, using: &random)).map { index -> Handler<Command, Int> in
             let divisor = Int.random(in: 2...9, using: &random)
             let breaksOn = Int.random(in: 10...40, using: &random)
-            return Handler(index.isMultiple(of: 3) ? "H\(index)-with-a-name-too-long-to-be-inline" : "H\(index)") { command in
+            return Handler(index.isMultiple(of: 3) ? "H\(index)-with-a-name-too-long-to-be-inline" : "H\(index)") {
+                command in
                 if command.value % breaksOn == 0 { throw Broke(value: command.value) }
                 if command.value % divisor == 0 { return .accept(index) }
                 return command.value % 3 == 0 ? .pass(because: "not a multiple of \(divisor)") : .pass
@@ -58,12 +59,18 @@ struct TraceLogStorageReuseTests {
         let payloads = random.chance(0.5)
         let handlers = Self.handlers(&random)
         let logged = try Chain("own", handlers: handlers, recorder: Recorder(sink: log, capturesPayloads: payloads))
-        let kept = try Chain("own", handlers: handlers, recorder: Recorder(sink: everything, capturesPayloads: payloads))
+        let kept = try Chain(
+            "own",
+            handlers: handlers,
+            recorder: Recorder(sink: everything, capturesPayloads: payloads)
+        )
         // Traces recorded into the log and kept by a second sink as well, with what each said when recorded.
         let alsoKept = InMemoryTraceSink()
         let both = try Chain(
-            "own", handlers: handlers,
-            recorder: Recorder(sink: FanOutTraceSink([log, alsoKept]), capturesPayloads: payloads))
+            "own",
+            handlers: handlers,
+            recorder: Recorder(sink: FanOutTraceSink([log, alsoKept]), capturesPayloads: payloads)
+        )
         var keptAsRecorded: [Summary] = []
         var head: Node?
         for index in (0..<Int.random(in: 1...6, using: &random)).reversed() {
@@ -75,7 +82,8 @@ struct TraceLogStorageReuseTests {
         for index in 0..<Int.random(in: 100...600, using: &random) {
             let command = Command(
                 value: Int.random(in: 1...1_000, using: &random),
-                note: random.chance(0.3) ? "n\(Int.random(in: 0...99, using: &random))" : nil)
+                note: random.chance(0.3) ? "n\(Int.random(in: 0...99, using: &random))" : nil
+            )
             switch Int.random(in: 0...5, using: &random) {
             case 0:
                 // A hand-built trace, as a log reader builds one: an outcome no hop accounts for, reasons.
@@ -83,9 +91,16 @@ struct TraceLogStorageReuseTests {
                 let outcome = outcomes.randomElement(using: &random)!
                 func built() -> Trace {
                     Trace(
-                        id: UInt64(index), commandKind: "Hand", entry: "P0", chain: "hand",
-                        hops: (0..<hops).map { Hop(handler: "P\($0)", position: $0, decision: .passed, reason: $0 == 0 ? "built" : nil) },
-                        outcome: outcome, duration: UInt64(hops) * 100)
+                        id: UInt64(index),
+                        commandKind: "Hand",
+                        entry: "P0",
+                        chain: "hand",
+                        hops: (0..<hops).map {
+                            Hop(handler: "P\($0)", position: $0, decision: .passed, reason: $0 == 0 ? "built" : nil)
+                        },
+                        outcome: outcome,
+                        duration: UInt64(hops) * 100
+                    )
                 }
                 if random.chance(0.3) {
                     let trace = built()
@@ -98,8 +113,12 @@ struct TraceLogStorageReuseTests {
                 // Not read from `everything`, which lists traces by start time, and a hand-built one starts at 0.
                 expected.append(Summary(built()))
             case 1, 2:
-                ChainTracing.withRecorder(Recorder(sink: log, capturesPayloads: payloads)) { _ = try? head?.handle(command) }
-                ChainTracing.withRecorder(Recorder(sink: everything, capturesPayloads: payloads)) { _ = try? head?.handle(command) }
+                ChainTracing.withRecorder(Recorder(sink: log, capturesPayloads: payloads)) {
+                    _ = try? head?.handle(command)
+                }
+                ChainTracing.withRecorder(Recorder(sink: everything, capturesPayloads: payloads)) {
+                    _ = try? head?.handle(command)
+                }
                 expected.append(Summary(try #require(everything.traces.last)))
             case 3 where random.chance(0.3):
                 _ = try? both.send(command)

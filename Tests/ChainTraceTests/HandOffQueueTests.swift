@@ -75,7 +75,9 @@ struct HandOffQueueTests {
             } else {
                 _ = queue.drainBorrowing { finished.append(copy $0) }
             }
-            #expect(reclaimed == Array(finished.prefix(reclaimed.count)), "seed \(seed): handed back \(reclaimed.suffix(3)) of \(finished.suffix(3))")
+            #expect(
+                reclaimed == Array(finished.prefix(reclaimed.count)),
+                "seed \(seed): handed back \(reclaimed.suffix(3)) of \(finished.suffix(3))")
         }
         // The consumer catches up and the producer goes on: everything finished comes back.
         let target = finished.count + queue.capacity
