@@ -47,7 +47,7 @@
 // Those pieces use the primitives above or the standard library's unsafe APIs, each in a file that says what it
 // buys, measured: a `Trace` is one `ManagedBuffer` (a header and its hop records — the model's representation),
 // reused by the recorder when the trace is dropped (`Trace.recycle`) or a trace log has written it
-// (`Trace.reuseStorage`, handed back by `HandOffQueue.push(_:reclaiming:)`: the drop row 37–39 → 28 ns a hop,
+// (`Trace.recycle`, handed back by `HandOffQueue.push(_:reclaiming:)`: the drop row 37–39 → 28 ns a hop,
 // runs 54–55); a chain's compiled snapshot calls its
 // handler boxes unretained (CompiledChain: an untraced hop 7.8 against 16 ns retained); a chain publishes edits
 // through one word other threads load (ChainBase); and the per-thread state caches snapshots (ThreadState). An

@@ -69,7 +69,7 @@ public final class HandOffQueue<Element>: @unchecked Sendable {
     /// holds one — so that a producer that reuses what it gets back (a trace log's traces, whose storage the next
     /// traced walk fills again) gets one back for each it sends, in step.
     ///
-    /// What it buys, measured: see `Trace.reuseStorage(of:)`, the one reclaimer.
+    /// What it buys, measured: see `Trace.recycle(_:on:)`, the one reclaimer.
     @inlinable
     public func push(_ element: Element, reclaiming reclaim: (inout Element?) -> Void) -> Bool {
         let tail = tailPointer.pointee  // only this thread writes it

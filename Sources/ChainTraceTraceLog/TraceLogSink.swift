@@ -153,7 +153,7 @@ public final class TraceLogSink: TraceSink {
         }
         let queue = slot.object(owner: self) { writer.register(capacity: options.queueCapacity) }
         // A trace the writer has finished with comes back for this thread's next traced walk to fill.
-        if queue.queue.push(trace, reclaiming: Trace.reuseStorage) { return }
+        if queue.queue.push(trace, reclaiming: { Trace.recycle(&$0, on: .current) }) { return }
         writer.wake()
         switch options.whenBehind {
         case .drop:
@@ -164,7 +164,7 @@ public final class TraceLogSink: TraceSink {
             // thread. Sleeping at once cost the benchmark's block row 2 ns a hop (42.4–43.4 → 44.4–45.6);
             // yielding 64 times first costs nothing (41.4–42.2 spinning, 40.7–41.9 so; interleaved runs).
             var attempts = 0
-            while !queue.queue.push(trace, reclaiming: Trace.reuseStorage) {
+            while !queue.queue.push(trace, reclaiming: { Trace.recycle(&$0, on: .current) }) {
                 if closed.value != 0 {
                     droppedAfterClose.withLock { $0 += 1 }
                     return

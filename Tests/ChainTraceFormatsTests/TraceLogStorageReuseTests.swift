@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// A trace log hands each trace it has written back to the thread that recorded it, and that thread's next traced
-/// walk refills the trace's storage instead of allocating one (`Trace.reuseStorage(of:)`, through
+/// walk refills the trace's storage instead of allocating one (`Trace.recycle(_:on:)`, through
 /// `HandOffQueue.push(_:reclaiming:)`). Against a sink that keeps every trace, on the same generated commands —
 /// chains of our own type, instrumented chains (`traceHop`) and hand-built traces, with and without payloads,
 /// recorded in turn on one thread while the writer drains — the log reads back exactly what was recorded, and
