@@ -2,7 +2,7 @@ import ChainTraceFastPath
 import ChainTrace
 import ChainTraceJSON
 
-/// What one line of a compact (version 2) segment holds.
+/// What one line of a compact (version 2 or 3) segment holds.
 enum CompactLogLine {
     case trace(Trace)
     /// A names record: the names were added to the segment.
@@ -95,6 +95,16 @@ struct CompactSegment {
                 return Self.fastPairs(&cursor, value: { $0.string() }) { extras.reasons.append(($0, $1)) }
             case "registries":
                 return Self.fastPairs(&cursor, value: { $0.integer(atLeast: 0) }) { extras.registries.append(($0, $1)) }
+            case "parents":
+                var parents: [Int64] = []
+                guard cursor.elements({ cursor in
+                    guard let distance = cursor.integer(atLeast: 0) else { return false }
+                    parents.append(distance)
+                    return true
+                })
+                else { return false }
+                extras.parents = parents
+                return true
             default: return false
             }
         }
@@ -212,8 +222,18 @@ struct CompactSegment {
                             else { throw fail("[9].registries[\(index)]", "a registry as [hop index, name index]", pair) }
                             extras.registries.append((position, name))
                         }
+                    case ("parents", .array(let distances)):
+                        var parents: [Int64] = []
+                        for (index, distance) in distances.enumerated() {
+                            guard case .integer(let number) = distance, number >= 0 else {
+                                throw fail("[9].parents[\(index)]", "a hop's distance back to its parent, an integer ≥ 0", distance)
+                            }
+                            parents.append(number)
+                        }
+                        extras.parents = parents
                     default:
-                        throw fail("[9].\(key)", "extras with error, id, payload, reasons or registries (of their types)", member)
+                        throw fail(
+                            "[9].\(key)", "extras with error, id, parents, payload, reasons or registries (of their types)", member)
                     }
                 }
             }
@@ -261,6 +281,8 @@ struct CompactSegment {
         var payload: JSONValue?
         var reasons: [(Int64, String)] = []
         var registries: [(Int64, Int64)] = []
+        /// For each hop, how many hops back its parent is (0 for none).
+        var parents: [Int64]?
     }
 
     private struct Problem: Error {
@@ -279,7 +301,7 @@ struct CompactSegment {
         guard !startOverflow, !inclusiveOverflow, start >= 0, inclusive >= 0 else { return nil }
         offset = start
         return CompactHop(
-            handler: Int(code / 4), registry: -1, decision: CompactTraceLogFormat.decisions[Int(code % 4)],
+            handler: Int(code / 4), registry: -1, decision: CompactTraceLogFormat.decisions[Int(code % 4)], parent: -1,
             selfNanoseconds: UInt64(selfTime), inclusiveNanoseconds: UInt64(inclusive), startNanoseconds: UInt64(start))
     }
 
@@ -345,6 +367,20 @@ struct CompactSegment {
             }
             if case .failure(let problem) = name(registry, "[9].registries", "a registry") { return .failure(problem) }
             hops[Int(position)].registry = Int(registry)
+        }
+        if let parents = extras.parents {
+            guard parents.count == hops.count else {
+                return .failure(Problem(
+                    path: "[9].parents", expected: "one distance a hop (\(hops.count))", found: .string("\(parents.count) distances")))
+            }
+            for (position, distance) in parents.enumerated() {
+                guard distance <= Int64(position) else {
+                    return .failure(Problem(
+                        path: "[9].parents[\(position)]", expected: "a distance back to an earlier hop, 0…\(position)",
+                        found: .integer(distance)))
+                }
+                hops[position].parent = distance == 0 ? -1 : position - Int(distance)
+            }
         }
         let id = previousID &+ UInt64(bitPattern: idDifference)
         let start = previousStart &+ startDifference

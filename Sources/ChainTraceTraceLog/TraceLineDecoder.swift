@@ -25,6 +25,8 @@ struct NumberedHop {
     var handler: Int
     var registry: Int
     var decision: Decision
+    /// The position of the hop it ran inside, or -1.
+    var parent: Int
     var reason: String?
     var start: UInt64
     var inclusive: UInt64
@@ -97,7 +99,7 @@ extension JSONByteCursor {
                 CompactHop(
                     handler: lists.index(of: hop.handler, inList: list),
                     registry: hop.registry >= 0 ? lists.index(of: hop.registry, inList: list) : -1,
-                    decision: hop.decision, selfNanoseconds: hop.selfTime, inclusiveNanoseconds: hop.inclusive,
+                    decision: hop.decision, parent: hop.parent, selfNanoseconds: hop.selfTime, inclusiveNanoseconds: hop.inclusive,
                     startNanoseconds: hop.start))
             if let reason = hop.reason { reasons.append((position, reason)) }
         }
@@ -110,7 +112,7 @@ extension JSONByteCursor {
     mutating func numberedHops(in lists: TraceLineNames) -> [NumberedHop]? {
         var hops: [NumberedHop] = []
         let complete = elements { decoder in
-            var handler: Int?, position: Int64?, decision: Decision?, reason: String?, registry = -1
+            var handler: Int?, position: Int64?, decision: Decision?, reason: String?, registry = -1, parent: Int64 = -1
             var start: Int64?, inclusive: Int64?, selfTime: Int64?
             let complete = decoder.members { decoder, key in
                 switch key {
@@ -125,6 +127,10 @@ extension JSONByteCursor {
                     if decoder.null() { registry = -1; return true }
                     guard let number = decoder.nameNumber(in: lists) else { return false }
                     registry = number
+                case "parent":
+                    if decoder.null() { parent = -1; return true }
+                    guard let number = decoder.integer(atLeast: 0) else { return false }
+                    parent = number
                 case "startOffsetNs": start = decoder.integer(atLeast: 0)
                 case "inclusiveNs": inclusive = decoder.integer(atLeast: 0)
                 case "selfNs": selfTime = decoder.integer(atLeast: 0)
@@ -132,12 +138,14 @@ extension JSONByteCursor {
                 }
                 return true
             }
+            // A parent is an earlier hop; the general path reports any other.
             guard complete, let handler, position == Int64(hops.count), let decision, let start, let inclusive,
-                let selfTime
+                let selfTime, parent < Int64(hops.count)
             else { return false }
             hops.append(
                 NumberedHop(
-                    handler: handler, registry: registry, decision: decision, reason: reason, start: UInt64(start),
+                    handler: handler, registry: registry, decision: decision, parent: Int(parent), reason: reason,
+                    start: UInt64(start),
                     inclusive: UInt64(inclusive), selfTime: UInt64(selfTime)))
             return true
         }

@@ -11,7 +11,7 @@ import ChainTraceJSON
 /// `Docs/TraceLogFormat.md` documents every field.
 public enum TraceLogFormat {
     /// This format's version. ``TraceLogSink`` writes it when asked for (``TraceLogSink/Format/jsonLines``); by
-    /// default it writes the compact version 2 (``CompactTraceLogFormat``).
+    /// default it writes the compact version 3 (``CompactTraceLogFormat``).
     public static let version = 1
     /// The value of the header's `format` key.
     public static let formatName = "chaintrace-trace-log"
@@ -62,6 +62,10 @@ public enum TraceLogFormat {
             writer.write(hop.handler)
             writer.append(#","inclusiveNs":"#)
             writer.write(Int64(clamping: hop.inclusiveDuration))
+            if let parent = hop.parent {
+                writer.append(#","parent":"#)
+                writer.write(Int64(parent))
+            }
             writer.append(#","position":"#)
             writer.write(Int64(hop.position))
             writer.write(hop.reason, after: #","reason":"#)
@@ -132,6 +136,7 @@ public enum TraceLogFormat {
         ]
         if let reason = hop.reason { members["reason"] = .string(reason) }
         if let registry = hop.registry { members["registry"] = .string(registry) }
+        if let parent = hop.parent { members["parent"] = .integer(Int64(parent)) }
         return .object(members)
     }
 
@@ -184,6 +189,7 @@ public enum TraceLogFormat {
                     decision: try hop.decision("decision"),
                     reason: try hop.optionalString("reason"),
                     registry: try hop.optionalString("registry"),
+                    parent: try hop.parent(index),
                     startOffset: UInt64(try hop.integer("startOffsetNs", atLeast: 0)),
                     inclusiveDuration: UInt64(try hop.integer("inclusiveNs", atLeast: 0)),
                     selfDuration: UInt64(try hop.integer("selfNs", atLeast: 0))
@@ -206,7 +212,7 @@ public enum TraceLogFormat {
     }
 
     /// The versions ``TraceLogReader`` reads: this one and ``CompactTraceLogFormat``'s.
-    public static let readableVersions = 1...2
+    public static let readableVersions = 1...3
 
     /// Checks a header line's value, and returns its version.
     @discardableResult
@@ -220,7 +226,7 @@ public enum TraceLogFormat {
                 file: file,
                 line: line,
                 column: 1,
-                expected: "trace log version 1 or 2 (the versions this ChainTrace reads)",
+                expected: "trace log version 1, 2 or 3 (the versions this ChainTrace reads)",
                 found: "version \(found)"
             )
         }
@@ -294,6 +300,16 @@ public enum TraceLogFormat {
                 throw fail("position", "\(path)position to be \(index), its index in hops", value)
             }
             return index
+        }
+
+        /// A hop's optional `parent`, which must be the position of an earlier hop.
+        mutating func parent(_ index: Int) throws(FormatError) -> Int? {
+            guard let value = members["parent"], value != .null else { return nil }
+            guard case .integer(let number) = value, number >= 0, number < Int64(index) else {
+                let expected = index == 0 ? "no parent for the first hop" : "an earlier hop's position, 0…\(index - 1)"
+                throw fail("parent", "\(path)parent to be \(expected)", value)
+            }
+            return Int(number)
         }
 
         mutating func object(_ key: String) throws(FormatError) -> JSONValue {

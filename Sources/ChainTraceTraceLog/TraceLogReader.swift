@@ -322,7 +322,7 @@ public final class TraceLogReader {
             if usesFastPath, raw.isTerminated, let version {
                 let (keepsPayloads, names, lineNames) = (keepsPayloads, names, lineNames)
                 let fast: Trace? =
-                    if version == CompactTraceLogFormat.version {
+                    if CompactTraceLogFormat.versions.contains(version) {
                         lines.withBytes(of: raw) { segment.decodeFast($0, keepsPayload: keepsPayloads, names: names) }
                     } else {
                         lines.withBytes(of: raw) {
@@ -352,7 +352,7 @@ public final class TraceLogReader {
                 note(record)
                 continue
             }
-            if version == CompactTraceLogFormat.version {
+            if let version, CompactTraceLogFormat.versions.contains(version) {
                 if let trace = try compactLine(value, raw: raw, line: line) { return trace }
                 continue
             }

@@ -4,18 +4,22 @@ import ChainTraceTraceLog
 import ChainTraceTestSupport
 import Testing
 
-/// The compact trace log (version 2) on generated traces: hostile names, reasons, registries, payloads of every
+/// The compact trace log (version 3) on generated traces: hostile names, reasons, registries, parents, payloads of every
 /// JSON kind, extreme ids, times and durations, every outcome, in segments (a header mid-log starts one again)
 /// with dropped-trace records between them. Every log reads back to exactly the traces written, through the fast
 /// decoder and through the general one; cut anywhere, it reads back to the whole traces before the cut and reports
 /// the torn line; and version 1 lines read the same traces.
-@Suite("Compact trace log (version 2)")
+@Suite("Compact trace log (version 3)")
 struct CompactTraceLogPropertyTests {
     static func trace(_ random: inout SeededGenerator, names: [String]) -> Trace {
         let extreme = random.chance(0.2)
+        // Half the traces record parents (any earlier hop, or none), as recorders since version 3 do; the rest, as
+        // logs written before.
+        let recordsParents = random.chance(0.5)
         let hops = (0..<Int.random(in: 0...12, using: &random)).map { position in
             Hop(handler: random.pick(names), position: position, decision: random.pick(Decision.allCases),
                 reason: random.chance(0.2) ? random.hostileName() : nil, registry: random.chance(0.15) ? random.pick(names) : nil,
+                parent: recordsParents && position > 0 && random.chance(0.8) ? Int.random(in: 0..<position, using: &random) : nil,
                 startOffset: extreme ? UInt64.random(in: 0...UInt64.max, using: &random) : UInt64(position * 150),
                 inclusiveDuration: extreme ? UInt64.random(in: 0...UInt64.max, using: &random) : UInt64.random(in: 0...100_000, using: &random),
                 selfDuration: extreme ? UInt64.random(in: 0...UInt64.max, using: &random) : UInt64.random(in: 0...5_000, using: &random))
@@ -117,6 +121,11 @@ struct CompactTraceLogPropertyTests {
             Array(#"[0,0,0,0,0,0,0,-1,[],{"reasons":[[3,"x"]]}]"#.utf8), Array(#"[0,0,0,0,0,0,0,-1,[],{"what":1}]"#.utf8),
             Array(#"[0,0,0,0,0,0,0,-1,[],{"zzz":1,"aaa":2,"mmm":3,"bbb":4}]"#.utf8),
             Array("[0,0,0,0,0,0,0,-2,[]]".utf8), Array("[0,0,0,0,-1,0,0,-1,[]]".utf8), Array("[0,0,0.5,0,0,0,0,-1,[]]".utf8),
+            // Parents: one distance a hop, each back to an earlier hop (or 0), integers.
+            Array(#"[0,0,0,0,0,0,0,-1,[1,1,0,0],{"parents":[1]}]"#.utf8), Array(#"[0,0,0,0,0,0,0,-1,[1,1,0,0],{"parents":[0,0]}]"#.utf8),
+            Array(#"[0,0,0,0,0,0,0,-1,[1,1,0,0,1,1,0,0],{"parents":[0,2]}]"#.utf8),
+            Array(#"[0,0,0,0,0,0,0,-1,[1,1,0,0],{"parents":[-1]}]"#.utf8), Array(#"[0,0,0,0,0,0,0,-1,[1,1,0,0],{"parents":[0.5]}]"#.utf8),
+            Array(#"[0,0,0,0,0,0,0,-1,[1,1,0,0],{"parents":0}]"#.utf8), Array(#"[0,0,0,0,0,0,0,-1,[],{"parents":[]}]"#.utf8),
         ]
         line = random.pick(damage)
         bytes = (lines[..<target] + [line] + lines[(target + 1)...]).flatMap { $0 + [0x0A] }
@@ -165,7 +174,8 @@ struct CompactTraceLogPropertyTests {
     }
 
     /// The size the issue asks for: a realistic 10-hop trace (names of 10–20 characters, self times of tens of
-    /// nanoseconds to microseconds, a command id) takes at most 300 bytes once its names are written.
+    /// nanoseconds to microseconds, a command id, each hop inside the one before) takes at most 300 bytes once its
+    /// names are written.
     @Test func aTenHopTraceTakesAtMostThreeHundredBytes() throws {
         var random = SeededGenerator(seed: 7)
         let names = (0..<10).map { "Handler\($0)Validator" }
@@ -187,8 +197,9 @@ struct CompactTraceLogPropertyTests {
         selfTimes[9] += UInt64.random(in: 0...20_000, using: &random)
         let hops = (0..<10).map { position -> Hop in
             defer { offset += selfTimes[position] }
+            // Each handler called by the one before, as in a `next`-linked chain with `traceHop`.
             return Hop(handler: names[position], position: position, decision: position == 9 ? .accepted : .passed,
-                startOffset: offset, inclusiveDuration: selfTimes[position...].reduce(0, +), selfDuration: selfTimes[position])
+                parent: position > 0 ? position - 1 : nil, startOffset: offset, inclusiveDuration: selfTimes[position...].reduce(0, +), selfDuration: selfTimes[position])
         }
         return Trace(
             id: UInt64(number + 1), commandKind: "Payment", commandID: "cmd-\(100_000 + number)", entry: names[0], chain: "payments",

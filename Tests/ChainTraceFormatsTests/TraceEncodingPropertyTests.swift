@@ -31,6 +31,7 @@ struct TraceEncodingPropertyTests {
         let hops = (0..<Int.random(in: 0...5, using: &random)).map { position in
             Hop(handler: random.pick(names), position: position, decision: random.pick(Decision.allCases),
                 reason: random.chance(0.4) ? random.hostileName() : nil, registry: random.chance(0.3) ? random.pick(names) : nil,
+                parent: position > 0 && random.chance(0.5) ? Int.random(in: 0..<position, using: &random) : nil,
                 startOffset: UInt64.random(in: 0...UInt64(Int64.max), using: &random),
                 inclusiveDuration: UInt64.random(in: 0...UInt64(Int64.max), using: &random),
                 selfDuration: UInt64.random(in: 0...UInt64(Int64.max), using: &random))

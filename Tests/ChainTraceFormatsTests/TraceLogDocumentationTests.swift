@@ -40,9 +40,12 @@ struct TraceLogDocumentationTests {
     }
 
     @Test func everyDocumentedFieldIsWrittenAndNoOther() throws {
-        let hop = Hop(handler: "A", position: 0, decision: .failed, reason: "broke", registry: "R", startOffset: 1, inclusiveDuration: 2, selfDuration: 1)
-        let failed = Trace(id: 1, commandKind: "K", commandID: "c1", payload: ["n": 1], entry: "A", chain: "c", chainVersion: 3, startTime: 5,
-                           hops: [hop], outcome: .failed(at: "A", error: "broke"), duration: 2)
+        let outer = Hop(handler: "O", position: 0, decision: .passed, startOffset: 0, inclusiveDuration: 3, selfDuration: 1)
+        let hop = Hop(
+            handler: "A", position: 1, decision: .failed, reason: "broke", registry: "R", parent: 0, startOffset: 1, inclusiveDuration: 2,
+            selfDuration: 1)
+        let failed = Trace(id: 1, commandKind: "K", commandID: "c1", payload: ["n": 1], entry: "O", chain: "c", chainVersion: 3, startTime: 5,
+                           hops: [outer, hop], outcome: .failed(at: "A", error: "broke"), duration: 3)
         let written = Self.writtenFields(TraceLogFormat.value(of: failed))
         let documented = try Self.documentedFields()
         // The header's own members are described above the table, not in it.

@@ -3,7 +3,7 @@ import ChainTrace
 @testable import ChainTraceTraceLog
 import FuzzSupport
 
-/// A trace log from any bytes, in either version: the reader with its fast line decoders gives exactly the
+/// A trace log from any bytes, in any version: the reader with its fast line decoders gives exactly the
 /// traces (and the error, if any) that it gives with only the general decoders; every version 1 trace line also
 /// decodes alone to the same trace; and the traces read write back, in both versions, to logs that read back to
 /// the same traces.
@@ -50,9 +50,9 @@ func fuzzTraceLog(_ bytes: [UInt8]) -> CInt {
     let traces = fast.traces.map(\.trace)
     let version1 = TraceLogFormat.header + [0x0A] + traces.flatMap { TraceLogFormat.encode($0) + [0x0A] }
     precondition((try? TraceLogReader(bytes: version1).readAll().traces) == traces, "traces do not survive version 1")
-    var version2 = CompactTraceLogFormat.header + [0x0A]
+    var compact = CompactTraceLogFormat.header + [0x0A]
     var encoder = CompactTraceLogEncoder()
-    for trace in traces { encoder.encode(trace, into: &version2) }
-    precondition((try? TraceLogReader(bytes: version2).readAll().traces) == traces, "traces do not survive version 2")
+    for trace in traces { encoder.encode(trace, into: &compact) }
+    precondition((try? TraceLogReader(bytes: compact).readAll().traces) == traces, "traces do not survive the compact version")
     return 0
 }

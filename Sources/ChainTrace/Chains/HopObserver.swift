@@ -39,6 +39,9 @@ struct TracedHops: HopObserver {
     @usableFromInline var last: UInt64
     /// Read once per trace rather than once per hop.
     @usableFromInline let usesCycleCounter: Bool
+    /// The record of the registry whose internal chain is running (its members' parent), or -1. Registries do not
+    /// nest: their members are handlers.
+    @usableFromInline var openRegistry: Int32 = -1
 
     /// Starts a walk's trace, in a storage this thread's last recycled trace left behind when there is one.
     /// The chain is borrowed: an initialiser's parameters are otherwise owned, which costs the caller a retain and
@@ -80,6 +83,7 @@ struct TracedHops: HopObserver {
                 handler: handler,
                 registry: registry,
                 decision: decision,
+                parent: openRegistry,
                 startOffset: last &- start,
                 inclusiveDuration: duration,
                 selfDuration: duration
@@ -103,17 +107,20 @@ struct TracedHops: HopObserver {
                 handler: registry,
                 registry: -1,
                 decision: .passed,
+                parent: -1,
                 startOffset: last &- start,
                 inclusiveDuration: 0,
                 selfDuration: 0
             ),
             reason: nil
         )
+        openRegistry = Int32(truncatingIfNeeded: mark)
         return mark
     }
 
     @inlinable
     mutating func endRegistry(_ mark: Int) {
+        openRegistry = -1
         let end = last &- start
         storage.withUnsafeMutablePointers { header, records in
             let inclusive = end &- records[mark].startOffset

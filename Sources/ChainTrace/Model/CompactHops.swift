@@ -8,6 +8,8 @@ package struct CompactHop: Sendable {
     @usableFromInline package var registry: Int
     /// What it decided.
     @usableFromInline package var decision: Decision
+    /// The index of the hop it ran inside, or -1 at the top (or not recorded).
+    @usableFromInline package var parent: Int
     /// Its own time, in nanoseconds.
     @usableFromInline package var selfNanoseconds: UInt64
     /// Its whole time, in nanoseconds.
@@ -18,12 +20,13 @@ package struct CompactHop: Sendable {
     /// Creates a compact hop.
     @inlinable
     package init(
-        handler: Int, registry: Int, decision: Decision, selfNanoseconds: UInt64, inclusiveNanoseconds: UInt64,
-        startNanoseconds: UInt64
+        handler: Int, registry: Int, decision: Decision, parent: Int, selfNanoseconds: UInt64,
+        inclusiveNanoseconds: UInt64, startNanoseconds: UInt64
     ) {
         self.handler = handler
         self.registry = registry
         self.decision = decision
+        self.parent = parent
         self.selfNanoseconds = selfNanoseconds
         self.inclusiveNanoseconds = inclusiveNanoseconds
         self.startNanoseconds = startNanoseconds
@@ -105,7 +108,7 @@ extension Trace {
                 body(
                     CompactHop(
                         handler: Int(record.handler), registry: Int(record.registry), decision: record.decision,
-                        selfNanoseconds: exclusive, inclusiveNanoseconds: inclusive, startNanoseconds: start))
+                        parent: Int(record.parent), selfNanoseconds: exclusive, inclusiveNanoseconds: inclusive, startNanoseconds: start))
             }
         }
     }

@@ -14,6 +14,12 @@ public struct Hop: Sendable, Hashable {
     public var reason: String?
     /// The registry whose internal chain this hop ran in, or `nil` for a hop of the chain itself.
     public var registry: String?
+    /// The ``position`` of the hop this one ran inside — the handler that called it, the registry whose chain it
+    /// ran in, or the hop that fanned out to the child task it ran in — or `nil` for a hop at the top.
+    ///
+    /// Recorded as the hop starts. Traces read from a log written before parents were recorded (version 1 lines
+    /// without `parent`, version 2) have `nil` everywhere; exports then infer the nesting from the hops' times.
+    public var parent: Int?
     /// Nanoseconds from the start of the trace to the start of this hop.
     public var startOffset: UInt64
     /// Nanoseconds from the start of this hop to its end, including nested hops.
@@ -21,13 +27,15 @@ public struct Hop: Sendable, Hashable {
     /// Nanoseconds spent in this handler itself: `inclusiveDuration` less the nested hops' inclusive time.
     public var selfDuration: UInt64
 
-    /// Creates a hop; used by the recorder, by trace log readers and by tests that build expected traces.
+    /// Creates a hop; used by the recorder, by trace log readers and by tests that build expected traces. A
+    /// `parent` that is not an earlier hop's position is ignored when the hop is made part of a ``Trace``.
     public init(
         handler: String,
         position: Int,
         decision: Decision,
         reason: String? = nil,
         registry: String? = nil,
+        parent: Int? = nil,
         startOffset: UInt64 = 0,
         inclusiveDuration: UInt64 = 0,
         selfDuration: UInt64 = 0
@@ -37,6 +45,7 @@ public struct Hop: Sendable, Hashable {
         self.decision = decision
         self.reason = reason
         self.registry = registry
+        self.parent = parent
         self.startOffset = startOffset
         self.inclusiveDuration = inclusiveDuration
         self.selfDuration = selfDuration

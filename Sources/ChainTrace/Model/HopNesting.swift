@@ -1,5 +1,6 @@
-/// Which hop each hop of a trace ran inside, as its times tell — the one rule every export that nests hops (spans,
-/// flame-graph stacks, trace-event tracks) follows.
+/// Which hop each hop of a trace ran inside — the one rule every export that nests hops (spans, flame-graph stacks,
+/// trace-event tracks) follows: the parents the recorder noted (``Hop/parent``) when the trace has them, else
+/// what its times tell, for traces read from logs written before parents were recorded (below).
 ///
 /// A hop runs inside an earlier hop whose time contains its own (it starts before that hop ends, and ends no
 /// later). A hop that called others synchronously has nested time — its inclusive time less its self time — and
@@ -45,6 +46,12 @@ package struct HopNesting: Sendable {
         // over are at the top, and a hop inside the top one, if that one called others, is its caller (what the
         // search below gives, without it).
         var isStack = true
+        // A trace with any recorded parent has them all (a hop at the top has none).
+        var recordsParents = false
+        for index in hops.indices where hops[index].parent != nil {
+            recordsParents = true
+            break
+        }
         // By index, reading the times alone: a whole `Hop` copied out retains and releases its strings.
         for index in hops.indices {
             let (start, inclusive, own) = (hops[index].startOffset, hops[index].inclusiveDuration, hops[index].selfDuration)
@@ -81,6 +88,10 @@ package struct HopNesting: Sendable {
                     parent = candidate.index
                     break
                 }
+            }
+            if recordsParents {
+                // Only an earlier hop can be a parent (`Trace` keeps no other; a hand-made `Hop` array might).
+                parent = hops[index].parent.flatMap { $0 >= 0 && $0 < index ? $0 : nil }
             }
             if let last = open.last, !(last.end >= end && last.start <= start) { isStack = false }
             if parent != open.last?.index { nestsAsCalls = false }

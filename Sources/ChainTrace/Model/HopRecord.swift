@@ -1,11 +1,14 @@
 /// One hop as the recorder keeps it: plain data, so recording it copies no strings and touches no reference
-/// counts. Handler and registry are indices into the trace's ``HandlerNameTable``; times are clock ticks for
-/// recorded traces (see ``MonotonicClock``) and nanoseconds for traces built from ``Hop`` values.
+/// counts. Handler and registry are indices into the trace's ``HandlerNameTable``; `parent` is the index of the
+/// record of the hop this one ran inside, or -1 at the top; times are clock ticks for recorded traces (see
+/// ``MonotonicClock``) and nanoseconds for traces built from ``Hop`` values.
 @usableFromInline
 struct HopRecord: Sendable, BitwiseCopyable {
     @usableFromInline var handler: Int32
     @usableFromInline var registry: Int32
     @usableFromInline var decision: Decision
+    /// After `decision`, in the padding before the times: the record stays 40 bytes.
+    @usableFromInline var parent: Int32
     @usableFromInline var startOffset: UInt64
     @usableFromInline var inclusiveDuration: UInt64
     @usableFromInline var selfDuration: UInt64
@@ -15,6 +18,7 @@ struct HopRecord: Sendable, BitwiseCopyable {
         handler: Int32,
         registry: Int32,
         decision: Decision,
+        parent: Int32,
         startOffset: UInt64,
         inclusiveDuration: UInt64,
         selfDuration: UInt64
@@ -22,6 +26,7 @@ struct HopRecord: Sendable, BitwiseCopyable {
         self.handler = handler
         self.registry = registry
         self.decision = decision
+        self.parent = parent
         self.startOffset = startOffset
         self.inclusiveDuration = inclusiveDuration
         self.selfDuration = selfDuration

@@ -34,7 +34,7 @@ extension Trace {
             records.append(
                 HopRecord(
                     handler: Int32(hop.handler), registry: Int32(hop.registry), decision: hop.decision,
-                    startOffset: hop.startNanoseconds, inclusiveDuration: hop.inclusiveNanoseconds,
+                    parent: Int32(truncatingIfNeeded: hop.parent), startOffset: hop.startNanoseconds, inclusiveDuration: hop.inclusiveNanoseconds,
                     selfDuration: hop.selfNanoseconds))
         }
         // As the public initialiser does: the last hop if it decided this outcome, else the first that did.

@@ -49,6 +49,8 @@ public struct Trace: Hashable, Identifiable {
                     handler: index(of: hop.handler),
                     registry: hop.registry.map(index(of:)) ?? -1,
                     decision: hop.decision,
+                    // Only an earlier hop can be one this one ran inside.
+                    parent: hop.parent.flatMap { (0..<position).contains($0) ? Int32($0) : nil } ?? -1,
                     startOffset: hop.startOffset,
                     inclusiveDuration: hop.inclusiveDuration,
                     selfDuration: hop.selfDuration

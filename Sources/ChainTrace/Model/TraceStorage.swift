@@ -158,6 +158,7 @@ final class TraceStorage: ManagedBuffer<TraceHeader, HopRecord> {
                     decision: record.decision,
                     reason: reasons[position],
                     registry: record.registry < 0 ? nil : names[Int(record.registry)],
+                    parent: record.parent < 0 ? nil : Int(record.parent),
                     startOffset: start,
                     inclusiveDuration: inclusive,
                     selfDuration: exclusive

@@ -30,9 +30,9 @@ final class ActiveTrace: @unchecked Sendable {
         /// `lastNames`'s names' identities, by hop (see `nextName`).
         var lastNameIdentities: [StringIdentity] = []
         /// The hops opened so far. An open hop's record is also its frame: `selfDuration` sums the inclusive time
-        /// of the hops nested in it so far, and `registry` (-1 in every closed instrumented hop) holds the record of
-        /// the hop it is nested in — so opening and closing a hop appends one record and writes two, with no stack
-        /// of frames beside them (a second append and pop a hop; the numbers are in Docs/Performance.md).
+        /// of the hops nested in it so far, and `parent` holds the record of the hop it is nested in (which it keeps
+        /// when closed, for the trace) — so opening and closing a hop appends one record and writes two, with no
+        /// stack of frames beside them (a second append and pop a hop; the numbers are in Docs/Performance.md).
         var records = PlainValueBuffer<HopRecord>()
         var reasons = HopReasons()
         /// The record of the innermost open hop, or -1.
@@ -89,11 +89,10 @@ final class ActiveTrace: @unchecked Sendable {
         @inline(__always)
         mutating func openNamed(startOffset: UInt64) {
             let index = records.count
-            // An open hop's `registry` is the hop it is nested in.
             records.append(
                 HopRecord(
-                    handler: Int32(truncatingIfNeeded: index), registry: Int32(truncatingIfNeeded: innermost),
-                    decision: .passed, startOffset: startOffset, inclusiveDuration: 0, selfDuration: 0))
+                    handler: Int32(truncatingIfNeeded: index), registry: -1, decision: .passed,
+                    parent: Int32(truncatingIfNeeded: innermost), startOffset: startOffset, inclusiveDuration: 0, selfDuration: 0))
             innermost = index
         }
 
@@ -138,12 +137,46 @@ final class ActiveTrace: @unchecked Sendable {
         mutating func close(_ record: Int, as decision: Decision, at now: UInt64, traceStart: UInt64) {
             let opened = records[record]
             let inclusive = now &- (traceStart &+ opened.startOffset)
-            // Open, `selfDuration` summed the nested hops' time and `registry` named the enclosing hop.
+            // Open, `selfDuration` summed the nested hops' time.
             Self.fill(&records[record], decision: decision, inclusive: inclusive, nested: opened.selfDuration)
-            let enclosing = Int(opened.registry)
+            let enclosing = Int(opened.parent)
             innermost = enclosing
             if enclosing >= 0 { records[enclosing].selfDuration &+= inclusive }
             end = now
+        }
+
+        /// Sets closed hop `record`'s self time (of a shared trace) to the part of its time that none of the hops
+        /// opened directly inside it covered — the latency it added itself. Hops of child tasks run at once, so
+        /// their times overlap: their sum (what `close` subtracts) can exceed the hop's whole time, and a stage that
+        /// fans out to three services for 8 ms each in a 9 ms hop added 1 ms, not -15 (which wrapped, and was read
+        /// as its whole time). For hops run one after the other, the same as the sum. Only for hops with two or more
+        /// children: it reads the records after this one. A child still open (no time yet) covers nothing.
+        mutating func subtractChildrenCovering(_ record: Int) {
+            let enclosing = records[record]
+            let (from, to) = (enclosing.startOffset, enclosing.startOffset &+ enclosing.inclusiveDuration)
+            var intervals: [(start: UInt64, end: UInt64)] = []
+            var child = record &+ 1
+            while child < records.count {
+                if Int(records[child].parent) == record, !tasks.records[child].isOpen {
+                    let start = max(records[child].startOffset, from)
+                    let end = min(records[child].startOffset &+ records[child].inclusiveDuration, to)
+                    if end > start { intervals.append((start, end)) }
+                }
+                child &+= 1
+            }
+            intervals.sort { $0.start < $1.start }
+            var covered: UInt64 = 0
+            var current: (start: UInt64, end: UInt64)?
+            for interval in intervals {
+                if let open = current, interval.start <= open.end {
+                    current = (open.start, max(open.end, interval.end))
+                } else {
+                    if let open = current { covered &+= open.end &- open.start }
+                    current = interval
+                }
+            }
+            if let open = current { covered &+= open.end &- open.start }
+            records[record].selfDuration = enclosing.inclusiveDuration &- min(covered, enclosing.inclusiveDuration)
         }
 
         /// What went on in a hop closed as `decision` with `inside` inside it, for the hop it is nested in: a
@@ -157,7 +190,6 @@ final class ActiveTrace: @unchecked Sendable {
         /// Fills in a closed hop's record: one access to the array instead of one a field.
         private static func fill(_ record: inout HopRecord, decision: Decision, inclusive: UInt64, nested: UInt64) {
             record.decision = decision
-            record.registry = -1
             record.inclusiveDuration = inclusive
             record.selfDuration = inclusive &- nested
         }
@@ -349,20 +381,21 @@ final class ActiveTrace: @unchecked Sendable {
     /// ``begin(_:)`` at the hop limit: out of line, so that the common case needs no stack guard.
     @inline(never)
     private func stopAtLimit(_ handler: String, startOffset: UInt64) -> Bool {
-        _ = recordLoop(handler, startOffset: startOffset, in: &content.value)
+        _ = recordLoop(handler, startOffset: startOffset, enclosing: content.value.innermost, in: &content.value)
         return false
     }
 
     /// Records `handler`'s hop, the one past the hop limit, as a failure naming the loop — closed as it is made,
-    /// with no enclosing hop in `registry` — and returns its record.
-    private func recordLoop(_ handler: String, startOffset: UInt64, in content: inout Content) -> Int {
+    /// inside `enclosing` (-1 at the top), a record no hop is open in — and returns its record.
+    private func recordLoop(_ handler: String, startOffset: UInt64, enclosing: Int, in content: inout Content) -> Int {
         let index = content.records.count
         let reason = Self.loopMessage(content.currentNames + [handler], chain: chain, hops: index)
         content.addName(handler)
         content.records.append(
             HopRecord(
-                handler: Int32(truncatingIfNeeded: index), registry: -1, decision: .failed, startOffset: startOffset,
-                inclusiveDuration: 0, selfDuration: 0))
+                handler: Int32(truncatingIfNeeded: index), registry: -1, decision: .failed,
+                parent: Int32(truncatingIfNeeded: enclosing), startOffset: startOffset, inclusiveDuration: 0,
+                selfDuration: 0))
         content.reasons.set(reason, at: index)
         content.failure = content.failure ?? index
         content.end = start &+ startOffset
@@ -390,7 +423,9 @@ final class ActiveTrace: @unchecked Sendable {
             let index = content.records.count
             let enclosing = content.tasks.innermost(of: task) ?? content.tasks.innermost(of: owner) ?? -1
             guard index < maximumHops else {
-                content.tasks.opened(recordLoop(handler, startOffset: startOffset, in: &content), in: task, isOpen: false)
+                content.tasks.opened(
+                    recordLoop(handler, startOffset: startOffset, enclosing: enclosing, in: &content), in: task,
+                    parent: enclosing, isOpen: false)
                 // A hop inside the one it was to nest in failed.
                 if enclosing >= 0 { content.tasks.note(.failed, inside: enclosing) }
                 return .stopped
@@ -398,9 +433,9 @@ final class ActiveTrace: @unchecked Sendable {
             content.addName(handler)
             content.records.append(
                 HopRecord(
-                    handler: Int32(truncatingIfNeeded: index), registry: Int32(truncatingIfNeeded: enclosing),
-                    decision: .passed, startOffset: startOffset, inclusiveDuration: 0, selfDuration: 0))
-            content.tasks.opened(index, in: task, isOpen: true)
+                    handler: Int32(truncatingIfNeeded: index), registry: -1, decision: .passed,
+                    parent: Int32(truncatingIfNeeded: enclosing), startOffset: startOffset, inclusiveDuration: 0, selfDuration: 0))
+            content.tasks.opened(index, in: task, parent: enclosing, isOpen: true)
             return .opened
         }
     }
@@ -416,8 +451,10 @@ final class ActiveTrace: @unchecked Sendable {
             let (decision, reason) = Self.decision(
                 for: returned, role: role, wentOn: inside != .continued, failedInside: inside == .failed, record: record,
                 content: &content)
-            let enclosing = Int(content.records[record].registry)
+            let enclosing = Int(content.records[record].parent)
             content.close(record, as: decision, at: now, traceStart: start)
+            // Hops run at once inside it: its own time is what none of them covered, not its time less their sum.
+            if content.tasks.records[record].children > 1 { content.subtractChildrenCovering(record) }
             if enclosing >= 0 { content.tasks.note(Content.wentOn(decision, inside: inside), inside: enclosing) }
             // `close` is for one thread's hops, nested one in the other; here the innermost is the task's.
             content.innermost = -1
@@ -533,6 +570,8 @@ final class ActiveTrace: @unchecked Sendable {
             /// a hop inside it failed.
             var inside: Decision
             var isOpen: Bool
+            /// How many hops were opened directly inside it.
+            var children: Int32 = 0
         }
 
         /// A task with a hop open, and its innermost open hop.
@@ -563,8 +602,9 @@ final class ActiveTrace: @unchecked Sendable {
         }
 
         /// Notes `record`, just opened (or, not `isOpen`, made closed) by task `task`.
-        mutating func opened(_ record: Int, in task: Int, isOpen open: Bool) {
+        mutating func opened(_ record: Int, in task: Int, parent: Int, isOpen open: Bool) {
             records.append(RecordTask(task: task, inside: .continued, isOpen: open))
+            if parent >= 0 { records[parent].children &+= 1 }
             guard open else { return }
             for slot in 0..<innermostByTask.count where innermostByTask[slot].task == task {
                 innermostByTask[slot].record = record
@@ -657,17 +697,14 @@ final class ActiveTrace: @unchecked Sendable {
                     if !content.tasks.isEmpty {
                         // A shared trace's hops still open, in any task: delivered as they were opened, with no time.
                         for record in 0..<content.tasks.records.count where content.tasks.records[record].isOpen {
-                            elements[record].registry = -1
                             elements[record].selfDuration = 0
                         }
                     } else if content.innermost >= 0 {
                         // Hops still open (a task that outlived the command may close them later) are delivered as
-                        // they were opened: no time, and no enclosing hop in `registry`. Each names an earlier one,
-                        // so this ends.
+                        // they were opened: no time. Each names an earlier one as its parent, so this ends.
                         var open = content.innermost
                         while open >= 0 {
-                            let enclosing = Int(elements[open].registry)
-                            elements[open].registry = -1
+                            let enclosing = Int(elements[open].parent)
                             elements[open].selfDuration = 0
                             open = enclosing
                         }
