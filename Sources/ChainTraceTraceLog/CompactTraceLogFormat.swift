@@ -150,10 +150,14 @@ public struct CompactTraceLogEncoder: Sendable {
             chunk.append(UInt8(ascii: ","))
             chunk.append(decimal: Int64(clamping: hop.inclusiveNanoseconds) - selfTime)
             if hop.registry >= 0 { registries.append((position, number(ofName: hop.registry))) }
-            // A recorded parent is an earlier hop.
+            // A recorded parent is an earlier hop. Noted from the first hop that has one (most traces of chains
+            // on ChainTrace's own types have none), the hops before it at the top.
             let distance = hop.parent >= 0 && hop.parent < position ? Int64(position - hop.parent) : 0
-            if distance > 0 { hasParents = true }
-            parents.append(distance)
+            if distance > 0, !hasParents {
+                hasParents = true
+                parents.append(contentsOf: repeatElement(0, count: position))
+            }
+            if hasParents { parents.append(distance) }
             position += 1
         }
         chunk.move(to: &line)

@@ -5,8 +5,8 @@ import FuzzSupport
 
 /// A trace log from any bytes, in any version: the reader with its fast line decoders gives exactly the
 /// traces (and the error, if any) that it gives with only the general decoders; every version 1 trace line also
-/// decodes alone to the same trace; and the traces read write back, in both versions, to logs that read back to
-/// the same traces.
+/// decodes alone to the same trace; and the traces read write back, in version 1 and the compact version, to logs
+/// that read back to the same traces.
 @_cdecl("fuzz_trace_log_main")
 public func main(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
     runFuzzer(argc, argv) { data, size in fuzzTraceLog(inputBytes(data, size)) }

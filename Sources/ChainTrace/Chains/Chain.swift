@@ -145,8 +145,9 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
     }
 
     /// One handler's turn. The handler's box is used without retaining it: the snapshot being walked keeps it
-    /// alive.
-    @inlinable
+    /// alive. Always inlined into the walk: the optimiser's choice moved with the size of what a hop records (a
+    /// parent more, and the traced walk called each turn, ~1.3 ns a hop; `Chain, traced into memory`, interleaved).
+    @inlinable @inline(__always)
     static func turn<Observer: HopObserver>(
         _ box: UnsafeRawPointer,
         _ name: Int32,
