@@ -20,8 +20,8 @@ struct ExportCommand: ParsableCommand {
             attributes for chain, chain version, handler, registry, decision and reason, failed hops with status \
             ERROR and the error text, times from the log's start times. To send traces live instead, use the \
             SpanTraceSink of ChainTraceDistributedTracing. jsonl: one flat JSON object per hop (file, trace, \
-            chain, command, outcome, handler, registry, decision, self and inclusive time, reason; every member \
-            always present) for query engines — DuckDB, Spark, pandas; see Docs/AtScale.md.
+            chain, command, outcome, handler, parent, registry, decision, self and inclusive time, reason; every \
+            member always present) for query engines — DuckDB, Spark, pandas; see Docs/AtScale.md.
             """
     )
 

@@ -50,7 +50,7 @@ struct ExportCommandTests {
         let expected = (traces + traces.prefix(3)).reduce(0) { $0 + max(1, $1.hops.count) }
         #expect(rows.count == expected, "seed \(seed)")
         let members = Set(rows.first?.keys.map { $0 } ?? [])
-        #expect(members.count == 18 && rows.allSatisfy { Set($0.keys) == members }, "seed \(seed): \(members.sorted())")
+        #expect(members.count == 19 && rows.allSatisfy { Set($0.keys) == members }, "seed \(seed): \(members.sorted())")
         let fromFirst = rows.filter { $0["file"] as? String == first }
         for (number, trace) in traces.enumerated() {
             let mine = fromFirst.filter { $0["trace"] as? Int == number + 1 }
@@ -59,6 +59,8 @@ struct ExportCommandTests {
             } else {
                 #expect(mine.map { $0["handler"] as? String ?? "" } == trace.path, "seed \(seed)")
                 #expect(mine.map { UInt64($0["selfNs"] as? Int ?? -1) } == trace.hops.map(\.selfDuration), "seed \(seed)")
+                // Each hop's parent as the other exports nest it: recorded, else inferred from the times.
+                #expect(mine.map { $0["parent"] as? Int } == HopNesting.enclosing(trace.hops), "seed \(seed)")
             }
         }
         #expect(rows.filter { $0["file"] as? String == second }.compactMap { $0["trace"] as? Int }.max() == 3, "seed \(seed): numbered per file")

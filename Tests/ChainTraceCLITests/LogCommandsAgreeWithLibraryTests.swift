@@ -18,7 +18,10 @@ struct LogCommandsAgreeWithLibraryTests {
             let length = Int.random(in: 1...handlers.count, using: &random)
             let ending = random.pick([Decision.accepted, .failed, .passed])
             let hops = (0..<length).map { position in
+                // Every other trace records each hop inside the one before (as a `next`-linked chain's hops are), the
+                // rest none (as logs before parents were recorded).
                 Hop(handler: handlers[position], position: position, decision: position == length - 1 ? ending : .passed,
+                    parent: index % 2 == 0 && position > 0 ? position - 1 : nil,
                     startOffset: UInt64(position * 1_000), inclusiveDuration: 1_000, selfDuration: UInt64.random(in: 1...900, using: &random))
             }
             let last = handlers[length - 1]

@@ -19,21 +19,24 @@ struct HopRowsDifferentialTests {
             "startNs": .integer(trace.startTime), "durationNs": .integer(Int64(clamping: trace.duration)),
             "outcome": .string(trace.outcome.kind),
         ]
-        func hop(_ hop: Hop?) -> [String: JSONValue] {
+        let parents = HopNesting.enclosing(trace.hops)
+        func hop(_ hop: Hop?, parent: Int?) -> [String: JSONValue] {
             guard let hop else {
-                return ["position": .null, "handler": .null, "registry": .null, "decision": .null, "selfNs": .null,
+                return ["position": .null, "parent": .null, "handler": .null, "registry": .null, "decision": .null, "selfNs": .null,
                         "inclusiveNs": .null, "offsetNs": .null, "reason": .null]
             }
             return [
                 "position": .integer(Int64(clamping: hop.position)), "handler": .string(hop.handler),
+                "parent": parent.map { .integer(Int64(clamping: trace.hops[$0].position)) } ?? .null,
                 "registry": hop.registry.map(JSONValue.string) ?? .null, "decision": .string(hop.decision.rawValue),
                 "selfNs": .integer(Int64(clamping: hop.selfDuration)), "inclusiveNs": .integer(Int64(clamping: hop.inclusiveDuration)),
                 "offsetNs": .integer(Int64(clamping: hop.startOffset)), "reason": hop.reason.map(JSONValue.string) ?? .null,
             ]
         }
         var writer = JSONWriter()
-        for row in trace.hops.isEmpty ? [nil] : trace.hops.map(Optional.some) {
-            writer.write(JSONValue.object(common.merging(hop(row)) { first, _ in first }))
+        let rows: [(Hop?, Int?)] = trace.hops.isEmpty ? [(nil, nil)] : trace.hops.indices.map { (trace.hops[$0], parents[$0]) }
+        for (row, parent) in rows {
+            writer.write(JSONValue.object(common.merging(hop(row, parent: parent)) { first, _ in first }))
             writer.append("\n")
         }
         return writer.bytes
@@ -46,6 +49,7 @@ struct HopRowsDifferentialTests {
             let decision = random.pick([Decision.accepted, .passed, .continued, .failed])
             return Hop(handler: name(), position: random.chance(0.05) ? Int.max : position, decision: decision,
                        reason: random.chance(0.3) ? name() : nil, registry: random.chance(0.3) ? name() : nil,
+                       parent: position > 0 && random.chance(0.4) ? Int.random(in: 0..<position, using: &random) : nil,
                        startOffset: time(), inclusiveDuration: time(), selfDuration: time())
         }
         let outcome = random.pick([Outcome.accepted(by: name()), .fellOffTheEnd, .failed(at: name(), error: name())])

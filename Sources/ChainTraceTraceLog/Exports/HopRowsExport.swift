@@ -6,7 +6,8 @@ import ChainTraceJSON
 ///
 /// Members: `file` (the log file, as named to the reader), `trace` (the trace's number in that file, from 1),
 /// `traceId`, `chain`, `chainVersion`, `commandKind`, `commandId`, `startNs` (the trace's wall-clock start),
-/// `durationNs`, `outcome` (`accepted`, `fellOffTheEnd`, `failed`), `position` (the hop's, from 0), `handler`,
+/// `durationNs`, `outcome` (`accepted`, `fellOffTheEnd`, `failed`), `position` (the hop's, from 0), `parent` (the
+/// position of the hop it ran inside, as the other exports nest it (``HopNesting``); `null` at the top), `handler`,
 /// `registry`, `decision`, `selfNs`, `inclusiveNs`, `offsetNs` (from the trace's start) and `reason`. A trace
 /// with no hop is one row whose hop members are `null`, so counting distinct `(file, trace)` counts commands.
 /// Times are nanoseconds, saturated to what a signed 64-bit column holds.
@@ -54,7 +55,7 @@ public struct HopRowsExport: Sendable {
         let outcome = piece { writer in
             writer.append(#","outcome":"#)
             writer.write(trace.outcome.kind)
-            writer.append(#","position":"#)
+            writer.append(#","parent":"#)
         }
         let tail = piece { writer in
             writer.append(#","startNs":"#)
@@ -67,7 +68,9 @@ public struct HopRowsExport: Sendable {
         }
         writer.removeAll()
         defer { bytes.append(contentsOf: writer.bytes) }
-        func row(_ hop: Hop?) {
+        let hops = trace.hops
+        let parents = HopNesting.enclosing(hops)
+        func row(_ hop: Hop?, parent: Int?) {
             writer.append(bytes: head)
             if let hop { writer.write(hop.decision.rawValue) } else { writer.append("null") }
             writer.append(bytes: duration)
@@ -77,6 +80,8 @@ public struct HopRowsExport: Sendable {
             writer.append(#","offsetNs":"#)
             if let hop { writer.write(Int64(clamping: hop.startOffset)) } else { writer.append("null") }
             writer.append(bytes: outcome)
+            if let parent { writer.write(Int64(clamping: hops[parent].position)) } else { writer.append("null") }
+            writer.append(#","position":"#)
             if let hop { writer.write(Int64(clamping: hop.position)) } else { writer.append("null") }
             writer.append(#","reason":"#)
             if let reason = hop?.reason { writer.write(reason) } else { writer.append("null") }
@@ -86,8 +91,7 @@ public struct HopRowsExport: Sendable {
             if let hop { writer.write(Int64(clamping: hop.selfDuration)) } else { writer.append("null") }
             writer.append(bytes: tail)
         }
-        let hops = trace.hops
-        if hops.isEmpty { row(nil) }
-        for hop in hops { row(hop) }
+        if hops.isEmpty { row(nil, parent: nil) }
+        for (index, hop) in hops.enumerated() { row(hop, parent: parents[index]) }
     }
 }
