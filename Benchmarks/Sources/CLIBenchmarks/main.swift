@@ -10,7 +10,7 @@
 // `swift build -c release --product chaintrace`), CHAINTRACE_BENCH_SIMDJSON (the simdjson reference decoder, for
 // the shapes table's last two columns; build it with `Reference/build-simdjson-reference.sh`, skipped when unset).
 // `--write-shapes DIR` only writes the benchmark's chain definition, stream shapes and the flat stream's trace
-// logs (v1 and v2) into DIR, for profiling one of them.
+// logs (v1 and compact) into DIR, for profiling one of them.
 
 import ChainTrace
 import ChainTraceAnalysis
@@ -174,7 +174,7 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--write-shapes
     // The flat stream's trace log in both versions, as the stats rows read them.
     let flat = target.appendingPathComponent("flat.jsonl").path
     try writeTraceLog(of: flat, definition: chain, to: target.appendingPathComponent("flat.traces.v1.jsonl").path, format: .jsonLines)
-    try writeTraceLog(of: flat, definition: chain, to: target.appendingPathComponent("flat.traces.v2.jsonl").path, format: .compact)
+    try writeTraceLog(of: flat, definition: chain, to: target.appendingPathComponent("flat.traces.compact.jsonl").path, format: .compact)
     exit(0)
 }
 
@@ -189,8 +189,8 @@ let logPath = directory.appendingPathComponent("traces.jsonl").path
 let definition = try ChainDefinition.load(path: definitionPath)
 
 // One replay writes the trace logs the stats runs read: version 1 (one object a trace, the row quoted in MB/s since
-// the first runs) and the compact version 2 that TraceLogSink writes by default.
-let compactLogPath = directory.appendingPathComponent("traces.v2.jsonl").path
+// the first runs) and the compact version (3) that TraceLogSink writes by default.
+let compactLogPath = directory.appendingPathComponent("traces.compact.jsonl").path
 try writeTraceLog(of: commandsPath, definition: definition, to: logPath, format: .jsonLines)
 try writeTraceLog(of: commandsPath, definition: definition, to: compactLogPath, format: .compact)
 let commandBytes = fileSize(commandsPath)
@@ -287,8 +287,8 @@ if cliExists {
 print("| stats: read trace log v1, profile (MB/s) | \(range(statsRates, megabytes)) | \(range(statsDecoderRates, megabytes)) | \(range(statsRatio) { String(format: "%.1f×", $0) }) |")
 print("| stats: read trace log v1, profile (traces/s) | \(range(statsRates.map { $0 * 1e6 / Double(logBytes) * Double(commandCount) }, thousands)) | \(range(statsDecoderRates.map { $0 * 1e6 / Double(logBytes) * Double(commandCount) }, thousands)) | |")
 print("| stats on \(TraceLogProfiler.availableCores) threads (TraceLogProfiler, as `chaintrace stats` reads): trace log v1 (MB/s) | \(range(parallelStatsRates, megabytes)) | \(range(statsDecoderRates, megabytes)) | \(range(zip(parallelStatsRates, statsRates).map { $0 / $1 }) { String(format: "%.2f× one thread", $0) }) |")
-print("| stats on \(TraceLogProfiler.availableCores) threads: compact trace log v2 (traces/s) | \(range(parallelCompactStatsRates, thousands)) | | \(range(zip(parallelCompactStatsRates, compactStatsRates).map { $0 / $1 }) { String(format: "%.2f× one thread", $0) }) |")
-print("| stats: read compact trace log v2 (\(compactLogBytes / 1_000_000) MB), profile (traces/s; JSONDecoder: JSON tree only) | \(range(compactStatsRates, thousands)) | \(range(compactStatsDecoderRates, thousands)) | \(range(zip(compactStatsRates, compactStatsDecoderRates).map { $0 / $1 }) { String(format: "%.1f×", $0) }) |")
+print("| stats on \(TraceLogProfiler.availableCores) threads: compact trace log (traces/s) | \(range(parallelCompactStatsRates, thousands)) | | \(range(zip(parallelCompactStatsRates, compactStatsRates).map { $0 / $1 }) { String(format: "%.2f× one thread", $0) }) |")
+print("| stats: read compact trace log (\(compactLogBytes / 1_000_000) MB), profile (traces/s; JSONDecoder: JSON tree only) | \(range(compactStatsRates, thousands)) | \(range(compactStatsDecoderRates, thousands)) | \(range(zip(compactStatsRates, compactStatsDecoderRates).map { $0 / $1 }) { String(format: "%.1f×", $0) }) |")
 
 // MARK: Stream shapes: the replay rate on streams shaped as users' are, each beside JSONDecoder on the same bytes.
 

@@ -324,7 +324,7 @@ variant("order command, trace log, drop, no payloads", share: 0.1, after: { try!
 let onCaller = makeChain(Recorder(sink: callerLog, capturesPayloads: false))
 variant("trace log v1, written on the caller's thread", share: 0.05) { send(onCaller, $0) }
 let onCallerCompact = makeChain(Recorder(sink: callerCompactLog, capturesPayloads: false))
-variant("trace log v2, written on the caller's thread", share: 0.05) { send(onCallerCompact, $0) }
+variant("compact trace log, written on the caller's thread", share: 0.05) { send(onCallerCompact, $0) }
 
 // Integrations: what each sink costs with nobody listening, and with a listener that keeps everything.
 let spansUnheard = makeChain(Recorder(sink: SpanTraceSink(), capturesPayloads: false))

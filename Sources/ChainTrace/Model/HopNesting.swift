@@ -2,7 +2,9 @@
 /// trace-event tracks) follows: the parents the recorder noted (``Hop/parent``) when the trace has them, else
 /// what its times tell, for traces read from logs written before parents were recorded (below).
 ///
-/// A hop runs inside an earlier hop whose time contains its own (it starts before that hop ends, and ends no
+/// From the times (the recorders that wrote those logs also left a hop that fanned out its whole time as its own,
+/// which the rule relies on; inferring fan-outs from today's self times put a child under a sibling in 232 of 300
+/// traces of a probe, the recorded parents in none): a hop runs inside an earlier hop whose time contains its own (it starts before that hop ends, and ends no
 /// later). A hop that called others synchronously has nested time — its inclusive time less its self time — and
 /// the hop goes inside the latest such hop containing it, as a hop of a synchronous or sequential async chain is
 /// inside the one that called it. Hops with no nested time are of two kinds the times cannot tell apart: ones that

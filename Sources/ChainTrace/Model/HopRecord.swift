@@ -5,10 +5,13 @@
 @usableFromInline
 struct HopRecord: Sendable, BitwiseCopyable {
     @usableFromInline var handler: Int32
-    @usableFromInline var registry: Int32
+    /// Beside `handler`, so that an instrumented hop opening writes the two together, as it wrote the handler and
+    /// its enclosing hop (then kept in `registry`'s place) before parents were kept. (In the other order,
+    /// `traceHop` traced read a median 39.4 ns a hop against 38.8, eight interleaved rounds each.)
+    @usableFromInline var parent: Int32
     @usableFromInline var decision: Decision
     /// After `decision`, in the padding before the times: the record stays 40 bytes.
-    @usableFromInline var parent: Int32
+    @usableFromInline var registry: Int32
     @usableFromInline var startOffset: UInt64
     @usableFromInline var inclusiveDuration: UInt64
     @usableFromInline var selfDuration: UInt64
