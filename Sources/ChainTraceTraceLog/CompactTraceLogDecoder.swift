@@ -226,14 +226,15 @@ struct CompactSegment {
                         var parents: [Int64] = []
                         for (index, distance) in distances.enumerated() {
                             guard case .integer(let number) = distance, number >= 0 else {
-                                throw fail("[9].parents[\(index)]", "a hop's distance back to its parent, an integer ≥ 0", distance)
+                                let expected = "a hop's distance back to its parent, an integer ≥ 0"
+                                throw fail("[9].parents[\(index)]", expected, distance)
                             }
                             parents.append(number)
                         }
                         extras.parents = parents
                     default:
-                        throw fail(
-                            "[9].\(key)", "extras with error, id, parents, payload, reasons or registries (of their types)", member)
+                        let expected = "extras with error, id, parents, payload, reasons or registries (of their types)"
+                        throw fail("[9].\(key)", expected, member)
                     }
                 }
             }
@@ -371,12 +372,14 @@ struct CompactSegment {
         if let parents = extras.parents {
             guard parents.count == hops.count else {
                 return .failure(Problem(
-                    path: "[9].parents", expected: "one distance a hop (\(hops.count))", found: .string("\(parents.count) distances")))
+                    path: "[9].parents", expected: "one distance a hop (\(hops.count))",
+                    found: .string("\(parents.count) distances")))
             }
             for (position, distance) in parents.enumerated() {
                 guard distance <= Int64(position) else {
                     return .failure(Problem(
-                        path: "[9].parents[\(position)]", expected: "a distance back to an earlier hop, 0…\(position)",
+                        path: "[9].parents[\(position)]",
+                        expected: "a distance back to an earlier hop, 0…\(position)",
                         found: .integer(distance)))
                 }
                 hops[position].parent = distance == 0 ? -1 : position - Int(distance)

@@ -99,8 +99,8 @@ extension JSONByteCursor {
                 CompactHop(
                     handler: lists.index(of: hop.handler, inList: list),
                     registry: hop.registry >= 0 ? lists.index(of: hop.registry, inList: list) : -1,
-                    decision: hop.decision, parent: hop.parent, selfNanoseconds: hop.selfTime, inclusiveNanoseconds: hop.inclusive,
-                    startNanoseconds: hop.start))
+                    decision: hop.decision, parent: hop.parent, selfNanoseconds: hop.selfTime,
+                    inclusiveNanoseconds: hop.inclusive, startNanoseconds: hop.start))
             if let reason = hop.reason { reasons.append((position, reason)) }
         }
         return Trace(

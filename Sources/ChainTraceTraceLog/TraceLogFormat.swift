@@ -306,7 +306,8 @@ public enum TraceLogFormat {
         mutating func parent(_ index: Int) throws(FormatError) -> Int? {
             guard let value = members["parent"], value != .null else { return nil }
             guard case .integer(let number) = value, number >= 0, number < Int64(index) else {
-                let expected = index == 0 ? "no parent for the first hop" : "an earlier hop's position, 0…\(index - 1)"
+                let expected =
+                    index == 0 ? "no parent for the first hop" : "an earlier hop's position, 0…\(index - 1)"
                 throw fail("parent", "\(path)parent to be \(expected)", value)
             }
             return Int(number)

@@ -22,8 +22,12 @@ struct HopParentTests {
     /// The checks every recorded trace gets: its parents are the model's; both log versions give them back; and
     /// the nesting the exports use is exactly them.
     static func check(_ trace: Trace, expected: [String: String?], seed: UInt64, _ label: String) throws {
-        #expect(Self.recordedParents(trace) == expected, "seed \(seed), \(label): \(trace.hops.map { "\($0.handler)<\($0.parent.map(String.init) ?? "-")" })")
-        let version1 = try TraceLogReader(bytes: TraceLogFormat.header + [0x0A] + TraceLogFormat.encode(trace) + [0x0A]).readAll().traces
+        #expect(
+            Self.recordedParents(trace) == expected,
+            "seed \(seed), \(label): \(trace.hops.map { "\($0.handler)<\($0.parent.map(String.init) ?? "-")" })"
+        )
+        let version1 = try TraceLogReader(bytes: TraceLogFormat.header + [0x0A] + TraceLogFormat.encode(trace) + [0x0A])
+            .readAll().traces
         var compact = CompactTraceLogFormat.header + [0x0A]
         var encoder = CompactTraceLogEncoder()
         encoder.encode(trace, into: &compact)
@@ -40,7 +44,13 @@ struct HopParentTests {
     @Test(arguments: SeededGenerator.seeds(24))
     func synchronousCallsRecordTheirCaller(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let root = HandlerTree.random(&random, chain: "tree", leafDepth: 3, atOnce: 0.6, maximumWait: .microseconds(300))
+        let root = HandlerTree.random(
+            &random,
+            chain: "tree",
+            leafDepth: 3,
+            atOnce: 0.6,
+            maximumWait: .microseconds(300)
+        )
         let traces = captureTraces { _ = root.runSynchronously() }
         #expect(traces.count == 1, "seed \(seed)")
         try Self.check(try #require(traces.first), expected: root.parents, seed: seed, "synchronous")
@@ -49,7 +59,13 @@ struct HopParentTests {
     @Test(arguments: SeededGenerator.seeds(24))
     func asyncStagesRecordTheHopThatRanOrFannedOutToThem(seed: UInt64) async throws {
         var random = SeededGenerator(seed: seed)
-        let root = HandlerTree.random(&random, chain: "tree", leafDepth: 3, atOnce: 0.6, maximumWait: .microseconds(300))
+        let root = HandlerTree.random(
+            &random,
+            chain: "tree",
+            leafDepth: 3,
+            atOnce: 0.6,
+            maximumWait: .microseconds(300)
+        )
         let traces = await captureTraces { _ = await root.run() }
         #expect(traces.count == 1, "seed \(seed)")
         try Self.check(try #require(traces.first), expected: root.parents, seed: seed, "async")
@@ -84,17 +100,44 @@ struct HopParentTests {
     func aParentThatIsNoEarlierHopIsRefused(parent: Int) throws {
         let hops = [
             Hop(handler: "A", position: 0, decision: .passed, inclusiveDuration: 2, selfDuration: 1),
-            Hop(handler: "B", position: 1, decision: .accepted, parent: parent, startOffset: 1, inclusiveDuration: 1, selfDuration: 1),
+            Hop(
+                handler: "B",
+                position: 1,
+                decision: .accepted,
+                parent: parent,
+                startOffset: 1,
+                inclusiveDuration: 1,
+                selfDuration: 1
+            ),
         ]
-        let trace = Trace(id: 1, commandKind: "K", entry: "A", chain: "c", hops: hops, outcome: .accepted(by: "B"), duration: 2)
+        let trace = Trace(
+            id: 1,
+            commandKind: "K",
+            entry: "A",
+            chain: "c",
+            hops: hops,
+            outcome: .accepted(by: "B"),
+            duration: 2
+        )
         #expect(trace.hops[1].parent == nil)
-        let line = #"{"chain":"c","chainVersion":0,"command":{"kind":"K"},"durationNs":2,"entry":"A","hops":[{"decision":"passed","handler":"A","inclusiveNs":2,"position":0,"selfNs":1,"startOffsetNs":0},{"decision":"accepted","handler":"B","inclusiveNs":1,"parent":\#(parent),"position":1,"selfNs":1,"startOffsetNs":1}],"id":1,"outcome":{"handler":"B","kind":"accepted"},"startTimeNs":0}"#
+        let line =
+            #"{"chain":"c","chainVersion":0,"command":{"kind":"K"},"durationNs":2,"entry":"A","hops":[{"decision":"passed","handler":"A","inclusiveNs":2,"position":0,"selfNs":1,"startOffsetNs":0},{"decision":"accepted","handler":"B","inclusiveNs":1,"parent":\#(parent),"position":1,"selfNs":1,"startOffsetNs":1}],"id":1,"outcome":{"handler":"B","kind":"accepted"},"startTimeNs":0}"#
         for fast in [true, false] {
-            let reader = TraceLogReader(bytes: TraceLogFormat.header + [0x0A] + Array(line.utf8) + [0x0A], name: "p.jsonl")
+            let reader = TraceLogReader(
+                bytes: TraceLogFormat.header + [0x0A] + Array(line.utf8) + [0x0A],
+                name: "p.jsonl"
+            )
             reader.usesFastPath = fast
             let error = #expect(throws: FormatError.self) { _ = try reader.readAll() }
-            #expect(error?.expected == "hops[1].parent to be an earlier hop's position, 0…0", "fast \(fast): \(String(describing: error))")
-            #expect(error?.line == 2 && error?.column == line.utf8.count - line.split(separator: "\"parent\":").last!.utf8.count + 1, "fast \(fast): \(String(describing: error))")
+            #expect(
+                error?.expected == "hops[1].parent to be an earlier hop's position, 0…0",
+                "fast \(fast): \(String(describing: error))"
+            )
+            #expect(
+                error?.line == 2
+                    && error?.column == line.utf8.count - line.split(separator: "\"parent\":").last!.utf8.count + 1,
+                "fast \(fast): \(String(describing: error))"
+            )
         }
     }
 }

@@ -45,26 +45,55 @@ public final class HandlerTree: Sendable {
     /// A random tree: up to three children a node, none below `leafDepth`; each node runs its children at once
     /// with probability `atOnce`, after waiting up to `maximumWait`.
     public static func random(
-        _ random: inout SeededGenerator, chain: String, leafDepth: Int, atOnce: Double, maximumWait: Duration
+        _ random: inout SeededGenerator,
+        chain: String,
+        leafDepth: Int,
+        atOnce: Double,
+        maximumWait: Duration
     ) -> HandlerTree {
         var counter = 0
-        return grow(&random, depth: 0, counter: &counter, chain: chain, leafDepth: leafDepth, atOnce: atOnce, maximumWait: maximumWait)
+        return grow(
+            &random,
+            depth: 0,
+            counter: &counter,
+            chain: chain,
+            leafDepth: leafDepth,
+            atOnce: atOnce,
+            maximumWait: maximumWait
+        )
     }
 
     private static func grow(
-        _ random: inout SeededGenerator, depth: Int, counter: inout Int, chain: String, leafDepth: Int, atOnce: Double,
+        _ random: inout SeededGenerator,
+        depth: Int,
+        counter: inout Int,
+        chain: String,
+        leafDepth: Int,
+        atOnce: Double,
         maximumWait: Duration
     ) -> HandlerTree {
         counter += 1
         let name = "N\(counter)"
         let count = depth >= leafDepth ? 0 : Int.random(in: 0...3, using: &random)
         let children = (0..<count).map { _ in
-            grow(&random, depth: depth + 1, counter: &counter, chain: chain, leafDepth: leafDepth, atOnce: atOnce, maximumWait: maximumWait)
+            grow(
+                &random,
+                depth: depth + 1,
+                counter: &counter,
+                chain: chain,
+                leafDepth: leafDepth,
+                atOnce: atOnce,
+                maximumWait: maximumWait
+            )
         }
         let microseconds = Int(maximumWait / .microseconds(1))
         return HandlerTree(
-            name: name, children: children, atOnce: random.chance(atOnce),
-            wait: .microseconds(Int.random(in: 0...microseconds, using: &random)), chain: chain)
+            name: name,
+            children: children,
+            atOnce: random.chance(atOnce),
+            wait: .microseconds(Int.random(in: 0...microseconds, using: &random)),
+            chain: chain
+        )
     }
 
     /// Calls `body` with this node and every node below it, parents first.

@@ -13,7 +13,9 @@ import Testing
 struct FanOutSelfTimeTests {
     /// The length of the union of `intervals`, each clipped to `within`.
     static func covered(_ intervals: [(UInt64, UInt64)], within: (UInt64, UInt64)) -> UInt64 {
-        let clipped = intervals.map { (max($0.0, within.0), min($0.1, within.1)) }.filter { $0.1 > $0.0 }.sorted { $0.0 < $1.0 }
+        let clipped = intervals.map { (max($0.0, within.0), min($0.1, within.1)) }.filter { $0.1 > $0.0 }.sorted {
+            $0.0 < $1.0
+        }
         var total: UInt64 = 0
         var current: (UInt64, UInt64)?
         for interval in clipped {
@@ -31,7 +33,13 @@ struct FanOutSelfTimeTests {
     @Test(arguments: SeededGenerator.seeds(16))
     func aHopsSelfTimeIsWhatNoneOfItsChildrenCovered(seed: UInt64) async throws {
         var random = SeededGenerator(seed: seed)
-        let root = HandlerTree.random(&random, chain: "fan", leafDepth: 2, atOnce: 0.7, maximumWait: .microseconds(2_000))
+        let root = HandlerTree.random(
+            &random,
+            chain: "fan",
+            leafDepth: 2,
+            atOnce: 0.7,
+            maximumWait: .microseconds(2_000)
+        )
         let traces = await captureTraces { _ = await root.run() }
         let trace = try #require(traces.first)
         #expect(traces.count == 1, "seed \(seed)")
@@ -44,11 +52,19 @@ struct FanOutSelfTimeTests {
             #expect(hop.selfDuration <= hop.inclusiveDuration, "seed \(seed): \(node.name)")
             let children = node.children.compactMap { hops[$0.name] }
             let intervals = children.map { ($0.startOffset, $0.startOffset + $0.inclusiveDuration) }
-            let expected = hop.inclusiveDuration - min(hop.inclusiveDuration, Self.covered(intervals, within: (hop.startOffset, hop.startOffset + hop.inclusiveDuration)))
+            let expected =
+                hop.inclusiveDuration
+                - min(
+                    hop.inclusiveDuration,
+                    Self.covered(intervals, within: (hop.startOffset, hop.startOffset + hop.inclusiveDuration))
+                )
             // Times are kept in clock ticks and converted one by one: each value may be 1 ns off.
             let slack = UInt64(2 * children.count + 2)
             let difference = hop.selfDuration > expected ? hop.selfDuration - expected : expected - hop.selfDuration
-            #expect(difference <= slack, "seed \(seed): \(node.name) self \(hop.selfDuration) ns, expected \(expected) (children \(children.count), at once: \(node.atOnce))")
+            #expect(
+                difference <= slack,
+                "seed \(seed): \(node.name) self \(hop.selfDuration) ns, expected \(expected) (children \(children.count), at once: \(node.atOnce))"
+            )
         }
     }
 }

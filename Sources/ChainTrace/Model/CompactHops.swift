@@ -108,7 +108,8 @@ extension Trace {
                 body(
                     CompactHop(
                         handler: Int(record.handler), registry: Int(record.registry), decision: record.decision,
-                        parent: Int(record.parent), selfNanoseconds: exclusive, inclusiveNanoseconds: inclusive, startNanoseconds: start))
+                        parent: Int(record.parent), selfNanoseconds: exclusive, inclusiveNanoseconds: inclusive,
+                        startNanoseconds: start))
             }
         }
     }

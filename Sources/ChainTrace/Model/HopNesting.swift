@@ -2,18 +2,18 @@
 /// trace-event tracks) follows: the parents the recorder noted (``Hop/parent``) when the trace has them, else
 /// what its times tell, for traces read from logs written before parents were recorded (below).
 ///
-/// From the times (the recorders that wrote those logs also left a hop that fanned out its whole time as its own,
-/// which the rule relies on; inferring fan-outs from today's self times put a child under a sibling in 232 of 300
-/// traces of a probe, the recorded parents in none): a hop runs inside an earlier hop whose time contains its own (it starts before that hop ends, and ends no
-/// later). A hop that called others synchronously has nested time — its inclusive time less its self time — and
-/// the hop goes inside the latest such hop containing it, as a hop of a synchronous or sequential async chain is
-/// inside the one that called it. Hops with no nested time are of two kinds the times cannot tell apart: ones that
-/// ran no hop, and ones that fanned out to child tasks (a hop's time in its child tasks, which ran at once, is not
-/// taken from its self time). Of the hops of no nested time that contain the hop and lie within that caller, it
-/// goes inside the outermost that is the caller's own descendant: the hop that fanned out, not a sibling that ran
-/// at the same time. Before this rule, exports took "the last hop still open when it starts", nested a sibling in
-/// its sibling, and wrote spans that end after their parents. (A fan-out inside a hop of a fan-out is taken as the
-/// outer one's: the trace records times, not tasks.)
+/// From the times (the recorders that wrote those logs also left a hop that fanned out its whole time as its own, which
+/// the rule relies on; inferring fan-outs from today's self times put a child under a sibling in 232 of 300 traces of a
+/// probe, the recorded parents in none): a hop runs inside an earlier hop whose time contains its own (it starts before
+/// that hop ends, and ends no later). A hop that called others synchronously has nested time — its inclusive time less
+/// its self time — and the hop goes inside the latest such hop containing it, as a hop of a synchronous or sequential
+/// async chain is inside the one that called it. Hops with no nested time are of two kinds the times cannot tell apart:
+/// ones that ran no hop, and ones that fanned out to child tasks (a hop's time in its child tasks, which ran at once,
+/// is not taken from its self time). Of the hops of no nested time that contain the hop and lie within that caller, it
+/// goes inside the outermost that is the caller's own descendant: the hop that fanned out, not a sibling that ran at
+/// the same time. Before this rule, exports took "the last hop still open when it starts", nested a sibling in its
+/// sibling, and wrote spans that end after their parents. (A fan-out inside a hop of a fan-out is taken as the outer
+/// one's: the trace records times, not tasks.)
 ///
 /// An export keeps one and calls ``place(_:)`` for each trace: its arrays are reused, not made a trace.
 package struct HopNesting: Sendable {

@@ -34,8 +34,8 @@ extension Trace {
             records.append(
                 HopRecord(
                     handler: Int32(hop.handler), registry: Int32(hop.registry), decision: hop.decision,
-                    parent: Int32(truncatingIfNeeded: hop.parent), startOffset: hop.startNanoseconds, inclusiveDuration: hop.inclusiveNanoseconds,
-                    selfDuration: hop.selfNanoseconds))
+                    parent: Int32(truncatingIfNeeded: hop.parent), startOffset: hop.startNanoseconds,
+                    inclusiveDuration: hop.inclusiveNanoseconds, selfDuration: hop.selfNanoseconds))
         }
         // As the public initialiser does: the last hop if it decided this outcome, else the first that did.
         func decides(_ position: Int) -> Bool {

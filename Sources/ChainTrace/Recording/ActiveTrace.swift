@@ -92,7 +92,8 @@ final class ActiveTrace: @unchecked Sendable {
             records.append(
                 HopRecord(
                     handler: Int32(truncatingIfNeeded: index), registry: -1, decision: .passed,
-                    parent: Int32(truncatingIfNeeded: innermost), startOffset: startOffset, inclusiveDuration: 0, selfDuration: 0))
+                    parent: Int32(truncatingIfNeeded: innermost), startOffset: startOffset, inclusiveDuration: 0,
+                    selfDuration: 0))
             innermost = index
         }
 
@@ -434,7 +435,8 @@ final class ActiveTrace: @unchecked Sendable {
             content.records.append(
                 HopRecord(
                     handler: Int32(truncatingIfNeeded: index), registry: -1, decision: .passed,
-                    parent: Int32(truncatingIfNeeded: enclosing), startOffset: startOffset, inclusiveDuration: 0, selfDuration: 0))
+                    parent: Int32(truncatingIfNeeded: enclosing), startOffset: startOffset, inclusiveDuration: 0,
+                    selfDuration: 0))
             content.tasks.opened(index, in: task, parent: enclosing, isOpen: true)
             return .opened
         }
