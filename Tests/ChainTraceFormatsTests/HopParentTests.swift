@@ -42,16 +42,14 @@ struct HopParentTests {
         #expect(HopNesting.enclosing(trace.hops) == trace.hops.map(\.parent), "seed \(seed), \(label): nesting")
     }
 
+    /// The trees both the synchronous and the async test run: up to four levels, most nodes fanning out when async.
+    static func tree(seed: UInt64) -> HandlerTree {
+        HandlerTree.random(seed: seed, chain: "tree", leafDepth: 3, atOnce: 0.6, maximumWait: .microseconds(300))
+    }
+
     @Test(arguments: SeededGenerator.seeds(24))
     func synchronousCallsRecordTheirCaller(seed: UInt64) throws {
-        var random = SeededGenerator(seed: seed)
-        let root = HandlerTree.random(
-            &random,
-            chain: "tree",
-            leafDepth: 3,
-            atOnce: 0.6,
-            maximumWait: .microseconds(300)
-        )
+        let root = Self.tree(seed: seed)
         let traces = captureTraces { _ = root.runSynchronously() }
         #expect(traces.count == 1, "seed \(seed)")
         try Self.check(try #require(traces.first), expected: root.parents, seed: seed, "synchronous")
@@ -59,14 +57,7 @@ struct HopParentTests {
 
     @Test(arguments: SeededGenerator.seeds(24))
     func asyncStagesRecordTheHopThatRanOrFannedOutToThem(seed: UInt64) async throws {
-        var random = SeededGenerator(seed: seed)
-        let root = HandlerTree.random(
-            &random,
-            chain: "tree",
-            leafDepth: 3,
-            atOnce: 0.6,
-            maximumWait: .microseconds(300)
-        )
+        let root = Self.tree(seed: seed)
         let traces = await captureTraces { _ = await root.run() }
         #expect(traces.count == 1, "seed \(seed)")
         try Self.check(try #require(traces.first), expected: root.parents, seed: seed, "async")
