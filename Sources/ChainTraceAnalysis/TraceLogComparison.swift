@@ -30,7 +30,7 @@ public struct TraceLogComparison: Sendable {
         _ first: sending TraceLogReader, _ second: TraceLogReader, progress: ((Int) -> Void)? = nil
     ) throws(FormatError) -> TraceLogComparison {
         let first = TraceReadAhead(first)
-        var comparison = TraceLogComparison(matcher: TraceMatcher(), before: ChainProfile(), after: ChainProfile())
+        var comparison = TraceLogComparison(matcher: TraceMatcher(placesByStart: true), before: ChainProfile(), after: ChainProfile())
         var count = 0
         while true {
             let read = try first.next()

@@ -11,8 +11,14 @@ struct DiffCommand: ParsableCommand {
         abstract: "Compare two trace logs of the same commands: per-command divergences, per-handler latency change.",
         discussion: """
             Commands are matched by id (an id given to several commands pairs them in order: the first with the \
-            first, and so on), else by their place in the log, whatever their chains are named (two configurations \
-            of one app compare). Any divergence makes the exit status 1.
+            first, and so on), else by their place in the order they started — a log is written as commands \
+            finish — whatever their chains are named (two configurations of one app compare). Commands without ids \
+            that ran at once have no order but the scheduler's: a warning counts them, and ids \
+            (TracedCommand.commandID) pair them for sure. Any divergence makes the exit status 1.
+
+            Where hops ran at once in both runs (a stage that fanned out with async let or a task group; parents \
+            recorded, log version 3), their order, and which of them the outcome names, are the scheduler's and \
+            not a divergence: they are compared as a set, and what ran inside what is compared.
 
             Each log is a file, a directory (its *.jsonl and *.jsonl.gz files in name order) or a quoted pattern such \
             as 'before/*.jsonl.gz'. To compare logs of several files each, list the baseline's files and then the \
@@ -56,6 +62,9 @@ struct DiffCommand: ParsableCommand {
         let files = (before: left.files.count, after: right.files.count)
         let comparison = try TraceLogComparison.compare(left, right, progress: progress.update)
         progress.finish()
+        if let warning = DivergenceReport.uncertainPlacesWarning(comparison.matcher) {
+            Terminal.standardError.writeText("chaintrace: warning: \(warning)\n")
+        }
         let divergenceReport = DivergenceReport(matcher: comparison.matcher, shown: divergences)
         let changes = comparison.latencyChanges
         switch output.format {

@@ -92,6 +92,14 @@ struct DivergenceReport {
         return output
     }
 
+    /// What to warn of when commands without ids that ran at once were paired by the order they started in.
+    static func uncertainPlacesWarning(_ matcher: TraceMatcher) -> String? {
+        guard matcher.uncertainPlaces > 0 else { return nil }
+        return "\(TerminalText.counted(matcher.uncertainPlaces, "command")) without an id ran at once with another: "
+            + "matched by the order they started in, which the scheduler decides, some commands may be compared with "
+            + "others. Give the commands ids (TracedCommand.commandID) to compare them one by one."
+    }
+
     func json() throws -> JSONValue {
         [
             "compared": .integer(Int64(clamping: matcher.compared)),

@@ -90,6 +90,9 @@ struct ReportCommand: ParsableCommand {
         var notes: [String] = read.tornTails.map { inputs.shown("Ignored a torn last line: \($0)") }
         if read.droppedTraces > 0 { notes.append("The writer dropped \(TerminalText.counted(read.droppedTraces, "trace")) (its queue was full); the profile covers the rest.") }
         if !read.chainEdits.isEmpty { notes.append("The chain changed \(TerminalText.counted(read.chainEdits.count, "time")) while it was recorded.") }
+        if let comparison, let warning = DivergenceReport.uncertainPlacesWarning(comparison.comparison.matcher) {
+            notes.append(warning)
+        }
         if read.profile.chains.count > 1 {
             notes.append(
                 "The log holds \(read.profile.chains.count) chains: a handler's numbers add up every chain with a handler of its "

@@ -4,8 +4,12 @@ public import ChainTrace
 // `nil`), and `expect…` reports it at the caller's location in Swift Testing or XCTest.
 
 /// The message for a trace not accepted by `handler`, or `nil` when it was.
+///
+/// Among handlers that ran at once (a stage that fanned out), the outcome names whichever accepting one opened last,
+/// as the scheduler ran them: any of those that ran at once with it passes.
 public func verifyHandled(_ trace: Trace, by handler: String) -> String? {
     if trace.outcome == .accepted(by: handler) { return nil }
+    if HopsAtOnce(trace)?.interchangeableOutcomes(of: trace).contains(.accepted(by: handler)) == true { return nil }
     return "Expected \"\(TraceDescription.shown(handler))\" to accept the command; \(outcomeWords(trace.outcome)).\n"
         + TraceDescription.hops(of: trace)
 }
@@ -19,13 +23,20 @@ public func expectHandled(
 }
 
 /// The message for a trace whose path is not `path`, or `nil` when it is.
+///
+/// Handlers that ran at once (a stage that fanned out with `async let` or a task group) are recorded in the order
+/// the scheduler ran them: `path` may list them — and the handlers inside them — in any order that keeps what ran
+/// one after the other, or inside another, in its order.
 public func verifyPath(_ trace: Trace, _ path: [String]) -> String? {
-    if trace.path == path { return nil }
-    return "Path differs:\n" + TraceDescription.pathDifference(expected: path, actual: trace.path)
+    let names = trace.path
+    if names == path { return nil }
+    if let atOnce = HopsAtOnce(trace), atOnce.allows(path, names: names) { return nil }
+    return "Path differs:\n" + TraceDescription.pathDifference(expected: path, actual: names)
         + TraceDescription.hops(of: trace)
 }
 
-/// Expects `trace` to have visited exactly `path`, in order.
+/// Expects `trace` to have visited exactly `path`, in order (handlers that ran at once in any order, see
+/// ``verifyPath(_:_:)``).
 public func expectPath(
     _ trace: Trace, _ path: [String],
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
@@ -90,12 +101,16 @@ public func expectUnhandled(
 }
 
 /// The message for a trace that did not fail at `handler` (with an error containing `error`, when given).
+///
+/// Among handlers that ran at once, the outcome names whichever failed first, as the scheduler ran them: any of those
+/// that failed and ran at once with it passes.
 public func verifyFailed(_ trace: Trace, at handler: String, error: String? = nil) -> String? {
-    if case .failed(let failing, let message) = trace.outcome, failing == handler,
-        error.map({ message.contains($0) }) ?? true
-    {
-        return nil
+    func matches(_ outcome: Outcome) -> Bool {
+        guard case .failed(let failing, let message) = outcome, failing == handler else { return false }
+        return error.map { message.contains($0) } ?? true
     }
+    if matches(trace.outcome) { return nil }
+    if HopsAtOnce(trace)?.interchangeableOutcomes(of: trace).contains(where: matches) == true { return nil }
     let wanted = error.map { " with an error containing \"\(TraceDescription.shown($0))\"" } ?? ""
     return "Expected the command to fail at \"\(TraceDescription.shown(handler))\"\(wanted); \(outcomeWords(trace.outcome)).\n"
         + TraceDescription.hops(of: trace)

@@ -39,8 +39,8 @@ struct TraceMatcherPropertyTests {
     }
 
     /// The two runs matched as logs read side by side give them, a trace of each a step, each on line index + 2.
-    static func matched(_ first: [Trace], _ second: [Trace]) -> TraceMatcher {
-        var matcher = TraceMatcher()
+    static func matched(_ first: [Trace], _ second: [Trace], placesByStart: Bool = false) -> TraceMatcher {
+        var matcher = TraceMatcher(placesByStart: placesByStart)
         for index in 0..<max(first.count, second.count) {
             matcher.add(
                 first: index < first.count ? (first[index], line: index + 2) : nil,

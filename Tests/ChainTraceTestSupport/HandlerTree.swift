@@ -104,6 +104,12 @@ public final class HandlerTree: Sendable {
         )
     }
 
+    /// The same tree with every node waiting `wait` before it calls its children: long enough, children run at
+    /// once always overlap in time, however the scheduler starts them.
+    public func waiting(_ wait: Duration) -> HandlerTree {
+        HandlerTree(name: name, children: children.map { $0.waiting(wait) }, atOnce: atOnce, wait: wait, chain: chain)
+    }
+
     /// Calls `body` with this node and every node below it, parents first.
     public func visit(_ body: (HandlerTree) -> Void) {
         body(self)

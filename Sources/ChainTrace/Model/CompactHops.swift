@@ -87,6 +87,38 @@ extension Trace {
         }
     }
 
+    /// Whether some hops of the trace may have run at once: some hop records the hop it ran inside
+    /// (``Hop/parent``), and a hop opened before a sibling opened earlier — a hop with the same parent, or at the
+    /// top — had closed. Read from the records without making hops or allocating (most traces are told apart at
+    /// the first check); it may say `true` for siblings recorded out of the order they started, never `false` for
+    /// siblings that overlap.
+    package var mayHaveHopsAtOnce: Bool {
+        storage.read { _, records in
+            guard records.contains(where: { $0.parent >= 0 }) else { return false }
+            return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: records.count + 1) { ends in
+                ends.initialize(repeating: 0)
+                for index in records.indices {
+                    let record = records[index]
+                    let parent = record.parent >= 0 && Int(record.parent) < index ? Int(record.parent) : records.count
+                    if record.startOffset < ends[parent] { return true }
+                    let (end, overflow) = record.startOffset.addingReportingOverflow(record.inclusiveDuration)
+                    ends[parent] = max(ends[parent], overflow ? .max : end)
+                }
+                return false
+            }
+        }
+    }
+
+    /// The position of the hop that decided the outcome (the hop ``outcome`` names), or `nil` when the command fell
+    /// off the end or the trace was given an outcome no hop accounts for.
+    package var compactOutcomeHop: Int? {
+        if outcomeOverride != nil { return nil }
+        return storage.header { header in
+            let hop = Int(header.pointee.outcomeHop)
+            return hop >= 0 ? hop : nil
+        }
+    }
+
     /// Calls `body` with each hop's position and reason, for the hops that have one.
     package func forEachReason(_ body: (Int, String) -> Void) {
         storage.header { header in
