@@ -102,14 +102,18 @@ struct ObserverSideCallModelTests {
     }
 
     /// Walks `node` as the handler runs: returns what it returns (or that it threw), whether the command went on
-    /// from it (it did more than continue, or something inside it did) and whether it or a hop inside it failed.
+    /// from it (it did more than continue, or something inside it did), whether it or a hop inside it failed with
+    /// no hop recovering, and whether it or a hop inside it accepted. A hop that returns a value after a hop inside
+    /// it failed (a side call's error it swallowed) caught the error and recovered: it accepted unless a hop inside
+    /// it accepted, and those failures no longer end the command.
     @discardableResult
-    static func model(_ node: Node, _ expected: inout Expected) -> (result: String??, wentOn: Bool, failed: Bool) {
+    static func model(_ node: Node, _ expected: inout Expected) -> (result: String??, wentOn: Bool, failed: Bool, accepted: Bool) {
         expected.path.append(node.name)
-        var (wentOnInside, failedInside) = (false, false)
+        let failuresBefore = expected.failures.count
+        var (wentOnInside, failedInside, acceptedInside) = (false, false, false)
         for side in node.sideCalls {
-            let (_, wentOn, failed) = model(side, &expected)
-            (wentOnInside, failedInside) = (wentOnInside || wentOn, failedInside || failed)
+            let (_, wentOn, failed, accepted) = model(side, &expected)
+            (wentOnInside, failedInside, acceptedInside) = (wentOnInside || wentOn, failedInside || failed, acceptedInside || accepted)
         }
         var threw = false
         var result: String?
@@ -118,8 +122,8 @@ struct ObserverSideCallModelTests {
         case .nothing: result = nil
         case .fail: threw = true
         case .forward(let next):
-            let (returned, wentOn, failed) = model(next, &expected)
-            (wentOnInside, failedInside) = (wentOnInside || wentOn, failedInside || failed)
+            let (returned, wentOn, failed, accepted) = model(next, &expected)
+            (wentOnInside, failedInside, acceptedInside) = (wentOnInside || wentOn, failedInside || failed, acceptedInside || accepted)
             if let returned { result = returned } else { threw = true }
         }
         var decision: Decision
@@ -127,6 +131,10 @@ struct ObserverSideCallModelTests {
             // An error thrown by a hop inside which a hop failed was handed up from there: it belongs to the hop
             // where it started.
             decision = failedInside ? .passed : .failed
+        } else if result != nil, failedInside {
+            decision = acceptedInside ? .passed : .accepted
+            expected.failures.removeSubrange(failuresBefore...)
+            failedInside = false
         } else {
             decision = result != nil && !wentOnInside ? .accepted : .passed
         }
@@ -134,7 +142,10 @@ struct ObserverSideCallModelTests {
         expected.decisions[node.name] = decision
         if decision == .accepted { expected.accepted.append(node.name) }
         if decision == .failed { expected.failures.append(node.name) }
-        return (threw ? nil : .some(result), wentOnInside || decision != .continued, failedInside || decision == .failed)
+        return (
+            threw ? nil : .some(result), wentOnInside || decision != .continued, failedInside || decision == .failed,
+            acceptedInside || decision == .accepted
+        )
     }
 
     static func check(_ trace: Trace, _ head: Node, atOnce: Bool, seed: UInt64) {

@@ -38,7 +38,15 @@ final class ActiveTrace: @unchecked Sendable {
         /// The record of the innermost open hop, or -1.
         var innermost = -1
         var overrides: [Override] = []
+        /// The trace's first failure that no hop recovered from: the hop its outcome names.
         var failure: Int?
+        /// Hops that returned normally after a hop inside them threw (they caught the error): every failure inside
+        /// them is recovered from. Nearly always empty.
+        var recovering: [Int] = []
+        /// Hops that failed by throwing. Only a thrown failure can be caught: a hop that returns normally after
+        /// one inside it failed by returning its error (judged by `decide`) may be handing that error up as its
+        /// own return, as a validator chain that returns errors does. Nearly always empty.
+        var thrown: [Int] = []
         var end: UInt64 = 0
         /// In a shared trace, hops of one command run in several tasks at once (a handler's child tasks), so no
         /// one hop is "the innermost": each task has its own, and each record notes its task, what went on inside
@@ -126,10 +134,50 @@ final class ActiveTrace: @unchecked Sendable {
         func failed(inside record: Int) -> Bool {
             var nested = record &+ 1
             while nested < records.count {
-                if records[nested].decision == .failed { return true }
+                if records[nested].decision == .failed, !isRecovered(nested) { return true }
                 nested &+= 1
             }
             return false
+        }
+
+        /// Whether failed hop `hop` is inside a hop that recovered from it (see ``recoverFailures(inside:)``).
+        func isRecovered(_ hop: Int) -> Bool {
+            !recovering.isEmpty && recovering.contains { isInside(hop, $0) }
+        }
+
+        /// Whether `hop` was opened inside `ancestor` (at any depth): its parents are followed up, each an earlier
+        /// record.
+        func isInside(_ hop: Int, _ ancestor: Int) -> Bool {
+            var node = Int(records[hop].parent)
+            while node > ancestor { node = Int(records[node].parent) }
+            return node == ancestor
+        }
+
+        /// For hop `record`, returning normally while the trace has a failure: whether a hop inside it threw that
+        /// no hop inside it recovered from — then it caught the error and recovered, every failure inside it no
+        /// longer ends the command, and the trace's failure becomes the first (in time) of those no hop recovered
+        /// from — and whether a hop inside it accepted (else it handled the command itself). Rare: only when some
+        /// hop failed.
+        mutating func recoverFailures(inside record: Int) -> (recovered: Bool, acceptedInside: Bool) {
+            var failedInside = false
+            var acceptedInside = false
+            for hop in (record &+ 1)..<records.count where isInside(hop, record) {
+                switch records[hop].decision {
+                case .failed: if thrown.contains(hop), !isRecovered(hop) { failedInside = true }
+                case .accepted: acceptedInside = true
+                default: break
+                }
+            }
+            guard failedInside else { return (false, acceptedInside) }
+            recovering.append(record)
+            var first: (end: UInt64, hop: Int)?
+            for hop in 0..<records.count where records[hop].decision == .failed {
+                guard !isRecovered(hop) else { continue }
+                let end = records[hop].startOffset &+ records[hop].inclusiveDuration
+                if first.map({ end < $0.end }) ?? true { first = (end, hop) }
+            }
+            failure = first?.hop
+            return (true, acceptedInside)
         }
 
         /// Closes the innermost open hop, `record`, as `decision` at `now`; the hop it was nested in becomes the
@@ -298,6 +346,8 @@ final class ActiveTrace: @unchecked Sendable {
         if !content.value.reasons.values.isEmpty { content.value.reasons = HopReasons() }
         if !content.value.tasks.isEmpty { content.value.tasks.removeAll() }
         content.value.failure = nil
+        if !content.value.recovering.isEmpty { content.value.recovering.removeAll(keepingCapacity: true) }
+        if !content.value.thrown.isEmpty { content.value.thrown.removeAll(keepingCapacity: true) }
         content.value.end = 0
         if isShared, delivered.value != 0 { delivered.store(0) }
         nextName.value = isShared ? .none : content.value.nextNameIdentity
@@ -449,10 +499,19 @@ final class ActiveTrace: @unchecked Sendable {
         let now = now()
         withContent { content in
             guard let record = content.tasks.innermost(of: task) else { return }
-            let inside = content.tasks.records[record].inside
-            let (decision, reason) = Self.decision(
+            var inside = content.tasks.records[record].inside
+            var (decision, reason) = Self.decision(
                 for: returned, role: role, wentOn: inside != .continued, failedInside: inside == .failed, record: record,
                 content: &content)
+            if content.failure != nil, Self.returnedNormally(returned, decision: decision) {
+                let (recovered, acceptedInside) = content.recoverFailures(inside: record)
+                if recovered {
+                    if role != .observer { decision = acceptedInside ? .passed : .accepted }
+                    // What went on inside it, for the hop it ran in: the command went on (to the hop that failed),
+                    // but no failure came out, since it caught it.
+                    inside = .passed
+                }
+            }
             let enclosing = Int(content.records[record].parent)
             content.close(record, as: decision, at: now, traceStart: start)
             // Hops run at once inside it: its own time is what none of them covered, not its time less their sum.
@@ -499,11 +558,23 @@ final class ActiveTrace: @unchecked Sendable {
         // continued.
         let record = content.value.innermost
         guard record >= 0 else { return }
-        let decision: Decision =
+        var decision: Decision =
             role == .observer
             ? .continued
             : accepted && !content.value.wentOn(from: record) ? .accepted : .passed
+        // Returned a value while the trace has a failure: perhaps one it caught (out of line, as it is rare).
+        if accepted, content.value.failure != nil { decision = recovered(record, role: role, decision: decision) }
         content.value.close(record, as: decision, at: now, traceStart: start)
+    }
+
+    /// The decision of hop `record`, which returned a value (or was judged to accept) while the trace has a
+    /// failure: if a hop inside it failed, it caught the error and recovered — it accepted, unless a hop inside it
+    /// accepted after all (a retry that worked), and the failure no longer ends the command. Else `decision`.
+    @inline(never)
+    private func recovered(_ record: Int, role: HandlerRole, decision: Decision) -> Decision {
+        let (recovered, acceptedInside) = content.value.recoverFailures(inside: record)
+        guard recovered, role != .observer else { return decision }
+        return acceptedInside ? .passed : .accepted
     }
 
     /// ``end(_:role:)`` for a hop that threw or whose return the caller's `decide` closure judged.
@@ -524,12 +595,26 @@ final class ActiveTrace: @unchecked Sendable {
             case .error, .judged(.failed, _): failedInside = content.failed(inside: record)
             default: failedInside = false
             }
-            let (decision, reason) = Self.decision(
+            var (decision, reason) = Self.decision(
                 for: returned, role: role, wentOn: content.wentOn(from: record), failedInside: failedInside, record: record,
                 content: &content)
+            if content.failure != nil, Self.returnedNormally(returned, decision: decision) {
+                let (recovered, acceptedInside) = content.recoverFailures(inside: record)
+                if recovered, role != .observer { decision = acceptedInside ? .passed : .accepted }
+            }
             content.close(record, as: decision, at: now, traceStart: start)
             // Nothing set this record's reason before (a loop's record is closed as it is made).
             if let reason { content.reasons.set(reason, at: record) }
+        }
+    }
+
+    /// Whether a hop that returned `returned`, decided `decision`, came back as a hop that handled what went on
+    /// inside it: with a value (or judged to accept), not with an error or the "nothing" of an Optional result.
+    private static func returnedNormally(_ returned: HopReturn, decision: Decision) -> Bool {
+        switch returned {
+        case .value: decision != .failed
+        case .judged(let judged, _): judged == .accepted && decision != .failed
+        case .nothing, .error: false
         }
     }
 
@@ -558,6 +643,7 @@ final class ActiveTrace: @unchecked Sendable {
             content.overrides.remove(at: index)
         }
         if decision == .failed, content.failure == nil { content.failure = record }
+        if decision == .failed, case .error = returned { content.thrown.append(record) }
         return (decision, reason)
     }
 
