@@ -75,6 +75,7 @@ struct DiffCommand: ParsableCommand {
             }
             Terminal.standardOutput.writeData(try divergenceReport.json().merging([
                 "latency": latency, "before": side(files.before, comparison.before), "after": side(files.after, comparison.after),
+                "uncertainPlaces": .integer(Int64(clamping: comparison.matcher.uncertainPlaces)),
             ]).printed)
         case .text:
             let style = output.style

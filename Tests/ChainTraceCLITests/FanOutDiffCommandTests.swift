@@ -76,6 +76,8 @@ struct FanOutDiffCommandTests {
         }
         let output = try CLI.run("diff", paths[0], paths[1])
         #expect(output.standardError.contains("without an id ran at once with another"), "\(output.standardError)")
+        let json = try CLI.run("diff", paths[0], paths[1], "--format", "json")
+        #expect(!json.standardOutput.contains("\"uncertainPlaces\":0"), "\(json.standardOutput.prefix(300))")
         #expect(output.standardError.contains("TracedCommand.commandID"), "\(output.standardError)")
         // Written in order, the same commands draw no warning.
         let inOrder = (0..<2).map { directory.appendingPathComponent("in-order-\($0).jsonl").path }
@@ -88,5 +90,7 @@ struct FanOutDiffCommandTests {
         }
         let quiet = try CLI.run("diff", inOrder[0], inOrder[1])
         #expect(quiet.status == 0 && !quiet.standardError.contains("warning"), "\(quiet.standardError)")
+        let quietJSON = try CLI.run("diff", inOrder[0], inOrder[1], "--format", "json")
+        #expect(quietJSON.standardOutput.contains("\"uncertainPlaces\":0"), "\(quietJSON.standardOutput.prefix(300))")
     }
 }
