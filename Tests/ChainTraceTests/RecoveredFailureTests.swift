@@ -245,4 +245,49 @@ struct RecoveredFailureTests {
             "\(recovered), \(thrownOut), \(workedAfterAFailure)"
         )
     }
+
+    /// `ChainTracing.decide` overrides everything: a handler that falls back and says it passed is *passed*, and the
+    /// failure it caught still ends nothing.
+    @Test func anOverrideKeepsItsDecision() async {
+        let failing = AlwaysFailing()
+        func fallBack(_ decision: Decision) -> Int {
+            traceHop("Fallback", command: 1, chain: "recovery") { () -> Int in
+                do { return try failing.run() } catch {
+                    ChainTracing.decide(decision, reason: "fell back")
+                    return -1
+                }
+            }
+        }
+        func fallBackAsync(_ decision: Decision) async -> Int {
+            await traceHop("Fallback", command: 1, chain: "recovery") { () async -> Int in
+                do { return try await failing.runAsync() } catch {
+                    ChainTracing.decide(decision, reason: "fell back")
+                    return -1
+                }
+            }
+        }
+        for decision in [Decision.passed, .continued, .accepted] {
+            let traces = captureTraces { _ = fallBack(decision) }
+            let asyncTraces = await captureTraces { _ = await fallBackAsync(decision) }
+            for trace in [traces.first, asyncTraces.first] {
+                #expect(trace?.hops.map(\.decision) == [decision, .failed], "\(decision)")
+                #expect(trace?.outcome.failingHandler == nil, "\(decision): \(String(describing: trace?.outcome))")
+            }
+        }
+    }
+
+    /// A handler that always throws.
+    struct AlwaysFailing {
+        func run() throws -> Int {
+            try traceHop("Primary", command: 1, chain: "recovery") { () throws -> Int in
+                throw Failure(handler: "Primary")
+            }
+        }
+
+        func runAsync() async throws -> Int {
+            try await traceHop("Primary", command: 1, chain: "recovery") { () async throws -> Int in
+                throw Failure(handler: "Primary")
+            }
+        }
+    }
 }

@@ -500,13 +500,15 @@ final class ActiveTrace: @unchecked Sendable {
         withContent { content in
             guard let record = content.tasks.innermost(of: task) else { return }
             var inside = content.tasks.records[record].inside
+            // `ChainTracing.decide` overrides everything, a recovery's decision too.
+            let overridden = !content.overrides.isEmpty && content.overrides.contains { $0.record == record }
             var (decision, reason) = Self.decision(
                 for: returned, role: role, wentOn: inside != .continued, failedInside: inside == .failed, record: record,
                 content: &content)
             if content.failure != nil, Self.returnedNormally(returned, decision: decision) {
                 let (recovered, acceptedInside) = content.recoverFailures(inside: record)
                 if recovered {
-                    if role != .observer { decision = acceptedInside ? .passed : .accepted }
+                    if role != .observer, !overridden { decision = acceptedInside ? .passed : .accepted }
                     // What went on inside it, for the hop it ran in: the command went on (to the hop that failed),
                     // but no failure came out, since it caught it.
                     inside = .passed
@@ -595,12 +597,14 @@ final class ActiveTrace: @unchecked Sendable {
             case .error, .judged(.failed, _): failedInside = content.failed(inside: record)
             default: failedInside = false
             }
+            // `ChainTracing.decide` overrides everything, a recovery's decision too.
+            let overridden = !content.overrides.isEmpty && content.overrides.contains { $0.record == record }
             var (decision, reason) = Self.decision(
                 for: returned, role: role, wentOn: content.wentOn(from: record), failedInside: failedInside, record: record,
                 content: &content)
             if content.failure != nil, Self.returnedNormally(returned, decision: decision) {
                 let (recovered, acceptedInside) = content.recoverFailures(inside: record)
-                if recovered, role != .observer { decision = acceptedInside ? .passed : .accepted }
+                if recovered, role != .observer, !overridden { decision = acceptedInside ? .passed : .accepted }
             }
             content.close(record, as: decision, at: now, traceStart: start)
             // Nothing set this record's reason before (a loop's record is closed as it is made).
