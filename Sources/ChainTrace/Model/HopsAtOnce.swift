@@ -18,10 +18,10 @@ package struct HopsAtOnce: Sendable {
     package let parents: [Int]
     /// Each node's children (the top is node ``count``), ordered by start, as `childStarts[node]..<childStarts[node+1]`
     /// of `children`.
-    private var children: [Int]
+    private let children: [Int]
     private let childStarts: [Int]
     /// Each hop's group among its siblings: equal for siblings that ran at once.
-    private var groupOf: [Int]
+    private let groupOf: [Int]
 
     /// The number of hops, and the node number of the top.
     package var count: Int { hops.count }

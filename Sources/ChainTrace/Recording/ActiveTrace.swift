@@ -180,6 +180,16 @@ final class ActiveTrace: @unchecked Sendable {
             return (true, acceptedInside)
         }
 
+        /// The decision of hop `record`, which came back with a value (or was judged to accept) while the trace has a
+        /// failure, if it caught one (``recoverFailures(inside:)``): *accepted*, *passed* when a hop inside it
+        /// accepted (a retry that worked), an observer's *continued*; `nil` when it caught none. Out of line: rare.
+        @inline(never)
+        mutating func decisionRecovering(_ record: Int, role: HandlerRole) -> Decision? {
+            let (recovered, acceptedInside) = recoverFailures(inside: record)
+            guard recovered else { return nil }
+            return role == .observer ? .continued : acceptedInside ? .passed : .accepted
+        }
+
         /// Closes the innermost open hop, `record`, as `decision` at `now`; the hop it was nested in becomes the
         /// innermost, and its nested time grows by this one's.
         @inline(__always)
@@ -500,20 +510,12 @@ final class ActiveTrace: @unchecked Sendable {
         withContent { content in
             guard let record = content.tasks.innermost(of: task) else { return }
             var inside = content.tasks.records[record].inside
-            // `ChainTracing.decide` overrides everything, a recovery's decision too.
-            let overridden = !content.overrides.isEmpty && content.overrides.contains { $0.record == record }
-            var (decision, reason) = Self.decision(
+            let (decision, reason, recovered) = Self.decision(
                 for: returned, role: role, wentOn: inside != .continued, failedInside: inside == .failed, record: record,
                 content: &content)
-            if content.failure != nil, Self.returnedNormally(returned, decision: decision) {
-                let (recovered, acceptedInside) = content.recoverFailures(inside: record)
-                if recovered {
-                    if role != .observer, !overridden { decision = acceptedInside ? .passed : .accepted }
-                    // What went on inside it, for the hop it ran in: the command went on (to the hop that failed),
-                    // but no failure came out, since it caught it.
-                    inside = .passed
-                }
-            }
+            // What went on inside a hop that caught a failure, for the hop it ran in: the command went on (to the hop
+            // that failed), but no failure came out.
+            if recovered { inside = .passed }
             let enclosing = Int(content.records[record].parent)
             content.close(record, as: decision, at: now, traceStart: start)
             // Hops run at once inside it: its own time is what none of them covered, not its time less their sum.
@@ -564,19 +566,17 @@ final class ActiveTrace: @unchecked Sendable {
             role == .observer
             ? .continued
             : accepted && !content.value.wentOn(from: record) ? .accepted : .passed
-        // Returned a value while the trace has a failure: perhaps one it caught (out of line, as it is rare).
+        // Returned a value while the trace has a failure: perhaps one it caught.
         if accepted, content.value.failure != nil { decision = recovered(record, role: role, decision: decision) }
         content.value.close(record, as: decision, at: now, traceStart: start)
     }
 
-    /// The decision of hop `record`, which returned a value (or was judged to accept) while the trace has a
-    /// failure: if a hop inside it failed, it caught the error and recovered — it accepted, unless a hop inside it
-    /// accepted after all (a retry that worked), and the failure no longer ends the command. Else `decision`.
+    /// ``Content/decisionRecovering(_:role:)``, else `decision`: called through the cell from a function of this
+    /// object, taking and returning a plain decision. With the call made in `endReturned` itself its common path ran
+    /// 5 more instructions a hop, and with an optional returned 3 more (callgrind, the traced `traceHop` row).
     @inline(never)
     private func recovered(_ record: Int, role: HandlerRole, decision: Decision) -> Decision {
-        let (recovered, acceptedInside) = content.value.recoverFailures(inside: record)
-        guard recovered, role != .observer else { return decision }
-        return acceptedInside ? .passed : .accepted
+        content.value.decisionRecovering(record, role: role) ?? decision
     }
 
     /// ``end(_:role:)`` for a hop that threw or whose return the caller's `decide` closure judged.
@@ -597,39 +597,24 @@ final class ActiveTrace: @unchecked Sendable {
             case .error, .judged(.failed, _): failedInside = content.failed(inside: record)
             default: failedInside = false
             }
-            // `ChainTracing.decide` overrides everything, a recovery's decision too.
-            let overridden = !content.overrides.isEmpty && content.overrides.contains { $0.record == record }
-            var (decision, reason) = Self.decision(
+            let (decision, reason, _) = Self.decision(
                 for: returned, role: role, wentOn: content.wentOn(from: record), failedInside: failedInside, record: record,
                 content: &content)
-            if content.failure != nil, Self.returnedNormally(returned, decision: decision) {
-                let (recovered, acceptedInside) = content.recoverFailures(inside: record)
-                if recovered, role != .observer, !overridden { decision = acceptedInside ? .passed : .accepted }
-            }
             content.close(record, as: decision, at: now, traceStart: start)
             // Nothing set this record's reason before (a loop's record is closed as it is made).
             if let reason { content.reasons.set(reason, at: record) }
         }
     }
 
-    /// Whether a hop that returned `returned`, decided `decision`, came back as a hop that handled what went on
-    /// inside it: with a value (or judged to accept), not with an error or the "nothing" of an Optional result.
-    private static func returnedNormally(_ returned: HopReturn, decision: Decision) -> Bool {
-        switch returned {
-        case .value: decision != .failed
-        case .judged(let judged, _): judged == .accepted && decision != .failed
-        case .nothing, .error: false
-        }
-    }
-
     /// The decision (and reason) of open hop `record`, which returned `returned`: a hop from which the command
     /// `wentOn` past observers did not stop the chain, an error thrown by a hop inside which a hop failed
-    /// (`failedInside`) was handed back up from there and belongs to the hop where it started, an observer
-    /// continued, and ``ChainTracing/decide(_:reason:)`` overrides all of it. Notes the trace's first failure.
+    /// (`failedInside`) was handed back up from there and belongs to the hop where it started, a hop that came
+    /// back with a value after catching a failure recovered (`recovered`), an observer continued, and
+    /// ``ChainTracing/decide(_:reason:)`` overrides all of it. Notes the trace's first failure, and a thrown one.
     private static func decision(
         for returned: HopReturn, role: HandlerRole, wentOn: Bool, failedInside: Bool, record: Int,
         content: inout Content
-    ) -> (Decision, String?) {
+    ) -> (decision: Decision, reason: String?, recovered: Bool) {
         var decision: Decision
         var reason: String?
         switch returned {
@@ -642,13 +627,22 @@ final class ActiveTrace: @unchecked Sendable {
             (decision, reason) = (.passed, nil)
         }
         if role == .observer, decision == .passed || decision == .accepted { decision = .continued }
+        // Came back with a value (not an error, nor the "nothing" of an Optional result): perhaps after catching.
+        var recovered = false
+        switch returned {
+        case .value, .judged(.accepted, _):
+            if content.failure != nil, let caught = content.decisionRecovering(record, role: role) {
+                (decision, recovered) = (caught, true)
+            }
+        default: break
+        }
         if !content.overrides.isEmpty, let index = content.overrides.lastIndex(where: { $0.record == record }) {
             (decision, reason) = (content.overrides[index].decision, content.overrides[index].reason)
             content.overrides.remove(at: index)
         }
         if decision == .failed, content.failure == nil { content.failure = record }
         if decision == .failed, case .error = returned { content.thrown.append(record) }
-        return (decision, reason)
+        return (decision, reason, recovered)
     }
 
     /// A shared trace's hops by task: which task opened each, and each task's innermost open hop.
