@@ -40,8 +40,14 @@ public final class ReplaySession {
         /// `nil` (the default) for the definition's own. Another names the chain a log was recorded on when the
         /// definition is another configuration of it (`app-a`'s sessions replayed through `app-b`).
         public var recordedChain: String?
+        /// How many of the stream's first commands (those before its first change or invalid line) are sent once,
+        /// untimed, before the replay starts, through a chain made from the definition without its `work` and
+        /// with no handler type of the app's (so none of the app's code runs twice). A process's first commands
+        /// otherwise pay for what runs for the first time — code paged in, the runtime's first lookups — in the
+        /// self time of whichever handler met it, which then looked slow in a short replay. `0`: none.
+        public var warmUpCommands = 64
 
-        /// The defaults: stop at an invalid line, keep 1000 paths.
+        /// The defaults: stop at an invalid line, keep 1000 paths, warm up with up to 64 commands.
         public init() {}
     }
 
@@ -135,8 +141,19 @@ public final class ReplaySession {
                 callerDecodes: options.decodesWhileWaiting, inBackground: traceLog != nil)
             : nil
         defer { readAhead?.finish() }
+        let read = { readAhead.map { $0.next() } ?? CommandReadAhead.Entry.read(from: stream) }
+        // Read for the warm-up, then replayed first, in order.
+        let early = warmUp(reading: read, on: thread)
+        var nextEarly = 0
         reading: while true {
-            guard let entry = readAhead.map({ $0.next() }) ?? CommandReadAhead.Entry.read(from: stream) else { break reading }
+            let entry: CommandReadAhead.Entry
+            if nextEarly < early.count {
+                entry = early[nextEarly]
+                nextEarly += 1
+            } else {
+                guard let next = read() else { break reading }
+                entry = next
+            }
             if let error = entry.error {
                 try reject(error, into: &report)
                 continue
@@ -204,6 +221,42 @@ public final class ReplaySession {
         readAhead?.finish()
         report.tornTail = stream.tornTail
         return report
+    }
+
+    /// Reads up to ``Options/warmUpCommands`` commands, stopping at the stream's first change or invalid line,
+    /// and sends them once through a chain of the definition without its `work` or the app's handler types,
+    /// traced as the replay traces but kept nowhere; returns every entry it read, for the replay.
+    private func warmUp(
+        reading read: () -> CommandReadAhead.Entry?,
+        on thread: SendingThread
+    ) -> [CommandReadAhead.Entry] {
+        guard options.warmUpCommands > 0 else { return [] }
+        var early: [CommandReadAhead.Entry] = []
+        var commands: [JSONCommand] = []
+        while commands.count < options.warmUpCommands, let entry = read() {
+            early.append(entry)
+            guard entry.error == nil else { break }
+            // A blank line.
+            guard let item = entry.item else { continue }
+            // A change: the commands after it may need it.
+            guard case .command(let command) = item else { break }
+            commands.append(command)
+        }
+        guard !commands.isEmpty else { return early }
+        var unworked = definition
+        unworked.handlers = unworked.handlers.map(Self.withoutWork)
+        guard let scratch = try? unworked.makeChain(types: HandlerTypes(), unknownTypes: .modelFromRules, schema: schema)
+        else { return early }
+        for command in commands { scratch.sendToWarmUp(command, from: command.entry, on: thread) }
+        return early
+    }
+
+    /// `handler` (and its registry's members) without simulated work.
+    private static func withoutWork(_ handler: HandlerDefinition) -> HandlerDefinition {
+        var handler = handler
+        handler.work = nil
+        handler.members = handler.members?.map(withoutWork)
+        return handler
     }
 
     /// The recorded chain whose commands and traces a replay takes: ``Options/recordedChain``, else the

@@ -16,7 +16,9 @@ struct ReplayCommand: ParsableCommand {
             flags. With --expect, compares every command's path with a recorded trace log and lists each \
             divergence; any divergence makes the exit status 1. A trace log holds every chain its app recorded: \
             only the traces of the definition's chain (or --chain's) are replayed and compared; the others are set \
-            aside, and a warning counts them.
+            aside, and a warning counts them. Self times are measured after a warm-up: the stream's first commands \
+            (up to 64, before its first change) go once through a copy of the chain without its work, untimed, so \
+            that what a process runs for the first time is no handler's time.
             """
     )
 

@@ -77,7 +77,7 @@ struct ReplayReadAheadTests {
 
     func replay(
         _ bytes: [UInt8], readsAhead: Bool, skips: Bool, helps: Bool = true, batchSize: Int = 1024, from source: Source = .memory,
-        logs: Bool = false
+        logs: Bool = false, warmUp: Int = 64
     ) throws -> Outcome {
         let definition = try ChainDefinition.load(bytes: Array(Self.definitionText.utf8), file: "ahead.json")
         var options = ReplaySession.Options()
@@ -86,6 +86,7 @@ struct ReplayReadAheadTests {
         options.keptPaths = .max
         options.decodesWhileWaiting = helps
         options.readAheadBatchSize = batchSize
+        options.warmUpCommands = warmUp
         let session = try ReplaySession(definition: definition, options: options)
         var outcome = Outcome()
         do {

@@ -100,6 +100,18 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
             id: thread.makeTraceID())
     }
 
+    /// Sends `command` as ``sendForTrace(_:from:describedAs:on:)`` does, and lets its trace go without taking a
+    /// trace id: a replay's warm-up, which runs the same code on the same thread before anything is timed.
+    package func sendToWarmUp(_ command: Command, from entry: String?, on thread: SendingThread) {
+        let state = thread.state
+        let chain = currentSnapshot(thread: state)
+        guard let start = try? chain.entryIndex(entry) else { return }
+        var hops = TracedHops(chain: chain, entry: start, thread: state)
+        _ = try? Self.walk(chain, command, from: start, observer: &hops)
+        var trace: Trace? = hops.trace(describedAs: (nil, nil, nil, nil), id: 0)
+        Trace.recycle(&trace, on: thread)
+    }
+
     /// Who would take `command` if it were sent to `entry`: asks each handler's dry-run test, runs nothing.
     public func whoWouldHandle(_ command: Command, from entry: String? = nil) throws(ChainError) -> DryRun {
         try dryRun(from: entry) { $0.predict(command) }

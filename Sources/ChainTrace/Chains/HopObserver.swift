@@ -76,7 +76,17 @@ struct TracedHops: HopObserver {
 
     @inlinable
     mutating func hop(_ handler: Int32, registry: Int32, decision: Decision, reason: String?) {
-        let now = usesCycleCounter ? chaintrace_read_cycle_counter() : MonotonicClock.monotonicNanoseconds()
+        hop(handler, registry: registry, decision: decision, reason: reason, endingAt: readClock())
+    }
+
+    @inlinable @inline(__always)
+    func readClock() -> UInt64 {
+        usesCycleCounter ? chaintrace_read_cycle_counter() : MonotonicClock.monotonicNanoseconds()
+    }
+
+    /// Records a hop that ended at `now`.
+    @inlinable @inline(__always)
+    mutating func hop(_ handler: Int32, registry: Int32, decision: Decision, reason: String?, endingAt now: UInt64) {
         let duration = now &- last
         append(
             HopRecord(
@@ -94,9 +104,13 @@ struct TracedHops: HopObserver {
         last = now
     }
 
+    /// The hop ends when its handler threw, before the error's text is made: that text is ChainTrace's work, not
+    /// the handler's (made first, a replay's modelled handler that fails was charged ~400 ns a failure for it, and
+    /// its first failure the runtime's first conformance lookups, ~80 µs — enough to flag it slow).
     @inlinable
     mutating func failed(_ handler: Int32, registry: Int32, error: any Error) {
-        hop(handler, registry: registry, decision: .failed, reason: FailureText.of(error))
+        let now = readClock()
+        hop(handler, registry: registry, decision: .failed, reason: FailureText.of(error), endingAt: now)
     }
 
     @inlinable

@@ -35,6 +35,11 @@ final class ActiveTrace: @unchecked Sendable {
         /// stack of frames beside them (a second append and pop a hop; the numbers are in Docs/Performance.md).
         var records = PlainValueBuffer<HopRecord>()
         var reasons = HopReasons()
+        /// Errors hops failed with, by record, whose text (``FailureText``) is made when the trace is delivered,
+        /// after every hop's time was read: made as a hop closed, the app's `description` of its error (and the
+        /// runtime's casts) ran while the hops around it were still timed, and counted as their own time — once a
+        /// hop, since each hop the error went up through made it again. Nearly always empty.
+        var failureErrors: [(record: Int, error: any Error)] = []
         /// The record of the innermost open hop, or -1.
         var innermost = -1
         var overrides: [Override] = []
@@ -358,6 +363,7 @@ final class ActiveTrace: @unchecked Sendable {
         content.value.failure = nil
         if !content.value.recovering.isEmpty { content.value.recovering.removeAll(keepingCapacity: true) }
         if !content.value.thrown.isEmpty { content.value.thrown.removeAll(keepingCapacity: true) }
+        if !content.value.failureErrors.isEmpty { content.value.failureErrors.removeAll(keepingCapacity: true) }
         content.value.end = 0
         if isShared, delivered.value != 0 { delivered.store(0) }
         nextName.value = isShared ? .none : content.value.nextNameIdentity
@@ -391,6 +397,8 @@ final class ActiveTrace: @unchecked Sendable {
         Self.replace(&about.value.encodedPayload, with: nil)
         Self.replace(&about.value.commandID, with: nil)
         Self.replace(&about.value.kind, with: nil)
+        // Usually emptied by `describeFailures` already: a spare trace keeps none of the app's errors alive.
+        if !content.value.failureErrors.isEmpty { content.value.failureErrors.removeAll() }
     }
 
     /// Stores `value` in `slot` unless both are `nil`: most commands have no kind, id or payload of their own, and
@@ -617,14 +625,17 @@ final class ActiveTrace: @unchecked Sendable {
     ) -> (decision: Decision, reason: String?, recovered: Bool) {
         var decision: Decision
         var reason: String?
+        // Whether the error it threw is its reason: its text is made when the trace is delivered (see
+        // `failureErrors`). A flag, not the error, so that the common close carries no existential.
+        var reasonIsThrown = false
         switch returned {
         case .value: decision = .accepted
         case .nothing: decision = .passed
         case .judged(let judged, let why): (decision, reason) = (judged, why)
-        case .error(let error): (decision, reason) = (.failed, FailureText.of(error))
+        case .error: (decision, reasonIsThrown) = (.failed, true)
         }
         if decision == .accepted && wentOn || decision == .failed && failedInside {
-            (decision, reason) = (.passed, nil)
+            (decision, reason, reasonIsThrown) = (.passed, nil, false)
         }
         if role == .observer, decision == .passed || decision == .accepted { decision = .continued }
         // Came back with a value (not an error, nor the "nothing" of an Optional result): perhaps after catching.
@@ -637,9 +648,10 @@ final class ActiveTrace: @unchecked Sendable {
         default: break
         }
         if !content.overrides.isEmpty, let index = content.overrides.lastIndex(where: { $0.record == record }) {
-            (decision, reason) = (content.overrides[index].decision, content.overrides[index].reason)
+            (decision, reason, reasonIsThrown) = (content.overrides[index].decision, content.overrides[index].reason, false)
             content.overrides.remove(at: index)
         }
+        if reasonIsThrown, decision == .failed, case .error(let error) = returned { content.failureErrors.append((record, error)) }
         if decision == .failed, content.failure == nil { content.failure = record }
         if decision == .failed, case .error = returned { content.thrown.append(record) }
         return (decision, reason, recovered)
@@ -750,6 +762,7 @@ final class ActiveTrace: @unchecked Sendable {
         withContent { content in
             // From here on, a hop of a task that outlived the command starts a trace of its own.
             if isShared { delivered.store(1) }
+            if !content.failureErrors.isEmpty { Self.describeFailures(&content) }
             // Lent: `content.lastNames` holds the table.
             let names = sharedNames(&content)
             let count = content.records.count
@@ -802,6 +815,14 @@ final class ActiveTrace: @unchecked Sendable {
             }
             return Trace(storage: storage)
         }
+    }
+
+    /// Makes the text of the errors hops failed with (``Content/failureErrors``), now that no hop is timed. Out of
+    /// line: nearly every trace has none.
+    @inline(never)
+    private static func describeFailures(_ content: inout Content) {
+        for (record, error) in content.failureErrors { content.reasons.set(FailureText.of(error), at: record) }
+        content.failureErrors.removeAll(keepingCapacity: true)
     }
 
     /// The name table of this trace: the last one made, when its names are the same. Lent, unretained:
