@@ -10,9 +10,11 @@ public import ChainTraceTraceLog
 /// for handler in profile.handlers { print(handler.handler, handler.selfTime(atPercentile: 95)) }
 /// ```
 public struct ChainProfile: Sendable {
-    /// Every handler seen, in the order first met.
+    /// Every handler seen (or declared), in the order first met — except that a registry's members come right
+    /// after their registry, in the order they were first met: a member registered while the chain ran, first met
+    /// after every other handler, is still listed with its registry (a table indents members under it).
     public var handlers: [HandlerStatistics] {
-        handlerStatistics.indices.map(statistics(at:))
+        Self.membersAfterTheirRegistries(handlerStatistics.indices.map(statistics(at:)))
     }
     /// How many commands went along each link, keyed `from → to`, the first hop counted from its entry.
     public var edges: [Edge: Int] {
@@ -207,6 +209,34 @@ public struct ChainProfile: Sendable {
     /// The sum of all handlers' self times: the time the chain spent, in nanoseconds.
     public var totalSelfNanoseconds: UInt64 {
         handlerStatistics.indices.reduce(0) { $0.saturatingAdd(counters.row($1).totalSelfNanoseconds) }
+    }
+
+    /// `rows` in order, each registry's members moved to right after it (members of a member's registry after
+    /// that member); a member whose registry is not among `rows` keeps its place.
+    static func membersAfterTheirRegistries(_ rows: [HandlerStatistics]) -> [HandlerStatistics] {
+        guard rows.contains(where: { $0.registry != nil }) else { return rows }
+        let names = Set(rows.map(\.handler))
+        var members: [String: [Int]] = [:]
+        for (index, row) in rows.enumerated() {
+            if let registry = row.registry, registry != row.handler, names.contains(registry) {
+                members[registry, default: []].append(index)
+            }
+        }
+        var ordered: [HandlerStatistics] = []
+        ordered.reserveCapacity(rows.count)
+        var placed = [Bool](repeating: false, count: rows.count)
+        func place(_ index: Int) {
+            guard !placed[index] else { return }
+            placed[index] = true
+            ordered.append(rows[index])
+            for member in members[rows[index].handler] ?? [] { place(member) }
+        }
+        for (index, row) in rows.enumerated() where row.registry.map({ $0 == row.handler || !names.contains($0) }) ?? true {
+            place(index)
+        }
+        // Members of registries that are only members of each other (no trace of a real chain has them).
+        for index in rows.indices { place(index) }
+        return ordered
     }
 
     /// Copies the counters first when a copy of this profile shares them, so writing them changes only this one.
