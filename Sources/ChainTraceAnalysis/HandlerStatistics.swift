@@ -79,6 +79,9 @@ public struct HandlerStatistics: Sendable {
         }
     }
 
+    /// Its self times by histogram bucket, for a rank test between runs.
+    var selfTimeCounts: RankSumTest.Counts { selfTimes.bucketCounts }
+
     /// The self time at `percentile` (0–100), in nanoseconds; 0 before any hop.
     public func selfTime(atPercentile percentile: Double) -> UInt64 {
         // A histogram bucket reports its highest value; none is above the longest time seen.

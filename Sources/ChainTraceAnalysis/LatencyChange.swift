@@ -15,18 +15,28 @@ public struct LatencyChange: Sendable, Hashable, Encodable {
     public var seenBefore: Int, seenAfter: Int
     /// p50 and p95 self time in each run, in nanoseconds.
     public var p50Before: UInt64, p50After: UInt64, p95Before: UInt64, p95After: UInt64
-    /// Which way it moved: a p95 change of at least `threshold` (a fraction) and 100 ns counts.
+    /// Which way it moved: slower or faster when its p95 moved by at least `threshold` (a fraction) and 100 ns,
+    /// *and* its self times in the two runs differ as a rank test tells (``pValue`` below ``significance``, the
+    /// second run's times tending the same way as the p95) — otherwise unchanged: a p95 of a few hops is their
+    /// slowest, and moves from run to run by itself.
     public var verdict: Verdict
+    /// The two-sided p-value of the Mann–Whitney U test of its self times in the two runs: the chance of runs this
+    /// far apart had nothing changed (1 when either run has none).
+    public var pValue: Double
+
+    /// The p-value below which a change counts.
+    public static let significance = 0.05
 
     /// A change as given; ``between(_:_:threshold:)`` works them out from two profiles.
     public init(
         handler: String, seenBefore: Int, seenAfter: Int, p50Before: UInt64, p50After: UInt64, p95Before: UInt64,
-        p95After: UInt64, verdict: Verdict
+        p95After: UInt64, verdict: Verdict, pValue: Double = 1
     ) {
         self.handler = handler
         (self.seenBefore, self.seenAfter) = (seenBefore, seenAfter)
         (self.p50Before, self.p50After, self.p95Before, self.p95After) = (p50Before, p50After, p95Before, p95After)
         self.verdict = verdict
+        self.pValue = pValue
     }
 
     /// The p95 after over the p95 before as people read it — `1.08×`, `12.5×`, `3400×`, `0.0123×`, `<0.001×` — or
@@ -77,27 +87,30 @@ public struct LatencyChange: Sendable, Hashable, Encodable {
             let p95Before = old?.selfTime(atPercentile: 95) ?? 0
             let p95After = new?.selfTime(atPercentile: 95) ?? 0
             let verdict: Verdict
-            if (old?.seen ?? 0) == 0 {
-                verdict = .new
-            } else if (new?.seen ?? 0) == 0 {
-                verdict = .gone
-            } else {
+            var pValue = 1.0
+            if let old, let new, old.seen > 0, new.seen > 0 {
+                let test = RankSumTest(old.selfTimeCounts, new.selfTimeCounts)
+                pValue = test.pValue
                 let change = Double(p95After) - Double(p95Before)
-                if abs(change) < 100 || abs(change) < threshold * Double(max(p95Before, 1)) {
+                if abs(change) < 100 || abs(change) < threshold * Double(max(p95Before, 1)) || pValue >= significance
+                    || test.secondIsLarger != (change > 0)
+                {
                     verdict = .unchanged
                 } else {
                     verdict = change > 0 ? .slower : .faster
                 }
+            } else {
+                verdict = (old?.seen ?? 0) == 0 ? .new : .gone
             }
             return LatencyChange(
                 handler: name, seenBefore: old?.seen ?? 0, seenAfter: new?.seen ?? 0,
                 p50Before: old?.selfTime(atPercentile: 50) ?? 0, p50After: new?.selfTime(atPercentile: 50) ?? 0,
-                p95Before: p95Before, p95After: p95After, verdict: verdict)
+                p95Before: p95Before, p95After: p95After, verdict: verdict, pValue: pValue)
         }
     }
 
     private enum CodingKeys: String, CodingKey {
-        case handler, verdict, seenBefore, seenAfter
+        case handler, verdict, seenBefore, seenAfter, pValue
         case p50Before = "selfP50BeforeNs", p50After = "selfP50AfterNs"
         case p95Before = "selfP95BeforeNs", p95After = "selfP95AfterNs"
     }
@@ -109,6 +122,7 @@ public struct LatencyChange: Sendable, Hashable, Encodable {
         try container.encode(verdict, forKey: .verdict)
         try container.encode(seenBefore, forKey: .seenBefore)
         try container.encode(seenAfter, forKey: .seenAfter)
+        try container.encode(pValue, forKey: .pValue)
         try container.encode(Int64(clamping: p50Before), forKey: .p50Before)
         try container.encode(Int64(clamping: p50After), forKey: .p50After)
         try container.encode(Int64(clamping: p95Before), forKey: .p95Before)

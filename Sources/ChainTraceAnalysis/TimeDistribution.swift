@@ -78,6 +78,23 @@ struct TimeDistribution: Sendable {
         return UInt64(few.count { Self.layout.lowestEquivalentForValue($0) <= bucket })
     }
 
+    /// How many times fell in each bucket, by the bucket's lowest value, in increasing order: the times as a rank
+    /// test compares them (times in one bucket are ties).
+    var bucketCounts: RankSumTest.Counts {
+        if promoted {
+            return histogram!.recordedValues().map { (Self.layout.lowestEquivalentForValue($0.value), $0.count) }
+        }
+        var counts: RankSumTest.Counts = []
+        for time in few.map(Self.layout.lowestEquivalentForValue).sorted() {
+            if let last = counts.last, last.value == time {
+                counts[counts.count - 1].count += 1
+            } else {
+                counts.append((time, 1))
+            }
+        }
+        return counts
+    }
+
     /// A histogram of the profiles' precision, for the bucket arithmetic alone, which depends on the precision and
     /// not on the histogram's size or counts.
     private static let layout = Histogram<UInt64>(highestTrackableValue: 2, numberOfSignificantValueDigits: .two)

@@ -20,6 +20,10 @@ struct DiffCommand: ParsableCommand {
             recorded, log version 3), their order, and which of them the outcome names, are the scheduler's and \
             not a divergence: they are compared as a set, and what ran inside what is compared.
 
+            A handler is slower or faster when its p95 self time moved by at least 10% and 100ns and its self times \
+            in the two runs differ by the Mann–Whitney U test (p < 0.05, as benchstat asks): two runs of the same \
+            code, whose p95s move by themselves, seldom show one (its p-value is in --format json).
+
             Each log is a file, a directory (its *.jsonl and *.jsonl.gz files in name order) or a quoted pattern such \
             as 'before/*.jsonl.gz'. To compare logs of several files each, list the baseline's files and then the \
             other's after --against: chaintrace diff a-1.jsonl a-2.jsonl --against b-1.jsonl b-2.jsonl.
@@ -105,6 +109,10 @@ struct DiffCommand: ParsableCommand {
                     ], style: rowStyle)
             }
             text += table.render(style: style)
+            if !changes.isEmpty {
+                text += "  slower, faster: p95 moved by 10% and 100ns or more, and the self times of the two runs differ "
+                    + "(Mann–Whitney U test, p < \(LatencyChange.significance)); a p95 of a few hops moves by itself\n"
+            }
             Terminal.standardOutput.writeText(text)
         }
         if comparison.matcher.total > 0 { throw CommandFailure.found }

@@ -1,9 +1,9 @@
 public import ChainTraceAnalysis
 
 extension ChainDiagram {
-    /// What changed between two runs of the same commands: handlers whose p95 self time rose (red) or fell
-    /// (green) by at least 10% and 100 ns, handlers only one run reached, and links that appeared (green, bold) or
-    /// vanished (red, dashed).
+    /// What changed between two runs of the same commands: handlers slower (red) or faster (green) — the p95 self
+    /// time moved by at least 10% and 100 ns, and the runs' self times differ by a rank test (``LatencyChange``) —,
+    /// handlers only one run reached, and links that appeared (green, bold) or vanished (red, dashed).
     public static func diff(
         before: ChainProfile, after: ChainProfile, over graph: ChainGraph, options: DiagramOptions = DiagramOptions()
     ) -> DOTGraph {
@@ -21,7 +21,7 @@ extension ChainDiagram {
         let vanished = edgesBefore.keys.filter { edgesAfter[$0] == nil }.count
         let legend = [
             "\(before.commands) → \(after.commands) commands · \(counts[.slower] ?? 0) slower, \(counts[.faster] ?? 0) faster, \(counts[.new] ?? 0) new, \(counts[.gone] ?? 0) gone · \(appeared) links appeared, \(vanished) vanished",
-            "red: p95 self time rose · green: fell (by ≥ 10% and ≥ 100ns) · blue: only the second run reached it · grey dashed: only the first",
+            "red: p95 self time rose · green: fell (by ≥ 10% and ≥ 100ns, and the self times differ: Mann–Whitney p below 0.05) · blue: only the second run reached it · grey dashed: only the first",
             "links: green bold appeared · red dashed vanished · label: commands before → after",
             shapesLegend(graph),
         ]
