@@ -49,6 +49,18 @@ enum ChainChangeDecoder {
             if positions.count > 1 {
                 throw fail(positions[1], "one place for the handler: \"before\", \"after\", \"at\" or \"next\"", "both \"\(positions[0])\" and \"\(positions[1])\"")
             }
+            // The handler's own "next", written as a chain definition writes it: its place, as the change's "next"
+            // would be — not dropped in silence while the handler went first or last.
+            if let next = made.next {
+                if let other = positions.first {
+                    throw fail(
+                        "handler.next", "one place for the handler: its own \"next\" or the change's \"\(other)\"",
+                        "both \"next\": \"\(next)\" and \"\(other)\"")
+                }
+                var placed = made
+                placed.next = nil
+                return .add(placed, next: next)
+            }
             if members["before"] != nil { return .insert(made, at: .before(try name("before"))) }
             if members["after"] != nil { return .insert(made, at: .after(try name("after"))) }
             if members.keys.contains("next") { return .add(made, next: try optionalName("next")) }
