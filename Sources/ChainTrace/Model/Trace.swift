@@ -136,6 +136,11 @@ public struct Trace: Hashable, Identifiable {
         let (duration, inTicks) = storage.header { ($0.pointee.duration, $0.pointee.inTicks) }
         return storage.nanoseconds(duration, inTicks: inTicks)
     }
+    /// ``duration``, or longer when a hop ends after it (a trace read from a log whose times do not add up): the time
+    /// an export's span of the whole command covers, so that every hop's span lies inside it.
+    package func duration(covering hops: [Hop]) -> UInt64 {
+        hops.reduce(duration) { Swift.max($0, $1.startOffset.saturatingAdd($1.inclusiveDuration)) }
+    }
     /// How the trip ended.
     public var outcome: Outcome { outcomeOverride ?? storage.outcome }
     /// The hops in the order the handlers got the command.

@@ -99,9 +99,12 @@ public struct ChromeTraceExport: Sendable {
         writer.append(#","outcome":"#)
         writer.write("\(trace.outcome)")
         writer.append(byte: UInt8(ascii: "}"))
-        complete(category: "command", duration: microseconds(trace.duration), name: name, at: microseconds(start), tid: tid)
-        // Each hop on the track `lanes` gives it: 0, the command's, or one more of the command's, "Kind id (2)".
         let hops = trace.hops
+        // Covering every hop, also of a log whose times do not add up: each hop's slice lies inside the command's.
+        complete(
+            category: "command", duration: microseconds(trace.duration(covering: hops)), name: name, at: microseconds(start),
+            tid: tid)
+        // Each hop on the track `lanes` gives it: 0, the command's, or one more of the command's, "Kind id (2)".
         var tids = [tid]
         hopTracks.assign(hops)
         for index in hops.indices {

@@ -99,6 +99,7 @@ public struct OTLPTraceExport: Sendable {
             writer.append(traceID)
             writer.append(#""}"#)
         }
+        let hops = trace.hops
         let rootFailure: String? = if case .failed(let handler, let error) = trace.outcome { "\(handler): \(error)" } else { nil }
         span(
             attributes: [
@@ -110,11 +111,10 @@ public struct OTLPTraceExport: Sendable {
                 ("chaintrace.outcome", .text(trace.outcome.kind)),
                 ("chaintrace.hops", .integer(Int64(clamping: trace.hops.count))),
             ],
-            start: 0, end: trace.duration, name: "\(trace.chain) \(trace.commandKind)", parent: nil, id: spanID(0),
-            failure: rootFailure)
+            start: 0, end: trace.duration(covering: hops), name: "\(trace.chain) \(trace.commandKind)", parent: nil,
+            id: spanID(0), failure: rootFailure)
         // Each hop under the hop it ran inside (HopNesting), or under the command's span.
         let root = spanID(0)
-        let hops = trace.hops
         nesting.place(hops)
         let enclosing = nesting.parents
         for (index, hop) in hops.enumerated() {
