@@ -386,6 +386,20 @@ def check_handler_panel(driver, name, shots):
     check(title == data["names"][target["h"]] or "\\u{" in title, "%s: the panel names %s" % (name, title))
     driver.run("document.getElementById('centre').scrollIntoView()")
     driver.screenshot(os.path.join(shots, name + "-handler.png"))
+    # Unsorted, each registry's members come right after it (members of other registries may sit between, when
+    # registries nest), indented, each saying which registry it is in.
+    rows = driver.run("return [...document.querySelectorAll('#handlers tbody tr')].map(r => [Number(r.dataset.handler), r.cells[0].textContent])")
+    by_number = {h["h"]: h for h in data["handlers"]}
+    for index, (number, text) in enumerate(rows):
+        registry = by_number[number].get("registry")
+        if registry is None:
+            continue
+        check(text.endswith(" in " + registry) or not registry.isprintable(), "%s: member %s says it is in %s (%r)" % (name, data["names"][number], registry, text))
+        above = index - 1
+        while above >= 0 and by_number[rows[above][0]].get("registry") is not None and data["names"][rows[above][0]] != registry:
+            above -= 1
+        check(above >= 0 and data["names"][rows[above][0]] == registry,
+              "%s: member %s comes after its registry %s" % (name, data["names"][number], registry))
     # Sorting: descending by self p95, then ascending.
     driver.click("#handlers th:nth-child(8) button")
     order = driver.run("return [...document.querySelectorAll('#handlers tbody tr')].map(r => Number(r.dataset.handler))")

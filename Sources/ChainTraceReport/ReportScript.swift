@@ -259,7 +259,9 @@ enum ReportScript {
 
   // ---------- handler table ----------
   const columns = [
-    ["handler", (s) => names[s.h].toLowerCase(), (s) => nameSpan(s.h)],
+    // A registry's member, indented under its registry (the profile lists members right after it) and named so.
+    ["handler", (s) => names[s.h].toLowerCase(), (s) => s.registry == null ? nameSpan(s.h)
+      : el("span", { class: "member" }, nameSpan(s.h), el("span", { class: "muted", text: " in " + shown(s.registry) }))],
     ["seen", (s) => s.seen, (s) => count(s.seen)],
     ["accepted", (s) => s.accepted, (s) => count(s.accepted)],
     ["passed", (s) => s.passed, (s) => count(s.passed)],

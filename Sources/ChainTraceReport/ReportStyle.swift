@@ -19,6 +19,7 @@ h2 { font-size: 16px; margin: 18px 0 8px; }
 h3 { font-size: 15px; margin: 0 0 6px; overflow-wrap: anywhere; }
 main { padding: 0 20px 40px; }
 .muted { color: var(--muted); }
+.member { padding-left: 1.2em; }
 .slow { color: var(--slow); font-weight: 600; }
 .accepted { color: var(--ok); }
 .failed { color: var(--slow); }
