@@ -79,7 +79,8 @@ struct RenderCommand: ParsableCommand {
             rowLength: rowLength, maximumHandlers: maxHandlers == 0 ? nil : maxHandlers,
             focus: [], ignore: [], slowRule: try slowRule.rule())
         let dot: DOTGraph
-        /// What was read, said when the diagram is written to a file: "N traces from K files".
+        /// What was drawn, said when the diagram is written to a file: "N traces from K files", a command's path or a
+        /// chain's structure.
         var read: String?
         func counted(_ traces: Int, _ files: Int) -> String { "\(TerminalText.counted(traces, "trace")) from \(TerminalText.counted(files, "file"))" }
         let trace = self.trace.isEmpty ? nil : self.trace
@@ -91,6 +92,7 @@ struct RenderCommand: ParsableCommand {
             let graph = defined ?? ChainGraph(profile: chainProfile)
             try Self.name(&options, focus: focus, ignore: ignore, against: graph, observed: found.path)
             dot = ChainDiagram.path(found, over: graph, options: options)
+            read = "the path of command \(TerminalText.shown(found.commandID ?? command)), \(TerminalText.counted(found.hops.count, "hop"))"
         } else if let trace, let diff {
             let progress = ProgressBar(totalBytes: try ProgressBar.size(ofLogs: trace + diff))
             let (before, after) = (try TraceLogReader(paths: trace, payloads: false), try TraceLogReader(paths: diff, payloads: false))
@@ -113,6 +115,7 @@ struct RenderCommand: ParsableCommand {
             options.maximumHandlers = nil
             try Self.name(&options, focus: focus, ignore: ignore, against: defined, observed: [])
             dot = ChainDiagram.structure(defined, options: options)
+            read = "the structure of \(TerminalText.shown(defined.name)), \(TerminalText.counted(defined.handlers.count, "handler"))"
         } else {
             throw ValidationError("give a chain definition, a trace log (--trace), or both")
         }

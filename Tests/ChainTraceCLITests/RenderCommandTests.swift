@@ -28,6 +28,25 @@ struct RenderCommandTests {
         }
     }
 
+    /// Every kind of diagram written to a file says what it drew, on standard error; to standard output, nothing.
+    @Test func aDiagramWrittenToAFileSaysWhatItDrew() throws {
+        let file = try CLI.temporaryDirectory().appendingPathComponent("drawn.dot").path
+        let drawings: [([String], String)] = [
+            ([Self.definition], "the structure of editor, 9 handlers"),
+            ([Self.definition, "--trace", Self.after, "--command", "e7"], "the path of command e7, "),
+            (["--trace", Self.after, "--command", "1"], "the path of command "),
+            ([Self.definition, "--trace", Self.after], "traces from 1 file"),
+            ([Self.definition, "--trace", Self.before, "--diff", Self.after], "traces from 1 file → "),
+        ]
+        for (arguments, said) in drawings {
+            let written = try CLI.run(["render"] + arguments + ["-o", file])
+            let line = written.standardError
+            #expect(written.status == 0 && line.hasPrefix("Wrote \(file): ") && line.contains(said), "\(arguments): \(line)")
+            let printed = try CLI.run(["render"] + arguments)
+            #expect(printed.status == 0 && printed.standardError.isEmpty, "\(arguments): \(printed.standardError)")
+        }
+    }
+
     @Test func commandPathByIdOrNumberAndProfileAndDiffAreDrawn() throws {
         let path = try CLI.run("render", Self.definition, "--trace", Self.after, "--command", "e7")
         #expect(path.status == 0)
