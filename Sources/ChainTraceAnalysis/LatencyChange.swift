@@ -81,7 +81,11 @@ public struct LatencyChange: Sendable, Hashable, Encodable {
         // A set beside the list: searching the list made a diff of logs with thousands of handlers quadratic.
         var listed = Set(names)
         for handler in after.handlers where handler.seen > 0 && listed.insert(handler.handler).inserted { names.append(handler.handler) }
-        return names.map { name in
+        // The exact tests' distributions depend on the two runs' sizes alone: worked out once a pair of sizes.
+        var distributions = RankSumTest.Distributions()
+        var changes: [LatencyChange] = []
+        changes.reserveCapacity(names.count)
+        for name in names {
             let old = before.statistics(of: name)
             let new = after.statistics(of: name)
             let p95Before = old?.selfTime(atPercentile: 95) ?? 0
@@ -89,7 +93,7 @@ public struct LatencyChange: Sendable, Hashable, Encodable {
             let verdict: Verdict
             var pValue = 1.0
             if let old, let new, old.seen > 0, new.seen > 0 {
-                let test = RankSumTest(old.selfTimeCounts, new.selfTimeCounts)
+                let test = RankSumTest(old.selfTimeCounts, new.selfTimeCounts, distributions: &distributions)
                 pValue = test.pValue
                 let change = Double(p95After) - Double(p95Before)
                 if abs(change) < 100 || abs(change) < threshold * Double(max(p95Before, 1)) || pValue >= significance
@@ -102,11 +106,13 @@ public struct LatencyChange: Sendable, Hashable, Encodable {
             } else {
                 verdict = (old?.seen ?? 0) == 0 ? .new : .gone
             }
-            return LatencyChange(
-                handler: name, seenBefore: old?.seen ?? 0, seenAfter: new?.seen ?? 0,
-                p50Before: old?.selfTime(atPercentile: 50) ?? 0, p50After: new?.selfTime(atPercentile: 50) ?? 0,
-                p95Before: p95Before, p95After: p95After, verdict: verdict, pValue: pValue)
+            changes.append(
+                LatencyChange(
+                    handler: name, seenBefore: old?.seen ?? 0, seenAfter: new?.seen ?? 0,
+                    p50Before: old?.selfTime(atPercentile: 50) ?? 0, p50After: new?.selfTime(atPercentile: 50) ?? 0,
+                    p95Before: p95Before, p95After: p95After, verdict: verdict, pValue: pValue))
         }
+        return changes
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -26,7 +26,23 @@ struct RankSumTest: Sendable {
     /// The most pairs (first count × second count) whose p-value is worked out exactly.
     static let exactLimit = 400
 
+    /// How many orderings of two samples give each U, by the samples' sizes: they depend on the sizes alone, so a
+    /// comparison of thousands of handlers with the same few hops each works them out once (each is
+    /// first × second × (first × second) additions).
+    struct Distributions {
+        fileprivate var bySizes: [Int: [Double]] = [:]
+
+        init() {}
+    }
+
+    /// Tests `first` against `second`.
     init(_ first: Counts, _ second: Counts) {
+        var distributions = Distributions()
+        self.init(first, second, distributions: &distributions)
+    }
+
+    /// Tests `first` against `second`, with the exact distributions worked out so far.
+    init(_ first: Counts, _ second: Counts, distributions: inout Distributions) {
         let firstCount = first.reduce(0.0) { $0 + Double($1.count) }
         let secondCount = second.reduce(0.0) { $0 + Double($1.count) }
         guard firstCount > 0, secondCount > 0 else {
@@ -62,7 +78,11 @@ struct RankSumTest: Sendable {
         let mean = firstCount * secondCount / 2
         secondIsLarger = u > mean
         if !ties, firstCount * secondCount <= Double(Self.exactLimit) {
-            pValue = Self.exactPValue(u: u, first: Int(firstCount), second: Int(secondCount))
+            let sizes = (first: Int(firstCount), second: Int(secondCount))
+            let key = sizes.first << 32 | sizes.second
+            let counts = distributions.bySizes[key] ?? Self.orderings(first: sizes.first, second: sizes.second)
+            distributions.bySizes[key] = counts
+            pValue = Self.exactPValue(u: u, counts: counts)
             return
         }
         let total = firstCount + secondCount
@@ -76,9 +96,19 @@ struct RankSumTest: Sendable {
         pValue = min(1, erfc(z / 2.0.squareRoot()))
     }
 
-    /// The exact two-sided p-value of `u` for samples of `first` and `second` times with no ties: how many of the
-    /// equally likely orderings of the times give a U at least as far from the mean, over all of them.
-    static func exactPValue(u: Double, first: Int, second: Int) -> Double {
+    /// The exact two-sided p-value of `u`, given how many orderings give each U (``orderings(first:second:)``): how
+    /// many of the equally likely orderings of the times give a U at least as far from the mean, over all of them.
+    static func exactPValue(u: Double, counts: [Double]) -> Double {
+        let all = counts.reduce(0, +)
+        let mean = Double(counts.count - 1) / 2
+        let distance = abs(u - mean)
+        var extreme = 0.0
+        for k in counts.indices where abs(Double(k) - mean) >= distance - 1e-9 { extreme += counts[k] }
+        return min(1, extreme / all)
+    }
+
+    /// How many orderings of `first` and `second` times with no ties give each U (0 … first × second).
+    static func orderings(first: Int, second: Int) -> [Double] {
         let most = first * second
         // orderings[m][k]: orderings of m times of the first sample and the second's so far with U = k, built up one
         // time of the second sample at a time.
@@ -97,12 +127,6 @@ struct RankSumTest: Sendable {
             }
             orderings = next
         }
-        let counts = orderings[first]
-        let all = counts.reduce(0, +)
-        let mean = Double(most) / 2
-        let distance = abs(u - mean)
-        var extreme = 0.0
-        for k in 0...most where abs(Double(k) - mean) >= distance - 1e-9 { extreme += counts[k] }
-        return min(1, extreme / all)
+        return orderings[first]
     }
 }

@@ -65,6 +65,21 @@ struct RankSumTestTests {
         #expect(test.secondIsLarger == (Self.u(first, second) > mean), "seed \(seed)")
     }
 
+    /// The exact distributions, kept by sample sizes across tests (as a diff keeps them across handlers), give the
+    /// p-values worked out afresh.
+    @Test func keptDistributionsGiveTheSamePValues() {
+        var distributions = RankSumTest.Distributions()
+        var random = SeededGenerator(seed: 7)
+        for _ in 0..<300 {
+            let (n1, n2) = (Int.random(in: 1...12, using: &random), Int.random(in: 1...12, using: &random))
+            let pool = Array(Set((0..<100).map { _ in UInt64.random(in: 1...1_000_000, using: &random) })).prefix(n1 + n2)
+            let (first, second) = (Self.counts(Array(pool.prefix(n1))), Self.counts(Array(pool.dropFirst(n1))))
+            let kept = RankSumTest(first, second, distributions: &distributions)
+            let fresh = RankSumTest(first, second)
+            #expect(kept.pValue == fresh.pValue && kept.secondIsLarger == fresh.secondIsLarger, "\(n1) × \(n2)")
+        }
+    }
+
     @Test(arguments: SeededGenerator.seeds(120))
     func approximationIsTheTextbooks(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
