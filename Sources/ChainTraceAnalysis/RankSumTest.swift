@@ -35,12 +35,6 @@ struct RankSumTest: Sendable {
         init() {}
     }
 
-    /// Tests `first` against `second`.
-    init(_ first: Counts, _ second: Counts) {
-        var distributions = Distributions()
-        self.init(first, second, distributions: &distributions)
-    }
-
     /// Tests `first` against `second`, with the exact distributions worked out so far.
     init(_ first: Counts, _ second: Counts, distributions: inout Distributions) {
         let firstCount = first.reduce(0.0) { $0 + Double($1.count) }

@@ -17,6 +17,12 @@ import Testing
 /// and two runs of one generated chain seldom show a handler slower or faster while a handler made slower does.
 @Suite("The rank test behind slower and faster")
 struct RankSumTestTests {
+    /// The test of `first` against `second`, its exact distributions worked out afresh.
+    static func test(_ first: RankSumTest.Counts, _ second: RankSumTest.Counts) -> RankSumTest {
+        var distributions = RankSumTest.Distributions()
+        return RankSumTest(first, second, distributions: &distributions)
+    }
+
     static func counts(_ times: [UInt64]) -> RankSumTest.Counts {
         var counts: RankSumTest.Counts = []
         for time in times.sorted() {
@@ -48,7 +54,7 @@ struct RankSumTestTests {
             .shuffled(using: &random)
         let first = Array(pool.prefix(n1))
         let second = Array(pool.dropFirst(n1))
-        let test = RankSumTest(Self.counts(first), Self.counts(second))
+        let test = Self.test(Self.counts(first), Self.counts(second))
         let mean = Double(n1 * n2) / 2
         let observed = abs(Self.u(first, second) - mean)
         let sorted = pool.sorted()
@@ -75,7 +81,7 @@ struct RankSumTestTests {
             let pool = Array(Set((0..<100).map { _ in UInt64.random(in: 1...1_000_000, using: &random) })).prefix(n1 + n2)
             let (first, second) = (Self.counts(Array(pool.prefix(n1))), Self.counts(Array(pool.dropFirst(n1))))
             let kept = RankSumTest(first, second, distributions: &distributions)
-            let fresh = RankSumTest(first, second)
+            let fresh = Self.test(first, second)
             #expect(kept.pValue == fresh.pValue && kept.secondIsLarger == fresh.secondIsLarger, "\(n1) × \(n2)")
         }
     }
@@ -91,7 +97,7 @@ struct RankSumTestTests {
         let second = (0..<Int.random(in: 21...80, using: &random)).map { _ in
             100 * UInt64.random(in: 1...distinct, using: &random)
         }
-        let test = RankSumTest(Self.counts(first), Self.counts(second))
+        let test = Self.test(Self.counts(first), Self.counts(second))
         // Average ranks of the pooled times.
         let pooled = (first.map { ($0, false) } + second.map { ($0, true) }).sorted { $0.0 < $1.0 }
         var rankSum = 0.0
@@ -135,7 +141,7 @@ struct RankSumTestTests {
             var random = SeededGenerator(seed: seed)
             let first = times(&random, count: Int.random(in: sizes, using: &random))
             let second = times(&random, count: Int.random(in: sizes, using: &random), scale: scale)
-            return RankSumTest(counts(first), counts(second))
+            return test(counts(first), counts(second))
         }
     }
 

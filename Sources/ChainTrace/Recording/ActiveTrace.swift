@@ -363,7 +363,6 @@ final class ActiveTrace: @unchecked Sendable {
         content.value.failure = nil
         if !content.value.recovering.isEmpty { content.value.recovering.removeAll(keepingCapacity: true) }
         if !content.value.thrown.isEmpty { content.value.thrown.removeAll(keepingCapacity: true) }
-        if !content.value.failureErrors.isEmpty { content.value.failureErrors.removeAll(keepingCapacity: true) }
         content.value.end = 0
         if isShared, delivered.value != 0 { delivered.store(0) }
         nextName.value = isShared ? .none : content.value.nextNameIdentity
@@ -397,7 +396,8 @@ final class ActiveTrace: @unchecked Sendable {
         Self.replace(&about.value.encodedPayload, with: nil)
         Self.replace(&about.value.commandID, with: nil)
         Self.replace(&about.value.kind, with: nil)
-        // Usually emptied by `describeFailures` already: a spare trace keeps none of the app's errors alive.
+        // Usually emptied by `describeFailures` already: a spare trace keeps none of the app's errors alive (and
+        // `reuse` finds none).
         if !content.value.failureErrors.isEmpty { content.value.failureErrors.removeAll() }
     }
 
