@@ -100,12 +100,22 @@ package final class AtomicOutputFile: Sendable {
         var generator = SystemRandomNumberGenerator()
         var descriptor: Int32 = -1
         var candidate = ""
+        var note: Int32 = -1
         for _ in 0..<100 {
             let suffix = String(UInt64.random(in: 0...UInt64.max, using: &generator), radix: 36)
             candidate = "\(directory).\(name).partial-\(suffix)"
+            // Noted for deletion before it exists: a signal between creating the file and noting it left the file
+            // behind. Before the file exists, a signal deletes nothing (the name is 64 random bits: no other file
+            // has it but by a chance of 2⁻⁶⁴).
+            note = chaintrace_note_removal(candidate)
             // O_APPEND: every append lands at the end, also after `write` has cut the file back.
             descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_APPEND, 0o666)
-            if descriptor >= 0 || errno != EEXIST { break }
+            if descriptor >= 0 { break }
+            let failure = errno
+            chaintrace_forget_removal(note)
+            note = -1
+            errno = failure
+            if failure != EEXIST { break }
         }
         guard descriptor >= 0 else {
             if publishing.destination == nil {
@@ -117,7 +127,7 @@ package final class AtomicOutputFile: Sendable {
         }
         self.descriptor = LockedValue(descriptor)
         temporaryPath = candidate
-        removalNote = LockedValue(chaintrace_note_removal(candidate))
+        removalNote = LockedValue(note)
     }
 
     /// `$TMPDIR`, else `/tmp`, with a trailing slash.

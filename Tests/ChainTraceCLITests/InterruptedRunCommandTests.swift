@@ -50,7 +50,8 @@ struct InterruptedRunCommandTests {
     static func openForWriting(_ path: String) throws -> Int32 {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            let descriptor = open(path, O_WRONLY | O_NONBLOCK)
+            // Close-on-exec: a program another test starts meanwhile must not hold the pipe open.
+            let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
             if descriptor >= 0 {
                 // Blocking from here on: the writes below wait for the reader rather than fail.
                 _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
@@ -103,6 +104,63 @@ struct InterruptedRunCommandTests {
             #expect(ended.signal == signal, "seed \(seed), \(run.arguments): status \(ended.status), \(ended.standardError)")
             #expect(CLI.partialFiles(in: directory).isEmpty, "seed \(seed), \(run.arguments)")
             #expect(!FileManager.default.fileExists(atPath: output), "seed \(seed), \(run.arguments)")
+        }
+    }
+
+    /// A signal at any instant of a run — as it starts, as it makes its output file or a copy of an input, as it
+    /// renames the file into place — leaves the output whole or absent, and nothing else behind: the instants are
+    /// drawn over the length of an uninterrupted run of the same command. (A signal just after the output's
+    /// temporary file was made, before it was noted for deletion, left it behind.)
+    @Test(arguments: SeededGenerator.seeds(4))
+    func aSignalAtAnyInstantLeavesTheOutputWholeOrAbsent(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let signal = random.pick([SIGINT, SIGTERM, SIGHUP, SIGPIPE])
+        let directory = try CLI.temporaryDirectory()
+        let input = directory.appendingPathComponent("input.jsonl").path
+        let runs = try Self.runs(input: input, output: "out", random: &random)
+        let run = random.pick(runs)
+        try Data(run.lines).write(to: URL(fileURLWithPath: input))
+        let output = directory.appendingPathComponent(
+            "out." + (run.arguments.first == "render" ? "svg" : "out") + (random.chance(0.5) ? ".gz" : "")
+        ).path
+        let arguments = run.arguments.map { $0 == "out" ? output : $0 }
+        // Copies of inputs and outputs finished outside their directory go to TMPDIR: here, where they are looked for.
+        let environment = ["TMPDIR": directory.path]
+        let clock = ContinuousClock()
+        let began = clock.now
+        let whole = try CLI.binary.start(arguments, extraEnvironment: environment).finish(timeLimit: 60)
+        let length = (clock.now - began).components
+        let seconds = Double(length.seconds) + Double(length.attoseconds) / 1e18
+        try #require(whole.status == 0 && whole.signal == nil, "seed \(seed), \(arguments): \(whole.standardError)")
+        // Whole: what the uninterrupted run wrote (a replay's trace log up to its times: as many traces, each whole).
+        func content() throws -> Data {
+            output.hasSuffix(".gz")
+                ? try TestFiles.gunzip(path: output) : try Data(contentsOf: URL(fileURLWithPath: output))
+        }
+        func comparable(_ data: Data) -> [Int] {
+            run.arguments.first == "replay"
+                ? [data.count(where: { $0 == UInt8(ascii: "\n") }), data.last.map(Int.init) ?? -1]
+                : Array(data.map(Int.init))
+        }
+        let expected = try comparable(content())
+        for _ in 0..<10 {
+            try? FileManager.default.removeItem(atPath: output)
+            let delay = Double.random(in: 0...1.2, using: &random) * seconds
+            let started = try CLI.binary.start(arguments, extraEnvironment: environment)
+            usleep(UInt32(min(delay, 10) * 1_000_000))
+            started.send(signal)
+            let ended = started.finish(timeLimit: 60)
+            let context =
+                "seed \(seed), \(arguments), signal after \(delay) s: status \(ended.status), \(ended.standardError)"
+            #expect(CLI.partialFiles(in: directory).isEmpty, "\(context)")
+            // Ended by the signal or finished first; either way, the output is there whole (the signal came after it
+            // was renamed into place) or not at all.
+            #expect(ended.signal == signal || (ended.status == 0 && ended.signal == nil), "\(context)")
+            if FileManager.default.fileExists(atPath: output) {
+                #expect((try? comparable(content())) == expected, "\(context)")
+            } else {
+                #expect(ended.signal == signal, "\(context)")
+            }
         }
     }
 
