@@ -99,6 +99,9 @@ struct GenTestsCommand: ParsableCommand {
             let file = try OutputTarget.file(output)
             try file.write(Array(source.utf8))
             try file.commit()
+            Terminal.standardError.writeText(
+                "Wrote \(TerminalText.shown(output)): \(TerminalText.counted(recorded.count, "test")) from "
+                    + "\(TerminalText.counted(reader.files.count, "file")).\n")
         } else {
             Terminal.standardOutput.writeData(source)
         }

@@ -31,6 +31,9 @@ struct GenTestsCommandTests {
         #expect(source.contains(#"expectHandled(traces[0], by: "AppDelegate")"#))
         #expect(!source.contains("expectPath"))
         #expect(source.contains("chain = try makeRecordedChain()"))
+        // Written to a file, it says so, as every command that writes one does: as many tests as the file holds.
+        let tests = source.components(separatedBy: "@Test func").count - 1
+        #expect(output.standardError.contains("Wrote \(file): \(tests) test\(tests == 1 ? "" : "s") from 1 file.\n"))
     }
 
     @Test func badLogIsAnErrorAndWritesNothing() throws {
