@@ -86,6 +86,44 @@ final class AuditedValidator: CoinHandler {
     }
 }
 
+/// An action sent up a responder chain, and a responder of it.
+struct Action: Codable, Sendable {
+    var name: String
+}
+
+protocol Responder: AnyObject {
+    func handle(_ action: Action) -> Bool
+}
+
+/// A screen: takes the actions it knows.
+final class Screen: Responder {
+    let name: String
+    let actions: Set<String>
+    init(_ name: String, actions: Set<String>) {
+        self.name = name
+        self.actions = actions
+    }
+    func handle(_ action: Action) -> Bool {
+        // `false`: not this screen's action, which goes on to the next.
+        traceHop(name, command: action, chain: "editor", decide: { $0 ? nil : .passed }) { actions.contains(action.name) }
+    }
+}
+
+/// A registry of late responders up the chain: the screens registered by weight, asked before the command goes on.
+final class ScreenRegistry: Responder {
+    var screens: [Screen] = []  // highest weight first
+    var next: (any Responder)?
+
+    // doc: registry-members
+    func handle(_ action: Action) -> Bool {
+        traceHop("Screens", command: action, chain: "editor") {
+            let taken = traceRegistryMembers { screens.contains { $0.handle(action) } }  // members, by weight
+            return taken || (next?.handle(action) ?? false)                             // not a member
+        }
+    }
+    // end
+}
+
 struct SignUp: Codable, Sendable {
     var username: String
 }
@@ -133,6 +171,24 @@ struct DocumentationExamples {
         let coins = traces.filter { $0.chain == "coins" }
         #expect(coins.count == 1 && coins.first?.path == ["Penny", "Dime"] && coins.first?.outcome == .accepted(by: "Dime"))
         #expect(traces.filter { $0.chain == "audit" }.map(\.path) == [["AuditLog"], ["AuditLog"]])
+    }
+
+    @Test func registryMembersAreRecordedAsTheRegistrys() throws {
+        let registry = ScreenRegistry()
+        registry.screens = [Screen("Detail", actions: ["edit"]), Screen("Search", actions: ["find"])]
+        registry.next = Screen("Window", actions: ["close"])
+        let traces = captureTraces {
+            _ = registry.handle(Action(name: "find"))
+            _ = registry.handle(Action(name: "close"))
+        }
+        try #require(traces.count == 2)
+        expectPath(traces[0], ["Screens", "Detail", "Search"])
+        #expect(traces[0].hops.map(\.registry) == [nil, "Screens", "Screens"])
+        expectHandled(traces[0], by: "Search")
+        expectPath(traces[1], ["Screens", "Detail", "Search", "Window"])
+        #expect(traces[1].hops.map(\.registry) == [nil, "Screens", "Screens", nil])
+        #expect(traces[1].hops.map(\.decision) == [.passed, .passed, .passed, .accepted])
+        expectHandled(traces[1], by: "Window")
     }
 
     @Test func quickTour() throws {

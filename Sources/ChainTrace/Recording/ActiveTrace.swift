@@ -536,6 +536,41 @@ final class ActiveTrace: @unchecked Sendable {
         }
     }
 
+    /// Where a registry's members' hops begin: the registry's own hop, open while its members are asked (see
+    /// ``traceRegistryMembers(_:)``), and the first record made since.
+    @usableFromInline
+    struct MemberScope: Sendable {
+        var registry: Int32
+        var first: Int
+    }
+
+    /// Starts marking the hops opened directly inside the innermost open hop — this thread's, or in a shared trace
+    /// task `task`'s — as that hop's registry's members; `nil` when no hop is open (or the trace was delivered).
+    @usableFromInline
+    func openMembers(task: Int) -> MemberScope? {
+        withContent { content in
+            guard !isDelivered else { return nil }
+            let registry = isShared ? content.tasks.innermost(of: task) ?? -1 : content.innermost
+            guard registry >= 0 else { return nil }
+            return MemberScope(registry: Int32(truncatingIfNeeded: registry), first: content.records.count)
+        }
+    }
+
+    /// Marks each hop opened since `scope` began directly inside its registry's hop as a member of that registry:
+    /// the registry's name is its hop's, so the record names the hop (as ``HopRecord/handler`` does).
+    ///
+    /// Marked when the members have been asked, not as each opens: a hop opening looks at nothing more.
+    @usableFromInline
+    func closeMembers(_ scope: MemberScope) {
+        withContent { content in
+            guard !isDelivered, scope.first < content.records.count else { return }
+            for index in scope.first..<content.records.count
+            where content.records[index].parent == scope.registry && content.records[index].registry < 0 {
+                content.records[index].registry = scope.registry
+            }
+        }
+    }
+
     /// When a hop opening now starts, from the trace's start: the first starts with the trace, with no second
     /// clock read.
     @inline(__always)
