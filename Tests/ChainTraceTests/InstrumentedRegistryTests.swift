@@ -188,6 +188,142 @@ struct InstrumentedRegistryTests {
         }
     }
 
+    /// A late responder of a registry whose internal chain is linked, as in a responder chain: each member takes
+    /// the command or calls the next member, and marks itself as its registry's.
+    final class LinkedMember: Sendable {
+        let name: String
+        let divisor: Int
+        let registry: String
+        let next: LinkedMember?
+        let chain: String
+
+        init(name: String, divisor: Int, registry: String, next: LinkedMember?, chain: String) {
+            (self.name, self.divisor, self.registry, self.next, self.chain) = (name, divisor, registry, next, chain)
+        }
+
+        func handle(_ value: Int) -> String? {
+            traceHop(name, command: value, chain: chain) {
+                ChainTracing.markMember(of: registry)
+                return value % divisor == 0 ? name : next?.handle(value)
+            }
+        }
+    }
+
+    /// The generated chain with each registry's members linked in the order it asks them.
+    final class LinkedNode: Sendable {
+        let spec: Spec
+        let first: LinkedMember?
+        let next: LinkedNode?
+        let chain: String
+
+        init(_ spec: Spec, next: LinkedNode?, chain: String) {
+            (self.spec, self.next, self.chain) = (spec, next, chain)
+            var member: LinkedMember?
+            for ordered in Node(spec, next: nil, chain: chain).ordered.reversed() {
+                member = LinkedMember(
+                    name: ordered.name,
+                    divisor: ordered.divisor,
+                    registry: spec.name,
+                    next: member,
+                    chain: chain
+                )
+            }
+            first = member
+        }
+
+        func handle(_ value: Int) -> String? {
+            traceHop(spec.name, command: value, chain: chain) {
+                if spec.members != nil {
+                    if let taken = first?.handle(value) { return taken }
+                } else if value % spec.divisor == 0 {
+                    return spec.name
+                }
+                return next?.handle(value)
+            }
+        }
+    }
+
+    @Test(arguments: SeededGenerator.seeds(30))
+    func linkedMembersThatMarkThemselvesAreRecordedAsAChainsRegistryRecordsThem(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let specs = Self.specs(&random)
+        let name = "linked-registry-\(seed)"
+        let sink = InMemoryTraceSink()
+        let chain = try Self.chain(specs, name: name, sink: sink)
+        var head: LinkedNode?
+        for spec in specs.reversed() { head = LinkedNode(spec, next: head, chain: name) }
+        let values = (0..<30).map { _ in Int.random(in: 1...200, using: &random) }
+        let traces = captureTraces {
+            for value in values { _ = head!.handle(value) }
+        }
+        for value in values { _ = try chain.send(value) }
+        try #require(traces.count == values.count && sink.traces.count == values.count, "seed \(seed)")
+        for (index, value) in values.enumerated() {
+            let (instrumented, modelled) = (traces[index], sink.traces[index])
+            // Each member runs inside the one before it here, and beside it in a `Chain`: parents differ by design.
+            #expect(instrumented.path == modelled.path, "seed \(seed), \(value)")
+            #expect(instrumented.hops.map(\.decision) == modelled.hops.map(\.decision), "seed \(seed), \(value)")
+            #expect(instrumented.hops.map(\.registry) == modelled.hops.map(\.registry), "seed \(seed), \(value)")
+            #expect(instrumented.outcome == modelled.outcome, "seed \(seed), \(value)")
+        }
+    }
+
+    /// A proxy member forwarding to a responder elsewhere in the app stays the member, and the responder does not
+    /// become one; a registry name no enclosing hop has marks nothing, and outside a traced hop nothing is marked.
+    @Test func aMemberMarksOnlyItselfAndOnlyUnderItsRegistry() throws {
+        func list(_ value: Int) -> Int? { traceHop("ListController", command: value, chain: "c") { value } }
+        func proxy(_ value: Int, registry: String) -> Int? {
+            traceHop("ListProxy", command: value, chain: "c") {
+                #expect(ChainTracing.markMember(of: registry) == (registry == "Window"))
+                return list(value)
+            }
+        }
+        func window(_ value: Int, registry: String) -> Int? {
+            traceHop("Window", command: value, chain: "c") { proxy(value, registry: registry) }
+        }
+        #expect(!ChainTracing.markMember(of: "Window"))
+        let traces = captureTraces {
+            _ = window(1, registry: "Window")
+            _ = window(2, registry: "Windw")
+        }
+        try #require(traces.count == 2)
+        #expect(traces[0].hops.map(\.registry) == [nil, "Window", nil])
+        #expect(traces[1].hops.map(\.registry) == [nil, nil, nil])
+        expectHandled(traces[0], by: "ListController")
+    }
+
+    /// As `aMemberMarksOnlyItselfAndOnlyUnderItsRegistry`, in an async chain run from several tasks at once.
+    @Test func anAsyncMemberMarksItselfUnderItsRegistry() async throws {
+        func list(_ value: Int) async -> Int? {
+            await traceHop("ListController", command: value, chain: "c") {
+                await Task.yield()
+                return value
+            }
+        }
+        func proxy(_ value: Int) async -> Int? {
+            await traceHop("ListProxy", command: value, chain: "c") {
+                ChainTracing.markMember(of: value.isMultiple(of: 2) ? "Window" : "Windw")
+                return await list(value)
+            }
+        }
+        func window(_ value: Int) async -> Int? {
+            await traceHop("Window", command: value, chain: "c") { await proxy(value) }
+        }
+        let traces = await captureTraces {
+            await withTaskGroup(of: Void.self) { group in
+                for value in 1...20 { group.addTask { _ = await window(value) } }
+            }
+        }
+        try #require(traces.count == 20)
+        for trace in traces {
+            guard case .integer(let value)? = trace.payload else {
+                Issue.record("a trace without its command")
+                continue
+            }
+            #expect(trace.hops.map(\.registry) == [nil, value.isMultiple(of: 2) ? "Window" : nil, nil], "\(value)")
+        }
+    }
+
     /// Only hops opened directly inside the registry's hop are its members: what a member calls keeps its own
     /// place, the handler the command goes on to is none, and outside a traced hop the call just runs its body.
     @Test func onlyTheHopsTheRegistryAsksAreItsMembers() throws {

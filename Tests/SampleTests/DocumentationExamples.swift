@@ -124,6 +124,39 @@ final class ScreenRegistry: Responder {
     // end
 }
 
+/// A registry whose internal chain is linked: it hands the action to its first late responder, each of which
+/// calls the next, the last handing it back for the registry's own next.
+final class LinkedScreenRegistry: Responder {
+    let name = "Screens"
+    var first: (any Responder)?
+    var next: (any Responder)?
+    func handle(_ action: Action) -> Bool {
+        traceHop(name, command: action, chain: "editor", decide: { $0 ? nil : .passed }) {
+            (first?.handle(action) ?? false) || (next?.handle(action) ?? false)
+        }
+    }
+}
+
+/// A late responder that knows its registry, linked to the next one.
+final class LateScreen: Responder {
+    let name: String
+    let actions: Set<String>
+    let registry: LinkedScreenRegistry
+    var next: (any Responder)?
+    init(_ name: String, actions: Set<String>, registry: LinkedScreenRegistry) {
+        (self.name, self.actions, self.registry) = (name, actions, registry)
+    }
+
+    // doc: registry-mark-member
+    func handle(_ action: Action) -> Bool {
+        traceHop(name, command: action, chain: "editor", decide: { $0 ? nil : .passed }) {
+            ChainTracing.markMember(of: registry.name)
+            return actions.contains(action.name) || (next?.handle(action) ?? false)
+        }
+    }
+    // end
+}
+
 struct SignUp: Codable, Sendable {
     var username: String
 }
@@ -189,6 +222,19 @@ struct DocumentationExamples {
         #expect(traces[1].hops.map(\.registry) == [nil, "Screens", "Screens", nil])
         #expect(traces[1].hops.map(\.decision) == [.passed, .passed, .passed, .accepted])
         expectHandled(traces[1], by: "Window")
+    }
+
+    @Test func linkedLateRespondersMarkThemselves() throws {
+        let registry = LinkedScreenRegistry()
+        let detail = LateScreen("Detail", actions: ["edit"], registry: registry)
+        detail.next = LateScreen("Search", actions: ["find"], registry: registry)
+        registry.first = detail
+        registry.next = Screen("Window", actions: ["close"])
+        let traces = captureTraces { _ = registry.handle(Action(name: "close")) }
+        try #require(traces.count == 1)
+        expectPath(traces[0], ["Screens", "Detail", "Search", "Window"])
+        #expect(traces[0].hops.map(\.registry) == [nil, "Screens", "Screens", nil])
+        #expect(traces[0].hops.map(\.decision) == [.passed, .passed, .passed, .accepted])
     }
 
     @Test func quickTour() throws {

@@ -44,6 +44,33 @@ nonisolated(nonsending) public func traceRegistryMembers<Result>(
 }
 
 extension ChainTracing {
+    /// Marks the instrumented hop this code runs in as a member of `registry`: the handler of that name whose hop
+    /// this one runs inside, however deep — for late responders that know their registry, and whose internal chain
+    /// is linked (each member calls the next, as a responder chain does), so that only the first runs directly in
+    /// the registry's hop. The member side of `traceRegistryMembers(_:)`; the registry's handler must be traced.
+    ///
+    /// ```swift
+    /// func handle(_ action: Action) -> Bool {
+    ///     traceHop(name, command: action, chain: "editor") {
+    ///         ChainTracing.markMember(of: registry.name)
+    ///         return actions.contains(action.name) || (next?.handle(action) ?? false)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// A proxy member that forwards to a responder elsewhere in the app stays the member; the responder's hop,
+    /// nested in it, does not become one.
+    ///
+    /// - Returns: Whether the hop was marked: `false` outside a traced hop, and when no hop it runs inside is named
+    ///   `registry`.
+    @discardableResult
+    public static func markMember(of registry: String) -> Bool {
+        guard mayRecord, let trace = ThreadState.current.activeTrace?.object ?? taskHopsOfCaller.trace else {
+            return false
+        }
+        return trace.markMember(of: registry, task: currentTaskIdentity())
+    }
+
     /// The trace the running instrumented hop belongs to — the thread's, else the task's — and a member scope
     /// opened in it (see ``ActiveTrace/openMembers(task:)``); `nil` when nothing is being traced here.
     static func openMembers() -> (ActiveTrace, ActiveTrace.MemberScope)? {

@@ -64,6 +64,12 @@ final class ActiveTrace: @unchecked Sendable {
             return Array(lastNames.names[..<records.count])
         }
 
+        /// The handler name of hop `index` (below `records.count`).
+        func name(at index: Int) -> String {
+            guard namesFollowLast, let lastNames else { return names[index] }
+            return lastNames.names[index]
+        }
+
         /// Notes `handler` as the name of the hop about to be opened (the `records.count`th). The common case —
         /// the same name as the last trace's at this hop — is inlined into `begin`, the rest is a call: as one
         /// call, with `begin`'s shared-trace path in line too, the traced `traceHop` row was 3.5 ns a hop slower
@@ -568,6 +574,27 @@ final class ActiveTrace: @unchecked Sendable {
             where content.records[index].parent == scope.registry && content.records[index].registry < 0 {
                 content.records[index].registry = scope.registry
             }
+        }
+    }
+
+    /// Marks the innermost open hop — this thread's, or in a shared trace task `task`'s — as a member of the
+    /// registry whose hop, named `registry`, is the nearest of the hops it runs inside with that name; `false`
+    /// when no hop is open or none it runs inside has that name.
+    @usableFromInline
+    func markMember(of registry: String, task: Int) -> Bool {
+        withContent { content in
+            guard !isDelivered else { return false }
+            let hop = isShared ? content.tasks.innermost(of: task) ?? -1 : content.innermost
+            guard hop >= 0 else { return false }
+            var enclosing = Int(content.records[hop].parent)
+            while enclosing >= 0 {
+                if content.name(at: enclosing) == registry {
+                    content.records[hop].registry = Int32(truncatingIfNeeded: enclosing)
+                    return true
+                }
+                enclosing = Int(content.records[enclosing].parent)
+            }
+            return false
         }
     }
 
