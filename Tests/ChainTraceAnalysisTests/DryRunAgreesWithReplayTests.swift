@@ -15,6 +15,8 @@ struct DryRunAgreesWithReplayTests {
             .range(FieldPath("w"), minimum: 2, maximum: 6), .range(FieldPath("w"), minimum: nil, maximum: 4),
             .equals(FieldPath("c"), "x"), .oneOf(FieldPath("c"), ["x", 3]), .present(FieldPath("p"), true),
             .present(FieldPath("p"), false), .equals(FieldPath("n.k"), 1),
+            // Into arrays by index (and into objects whose members are named like indexes).
+            .equals(FieldPath("l.1"), "b"), .range(FieldPath("l.0.v"), minimum: 1, maximum: 3), .present(FieldPath("l.2"), true),
         ]
         if depth == 0 || random.chance(0.4) { return random.pick(leaves) }
         let parts = (0..<Int.random(in: 1...3, using: &random)).map { _ in rule(depth: depth - 1, &random) }
@@ -66,6 +68,8 @@ struct DryRunAgreesWithReplayTests {
         if let c = random.pick(["\"x\"", "\"y\"", "3", "3.0", nil]) { members.append(#""c":\#(c)"#) }
         if let p = random.pick(["1", "null", "false", nil]) { members.append(#""p":\#(p)"#) }
         if let n = random.pick(["{\"k\":1}", "{\"k\":2}", "[]", nil]) { members.append(#""n":\#(n)"#) }
+        let lists = [#"["a","b"]"#, #"[{"v":2},"b",null]"#, #"[{"v":5},"c",0]"#, #"{"0":{"v":2},"1":"b"}"#, "[]", "[[1]]", nil]
+        if let l = random.pick(lists) { members.append(#""l":\#(l)"#) }
         if random.chance(0.3) { members.append(#""entry":"\#(random.pick(entries))""#) }
         return "{" + members.shuffled(using: &random).joined(separator: ",") + "}"
     }

@@ -17,7 +17,11 @@ struct RuleErrorPositionTests {
             for (key, value) in members.sorted(by: { $0.key < $1.key }) {
                 switch key {
                 case "kind", "in", "all", "any": result.append((path + [key], .integer(5)))
-                case "field", "matches": result.append((path + [key], .integer(5)))
+                case "field":
+                    result.append((path + [key], .integer(5)))
+                    // An array element written as JavaScript and jq write it: a member name that matches nothing.
+                    result.append((path + [key], .string("order.items[2][10].sku")))
+                case "matches": result.append((path + [key], .integer(5)))
                 case "min", "max": result.append((path + [key], .string("x")))
                 case "present": result.append((path + [key], .string("x")))
                 case "not": result.append((path + [key], .integer(5)))
@@ -62,6 +66,9 @@ struct RuleErrorPositionTests {
             }
             let first: UInt8 = target.wrong == .integer(5) ? UInt8(ascii: "5") : UInt8(ascii: "\"")
             #expect(line[error.column - 1] == first, "seed \(seed): \(target.path): \(error) points at \(String(decoding: line[(error.column - 1)...], as: UTF8.self))")
+            if case .string(let text) = target.wrong, text.contains("[") {
+                #expect(error.expected.contains(#"("order.items.2.10.sku")"#), "seed \(seed): \(error)")
+            }
         }
     }
 }

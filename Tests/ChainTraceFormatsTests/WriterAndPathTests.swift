@@ -34,20 +34,70 @@ struct WriterAndPathTests {
         }
     }
 
-    @Test(arguments: SeededGenerator.seeds(60))
+    /// A path's steps walked by hand: a member of an object, or an element of an array by a step that is the
+    /// decimal text of its index (as `String(index)` writes it: no sign, no leading zero).
+    static func walk(_ value: JSONValue, _ steps: [String]) -> JSONValue? {
+        var walked: JSONValue? = value
+        for step in steps {
+            switch walked {
+            case .object(let members)?: walked = members[step]
+            case .array(let elements)?:
+                guard let index = Int(step), String(index) == step, elements.indices.contains(index) else { return nil }
+                walked = elements[index]
+            default: return nil
+            }
+        }
+        return walked
+    }
+
+    /// Steps that lead somewhere in `value` (a member it has, an index within an array), now and then one that
+    /// does not: a member it lacks, an index spelt another way (`01`, `+1`, `-1`, `1e0`) or past the end.
+    static func steps(into value: JSONValue, _ random: inout SeededGenerator) -> [String] {
+        var steps: [String] = []
+        var current = value
+        while random.chance(0.8) {
+            if random.chance(0.15) {
+                steps.append(random.pick(["missing", "01", "+1", "-1", "1e0", " 0", "99999999999999999999999", "0x1", "٣"]))
+                break
+            }
+            switch current {
+            case .object(let members) where !members.isEmpty:
+                let key = random.pick(Array(members.keys))
+                steps.append(key)
+                current = members[key]!
+            case .array(let elements) where !elements.isEmpty:
+                let index = Int.random(in: 0...elements.count, using: &random)  // sometimes one past the end
+                steps.append(String(index))
+                guard index < elements.count else { return steps }
+                current = elements[index]
+            default:
+                if random.chance(0.5) { steps.append(String(Int.random(in: 0...3, using: &random))) }
+                return steps
+            }
+        }
+        return steps
+    }
+
+    @Test(arguments: SeededGenerator.seeds(200))
     func fieldPathsReadWhatAWalkByHandFinds(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
-        let value = JSONValue.object(["a": .object(["b": JSONParserPropertyTests.value(&random), "c": .object(["d": .integer(7)])]),
-                                      "e": .array([.object(["f": .integer(1)])]), "g": .string("x")])
-        for text in ["a", "a.b", "a.c", "a.c.d", "a.c.d.e", "e", "e.0", "e.f", "g", "g.h", "missing", "a.missing"] {
+        let value = JSONValue.object([
+            "a": .object(["b": JSONParserPropertyTests.value(&random), "c": .object(["d": .integer(7)])]),
+            "e": .array([.object(["f": .integer(1)]), .array([.string("g0"), .object(["0": .string("zero")])])]),
+            "g": .string("x"), "h": JSONParserPropertyTests.value(&random),
+        ])
+        for _ in 0..<30 {
+            let steps = Self.steps(into: value, &random)
+            guard !steps.isEmpty, !steps.contains(where: { $0.isEmpty || $0.contains(".") }) else { continue }
+            let text = steps.joined(separator: ".")
             let path = FieldPath(text)
-            #expect(path.components == text.split(separator: ".").map(String.init), "seed \(seed): \(text)")
-            var walked: JSONValue? = value
-            for step in path.components {
-                if case .object(let members)? = walked { walked = members[step] } else { walked = nil }
-            }
-            #expect(path.value(in: value) == walked, "seed \(seed): \(text)")
+            #expect(path.components == steps, "seed \(seed): \(text)")
+            #expect(path.value(in: value) == Self.walk(value, steps), "seed \(seed): \(text)")
         }
+        // A step into an array by index, and into an object by a member named like one.
+        #expect(FieldPath("e.1.0").value(in: value) == .string("g0"))
+        #expect(FieldPath("e.1.1.0").value(in: value) == .string("zero"))
+        #expect(FieldPath("e.01").value(in: value) == nil && FieldPath("e.2").value(in: value) == nil)
     }
 
     @Test(arguments: SeededGenerator.seeds(100))

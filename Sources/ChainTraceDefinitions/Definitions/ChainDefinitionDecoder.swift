@@ -170,6 +170,16 @@ struct ChainDefinitionDecoder {
         }
     }
 
+    /// Whether a path step is written with bracketed indexes, `items[0]` or `grid[1][2]`.
+    static func isBracketIndexed(_ component: String) -> Bool {
+        guard let bracket = component.firstIndex(of: "["), bracket != component.startIndex, component.last == "]" else {
+            return false
+        }
+        return component[bracket...].split(separator: "]").allSatisfy { (part: Substring) in
+            part.first == "[" && part.count > 1 && part.dropFirst().allSatisfy { $0.isASCII && $0.isWholeNumber }
+        }
+    }
+
     static let ruleExpectation =
         "a rule: true, false, {\"field\": …, \"equals\"|\"in\"|\"min\"|\"max\"|\"matches\"|\"present\": …}, {\"kind\": …}, {\"all\": […]}, {\"any\": […]} or {\"not\": …}"
 
@@ -177,9 +187,21 @@ struct ChainDefinitionDecoder {
         checkKeys(members, allowed: Self.fieldTestKeys, at: path)
         guard let fieldText = string(members["field"], at: "\(path).field", what: "a field path such as \"card.type\"")
         else { return nil }
-        let components = fieldText.split(separator: ".", omittingEmptySubsequences: false)
+        let components = FieldPath.steps(fieldText)
         if components.contains(where: \.isEmpty) {
             invalid("\(path).field", expected: "a dotted field path with no empty part", found: "\"\(fieldText)\"")
+            return nil
+        }
+        // `items[0].sku`, as JavaScript and jq write it, would name a member "items[0]" and match nothing.
+        if let indexed = components.firstIndex(where: Self.isBracketIndexed) {
+            let dotted = components.flatMap { component -> [String] in
+                guard Self.isBracketIndexed(component) else { return [component] }
+                return component.split(whereSeparator: { $0 == "[" || $0 == "]" }).map(String.init)
+            }
+            invalid(
+                "\(path).field",
+                expected: "a dotted field path, an array element by its index as a step (\"\(dotted.joined(separator: "."))\")",
+                found: "\"\(fieldText)\" (\"\(components[indexed])\" is no member name)")
             return nil
         }
         let field = FieldPath(fieldText)

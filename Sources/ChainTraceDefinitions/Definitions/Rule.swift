@@ -82,16 +82,38 @@ public indirect enum Rule: Sendable, Hashable {
     }
 }
 
-/// A dotted path to a field inside a command's fields: `card.type` is the member `type` of the member `card`.
+/// A dotted path to a field inside a command's fields: `card.type` is the member `type` of the member `card`, and
+/// `items.0.sku` the member `sku` of the first element of the array `items` — a step written as a whole number
+/// (`0`, `12`; no sign or leading zero) indexes an array, and names a member of an object as any other step does.
 public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
-    /// The member names, outermost first.
+    /// The member names (or array indexes), outermost first.
     public let components: [String]
+    /// Each component read as an array index: `nil` for one that is not a whole number.
+    private let indexes: [Int?]
     /// Splits `text` at its dots.
     public init(_ text: String) {
-        components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        components = Self.steps(text)
+        indexes = components.map(Self.index(_:))
     }
 
-    /// The value at this path in `fields`, or `nil` when any step is missing or not an object.
+    /// `text` split at every dot. At its Unicode scalars, not its characters: a member name that starts with a
+    /// combining mark (`"\u{301}x"`) joins the dot before it into one character, and a split by characters kept
+    /// `a.\u{301}x` whole, one member that no command has.
+    static func steps(_ text: String) -> [String] {
+        text.unicodeScalars.split(separator: ".", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
+    }
+
+    /// `component` as an array index: digits only, no leading zero but for `0` itself, within `Int`.
+    static func index(_ component: String) -> Int? {
+        let digits = component.utf8
+        guard let first = digits.first, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            first != UInt8(ascii: "0") || digits.count == 1
+        else { return nil }
+        return Int(component)
+    }
+
+    /// The value at this path in `fields`, or `nil` when any step is missing: a member an object does not have,
+    /// an index past an array's end, or a step into a value that is neither.
     public func value(in fields: JSONValue) -> JSONValue? {
         value(in: fields, from: 0)
     }
@@ -103,9 +125,17 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
 
     func value(in fields: JSONValue, from start: Int) -> JSONValue? {
         var current = fields
-        for component in components[start...] {
-            guard case .object(let members) = current, let next = members[component] else { return nil }
-            current = next
+        for position in start..<components.count {
+            switch current {
+            case .object(let members):
+                guard let next = members[components[position]] else { return nil }
+                current = next
+            case .array(let elements):
+                guard let index = indexes[position], index < elements.count else { return nil }
+                current = elements[index]
+            default:
+                return nil
+            }
         }
         return current
     }
