@@ -8,7 +8,8 @@
 /// handler, *accepted* if it returned without forwarding, *failed* if it threw (the handler that threw first is
 /// the one named). An observer (`role: .observer`) *continued*. `decide` judges the returned value instead —
 /// `{ $0 == nil ? .accepted : .failed }` for handlers that return an error value — though a hop that forwarded is
-/// never the acceptor, and a failure handed back up through it stays with the hop where it started. A hop that
+/// never the acceptor, and a failure handed back up through it stays with the hop where it started (unless the
+/// hop cancelled the hops that threw it — a timeout that won a race — and threw its own error: then it failed). A hop that
 /// caught what a hop inside it threw and returned a value (a fallback, a retry) recovered: *accepted* unless a hop
 /// inside it accepted, and that failure no longer ends the command.
 /// ``ChainTracing/decide(_:reason:)`` overrides everything from inside the body.

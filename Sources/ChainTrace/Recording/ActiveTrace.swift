@@ -191,6 +191,24 @@ final class ActiveTrace: @unchecked Sendable {
             return (true, acceptedInside)
         }
 
+        /// Whether every failure inside `record` that still ends the command was thrown as a `CancellationError`,
+        /// while `record` throws `error`, which is none: the hops inside it were cancelled by it (a timeout that won
+        /// a race, a task group it cancelled), and the failure is its own. Out of line: only for a hop that threw
+        /// after one inside it failed.
+        @inline(never)
+        func failedOnlyByCancellation(inside record: Int, throwing error: any Error) -> Bool {
+            guard !(error is CancellationError) else { return false }
+            var cancelled = false
+            for hop in (record &+ 1)..<records.count where isInside(hop, record) && records[hop].decision == .failed {
+                guard thrown.contains(hop), !isRecovered(hop) else { continue }
+                guard let inner = failureErrors.first(where: { $0.record == hop }), inner.error is CancellationError else {
+                    return false
+                }
+                cancelled = true
+            }
+            return cancelled
+        }
+
         /// The decision of hop `record`, which came back with a value (or was judged to accept) while the trace has a
         /// failure, if it caught one (``recoverFailures(inside:)``): *accepted*, *passed* when a hop inside it
         /// accepted (a retry that worked), an observer's *continued*; `nil` when it caught none. Out of line: rare.
@@ -696,7 +714,13 @@ final class ActiveTrace: @unchecked Sendable {
         case .judged(let judged, let why): (decision, reason) = (judged, why)
         case .error: (decision, reasonIsThrown) = (.failed, true)
         }
-        if decision == .accepted && wentOn || decision == .failed && failedInside {
+        if decision == .failed && failedInside, case .error(let error) = returned,
+            content.failedOnlyByCancellation(inside: record, throwing: error)
+        {
+            // Hops inside it failed only because it cancelled them — a timeout, a race — and it threw an error of its
+            // own: theirs did not end the command, its own did (below, as the trace's failure).
+            _ = content.recoverFailures(inside: record)
+        } else if decision == .accepted && wentOn || decision == .failed && failedInside {
             (decision, reason, reasonIsThrown) = (.passed, nil, false)
         }
         if role == .observer, decision == .passed || decision == .accepted { decision = .continued }
