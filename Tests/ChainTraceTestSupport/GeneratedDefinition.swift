@@ -57,8 +57,11 @@ public enum GeneratedDefinition {
             }
             if random.chance(0.2) {
                 let members = (0..<Int.random(in: 1...3, using: &random)).map { member -> JSONValue in
-                    .object([
-                        "name": .string("H\(index)m\(member)"), "weight": .integer(Int64.random(in: 0...3, using: &random)),
+                    // A whole number, now and then written as a float (`2.0`): a weight by its value.
+                    let weight = Int64.random(in: 0...3, using: &random)
+                    return .object([
+                        "name": .string("H\(index)m\(member)"),
+                        "weight": random.chance(0.3) ? .double(Double(weight)) : .integer(weight),
                         "accepts": rule(&random),
                     ])
                 }
@@ -67,6 +70,7 @@ public enum GeneratedDefinition {
                 for key in ["accepts", "fails", "role", "budget"] { handler[key] = nil }
                 targets.removeAll { $0.path.count >= 3 && $0.path[1] == "\(index)" && ["accepts", "fails", "role", "budget"].contains($0.path[2]) }
                 targets.append((["handlers", "\(index)", "registry", "0", "weight"], .string("heavy"), UInt8(ascii: "\"")))
+                targets.append((["handlers", "\(index)", "registry", "0", "weight"], .double(2.5), UInt8(ascii: "2")))
             }
             handlers.append(.object(handler))
         }

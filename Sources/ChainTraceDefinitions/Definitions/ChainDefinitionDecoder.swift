@@ -93,8 +93,10 @@ struct ChainDefinitionDecoder {
         if let weight = members["weight"] {
             if !inRegistry {
                 invalid("\(path).weight", expected: "\"weight\" only on a registry member", found: weight.summary)
-            } else if case .integer(let number) = weight, let exact = Int(exactly: number) {
+            } else if let exact = Self.integer(weight) {
                 handler.weight = exact
+            } else if case .double(let number) = weight, number.rounded() == number {
+                invalid("\(path).weight", expected: "an integer weight from -2^63 to 2^63 - 1", found: weight.summary)
             } else {
                 invalid("\(path).weight", expected: "an integer weight", found: weight.summary)
             }
@@ -167,6 +169,16 @@ struct ChainDefinitionDecoder {
         default:
             invalid(path, expected: Self.ruleExpectation, found: value.summary)
             return nil
+        }
+    }
+
+    /// `value` as an `Int` when it is a whole number that fits one, written as an integer or not (`10`, `10.0`,
+    /// `1e3`): as a rule compares numbers, by their value.
+    static func integer(_ value: JSONValue) -> Int? {
+        switch value {
+        case .integer(let number): Int(exactly: number)
+        case .double(let number): Int(exactly: number)
+        default: nil
         }
     }
 
