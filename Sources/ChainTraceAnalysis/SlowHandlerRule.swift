@@ -87,9 +87,10 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
         func wrong(_ expected: String, _ found: some StringProtocol) -> Result<Clause, RuleSyntaxError> {
             .failure(RuleSyntaxError(clause: text, expected: expected, found: String(found)))
         }
-        if text.hasSuffix("x-median") {
+        // "5x-median", or as it is said, "5x median" (its space dropped) and "5× median".
+        if let suffix = ["x-median", "xmedian"].first(where: text.hasSuffix) {
             var statistic = Statistic.p95
-            var factorText = Substring(text.dropLast("x-median".count))
+            var factorText = Substring(text.dropLast(suffix.count))
             if let greater = factorText.firstIndex(of: ">") {
                 let name = factorText[..<greater]
                 guard let named = Statistic(rawValue: String(name)) else { return wrong("\(statistics) before \">\"", name) }

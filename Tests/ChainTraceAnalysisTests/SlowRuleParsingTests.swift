@@ -30,15 +30,17 @@ struct SlowRuleParsingTests {
                 texts.append("share>\(percent)%")
             default:
                 let factor = Int.random(in: 1...20, using: &random)
-                // The legends write the factor with the multiplication sign; either reads.
+                // The legends write the factor with the multiplication sign; either reads, and the median after a
+                // hyphen, a space or nothing ("5x-median", "5× median").
                 let times = random.chance(0.3) ? "\u{D7}" : "x"
+                let median = random.pick(["-median", "-median", " median", "median"])
                 if random.chance(0.5) {
                     clauses.append(.timesMedian(.p95, factor: Double(factor)))
-                    texts.append("\(factor)\(times)-median")
+                    texts.append("\(factor)\(times)\(median)")
                 } else {
                     let statistic = random.pick(Self.statistics)
                     clauses.append(.timesMedian(statistic, factor: Double(factor)))
-                    texts.append("\(statistic.rawValue)>\(factor)\(times)-median")
+                    texts.append("\(statistic.rawValue)>\(factor)\(times)\(median)")
                 }
             }
         }
