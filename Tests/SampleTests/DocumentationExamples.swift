@@ -137,11 +137,11 @@ final class LinkedScreenRegistry: Responder {
     }
 }
 
-/// A late responder that knows its registry, linked to the next one.
+/// A late responder that knows its registry (not owning it: the registry holds its members), linked to the next one.
 final class LateScreen: Responder {
     let name: String
     let actions: Set<String>
-    let registry: LinkedScreenRegistry
+    unowned let registry: LinkedScreenRegistry
     var next: (any Responder)?
     init(_ name: String, actions: Set<String>, registry: LinkedScreenRegistry) {
         (self.name, self.actions, self.registry) = (name, actions, registry)
