@@ -38,6 +38,14 @@ struct InterruptedRunCommandTests {
         ]
     }
 
+    /// Where `run` writes its output in `directory`: named as the command's kind of output (`render` tells the
+    /// format by the extension), `.gz` or not (a compressed output is written plain first, then compressed into
+    /// place).
+    static func output(of run: Run, in directory: URL, _ random: inout SeededGenerator) -> String {
+        let name = "out." + (run.arguments.first == "render" ? "svg" : "out") + (random.chance(0.5) ? ".gz" : "")
+        return directory.appendingPathComponent(name).path
+    }
+
     /// A named pipe in a new directory.
     static func namedPipe() throws -> (directory: URL, path: String) {
         let directory = try CLI.temporaryDirectory()
@@ -78,10 +86,7 @@ struct InterruptedRunCommandTests {
         let signal = random.pick([SIGINT, SIGTERM, SIGHUP, SIGPIPE])
         for run in try Self.runs(input: "input", output: "out", random: &random) {
             let (directory, input) = try Self.namedPipe()
-            // Named as the command's kind of output: `render` tells the format by the extension.
-            // Named `.gz` or not: a compressed output is written plain first, then compressed into place.
-            let output = directory.appendingPathComponent(
-                "out." + (run.arguments.first == "render" ? "svg" : "out") + (random.chance(0.5) ? ".gz" : "")).path
+            let output = Self.output(of: run, in: directory, &random)
             let arguments = run.arguments.map { $0 == "input" ? input : $0 == "out" ? output : $0 }
             let started = try CLI.binary.start(arguments)
             guard let pipe = try? Self.openForWriting(input) else {
@@ -120,9 +125,7 @@ struct InterruptedRunCommandTests {
         let runs = try Self.runs(input: input, output: "out", random: &random)
         let run = random.pick(runs)
         try Data(run.lines).write(to: URL(fileURLWithPath: input))
-        let output = directory.appendingPathComponent(
-            "out." + (run.arguments.first == "render" ? "svg" : "out") + (random.chance(0.5) ? ".gz" : "")
-        ).path
+        let output = Self.output(of: run, in: directory, &random)
         let arguments = run.arguments.map { $0 == "out" ? output : $0 }
         // Copies of inputs and outputs finished outside their directory go to TMPDIR: here, where they are looked for.
         let environment = ["TMPDIR": directory.path]

@@ -32,7 +32,12 @@ extension ChainTracing {
     /// }
     /// ```
     public static func decide(_ decision: Decision, reason: String? = nil) {
-        (ThreadState.current.activeTrace?.object ?? taskHopsOfCaller.trace)?.override(decision, reason: reason)
+        runningTrace?.override(decision, reason: reason)
+    }
+
+    /// The trace of the instrumented hop this code runs in: the thread's, else the task's; `nil` outside any.
+    static var runningTrace: ActiveTrace? {
+        ThreadState.current.activeTrace?.object ?? taskHopsOfCaller.trace
     }
 
     /// The active trace a new hop joins — the task's (a synchronous caller has found no trace of its thread's to

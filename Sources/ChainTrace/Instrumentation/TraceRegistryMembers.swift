@@ -1,6 +1,3 @@
-import CChainTraceSupport
-import ChainTraceFastPath
-
 /// Marks the instrumented hops that `body` opens directly inside the running hop as members of a registry: the
 /// handler whose hop is running holds an internal chain of late responders (screens, plug-ins) that it asks in
 /// turn, and their hops are recorded as that registry's, as a ``Chain``'s registry members are — each hop's
@@ -65,18 +62,14 @@ extension ChainTracing {
     ///   `registry`.
     @discardableResult
     public static func markMember(of registry: String) -> Bool {
-        guard mayRecord, let trace = ThreadState.current.activeTrace?.object ?? taskHopsOfCaller.trace else {
-            return false
-        }
-        return trace.markMember(of: registry, task: currentTaskIdentity())
+        guard mayRecord, let trace = runningTrace else { return false }
+        return trace.markMember(of: registry)
     }
 
     /// The trace the running instrumented hop belongs to — the thread's, else the task's — and a member scope
-    /// opened in it (see ``ActiveTrace/openMembers(task:)``); `nil` when nothing is being traced here.
+    /// opened in it (see ``ActiveTrace/openMembers()``); `nil` when nothing is being traced here.
     static func openMembers() -> (ActiveTrace, ActiveTrace.MemberScope)? {
-        guard mayRecord, let trace = ThreadState.current.activeTrace?.object ?? taskHopsOfCaller.trace,
-            let scope = trace.openMembers(task: currentTaskIdentity())
-        else { return nil }
+        guard mayRecord, let trace = runningTrace, let scope = trace.openMembers() else { return nil }
         return (trace, scope)
     }
 }

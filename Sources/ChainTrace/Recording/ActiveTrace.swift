@@ -562,19 +562,18 @@ final class ActiveTrace: @unchecked Sendable {
 
     /// Where a registry's members' hops begin: the registry's own hop, open while its members are asked (see
     /// ``traceRegistryMembers(_:)``), and the first record made since.
-    @usableFromInline
     struct MemberScope: Sendable {
         var registry: Int32
         var first: Int
     }
 
-    /// Starts marking the hops opened directly inside the innermost open hop — this thread's, or in a shared trace
-    /// task `task`'s — as that hop's registry's members; `nil` when no hop is open (or the trace was delivered).
-    @usableFromInline
-    func openMembers(task: Int) -> MemberScope? {
-        withContent { content in
+    /// Starts marking the hops opened directly inside the innermost open hop (of the calling task, in a shared
+    /// trace) as that hop's registry's members; `nil` when no hop is open (or the trace was delivered).
+    func openMembers() -> MemberScope? {
+        let task = isShared ? currentTaskIdentity() : 0
+        return withContent { content in
             guard !isDelivered else { return nil }
-            let registry = isShared ? content.tasks.innermost(of: task) ?? -1 : content.innermost
+            let registry = innermostOpenHop(content, task: task)
             guard registry >= 0 else { return nil }
             return MemberScope(registry: Int32(truncatingIfNeeded: registry), first: content.records.count)
         }
@@ -584,7 +583,6 @@ final class ActiveTrace: @unchecked Sendable {
     /// the registry's name is its hop's, so the record names the hop (as ``HopRecord/handler`` does).
     ///
     /// Marked when the members have been asked, not as each opens: a hop opening looks at nothing more.
-    @usableFromInline
     func closeMembers(_ scope: MemberScope) {
         withContent { content in
             guard !isDelivered, scope.first < content.records.count else { return }
@@ -595,14 +593,14 @@ final class ActiveTrace: @unchecked Sendable {
         }
     }
 
-    /// Marks the innermost open hop — this thread's, or in a shared trace task `task`'s — as a member of the
-    /// registry whose hop, named `registry`, is the nearest of the hops it runs inside with that name; `false`
-    /// when no hop is open or none it runs inside has that name.
-    @usableFromInline
-    func markMember(of registry: String, task: Int) -> Bool {
-        withContent { content in
+    /// Marks the innermost open hop (of the calling task, in a shared trace) as a member of the registry whose hop,
+    /// named `registry`, is the nearest of the hops it runs inside with that name; `false` when no hop is open or
+    /// none it runs inside has that name.
+    func markMember(of registry: String) -> Bool {
+        let task = isShared ? currentTaskIdentity() : 0
+        return withContent { content in
             guard !isDelivered else { return false }
-            let hop = isShared ? content.tasks.innermost(of: task) ?? -1 : content.innermost
+            let hop = innermostOpenHop(content, task: task)
             guard hop >= 0 else { return false }
             var enclosing = Int(content.records[hop].parent)
             while enclosing >= 0 {
@@ -821,12 +819,17 @@ final class ActiveTrace: @unchecked Sendable {
         }
     }
 
+    /// The innermost open hop: of task `task` in a shared trace, else of the thread's; -1 when none is open.
+    private func innermostOpenHop(_ content: borrowing Content, task: Int) -> Int {
+        isShared ? content.tasks.innermost(of: task) ?? -1 : content.innermost
+    }
+
     /// Overrides the decision the innermost open hop (of the calling task, in a shared trace) would otherwise be
     /// given.
     func override(_ decision: Decision, reason: String?) {
         let task = isShared ? currentTaskIdentity() : 0
         withContent { content in
-            let innermost = isShared ? content.tasks.innermost(of: task) ?? -1 : content.innermost
+            let innermost = innermostOpenHop(content, task: task)
             guard innermost >= 0 else { return }
             content.overrides.removeAll { $0.record == innermost }
             content.overrides.append(Override(record: innermost, decision: decision, reason: reason))
