@@ -131,17 +131,17 @@ package struct JSONParser {
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes. Each non-ASCII character is checked where it stands, so that an error names the
+        // byte at fault, not the string.
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                try checkUTF8(start..<index)
                 index += 1
                 return text
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            index += 1
+            index += byte < 0x80 ? 1 : try characterLength()
         }
         var scalars: [UInt8] = Array(bytes[start..<index])
         while index < bytes.count {
@@ -149,10 +149,8 @@ package struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let text = String(validating: scalars, as: UTF8.self) else {
-                    throw error(expected: "valid UTF-8 in the string", at: start)
-                }
-                return text
+                // Every byte appended is of a character checked where it stood, or of an escape's scalar.
+                return String(decoding: scalars, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 index += 1
                 if let failure = JSONEscape.read(bytes, at: &index, emit: { scalars.append($0) }) {
@@ -160,6 +158,10 @@ package struct JSONParser {
                 }
             case 0..<0x20:
                 throw error(expected: "a control character to be escaped (\\n, \\t, \\u00XX)")
+            case 0x80...:
+                let length = try characterLength()
+                scalars.append(contentsOf: bytes[index..<index + length])
+                index += length
             default:
                 scalars.append(byte)
                 index += 1
@@ -227,7 +229,19 @@ package struct JSONParser {
     private mutating func expectWord(_ word: StaticString) throws(JSONParseError) {
         let start = index
         for byte in UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount) {
-            guard index < bytes.count, bytes[index] == byte else { throw error(expected: "'\(word)'", at: start) }
+            guard index < bytes.count, bytes[index] == byte else {
+                // At the word's start, with what is written there: as far as it matched, and what broke it off.
+                let matched = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                let breaking =
+                    if index >= bytes.count {
+                        "the end of the input"
+                    } else if bytes[index] >= 0x20 && bytes[index] < 0x7F {
+                        "'\(Character(Unicode.Scalar(bytes[index])))'"
+                    } else {
+                        "byte 0x\(String(bytes[index], radix: 16, uppercase: true))"
+                    }
+                throw error(expected: "'\(word)'", at: start, found: "'\(matched)' then \(breaking)")
+            }
             index += 1
         }
     }
@@ -245,16 +259,35 @@ package struct JSONParser {
         }
     }
 
-    private func checkUTF8(_ range: Range<Int>) throws(JSONParseError) {
-        var iterator = UnsafeBufferPointer(rebasing: bytes[range]).makeIterator()
-        var decoder = UTF8()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue: continue
-            case .emptyInput: return
-            case .error: throw error(expected: "valid UTF-8 in the string", at: range.lowerBound)
-            }
+    /// How many bytes the non-ASCII character at `index` takes, or an error at its first byte when it is not
+    /// well-formed UTF-8 (cut short, overlong, a surrogate, past U+10FFFF, or a stray continuation byte).
+    private func characterLength() throws(JSONParseError) -> Int {
+        let length = UTF8Validation.sequenceLength(bytes, at: index)
+        guard length > 0 else { throw error(expected: "valid UTF-8 in the string", found: malformedCharacter()) }
+        return length
+    }
+
+    /// The bytes of the malformed character at `index`, as a reader can find them in a hex dump: its first byte and
+    /// the continuation bytes after it (at most four in all).
+    private func malformedCharacter() -> String {
+        var end = index + 1
+        while end < bytes.count, end < index + 4, bytes[end] & 0xC0 == 0x80 { end += 1 }
+        let hex = bytes[index..<end].map { byte in
+            let digits = String(byte, radix: 16, uppercase: true)
+            return byte < 0x10 ? "0x0" + digits : "0x" + digits
         }
+        let lead = bytes[index]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        let kind =
+            switch lead {
+            case 0x80...0xBF: "a continuation byte with no character before it"
+            case 0xC0, 0xC1, 0xF5...: "a byte UTF-8 text never holds"
+            case _ where end - index < length: "a character cut short"
+            case 0xED: "a surrogate, which UTF-8 text may not hold"
+            case 0xF4: "past U+10FFFF"
+            default: "an overlong form"
+            }
+        return "\(hex.count == 1 ? "byte" : "bytes") \(hex.joined(separator: " ")) (\(kind))"
     }
 
     /// The error for what follows a whole value: named ``JSONParseError/Stop/anotherValue`` when it starts another
