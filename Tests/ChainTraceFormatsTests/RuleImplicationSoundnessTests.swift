@@ -9,8 +9,14 @@ import Testing
 /// rules test, so that matches are common and a wrong conclusion shows.
 @Suite("Rule implication is sound")
 struct RuleImplicationSoundnessTests {
-    static let fields = [FieldPath("size"), FieldPath("weight"), FieldPath("card.type")]
-    static let values: [JSONValue] = [.string("S"), .string("M"), .integer(1), .integer(2), .double(2.5), .null, .bool(true)]
+    static let fields = [FieldPath("size"), FieldPath("weight"), FieldPath("card.type"), FieldPath("card"), FieldPath("size.1")]
+    /// Scalars, and arrays and objects whose numbers are spelt both ways (`[1, 2.0]`, `{"n": 1.0}`): a rule's
+    /// `equals` and `in` compare numbers by value inside them too.
+    static let values: [JSONValue] = [
+        .string("S"), .string("M"), .integer(1), .integer(2), .double(2.5), .null, .bool(true),
+        .array([.integer(1), .double(2)]), .array([.double(1), .integer(2)]), .array([.integer(1)]),
+        .object(["type": .integer(1)]), .object(["type": .double(1)]), .object(["type": .string("S"), "n": .integer(1)]),
+    ]
     /// Numbers where a `Double` and an `Int64` part ways: 2^53 and its neighbours, the ends of `Int64`, 2^63
     /// as a float, a half, zero of both signs.
     static let edgeNumbers: [JSONValue] = [

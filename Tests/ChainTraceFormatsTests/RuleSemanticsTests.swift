@@ -4,17 +4,28 @@ import ChainTraceTestSupport
 import Testing
 
 /// What a rule means, written out here independently and compared with `Rule.matches` on generated rules and
-/// commands: dotted paths through nested objects (never into arrays or scalars), numbers equal by value (2 is
-/// 2.0), `in` as any of, bounds inclusive and open when absent, `present` false for a missing field or `null`,
-/// patterns only on strings, and `all`, `any`, `not` as logic says.
+/// commands: dotted paths through nested objects and, by whole-number steps, arrays (never into scalars), numbers
+/// equal by value (2 is 2.0) wherever they stand, in arrays and objects too, `in` as any of, bounds inclusive and
+/// open when absent, `present` false for a missing field or `null`, patterns only on strings, and `all`, `any`,
+/// `not` as logic says.
 @Suite("Rule semantics against a model")
 struct RuleSemanticsTests {
-    /// The value at a dotted path: each step a member of an object.
+    /// The value at a dotted path: each step a member of an object, or an element of an array when written as a
+    /// whole number without sign or leading zero.
     static func value(_ fields: JSONValue, _ path: [String]) -> JSONValue? {
         var current = fields
         for step in path {
-            guard case .object(let members) = current, let next = members[step] else { return nil }
-            current = next
+            switch current {
+            case .object(let members):
+                guard let next = members[step] else { return nil }
+                current = next
+            case .array(let elements):
+                guard step.allSatisfy({ ("0"..."9").contains($0) }), step == "0" || !step.hasPrefix("0"),
+                    let index = Int(step), index < elements.count
+                else { return nil }
+                current = elements[index]
+            default: return nil
+            }
         }
         return current
     }
@@ -50,6 +61,12 @@ struct RuleSemanticsTests {
 
     static func same(_ left: JSONValue, _ right: JSONValue) -> Bool {
         if let a = number(left), let b = number(right) { return !below(a, b) && !below(b, a) }
+        if case .array(let a) = left, case .array(let b) = right {
+            return a.count == b.count && a.indices.allSatisfy { same(a[$0], b[$0]) }
+        }
+        if case .object(let a) = left, case .object(let b) = right {
+            return Set(a.keys) == Set(b.keys) && a.keys.allSatisfy { same(a[$0]!, b[$0]!) }
+        }
         return left == right
     }
 

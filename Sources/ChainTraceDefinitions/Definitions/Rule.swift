@@ -4,8 +4,8 @@ import ChainTraceJSON
 /// A test on a command, as chain definitions write it: what a handler accepts, or when it fails.
 ///
 /// Field tests name a field by its dotted path in the command's fields (`card.type`). Numbers compare by their
-/// exact value (``RuleNumber``), so `2` equals `2.0`. A missing field fails every test but ``present(_:_:)`` with
-/// `false`.
+/// exact value (``RuleNumber``), so `2` equals `2.0`, also inside arrays and objects. A missing field fails every
+/// test but ``present(_:_:)`` with `false`.
 ///
 /// In JSON: `true`, `false`, `{"field": "weight", "equals": 2.5}`, `{"field": "size", "in": ["S", "M"]}`,
 /// `{"field": "weight", "min": 2, "max": 3}`, `{"field": "name", "matches": "^[a-z]+$"}`,
@@ -148,10 +148,19 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension JSONValue {
-    /// Equality as a rule means it: numbers by their exact value whatever their kind, everything else
-    /// structurally.
+    /// Equality as a rule means it: numbers by their exact value whatever their kind — also inside arrays and
+    /// objects, so that `[1, 2.0]` is `[1, 2]` and `{"n": 1.0}` is `{"n": 1}` — everything else structurally
+    /// (members in any order, text by canonical equivalence).
     func sameValue(as other: JSONValue) -> Bool {
-        if let left = RuleNumber(self), let right = RuleNumber(other) { return left == right }
-        return self == other
+        switch (self, other) {
+        case (.array(let left), .array(let right)):
+            return left.count == right.count && zip(left, right).allSatisfy { $0.sameValue(as: $1) }
+        case (.object(let left), .object(let right)):
+            return left.count == right.count
+                && left.allSatisfy { name, value in right[name].map { value.sameValue(as: $0) } ?? false }
+        default:
+            if let left = RuleNumber(self), let right = RuleNumber(other) { return left == right }
+            return self == other
+        }
     }
 }
