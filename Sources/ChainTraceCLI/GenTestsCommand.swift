@@ -37,8 +37,16 @@ struct GenTestsCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the file here (whole or not at all; gzip-compressed when the name ends in .gz) instead of to standard output (- is standard output too).", valueName: "file"), transform: StandardOutput.path)
     var output: String?
 
+    @Option(name: .long, help: ArgumentHelp("The name of the generated suite's type, a Swift identifier; each generated file of a test target needs its own (default: from the output file's name, RecordedLoginTests.swift or recorded-login.swift giving RecordedLoginTests; RecordedSessionTests on standard output).", valueName: "name"))
+    var suite: String?
+
     func validate() throws {
         try StandardInput.checkReadOnce(logs + [definition])
+        if let suite, !SwiftTestGenerator.isTypeName(suite) {
+            throw ValidationError(
+                "--suite: expected a Swift type name (ASCII letters, digits and underscores, not starting with a digit, "
+                    + "not a keyword), found '\(TerminalText.shown(suite))'")
+        }
     }
 
     func run() throws {
@@ -52,7 +60,9 @@ struct GenTestsCommand: ParsableCommand {
         if mode != .exhaustive { arguments += ["--mode", mode.rawValue] }
         var generator = SwiftTestGenerator(
             logName: logs.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", "), definitionPath: definition, mode: mode,
-            commandLine: arguments.joined(separator: " "))
+            commandLine: arguments.joined(separator: " "),
+            typeName: suite ?? output.flatMap { $0 == StandardOutput.path ? nil : SwiftTestGenerator.typeName(forFile: $0) }
+                ?? SwiftTestGenerator.defaultTypeName)
         let severalFiles = reader.files.count > 1
         // Read whole before writing: a chain change is judged by each trace's chain version, and its record may
         // come after traces that were recorded before it.

@@ -26,14 +26,60 @@ package struct SwiftTestGenerator: Sendable {
     package let mode: Mode
     /// The command line that made the file, for its header.
     package let commandLine: String
+    /// The name of the generated suite's type: each file of a test target needs its own.
+    package let typeName: String
     private var tests: [String] = []
 
-    /// Prepares a file for the traces of `logName`.
-    package init(logName: String, definitionPath: String?, mode: Mode, commandLine: String) {
+    /// The type name when none is given: a file's tests alone in its target.
+    package static let defaultTypeName = "RecordedSessionTests"
+
+    /// Prepares a file for the traces of `logName`, its tests in a suite type named `typeName` (a Swift
+    /// identifier: ``isTypeName(_:)``).
+    package init(
+        logName: String, definitionPath: String?, mode: Mode, commandLine: String, typeName: String = defaultTypeName
+    ) {
+        precondition(Self.isTypeName(typeName), "not a type name: \(typeName)")
         self.logName = logName
         self.definitionPath = definitionPath
         self.mode = mode
         self.commandLine = commandLine
+        self.typeName = typeName
+    }
+
+    /// Whether `name` can name the suite's type: ASCII letters, digits and underscores, not starting with a digit,
+    /// and none of the names Swift keeps for itself (`Self`, `Any`, `Type`, `Protocol`, keywords).
+    package static func isTypeName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+            && !reservedNames.contains(name) && name != "_"
+    }
+
+    /// Names a type may not take: Swift's keywords and the standard library's type-level names.
+    private static let reservedNames: Set<String> = [
+        "Self", "Any", "Type", "Protocol", "associatedtype", "class", "deinit", "enum", "extension", "fileprivate",
+        "func", "import", "init", "inout", "internal", "let", "open", "operator", "private", "precedencegroup",
+        "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case",
+        "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat",
+        "return", "throw", "switch", "where", "while", "as", "false", "is", "nil", "self", "super", "throws", "true",
+        "try", "await", "async", "consume", "borrowing", "consuming", "some", "any",
+    ]
+
+    /// A suite type name for a file named `fileName` (a path is allowed): its base name in UpperCamelCase — words
+    /// split at anything but ASCII letters and digits — ending in `Tests` (`checkout-session.swift`:
+    /// `CheckoutSessionTests`; `RecordedLoginTests.swift` as it is), so that the suite never takes the name of a
+    /// type of the app under test. ``defaultTypeName`` when the name gives no word.
+    package static func typeName(forFile fileName: String) -> String {
+        let base = fileName.split(separator: "/").last.map(String.init) ?? fileName
+        let stem = base.split(separator: ".", omittingEmptySubsequences: false).first.map(String.init) ?? base
+        let words = stem.unicodeScalars.split { !($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+        var name = words.map { word in
+            let text = String(String.UnicodeScalarView(word))
+            return text.prefix(1).uppercased() + text.dropFirst()
+        }.joined()
+        guard !name.isEmpty else { return defaultTypeName }
+        if let first = name.unicodeScalars.first, ("0"..."9").contains(first) { name = "Recorded" + name }
+        if !name.hasSuffix("Tests") { name += "Tests" }
+        return isTypeName(name) ? name : defaultTypeName
     }
 
     /// Adds a test for one recorded trace, found on `line` of the log (of `file`, for a log of several files), its
@@ -79,7 +125,7 @@ package struct SwiftTestGenerator: Sendable {
 
 
             """
-        text += "@Suite(\(Self.literal("Recorded session: " + logName)))\nstruct RecordedSessionTests {\n"
+        text += "@Suite(\(Self.literal("Recorded session: " + logName)))\nstruct \(typeName) {\n"
         text += "    let chain: Chain<JSONCommand, JSONValue>\n\n"
         text += "    init() throws {\n"
         if let definitionPath {
@@ -124,6 +170,9 @@ package struct SwiftTestGenerator: Sendable {
         case .null: ".null"
         case .bool(let flag): ".bool(\(flag))"
         case .integer(let number): ".integer(\(number))"
+        case .double(let number) where number.isSubnormal:
+            // As a literal (`5e-324`) the compiler warns that it underflows: written by its bits, its value alongside.
+            ".double(Double(bitPattern: 0x\(String(number.bitPattern, radix: 16, uppercase: true))) /* \(number) */)"
         case .double(let number): ".double(\(number))"
         case .string(let text): ".string(\(literal(text)))"
         case .array(let elements): ".array([\(elements.map(expression).joined(separator: ", "))])"

@@ -44,4 +44,24 @@ struct GenTestsCommandTests {
         #expect(output.standardError.contains("responders.commands.jsonl:1:1: expected a trace log header"))
         #expect(!FileManager.default.fileExists(atPath: file))
     }
+
+    /// Two sessions generated into one test target compile side by side: each file's suite type is named from the
+    /// file (or `--suite`), so they do not both declare `RecordedSessionTests`.
+    @Test func filesGeneratedIntoOneTargetNameTheirSuitesApart() throws {
+        let directory = try CLI.temporaryDirectory()
+        var names: [String] = []
+        for (file, suite) in [("RecordedLoginTests.swift", nil), ("checkout-session.swift", nil), ("Other.swift", "MyOwnSuite")] {
+            let path = directory.appendingPathComponent(file).path
+            let output = try CLI.run(["gen-tests", log, "--definition", definition, "-o", path] + (suite.map { ["--suite", $0] } ?? []))
+            #expect(output.status == 0, "\(output.standardError)")
+            let source = try String(contentsOfFile: path, encoding: .utf8)
+            names += source.split(separator: "\n").filter { $0.hasPrefix("struct ") }.map(String.init)
+        }
+        #expect(names == ["struct RecordedLoginTests {", "struct CheckoutSessionTests {", "struct MyOwnSuite {"])
+
+        let bad = try CLI.run("gen-tests", log, "--suite", "checkout-tests")
+        #expect(bad.status == 2)
+        #expect(bad.standardError.contains("--suite: expected a Swift type name"))
+        #expect(bad.standardOutput.isEmpty)
+    }
 }
