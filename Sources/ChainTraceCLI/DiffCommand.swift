@@ -84,7 +84,7 @@ struct DiffCommand: ParsableCommand {
         case .text:
             let style = output.style
             func side(_ paths: [String], _ files: Int, _ profile: ChainProfile) -> String {
-                "\(TerminalText.shown(paths.joined(separator: ", "))) (\(TerminalText.counted(profile.commands, "trace"))\(files == 1 ? "" : " in \(files) files"))"
+                "\(TerminalText.paths(paths)) (\(TerminalText.counted(profile.commands, "trace"))\(files == 1 ? "" : " in \(files) files"))"
             }
             let sides = "\(side(first, files.before, comparison.before)) → \(side(second, files.after, comparison.after))"
             var text = style.bold("Divergences") + " (\(sides))\n" + divergenceReport.text(style: style)

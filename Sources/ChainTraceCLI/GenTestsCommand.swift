@@ -59,7 +59,7 @@ struct GenTestsCommand: ParsableCommand {
         if let chain { arguments += ["--chain", chain] }
         if mode != .exhaustive { arguments += ["--mode", mode.rawValue] }
         var generator = SwiftTestGenerator(
-            logName: logs.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", "), definitionPath: definition, mode: mode,
+            logName: Self.logName(logs), definitionPath: definition, mode: mode,
             commandLine: arguments.joined(separator: " "),
             typeName: suite ?? output.flatMap { $0 == StandardOutput.path ? nil : SwiftTestGenerator.typeName(forFile: $0) }
                 ?? SwiftTestGenerator.defaultTypeName)
@@ -77,7 +77,7 @@ struct GenTestsCommand: ParsableCommand {
             chains.insert(trace.chain)
             recorded.append((trace, reader.line, severalFiles ? reader.file.split(separator: "/").last.map(String.init) : nil))
         }
-        let logNames = logs.joined(separator: ", ")
+        let logNames = TerminalText.paths(logs)
         if let onlyChain, !otherChains.isEmpty {
             let listed = TerminalText.counts(otherChains)
             if recorded.isEmpty {
@@ -135,6 +135,14 @@ struct GenTestsCommand: ParsableCommand {
 }
 
 extension GenTestsCommand {
+    /// The logs' file names, as the generated file's header and suite name give them: a few in full, many as the
+    /// first two and the last around their count.
+    static func logName(_ logs: [String]) -> String {
+        let names = logs.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        guard names.count > 4 else { return names.joined(separator: ", ") }
+        return "\(names[0]), \(names[1]), … (\(names.count - 3) more), \(names[names.count - 1])"
+    }
+
     /// What the test of `trace` cannot reproduce of how its command was recorded, as lines of text: a payload left
     /// out, or chain changes made while recording, before the command ran, which the test's chain does not make.
     static func notes(for trace: Trace, changes: ChangesWhileRecording) -> [String] {

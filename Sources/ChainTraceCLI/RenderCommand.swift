@@ -214,7 +214,7 @@ struct RenderCommand: ParsableCommand {
         }
         if let found = byID ?? byNumber { return (found, profiles[found.chain] ?? ChainProfile()) }
         throw CommandFailure.badInput(
-            "\(logs.joined(separator: ", ")): no command with id \"\(shown)\"\(number != nil ? " and no command number \(command) (the log has \(count))" : "")")
+            "\(TerminalText.paths(logs)): no command with id \"\(shown)\"\(number != nil ? " and no command number \(command) (the log has \(count))" : "")")
     }
 }
 

@@ -88,7 +88,7 @@ struct ReplayCommand: ParsableCommand {
         } else {
             reader = try session.openTraceLog(paths: files)
         }
-        let stream = streams.joined(separator: ", ")
+        let stream = TerminalText.paths(streams)
         let expected = expect.isEmpty ? nil : try TraceLogReader(paths: expect, payloads: false)
         let outputFile = try traceOut.map { path throws(FormatError) in try OutputTarget.file(path) }
         // A replay's log must hold every command: the recording waits for the writer rather than drop.
@@ -193,7 +193,7 @@ struct ReplayCommand: ParsableCommand {
             }
             text += "\n" + style.bold("Handlers") + "\n" + profile.text(style: style)
             if let comparison = report.comparison {
-                text += "\n" + style.bold("Compared with \(TerminalText.shown(expect.joined(separator: ", ")))") + "\n"
+                text += "\n" + style.bold("Compared with \(TerminalText.paths(expect))") + "\n"
                 text += DivergenceReport(matcher: comparison, shown: divergences).text(style: style)
             }
             if report.invalidLineCount > 0 {

@@ -80,7 +80,7 @@ struct StatsCommand: ParsableCommand {
             Terminal.standardOutput.writeData(object.printed)
         case .text:
             let style = output.style
-            let source = read.files.count == 1 ? read.files[0] : "\(read.files.count) files (\(logs.joined(separator: ", ")))"
+            let source = read.files.count == 1 ? read.files[0] : "\(read.files.count) files (\(TerminalText.paths(logs)))"
             // A log of no traces names no chain.
             let chains = profile.chains.isEmpty ? "" : " of \(TerminalText.shown(profile.chains.map(HandlerNameText.chain).joined(separator: ", ")))"
             var text = style.bold(TerminalText.counted(profile.commands, "trace")) + "\(chains) in \(TerminalText.shown(source))\n\n"

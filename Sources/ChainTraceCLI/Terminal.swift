@@ -103,6 +103,14 @@ enum TerminalText {
         count == 1 ? singular : plural
     }
 
+    /// Input paths as a message names them: all of them, comma-separated, when there are a few; the first two and the
+    /// last around a count of the rest when there are more (a shell's `logs/*.jsonl` can give hundreds):
+    /// `a-0001.jsonl, a-0002.jsonl, … (197 more), a-0200.jsonl`. Shown as ``shown(_:)`` shows text.
+    static func paths(_ paths: [String]) -> String {
+        guard paths.count > 4 else { return shown(paths.joined(separator: ", ")) }
+        return shown("\(paths[0]), \(paths[1]), … (\(paths.count - 3) more), \(paths[paths.count - 1])")
+    }
+
     /// Counts by name (commands by chain, say) as a terminal shows them: `'audit': 3, 'metrics': 1`, in name order.
     static func counts(_ counts: [String: Int]) -> String {
         counts.sorted { $0.key < $1.key }.map { "'\(shown($0.key))': \($0.value)" }.joined(separator: ", ")

@@ -34,6 +34,19 @@ struct ManyFileLogCommandTests {
         }
         let text = try CLI.run("stats", logDirectory.path)
         #expect(text.standardOutput.hasPrefix("\(traces.count) traces of editor in \(sink.files.count) files"), "seed \(seed): \(text.standardOutput.prefix(200))")
+        // The files as a shell's `rotated/*.jsonl` gives them: named in full when a few, else the first two, how many
+        // more and the last — never a line of hundreds of names.
+        let listed = try CLI.run(["stats"] + sink.files)
+        let firstLine = listed.standardOutput.prefix { $0 != "\n" }
+        let paths = sink.files
+        let names = paths.map { $0.split(separator: "/").last.map(String.init)! }
+        func abbreviated(_ items: [String]) -> String {
+            items.count <= 4
+                ? items.joined(separator: ", ") : "\(items[0]), \(items[1]), … (\(items.count - 3) more), \(items[items.count - 1])"
+        }
+        #expect(firstLine == "\(traces.count) traces of editor in \(paths.count) files (\(abbreviated(paths)))", "seed \(seed): \(firstLine)")
+        let generated = try CLI.run(["gen-tests"] + paths)
+        #expect(generated.standardOutput.contains("@Suite(\"Recorded session: \(abbreviated(names))\")"), "seed \(seed)")
         let folded = try CLI.run(["export", "--to", "folded", "--unit", "nanoseconds"] + sink.files)
         let total = folded.standardOutput.split(separator: "\n").compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }.reduce(0, +)
         #expect(total == traces.reduce(0) { $0 + $1.hops.reduce(0) { $0 + Int($1.selfDuration) } }, "seed \(seed)")
