@@ -434,6 +434,17 @@ def check_hostile(driver, url, shots):
     driver.screenshot(os.path.join(shots, "hostile.png"))
 
 
+def check_many_files(driver, url, names):
+    """A log of many files (a shell's logs/*.jsonl) is named by its first two, how many more and its last."""
+    driver.open(url)
+    check(not driver.console_errors(), "many files: no console errors")
+    header = driver.run("return document.getElementById('source').textContent")
+    expected = "%d files: %s, %s, … (%d more), %s" % (len(names), names[0], names[1], len(names) - 3, names[-1])
+    check(header == expected, "many files: the header names the first two, how many more and the last (%r)" % header)
+    check(driver.run("return document.getElementById('source').title").split("\n") == names,
+          "many files: the tooltip names every file")
+
+
 def check_compare(chaintrace, driver, url, before, after, shots):
     diff = json.loads(run([chaintrace, "diff", before, after, "--format", "json", "--divergences", "100000"], allowed=(0, 1)).stdout)
     driver.open(url)
@@ -491,6 +502,12 @@ def main():
     compare_page = report(chaintrace, generated, os.path.join(out, "compare.html"), "--compare", drifted)
     for index, extra in enumerate(arguments.log):
         pages.append(("log-%d" % (index + 1), report(chaintrace, os.path.abspath(extra), os.path.join(out, "log-%d.html" % (index + 1)))))
+    many = []
+    for index in range(7):
+        many.append(os.path.join(logs, "part-%d.jsonl" % (index + 1)))
+        shutil.copyfile(generated, many[-1])
+    many_page = os.path.join(out, "many.html")
+    run([chaintrace, "report"] + many + ["-o", many_page])
     hostile_definition, hostile_stream = hostile_chain(logs)
     hostile_log = replay(chaintrace, hostile_definition, hostile_stream, os.path.join(logs, "hostile.jsonl"))
     hostile_page = report(chaintrace, hostile_log, os.path.join(out, "hostile.html"), "--definition", hostile_definition)
@@ -506,6 +523,8 @@ def main():
             check_handler_panel(driver, name, shots)
         print("hostile names")
         check_hostile(driver, "file://" + hostile_page, shots)
+        print("many files")
+        check_many_files(driver, "file://" + many_page, many)
         print("compare")
         check_compare(chaintrace, driver, "file://" + compare_page, generated, drifted, shots)
         print("dark and print")

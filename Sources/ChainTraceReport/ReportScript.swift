@@ -56,8 +56,12 @@ enum ReportScript {
   // ---------- overview ----------
   function overview() {
     document.getElementById("title").textContent = "ChainTrace report — " + shown(data.title || data.chains.join(", "));
-    const files = data.files.map(shown).join(", ");
-    document.getElementById("source").textContent = data.files.length === 1 ? files : data.files.length + " files: " + files;
+    // Many files (a shell's logs/*.jsonl) as the first two, how many more and the last; all of them in the tooltip.
+    const names = data.files.map(shown);
+    const files = names.length <= 4 ? names.join(", ") : [names[0], names[1], "… (" + count(names.length - 3) + " more)", names[names.length - 1]].join(", ");
+    const source = document.getElementById("source");
+    source.textContent = data.files.length === 1 ? files : data.files.length + " files: " + files;
+    source.title = names.join("\n");
     const box = document.getElementById("overview");
     const figure = (value, label, cls) => el("div", {}, el("div", { class: "figure " + (cls || ""), text: value }), el("div", { class: "muted", text: label }));
     box.append(
