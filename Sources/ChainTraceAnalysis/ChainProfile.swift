@@ -10,11 +10,15 @@ public import ChainTraceTraceLog
 /// for handler in profile.handlers { print(handler.handler, handler.selfTime(atPercentile: 95)) }
 /// ```
 public struct ChainProfile: Sendable {
-    /// Every handler seen (or declared), in the order first met — except that a registry's members come right
-    /// after their registry, in the order they were first met: a member registered while the chain ran, first met
-    /// after every other handler, is still listed with its registry (a table indents members under it).
+    /// Every handler seen (or declared), in the chain's order: each after every handler that passed commands to
+    /// it, else in the order first met (declared handlers in their declared order; see `ChainOrder`) — and a
+    /// registry's members right after their registry, in that order: a member registered while the chain ran,
+    /// first met after every other handler, is still listed with its registry (a table indents members under it).
     public var handlers: [HandlerStatistics] {
-        Self.membersAfterTheirRegistries(handlerStatistics.indices.map(statistics(at:)))
+        var links: [(from: Int, to: Int)] = []
+        counters.forEachLink { from, to, _ in if from > 0 { links.append((from - 1, to)) } }
+        let order = ChainOrder.order(count: handlerStatistics.count, links: links)
+        return Self.membersAfterTheirRegistries(order.map(statistics(at:)))
     }
     /// How many commands went along each link, keyed `from → to`, the first hop counted from its entry.
     public var edges: [Edge: Int] {

@@ -3,11 +3,12 @@ import ChainTraceAnalysis
 import ChainTraceTestSupport
 import Testing
 
-/// A profile lists its handlers in the order first met, each registry's members right after their registry — also
-/// a member first met after every other handler (one registered while the chain ran). Checked on generated
-/// traces of chains with registries (some nested in registries), added in generated orders, against the order the
-/// traces met the handlers in: the same handlers; handlers outside registries, and members of one registry, in the
-/// order met; each registry followed by all its members and nothing else until they end.
+/// A profile lists its handlers in chain order — each after the handlers traces went from straight to it, else in
+/// the order first met (`ChainOrderModel`) — and each registry's members right after their registry, also a member
+/// first met after every other handler (one registered while the chain ran). Checked on generated traces of chains
+/// with registries (some nested in registries), added in generated orders: the same handlers; handlers outside
+/// registries, and members of one registry, in the model's order; each registry followed by all its members and
+/// nothing else until they end.
 @Suite("A profile lists a registry's members after it")
 struct ProfileRegistryOrderTests {
     /// A generated chain: top-level handlers, some of them registries, whose members may be registries too.
@@ -79,23 +80,25 @@ struct ProfileRegistryOrderTests {
         var random = SeededGenerator(seed: seed)
         let shape = Shape(&random)
         var profile = ChainProfile()
-        var met: [String] = []
+        var declared: [String] = []
         // Now and then the chain's handlers declared first, in chain order, as a replay does.
         if random.chance(0.3) {
             for handler in shape.topLevel {
                 profile.declare(handler)
-                met.append(handler)
+                declared.append(handler)
             }
         }
+        var paths: [[String]] = []
         for id in 0..<Int.random(in: 1...30, using: &random) {
             let path = shape.path(&random)
             guard !path.isEmpty else { continue }
             profile.add(Self.trace(path, shape: shape, id: id))
-            for name in path where !met.contains(name) { met.append(name) }
+            paths.append(path)
         }
+        let met = ChainOrderModel.order(paths: paths, declared: declared)
         let listed = profile.handlers.map(\.handler)
         #expect(listed.sorted() == met.sorted(), "seed \(seed)")
-        // Outside registries, and within one, the order met.
+        // Outside registries, and within one, the chain's order.
         #expect(
             listed.filter { shape.registryOf[$0] == nil } == met.filter { shape.registryOf[$0] == nil },
             "seed \(seed)"

@@ -10,10 +10,11 @@ import Testing
 @Suite("Outputs named .gz")
 struct CompressedOutputCommandTests {
     /// Each file-writing command whose output depends only on its inputs; `OUT` stands for the output's path.
+    /// (`gen-tests` names its suite here: by default the name follows the output file's.)
     static func commands(_ inputs: OutputOverInputCommandTests.Inputs, _ random: inout SeededGenerator) -> [[String]] {
         [
             ["export", inputs.log, inputs.otherLog, "--to", random.pick(["chrome", "folded", "otlp", "jsonl"]), "-o", "OUT"],
-            ["gen-tests", inputs.log, "--definition", inputs.definition, "-o", "OUT"],
+            ["gen-tests", inputs.log, "--definition", inputs.definition, "--suite", "SessionTests", "-o", "OUT"],
             ["render", inputs.definition, "--trace", inputs.log, "--format", "dot", "-o", "OUT"],
             ["render", "--trace", inputs.log, "--diff", inputs.otherLog, "-o", "OUT"],
             ["report", inputs.log, "--compare", inputs.otherLog, "--definition", inputs.definition, "-o", "OUT"],

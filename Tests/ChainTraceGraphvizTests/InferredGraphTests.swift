@@ -5,7 +5,7 @@ import ChainTraceTestSupport
 import Testing
 
 /// The structure a log alone shows (`ChainGraph(profile:)`), from generated traces: every handler a hop visited,
-/// in the order first met; every step between consecutive hops a
+/// in chain order (`ChainOrderModel`); every step between consecutive hops a
 /// link, and no other; every first hop an entry; and nothing marked as missing from a definition.
 @Suite("Structure inferred from a log")
 struct InferredGraphTests {
@@ -23,9 +23,8 @@ struct InferredGraphTests {
                          outcome: .accepted(by: path.last!), duration: UInt64(hops.count))
         }
         let graph = ChainGraph(profile: ChainProfile(traces))
-        var firstMet: [String] = []
-        for trace in traces { for name in trace.path where !firstMet.contains(name) { firstMet.append(name) } }
-        #expect(graph.handlers.map(\.name) == firstMet, "seed \(seed): \(graph.handlers.map(\.name)) vs \(firstMet)")
+        let inChainOrder = ChainOrderModel.order(paths: traces.map(\.path))
+        #expect(graph.handlers.map(\.name) == inChainOrder, "seed \(seed): \(graph.handlers.map(\.name)) vs \(inChainOrder)")
         #expect(!graph.handlers.contains(where: \.isObservedOnly) && !graph.links.contains(where: \.isObservedOnly), "seed \(seed)")
         let steps = Set(traces.flatMap { trace in zip(trace.path, trace.path.dropFirst()).map { [$0, $1] } })
         #expect(Set(graph.links.map { [$0.from, $0.to] }) == steps && graph.links.count == steps.count, "seed \(seed)")
