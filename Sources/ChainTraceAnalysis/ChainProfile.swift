@@ -49,9 +49,7 @@ public struct ChainProfile: Sendable {
     /// The trace names last mapped to handlers (the mapping itself is in `counters`): traces of one chain
     /// version share their names, so most traces are added with no name looked up at all.
     /// Held, not just compared, so its address cannot be reused by another trace's names.
-    private var mappedNames: (any AnyObject & Sendable)?
-    /// `mappedNames`' identity, kept apart because comparing it needs no retain, as reading the existential would.
-    private var mappedNamesIdentity: ObjectIdentifier?
+    private var nameMapping = CompactNameMapping<Int>()
 
     /// One link a command went along: from a handler (`nil`: the command's arrival) to the next.
     public struct Edge: Sendable, Hashable {
@@ -90,7 +88,7 @@ public struct ChainProfile: Sendable {
         case .fellOffTheEnd: fellOffTheEnd += 1
         case .failed: failed += 1
         }
-        if trace.compactNamesIdentity != mappedNamesIdentity { map(namesOf: trace) }
+        if !nameMapping.isCurrent(for: trace) { map(namesOf: trace) }
         // Made unique once per trace, so that no hop checks.
         makeCountersUnique()
         var registryUnknown = false
@@ -119,13 +117,20 @@ public struct ChainProfile: Sendable {
     /// Maps the names `trace`'s hops index to handlers here. Traces sharing names share their chain too, so the
     /// chain is only looked at here.
     private mutating func map(namesOf trace: Trace) {
-        let (names, owner) = trace.compactNames
         if !chains.contains(trace.chain) { chains.append(trace.chain) }
-        mappedNames = owner
-        mappedNamesIdentity = ObjectIdentifier(owner)
-        let handlerByName = names.map { index(of: $0) }
+        // Taken out while `index(of:)` adds handlers to this profile.
+        var mapping = nameMapping
+        nameMapping = CompactNameMapping()
+        let (_, changedFrom) = mapping.update(for: trace) { index(of: $0) }
         makeCountersUnique()
-        handlerByName.withUnsafeBufferPointer(counters.setHandlers(byName:))
+        mapping.values.withUnsafeBufferPointer { values in
+            if changedFrom == 0 {
+                counters.setHandlers(byName: values)
+            } else {
+                counters.appendHandlers(byName: UnsafeBufferPointer(rebasing: values[changedFrom...]))
+            }
+        }
+        nameMapping = mapping
     }
 
     /// Names the registry of each handler in `trace` that ran in one, the first time it is seen doing so (kept

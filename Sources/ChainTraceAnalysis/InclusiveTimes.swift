@@ -14,10 +14,8 @@ public struct InclusiveTimes: TraceCollector {
     private var histograms: [TimeDistribution] = []
     private var indexByName: [String: Int] = [:]
     private var commandTimes = Self.histogram()
-    /// The handler slot of each name of the names last seen, and whose names those were.
-    private var slotByName: [Int] = []
-    private var mappedNames: (any AnyObject & Sendable)?
-    private var mappedIdentity: ObjectIdentifier?
+    /// The handler slot of each name of the names last seen.
+    private var slotByName = CompactNameMapping<Int>()
 
     /// No times yet.
     public init() {}
@@ -28,8 +26,14 @@ public struct InclusiveTimes: TraceCollector {
     /// Adds a trace's hops and its whole time.
     public mutating func add(_ trace: Trace) {
         commandTimes.record(trace.duration)
-        if trace.compactNamesIdentity != mappedIdentity { map(trace) }
-        let slots = slotByName
+        if !slotByName.isCurrent(for: trace) {
+            // Taken out while `slot(of:)` adds slots.
+            var mapping = slotByName
+            slotByName = CompactNameMapping()
+            mapping.update(for: trace) { slot(of: $0) }
+            slotByName = mapping
+        }
+        let slots = slotByName.values
         trace.forEachCompactHop { hop in
             histograms[slots[hop.handler]].record(hop.inclusiveNanoseconds)
         }
@@ -52,13 +56,6 @@ public struct InclusiveTimes: TraceCollector {
     /// A command's whole time at `percentile` (0–100) in nanoseconds; 0 before any command.
     public func commandTime(atPercentile percentile: Double) -> UInt64 {
         commandTimes.totalCount == 0 ? 0 : commandTimes.valueAtPercentile(percentile)
-    }
-
-    private mutating func map(_ trace: Trace) {
-        let (names, owner) = trace.compactNames
-        slotByName = names.map { slot(of: $0) }
-        mappedNames = owner
-        mappedIdentity = ObjectIdentifier(owner)
     }
 
     private mutating func slot(of name: String) -> Int {

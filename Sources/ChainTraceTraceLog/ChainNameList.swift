@@ -12,11 +12,24 @@ struct ChainNameList {
     private var local: [Int] = []
     private var shared: SharedTraceNames
     private var isStale = false
+    /// The lists this one hands out only grow: each starts with the names of the ones before.
+    private let lineage = NameLineage()
 
     /// An empty list for the chain called `chain`.
     init(chain: String) {
         self.chain = chain
         shared = SharedTraceNames(chain: chain, names: [])
+    }
+
+    /// The most names a list shares. Each name added makes a new shared list, a copy of the one before, so that
+    /// a log naming a handler of its own in every trace (names holding an id) would copy every name once per trace
+    /// — quadratic. Past this size a trace naming a handler the list lacks gets a list of its own instead
+    /// (``holds(_:)``); the shared list stays as it is for the traces whose names it holds.
+    static let sharedLimit = 4096
+
+    /// Whether the list holds the reader's name `number`, or has room for it.
+    func holds(_ number: Int) -> Bool {
+        names.count < Self.sharedLimit || (number < local.count && local[number] >= 0)
     }
 
     /// The index in the list of the reader's name `number` (one of `strings`), added the first time.
@@ -32,7 +45,7 @@ struct ChainNameList {
     /// The list as it is now, for a trace to share: the same value until a name is added.
     mutating func current() -> SharedTraceNames {
         if isStale {
-            shared = SharedTraceNames(chain: chain, names: names)
+            shared = SharedTraceNames(chain: chain, names: names, lineage: lineage)
             isStale = false
         }
         return shared

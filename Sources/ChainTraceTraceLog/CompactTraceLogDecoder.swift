@@ -146,12 +146,15 @@ struct CompactSegment {
             if members.count == 1, let list = members["names"] {
                 guard case .array(let elements) = list else { throw fail("names", "names to be an array of strings", list) }
                 var added: [String] = []
-                var seen = written
+                // The line's own names apart from those written before, so that a segment's set is not copied for
+                // every names line (a line a name: a copy of every name before it) and is left as it was when the
+                // line is refused.
+                var addedHere: Set<String> = []
                 for (index, element) in elements.enumerated() {
                     guard case .string(let name) = element else {
                         throw fail("names[\(index)]", "names[\(index)] to be a string", element)
                     }
-                    guard seen.insert(name).inserted else {
+                    guard !written.contains(name), addedHere.insert(name).inserted else {
                         throw fail(
                             "names[\(index)]",
                             "a name not yet written in this segment (each is written once; were logs joined without the header line that starts each one?)",
@@ -160,7 +163,7 @@ struct CompactSegment {
                     added.append(name)
                 }
                 names += added
-                written = seen
+                written.formUnion(added)
                 return .names
             }
             throw fail("", "a trace (an array) or a record ({\"names\":[…]} or {\"dropped\":N})", value)
@@ -389,15 +392,24 @@ struct CompactSegment {
         let start = previousStart &+ startDifference
         previousID = id
         previousStart = start
-        // The hops' names as indexes into the chain's own list.
-        var chainNames = chains[chain] ?? ChainNameList(chain: chainName)
+        // The hops' names as indexes into the chain's own list — taken out of `chains` while names are added, so
+        // that its arrays are not shared and grow in place (a copy a name was a copy of every name before it).
+        var chainNames = chains.removeValue(forKey: chain) ?? ChainNameList(chain: chainName)
+        // A full shared list lacking one of the trace's names: the trace's names in a list of their own.
+        let sharesList =
+            chainNames.holds(Int(entry))
+            && hops.allSatisfy { chainNames.holds($0.handler) && ($0.registry < 0 || chainNames.holds($0.registry)) }
+        if !sharesList {
+            chains[chain] = chainNames
+            chainNames = ChainNameList(chain: chainName)
+        }
         let localEntry = chainNames.index(of: Int(entry), in: self.names)
         for index in hops.indices {
             hops[index].handler = chainNames.index(of: hops[index].handler, in: self.names)
             if hops[index].registry >= 0 { hops[index].registry = chainNames.index(of: hops[index].registry, in: self.names) }
         }
         let shared = chainNames.current()
-        chains[chain] = chainNames
+        if sharesList { chains[chain] = chainNames }
         return .success(Trace(
             id: id, commandKind: kindName, commandID: extras.id, payload: extras.payload, names: shared, entry: localEntry,
             chainVersion: version, startTime: start, hops: hops, reasons: reasons, outcome: outcome, duration: UInt64(duration)))

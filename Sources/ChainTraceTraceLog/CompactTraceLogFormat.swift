@@ -60,9 +60,9 @@ public struct CompactTraceLogEncoder: Sendable {
     private var line: [UInt8] = []
     /// The log's numbers for the names of the last trace's name list (shared by every trace of one chain version),
     /// filled as they are met: a hop's handler costs an array read, not a string lookup.
-    private var mappedOwner: (any AnyObject & Sendable)?
+    /// The log's number of each name of `mappedNames` met so far, else -1, filled as they are met.
+    private var mapping = CompactNameMapping<Int64>()
     private var mappedNames: [String] = []
-    private var mapped: [Int64] = []
     private var mappedChain: Int64 = 0
     private var lastKind = ""
     private var lastKindNumber: Int64 = -1
@@ -83,11 +83,9 @@ public struct CompactTraceLogEncoder: Sendable {
     /// newline.
     public mutating func encode(_ trace: Trace, into bytes: inout [UInt8]) {
         line.removeAll(keepingCapacity: true)
-        if mappedOwner.map({ ObjectIdentifier($0) }) != trace.compactNamesIdentity {
-            let (names, owner) = trace.compactNames
-            mappedOwner = owner
-            mappedNames = names
-            mapped = [Int64](repeating: -1, count: names.count)
+        if !mapping.isCurrent(for: trace) {
+            // A longer list of the same lineage keeps the numbers of the names it shares with the last.
+            mappedNames = mapping.update(for: trace) { _ in -1 }.names
             mappedChain = index(of: trace.chain)
         }
         let kind = trace.commandKind
@@ -281,9 +279,10 @@ public struct CompactTraceLogEncoder: Sendable {
 
     /// The log's number for the name at `index` of the current name list.
     private mutating func number(ofName index: Int) -> Int64 {
-        if mapped[index] >= 0 { return mapped[index] }
+        let known = mapping.value(at: index)
+        if known >= 0 { return known }
         let number = self.index(of: mappedNames[index])
-        mapped[index] = number
+        mapping.set(number, at: index)
         return number
     }
 

@@ -66,11 +66,15 @@ final class HandlerNameTable: Sendable {
     @usableFromInline let chain: String
     @usableFromInline let commandType: String
     @usableFromInline let names: [String]
+    /// Set when the table is one of a series whose names only grow (a log reader's list of a chain's names):
+    /// each later table of the lineage starts with every name of each earlier one, in the same places.
+    let lineage: NameLineage?
 
     @usableFromInline
-    init(chain: String, commandType: String, names: [String]) {
+    init(chain: String, commandType: String, names: [String], lineage: NameLineage? = nil) {
         self.chain = chain
         self.commandType = commandType
         self.names = names
+        self.lineage = lineage
     }
 }

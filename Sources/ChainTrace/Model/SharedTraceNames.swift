@@ -4,9 +4,10 @@
 package struct SharedTraceNames: Sendable {
     @usableFromInline let table: HandlerNameTable
 
-    /// The names, with `chain` as the chain's name.
-    package init(chain: String, names: [String]) {
-        table = HandlerNameTable(chain: chain, commandType: "", names: names)
+    /// The names, with `chain` as the chain's name; `lineage` when they start with every name of each earlier list
+    /// of that lineage, in the same places (see ``NameLineage``).
+    package init(chain: String, names: [String], lineage: NameLineage? = nil) {
+        table = HandlerNameTable(chain: chain, commandType: "", names: names, lineage: lineage)
     }
 
     /// How many names there are.
