@@ -26,7 +26,7 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
     }
     /// The command's data: a JSON object.
     public var fields: JSONValue {
-        get { storage.fieldsInLine ? storage.withLine(Self.fields(ofLine:)) : storage.fields }
+        get { storage.fieldsInLine ? storage.fields(parsingLineWith: Self.fields(ofLine:)) : storage.fields }
         set {
             storage = Storage(kind: storage.kind, id: id, entry: storage.entry, fields: newValue, slots: nil)
         }
