@@ -37,6 +37,9 @@ struct GenTestsCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the file here (whole or not at all; gzip-compressed when the name ends in .gz) instead of to standard output (- is standard output too).", valueName: "file"), transform: StandardOutput.path)
     var output: String?
 
+    @Flag(name: .long, help: "One test per distinct behaviour — command kind, entry, path with each hop's decision, and outcome — from the first command that behaved so, its test saying how many did: a production log's representative tests, not one per command.")
+    var distinct = false
+
     @Option(name: .long, help: ArgumentHelp("The name of the generated suite's type, a Swift identifier; each generated file of a test target needs its own (default: from the output file's name, RecordedLoginTests.swift or recorded-login.swift giving RecordedLoginTests; RecordedSessionTests on standard output).", valueName: "name"))
     var suite: String?
 
@@ -58,6 +61,7 @@ struct GenTestsCommand: ParsableCommand {
         if let definition { arguments += ["--definition", definition] }
         if let chain { arguments += ["--chain", chain] }
         if mode != .exhaustive { arguments += ["--mode", mode.rawValue] }
+        if distinct { arguments += ["--distinct"] }
         var generator = SwiftTestGenerator(
             logName: Self.logName(logs), definitionPath: definition, mode: mode,
             commandLine: arguments.joined(separator: " "),
@@ -66,7 +70,13 @@ struct GenTestsCommand: ParsableCommand {
         let severalFiles = reader.files.count > 1
         // Read whole before writing: a chain change is judged by each trace's chain version, and its record may
         // come after traces that were recorded before it.
+        // With --distinct, only the first trace of each behaviour is kept (every trace still counts for the chain
+        // changes), so memory grows with the behaviours, not the log.
         var recorded: [(trace: Trace, line: Int, file: String?)] = []
+        var changes = ChangesWhileRecording()
+        var behaviours: [Behaviour: Int] = [:]
+        var alike: [Int] = []
+        var commands = 0
         var otherChains: [String: Int] = [:]
         var chains: Set<String> = []
         while let trace = try reader.next() {
@@ -75,6 +85,17 @@ struct GenTestsCommand: ParsableCommand {
                 continue
             }
             chains.insert(trace.chain)
+            changes.add(trace)
+            commands += 1
+            if distinct {
+                let behaviour = Behaviour(trace)
+                if let index = behaviours[behaviour] {
+                    alike[index] += 1
+                    continue
+                }
+                behaviours[behaviour] = recorded.count
+                alike.append(1)
+            }
             recorded.append((trace, reader.line, severalFiles ? reader.file.split(separator: "/").last.map(String.init) : nil))
         }
         let logNames = TerminalText.paths(logs)
@@ -94,15 +115,21 @@ struct GenTestsCommand: ParsableCommand {
                 "chaintrace: warning: \(logNames) holds \(chains.count) chains (\(named)), and every test sends its command "
                     + "through makeRecordedChain(): --chain NAME writes tests of one\n")
         }
-        var changes = ChangesWhileRecording()
-        for (trace, _, _) in recorded { changes.add(trace) }
         changes.set(reader.chainEdits)
         var withoutPayload = 0
         var afterChanges = 0
-        for (trace, line, file) in recorded {
+        for (index, (trace, line, file)) in recorded.enumerated() {
             if trace.payload == nil { withoutPayload += 1 }
             if !changes.made(before: trace).isEmpty { afterChanges += 1 }
-            generator.add(trace, line: line, file: file, notes: Self.notes(for: trace, changes: changes))
+            var notes = Self.notes(for: trace, changes: changes)
+            if distinct {
+                let how = "with this kind, entry, path and outcome."
+                notes.insert(
+                    alike[index] == 1
+                        ? "The only command in the log \(how)" : "The first of \(alike[index]) commands in the log \(how)",
+                    at: 0)
+            }
+            generator.add(trace, line: line, file: file, notes: notes)
         }
         let source = generator.source
         if let output {
@@ -111,9 +138,15 @@ struct GenTestsCommand: ParsableCommand {
             try file.commit()
             Terminal.standardError.writeText(
                 "Wrote \(TerminalText.shown(output)): \(TerminalText.counted(recorded.count, "test")) from "
+                    + (distinct ? "\(TerminalText.counted(commands, "command")) in " : "")
                     + "\(TerminalText.counted(reader.files.count, "file")).\n")
         } else {
             Terminal.standardOutput.writeData(source)
+        }
+        if !distinct, recorded.count > Self.manyTests {
+            Terminal.standardError.writeText(
+                "chaintrace: warning: wrote \(TerminalText.counted(recorded.count, "test")), more than a test target compiles "
+                    + "comfortably; --distinct writes one per distinct kind, entry, path and outcome\n")
         }
         if withoutPayload > 0 {
             Terminal.standardError.writeText(
@@ -135,6 +168,26 @@ struct GenTestsCommand: ParsableCommand {
 }
 
 extension GenTestsCommand {
+    /// More tests than this in one file draw a warning that points to `--distinct`.
+    static let manyTests = 10_000
+
+    /// What a generated test checks of a command, and its kind: two commands alike in these get the same test.
+    struct Behaviour: Hashable {
+        var kind: String
+        var entry: String
+        var hops: [String]
+        var decisions: [Decision]
+        var outcome: Outcome
+
+        init(_ trace: Trace) {
+            kind = trace.commandKind
+            entry = trace.entry
+            hops = trace.path
+            decisions = trace.hops.map(\.decision)
+            outcome = trace.outcome
+        }
+    }
+
     /// The logs' file names, as the generated file's header and suite name give them: a few in full, many as the
     /// first two and the last around their count.
     static func logName(_ logs: [String]) -> String {

@@ -1,3 +1,4 @@
+import ChainTrace
 import ChainTraceTestSupport
 import Foundation
 import Testing
@@ -63,5 +64,48 @@ struct GenTestsCommandTests {
         #expect(bad.status == 2)
         #expect(bad.standardError.contains("--suite: expected a Swift type name"))
         #expect(bad.standardOutput.isEmpty)
+    }
+
+    /// `--distinct`: one test per behaviour (kind, entry, path with decisions, outcome) from the first command that
+    /// behaved so, its doc comment counting the commands alike — checked against the behaviours of the generated
+    /// log as the library reads it.
+    @Test(arguments: SeededGenerator.seeds(4))
+    func distinctWritesOneTestPerBehaviourFromItsFirstCommand(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let traces = LogCommandsAgreeWithLibraryTests.log(&random, ids: Int.random(in: 20...200, using: &random))
+        let directory = try CLI.temporaryDirectory()
+        let log = try CLI.write(
+            LogCommandsAgreeWithLibraryTests.bytes(traces, compact: random.chance(0.5)), named: "session.jsonl", in: directory)
+        let output = try CLI.run("gen-tests", log, "--distinct", "-o", directory.appendingPathComponent("Distinct.swift").path)
+        #expect(output.status == 0, "seed \(seed): \(output.standardError)")
+        let source = try String(contentsOf: directory.appendingPathComponent("Distinct.swift"), encoding: .utf8)
+
+        // The behaviours, in the order first met, with how many commands each.
+        var firsts: [String] = []
+        var counts: [String: Int] = [:]
+        var keys: [String] = []
+        for trace in traces {
+            let key = "\(trace.commandKind)|\(trace.entry)|\(trace.hops.map { "\($0.handler):\($0.decision)" })|\(trace.outcome)"
+            if counts[key] == nil {
+                keys.append(key)
+                firsts.append(trace.commandID!)
+            }
+            counts[key, default: 0] += 1
+        }
+        let tests = source.split(separator: "\n").filter { $0.contains("@Test func ") }
+        #expect(tests.count == keys.count, "seed \(seed)")
+        let ids = source.split(separator: "\n").compactMap { line -> String? in
+            guard line.contains("/// Line "), let start = line.range(of: "command \"")?.upperBound else { return nil }
+            return String(line[start...].prefix { $0 != "\"" })
+        }
+        #expect(ids == firsts, "seed \(seed)")
+        let stated = source.split(separator: "\n").compactMap { line -> Int? in
+            if line.contains("The only command in the log") { return 1 }
+            guard let start = line.range(of: "The first of ")?.upperBound else { return nil }
+            return Int(line[start...].prefix { $0.isNumber })
+        }
+        #expect(stated == keys.map { counts[$0]! }, "seed \(seed)")
+        #expect(output.standardError.contains("Wrote "), "seed \(seed)")
+        #expect(output.standardError.contains("\(keys.count) test\(keys.count == 1 ? "" : "s") from \(traces.count) commands in 1 file."), "seed \(seed): \(output.standardError)")
     }
 }
