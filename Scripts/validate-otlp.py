@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Reads an OTLP/JSON file with OpenTelemetry's own definitions and prints what it holds.
 
-Usage: Scripts/validate-otlp.py [--any-times] FILE
+Usage: Scripts/validate-otlp.py [--any-times] [--lines] FILE
+
+With --lines, FILE is JSON Lines of requests (`chaintrace export --to otlp --batch N`): each line is parsed as one
+request, each trace must lie whole in one line, and the traces of all lines are listed in file order.
 
 Parses FILE into `opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest` (PyPI `opentelemetry-proto`)
 with protobuf's strict JSON parser — any field the protocol does not define, or a value of the wrong type, is an
@@ -37,31 +40,39 @@ def fail(message):
 def main():
     arguments = sys.argv[1:]
     any_times = "--any-times" in arguments
-    arguments = [argument for argument in arguments if argument != "--any-times"]
+    lines = "--lines" in arguments
+    arguments = [argument for argument in arguments if argument not in ("--any-times", "--lines")]
     if len(arguments) != 1:
         print(__doc__, file=sys.stderr)
         return 2
     with open(arguments[0], encoding="utf-8") as file:
-        document = json.load(file)
-    try:
-        otlp_json.hex_ids_to_base64(document)
-    except ValueError as error:
-        fail(str(error))
-    request = ExportTraceServiceRequest()
-    try:
-        json_format.ParseDict(document, request, ignore_unknown_fields=False)
-    except json_format.ParseError as error:
-        fail("not an ExportTraceServiceRequest: %s" % error)
-
+        if lines:
+            documents = [json.loads(line) for line in file if line.strip()]
+        else:
+            documents = [json.load(file)]
     traces = {}
     order = []
-    for resource in request.resource_spans:
-        for scope in resource.scope_spans:
-            for span in scope.spans:
-                if span.trace_id not in traces:
-                    traces[span.trace_id] = []
-                    order.append(span.trace_id)
-                traces[span.trace_id].append(span)
+    line_of = {}
+    for number, document in enumerate(documents, start=1):
+        try:
+            otlp_json.hex_ids_to_base64(document)
+        except ValueError as error:
+            fail(str(error))
+        request = ExportTraceServiceRequest()
+        try:
+            json_format.ParseDict(document, request, ignore_unknown_fields=False)
+        except json_format.ParseError as error:
+            fail("line %d: not an ExportTraceServiceRequest: %s" % (number, error) if lines else "not an ExportTraceServiceRequest: %s" % error)
+        for resource in request.resource_spans:
+            for scope in resource.scope_spans:
+                for span in scope.spans:
+                    if span.trace_id not in traces:
+                        traces[span.trace_id] = []
+                        order.append(span.trace_id)
+                        line_of[span.trace_id] = number
+                    elif line_of[span.trace_id] != number:
+                        fail("trace %s is split between lines %d and %d" % (span.trace_id.hex(), line_of[span.trace_id], number))
+                    traces[span.trace_id].append(span)
     listing = []
     total = 0
     for trace_id in order:

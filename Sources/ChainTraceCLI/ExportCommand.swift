@@ -18,7 +18,9 @@ struct ExportCommand: ParsableCommand {
             collector's OTLP/HTTP receiver (POST it to /v1/traces as application/json) or any OTLP tool: one trace \
             per command, one span per hop nested as the hops nested (its duration the hop's inclusive time), \
             attributes for chain, chain version, handler, registry, decision and reason, failed hops with status \
-            ERROR and the error text, times from the log's start times. To send traces live instead, use the \
+            ERROR and the error text, times from the log's start times. Collectors refuse a request past their \
+            limit (20 MiB by default): --batch N writes JSON Lines of requests of N traces each instead, as the \
+            collector's otlpjsonfile receiver reads them (or post each line). To send traces live instead, use the \
             SpanTraceSink of ChainTraceDistributedTracing. jsonl: one flat JSON object per hop (file, trace, \
             chain, command, outcome, handler, parent, registry, decision, self and inclusive time, reason; every \
             member always present) for query engines — DuckDB, Spark, pandas; see Docs/AtScale.md.
@@ -45,8 +47,19 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("For folded: threads reading the log at once (default: one per core).", valueName: "n"))
     var threads: Int?
 
+    @Option(name: .long, help: ArgumentHelp("For otlp: write JSON Lines, one ExportTraceServiceRequest of up to N traces a line, instead of one request for the whole log (collectors refuse big requests).", valueName: "n"))
+    var batch: Int?
+
+    /// A single OTLP request bigger than this draws a warning that points to `--batch`: collectors refuse
+    /// requests past their limit (the OpenTelemetry Collector's default is 20 MiB).
+    static let largeRequest = 16 << 20
+
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more") }
+        if let batch {
+            guard to == .otlp else { throw ValidationError("--batch is for --to otlp (requests of N traces), not \(to.rawValue)") }
+            guard batch >= 1 else { throw ValidationError("--batch must be 1 or more") }
+        }
         try StandardInput.checkReadOnce(logs)
     }
 
@@ -63,7 +76,9 @@ struct ExportCommand: ParsableCommand {
             if let file { try file.append(pending) } else { Terminal.standardOutput.write(bytes: pending) }
             pending.removeAll(keepingCapacity: true)
         }
+        var written = 0
         func emit(_ bytes: [UInt8]) throws {
+            written += bytes.count
             pending.append(contentsOf: bytes)
             if pending.count >= 1 << 20 { try flush() }
         }
@@ -84,8 +99,31 @@ struct ExportCommand: ParsableCommand {
             var export = ChromeTraceExport()
             try streamed(header: ChromeTraceExport.header, footer: ChromeTraceExport.footer) { export.events(for: $0) }
         case .otlp:
-            var export = OTLPTraceExport()
-            try streamed(header: OTLPTraceExport.header, footer: OTLPTraceExport.footer) { export.spans(for: $0) }
+            var export = OTLPTraceExport(requestPerLine: batch != nil)
+            if let batch {
+                let reader = try TraceLogReader(paths: files, payloads: false)
+                var inRequest = 0
+                while let trace = try reader.next() {
+                    if inRequest == 0 { try emit(OTLPTraceExport.lineHeader) }
+                    try emit(export.spans(for: trace))
+                    inRequest += 1
+                    count += 1
+                    if inRequest == batch {
+                        try emit(OTLPTraceExport.lineFooter)
+                        inRequest = 0
+                        export.startRequest()
+                    }
+                    if count & 0x3FF == 0 { progress.update(reader.bytesRead) }
+                }
+                if inRequest > 0 { try emit(OTLPTraceExport.lineFooter) }
+            } else {
+                try streamed(header: OTLPTraceExport.header, footer: OTLPTraceExport.footer) { export.spans(for: $0) }
+                if written > Self.largeRequest {
+                    Terminal.standardError.writeText(
+                        "chaintrace: warning: wrote one OTLP request of \(written >> 20) MiB; collectors refuse requests past "
+                            + "their limit (20 MiB by default): --batch N writes JSON Lines of requests of N traces each\n")
+                }
+            }
         case .jsonl:
             let export = HopRowsExport()
             // Numbered within each file, so rows of many files exported apart stay apart by (file, trace).

@@ -22,11 +22,50 @@ struct OTLPExportTests {
     static var required: Bool { PythonScript.isCI }
 
     /// What the validator read: per trace, per span `[name, parent index, start offset, duration, status, attributes]`.
-    static func validate(_ path: String, anyTimes: Bool = false) throws -> [[[Any]]] {
-        let run = try PythonScript.run("validate-otlp.py", (anyTimes ? ["--any-times"] : []) + [path])
+    static func validate(_ path: String, anyTimes: Bool = false, lines: Bool = false) throws -> [[[Any]]] {
+        let run = try PythonScript.run(
+            "validate-otlp.py", (anyTimes ? ["--any-times"] : []) + (lines ? ["--lines"] : []) + [path])
         #expect(run.status == 0, "validate-otlp: \(run.errors)")
         let object = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any] ?? [:]
         return object["list"] as? [[[Any]]] ?? []
+    }
+
+    /// `--batch N`: JSON Lines of requests of N traces each (a collector refuses one request for a big log), which
+    /// opentelemetry-proto reads line by line as the same spans, ids included, as the one request of the whole log;
+    /// each trace whole in one line.
+    @Test(.enabled(if: validatorAvailable || required, "python3 with opentelemetry-proto is not installed"),
+          arguments: SeededGenerator.seeds(4))
+    func batchesHoldTheSpansOfOneRequest(seed: UInt64) throws {
+        #expect(Self.validatorAvailable, "CI needs opentelemetry-proto (pip install opentelemetry-proto)")
+        guard Self.validatorAvailable else { return }
+        var random = SeededGenerator(seed: seed)
+        let names = (0..<5).map { random.chance(0.5) ? random.hostileName() + "·\($0)" : "H\($0)" }
+        let traces = (0..<UInt64.random(in: 1...60, using: &random)).map { Self.trace(&random, id: $0, names: names).0 }
+        let directory = try CLI.temporaryDirectory()
+        let log = try CLI.write(TraceLogFormat.header + [0x0A] + traces.flatMap { TraceLogFormat.encode($0) + [0x0A] }, named: "log.jsonl", in: directory)
+        let whole = directory.appendingPathComponent("whole.json").path
+        let batched = directory.appendingPathComponent("batched.jsonl").path
+        let batch = Int.random(in: 1...(traces.count + 2), using: &random)
+        #expect(try CLI.run("export", "--to", "otlp", log, "-o", whole).status == 0)
+        let run = try CLI.run("export", "--to", "otlp", log, "--batch", String(batch), "-o", batched)
+        #expect(run.status == 0, "seed \(seed): \(run.standardError)")
+        let text = try String(contentsOfFile: batched, encoding: .utf8)
+        #expect(text.split(separator: "\n").count == (traces.count + batch - 1) / batch, "seed \(seed), batch \(batch)")
+        #expect(text.hasSuffix("\n"), "seed \(seed)")
+        #expect(try Self.validate(batched, lines: true).count == traces.count, "seed \(seed)")
+        // What the validator lists (names, parents, times, statuses, attributes, in file order) is the same text.
+        let one = try PythonScript.run("validate-otlp.py", [whole])
+        let lines = try PythonScript.run("validate-otlp.py", ["--lines", batched])
+        #expect(one.status == 0 && lines.status == 0 && lines.output == one.output, "seed \(seed), batch \(batch): \(lines.errors)")
+        // And the same ids: those of the whole log, whatever the batch.
+        func ids(_ text: String) -> [Substring] {
+            text.split(separator: "\"spanId\":\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+                + text.split(separator: "\"traceId\":\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+        }
+        #expect(ids(text) == ids(try String(contentsOfFile: whole, encoding: .utf8)), "seed \(seed), batch \(batch)")
+
+        let misplaced = try CLI.run("export", "--to", "chrome", log, "--batch", "3")
+        #expect(misplaced.status == 2 && misplaced.standardError.contains("--batch is for --to otlp"), "\(misplaced.standardError)")
     }
 
     /// A trace whose hops nest as a random tree; `parents[i]` is hop i's parent hop, or -1 for the command.

@@ -18,13 +18,23 @@ import ChainTraceJSON
 /// ids — and written in hex, as OTLP/JSON requires (not base 64, as plain protobuf JSON would).
 ///
 /// Streams: ``header``, then ``spans(for:)`` per trace, then ``footer``; memory stays flat however long the log.
+/// A log too big for one request (collectors refuse requests past a size: 20 MiB by default) is written as JSON
+/// Lines of requests (`init(requestPerLine: true)`): each ``lineHeader``, the spans of up to a batch of traces
+/// and ``lineFooter``, on one line, then ``startRequest()`` — as the collector's `otlpjsonfile` receiver reads
+/// them and a loop of `curl` posts them; ids stay those of the log as a whole.
 public struct OTLPTraceExport: Sendable {
     private var traces = 0
+    /// Traces written in the current request.
+    private var tracesInRequest = 0
+    /// What goes between two spans: a comma, and a line break unless each request is one line.
+    private let separator: String
     /// Where each hop of the trace being written ran, kept from trace to trace.
     private var nesting = HopNesting()
 
-    /// Starts an export.
-    public init() {}
+    /// Starts an export: one request, a span a line; with `requestPerLine`, requests one line each.
+    public init(requestPerLine: Bool = false) {
+        separator = requestPerLine ? "," : ",\n"
+    }
 
     /// The bytes that open the request: one resource (`service.name` = `chaintrace`) and one scope.
     public static let header = Array(
@@ -34,9 +44,22 @@ public struct OTLPTraceExport: Sendable {
     /// The bytes that close it.
     public static let footer = Array("\n]}]}]}\n".utf8)
 
+    /// ``header`` for a request on one line.
+    public static let lineHeader = Array(header.dropLast())
+
+    /// ``footer`` for a request on one line: it ends the line.
+    public static let lineFooter = Array("]}]}]}\n".utf8)
+
+    /// Starts another request (after its footer): its first span needs no comma before it; the traces keep their
+    /// numbers, so their ids are those of one export of the whole log.
+    public mutating func startRequest() {
+        tracesInRequest = 0
+    }
+
     /// The spans of one more trace, each on its own line, with the separating commas a following trace needs.
     public mutating func spans(for trace: Trace) -> [UInt8] {
         traces += 1
+        tracesInRequest += 1
         let ids = Self.ids(of: trace, number: traces)
         let traceID = ids.trace
         let spanID = ids.span
@@ -46,7 +69,7 @@ public struct OTLPTraceExport: Sendable {
         // keys (`OTLPSpansDifferentialTests`), without building one.
         var writer = JSONWriter()
         writer.reserveCapacity(512 * (trace.hops.count + 1))
-        var first = traces == 1
+        var first = tracesInRequest == 1
         func time(_ offset: UInt64) {
             writer.append(byte: UInt8(ascii: "\""))
             writer.append(String(start.saturatingAdd(offset)))
@@ -56,14 +79,14 @@ public struct OTLPTraceExport: Sendable {
             attributes: [(key: String, value: AttributeValue?)], start: UInt64, end: UInt64, name: String, parent: String?,
             id: String, failure: String?
         ) {
-            if !first { writer.append(",\n") }
+            if !first { writer.append(self.separator) }
             first = false
             writer.append(#"{"attributes":["#)
-            var separator = false
+            var needsComma = false
             for (key, value) in attributes {
                 guard let value else { continue }
-                if separator { writer.append(byte: UInt8(ascii: ",")) }
-                separator = true
+                if needsComma { writer.append(byte: UInt8(ascii: ",")) }
+                needsComma = true
                 writer.append(#"{"key":"#)
                 writer.write(key)
                 switch value {
