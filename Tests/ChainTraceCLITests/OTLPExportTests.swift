@@ -21,6 +21,12 @@ struct OTLPExportTests {
 
     static var required: Bool { PythonScript.isCI }
 
+    /// Whether the validator can run; an issue when it cannot on CI, which installs it.
+    static func validatorIsThere() -> Bool {
+        #expect(validatorAvailable, "CI needs opentelemetry-proto (pip install opentelemetry-proto)")
+        return validatorAvailable
+    }
+
     /// What the validator read: per trace, per span `[name, parent index, start offset, duration, status, attributes]`.
     static func validate(_ path: String, anyTimes: Bool = false, lines: Bool = false) throws -> [[[Any]]] {
         let run = try PythonScript.run(
@@ -36,13 +42,9 @@ struct OTLPExportTests {
     @Test(.enabled(if: validatorAvailable || required, "python3 with opentelemetry-proto is not installed"),
           arguments: SeededGenerator.seeds(4))
     func batchesHoldTheSpansOfOneRequest(seed: UInt64) throws {
-        #expect(Self.validatorAvailable, "CI needs opentelemetry-proto (pip install opentelemetry-proto)")
-        guard Self.validatorAvailable else { return }
+        guard Self.validatorIsThere() else { return }
         var random = SeededGenerator(seed: seed)
-        let names = (0..<5).map { random.chance(0.5) ? random.hostileName() + "·\($0)" : "H\($0)" }
-        let traces = (0..<UInt64.random(in: 1...60, using: &random)).map { Self.trace(&random, id: $0, names: names).0 }
-        let directory = try CLI.temporaryDirectory()
-        let log = try CLI.write(TraceLogFormat.header + [0x0A] + traces.flatMap { TraceLogFormat.encode($0) + [0x0A] }, named: "log.jsonl", in: directory)
+        let (traces, _, directory, log) = try Self.generatedLog(&random)
         let whole = directory.appendingPathComponent("whole.json").path
         let batched = directory.appendingPathComponent("batched.jsonl").path
         let batch = Int.random(in: 1...(traces.count + 2), using: &random)
@@ -116,12 +118,9 @@ struct OTLPExportTests {
         return (trace, parents)
     }
 
-    @Test(.enabled(if: validatorAvailable || required, "python3 with opentelemetry-proto is not installed"),
-          arguments: SeededGenerator.seeds(6))
-    func spansNestAsTheHopsDidAndCarryWhatTheLogSays(seed: UInt64) throws {
-        #expect(Self.validatorAvailable, "CI needs opentelemetry-proto (pip install opentelemetry-proto)")
-        guard Self.validatorAvailable else { return }
-        var random = SeededGenerator(seed: seed)
+    /// 1–60 generated traces over five handlers (some of hostile names), with each trace's parent of each hop, written
+    /// as a log in a directory of its own.
+    static func generatedLog(_ random: inout SeededGenerator) throws -> (traces: [Trace], parents: [[Int]], directory: URL, log: String) {
         let names = (0..<5).map { random.chance(0.5) ? random.hostileName() + "·\($0)" : "H\($0)" }
         var traces: [Trace] = []
         var parents: [[Int]] = []
@@ -132,6 +131,15 @@ struct OTLPExportTests {
         }
         let directory = try CLI.temporaryDirectory()
         let log = try CLI.write(TraceLogFormat.header + [0x0A] + traces.flatMap { TraceLogFormat.encode($0) + [0x0A] }, named: "log.jsonl", in: directory)
+        return (traces, parents, directory, log)
+    }
+
+    @Test(.enabled(if: validatorAvailable || required, "python3 with opentelemetry-proto is not installed"),
+          arguments: SeededGenerator.seeds(6))
+    func spansNestAsTheHopsDidAndCarryWhatTheLogSays(seed: UInt64) throws {
+        guard Self.validatorIsThere() else { return }
+        var random = SeededGenerator(seed: seed)
+        let (traces, parents, directory, log) = try Self.generatedLog(&random)
         let otlp = directory.appendingPathComponent("spans.json").path
         let run = try CLI.run("export", "--to", "otlp", log, "-o", otlp)
         #expect(run.status == 0, "seed \(seed): \(run.standardError)")
