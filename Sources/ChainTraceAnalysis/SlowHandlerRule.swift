@@ -11,15 +11,50 @@ import ChainTraceDefinitions
 /// The default is `p95>1ms,5x-median`; budgets always apply.
 public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
     /// A self-time statistic.
-    public enum Statistic: String, Sendable, Hashable, CaseIterable {
-        case p50, p90, p95, p99, max, mean
+    public enum Statistic: Sendable, Hashable, CustomStringConvertible {
+        /// A percentile of the self times, over 0 and up to 100: `p95`, `p99.9`.
+        case percentile(Double)
+        /// The longest self time.
+        case max
+        /// The mean self time.
+        case mean
+
+        /// The median.
+        public static let p50 = Statistic.percentile(50)
+        /// The 90th percentile.
+        public static let p90 = Statistic.percentile(90)
+        /// The 95th percentile.
+        public static let p95 = Statistic.percentile(95)
+        /// The 99th percentile.
+        public static let p99 = Statistic.percentile(99)
+
+        /// The statistic as a rule writes it: `p` and a percentile (`p95`, `p99.9`; over 0, at most 100), `max`
+        /// or `mean`; `nil` for anything else.
+        public init?(_ text: String) {
+            switch text {
+            case "max": self = .max
+            case "mean": self = .mean
+            default:
+                guard text.hasPrefix("p"), let percentile = DurationText.decimalNumber(text.dropFirst()),
+                    percentile > 0, percentile <= 100
+                else { return nil }
+                self = .percentile(percentile)
+            }
+        }
+
+        /// As a rule writes it: `p95`, `p99.9`, `max`, `mean`.
+        public var description: String {
+            switch self {
+            case .percentile(let percentile):
+                percentile == percentile.rounded() ? "p\(Int(percentile))" : "p\(percentile)"
+            case .max: "max"
+            case .mean: "mean"
+            }
+        }
 
         func value(of statistics: HandlerStatistics) -> Double {
             switch self {
-            case .p50: Double(statistics.selfTime(atPercentile: 50))
-            case .p90: Double(statistics.selfTime(atPercentile: 90))
-            case .p95: Double(statistics.selfTime(atPercentile: 95))
-            case .p99: Double(statistics.selfTime(atPercentile: 99))
+            case .percentile(let percentile): Double(statistics.selfTime(atPercentile: percentile))
             case .max: Double(statistics.maximumSelfTime)
             case .mean: statistics.meanSelfTime
             }
@@ -81,7 +116,7 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The statistics a clause may name, for error messages.
-    private static let statistics = "a statistic (" + Statistic.allCases.map(\.rawValue).joined(separator: ", ") + ")"
+    private static let statistics = "a statistic (p50, p90, p95, p99 or any percentile such as p99.9, max, mean)"
 
     private static func parseClause(_ text: String) -> Result<Clause, RuleSyntaxError> {
         func wrong(_ expected: String, _ found: some StringProtocol) -> Result<Clause, RuleSyntaxError> {
@@ -93,7 +128,7 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
             var factorText = Substring(text.dropLast(suffix.count))
             if let greater = factorText.firstIndex(of: ">") {
                 let name = factorText[..<greater]
-                guard let named = Statistic(rawValue: String(name)) else { return wrong("\(statistics) before \">\"", name) }
+                guard let named = Statistic(String(name)) else { return wrong("\(statistics) before \">\"", name) }
                 statistic = named
                 factorText = factorText[factorText.index(after: greater)...]
             }
@@ -104,7 +139,7 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
         }
         let sides = text.split(separator: ">", omittingEmptySubsequences: false)
         guard sides.count == 2 else {
-            let example = Statistic(rawValue: text).map { "\($0.rawValue)>1ms" } ?? "p95>1ms"
+            let example = Statistic(text).map { "\($0)>1ms" } ?? "p95>1ms"
             return wrong("a clause such as \"\(example)\", \"share>30%\" or \"5x-median\"", text)
         }
         if sides[0] == "share" {
@@ -112,12 +147,12 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
             else { return wrong("a share from 0% to 100% after \"share>\", such as 30%", sides[1]) }
             return .success(.share(over: percent / 100))
         }
-        guard let statistic = Statistic(rawValue: String(sides[0])) else {
+        guard let statistic = Statistic(String(sides[0])) else {
             return wrong("\(statistics) or \"share\" before \">\"", sides[0])
         }
         guard let nanoseconds = DurationText.nanoseconds(String(sides[1])) else {
             let expected = DurationText.isTooLong(String(sides[1])) ? DurationText.tooLongExpectation : DurationText.expectation
-            return wrong("\(expected), or a factor such as \"5x-median\", after \"\(statistic.rawValue)>\"", sides[1])
+            return wrong("\(expected), or a factor such as \"5x-median\", after \"\(statistic.description)>\"", sides[1])
         }
         return .success(.over(statistic, nanoseconds: nanoseconds))
     }
@@ -127,11 +162,11 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
         var parts = clauses.map { clause -> String in
             switch clause {
             case .over(let statistic, let nanoseconds):
-                "\(statistic.rawValue) self time > \(DurationText.format(nanoseconds: nanoseconds))"
+                "\(statistic.description) self time > \(DurationText.format(nanoseconds: nanoseconds))"
             case .share(let fraction):
                 "share of chain time > \(Self.percent(fraction))"
             case .timesMedian(let statistic, let factor):
-                "\(statistic.rawValue) self time > \(Self.number(factor))× the median handler's"
+                "\(statistic.description) self time > \(Self.number(factor))× the median handler's"
             }
         }
         if checksBudgets { parts.append("over its budget") }
@@ -151,7 +186,7 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
                 case .over(let statistic, let limit):
                     let value = statistic.value(of: handler)
                     if value > Double(limit) {
-                        reasons.append("\(statistic.rawValue) \(Self.time(value)) > \(DurationText.format(nanoseconds: limit))")
+                        reasons.append("\(statistic.description) \(Self.time(value)) > \(DurationText.format(nanoseconds: limit))")
                     }
                 case .share(let fraction):
                     let share = totalSelf > 0 ? Double(handler.totalSelfNanoseconds) / totalSelf : 0
@@ -163,7 +198,7 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
                     let value = statistic.value(of: handler)
                     if value > factor * median, value > 0 {
                         let ratio = median > 0 ? "\(Self.number(value / median))×" : "∞×"
-                        reasons.append("\(statistic.rawValue) \(Self.time(value)) = \(ratio) the median \(Self.time(median)) > \(Self.number(factor))×")
+                        reasons.append("\(statistic.description) \(Self.time(value)) = \(ratio) the median \(Self.time(median)) > \(Self.number(factor))×")
                     }
                 }
             }
@@ -203,13 +238,13 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
                 case .over(let statistic, let limit):
                     candidates.append(SelfTimeLimit(
                         nanoseconds: Double(limit), statistic: statistic,
-                        clause: "\(statistic.rawValue) > \(DurationText.format(nanoseconds: limit))"))
+                        clause: "\(statistic.description) > \(DurationText.format(nanoseconds: limit))"))
                 case .timesMedian(let statistic, let factor):
                     // A median of 0 flags every handler over 0, as `flags(in:)` does.
                     guard let median = medians[statistic] else { continue }
                     candidates.append(SelfTimeLimit(
                         nanoseconds: factor * median, statistic: statistic,
-                        clause: "\(statistic.rawValue) > \(Self.number(factor))× the median \(Self.time(median))"))
+                        clause: "\(statistic.description) > \(Self.number(factor))× the median \(Self.time(median))"))
                 case .share:
                     continue
                 }
@@ -258,7 +293,7 @@ public struct SlowHandlerFlag: Sendable, Hashable {
 public struct RuleSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The clause, as parsed: lowercased, without spaces, `×` read as `x`.
     public var clause: String
-    /// What the clause needed where it went wrong: `a statistic (p50, p90, p95, p99, max, mean) or "share" before ">"`.
+    /// What the clause needed where it went wrong: `a statistic (…) or "share" before ">"`.
     public var expected: String
     /// The part of the clause found there instead (the whole clause, when no part is to blame).
     public var found: String
