@@ -60,9 +60,11 @@ public struct CompactTraceLogEncoder: Sendable {
     private var line: [UInt8] = []
     /// The log's numbers for the names of the last trace's name list (shared by every trace of one chain version),
     /// filled as they are met: a hop's handler costs an array read, not a string lookup.
-    /// The log's number of each name of `mappedNames` met so far, else -1, filled as they are met.
-    private var mapping = CompactNameMapping<Int64>()
+    private var mappedOwner: (any AnyObject & Sendable)?
     private var mappedNames: [String] = []
+    private var mapped: [Int64] = []
+    /// The lineage of the names mapped (``NameLineage``): a longer list of it keeps the numbers met so far.
+    private var mappedLineage: NameLineage?
     private var mappedChain: Int64 = 0
     private var lastKind = ""
     private var lastKindNumber: Int64 = -1
@@ -83,9 +85,18 @@ public struct CompactTraceLogEncoder: Sendable {
     /// newline.
     public mutating func encode(_ trace: Trace, into bytes: inout [UInt8]) {
         line.removeAll(keepingCapacity: true)
-        if !mapping.isCurrent(for: trace) {
-            // A longer list of the same lineage keeps the numbers of the names it shares with the last.
-            mappedNames = mapping.update(for: trace) { _ in -1 }.names
+        if mappedOwner.map({ ObjectIdentifier($0) }) != trace.compactNamesIdentity {
+            let (names, owner) = trace.compactNames
+            let lineage = trace.compactNameLineage
+            if let lineage, lineage === mappedLineage, names.count >= mapped.count {
+                // A longer list of the same lineage (a log reader's, grown): the numbers of the names so far stand.
+                mapped.append(contentsOf: repeatElement(-1, count: names.count - mapped.count))
+            } else {
+                mapped = [Int64](repeating: -1, count: names.count)
+            }
+            mappedOwner = owner
+            mappedNames = names
+            mappedLineage = lineage
             mappedChain = index(of: trace.chain)
         }
         let kind = trace.commandKind
@@ -279,10 +290,9 @@ public struct CompactTraceLogEncoder: Sendable {
 
     /// The log's number for the name at `index` of the current name list.
     private mutating func number(ofName index: Int) -> Int64 {
-        let known = mapping.value(at: index)
-        if known >= 0 { return known }
+        if mapped[index] >= 0 { return mapped[index] }
         let number = self.index(of: mappedNames[index])
-        mapping.set(number, at: index)
+        mapped[index] = number
         return number
     }
 

@@ -7,16 +7,14 @@
 /// 50 000 commands each naming a handler of its own took 17.8 s (every new name remapped every name before it).
 package struct CompactNameMapping<Value> {
     /// The names of one list, mapped, and the list's owner — held, so that its identity stays its own.
-    @usableFromInline struct Mapped {
-        @usableFromInline var values: [Value] = []
+    fileprivate struct Mapped {
+        var values: [Value] = []
         var owner: (any AnyObject & Sendable)?
-        @usableFromInline var identity: ObjectIdentifier?
+        var identity: ObjectIdentifier?
         var lineage: NameLineage?
-
-        init() {}
     }
 
-    @usableFromInline var current = Mapped()
+    private var current = Mapped()
     /// The list mapped before the current one.
     private var previous = Mapped()
 
@@ -25,14 +23,6 @@ package struct CompactNameMapping<Value> {
 
     /// The value of each name of the last trace mapped, by its index in the trace's names.
     package var values: [Value] { current.values }
-
-    /// The value of name `index` of the last trace mapped.
-    @inlinable package func value(at index: Int) -> Value { current.values[index] }
-
-    /// Sets the value of name `index` of the last trace mapped (for a mapping filled as names are met).
-    @inlinable package mutating func set(_ value: Value, at index: Int) {
-        current.values[index] = value
-    }
 
     /// Whether `trace` shares the names last mapped, so that ``values`` are its names' already: one comparison.
     package func isCurrent(for trace: Trace) -> Bool {
@@ -73,10 +63,11 @@ package struct CompactNameMapping<Value> {
 
 extension CompactNameMapping: Sendable where Value: Sendable {}
 
+extension CompactNameMapping.Mapped: Sendable where Value: Sendable {}
+
 extension Trace {
     /// The lineage of the trace's names (``compactNames``), if they are one of a series that only grows.
     package var compactNameLineage: NameLineage? {
         storage.header { $0.pointee.names.lineage }
     }
 }
-extension CompactNameMapping.Mapped: Sendable where Value: Sendable {}
