@@ -109,7 +109,7 @@ struct GenTestsStructureTests {
             let number: Double =
                 switch Int.random(in: 0...3, using: &random) {
                 case 0: Double(bitPattern: UInt64.random(in: 1..<(1 << 52), using: &random))  // subnormal
-                case 1: random.pick([Double.leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude, -0.0, 0, 1e-310])
+                case 1: random.pick([Double.leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude, -0.0, 0, .leastNormalMagnitude / 4])
                 case 2: Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &random))
                 default: Double.random(in: -1e6...1e6, using: &random)
                 }
