@@ -84,7 +84,7 @@ let package = Package(
         // `chaintrace report`: a trace log explored in one self-contained HTML page.
         .target(
             name: "ChainTraceReport",
-            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceAnalysis", "ChainTraceGraphviz"],
+            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceAnalysis", "ChainTraceGraphviz"],
             swiftSettings: upcomingFeatures
         ),
         .target(

@@ -191,9 +191,7 @@ extension GenTestsCommand {
     /// The logs' file names, as the generated file's header and suite name give them: a few in full, many as the
     /// first two and the last around their count.
     static func logName(_ logs: [String]) -> String {
-        let names = logs.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
-        guard names.count > 4 else { return names.joined(separator: ", ") }
-        return "\(names[0]), \(names[1]), … (\(names.count - 3) more), \(names[names.count - 1])"
+        FileListText.listed(logs.map { $0.split(separator: "/").last.map(String.init) ?? $0 })
     }
 
     /// What the test of `trace` cannot reproduce of how its command was recorded, as lines of text: a payload left

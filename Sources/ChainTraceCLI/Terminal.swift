@@ -1,6 +1,7 @@
 import ChainTrace
 import ChainTraceFastPath
 import ChainTraceJSON
+import ChainTraceTraceLog
 
 #if canImport(Glibc)
 import Glibc
@@ -107,8 +108,7 @@ enum TerminalText {
     /// last around a count of the rest when there are more (a shell's `logs/*.jsonl` can give hundreds):
     /// `a-0001.jsonl, a-0002.jsonl, … (197 more), a-0200.jsonl`. Shown as ``shown(_:)`` shows text.
     static func paths(_ paths: [String]) -> String {
-        guard paths.count > 4 else { return shown(paths.joined(separator: ", ")) }
-        return shown("\(paths[0]), \(paths[1]), … (\(paths.count - 3) more), \(paths[paths.count - 1])")
+        shown(FileListText.listed(paths))
     }
 
     /// Counts by name (commands by chain, say) as a terminal shows them: `'audit': 3, 'metrics': 1`, in name order.

@@ -1,6 +1,7 @@
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceGraphviz
+import ChainTraceTraceLog
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -148,7 +149,7 @@ struct ReportData {
             ])
         }
         return [
-            "before": .string(Self.listed(report.sources)), "after": .string(comparison.source),
+            "before": .string(FileListText.listed(report.sources)), "after": .string(comparison.source),
             "compared": Self.integer(matcher.compared), "total": Self.integer(matcher.total),
             "divergences": .array(divergences),
             "latency": .array(comparison.comparison.latencyChanges.map { change in
@@ -194,13 +195,6 @@ struct ReportData {
         case .continued: "c"
         case .failed: "f"
         }
-    }
-
-    /// Files as the page names one side of a comparison: a few in full, many as the first two, how many more and
-    /// the last (as the page's header names its own).
-    static func listed(_ files: [String]) -> String {
-        guard files.count > 4 else { return files.joined(separator: ", ") }
-        return "\(files[0]), \(files[1]), … (\(files.count - 3) more), \(files[files.count - 1])"
     }
 
     static func integer(_ value: Int) -> JSONValue { .integer(Int64(clamping: value)) }
