@@ -44,8 +44,6 @@ extension CompiledChain {
     @inlinable @inline(__always)
     func checkHopLimit<Observer: HopObserver>(_ hops: Int, at index: Int32, _ observer: inout Observer) throws(ChainError) {
         guard hops > hopLimit else { return }
-        let error = loopError(at: index, hops: hops - 1)
-        observer.failed(index, registry: -1, error: error)
-        throw error
+        throw observer.stopped(index) { loopError(at: index, hops: hops - 1) }
     }
 }
