@@ -34,6 +34,21 @@ struct LoopStopTimeTests {
         }.min()!
     }
 
+    /// Expects no hop of `trace` to have taken a quarter of `naming`, the time naming its loop takes.
+    static func expectNoHopHolds(_ naming: UInt64, in trace: Trace, seed: UInt64) {
+        for hop in trace.hops {
+            #expect(hop.selfDuration < naming / 4, "seed \(seed): \(hop.handler.prefix(8)) \(hop.selfDuration) ns, naming the loop \(naming) ns")
+        }
+    }
+
+    /// Expects `trace` to be an instrumented loop's, stopped at the hop limit, and no hop of it to hold `naming`.
+    static func expectInstrumentedLoop(_ trace: Trace?, naming: UInt64, seed: UInt64) throws {
+        let trace = try #require(trace)
+        #expect(trace.hops.count == ChainTracing.maximumHops + 1, "seed \(seed)")
+        #expect(trace.hops.last?.reason?.contains("loops (") == true, "seed \(seed)")
+        expectNoHopHolds(naming, in: trace, seed: seed)
+    }
+
     @Test(arguments: SeededGenerator.seeds(4))
     func aChainsStoppedHopEndsWhereTheWalkStopped(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
@@ -51,9 +66,7 @@ struct LoopStopTimeTests {
             return
         }
         #expect(handler == entry && error.contains("loops ("), "seed \(seed)")
-        for hop in trace.hops {
-            #expect(hop.selfDuration < naming / 4, "seed \(seed): \(hop.selfDuration) ns, naming the loop \(naming) ns")
-        }
+        Self.expectNoHopHolds(naming, in: trace, seed: seed)
     }
 
     @Test(arguments: SeededGenerator.seeds(4))
@@ -69,9 +82,7 @@ struct LoopStopTimeTests {
         let traces = await captureTraces { _ = try? await chain.send(1) }
         let trace = try #require(traces.first)
         #expect(trace.hops.count == names.count + 1 && trace.hops.last?.decision == .failed, "seed \(seed)")
-        for hop in trace.hops {
-            #expect(hop.selfDuration < naming / 4, "seed \(seed): \(hop.selfDuration) ns, naming the loop \(naming) ns")
-        }
+        Self.expectNoHopHolds(naming, in: trace, seed: seed)
     }
 
     /// Instrumented handlers linked into a loop: each forwards to the next, round and round, until the hop limit
@@ -96,12 +107,7 @@ struct LoopStopTimeTests {
         // Once with short names first: the first traced hops of a process pay for what the runtime sets up once.
         _ = captureTraces { _ = Self.instrumented(["A", "B"], at: 0) }
         let traces = captureTraces { _ = Self.instrumented(names, at: 0) }
-        let trace = try #require(traces.first)
-        #expect(trace.hops.count == ChainTracing.maximumHops + 1, "seed \(seed)")
-        #expect(trace.hops.last?.reason?.contains("loops (") == true, "seed \(seed)")
-        for hop in trace.hops {
-            #expect(hop.selfDuration < naming / 4, "seed \(seed): \(hop.selfDuration) ns, naming the loop \(naming) ns")
-        }
+        try Self.expectInstrumentedLoop(traces.first, naming: naming, seed: seed)
     }
 
     @Test(arguments: SeededGenerator.seeds(4))
@@ -111,11 +117,6 @@ struct LoopStopTimeTests {
         let naming = Self.namingTime(try Self.loopingChain(names), from: names[0])
         _ = await captureTraces { _ = await Self.instrumentedAsync(["A", "B"], at: 0) }
         let traces = await captureTraces { _ = await Self.instrumentedAsync(names, at: 0) }
-        let trace = try #require(traces.first)
-        #expect(trace.hops.count == ChainTracing.maximumHops + 1, "seed \(seed)")
-        #expect(trace.hops.last?.reason?.contains("loops (") == true, "seed \(seed)")
-        for hop in trace.hops {
-            #expect(hop.selfDuration < naming / 4, "seed \(seed): \(hop.selfDuration) ns, naming the loop \(naming) ns")
-        }
+        try Self.expectInstrumentedLoop(traces.first, naming: naming, seed: seed)
     }
 }
