@@ -24,7 +24,7 @@ struct DiffCommand: ParsableCommand {
             in the two runs differ by the Mann–Whitney U test (p < 0.05, as benchstat asks): two runs of the same \
             code, whose p95s move by themselves, seldom show one (its p-value is in --format json).
 
-            Each log is a file, a directory (its *.jsonl and *.jsonl.gz files in name order) or a quoted pattern such \
+            Each log is a file, a directory (its *.jsonl and *.jsonl.gz files in name order, numbers by value) or a quoted pattern such \
             as 'before/*.jsonl.gz'. To compare logs of several files each, list the baseline's files and then the \
             other's after --against: chaintrace diff a-1.jsonl a-2.jsonl --against b-1.jsonl b-2.jsonl.
             """

@@ -16,7 +16,7 @@ struct RenderCommand: ParsableCommand {
             with self time, fill with the share of time, link width with the commands along it; slow handlers \
             flagged with the --slow rule, stated in the legend); --trace LOG --command ID draws that command's path; \
             --trace LOG --diff OTHER draws what changed from LOG to OTHER. A log is a file, a directory (its *.jsonl \
-            and *.jsonl.gz files in name order) or a quoted pattern such as 'logs/*.jsonl.gz'; repeat --trace or \
+            and *.jsonl.gz files in name order, numbers by value) or a quoted pattern such as 'logs/*.jsonl.gz'; repeat --trace or \
             --diff to read several as one log. DEF may be left out when --trace is given: \
             the structure is then inferred from the log. Layout and drawing run in-process through libgvc; DOT needs \
             no Graphviz at all. Files are written whole or not at all.

@@ -12,7 +12,7 @@ struct StatsCommand: ParsableCommand {
         discussion: """
             Reads the log as it streams, in constant memory, however large it is, on every core (parts of each file \
             at once, their profiles merged exactly). Several files, or a directory of \
-            them (a rotated log: its *.jsonl files in name order), are read as one log.
+            them (a rotated log: its *.jsonl and *.jsonl.gz files in name order, numbers by value), are read as one log.
             """
     )
 

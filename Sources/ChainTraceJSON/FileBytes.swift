@@ -47,7 +47,7 @@ package enum FileBytes {
         return names
     }
 
-    /// The paths a shell-style pattern (`*`, `?`, `[…]`) names, sorted, for a pattern the shell did not expand
+    /// The paths a shell-style pattern (`*`, `?`, `[…]`) names, in ``FileNameOrder``, for a pattern the shell did not expand
     /// (quoted, or from a script); `nil` when `pattern` has none of those characters or is itself an existing
     /// path — a file may be called `a[1].jsonl`.
     ///
@@ -64,7 +64,7 @@ package enum FileBytes {
             for index in 0..<Int(matches.gl_pathc) {
                 if let path = matches.gl_pathv[index] { paths.append(String(cString: path)) }
             }
-            return paths.sorted()
+            return FileNameOrder.sorted(paths)
         case GLOB_NOMATCH:
             return []
         default:

@@ -40,28 +40,77 @@ struct TraceLogFile {
         self.format = format
         self.bufferSize = max(0, bufferSize)
         self.rotationBytes = rotationBytes.map { max(1, $0) }
-        fileNumber = rotationBytes == nil ? 0 : (appending ? max(1, Self.lastNumber(of: path)) : 1)
+        fileNumber = 0
+        if rotationBytes != nil {
+            let series = try Self.series(of: path)
+            if appending {
+                // Continued in the last file, unless it has been compressed (finished): then after it.
+                let last = series.last
+                fileNumber = last.map { $0.compressed ? $0.number + 1 : $0.number } ?? 1
+            } else {
+                // Replaced: the earlier series goes, all of it, so that the directory holds this log alone.
+                fileNumber = 1
+                for file in series {
+                    guard unlink(file.path) == 0 || errno == ENOENT else {
+                        throw .system(file: file.path, expected: "an earlier file of the log, to replace it", code: errno)
+                    }
+                }
+            }
+        }
         currentFile = rotationBytes == nil ? path : Self.numbered(path, fileNumber)
         try open(appending: appending)
     }
 
     /// `traces.jsonl` → `traces-0001.jsonl`.
     static func numbered(_ path: String, _ number: Int) -> String {
-        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-        let name = path[slash...]
+        let (head, tail) = numberedParts(path)
         let digits = String(number)
-        let suffix = "-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
-            return String(path[..<dot]) + suffix + String(path[dot...])
-        }
-        return path + suffix
+        return head + "-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + tail
     }
 
-    /// The highest number of an existing rotated file of `path` (0 when there is none).
-    private static func lastNumber(of path: String) -> Int {
-        var number = 0
-        var status = stat()
-        while number < 9_999_999, stat(numbered(path, number + 1), &status) == 0 { number += 1 }
+    /// What comes before a numbered name's `-` and digits, and what comes after them: `traces.jsonl` →
+    /// (`traces`, `.jsonl`).
+    private static func numberedParts(_ path: String) -> (head: String, tail: String) {
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let name = path[slash...]
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            return (String(path[..<dot]), String(path[dot...]))
+        }
+        return (path, "")
+    }
+
+    /// The files of `path`'s numbered series in its directory, by number: each name ``numbered(_:_:)`` gives, and
+    /// the same followed by `.gz` (a finished file someone compressed, as the sink's documentation suggests).
+    static func series(of path: String) throws(FormatError) -> [(number: Int, path: String, compressed: Bool)] {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let prefix = slash.map { String(path[...$0]) } ?? ""
+        guard let names = try FileBytes.directoryNames(directory) else { return [] }
+        var files: [(number: Int, path: String, compressed: Bool)] = []
+        for name in names {
+            let compressed = name.hasSuffix(".gz")
+            let candidate = prefix + (compressed ? String(name.dropLast(3)) : name)
+            guard let number = number(of: candidate, in: path) else { continue }
+            files.append((number, prefix + name, compressed))
+        }
+        // A number's plain file before its compressed one.
+        return files.sorted { ($0.number, $0.compressed ? 1 : 0) < ($1.number, $1.compressed ? 1 : 0) }
+    }
+
+    /// The number `candidate` has in `path`'s series, if it is one of its names (exactly as ``numbered(_:_:)``
+    /// writes it).
+    private static func number(of candidate: String, in path: String) -> Int? {
+        let (head, tail) = numberedParts(path)
+        let bytes = Array(candidate.utf8)
+        let headBytes = Array(head.utf8) + [UInt8(ascii: "-")]
+        let tailBytes = Array(tail.utf8)
+        guard bytes.count >= headBytes.count + 4 + tailBytes.count, bytes.starts(with: headBytes),
+            bytes.reversed().starts(with: tailBytes.reversed())
+        else { return nil }
+        let digits = bytes[headBytes.count..<(bytes.count - tailBytes.count)]
+        guard digits.count <= 9, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let number = Int(String(decoding: digits, as: UTF8.self)), number > 0, numbered(path, number) == candidate
+        else { return nil }
         return number
     }
 

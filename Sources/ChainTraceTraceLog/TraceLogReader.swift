@@ -66,8 +66,8 @@ public final class TraceLogReader {
     /// compressed bytes).
     public var bytesRead: Int { bytesOfFinishedFiles + lines.fileBytesRead }
 
-    /// Opens the trace log at `path`: a file, or a directory whose `.jsonl` files are read in name order (as a
-    /// rotating ``TraceLogSink`` names them).
+    /// Opens the trace log at `path`: a file, or a directory whose `.jsonl` and `.jsonl.gz` files are read in name
+    /// order, numbers by value (as a rotating ``TraceLogSink`` numbers them: see ``files(at:)``).
     ///
     /// - Parameters:
     ///   - path: The log file or directory.
@@ -126,7 +126,8 @@ public final class TraceLogReader {
 
     /// The log files at `path`: the file itself, a directory's `.jsonl` and `.jsonl.gz` files in name order (gzip
     /// files read decompressed), or, for a pattern such as `logs/*/traces-*.jsonl.gz` that the shell left alone
-    /// (quoted), every file and directory it matches, in name order.
+    /// (quoted), every file and directory it matches, in name order — numbers in names by value, so that
+    /// `traces-10000.jsonl` follows `traces-9999.jsonl`.
     ///
     /// - Throws: `FormatError` when `path` does not exist, is a directory without a log file, or is a pattern
     ///   that matches nothing.
@@ -152,7 +153,7 @@ public final class TraceLogReader {
                 file: path, line: 0, column: 0, expected: "a directory holding trace log files (*.jsonl, or *.jsonl.gz)", found: "none")
         }
         let base = path.hasSuffix("/") ? path : path + "/"
-        return names.sorted().map { base + $0 }
+        return FileNameOrder.sorted(names).map { base + $0 }
     }
 
     /// The next trace, or `nil` at the end of the log (or at a torn last line of its last file).

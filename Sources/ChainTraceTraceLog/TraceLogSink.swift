@@ -63,7 +63,11 @@ public final class TraceLogSink: TraceSink {
         /// With a size, the log is a numbered series of files (`traces.jsonl` → `traces-0001.jsonl`,
         /// `traces-0002.jsonl`, …), a new one started once the current one reaches the size (at least 1 byte: a size
         /// of 0 or less starts a file a trace). Each file is a whole
-        /// log with its own header; readers read the series as one log (pass the directory or the files).
+        /// log with its own header; readers read the series as one log (pass the directory or the files), in number
+        /// order past `traces-9999.jsonl` too. Replacing the log (not appending) removes every file of an earlier
+        /// series first — compressed ones (`traces-0003.jsonl.gz`) too — so that a directory holds one log, never
+        /// an old run's later files after a new run's; appending continues in the last file, or after it when it has
+        /// been compressed.
         public var rotationBytes: Int?
 
         /// The defaults: compact, in the background, dropping (counted) when behind.

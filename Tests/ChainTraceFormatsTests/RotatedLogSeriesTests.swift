@@ -1,0 +1,81 @@
+import ChainTrace
+import ChainTraceTestSupport
+import ChainTraceTraceLog
+import Foundation
+import Testing
+
+/// A rotating sink's numbered files, run after run, as an app writes them across restarts: whatever the runs did —
+/// replaced the log or appended to it, rotated at any size, in either format — and whatever was compressed between
+/// them, the directory reads back as exactly the traces written since the log was last replaced, in the order they
+/// were written. Before, a run that replaced a longer log left that log's later files behind (read after the new
+/// run's), and a run appending after compressed files started again at `-0001`.
+@Suite("Rotated log series across runs")
+struct RotatedLogSeriesTests {
+    static func trace(_ number: Int) -> Trace {
+        Trace(
+            id: UInt64(number), commandKind: "K", commandID: "c\(number)", entry: "A", chain: "c",
+            hops: [Hop(handler: "A", position: 0, decision: .accepted, inclusiveDuration: 3, selfDuration: 3)],
+            outcome: .accepted(by: "A"), duration: 3)
+    }
+
+    @Test(arguments: SeededGenerator.seeds(16))
+    func theDirectoryHoldsTheTracesSinceTheLastReplacement(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let directory = try TestFiles.newDirectory("series")
+        let path = directory.appendingPathComponent(random.pick(["traces.jsonl", "app.v2.jsonl", "t.jsonl"])).path
+        var expected: [Int] = []
+        var written = 0
+        for run in 0..<Int.random(in: 2...6, using: &random) {
+            let appending = run > 0 && random.chance(0.6)
+            if !appending { expected = [] }
+            var options = TraceLogSink.Options()
+            options.format = random.pick([.compact, .jsonLines])
+            options.writesInBackground = random.chance(0.5)
+            options.rotationBytes = random.pick([1, 200, 1_000, 100_000])
+            let sink = try TraceLogSink(path: path, appending: appending, options: options)
+            for _ in 0..<Int.random(in: 0...12, using: &random) {
+                sink.record(Self.trace(written))
+                expected.append(written)
+                written += 1
+            }
+            try sink.close()
+            // Finished files compressed, as the sink's documentation suggests: some of them, the last one too.
+            for file in sink.files where random.chance(0.4) { _ = try TestFiles.gzip(path: file) }
+            let log = try TraceLogReader(path: directory.path).readAll()
+            #expect(log.traces.map { Int($0.id) } == expected, "seed \(seed), run \(run) (appending: \(appending))")
+            #expect(log.tornTail == nil, "seed \(seed), run \(run)")
+        }
+    }
+
+    @Test(arguments: SeededGenerator.seeds(4))
+    func aLogPastFileNineThousandNineHundredNinetyNineReadsInOrder(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let directory = try TestFiles.newDirectory("past-9999")
+        let path = directory.appendingPathComponent("traces.jsonl").path
+        // A long-running log's files so far, the last of them numbered just below 10 000.
+        let start = Int.random(in: 9_990...9_998, using: &random)
+        var written = 0
+        for number in (start - 2)...start {
+            let file = directory.appendingPathComponent("traces-\(number).jsonl").path
+            let sink = try TraceLogSink(path: file)
+            sink.record(Self.trace(written))
+            written += 1
+            try sink.close()
+        }
+        // Appended to, a trace a file: on past 9 999, to five-digit numbers.
+        var options = TraceLogSink.Options()
+        options.rotationBytes = 1
+        let sink = try TraceLogSink(path: path, appending: true, options: options)
+        for _ in 0..<(10_000 - start + Int.random(in: 2...6, using: &random)) {
+            sink.record(Self.trace(written))
+            written += 1
+        }
+        try sink.close()
+        #expect(sink.files.first == directory.appendingPathComponent("traces-\(start).jsonl").path, "seed \(seed)")
+        #expect(sink.files.contains { $0.hasSuffix("traces-10000.jsonl") }, "seed \(seed)")
+        let log = try TraceLogReader(path: directory.path).readAll()
+        #expect(log.traces.map { Int($0.id) } == Array(0..<written), "seed \(seed)")
+        let pattern = try TraceLogReader(path: directory.path + "/traces-*.jsonl").readAll()
+        #expect(pattern.traces.map { Int($0.id) } == Array(0..<written), "seed \(seed): a quoted pattern")
+    }
+}
