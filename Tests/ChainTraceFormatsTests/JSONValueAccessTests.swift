@@ -67,6 +67,23 @@ struct JSONValueAccessTests {
         #expect(JSONValue.null.summary == "null" && JSONValue.bool(true).summary == "true" && JSONValue.bool(false).summary == "false")
     }
 
+    /// A whole number written past 64 bits reads as a float; its summary says so, since the field may want an
+    /// integer (`"id": 12345678901234567890` was "expected a string or an integer, found the number 1.2e+19").
+    /// Numbers within 64 bits, and floats with a fraction, are summarised as before.
+    @Test(arguments: SeededGenerator.seeds(40))
+    func aWholeNumberPast64BitsSaysSo(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let digits = Int.random(in: 20...40, using: &random)
+        let sign = random.chance(0.5) ? "-" : ""
+        let text = sign + String(Int.random(in: 1...9, using: &random)) + String((1..<digits).map { _ in random.pick(Array("0123456789")) })
+        let past = try JSONParser.parse(text)
+        #expect(past.summary.hasSuffix("(an integer past the 64-bit range -2^63 to 2^63 - 1)"), "seed \(seed): \(text) → \(past.summary)")
+        let within = try JSONParser.parse(String(Int64.random(in: .min ... .max, using: &random)))
+        #expect(!within.summary.contains("past"), "seed \(seed): \(within.summary)")
+        let fraction = try JSONParser.parse(String(Double.random(in: -1e6...1e6, using: &random)) + "5")
+        #expect(!fraction.summary.contains("past"), "seed \(seed): \(fraction.summary)")
+    }
+
     @Test func literalsBuildTheCases() {
         let literal: JSONValue = ["a": [1, 2.5, "x", true, nil], "b": [:]]
         #expect(literal == .object(["a": .array([.integer(1), .double(2.5), .string("x"), .bool(true), .null]), "b": .object([:])]))
