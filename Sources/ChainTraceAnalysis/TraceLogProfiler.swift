@@ -107,7 +107,7 @@ public struct TraceLogProfiler: Sendable {
             if splits[index], let parts = parallel(file, size: sizes[index], makeCollector: makeCollector, progress: report) {
                 part = parts
             } else {
-                part = try sequential(file, collector: makeCollector(), progress: report)
+                part = try sequential(file, oneOfSeveral: files.count > 1, collector: makeCollector(), progress: report)
             }
             bytesDone.withLock { $0 += sizes[index] }
             joined.add(part, of: file)
@@ -151,7 +151,7 @@ public struct TraceLogProfiler: Sendable {
             count: files.count, target: (joined: joined, error: FormatError?.none),
             work: { index -> Swift.Result<FilePart<Collector>, FormatError> in
                 do throws(FormatError) {
-                    return .success(try sequential(files[index], collector: makeCollector(), progress: { _ in }))
+                    return .success(try sequential(files[index], oneOfSeveral: true, collector: makeCollector(), progress: { _ in }))
                 } catch {
                     return .failure(error)
                 }
@@ -188,10 +188,13 @@ public struct TraceLogProfiler: Sendable {
         }
     }
 
+    /// `oneOfSeveral`: the file is one of a log of several, so that holding no line at all is its torn tail (see
+    /// `TraceLogReader.tornTails`).
     private func sequential<Collector: TraceCollector>(
-        _ file: String, collector: Collector, progress: @escaping @Sendable (Int) -> Void
+        _ file: String, oneOfSeveral: Bool, collector: Collector, progress: @escaping @Sendable (Int) -> Void
     ) throws(FormatError) -> FilePart<Collector> {
         let reader = try TraceLogReader(path: file, payloads: false)
+        reader.isOneOfSeveralFiles = oneOfSeveral
         var part = FilePart(collector: collector)
         if Collector.self == NoTraceCollector.self, chains == nil {
             try part.profile.add(contentsOf: reader, progress: progress)

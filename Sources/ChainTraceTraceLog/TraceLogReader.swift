@@ -44,7 +44,9 @@ public final class TraceLogReader {
     public var file: String { lines.file }
     /// The first incomplete last line met so far (of any file); ``tornTails`` lists them all.
     public var tornTail: TornTail? { tornTails.first }
-    /// Every incomplete last line met so far, one at most per file.
+    /// Every incomplete last line met so far, one at most per file — and, in a log of several files, each file that
+    /// holds no line at all (its writer stopped before writing its header: the disk filled up, or the process was
+    /// killed, as a rotating sink started it), whose place the other files are read past.
     public var tornTails: [TornTail] {
         var all = finishedTornTails
         if let current = lines.tornTail { all.append(named(current)) }
@@ -55,6 +57,10 @@ public final class TraceLogReader {
     public private(set) var droppedTraces = 0
     /// The changes made to the recorded chains, as the log records them, in what has been read so far.
     public private(set) var chainEdits: [ChainEdit] = []
+
+    /// Whether the file this reader reads is one of a log of several, read by a reader each (as `stats` reads
+    /// them): then an empty file is a torn tail, as it is to a reader of all of them (see ``tornTails``).
+    package var isOneOfSeveralFiles = false
 
     /// Whether lines are first tried on the fast decoders (tests turn it off to check the general path gives the
     /// same traces).
@@ -373,6 +379,13 @@ public final class TraceLogReader {
         }
         if version == nil && !missingHeaderReported && lines.tornTail == nil && chunk == nil {
             // No line was read: a line before the header either is one or ended in an error (reported).
+            if files.count > 1 || isOneOfSeveralFiles {
+                // One file of several: its writer stopped before writing its header — the disk filled up, or the
+                // process was killed, as the file was started (a rotating sink's next file). Nothing in it is lost;
+                // reported as its torn tail, and the other files are read.
+                finishedTornTails.append(named(TornTail.emptyFile))
+                return nil
+            }
             throw FormatError(
                 file: file,
                 line: 1,

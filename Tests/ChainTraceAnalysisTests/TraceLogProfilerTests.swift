@@ -232,6 +232,46 @@ struct TraceLogProfilerTests {
         #expect(oneThread == several, "seed \(seed)")
     }
 
+    /// A file of a log of several that holds nothing — its writer stopped before its header, as when the disk fills
+    /// up as a rotating sink starts a file — is that file's torn tail: every reader (one reading them all, the
+    /// profiler on any number of threads) reads the other files' traces and reports it. Before, it stopped `stats`,
+    /// `report` and `render` of the whole log. A log that is that one file alone is still an error.
+    @Test(arguments: SeededGenerator.seeds(12))
+    func anEmptyFileAmongSeveralIsATornTail(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let directory = try TestFiles.newDirectory("empty-among")
+        let count = Int.random(in: 2...8, using: &random)
+        let empty = Set((0..<Int.random(in: 1...max(1, count - 1), using: &random)).map { _ in Int.random(in: 0..<count, using: &random) })
+        var expected: [Trace] = []
+        var emptyPaths: [String] = []
+        for index in 0..<count {
+            let path = directory.appendingPathComponent(String(format: "traces-%04d.jsonl", index + 1)).path
+            if empty.contains(index) {
+                try Data().write(to: URL(fileURLWithPath: path))
+                emptyPaths.append(path)
+            } else {
+                let (bytes, _) = Self.log(&random)
+                try Data(bytes).write(to: URL(fileURLWithPath: path))
+                expected += try TraceLogReader(path: path).readAll().traces
+            }
+        }
+        let reader = try TraceLogReader(path: directory.path)
+        let read = try reader.readAll()
+        #expect(read.traces == expected, "seed \(seed): empty files \(empty.sorted()) of \(count)")
+        let emptyTails = reader.tornTails.filter { $0.byteCount == 0 && $0.line == 1 }.compactMap(\.file)
+        #expect(emptyTails == emptyPaths, "seed \(seed)")
+        for threads in [1, Int.random(in: 2...4, using: &random)] {
+            let (result, collected) = try TraceLogProfiler(threads: threads, partBytes: Int.random(in: 64...4_096, using: &random))
+                .profile(paths: [directory.path], collecting: { OrderCollector() })
+            let context = "seed \(seed), \(threads) threads"
+            #expect(collected.traces.map(\.id) == expected.map(\.id), "\(context)")
+            #expect(result.tornTails.map { "\($0.file ?? ""):\($0.line)" } == reader.tornTails.map { "\($0.file ?? ""):\($0.line)" }, "\(context)")
+        }
+        let alone = try #require(emptyPaths.first)
+        #expect(throws: FormatError.self, "seed \(seed): an empty file alone") { _ = try TraceLogReader(path: alone).readAll() }
+        #expect(throws: FormatError.self, "seed \(seed): an empty file alone") { _ = try TraceLogProfiler(threads: 2).profile(paths: [alone]) }
+    }
+
     /// Keeps every trace in the order it was shown.
     struct OrderCollector: TraceCollector {
         var traces: [Trace] = []

@@ -16,7 +16,12 @@ public struct TornTail: Sendable, Hashable, CustomStringConvertible {
         self.problem = problem
     }
 
+    /// A file of a log of several that holds no line: its writer stopped before writing the header.
+    public static let emptyFile = TornTail(line: 1, byteCount: 0, problem: "no line: the writer stopped before writing its header")
+
     public var description: String {
-        (file.map { "\($0): " } ?? "") + "line \(line) is incomplete (\(byteCount) bytes, no newline: the writer stopped mid-line); ignored"
+        let file = file.map { "\($0): " } ?? ""
+        if line == 1, byteCount == 0 { return file + "holds no line (the writer stopped before writing its header); ignored" }
+        return file + "line \(line) is incomplete (\(byteCount) bytes, no newline: the writer stopped mid-line); ignored"
     }
 }
