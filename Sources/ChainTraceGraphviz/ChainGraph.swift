@@ -162,7 +162,10 @@ public struct ChainGraph: Sendable, Hashable {
             return Handler(
                 name: hop.handler, registry: isRegistry ? hop.handler : hop.registry, isObservedOnly: true, isRegistry: isRegistry)
         }
-        let steps = zip(trace.hops, trace.hops.dropFirst()).map { Link(from: $0.handler, to: $1.handler, isObservedOnly: true) }
+        let hops = trace.hops
+        let steps = zip(hops.indices, trace.hopSources).dropFirst().map { index, source in
+            Link(from: hops[source].handler, to: hops[index].handler, isObservedOnly: true)
+        }
         merge(visited, steps)
         if let first = trace.hops.first?.handler, !entries.contains(first) { entries.append(first) }
     }

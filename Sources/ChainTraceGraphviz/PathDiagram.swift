@@ -14,7 +14,9 @@ extension ChainDiagram {
         var hopNumbers: [String: [Int]] = [:]
         for (index, hop) in hops.enumerated() { hopNumbers[hop.handler, default: []].append(index + 1) }
         var stepNumbers: [String: [Int]] = [:]
-        for index in hops.indices.dropFirst() { stepNumbers[hops[index - 1].handler + "\u{0}" + hops[index].handler, default: []].append(index + 1) }
+        for (index, source) in trace.hopSources.enumerated() where source >= 0 {
+            stepNumbers[hops[source].handler + "\u{0}" + hops[index].handler, default: []].append(index + 1)
+        }
         let outcome = trace.outcome
         let name = trace.commandID.map { "\(trace.commandKind) \($0)" } ?? trace.commandKind
         var legend = [

@@ -8,7 +8,8 @@ import Testing
 /// on generated files: logs (plain or gzipped), logs with bad lines among their traces, logs with a torn last line,
 /// gzipped logs cut short, files with no header (command lines, garbage) and empty files. Reading always ends — within one call per line and per file —
 /// every trace of every log is read, in order (of a cut gzip file, the ones before the cut), and every file that is
-/// not a whole log is reported at least once.
+/// not a whole log is reported at least once: as an error, or, an empty file among several, as its torn tail (its
+/// writer stopped before its header).
 @Suite("Reading several files past their errors")
 struct ReadPastErrorsTests {
     enum Kind: CaseIterable {
@@ -74,6 +75,7 @@ struct ReadPastErrorsTests {
         var expected: [(traces: [Trace], cut: Bool)] = []
         var lines = 0
         var notLogs: [String] = []
+        var empty: [String] = []
         for index in 0..<Int.random(in: 1...6, using: &random) {
             let kind = random.pick(Kind.allCases)
             var (bytes, traces, count) = Self.file(kind, first: UInt64(index * 10_000), &random)
@@ -84,7 +86,8 @@ struct ReadPastErrorsTests {
             paths.append(path)
             expected.append((traces, kind == .cutGzippedLog))
             lines += count
-            if kind == .commandLines || kind == .garbage || kind == .empty || kind == .cutGzippedLog { notLogs.append(path) }
+            if kind == .commandLines || kind == .garbage || kind == .cutGzippedLog { notLogs.append(path) }
+            if kind == .empty { empty.append(path) }
         }
         let reader = try TraceLogReader(paths: paths)
         var read: [Trace] = []
@@ -113,6 +116,13 @@ struct ReadPastErrorsTests {
         }
         for path in notLogs {
             #expect(errors.contains { $0.file == path }, "seed \(seed): \(path) is no log, and was not reported")
+        }
+        for path in empty {
+            if paths.count > 1 {
+                #expect(reader.tornTails.contains { $0.file == path && $0.byteCount == 0 }, "seed \(seed): \(path) is empty, and was not reported")
+            } else {
+                #expect(errors.contains { $0.file == path }, "seed \(seed): \(path) is empty, alone, and was not reported")
+            }
         }
     }
 }

@@ -16,12 +16,15 @@ package struct CompactHop: Sendable {
     @usableFromInline package var inclusiveNanoseconds: UInt64
     /// From the start of the trace to the start of the hop, in nanoseconds.
     @usableFromInline package var startNanoseconds: UInt64
+    /// The index in the names of the handler whose hop handed this one its command (see ``HopSource``), or -1 for
+    /// the first hop.
+    @usableFromInline package var sourceHandler: Int
 
     /// Creates a compact hop.
     @inlinable
     package init(
         handler: Int, registry: Int, decision: Decision, parent: Int, selfNanoseconds: UInt64,
-        inclusiveNanoseconds: UInt64, startNanoseconds: UInt64
+        inclusiveNanoseconds: UInt64, startNanoseconds: UInt64, sourceHandler: Int = -1
     ) {
         self.handler = handler
         self.registry = registry
@@ -30,6 +33,7 @@ package struct CompactHop: Sendable {
         self.selfNanoseconds = selfNanoseconds
         self.inclusiveNanoseconds = inclusiveNanoseconds
         self.startNanoseconds = startNanoseconds
+        self.sourceHandler = sourceHandler
     }
 }
 
@@ -134,14 +138,16 @@ extension Trace {
         storage.read { header, records in
             // Read once per trace, not once per conversion.
             let scale = header.pointee.inTicks ? MonotonicClock.nanosecondsPerTick : nil
-            for record in records {
+            for index in records.indices {
+                let record = records[index]
                 let (inclusive, exclusive) = TraceStorage.durations(of: record, scale: scale)
                 let start = scale.map { MonotonicClock.nanoseconds(record.startOffset, scale: $0) } ?? record.startOffset
+                let source = HopSource.source(of: index, in: records)
                 body(
                     CompactHop(
                         handler: Int(record.handler), registry: Int(record.registry), decision: record.decision,
                         parent: Int(record.parent), selfNanoseconds: exclusive, inclusiveNanoseconds: inclusive,
-                        startNanoseconds: start))
+                        startNanoseconds: start, sourceHandler: source < 0 ? -1 : Int(records[source].handler)))
             }
         }
     }
