@@ -80,21 +80,47 @@ struct TraceLogFile {
     }
 
     /// The files of `path`'s numbered series in its directory, by number: each name ``numbered(_:_:)`` gives, and
-    /// the same followed by `.gz` (a finished file someone compressed, as the sink's documentation suggests).
+    /// the same followed by `.gz` (a finished file someone compressed, as the sink's documentation suggests), that
+    /// is a trace log (or empty, or gzip) — from any number on, since old files may have been removed to keep the
+    /// disk from filling. A file only named like one of the series (`traces-2024.jsonl` holding a year's report
+    /// beside `traces.jsonl`) is neither removed when the log is replaced nor continued when it is appended to.
     static func series(of path: String) throws(FormatError) -> [(number: Int, path: String, compressed: Bool)] {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let prefix = slash.map { String(path[...$0]) } ?? ""
         guard let names = try FileBytes.directoryNames(directory) else { return [] }
-        var files: [(number: Int, path: String, compressed: Bool)] = []
+        var byNumber: [Int: [(path: String, compressed: Bool)]] = [:]
         for name in names {
             let compressed = name.hasSuffix(".gz")
             let candidate = prefix + (compressed ? String(name.dropLast(3)) : name)
             guard let number = number(of: candidate, in: path) else { continue }
-            files.append((number, prefix + name, compressed))
+            byNumber[number, default: []].append((prefix + name, compressed))
         }
-        // A number's plain file before its compressed one.
-        return files.sorted { ($0.number, $0.compressed ? 1 : 0) < ($1.number, $1.compressed ? 1 : 0) }
+        var files: [(number: Int, path: String, compressed: Bool)] = []
+        for number in byNumber.keys.sorted() {
+            // A number's plain file before its compressed one.
+            for file in byNumber[number]!.sorted(by: { !$0.compressed && $1.compressed })
+            where isTraceLog(file.path, compressed: file.compressed) {
+                files.append((number, file.path, file.compressed))
+            }
+        }
+        return files
+    }
+
+    /// Whether the file at `path` is one a rotating sink wrote: empty, or starting with a trace log header (or the
+    /// start of one), or — compressed — with gzip's magic bytes.
+    private static func isTraceLog(_ path: String, compressed: Bool) -> Bool {
+        let descriptor = openDescriptor(path, O_RDONLY)
+        guard descriptor >= 0 else { return false }
+        defer { closeDescriptor(descriptor) }
+        guard let first = FileDescriptor.read(descriptor, count: 4096, at: 0) else { return false }
+        if first.isEmpty { return true }
+        if compressed { return first.starts(with: [0x1F, 0x8B]) }
+        let headerLine = Array(first.prefix { $0 != UInt8(ascii: "\n") })
+        // A writer stopped inside its header.
+        if headerLine.count == first.count, TraceLogFormat.isCutHeader(headerLine) { return true }
+        guard let document = try? JSONDocument(bytes: headerLine, file: path) else { return false }
+        return (try? TraceLogFormat.checkHeader(document.root, file: path, line: 1)) != nil
     }
 
     /// The number `candidate` has in `path`'s series, if it is one of its names (exactly as ``numbered(_:_:)``

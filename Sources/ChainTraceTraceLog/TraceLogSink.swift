@@ -67,7 +67,8 @@ public final class TraceLogSink: TraceSink {
         /// order past `traces-9999.jsonl` too. Replacing the log (not appending) removes every file of an earlier
         /// series first — compressed ones (`traces-0003.jsonl.gz`) too — so that a directory holds one log, never
         /// an old run's later files after a new run's; appending continues in the last file, or after it when it has
-        /// been compressed.
+        /// been compressed (or after the last one left, when the oldest have been removed). A file named like one
+        /// of the series that is not a trace log is left alone.
         public var rotationBytes: Int?
 
         /// The defaults: compact, in the background, dropping (counted) when behind.

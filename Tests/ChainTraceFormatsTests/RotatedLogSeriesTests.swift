@@ -6,9 +6,10 @@ import Testing
 
 /// A rotating sink's numbered files, run after run, as an app writes them across restarts: whatever the runs did —
 /// replaced the log or appended to it, rotated at any size, in either format — and whatever was compressed between
-/// them, the directory reads back as exactly the traces written since the log was last replaced, in the order they
-/// were written. Before, a run that replaced a longer log left that log's later files behind (read after the new
-/// run's), and a run appending after compressed files started again at `-0001`.
+/// them, the series reads back as exactly the traces written since the log was last replaced, in the order they
+/// were written, and a file only named like one of the series is left alone. Before, a run that replaced a longer
+/// log left that log's later files behind (read after the new run's), and a run appending after compressed files
+/// started again at `-0001`.
 @Suite("Rotated log series across runs")
 struct RotatedLogSeriesTests {
     static func trace(_ number: Int) -> Trace {
@@ -22,7 +23,13 @@ struct RotatedLogSeriesTests {
     func theDirectoryHoldsTheTracesSinceTheLastReplacement(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let directory = try TestFiles.newDirectory("series")
-        let path = directory.appendingPathComponent(random.pick(["traces.jsonl", "app.v2.jsonl", "t.jsonl"])).path
+        let stem = random.pick(["traces", "app.v2", "t"])
+        let path = directory.appendingPathComponent(stem + ".jsonl").path
+        // A file named like one of the series but not in it (a year's archive, say): never removed, continued or
+        // changed; the series is read by a pattern that leaves it out.
+        let lookalike = directory.appendingPathComponent("\(stem)-2024.jsonl").path
+        let archive = Array("an archive of 2024, not this log\n".utf8)
+        try Data(archive).write(to: URL(fileURLWithPath: lookalike))
         var expected: [Int] = []
         var written = 0
         for run in 0..<Int.random(in: 2...6, using: &random) {
@@ -41,9 +48,10 @@ struct RotatedLogSeriesTests {
             try sink.close()
             // Finished files compressed, as the sink's documentation suggests: some of them, the last one too.
             for file in sink.files where random.chance(0.4) { _ = try TestFiles.gzip(path: file) }
-            let log = try TraceLogReader(path: directory.path).readAll()
+            let log = try TraceLogReader(path: directory.appendingPathComponent("\(stem)-0*").path).readAll()
             #expect(log.traces.map { Int($0.id) } == expected, "seed \(seed), run \(run) (appending: \(appending))")
             #expect(log.tornTail == nil, "seed \(seed), run \(run)")
+            #expect(FileManager.default.contents(atPath: lookalike).map(Array.init) == archive, "seed \(seed), run \(run)")
         }
     }
 
@@ -52,7 +60,8 @@ struct RotatedLogSeriesTests {
         var random = SeededGenerator(seed: seed)
         let directory = try TestFiles.newDirectory("past-9999")
         let path = directory.appendingPathComponent("traces.jsonl").path
-        // A long-running log's files so far, the last of them numbered just below 10 000.
+        // A long-running log's files so far, its oldest removed (the disk kept from filling), the last numbered
+        // just below 10 000.
         let start = Int.random(in: 9_990...9_998, using: &random)
         var written = 0
         for number in (start - 2)...start {
