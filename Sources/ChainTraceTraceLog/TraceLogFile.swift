@@ -41,6 +41,7 @@ struct TraceLogFile {
         self.bufferSize = max(0, bufferSize)
         self.rotationBytes = rotationBytes.map { max(1, $0) }
         fileNumber = 0
+        var replaced: [String] = []
         if rotationBytes != nil {
             let series = try Self.series(of: path)
             if appending {
@@ -50,15 +51,20 @@ struct TraceLogFile {
             } else {
                 // Replaced: the earlier series goes, all of it, so that the directory holds this log alone.
                 fileNumber = 1
-                for file in series {
-                    guard unlink(file.path) == 0 || errno == ENOENT else {
-                        throw .system(file: file.path, expected: "an earlier file of the log, to replace it", code: errno)
-                    }
-                }
+                replaced = series.map(\.path)
             }
         }
         currentFile = rotationBytes == nil ? path : Self.numbered(path, fileNumber)
         try open(appending: appending)
+        // Removed once the new log's first file is open (it took the place of the old first one): a log that cannot
+        // be started leaves the old one whole.
+        for file in replaced where file != currentFile {
+            guard unlink(file) == 0 || errno == ENOENT else {
+                let error = FormatError.system(file: file, expected: "an earlier file of the log, to replace it", code: errno)
+                close()
+                throw error
+            }
+        }
     }
 
     /// `traces.jsonl` → `traces-0001.jsonl`.

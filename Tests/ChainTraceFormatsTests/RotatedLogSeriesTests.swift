@@ -55,6 +55,29 @@ struct RotatedLogSeriesTests {
         }
     }
 
+    /// A log that cannot be started — its first file cannot be made (here a directory holds its name) — leaves the
+    /// log it was to replace whole: the old files are removed only once the new one's first file is open.
+    @Test(arguments: SeededGenerator.seeds(4))
+    func aReplacementThatCannotStartLeavesTheOldLogWhole(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let directory = try TestFiles.newDirectory("cannot-start")
+        let path = directory.appendingPathComponent("traces.jsonl").path
+        var options = TraceLogSink.Options()
+        options.rotationBytes = 1
+        options.format = random.pick([.compact, .jsonLines])
+        let old = try TraceLogSink(path: path, options: options)
+        let count = Int.random(in: 2...6, using: &random)
+        for number in 0..<count { old.record(Self.trace(number)) }
+        try old.close()
+        let first = try #require(old.files.first)
+        try FileManager.default.removeItem(atPath: first)
+        try FileManager.default.createDirectory(atPath: first, withIntermediateDirectories: false)
+        let before = try old.files.dropFirst().map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        #expect(throws: FormatError.self, "seed \(seed)") { _ = try TraceLogSink(path: path, options: options) }
+        let after = try old.files.dropFirst().map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        #expect(after == before, "seed \(seed): the old log's files are as they were")
+    }
+
     @Test(arguments: SeededGenerator.seeds(4))
     func aLogPastFileNineThousandNineHundredNinetyNineReadsInOrder(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
