@@ -111,6 +111,13 @@ let package = Package(
             path: "Tests/Probes/LogKillProbe",
             swiftSettings: upcomingFeatures
         ),
+        // A program that records traces and ends without closing its log (OpenTraceLogSinkTests); no product.
+        .executableTarget(
+            name: "chaintrace-log-exit-probe",
+            dependencies: ["ChainTrace", "ChainTraceTraceLog"],
+            path: "Tests/Probes/LogExitProbe",
+            swiftSettings: upcomingFeatures
+        ),
         .target(
             name: "SampleSupport",
             dependencies: ["ChainTrace", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceGraphviz", "ChainTraceReport"],

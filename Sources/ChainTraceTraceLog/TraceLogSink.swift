@@ -14,8 +14,10 @@ public import ChainTrace
 /// By default ``record(_:)`` only hands the trace to a queue of the calling thread's own (no lock shared with
 /// other threads, no system call, no allocation); a background thread drains the queues, encodes the traces in
 /// the compact format (``CompactTraceLogFormat``) and writes them. It writes at least every
-/// ``Options/flushInterval``, on ``flush()`` and on ``close()``; a trace is always written whole, so a crash
-/// loses at most what was not yet written and can tear only the last line, which readers report.
+/// ``Options/flushInterval``, on ``flush()``, on ``close()``, and when the process exits normally with the sink
+/// still open (a sink in a global, given to `ChainTracing.bootstrap`, is never closed otherwise); a trace is always
+/// written whole, so a crash loses at most what was not yet written and can tear only the last line, which readers
+/// report.
 ///
 /// When the writer falls behind and a thread's queue is full, ``Options/whenBehind`` decides: drop the trace
 /// (counted in ``droppedCount`` and written into the log as a record, so the loss is never silent) or block the
@@ -121,6 +123,7 @@ public final class TraceLogSink: TraceSink {
             writer = nil
             direct = LockedValue(file)
         }
+        OpenTraceLogSinks.add(self)
     }
 
     /// Creates (or continues) the log at `path` with the default options and a buffer of `bufferSize` bytes.
@@ -223,6 +226,7 @@ public final class TraceLogSink: TraceSink {
     /// Writes every trace recorded and closes the file; later traces are dropped (and counted).
     public func close() throws(FormatError) {
         closed.store(1)
+        OpenTraceLogSinks.remove(self)
         let error: FormatError?
         if let writer {
             writer.close()
