@@ -119,14 +119,39 @@ struct TraceLogFile {
         let descriptor = openDescriptor(path, O_RDONLY)
         guard descriptor >= 0 else { return false }
         defer { closeDescriptor(descriptor) }
-        guard let first = FileDescriptor.read(descriptor, count: 4096, at: 0) else { return false }
-        if first.isEmpty { return true }
-        if compressed { return first.starts(with: [0x1F, 0x8B]) }
+        let size = lseek(descriptor, 0, SEEK_END)
+        if compressed {
+            return size == 0 || FileDescriptor.read(descriptor, count: 2, at: 0).map { $0 == [0x1F, 0x8B] } ?? false
+        }
+        switch try? start(of: descriptor, size: Int64(size), path: path) {
+        case .empty, .cutHeader, .log: return true
+        case .other, nil: return false
+        }
+    }
+
+    /// What a file's first line says it is.
+    private enum FileStart {
+        case empty
+        /// Only the start of a header, of this many bytes, and nothing after: its writer stopped inside it.
+        case cutHeader(byteCount: Int)
+        case log(version: Int)
+        /// Not a trace log: its first line, and why it is no header.
+        case other(headerLine: [UInt8], problem: FormatError)
+    }
+
+    /// Reads the first line of the file open at `descriptor`, `size` bytes long.
+    private static func start(of descriptor: Int32, size: Int64, path: String) throws(FormatError) -> FileStart {
+        guard size > 0 else { return .empty }
+        guard let first = FileDescriptor.read(descriptor, count: Int(min(size, 4096)), at: 0), !first.isEmpty else {
+            throw .system(file: path, expected: "a readable trace log", code: errno)
+        }
         let headerLine = Array(first.prefix { $0 != UInt8(ascii: "\n") })
-        // A writer stopped inside its header.
-        if headerLine.count == first.count, TraceLogFormat.isCutHeader(headerLine) { return true }
-        guard let document = try? JSONDocument(bytes: headerLine, file: path) else { return false }
-        return (try? TraceLogFormat.checkHeader(document.root, file: path, line: 1)) != nil
+        if Int64(headerLine.count) == size, TraceLogFormat.isCutHeader(headerLine) { return .cutHeader(byteCount: headerLine.count) }
+        do {
+            return .log(version: try TraceLogFormat.checkHeader(try JSONDocument(bytes: headerLine, file: path).root, file: path, line: 1))
+        } catch {
+            return .other(headerLine: headerLine, problem: error)
+        }
     }
 
     /// The number `candidate` has in `path`'s series, if it is one of its names (exactly as ``numbered(_:_:)``
@@ -256,25 +281,22 @@ struct TraceLogFile {
     /// when empty) and the cut line.
     private static func prepareForAppending(_ descriptor: Int32, path: String) throws(FormatError) -> (Int?, TornTail?) {
         let size = lseek(descriptor, 0, SEEK_END)
-        guard size > 0 else { return (nil, nil) }
         // The header: the first line must be a trace log's.
-        guard let first = FileDescriptor.read(descriptor, count: Int(min(size, 4096)), at: 0), !first.isEmpty else {
-            throw .system(file: path, expected: "a readable trace log", code: errno)
-        }
-        let headerLine = Array(first.prefix { $0 != UInt8(ascii: "\n") })
-        // A writer stopped inside its header left only the start of one: the file held nothing yet, and is cut
-        // to empty (the cut reported) to get a whole header.
-        if Int64(headerLine.count) == size, TraceLogFormat.isCutHeader(headerLine) {
-            _ = try cut(descriptor, to: 0, size: Int64(size), path: path)
-            return (nil, TornTail(line: 1, byteCount: headerLine.count, problem: "the start of a header, cut off before appending"))
-        }
         let version: Int
-        do {
-            version = try TraceLogFormat.checkHeader(try JSONDocument(bytes: headerLine, file: path).root, file: path, line: 1)
-        } catch {
+        switch try start(of: descriptor, size: Int64(size), path: path) {
+        case .empty:
+            return (nil, nil)
+        case .cutHeader(let byteCount):
+            // A writer stopped inside its header left only the start of one: the file held nothing yet, and is cut
+            // to empty (the cut reported) to get a whole header.
+            _ = try cut(descriptor, to: 0, size: Int64(size), path: path)
+            return (nil, TornTail(line: 1, byteCount: byteCount, problem: "the start of a header, cut off before appending"))
+        case .log(let found):
+            version = found
+        case .other(let headerLine, let problem):
             throw FormatError(
                 file: path, line: 1, column: 1, expected: "a trace log to append to (its header line)",
-                found: headerLine.isEmpty ? "an empty first line" : "something else (\(error.expected))")
+                found: headerLine.isEmpty ? "an empty first line" : "something else (\(problem.expected))")
         }
         // The end: append only after a newline; a torn last line is cut off.
         var end = Int64(size)

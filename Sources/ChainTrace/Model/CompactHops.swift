@@ -16,15 +16,12 @@ package struct CompactHop: Sendable {
     @usableFromInline package var inclusiveNanoseconds: UInt64
     /// From the start of the trace to the start of the hop, in nanoseconds.
     @usableFromInline package var startNanoseconds: UInt64
-    /// The index in the names of the handler whose hop handed this one its command (see ``HopSource``), or -1 for
-    /// the first hop.
-    @usableFromInline package var sourceHandler: Int
 
     /// Creates a compact hop.
     @inlinable
     package init(
         handler: Int, registry: Int, decision: Decision, parent: Int, selfNanoseconds: UInt64,
-        inclusiveNanoseconds: UInt64, startNanoseconds: UInt64, sourceHandler: Int = -1
+        inclusiveNanoseconds: UInt64, startNanoseconds: UInt64
     ) {
         self.handler = handler
         self.registry = registry
@@ -33,7 +30,6 @@ package struct CompactHop: Sendable {
         self.selfNanoseconds = selfNanoseconds
         self.inclusiveNanoseconds = inclusiveNanoseconds
         self.startNanoseconds = startNanoseconds
-        self.sourceHandler = sourceHandler
     }
 }
 
@@ -135,6 +131,13 @@ extension Trace {
     /// Calls `body` with each hop in compact form — the same numbers ``hops`` gives, without building them.
     @inlinable
     package func forEachCompactHop(_ body: (CompactHop) -> Void) {
+        forEachCompactHop { hop, _ in body(hop) }
+    }
+
+    /// Calls `body` with each hop in compact form and the index in the names of the handler whose hop handed it
+    /// its command (see ``HopSource``), or -1 for the first.
+    @inlinable
+    package func forEachCompactHop(_ body: (CompactHop, _ sourceHandler: Int) -> Void) {
         storage.read { header, records in
             // Read once per trace, not once per conversion.
             let scale = header.pointee.inTicks ? MonotonicClock.nanosecondsPerTick : nil
@@ -147,7 +150,8 @@ extension Trace {
                     CompactHop(
                         handler: Int(record.handler), registry: Int(record.registry), decision: record.decision,
                         parent: Int(record.parent), selfNanoseconds: exclusive, inclusiveNanoseconds: inclusive,
-                        startNanoseconds: start, sourceHandler: source < 0 ? -1 : Int(records[source].handler)))
+                        startNanoseconds: start),
+                    source < 0 ? -1 : Int(records[source].handler))
             }
         }
     }
