@@ -4,8 +4,9 @@ import ChainTraceDefinitions
 /// When a handler counts as slow — one rule shared by `chaintrace replay`, `stats` and the renderer's legend.
 ///
 /// A handler is flagged when any clause holds: its self time (at a percentile) is over an absolute threshold,
-/// its share of the chain's total self time is over a fraction, its self time is over k × the median handler's,
-/// or it is over its own budget from the chain definition.
+/// its share of the chain's total self time is over a fraction, its self time is over k × the median handler's
+/// (at a percentile: on more of its hops than chance puts past the percentile, so that one slow hop among a few
+/// flags nothing), or it is over its own budget from the chain definition.
 ///
 /// Written as comma-separated clauses: `p95>1ms`, `p99>250us`, `share>30%`, `5x-median` (or `p99>5x-median`).
 /// The default is `p95>1ms,5x-median`; budgets always apply.
@@ -67,7 +68,8 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
         case over(Statistic, nanoseconds: Int64)
         /// The handler's share of all self time is over this fraction (0–1).
         case share(over: Double)
-        /// The statistic is over this multiple of the median handler's same statistic.
+        /// The statistic is over this multiple of the median handler's same statistic — for a percentile, on enough
+        /// of the handler's hops (a one-sided binomial test at ``SlowHandlerRule/relativeEvidenceLevel``).
         case timesMedian(Statistic, factor: Double)
     }
 
@@ -166,7 +168,11 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
             case .share(let fraction):
                 "share of chain time > \(Self.percent(fraction))"
             case .timesMedian(let statistic, let factor):
-                "\(statistic.description) self time > \(Self.number(factor))× the median handler's"
+                if case .percentile = statistic {
+                    "\(statistic.description) self time > \(Self.number(factor))× the median handler's on enough of its hops"
+                } else {
+                    "\(statistic.description) self time > \(Self.number(factor))× the median handler's"
+                }
             }
         }
         if checksBudgets { parts.append("over its budget") }
@@ -196,10 +202,18 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
                 case .timesMedian(let statistic, let factor):
                     guard let median = medians[statistic] else { continue }
                     let value = statistic.value(of: handler)
-                    if value > factor * median, value > 0 {
-                        let ratio = median > 0 ? "\(Self.number(value / median))×" : "∞×"
-                        reasons.append("\(statistic.description) \(Self.time(value)) = \(ratio) the median \(Self.time(median)) > \(Self.number(factor))×")
+                    let limit = factor * median
+                    guard value > limit, value > 0 else { continue }
+                    var evidence = ""
+                    if case .percentile(let percentile) = statistic {
+                        // `limit` is below `value`, which is at most the longest self time: a time the histogram holds.
+                        let over = handler.seen - handler.selfTimeCount(atOrBelow: UInt64(limit))
+                        guard Self.isBeyondChance(over: over, of: handler.seen, percentile: percentile) else { continue }
+                        evidence = " (\(over) of \(handler.seen) hops over \(Self.time(limit)))"
                     }
+                    let ratio = median > 0 ? "\(Self.number(value / median))×" : "∞×"
+                    reasons.append(
+                        "\(statistic.description) \(Self.time(value)) = \(ratio) the median \(Self.time(median)) > \(Self.number(factor))×\(evidence)")
                 }
             }
             if checksBudgets, let budget = handler.budgetNanoseconds {
@@ -211,6 +225,25 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
             if !reasons.isEmpty { flags.append(SlowHandlerFlag(handler: handler.handler, reasons: reasons)) }
         }
         return flags
+    }
+
+    /// The significance level of the test a relative clause on a percentile makes before it flags a handler: more
+    /// of its hops over k × the median handler's than chance puts past the percentile, at this level (0.01).
+    public static var relativeEvidenceLevel: Double { 0.01 }
+
+    /// Whether `over` of a handler's `hops` over a relative clause's time are more than chance puts there when only
+    /// the hops past `percentile` are: if each hop were over it with chance 1 − `percentile`/100 — the most that
+    /// leaves the percentile at or under it — the chance of `over` or more (a one-sided binomial test) is below
+    /// ``relativeEvidenceLevel``.
+    ///
+    /// Why: the median handler's p95 in a replay of a few commands is tens of nanoseconds, and a p95 of a few hops is
+    /// their slowest, so one hop that met a cold cache or a preempted thread made a handler that does nothing
+    /// "slow" in most short replays: one of the benchmark chain's ten alike validators was flagged in 22 of 30
+    /// replays of its first 2–30 *varied* commands, and in 1 of 30 with the test (both of that replay's two
+    /// commands slow in the first handler). For p95 the test needs 2 of 2 hops over the time, 3 of 5, 4 of 10,
+    /// 6 of 30, 12 of 100; over thousands of hops it asks hardly more than the percentile itself.
+    static func isBeyondChance(over: Int, of hops: Int, percentile: Double) -> Bool {
+        BinomialTail.probability(atLeast: over, of: hops, each: 1 - percentile / 100) < relativeEvidenceLevel
     }
 
     /// The median handler's value of each statistic a `timesMedian` clause uses (with at least three handlers).

@@ -22,7 +22,7 @@ struct SlowHandlerRuleTests {
     @Test func parsesClausesAndStatesThemInTheLegend() throws {
         let rule = try SlowHandlerRule.parse("p99>250us, share>30%, 3x-median")
         #expect(rule.clauses == [.over(.p99, nanoseconds: 250_000), .share(over: 0.3), .timesMedian(.p95, factor: 3)])
-        #expect(rule.description == "slow when p99 self time > 250µs, or share of chain time > 30%, or p95 self time > 3× the median handler's, or over its budget")
+        #expect(rule.description == "slow when p99 self time > 250µs, or share of chain time > 30%, or p95 self time > 3× the median handler's on enough of its hops, or over its budget")
         #expect(throws: RuleSyntaxError.self) { try SlowHandlerRule.parse("p95<1ms") }
         #expect(throws: RuleSyntaxError.self) { try SlowHandlerRule.parse("share>130%") }
     }
@@ -34,7 +34,7 @@ struct SlowHandlerRuleTests {
         let flags = SlowHandlerRule(clauses: [.timesMedian(.p95, factor: 5)]).flags(in: profile)
         #expect(flags.map(\.handler) == ["B", "D"])
         #expect(flags[0].reasons == ["p95 1µs > budget 500ns"])
-        #expect(flags[1].reasons == ["p95 20µs = 20× the median 1µs > 5×"])
+        #expect(flags[1].reasons == ["p95 20µs = 20× the median 1µs > 5× (100 of 100 hops over 5µs)"])
         let share = SlowHandlerRule(clauses: [.share(over: 0.5)], checksBudgets: false).flags(in: profile)
         #expect(share.map(\.handler) == ["D"])
         #expect(share[0].reasons == ["87% of chain time > 50%"])

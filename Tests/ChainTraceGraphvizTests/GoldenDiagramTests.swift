@@ -45,8 +45,8 @@ struct GoldenDiagramTests {
     @Test func profileScalesByTimeAndStatesTheSlowRuleWithItsNumbers() throws {
         let dot = ChainDiagram.profile(try DiagramFixtures.profile("editor-before.traces.jsonl"), over: try DiagramFixtures.graph()).text
         try DiagramFixtures.expectGolden(dot, "profile.dot")
-        #expect(dot.contains("slow when p95 self time &gt; 1ms, or p95 self time &gt; 5× the median handler&#39;s, or over its budget"))
-        #expect(dot.contains("⚠ <b>Window</b>: p95 9µs = 7.5× the median 1.2µs &gt; 5×"))
+        #expect(dot.contains("slow when p95 self time &gt; 1ms, or p95 self time &gt; 5× the median handler&#39;s on enough of its hops, or over its budget"))
+        #expect(dot.contains("⚠ <b>Window</b>: p95 9µs = 7.5× the median 1.2µs &gt; 5× (4 of 4 hops over 6µs)"))
         #expect(!dot.contains("⚠ <b>Search</b>"))
     }
 
