@@ -10,15 +10,21 @@ struct ChainNameList {
     private var names: [String] = []
     /// For each name number of the reader, its index in `names`, or -1.
     private var local: [Int] = []
+    /// For a list of one trace's names: each of their reader's numbers, with its index in `names`. (`local` would
+    /// grow to the reader's highest number for every such trace: `stats` of a compact log of 200 000 traces among
+    /// 50 000 handler names spent 41% of its time there.)
+    private var sparse: [Int: Int]?
     private var shared: SharedTraceNames
     private var isStale = false
     /// The lists this one hands out only grow: each starts with the names of the ones before.
     private let lineage = NameLineage()
 
-    /// An empty list for the chain called `chain`.
-    init(chain: String) {
+    /// An empty list for the chain called `chain`; `ofOneTrace` for the names of one trace alone, which does not
+    /// share a list (see ``holds(_:)``).
+    init(chain: String, ofOneTrace: Bool = false) {
         self.chain = chain
         shared = SharedTraceNames(chain: chain, names: [])
+        if ofOneTrace { sparse = [:] }
     }
 
     /// The most names a list shares. Each name added makes a new shared list, a copy of the one before, so that
@@ -34,6 +40,13 @@ struct ChainNameList {
 
     /// The index in the list of the reader's name `number` (one of `strings`), added the first time.
     mutating func index(of number: Int, in strings: [String]) -> Int {
+        if sparse != nil {
+            if let index = sparse![number] { return index }
+            names.append(strings[number])
+            sparse![number] = names.count - 1
+            isStale = true
+            return names.count - 1
+        }
         if number < local.count, local[number] >= 0 { return local[number] }
         while local.count <= number { local.append(-1) }
         names.append(strings[number])

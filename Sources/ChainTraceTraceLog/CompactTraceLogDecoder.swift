@@ -401,7 +401,7 @@ struct CompactSegment {
             && hops.allSatisfy { chainNames.holds($0.handler) && ($0.registry < 0 || chainNames.holds($0.registry)) }
         if !sharesList {
             chains[chain] = chainNames
-            chainNames = ChainNameList(chain: chainName)
+            chainNames = ChainNameList(chain: chainName, ofOneTrace: true)
         }
         let localEntry = chainNames.index(of: Int(entry), in: self.names)
         for index in hops.indices {
