@@ -118,7 +118,7 @@ struct DiagramCanvas {
     /// A handler keeps at most ``maximumLinksThroughHidden`` links through hidden handlers — those with the fewest
     /// hidden on the way (then in order) — and `leftOut` counts the rest: with most handlers hidden, every drawn one
     /// may reach every other through them, and a profile of 80 drawn handlers among 50 000 (one forwarding to all)
-    /// had 6 321 links, which Graphviz was still laying out after four minutes.
+    /// had 6 321 links, which Graphviz was still laying out after nine minutes.
     func drawnLinks() -> (links: [DrawnLink], leftOut: Int) {
         var result: [DrawnLink] = []
         var leftOut = 0

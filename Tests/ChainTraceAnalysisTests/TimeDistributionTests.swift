@@ -27,7 +27,7 @@ struct TimeDistributionTests {
 
     /// Some times into both, one by one or by the count.
     static func fill(_ distribution: inout TimeDistribution, _ histogram: inout Histogram<UInt64>, _ random: inout SeededGenerator) {
-        for _ in 0..<random.pick([0, 1, 5, TimeDistribution.fewest - 1, TimeDistribution.fewest, TimeDistribution.fewest + 1, 200]) {
+        for _ in 0..<random.pick([0, 1, 5, TimeDistribution.fewest - 1, TimeDistribution.fewest, TimeDistribution.fewest + 1, 200, TimeDistribution.fewest * 2]) {
             let time = time(&random)
             let count = random.chance(0.2) ? UInt64.random(in: 1...40, using: &random) : 1
             distribution.record(time, count: count)
