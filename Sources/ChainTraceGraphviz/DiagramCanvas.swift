@@ -19,14 +19,13 @@ struct DiagramCanvas {
     private(set) var hiddenNotes: [String] = []
     private var idByName: [String: String] = [:]
     private var drawnNames: Set<String> = []
-    /// The graph's links by the handler they leave, as the places in ``names`` of the handlers they go to, in the
-    /// graph's order: walked through hidden handlers by number, not by name (see ``HiddenWalk``).
-    private let outgoing: [[Int]]
-    /// Whether each of the graph's links is observed only, beside ``outgoing``.
-    private let outgoingObservedOnly: [[Bool]]
+    /// The graph's links by the handler they leave: the number (the place in ``nameOfNumber``) of the handler each
+    /// goes to, and whether it is observed only, in the graph's order — walked through hidden handlers by number, not
+    /// by name (see ``HiddenWalk``).
+    private let outgoing: [[(to: Int, isObservedOnly: Bool)]]
     /// Every name a handler or link of the graph has, numbered: the handlers first, in order.
-    private let names: [String]
-    private let numberByName: [String: Int]
+    private let nameOfNumber: [String]
+    private let numberOfName: [String: Int]
 
     static let entryID = "entry"
 
@@ -48,30 +47,12 @@ struct DiagramCanvas {
     /// `heat` is given and there are more than the maximum, the hottest.
     init(graph: ChainGraph, options: DiagramOptions, heat: ((String) -> Double)? = nil, heatUnit: String = "self time") {
         self.graph = graph
-        var allNames = graph.handlers.map(\.name)
-        var numberByName = Dictionary(allNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        func number(_ name: String) -> Int {
-            if let known = numberByName[name] { return known }
-            allNames.append(name)
-            numberByName[name] = allNames.count - 1
-            return allNames.count - 1
-        }
-        var outgoing: [[Int]] = []
-        var outgoingObservedOnly: [[Bool]] = []
-        for link in graph.links {
-            let (from, to) = (number(link.from), number(link.to))
-            while outgoing.count < allNames.count {
-                outgoing.append([])
-                outgoingObservedOnly.append([])
-            }
-            outgoing[from].append(to)
-            outgoingObservedOnly[from].append(link.isObservedOnly)
-        }
-        while outgoing.count < allNames.count {
-            outgoing.append([])
-            outgoingObservedOnly.append([])
-        }
-        (self.outgoing, self.outgoingObservedOnly, self.names, self.numberByName) = (outgoing, outgoingObservedOnly, allNames, numberByName)
+        var seenNames: Set<String> = []
+        let nameOfNumber = (graph.handlers.map(\.name) + graph.links.flatMap { [$0.from, $0.to] }).filter { seenNames.insert($0).inserted }
+        let numberOfName = Dictionary(uniqueKeysWithValues: nameOfNumber.enumerated().map { ($1, $0) })
+        var outgoing = [[(to: Int, isObservedOnly: Bool)]](repeating: [], count: nameOfNumber.count)
+        for link in graph.links { outgoing[numberOfName[link.from]!].append((numberOfName[link.to]!, link.isObservedOnly)) }
+        (self.outgoing, self.nameOfNumber, self.numberOfName) = (outgoing, nameOfNumber, numberOfName)
         for (index, handler) in graph.handlers.enumerated() { idByName[handler.name] = "h\(index)" }
         var names = graph.handlers.map(\.name)
         let ignored = Set(options.ignore)
@@ -124,12 +105,12 @@ struct DiagramCanvas {
         var leftOut = 0
         var walk = HiddenWalk(canvas: self)
         for handler in drawn {
-            guard let from = numberByName[handler.name] else { continue }
+            guard let from = numberOfName[handler.name] else { continue }
             walk.restart()
             var own: [DrawnLink] = []
-            for (to, isObservedOnly) in zip(outgoing[from], outgoingObservedOnly[from]) {
-                walk.reach(from: to) { target, hidden in
-                    own.append(DrawnLink(from: handler.name, to: names[target], hidden: hidden, isObservedOnly: isObservedOnly))
+            for link in outgoing[from] {
+                walk.reach(from: link.to) { target, hidden in
+                    own.append(DrawnLink(from: handler.name, to: nameOfNumber[target], hidden: hidden, isObservedOnly: link.isObservedOnly))
                 }
             }
             let throughHidden = own.indices.filter { own[$0].hidden > 0 }
@@ -156,8 +137,8 @@ struct DiagramCanvas {
         var result: [(name: String, hidden: Int)] = []
         var walk = HiddenWalk(canvas: self)
         for entry in graph.entries {
-            guard let start = numberByName[entry] else { continue }
-            walk.reach(from: start) { result.append((names[$0], $1)) }
+            guard let start = numberOfName[entry] else { continue }
+            walk.reach(from: start) { result.append((nameOfNumber[$0], $1)) }
         }
         return result
     }
@@ -173,7 +154,7 @@ struct DiagramCanvas {
     /// link: a report of a log of 50 000 handler names, one handler forwarding to all of them, was still drawing
     /// its profile after four minutes; with one walk by name a handler, the links took 2.6 s; by number, 0.17 s.
     private struct HiddenWalk {
-        private let outgoing: [[Int]]
+        private let outgoing: [[(to: Int, isObservedOnly: Bool)]]
         private let isDrawn: [Bool]
         /// For each handler, the generation of the walk that went through or found it last.
         private var mark: [Int]
@@ -181,8 +162,8 @@ struct DiagramCanvas {
 
         init(canvas: DiagramCanvas) {
             outgoing = canvas.outgoing
-            isDrawn = canvas.names.map(canvas.isDrawn)
-            mark = Array(repeating: -1, count: canvas.names.count)
+            isDrawn = canvas.nameOfNumber.map(canvas.isDrawn)
+            mark = Array(repeating: -1, count: canvas.nameOfNumber.count)
         }
 
         /// Starts another walk: every handler unseen again.
@@ -197,7 +178,7 @@ struct DiagramCanvas {
             while !frontier.isEmpty {
                 var next: [Int] = []
                 for handler in frontier {
-                    for target in outgoing[handler] where mark[target] != generation {
+                    for (target, _) in outgoing[handler] where mark[target] != generation {
                         mark[target] = generation
                         if isDrawn[target] { found(target, depth) } else { next.append(target) }
                     }
