@@ -58,12 +58,26 @@ public struct ChainDefinition: Sendable {
     ///   field, an invalid rule, an unknown or duplicate name — with its line and column. Warnings (unreachable
     ///   or shadowed handlers) do not stop it; ``ChainDefinitionLinter`` reports them.
     public static func load(path: String) throws(FormatError) -> ChainDefinition {
-        try load(document: JSONDocument(path: path))
+        try load(bytes: FileBytes.read(path), file: path)
     }
 
     /// Reads a definition from JSON text; `file` names it in errors.
     public static func load(bytes: [UInt8], file: String = "<memory>") throws(FormatError) -> ChainDefinition {
-        try load(document: JSONDocument(bytes: bytes, file: file))
+        try load(document: document(bytes, file: file))
+    }
+
+    /// `bytes` parsed as one JSON document — or, when they are a trace log (or gzip-compressed) given in a
+    /// definition's place, an error that says so.
+    static func document(_ bytes: [UInt8], file: String) throws(FormatError) -> JSONDocument {
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(bytes: bytes, file: file)
+        } catch {
+            throw OtherFileGivenAsDefinition.error(bytes, file: file) ?? error
+        }
+        // A log of no traces is one JSON document: its header, which no definition has a `format` member like.
+        if document.root["format"] != nil, let error = OtherFileGivenAsDefinition.error(bytes, file: file) { throw error }
+        return document
     }
 
     static func load(document: JSONDocument) throws(FormatError) -> ChainDefinition {

@@ -30,7 +30,7 @@ public struct ChainDefinitionLinter: Sendable {
     /// Checks a definition given as JSON text; `file` names it in findings.
     public static func lint(bytes: [UInt8], file: String) -> [LintFinding] {
         do {
-            return lint(document: try JSONDocument(bytes: bytes, file: file))
+            return lint(document: try ChainDefinition.document(bytes, file: file))
         } catch {
             return [LintFinding(severity: .error, check: .invalidJSON, error: error)]
         }
