@@ -120,6 +120,39 @@ final class InstrumentedAsyncHandler: AsyncNumberHandling, @unchecked Sendable {
     }
 }
 
+/// The floor under any async wrapper of a handler's body, `traceHop` or another: the hand-written async handler
+/// with its body in a `nonisolated(nonsending)` closure handed to a function that checks one flag and calls it.
+/// The closure is an async frame of its own, and on its return from the next handler it hops back to the
+/// caller's isolation: what "recorder off" costs an async instrumented hop, whoever wrote the wrapper.
+final class ClosureWrappedAsyncHandler: AsyncNumberHandling, @unchecked Sendable {
+    var next: (any AsyncNumberHandling)?
+    let index: Int
+    init(_ index: Int) { self.index = index }
+    func handle(_ command: Command) async -> Int? {
+        await wrappedAsync { command.value % handlerCount == index ? index : await next?.handle(command) }
+    }
+}
+
+/// Never set: the branch a wrapper takes when it records nothing.
+nonisolated(unsafe) var wrapperRecords = false
+
+/// A wrapper that records nothing: one load, one branch, the body.
+@inline(__always)
+nonisolated(nonsending) func wrappedAsync<Result>(
+    _ body: nonisolated(nonsending) () async throws -> Result
+) async rethrows -> Result {
+    guard wrapperRecords else { return try await body() }
+    return try await wrappedAsyncRecording(body)
+}
+
+@inline(never)
+nonisolated(nonsending) func wrappedAsyncRecording<Result>(
+    _ body: nonisolated(nonsending) () async throws -> Result
+) async rethrows -> Result {
+    blackHole(0)
+    return try await body()
+}
+
 func linkAsync<Handler: AsyncNumberHandling>(_ handlers: [Handler], _ set: (Handler, Handler) -> Void) -> any AsyncNumberHandling {
     for (handler, following) in zip(handlers, handlers.dropFirst()) { set(handler, following) }
     return handlers[0]
@@ -351,13 +384,25 @@ variant("instrumented chain (traceHop), traced", share: 0.3) { count in
     ChainTracing.withRecorder(instrumentedRecorder) { sendPlain(instrumented, count) }
 }
 
+let instrumentedSampledRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000), sampling: .oneIn(100), capturesPayloads: false)
+variant("instrumented chain (traceHop), sampled 1/100", share: 0.3) { count in
+    ChainTracing.withRecorder(instrumentedSampledRecorder) { sendPlain(instrumented, count) }
+}
+
 let plainAsync = linkAsync((0..<handlerCount).map(PlainAsyncHandler.init)) { $0.next = $1 }
 variant("async hand-written chain, no ChainTrace", share: 0.3) { sendAsync(plainAsync, $0) }
+let closureWrappedAsync = linkAsync((0..<handlerCount).map(ClosureWrappedAsyncHandler.init)) { $0.next = $1 }
+variant("async hand-written chain, body in a closure (wrapper floor)", share: 0.3) { sendAsync(closureWrappedAsync, $0) }
 let instrumentedAsync = linkAsync((0..<handlerCount).map(InstrumentedAsyncHandler.init)) { $0.next = $1 }
 variant("async instrumented chain (traceHop), recorder off", share: 0.3) { sendAsync(instrumentedAsync, $0) }
 let instrumentedAsyncRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000), capturesPayloads: false)
 variant("async instrumented chain (traceHop), traced", share: 0.1) { count in
     sendAsync(instrumentedAsync, count, recorder: instrumentedAsyncRecorder)
+}
+
+let instrumentedAsyncSampledRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000), sampling: .oneIn(100), capturesPayloads: false)
+variant("async instrumented chain (traceHop), sampled 1/100", share: 0.3) { count in
+    sendAsync(instrumentedAsync, count, recorder: instrumentedAsyncSampledRecorder)
 }
 
 let printing = link((0..<handlerCount).map(PrintingHandler.init))
@@ -432,6 +477,12 @@ if let index = variants.firstIndex(where: { $0.name == "instrumented chain (trac
     let instrumentedOff = best[index] - plainBaseline
     print("")
     print("instrumented chain, recorder off, over the same hand-written chain: +\(fixed(instrumentedOff)) ns/hop")
+}
+if let off = variants.firstIndex(where: { $0.name == "async instrumented chain (traceHop), recorder off" }),
+    let floor = variants.firstIndex(where: { $0.name == "async hand-written chain, body in a closure (wrapper floor)" })
+{
+    let overFloor = best[off] - best[floor]
+    print("async instrumented chain, recorder off, over the wrapper floor: \(overFloor < 0 ? "" : "+")\(fixed(overFloor)) ns/hop")
 }
 
 // Thread scaling, interleaved the same way: each round runs every configuration once, best of the rounds.

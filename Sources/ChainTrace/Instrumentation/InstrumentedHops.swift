@@ -137,6 +137,9 @@ extension ChainTracing {
             // change the decision of the hop they ran in; the time they took is that hop's own. The common case, a
             // command of the trace's own type, is told apart by one comparison with the type kept beside the
             // thread's trace, marked likely: about 1.5 ns a traced hop (Performance.md, runs 38–39).
+            // A hop inside a command the recorder chose not to trace (sampled out, filtered out), where no task's
+            // trace could take it: untraced, after one load.
+            if outer == nil, thread.untracedOutsideTaskTraces > 0 { return try body() }
             let outerType = thread.activeCommandType
             if outer != nil { thread.activeTrace = nil }
             defer { if outer != nil { (thread.activeTrace, thread.activeCommandType) = (outer, outerType) } }
@@ -148,8 +151,8 @@ extension ChainTracing {
                     task: outer == nil ? nil : TaskHops.none)
             else {
                 // The command is not traced: its nested hops must not trace it either.
-                thread.untracedDepth += 1
-                defer { thread.untracedDepth -= 1 }
+                let outsideTaskTraces = enterUntraced(thread)
+                defer { leaveUntraced(thread, outsideTaskTraces: outsideTaskTraces) }
                 return try body()
             }
             guard isOutermost else {
@@ -167,6 +170,24 @@ extension ChainTracing {
             }
             return try runNested(handler, in: trace, role: role, judge: judge, onLoop: onLoop, body)
         }
+    }
+
+    /// Notes on `thread` that an instrumented synchronous hop runs its command untraced, and returns whether it
+    /// began where no task's trace was open (see ``ThreadStateFields/untracedOutsideTaskTraces``). Out of line: it
+    /// reads the task-local, once a command.
+    @usableFromInline
+    static func enterUntraced(_ thread: ThreadState) -> Bool {
+        thread.untracedDepth += 1
+        let outsideTaskTraces = taskHopsOfCaller.trace == nil
+        if outsideTaskTraces { thread.untracedOutsideTaskTraces += 1 }
+        return outsideTaskTraces
+    }
+
+    /// Undoes ``enterUntraced(_:)`` when its hop ends.
+    @inlinable
+    static func leaveUntraced(_ thread: ThreadState, outsideTaskTraces: Bool) {
+        thread.untracedDepth -= 1
+        if outsideTaskTraces { thread.untracedOutsideTaskTraces -= 1 }
     }
 
     /// Runs a synchronous hop in the task's async trace, `trace` — or, if that trace has been delivered (the task
@@ -197,8 +218,8 @@ extension ChainTracing {
                 let (own, _) = traceForHop(
                     command: command, deferral: deferral, chain: chain, isAsync: false, thread: thread, task: TaskHops.none)
             else {
-                thread.untracedDepth += 1
-                defer { thread.untracedDepth -= 1 }
+                let outsideTaskTraces = enterUntraced(thread)
+                defer { leaveUntraced(thread, outsideTaskTraces: outsideTaskTraces) }
                 return try body()
             }
             thread.activeTrace = UnretainedObject(own)
