@@ -219,7 +219,7 @@ public enum TraceLogFormat {
     package static func checkHeader(_ value: JSONValue, file: String, line: Int) throws(FormatError) -> Int {
         let expected = "a trace log header {\"format\":\"\(formatName)\",\"version\":\(CompactTraceLogFormat.version)}"
         guard value["format"]?.stringValue == formatName, case .integer(let found)? = value["version"] else {
-            throw FormatError(file: file, line: line, column: 1, expected: expected, found: value.summary)
+            throw FormatError(file: file, line: line, column: 1, expected: expected, found: headerlessSummary(value))
         }
         guard found >= Int64(readableVersions.lowerBound), found <= Int64(readableVersions.upperBound) else {
             throw FormatError(
@@ -231,6 +231,16 @@ public enum TraceLogFormat {
             )
         }
         return Int(found)
+    }
+
+    /// What a first line that is no header holds, named for the file it suggests was given in a log's place: a
+    /// command (a command stream), or a trace whose log lost its header (a log cut at its start, or lines copied
+    /// out of one).
+    private static func headerlessSummary(_ value: JSONValue) -> String {
+        guard case .object(let members) = value, members["format"] == nil else { return value.summary }
+        if members["hops"] != nil, members["outcome"] != nil { return "a trace, with no header line before it" }
+        if members["kind"] != nil { return "an object with a kind member: a command, as a command stream's lines are" }
+        return "an object with no format member (a command stream's first command?)"
     }
 
     private static func outcome(_ value: JSONValue, file: String, locate: Location) throws(FormatError) -> Outcome {

@@ -1,5 +1,6 @@
 import ChainTrace
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// the chain definition, a definition (one JSON document over several lines) given as a log or a stream, as
 /// arguments swapped by mistake give them — is an error that says which kind of file it found. Before, the error
 /// was exact but said only "found '{'" on line 2, or "found the end of the input" at 1:2. A trace log is named as
-/// one, at its header line.
+/// one, at its header line; a command stream given as a log, by its first line's command.
 @Suite("A file of the wrong kind")
 struct WrongKindOfFileCommandTests {
     /// A JSON object spread over several lines, as a chain definition is (any object: the check is the layout).
@@ -22,6 +23,10 @@ struct WrongKindOfFileCommandTests {
 
     static let spreadOverLines = "found the end of the line (JSON Lines hold one whole value a line; this file spreads one over several"
     static let secondValue = "a second value (JSON Lines, one value a line, as a trace log or a command stream holds)"
+    /// A command stream's first line, where a log's header should be.
+    static let aCommand = "found an object with a kind member: a command, as a command stream's lines are"
+    /// A trace where a log's header should be.
+    static let aTrace = "found a trace, with no header line before it"
     /// A trace log is told by its header line (`LogGivenAsDefinitionCommandTests` has more of them).
     static let traceLog = "found a trace log (its first line is a trace log's header)"
 
@@ -30,6 +35,10 @@ struct WrongKindOfFileCommandTests {
         var random = SeededGenerator(seed: seed)
         let inputs = try OutputOverInputCommandTests.inputs(&random)
         let document = try Self.document(&random, in: inputs.directory)
+        // A trace log's lines without its header, as copied out of one.
+        let written = try LogGivenAsDefinitionCommandTests.log(&random, count: 2, format: .jsonLines, in: inputs.directory)
+        let withoutHeader = try String(contentsOfFile: written, encoding: .utf8).split(separator: "\n").dropFirst()
+        let headerless = try CLI.write(Array((withoutHeader.joined(separator: "\n") + "\n").utf8), named: "headerless.jsonl", in: inputs.directory)
         let lines = random.pick([inputs.log, inputs.stream])
         let linesSay = lines == inputs.log ? Self.traceLog : Self.secondValue
         let runs: [(arguments: [String], says: String)] = [
@@ -46,6 +55,14 @@ struct WrongKindOfFileCommandTests {
             (["diff", inputs.log, document], Self.spreadOverLines),
             (["render", "--trace", document], Self.spreadOverLines),
             (["gen-tests", document], Self.spreadOverLines),
+            // A command stream where a trace log is expected.
+            (["stats", inputs.stream], Self.aCommand),
+            (["export", inputs.stream, "--to", random.pick(["chrome", "folded", "otlp", "jsonl"])], Self.aCommand),
+            (["diff", inputs.log, inputs.stream], Self.aCommand),
+            (["render", "--trace", inputs.stream], Self.aCommand),
+            (["gen-tests", inputs.stream], Self.aCommand),
+            (["stats", headerless], Self.aTrace),
+            (["export", headerless, "--to", "jsonl"], Self.aTrace),
         ]
         for run in runs {
             let ended = try CLI.run(run.arguments)
@@ -55,7 +72,7 @@ struct WrongKindOfFileCommandTests {
             let said = ended.standardOutput + ended.standardError
             #expect(said.contains(run.says), "\(context): \(said)")
             // Still the exact place: the file, line and column come first.
-            let place = [Self.secondValue: ":2:1: ", Self.traceLog: ":1:1: "][run.says] ?? ":1:2: "
+            let place = [Self.secondValue: ":2:1: ", Self.traceLog: ":1:1: ", Self.aCommand: ":1:1: ", Self.aTrace: ":1:1: "][run.says] ?? ":1:2: "
             #expect(said.contains(place), "\(context): \(said)")
         }
     }
