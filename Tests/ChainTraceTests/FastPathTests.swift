@@ -110,6 +110,39 @@ struct FastPathTests {
         #expect(total.withLock { $0 } == threads * additions, "seed \(seed)")
     }
 
+    /// Threads counting with a `SharedCounter` at once are each handed numbers no other thread gets, all of 0 to
+    /// the total, none twice — as numbers handed out under a mutex (`LockedValue`) are.
+    @Test(arguments: SeededGenerator.seeds(6))
+    func sharedCounterHandsOutEachNumberOnceAsAMutexDoes(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let threads = Int.random(in: 2...8, using: &random)
+        let additions = Int.random(in: 1_000...30_000, using: &random)
+        let counter = SharedCounter()
+        let reference = LockedValue(UInt64(0))
+        let got = LockedValue([[UInt64]]())
+        let fromMutex = LockedValue([[UInt64]]())
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            var mine: [UInt64] = []
+            var mineFromMutex: [UInt64] = []
+            for _ in 0..<additions {
+                mine.append(counter.next())
+                mineFromMutex.append(reference.withLock { value in
+                    defer { value += 1 }
+                    return value
+                })
+            }
+            got.withLock { $0.append(mine) }
+            fromMutex.withLock { $0.append(mineFromMutex) }
+        }
+        let total = UInt64(threads * additions)
+        let numbers = got.withLock { $0 }
+        #expect(numbers.flatMap { $0 }.sorted() == Array(0..<total), "seed \(seed)")
+        #expect(fromMutex.withLock { $0 }.flatMap { $0 }.sorted() == Array(0..<total), "seed \(seed)")
+        // Each thread's numbers rise, as its additions were made one after the other.
+        #expect(numbers.allSatisfy { zip($0, $0.dropFirst()).allSatisfy { $0 < $1 } }, "seed \(seed)")
+        #expect(counter.next() == total, "seed \(seed)")
+    }
+
     /// Threads taking a `WordLock` — more threads than cores, so that a holder is preempted now and then and
     /// waiters reach the yielding part of the wait — are never inside it two at once, and lose no update made
     /// under it: the same totals as the same work under `LockedValue`'s mutex. Several words of plain memory are

@@ -2,82 +2,71 @@ import ChainTrace
 import ChainTraceTestSupport
 import Testing
 
-/// Sampling counts per task for async sends: each task's first command is traced and then every `interval`-th,
-/// exactly, however its handlers' suspensions move it between threads and whatever other tasks send at once —
-/// the traces are what sampling each task's own list of commands gives.
-@Suite("Async sampling counts per task")
+/// Sampling counts async sends together, whichever task sends them: of `n` commands exactly `n / interval`, rounded
+/// up, are traced, each whole — from a few long-lived tasks sending at once (their handlers' suspensions moving
+/// them between threads), and from a task per command, as a server runs a request, where a count per task traced
+/// every one (each new task's first command). One task alone: its first command and every `interval`-th after it.
+@Suite("Async sampling counts every task's commands together")
 struct TaskSamplingTests {
-    /// Holds every task until all have arrived, so no task ends (and has its memory reused by a new one, which a
-    /// count by task could not tell from it) while others still send.
-    actor Barrier {
-        private var waiting: [CheckedContinuation<Void, Never>] = []
-        private let parties: Int
-
-        init(parties: Int) {
-            self.parties = parties
-        }
-
-        func arrive() async {
-            if waiting.count + 1 == parties {
-                waiting.forEach { $0.resume() }
-                waiting.removeAll()
-                return
-            }
-            await withCheckedContinuation { waiting.append($0) }
-        }
+    /// The command numbers traced, from the payloads, sorted.
+    static func traced(_ traces: [Trace]) -> [Int] {
+        traces.compactMap { trace -> Int? in
+            guard case .integer(let value)? = trace.payload else { return nil }
+            return Int(value)
+        }.sorted()
     }
 
-    /// The indices a task's sampling keeps among its first `count` commands.
-    static func sampled(_ count: Int, interval: Int) -> [Int] {
-        Array(stride(from: 0, to: count, by: interval))
-    }
-
-    /// The command numbers traced, by task, from the payloads (task × 1000 + index).
-    static func tracedByTask(_ traces: [Trace], tasks: Int) -> [[Int]] {
-        var byTask = [[Int]](repeating: [], count: tasks)
-        for trace in traces {
-            guard case .integer(let value)? = trace.payload else { continue }
-            byTask[Int(value) / 1000].append(Int(value) % 1000)
-        }
-        return byTask.map { $0.sorted() }
-    }
-
-    /// Generates tasks and their command counts from `seed`, makes what sends a command with `make` (given the
-    /// sink and the sampling interval), sends each task's commands (task × 1000 + index) from its own task, all
-    /// at once, and checks each task's traces are exactly its sampled commands.
+    /// Generates how commands are sent from `seed` — one task in order, a few long-lived tasks at once, or a task
+    /// a command, all at once — makes what sends a command with `make` (given the recorder), sends them, and checks
+    /// how many are traced, each whole, and, from one task, which.
     static func check(
         seed: UInt64,
         scope: (Recorder, () async throws -> Void) async throws -> Void = { _, body in try await body() },
         make: (Recorder) throws -> @Sendable (Int) async throws -> Void
     ) async throws {
         var random = SeededGenerator(seed: seed)
-        let tasks = Int.random(in: 2...8, using: &random)
-        let counts = (0..<tasks).map { _ in Int.random(in: 1...60, using: &random) }
         let interval = Int.random(in: 2...7, using: &random)
         let sink = InMemoryTraceSink()
         let recorder = Recorder(sink: sink, sampling: .oneIn(interval))
         let send = try make(recorder)
-        try await scope(recorder) {
-            let barrier = Barrier(parties: tasks)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for task in 0..<tasks {
-                    group.addTask {
-                        for index in 0..<counts[task] { try await send(task * 1000 + index) }
-                        await barrier.arrive()
+        let shape = Int.random(in: 0..<3, using: &random)
+        let total: Int
+        switch shape {
+        case 0:
+            total = Int.random(in: 1...120, using: &random)
+            try await scope(recorder) { for command in 0..<total { try await send(command) } }
+        case 1:
+            let counts = (0..<Int.random(in: 2...8, using: &random)).map { _ in Int.random(in: 1...60, using: &random) }
+            total = counts.reduce(0, +)
+            try await scope(recorder) {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for (task, count) in counts.enumerated() {
+                        group.addTask { for index in 0..<count { try await send(task * 1000 + index) } }
                     }
+                    try await group.waitForAll()
                 }
-                try await group.waitForAll()
+            }
+        default:
+            total = Int.random(in: 1...300, using: &random)
+            try await scope(recorder) {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for command in 0..<total { group.addTask { try await send(command) } }
+                    try await group.waitForAll()
+                }
             }
         }
-        let traced = tracedByTask(sink.traces, tasks: tasks)
-        for task in 0..<tasks {
-            #expect(traced[task] == sampled(counts[task], interval: interval), "seed \(seed), task \(task)")
+        let traces = sink.traces
+        let context = "seed \(seed), shape \(shape), \(total) commands, 1 in \(interval)"
+        #expect(traces.count == (total + interval - 1) / interval, "\(context): \(traces.count) traced")
+        #expect(traces.allSatisfy { $0.hops.count == 2 }, "\(context): a trace began in the middle")
+        #expect(Set(traced(traces)).count == traces.count, "\(context): a command traced twice")
+        if shape == 0 {
+            #expect(traced(traces) == Array(stride(from: 0, to: total, by: interval)), "\(context)")
         }
-        #expect(sink.traces.allSatisfy { $0.hops.count == 2 }, "seed \(seed): a trace began in the middle")
     }
 
     @Test(arguments: SeededGenerator.seeds(10))
-    func asyncChainTracesEveryIntervalthCommandOfEachTask(seed: UInt64) async throws {
+    func asyncChainTracesOneInIntervalOfAllTasksCommands(seed: UInt64) async throws {
         try await Self.check(seed: seed) { recorder in
             let chain = try AsyncChain<Int, Int>(
                 "yielding",
@@ -97,7 +86,7 @@ struct TaskSamplingTests {
     }
 
     @Test(arguments: SeededGenerator.seeds(10))
-    func asyncInstrumentedHopsTraceEveryIntervalthCommandOfEachTask(seed: UInt64) async throws {
+    func asyncInstrumentedHopsTraceOneInIntervalOfAllTasksCommands(seed: UInt64) async throws {
         @Sendable func handle(_ command: Int) async -> Bool {
             await traceHop("Outer", command: command, chain: "instrumented") {
                 await Task.yield()

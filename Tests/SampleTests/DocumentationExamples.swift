@@ -317,7 +317,7 @@ struct DocumentationExamples {
         let log = try TraceLogSink(path: path)                            // stream to a JSON-Lines trace log
         chain.recorder = Recorder(
             sink: FanOutTraceSink([ring, log]),
-            sampling: .oneIn(10),                                         // every 10th command per thread (async: task)
+            sampling: .oneIn(10),                                         // every 10th command per thread (async: of all tasks)
             filter: { (coin: Coin) in coin.weight > 2 }                   // only heavy coins
         )
         // … send commands …

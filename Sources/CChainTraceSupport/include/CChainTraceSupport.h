@@ -78,6 +78,12 @@ static inline void chaintrace_store_release(int64_t *value, int64_t newValue) {
     __atomic_store_n(value, newValue, __ATOMIC_RELEASE);
 }
 
+/// Adds one to the counter at `value`, shared by every thread, and returns what it held before (relaxed: a count,
+/// ordering nothing else).
+static inline int64_t chaintrace_fetch_increment(int64_t *value) {
+    return __atomic_fetch_add(value, 1, __ATOMIC_RELAXED);
+}
+
 /// Waits for the lock at `word` and takes it: spins a little (the holder is a few dozen instructions from
 /// letting go), then yields the processor between tries (the holder may have been preempted).
 void chaintrace_word_lock_wait(int32_t *word);

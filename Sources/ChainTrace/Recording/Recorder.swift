@@ -70,9 +70,9 @@ final class RecorderConfiguration: Sendable {
     /// How payloads are captured, worked out once from `capturesPayloads` and the sink.
     @usableFromInline let payloadCapture: PayloadCapture
     @usableFromInline let token = OwnerTokens.make()
-    /// The sampling countdowns of tasks sending through async chains (see ``admitsInTask(_:thread:)``); only a
-    /// sampling recorder has them.
-    let taskCountdowns: LockedValue<TaskCountdowns>?
+    /// The count of commands sent through async chains that the filter let through (see
+    /// ``admitsInTask(_:thread:)``); only a sampling recorder keeps one.
+    let asyncCommands: SharedCounter?
 
     /// Hands `trace` to the sink, called where it is stored: read out of the configuration by a caller, the
     /// existential was copied — a retain and a release of the sink, on their slow path since per-thread state
@@ -94,7 +94,7 @@ final class RecorderConfiguration: Sendable {
         self.filter = filter
         self.capturesPayloads = capturesPayloads
         self.payloadCapture = PayloadCapture(capturesPayloads: capturesPayloads, sink: sink)
-        taskCountdowns = sampling.interval > 1 ? LockedValue(TaskCountdowns()) : nil
+        asyncCommands = sampling.interval > 1 ? SharedCounter() : nil
     }
 
     deinit {
@@ -103,16 +103,16 @@ final class RecorderConfiguration: Sendable {
         if sampling.interval > 1 { ThreadState.ownerReleased() }
     }
 
-    /// Whether `command`, sent from async code, is to be traced: the filter first, then the sending task's
-    /// sampling countdown — a task moves between threads at its suspension points, and counting per thread would
-    /// make which of its commands are traced depend on where it ran. Outside a task, the thread's countdown.
+    /// Whether `command`, sent from async code, is to be traced: the filter first, then one count shared by every
+    /// task — the first command and every `interval`-th after it, whichever task sends it. Not a count per thread:
+    /// a task moves between threads at its suspension points. Nor per task: a server's tasks come and go, one a
+    /// request, and a count per task traced each new task's first command — every request (300 of 300 sign-up
+    /// flows of one task each, sampled 1 in 10, before this count; 30 after).
     @usableFromInline
     func admitsInTask<Command>(_ command: Command, thread: ThreadState) -> Bool {
-        guard let taskCountdowns, let task = withUnsafeCurrentTask(body: { $0?.hashValue }) else {
-            return admits(command, thread: thread)
-        }
+        guard let asyncCommands else { return admits(command, thread: thread) }
         if let filter, !filter(command) { return false }
-        return taskCountdowns.withLock { $0.admit(task: task, interval: sampling.interval) }
+        return asyncCommands.next() % UInt64(sampling.interval) == 0
     }
 
     /// Whether `command` is to be traced: the filter first, then this thread's sampling countdown.
