@@ -3,8 +3,9 @@ import ChainTraceFastPath
 ///
 /// Each recording thread appends to its own shard, so threads never contend; ``traces`` merges the shards in
 /// start-time order. With a `limit`, only the newest `limit` traces are kept and ``droppedCount`` counts the rest.
-/// When a thread exits, its shard is merged into one ring of the traces of threads gone: the sink holds at most
-/// `limit` traces for each thread recording into it and `limit` more, however many threads come and go.
+/// Once a thread has exited, its shard is merged into one ring of the traces of threads gone (when another thread
+/// starts recording here, or the traces are read): the sink holds at most `limit` traces for each thread
+/// recording into it, and `limit` more, however many threads come and go.
 ///
 /// ```swift
 /// let sink = InMemoryTraceSink()
@@ -16,17 +17,15 @@ public final class InMemoryTraceSink: TraceSink {
     /// The most traces kept (at least 1: a smaller `limit` keeps 1), or `nil` to keep every trace.
     public let limit: Int?
     private let token = OwnerTokens.make()
-    /// The slot of a thread's ``ShardLease``.
-    private let leaseToken = OwnerTokens.make()
     /// The shards of the threads recording here; read, and changed, under this lock.
     private let shards = LockedValue<[Shard]>([])
-    /// The newest traces of threads that have exited: their shards merged (see ``retire(_:)``).
+    /// The newest traces of threads that have exited: their shards merged (see ``retireShardsOfExitedThreads(_:)``).
     private let retired: Shard
 
     /// Creates a sink that keeps every trace, or only the newest `limit` of them.
     public init(limit: Int? = nil) {
         self.limit = limit.map { max(1, $0) }
-        retired = Shard(limit: self.limit)
+        retired = Shard(limit: self.limit, thread: nil)
     }
 
     deinit {
@@ -40,30 +39,41 @@ public final class InMemoryTraceSink: TraceSink {
             // else holds it: a ring of the last N then allocates and frees no trace per command.
             var evicted = thread.withSlot(
                 token: token, owner: self,
-                make: { () -> Shard in
-                    let shard = Shard(limit: limit)
-                    shards.withLock { $0.append(shard) }
-                    // Beside the shard, in a slot of its own that is never looked up: what tells the sink the thread
-                    // is gone. (Kept as the shard's slot, reaching the shard through it cost 0.5 ns a hop traced into
-                    // memory: five interleaved rounds of `chaintrace-benchmarks`.)
-                    _ = thread.addSlot(token: leaseToken, owner: self, object: ShardLease(shard: shard, sink: self))
-                    return shard
-                }
+                make: { makeShard(for: thread) }
             ) { $0.append(trace) }
             Trace.recycle(&evicted, on: SendingThread(state: thread))
         }
+    }
+
+    /// A shard for `thread`, its first trace here: out of line, as it is made once a thread.
+    @inline(never)
+    private func makeShard(for thread: ThreadState) -> Shard {
+        let shard = Shard(limit: limit, thread: thread.lifetime)
+        shards.withLock { list in
+            // A thread joins: the shards of threads gone since the last one did are retired.
+            retireShardsOfExitedThreads(&list)
+            list.append(shard)
+        }
+        return shard
     }
 
     /// The traces kept, oldest first.
     public var traces: [Trace] {
         // Read under the list's lock, as a shard is retired: a trace is never read twice, nor missed, while its
         // thread's shard moves into the retired one.
-        Self.newest(shards.withLock { $0.flatMap { $0.snapshot() } + retired.snapshot() }, limit: limit)
+        let traces = shards.withLock { list in
+            retireShardsOfExitedThreads(&list)
+            return list.flatMap { $0.snapshot() } + retired.snapshot()
+        }
+        return Self.newest(traces, limit: limit)
     }
 
     /// How many traces were recorded but are no longer kept because of the limit.
     public var droppedCount: Int {
-        let perShard = shards.withLock { $0.map { $0.counts() } + [retired.counts()] }
+        let perShard = shards.withLock { list in
+            retireShardsOfExitedThreads(&list)
+            return list.map { $0.counts() } + [retired.counts()]
+        }
         let recorded = perShard.reduce(0) { $0 + $1.recorded }
         let kept = min(perShard.reduce(0) { $0 + $1.kept }, limit ?? .max)
         return recorded - kept
@@ -72,7 +82,10 @@ public final class InMemoryTraceSink: TraceSink {
     /// How many traces the sink holds in all, the newest `limit` and those older that threads still hold in their
     /// shards: at most `limit` a recording thread and `limit` more.
     package var heldCount: Int {
-        shards.withLock { $0.map { $0.counts().kept }.reduce(retired.counts().kept, +) }
+        shards.withLock { list in
+            retireShardsOfExitedThreads(&list)
+            return list.map { $0.counts().kept }.reduce(retired.counts().kept, +)
+        }
     }
 
     /// Forgets every trace kept so far.
@@ -91,29 +104,21 @@ public final class InMemoryTraceSink: TraceSink {
         return keyed.map(\.trace)
     }
 
-    /// Moves the traces of `shard`, whose thread has exited, into the retired ring — the newest `limit` of the two
-    /// kept — and lets go of it.
-    private func retire(_ shard: Shard) {
-        shards.withLock { list in
-            guard let index = list.firstIndex(where: { $0 === shard }) else { return }
-            list.remove(at: index)
-            let (recorded, _) = shard.counts()
-            retired.replace(with: Self.newest(retired.snapshot() + shard.snapshot(), limit: limit), adding: recorded)
+    /// Moves the traces of the shards in `list` whose threads have exited into the retired ring — the newest
+    /// `limit` of them and it kept — and lets go of those shards. Called with the list's lock held, where a thread
+    /// joins and where the traces are read: a thread's exit is seen by its ``ThreadLifetime`` being gone, with no
+    /// work on the recording path.
+    private func retireShardsOfExitedThreads(_ list: inout [Shard]) {
+        guard list.contains(where: { $0.thread == nil }) else { return }
+        var traces = retired.snapshot()
+        var recorded = 0
+        list.removeAll { shard in
+            guard shard.thread == nil else { return false }
+            traces += shard.snapshot()
+            recorded += shard.counts().recorded
+            return true
         }
-    }
-
-    /// What retires a thread's shard (see ``retire(_:)``), kept in the thread's state beside it: released when the
-    /// thread exits.
-    private final class ShardLease {
-        let shard: Shard
-        weak var sink: InMemoryTraceSink?
-
-        init(shard: Shard, sink: InMemoryTraceSink) {
-            self.shard = shard
-            self.sink = sink
-        }
-
-        deinit { sink?.retire(shard) }
+        retired.replace(with: Self.newest(traces, limit: limit), adding: recorded)
     }
 
     /// One thread's traces; a ring when the sink has a limit.
@@ -128,9 +133,12 @@ public final class InMemoryTraceSink: TraceSink {
 
         let limit: Int?
         let storage = LockedValue(Storage())
+        /// The recording thread's lifetime: `nil` once the thread has exited.
+        weak var thread: ThreadLifetime?
 
-        init(limit: Int?) {
+        init(limit: Int?, thread: ThreadLifetime?) {
             self.limit = limit
+            self.thread = thread
         }
 
         /// Keeps `trace`; returns the oldest one when the ring was full, moved out (not copied) so that the caller

@@ -84,6 +84,9 @@ struct ThreadStateFields {
     @usableFromInline var slotTokens: [UInt64] = []
     @usableFromInline var slotValues: [AnyObject] = []
     @usableFromInline var slotOwners: [WeakOwner] = []
+    /// Lives as long as the thread: what per-thread data kept elsewhere (an in-memory sink's shard) refers to
+    /// weakly, to learn that the thread has exited. Last, so that no field the recording path reads moved.
+    let lifetime = ThreadLifetime()
 
     @usableFromInline
     struct WeakOwner {
@@ -141,6 +144,7 @@ extension UncheckedCell where Value == ThreadStateFields {
         _read { yield value.spareSharedTrace }
         _modify { yield &value.spareSharedTrace }
     }
+    var lifetime: ThreadLifetime { value.lifetime }
     var scopedRecorderOutsideTasks: Recorder? {
         _read { yield value.scopedRecorderOutsideTasks }
         _modify { yield &value.scopedRecorderOutsideTasks }
@@ -298,3 +302,6 @@ enum OwnerTokens {
         }
     }
 }
+
+/// An object that lives as long as its thread's ``ThreadState`` — until the thread exits — for others to hold weakly.
+final class ThreadLifetime: Sendable {}
