@@ -25,7 +25,7 @@ public final class InMemoryTraceSink: TraceSink {
     /// Creates a sink that keeps every trace, or only the newest `limit` of them.
     public init(limit: Int? = nil) {
         self.limit = limit.map { max(1, $0) }
-        retired = Shard(limit: self.limit, thread: nil)
+        retired = Shard(limit: self.limit, threadExited: nil)
     }
 
     deinit {
@@ -48,7 +48,7 @@ public final class InMemoryTraceSink: TraceSink {
     /// A shard for `thread`, its first trace here: out of line, as it is made once a thread.
     @inline(never)
     private func makeShard(for thread: ThreadState) -> Shard {
-        let shard = Shard(limit: limit, thread: thread.lifetime)
+        let shard = Shard(limit: limit, threadExited: thread.lifetime.exited)
         shards.withLock { list in
             // A thread joins: the shards of threads gone since the last one did are retired.
             retireShardsOfExitedThreads(&list)
@@ -106,14 +106,14 @@ public final class InMemoryTraceSink: TraceSink {
 
     /// Moves the traces of the shards in `list` whose threads have exited into the retired ring — the newest
     /// `limit` of them and it kept — and lets go of those shards. Called with the list's lock held, where a thread
-    /// joins and where the traces are read: a thread's exit is seen by its ``ThreadLifetime`` being gone, with no
-    /// work on the recording path.
+    /// joins and where the traces are read: a thread's exit is published by its ``ThreadLifetime``, with no work on
+    /// the recording path.
     private func retireShardsOfExitedThreads(_ list: inout [Shard]) {
-        guard list.contains(where: { $0.thread == nil }) else { return }
+        guard list.contains(where: \.isOfExitedThread) else { return }
         var traces = retired.snapshot()
         var recorded = 0
         list.removeAll { shard in
-            guard shard.thread == nil else { return false }
+            guard shard.isOfExitedThread else { return false }
             traces += shard.snapshot()
             recorded += shard.counts().recorded
             return true
@@ -133,13 +133,16 @@ public final class InMemoryTraceSink: TraceSink {
 
         let limit: Int?
         let storage = LockedValue(Storage())
-        /// The recording thread's lifetime: `nil` once the thread has exited.
-        weak var thread: ThreadLifetime?
+        /// 1 once the recording thread has exited (its ``ThreadLifetime/exited``); `nil` for the retired shard.
+        let threadExited: PublishedCounter?
 
-        init(limit: Int?, thread: ThreadLifetime?) {
+        init(limit: Int?, threadExited: PublishedCounter?) {
             self.limit = limit
-            self.thread = thread
+            self.threadExited = threadExited
         }
+
+        /// Whether the thread that recorded here has exited.
+        var isOfExitedThread: Bool { threadExited.map { $0.value != 0 } ?? false }
 
         /// Keeps `trace`; returns the oldest one when the ring was full, moved out (not copied) so that the caller
         /// can tell whether anything else still holds it.

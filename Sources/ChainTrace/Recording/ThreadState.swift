@@ -84,8 +84,8 @@ struct ThreadStateFields {
     @usableFromInline var slotTokens: [UInt64] = []
     @usableFromInline var slotValues: [AnyObject] = []
     @usableFromInline var slotOwners: [WeakOwner] = []
-    /// Lives as long as the thread: what per-thread data kept elsewhere (an in-memory sink's shard) refers to
-    /// weakly, to learn that the thread has exited. Last, so that no field the recording path reads moved.
+    /// Lives as long as the thread: tells per-thread data kept elsewhere (an in-memory sink's shard) that the
+    /// thread has exited. Last, so that no field the recording path reads moved.
     let lifetime = ThreadLifetime()
 
     @usableFromInline
@@ -303,5 +303,12 @@ enum OwnerTokens {
     }
 }
 
-/// An object that lives as long as its thread's ``ThreadState`` — until the thread exits — for others to hold weakly.
-final class ThreadLifetime: Sendable {}
+/// Lives as long as its thread's ``ThreadState`` — until the thread exits — and then publishes that the thread is
+/// gone through ``exited``, which others hold. Not a weak reference to this object: a weak reference's side table,
+/// reached only through tagged bits, reads as a leak to LeakSanitizer at exit while the main thread's state lives.
+final class ThreadLifetime: Sendable {
+    /// 1 once the thread has exited (release store, acquire load).
+    let exited = PublishedCounter()
+
+    deinit { exited.store(1) }
+}
