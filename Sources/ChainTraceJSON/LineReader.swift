@@ -104,11 +104,14 @@ public struct LineReader: ~Copyable {
         return startsWithGzipMagic(descriptor)
     }
 
-    /// Whether the file open as `descriptor` starts with gzip's magic bytes, 1F 8B (read in place: the file's
-    /// position does not move).
+    /// The two bytes every gzip file starts with.
+    package static let gzipMagic: [UInt8] = [0x1F, 0x8B]
+
+    /// Whether the file open as `descriptor` starts with ``gzipMagic`` (read in place: the file's position does not
+    /// move).
     private static func startsWithGzipMagic(_ descriptor: Int32) -> Bool {
-        var magic: (UInt8, UInt8) = (0, 0)
-        return withUnsafeMutableBytes(of: &magic) { pread(descriptor, $0.baseAddress, 2, 0) } == 2 && magic == (0x1F, 0x8B)
+        var magic: [UInt8] = [0, 0]
+        return magic.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 2, 0) } == 2 && magic == gzipMagic
     }
 
     package init(bytes: [UInt8]) {

@@ -121,7 +121,7 @@ struct TraceLogFile {
         defer { closeDescriptor(descriptor) }
         let size = lseek(descriptor, 0, SEEK_END)
         if compressed {
-            return size == 0 || FileDescriptor.read(descriptor, count: 2, at: 0).map { $0 == [0x1F, 0x8B] } ?? false
+            return size == 0 || FileDescriptor.read(descriptor, count: 2, at: 0).map { $0 == LineReader.gzipMagic } ?? false
         }
         switch try? start(of: descriptor, size: Int64(size), path: path) {
         case .empty, .cutHeader, .log: return true

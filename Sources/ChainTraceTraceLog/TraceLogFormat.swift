@@ -218,7 +218,7 @@ public enum TraceLogFormat {
     @discardableResult
     package static func checkHeader(_ value: JSONValue, file: String, line: Int) throws(FormatError) -> Int {
         let expected = "a trace log header {\"format\":\"\(formatName)\",\"version\":\(CompactTraceLogFormat.version)}"
-        guard value["format"]?.stringValue == formatName, case .integer(let found)? = value["version"] else {
+        guard isHeader(value), case .integer(let found)? = value["version"] else {
             throw FormatError(file: file, line: line, column: 1, expected: expected, found: headerlessSummary(value))
         }
         guard found >= Int64(readableVersions.lowerBound), found <= Int64(readableVersions.upperBound) else {
@@ -231,6 +231,11 @@ public enum TraceLogFormat {
             )
         }
         return Int(found)
+    }
+
+    /// Whether `value` names itself a trace log's header, of any version.
+    package static func isHeader(_ value: JSONValue) -> Bool {
+        value["format"]?.stringValue == formatName
     }
 
     /// What a first line that is no header holds, named for the file it suggests was given in a log's place: a

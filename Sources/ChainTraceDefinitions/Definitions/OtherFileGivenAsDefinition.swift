@@ -10,7 +10,7 @@ enum OtherFileGivenAsDefinition {
     /// The error for `bytes` of `file` when they are a trace log or gzip-compressed; `nil` otherwise.
     static func error(_ bytes: [UInt8], file: String) -> FormatError? {
         let expected = "a chain definition (one JSON object with the chain's handlers)"
-        if bytes.starts(with: [0x1F, 0x8B]) {
+        if bytes.starts(with: LineReader.gzipMagic) {
             return FormatError(
                 file: file,
                 line: 1,
@@ -24,7 +24,7 @@ enum OtherFileGivenAsDefinition {
         let header: JSONValue? = bytes[..<end].withUnsafeBufferPointer { line in
             try? JSONParser.parseDocument(line).0
         }
-        guard let header, header["format"]?.stringValue == TraceLogFormat.formatName else { return nil }
+        guard let header, TraceLogFormat.isHeader(header) else { return nil }
         return FormatError(
             file: file,
             line: 1,
