@@ -57,7 +57,7 @@ public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, 
         // The id comes from whichever thread the task finishes on; ids stay unique either way.
         let trace = hops.trace(
             of: command, over: chain, capturing: configuration.payloadCapture, id: ThreadState.current.makeTraceID())
-        configuration.sink.record(trace)
+        configuration.record(trace, on: ThreadState.current)
         return try outcome.get()
     }
 

@@ -60,12 +60,12 @@ public final class Chain<Command, Result>: ChainBase<Handler<Command, Result>>, 
                         let result = try Self.walk(chain, command, from: start, observer: &hops)
                         let trace = hops.trace(
                             of: command, over: chain, capturing: configuration.payloadCapture, id: thread.makeTraceID())
-                        configuration.sink.record(trace)
+                        configuration.record(trace, on: thread)
                         return result
                     } catch {
                         let trace = hops.trace(
                             of: command, over: chain, capturing: configuration.payloadCapture, id: thread.makeTraceID())
-                        configuration.sink.record(trace)
+                        configuration.record(trace, on: thread)
                         throw error
                     }
                 }

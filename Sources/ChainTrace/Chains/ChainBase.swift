@@ -203,7 +203,8 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
             }
             return result
         }
-        if let record { record.sink.record(record.edit) }
+        // Nothing the sink sends meanwhile is traced, as while it takes a trace.
+        if let record { ThreadState.current.whileSinkRecords { record.sink.record(record.edit) } }
         return result
     }
 

@@ -60,6 +60,9 @@ extension ChainTracing {
         thread: ThreadState = .current,
         task: TaskHops? = nil
     ) -> (trace: ActiveTrace, isOutermost: Bool)? {
+        // A sink's own sends are not traced, and do not join a trace open around the sink (see
+        // `ThreadStateFields.sinkDepth`).
+        if thread.sinkDepth > 0 { return nil }
         // Outside any task, no task-local of ours is bound (see `taskHopsOfCaller`, `scopedRecorder(thread:)`):
         // asked once here for both.
         let inTask = currentTaskIdentity() != 0

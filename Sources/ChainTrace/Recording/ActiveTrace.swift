@@ -846,7 +846,7 @@ final class ActiveTrace: @unchecked Sendable {
     func deliver(id: UInt64, thread: ThreadState) {
         let finished = trace(id: id, thread: thread)
         // Called unretained: this trace holds its configuration until `retire`, after the sink returns.
-        about.value.configuration.map { UnretainedObject($0) }?.withObject { $0.record(finished) }
+        about.value.configuration.map { UnretainedObject($0) }?.withObject { $0.record(finished, on: thread) }
     }
 
     /// The finished trace. What it says of the command moves into the trace (this object keeps none of it), so

@@ -77,9 +77,10 @@ final class RecorderConfiguration: Sendable {
     /// Hands `trace` to the sink, called where it is stored: read out of the configuration by a caller, the
     /// existential was copied — a retain and a release of the sink, on their slow path since per-thread state
     /// refers to sinks weakly.
+    /// Nothing the sink sends on `thread` meanwhile is traced (see ``ThreadStateFields/sinkDepth``).
     @inlinable
-    func record(_ trace: Trace) {
-        sink.record(trace)
+    func record(_ trace: Trace, on thread: ThreadState) {
+        thread.whileSinkRecords { sink.record(trace) }
     }
 
     /// A copy with its own identity, for one chain: threads sending through different chains then never share
@@ -111,13 +112,16 @@ final class RecorderConfiguration: Sendable {
     @usableFromInline
     func admitsInTask<Command>(_ command: Command, thread: ThreadState) -> Bool {
         guard let asyncCommands else { return admits(command, thread: thread) }
+        if thread.sinkDepth > 0 { return false }
         if let filter, !filter(command) { return false }
         return asyncCommands.next() % UInt64(sampling.interval) == 0
     }
 
-    /// Whether `command` is to be traced: the filter first, then this thread's sampling countdown.
+    /// Whether `command` is to be traced: never while a sink records on this thread (a sink's own sends), then
+    /// the filter, then this thread's sampling countdown.
     @inlinable
     func admits<Command>(_ command: Command, thread: ThreadState) -> Bool {
+        if thread.sinkDepth > 0 { return false }
         if let filter, !filter(command) { return false }
         if sampling.interval == 1 { return true }
         let countdown = thread.slot(token: token, owner: self) { SamplingCountdown(0) }

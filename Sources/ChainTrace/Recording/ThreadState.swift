@@ -84,6 +84,11 @@ struct ThreadStateFields {
     @usableFromInline var slotTokens: [UInt64] = []
     @usableFromInline var slotValues: [AnyObject] = []
     @usableFromInline var slotOwners: [WeakOwner] = []
+    /// How many sinks are taking a trace (or a chain change) on this thread: while any is, no command sent here
+    /// is traced. A sink that forwards traces through a traced chain — an analytics pipeline, a chain of log
+    /// handlers — would otherwise trace its own forwarding, and hand each of those traces to itself again, one
+    /// inside the other until the stack ran out.
+    @usableFromInline var sinkDepth = 0
     /// Lives as long as the thread: tells per-thread data kept elsewhere (an in-memory sink's shard) that the
     /// thread has exited. Last, so that no field the recording path reads moved.
     let lifetime = ThreadLifetime()
@@ -131,6 +136,19 @@ extension UncheckedCell where Value == ThreadStateFields {
     @inlinable var untracedOutsideTaskTraces: Int {
         _read { yield value.untracedOutsideTaskTraces }
         _modify { yield &value.untracedOutsideTaskTraces }
+    }
+    @inlinable var sinkDepth: Int {
+        _read { yield value.sinkDepth }
+        _modify { yield &value.sinkDepth }
+    }
+
+    /// Runs `body` — a sink taking a trace or a chain change — with nothing traced on this thread meanwhile
+    /// (see ``ThreadStateFields/sinkDepth``).
+    @inlinable
+    func whileSinkRecords(_ body: () -> Void) {
+        value.sinkDepth += 1
+        body()
+        value.sinkDepth -= 1
     }
     @inlinable var spareTraceStorage: TraceStorage? {
         _read { yield value.spareTraceStorage }

@@ -4,6 +4,12 @@
 /// command, on the thread that ran the chain, right after the command's last hop. Implementations must be
 /// thread-safe and should be quick: the caller's chain waits for them.
 ///
+/// Commands the sink's own code sends while it takes a trace or a chain change — forwarding the trace through a
+/// traced chain, an analytics pipeline say — are not traced: their traces would come back to the sink, which would
+/// forward them again, without end. Work the sink hands to another thread or task is traced as any other; run the
+/// sends there inside `ChainTracing.withRecorder(.off) { … }` (instrumented chains, and chains with no recorder of
+/// their own), or leave the forwarded commands out with the recorder's `filter`.
+///
 /// ```swift
 /// struct CountingSink: TraceSink {
 ///     let counter: Counter
