@@ -88,7 +88,7 @@ struct ReportCommand: ParsableCommand {
         progress.finish()
         read.files = read.files.map(inputs.shown)
         var notes: [String] = read.tornTails.map { inputs.shown("Ignored a torn last line: \($0)") }
-        if read.droppedTraces > 0 { notes.append("The writer dropped \(TerminalText.counted(read.droppedTraces, "trace")) (its queue was full); the profile covers the rest.") }
+        if read.droppedTraces > 0 { notes.append("The writer dropped \(TerminalText.counted(read.droppedTraces, "trace")) (its queue was full, or a write to the disk failed); the profile covers the rest.") }
         if !read.chainEdits.isEmpty { notes.append("The chain changed \(TerminalText.counted(read.chainEdits.count, "time")) while it was recorded.") }
         if let comparison, let warning = DivergenceReport.uncertainPlacesWarning(comparison.comparison.matcher) {
             notes.append(warning)

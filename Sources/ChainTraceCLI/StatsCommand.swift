@@ -96,7 +96,7 @@ struct StatsCommand: ParsableCommand {
                 if read.chainEdits.count > 10 { text += "    … \(read.chainEdits.count - 10) more (--format json lists them all)\n" }
             }
             if read.droppedTraces > 0 {
-                text += "\n  " + style.red("The writer dropped \(TerminalText.counted(read.droppedTraces, "trace"))") + " (its queue was full; the log records where); the profile covers the rest.\n"
+                text += "\n  " + style.red("The writer dropped \(TerminalText.counted(read.droppedTraces, "trace"))") + " (its queue was full, or a write to the disk failed; the log records where); the profile covers the rest.\n"
             }
             Terminal.standardOutput.writeText(text)
         }

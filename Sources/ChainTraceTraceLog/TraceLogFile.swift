@@ -9,22 +9,52 @@ import Musl
 import ChainTrace
 import ChainTraceJSON
 
+/// Writes bytes to a file descriptor: 0, or the failing write's `errno` — `FileDescriptor.writeAll`, or a test's
+/// stand-in that fails as a full disk does.
+package typealias TraceLogByteWriter = @Sendable (Int32, UnsafeRawBufferPointer) -> Int32
+
 /// The file side of a ``TraceLogSink``: encodes traces into a buffer, writes it to the current file, rotates
 /// files by size, and remembers the first error. Used by one thread at a time (the sink's writer thread, or the
 /// recording threads under the sink's lock).
+///
+/// A write that fails (a full disk) loses what the buffer held, never the log: the part of the buffer that reached
+/// the file is cut off again, so the file ends with a whole line; the next bytes written start over — a header and
+/// the names again (compact), the lost chain changes again, and a record counting the lost traces as dropped —
+/// so that once the disk has room the log goes on, readable to its end, with the gap counted. A rotating log
+/// starts its next file only once the current one holds a trace: a full disk makes no empty file a trace.
 struct TraceLogFile {
     let path: String
     let format: TraceLogSink.Format
     let bufferSize: Int
     let rotationBytes: Int?
+    private let writeBytes: TraceLogByteWriter
     private(set) var descriptor: Int32 = -1
     /// The file being written (`path`, or its numbered name when rotating).
     private(set) var currentFile: String
     private(set) var files: [String] = []
     private var fileNumber: Int
+    /// Bytes of the current file known to be written: whole lines.
     private var bytesInFile = 0
+    /// Traces written to the current file.
     private var tracesInFile = 0
     private var buffer: [UInt8] = []
+    /// What the buffer holds besides bytes: its traces, the traces its records of dropped traces count, its chain
+    /// changes, and how many of ``lostTraces`` its record of lost traces counts.
+    private var tracesInBuffer = 0
+    private var droppedInBuffer = 0
+    private var editsInBuffer: [ChainEdit] = []
+    private var lossInBuffer = 0
+    /// Traces lost to failed writes and not yet recorded in the file as dropped, and the chain changes lost with
+    /// them, to be written again.
+    private var lostTraces = 0
+    private var lostEdits: [ChainEdit] = []
+    /// Whether a write failed since the last bytes were buffered: the next start over (see the type's comment).
+    private var startsOver = false
+    /// The version of the last header in the file (`nil`: none), and whether the buffer starts with a header.
+    private var versionInFile: Int?
+    private var bufferStartsWithHeader = false
+    /// Every trace lost to a failed write since the log was opened.
+    private(set) var tracesLostToWrites = 0
     private var encoder = CompactTraceLogEncoder()
     /// Compact trace bytes since the last header: a new segment starts every ``segmentBytes``, so that a reader
     /// can start at any header (``TraceLogProfiler`` reads the parts of a file in parallel from them).
@@ -35,11 +65,15 @@ struct TraceLogFile {
     private(set) var repairedTail: TornTail?
 
     /// Opens (creates, or continues with `appending`) the log's first file.
-    init(path: String, appending: Bool, format: TraceLogSink.Format, bufferSize: Int, rotationBytes: Int?) throws(FormatError) {
+    init(
+        path: String, appending: Bool, format: TraceLogSink.Format, bufferSize: Int, rotationBytes: Int?,
+        writeBytes: @escaping TraceLogByteWriter = { FileDescriptor.writeAll($0, $1) }
+    ) throws(FormatError) {
         self.path = path
         self.format = format
         self.bufferSize = max(0, bufferSize)
         self.rotationBytes = rotationBytes.map { max(1, $0) }
+        self.writeBytes = writeBytes
         fileNumber = 0
         var replaced: [String] = []
         if rotationBytes != nil {
@@ -185,24 +219,60 @@ struct TraceLogFile {
             }
         }
         self.descriptor = descriptor
+        begin(existingVersion: existingVersion)
+        if let error = writeBuffer() {
+            closeDescriptor(descriptor)
+            self.descriptor = -1
+            throw error
+        }
+    }
+
+    /// Starts writing the file just opened at ``descriptor``, which holds a log of `existingVersion` (`nil`: none).
+    private mutating func begin(existingVersion: Int?) {
         files.append(currentFile)
         bytesInFile = Int(lseek(descriptor, 0, SEEK_END))
         tracesInFile = 0
+        startsOver = false
+        versionInFile = existingVersion
+        startSegment()
+    }
+
+    /// Buffers what starts a run of lines that depend on nothing before them: a compact log's header (its names
+    /// start again), a version 1 header when the file has none or one of the other version — then the chain
+    /// changes and the count of traces lost to failed writes, if any.
+    private mutating func startSegment() {
         bytesInSegment = 0
         encoder.reset()
-        // A compact log starts a segment with a header (the names start again); a version 1 log needs one only
-        // when the file is empty or holds the other version.
         switch format {
-        case .compact: buffer += CompactTraceLogFormat.header + [0x0A]
-        case .jsonLines: if existingVersion != TraceLogFormat.version { buffer += TraceLogFormat.header + [0x0A] }
+        case .compact:
+            buffer += CompactTraceLogFormat.header + [0x0A]
+            bufferStartsWithHeader = true
+        case .jsonLines:
+            if versionInFile != TraceLogFormat.version {
+                buffer += TraceLogFormat.header + [0x0A]
+                bufferStartsWithHeader = true
+            }
         }
-        writeBuffer()
-        if let firstError { throw firstError }
+        for edit in lostEdits { buffer += ChainEditLine.encode(edit) + [0x0A] }
+        editsInBuffer += lostEdits
+        lostEdits.removeAll()
+        if lostTraces > 0 {
+            encodeDropped(lostTraces)
+            lossInBuffer = lostTraces
+        }
+    }
+
+    /// After a failed write, starts the next bytes over (see the type's comment).
+    private mutating func startOverIfNeeded() {
+        guard startsOver, buffer.isEmpty else { return }
+        startsOver = false
+        startSegment()
     }
 
     /// Adds one trace to the buffer, writing the buffer out when it is full.
     mutating func append(_ trace: Trace) {
         rotateIfFull()
+        startOverIfNeeded()
         switch format {
         case .compact:
             if bytesInSegment >= Self.segmentBytes {
@@ -217,55 +287,99 @@ struct TraceLogFile {
             buffer += TraceLogFormat.encode(trace)
             buffer.append(0x0A)
         }
-        tracesInFile += 1
+        tracesInBuffer += 1
         if buffer.count > bufferSize { writeBuffer() }
     }
 
     /// Records a change to a chain.
     mutating func append(_ edit: ChainEdit) {
+        startOverIfNeeded()
         buffer += ChainEditLine.encode(edit) + [0x0A]
+        editsInBuffer.append(edit)
     }
 
     /// Records that `count` traces were dropped here.
     mutating func appendDropped(_ count: Int) {
         guard count > 0 else { return }
+        startOverIfNeeded()
+        encodeDropped(count)
+        droppedInBuffer = droppedInBuffer.addingReportingOverflow(count).partialValue
+    }
+
+    private mutating func encodeDropped(_ count: Int) {
         switch format {
         case .compact: encoder.encodeDropped(count: count, into: &buffer)
         case .jsonLines: buffer += Array(#"{"dropped":\#(count)}"#.utf8) + [0x0A]
         }
     }
 
-    /// Moves on to the next numbered file once this one has reached the rotation size.
+    /// Moves on to the next numbered file once this one has reached the rotation size — if it holds a trace: a
+    /// file every write to which failed (a full disk) stays the current one. The next file is opened before this
+    /// one is let go: one that cannot be opened leaves this one current, tried again at the next trace.
     private mutating func rotateIfFull() {
-        guard let rotationBytes, tracesInFile > 0, bytesInFile + buffer.count >= rotationBytes else { return }
-        writeBuffer()
-        closeDescriptor(descriptor)
-        descriptor = -1
-        fileNumber += 1
-        currentFile = Self.numbered(path, fileNumber)
-        do {
-            try open(appending: false)
-        } catch {
-            if firstError == nil { firstError = error }
-        }
-    }
-
-    /// Writes the buffer to the file.
-    mutating func writeBuffer() {
-        guard !buffer.isEmpty else { return }
-        defer { buffer.removeAll(keepingCapacity: true) }
-        guard descriptor >= 0 else {
-            if firstError == nil {
-                firstError = FormatError(file: currentFile, line: 0, column: 0, expected: "an open log", found: "a closed one")
-            }
+        guard let rotationBytes, tracesInFile + tracesInBuffer > 0, bytesInFile + buffer.count >= rotationBytes else {
             return
         }
-        let failure = FileDescriptor.writeAll(descriptor, buffer)
-        if failure != 0, firstError == nil {
-            firstError = .system(file: currentFile, expected: "to write the log", code: failure)
-        } else {
-            bytesInFile += buffer.count
+        writeBuffer()
+        guard tracesInFile > 0 else { return }
+        let next = Self.numbered(path, fileNumber + 1)
+        let nextDescriptor = openDescriptor(next, O_RDWR | O_CREAT | O_TRUNC)
+        guard nextDescriptor >= 0 else {
+            if firstError == nil { firstError = .system(file: next, expected: "a writable file", code: errno) }
+            return
         }
+        if descriptor >= 0 { closeDescriptor(descriptor) }
+        descriptor = nextDescriptor
+        fileNumber += 1
+        currentFile = next
+        // What a failed write lost is recorded in the new file, after its header.
+        begin(existingVersion: nil)
+        writeBuffer()
+    }
+
+    /// Writes the buffer to the file; the write's error, if it failed. A failed write's bytes are cut off the file
+    /// again, and what the buffer held is kept as a loss for the next bytes to record (see the type's comment).
+    /// With nothing buffered after a failure, the loss is recorded now (and an empty file gets its header), if the
+    /// file takes it.
+    @discardableResult
+    mutating func writeBuffer() -> FormatError? {
+        if startsOver, lostTraces > 0 || !lostEdits.isEmpty || bytesInFile == 0 { startOverIfNeeded() }
+        guard !buffer.isEmpty else { return nil }
+        defer {
+            buffer.removeAll(keepingCapacity: true)
+            (tracesInBuffer, droppedInBuffer, lossInBuffer) = (0, 0, 0)
+            editsInBuffer.removeAll()
+            bufferStartsWithHeader = false
+        }
+        let error: FormatError
+        if descriptor >= 0 {
+            let failure = buffer.withUnsafeBytes { writeBytes(descriptor, $0) }
+            if failure == 0 {
+                bytesInFile += buffer.count
+                tracesInFile += tracesInBuffer
+                lostTraces -= lossInBuffer
+                if bufferStartsWithHeader {
+                    versionInFile = format == .compact ? CompactTraceLogFormat.version : TraceLogFormat.version
+                }
+                return nil
+            }
+            error = .system(file: currentFile, expected: "to write the log", code: failure)
+            // The part of the buffer that reached the file is cut off — a line cut short would spoil the one after
+            // it — and the next write goes where it began. A file that cannot be cut is written no more.
+            if ftruncate(descriptor, off_t(bytesInFile)) != 0 || lseek(descriptor, off_t(bytesInFile), SEEK_SET) < 0 {
+                closeDescriptor(descriptor)
+                descriptor = -1
+            }
+        } else {
+            error = FormatError(file: currentFile, line: 0, column: 0, expected: "an open log", found: "a closed one")
+        }
+        if firstError == nil { firstError = error }
+        tracesLostToWrites = tracesLostToWrites.addingReportingOverflow(tracesInBuffer).partialValue
+        // The loss the buffer recorded is still in `lostTraces`.
+        lostTraces = lostTraces.addingReportingOverflow(tracesInBuffer &+ droppedInBuffer).partialValue
+        lostEdits += editsInBuffer
+        startsOver = true
+        return error
     }
 
     /// Writes the buffer and closes the file.

@@ -101,7 +101,15 @@ public final class TraceLogSink: TraceSink {
     ///   - options: The format, background writing, rotation; see ``Options``.
     /// - Throws: `FormatError` when the file cannot be written, is not a trace log (appending), or is named `….gz`:
     ///   the sink writes plain JSON Lines, and a `.gz` name would tell `zcat` and log shippers otherwise.
-    public init(path: String, appending: Bool = false, options: Options = Options()) throws(FormatError) {
+    public convenience init(path: String, appending: Bool = false, options: Options = Options()) throws(FormatError) {
+        try self.init(path: path, appending: appending, options: options, writeBytes: { FileDescriptor.writeAll($0, $1) })
+    }
+
+    /// ``init(path:appending:options:)`` writing the file's bytes with `writeBytes`: tests stand in a disk that
+    /// fills up.
+    package init(
+        path: String, appending: Bool = false, options: Options = Options(), writeBytes: @escaping TraceLogByteWriter
+    ) throws(FormatError) {
         if path.hasSuffix(".gz") {
             throw FormatError(
                 file: path, line: 0, column: 0,
@@ -110,7 +118,7 @@ public final class TraceLogSink: TraceSink {
         }
         let file = try TraceLogFile(
             path: path, appending: appending, format: options.format, bufferSize: options.bufferSize,
-            rotationBytes: options.rotationBytes)
+            rotationBytes: options.rotationBytes, writeBytes: writeBytes)
         self.path = path
         self.options = options
         repairedTail = file.repairedTail
@@ -144,10 +152,11 @@ public final class TraceLogSink: TraceSink {
         return direct?.withLock { $0.files } ?? []
     }
 
-    /// How many traces were dropped: by a full queue (each is recorded in the log too), or recorded after
-    /// ``close()``.
+    /// How many traces were dropped: by a full queue, or lost to a write that failed (a full disk) — each recorded
+    /// in the log too, as soon as the file takes a write again — or recorded after ``close()``.
     public var droppedCount: Int {
-        (writer?.droppedCount ?? 0) + droppedAfterClose.withLock { $0 }
+        let lostToWrites = writer?.consumer.file.withLock { $0.tracesLostToWrites } ?? direct?.withLock { $0.tracesLostToWrites } ?? 0
+        return (writer?.droppedCount ?? 0) + lostToWrites + droppedAfterClose.withLock { $0 }
     }
 
     public func record(_ trace: Trace) {
@@ -210,7 +219,9 @@ public final class TraceLogSink: TraceSink {
 
     /// Writes every trace recorded before the call to the file, and returns once it is there.
     ///
-    /// - Throws: The first write error since the sink was opened (a full disk, a closed file).
+    /// - Throws: The first write error since the sink was opened (a full disk, a closed file). What a failed write
+    ///   lost is counted in ``droppedCount`` and recorded in the log as dropped traces once the file takes a write
+    ///   again; the log stays readable to its end.
     public func flush() throws(FormatError) {
         if let writer {
             writer.flush()
