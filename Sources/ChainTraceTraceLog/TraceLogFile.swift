@@ -89,6 +89,11 @@ struct TraceLogFile {
             }
         }
         currentFile = rotationBytes == nil ? path : Self.numbered(path, fileNumber)
+        // A file of the series another sink is writing is neither replaced nor continued: two sinks on one path
+        // wrote over each other's lines.
+        for file in replaced where file != currentFile {
+            try Self.checkNotWritten(file)
+        }
         try open(appending: appending)
         // Removed once the new log's first file is open (it took the place of the old first one): a log that cannot
         // be started leaves the old one whole.
@@ -206,9 +211,18 @@ struct TraceLogFile {
     }
 
     private mutating func open(appending: Bool) throws(FormatError) {
-        let flags = O_RDWR | O_CREAT | (appending ? O_APPEND : O_TRUNC)
-        let descriptor = openDescriptor(currentFile, flags)
+        // Emptied only once locked: a file another sink is writing is left as it is.
+        let descriptor = openDescriptor(currentFile, O_RDWR | O_CREAT | (appending ? O_APPEND : 0))
         guard descriptor >= 0 else { throw .system(file: currentFile, expected: "a writable file", code: errno) }
+        do throws(FormatError) {
+            try Self.lock(descriptor, path: currentFile)
+            if !appending, ftruncate(descriptor, 0) != 0 {
+                throw FormatError.system(file: currentFile, expected: "a file to write the log in", code: errno)
+            }
+        } catch {
+            closeDescriptor(descriptor)
+            throw error
+        }
         var existingVersion: Int?
         if appending {
             do {
@@ -323,9 +337,19 @@ struct TraceLogFile {
         writeBuffer()
         guard tracesInFile > 0 else { return }
         let next = Self.numbered(path, fileNumber + 1)
-        let nextDescriptor = openDescriptor(next, O_RDWR | O_CREAT | O_TRUNC)
+        let nextDescriptor = openDescriptor(next, O_RDWR | O_CREAT)
         guard nextDescriptor >= 0 else {
             if firstError == nil { firstError = .system(file: next, expected: "a writable file", code: errno) }
+            return
+        }
+        do throws(FormatError) {
+            try Self.lock(nextDescriptor, path: next)
+            if ftruncate(nextDescriptor, 0) != 0 {
+                throw FormatError.system(file: next, expected: "a file to write the log in", code: errno)
+            }
+        } catch {
+            closeDescriptor(nextDescriptor)
+            if firstError == nil { firstError = error }
             return
         }
         if descriptor >= 0 { closeDescriptor(descriptor) }
@@ -389,6 +413,31 @@ struct TraceLogFile {
             closeDescriptor(descriptor)
             descriptor = -1
         }
+    }
+
+    /// Takes the advisory lock that marks the file open at `descriptor` as a log a sink is writing, held until the
+    /// descriptor is closed (or the process ends, however it ends). Throws when another sink holds it — in this
+    /// process or another. A file system without such locks (some network ones) goes without.
+    private static func lock(_ descriptor: Int32, path: String) throws(FormatError) {
+        guard flock(descriptor, LOCK_EX | LOCK_NB) != 0 else { return }
+        let code = errno
+        guard code == EWOULDBLOCK || code == EAGAIN else { return }
+        throw writtenByAnotherSink(path)
+    }
+
+    /// Throws if another sink holds `path`'s lock (see ``lock(_:path:)``); a file that cannot be opened is no one's.
+    private static func checkNotWritten(_ path: String) throws(FormatError) {
+        let descriptor = openDescriptor(path, O_RDONLY)
+        guard descriptor >= 0 else { return }
+        defer { closeDescriptor(descriptor) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) != 0 else { return }
+        if errno == EWOULDBLOCK || errno == EAGAIN { throw writtenByAnotherSink(path) }
+    }
+
+    private static func writtenByAnotherSink(_ path: String) -> FormatError {
+        FormatError(
+            file: path, line: 0, column: 0, expected: "a trace log no other sink is writing",
+            found: "one another TraceLogSink (in this process or another) has open: close it first, or let the chains share one sink")
     }
 
     /// Checks that a non-empty file is a trace log, and cuts a torn last line off it: the file's version (`nil`

@@ -99,8 +99,11 @@ public final class TraceLogSink: TraceSink {
     ///     never appended to; a torn last line is cut off first (see ``repairedTail``), so the log stays readable.
     ///     A compact log starts a new segment (a header line; the names are written again).
     ///   - options: The format, background writing, rotation; see ``Options``.
-    /// - Throws: `FormatError` when the file cannot be written, is not a trace log (appending), or is named `….gz`:
-    ///   the sink writes plain JSON Lines, and a `.gz` name would tell `zcat` and log shippers otherwise.
+    /// - Throws: `FormatError` when the file cannot be written, is not a trace log (appending), is named `….gz` —
+    ///   the sink writes plain JSON Lines, and a `.gz` name would tell `zcat` and log shippers otherwise — or is being
+    ///   written by another `TraceLogSink`, in this process or another (a lock on the file says so while a sink has
+    ///   it open): two sinks on one path would write over each other's lines. Close the old sink before opening a
+    ///   new one on its path, or let the chains share one sink.
     public convenience init(path: String, appending: Bool = false, options: Options = Options()) throws(FormatError) {
         try self.init(path: path, appending: appending, options: options, writeBytes: { FileDescriptor.writeAll($0, $1) })
     }
