@@ -425,11 +425,14 @@ struct TraceLogFile {
         throw writtenByAnotherSink(path)
     }
 
-    /// Throws if another sink holds `path`'s lock (see ``lock(_:path:)``); a file that cannot be opened is no one's.
-    private static func checkNotWritten(_ path: String) throws(FormatError) {
-        let descriptor = openDescriptor(path, O_RDONLY)
+    /// Throws if a sink holds `path`'s lock (see ``lock(_:path:)``); a file that cannot be opened, or is no regular
+    /// file (a terminal, a pipe), is no sink's.
+    static func checkNotWritten(_ path: String) throws(FormatError) {
+        let descriptor = openDescriptor(path, O_RDONLY | O_NONBLOCK)
         guard descriptor >= 0 else { return }
         defer { closeDescriptor(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
         guard flock(descriptor, LOCK_EX | LOCK_NB) != 0 else { return }
         if errno == EWOULDBLOCK || errno == EAGAIN { throw writtenByAnotherSink(path) }
     }

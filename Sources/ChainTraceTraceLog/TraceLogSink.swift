@@ -149,6 +149,12 @@ public final class TraceLogSink: TraceSink {
         PerThreadSlot.ownerReleased()
     }
 
+    /// Throws if a `TraceLogSink` — in this process or another — is writing the file at `path`: a command about to
+    /// replace that file with its output would leave the sink writing into a file no longer there.
+    package static func checkNotBeingWritten(_ path: String) throws(FormatError) {
+        try TraceLogFile.checkNotWritten(path)
+    }
+
     /// The files written so far, in order: ``path`` alone, or the numbered series when rotating.
     public var files: [String] {
         if let writer { return writer.consumer.file.withLock { $0.files } }

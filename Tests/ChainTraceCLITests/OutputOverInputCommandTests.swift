@@ -1,12 +1,13 @@
 import ChainTrace
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
 /// A command asked to write its output over one of its own inputs — under the same path, another spelling, a
 /// symbolic or a hard link — or onto a directory refuses before doing any work, and the input is untouched.
 /// Before, `replay s.jsonl --trace-out s.jsonl` replaced the command stream with the trace log, status 0, and an
-/// output naming a directory failed only at the end of the run.
+/// output naming a directory failed only at the end of the run. Nor is a trace log a sink is writing an output.
 @Suite("Output over an input")
 struct OutputOverInputCommandTests {
     /// The files a test's commands read, in a new directory.
@@ -78,6 +79,39 @@ struct OutputOverInputCommandTests {
             #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before, "\(context)")
             #expect(CLI.partialFiles(in: inputs.directory).isEmpty, "\(context)")
         }
+    }
+
+    /// A trace log an app is writing (here this test process's sink; the binary is another process) is no output:
+    /// replaced, the sink would go on writing into a file no longer there, and every later trace would be lost.
+    @Test(arguments: SeededGenerator.seeds(3))
+    func aLogASinkIsWritingIsRefused(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let inputs = try Self.inputs(&random)
+        let live = inputs.directory.appendingPathComponent("live.jsonl").path
+        var options = TraceLogSink.Options()
+        options.writesInBackground = random.chance(0.5)
+        let sink = try TraceLogSink(path: live, options: options)
+        sink.record(
+            Trace(
+                id: 1, commandKind: "K", commandID: "c1", entry: "A", chain: "c",
+                hops: [Hop(handler: "A", position: 0, decision: .accepted, inclusiveDuration: 3, selfDuration: 3)],
+                outcome: .accepted(by: "A"), duration: 3))
+        try sink.flush()
+        let before = try Data(contentsOf: URL(fileURLWithPath: live))
+        for command in Self.commands(inputs) {
+            let ended = try CLI.run(command.arguments.map { $0 == "OUT" ? live : $0 })
+            let context = "seed \(seed), \(command.arguments.first!)"
+            #expect(ended.status == 2, "\(context): \(ended.standardError)")
+            #expect(
+                ended.standardError.hasPrefix("chaintrace: \(live): expected a trace log no other sink is writing"),
+                "\(context): \(ended.standardError)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: live)) == before, "\(context)")
+            #expect(CLI.partialFiles(in: inputs.directory).isEmpty, "\(context)")
+        }
+        try sink.close()
+        // Closed, it is an output like any file.
+        let ended = try CLI.run(Self.commands(inputs)[0].arguments.map { $0 == "OUT" ? live : $0 })
+        #expect(ended.status == 0 || ended.status == 1, "seed \(seed): \(ended.standardError)")
     }
 
     @Test(arguments: SeededGenerator.seeds(3))
