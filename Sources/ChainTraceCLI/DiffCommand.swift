@@ -14,7 +14,9 @@ struct DiffCommand: ParsableCommand {
             first, and so on), else by their place in the order they started — a log is written as commands \
             finish — whatever their chains are named (two configurations of one app compare). Commands without ids \
             that ran at once have no order but the scheduler's: a warning counts them, and ids \
-            (TracedCommand.commandID) pair them for sure. Any divergence makes the exit status 1.
+            (TracedCommand.commandID) pair them for sure. Any divergence makes the exit status 1. Logs sampled \
+            in production, or of different traffic, hold different commands: with --only-common the commands both \
+            hold are compared, and those in one log only are counted, not divergences.
 
             Where hops ran at once in both runs (a stage that fanned out with async let or a task group; parents \
             recorded, log version 3), their order, and which of them the outcome names, are the scheduler's and \
@@ -38,6 +40,12 @@ struct DiffCommand: ParsableCommand {
 
     @Option(name: .long, help: "How many divergences to list.")
     var divergences = 50
+
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Compare only the commands both logs hold — logs sampled in production, or of different traffic: a command in one log only is counted, not a divergence."))
+    var onlyCommon = false
 
     @OptionGroup var output: OutputOptions
 
@@ -69,7 +77,8 @@ struct DiffCommand: ParsableCommand {
         if let warning = DivergenceReport.uncertainPlacesWarning(comparison.matcher) {
             Terminal.standardError.writeText("chaintrace: warning: \(warning)\n")
         }
-        let divergenceReport = DivergenceReport(matcher: comparison.matcher, shown: divergences)
+        let divergenceReport = DivergenceReport(
+            matcher: comparison.matcher, shown: divergences, onlyCommon: onlyCommon, offersOnlyCommon: true)
         let changes = comparison.latencyChanges
         switch output.format {
         case .json:
@@ -115,6 +124,6 @@ struct DiffCommand: ParsableCommand {
             }
             Terminal.standardOutput.writeText(text)
         }
-        if comparison.matcher.total > 0 { throw CommandFailure.found }
+        if divergenceReport.total > 0 { throw CommandFailure.found }
     }
 }

@@ -79,16 +79,51 @@ extension Divergence {
 struct DivergenceReport {
     var matcher: TraceMatcher
     var shown: Int
+    /// Whether commands in one run only are left out of the comparison — counted, but no divergence (`diff
+    /// --only-common`: logs sampled in production, or of different traffic).
+    var onlyCommon = false
+    /// Whether the command has `--only-common` (`diff`), to suggest when most commands are in one run only.
+    var offersOnlyCommon = false
+
+    /// Commands of the baseline with no partner in the other run, and the other way round.
+    var missing: Int { matcher.counts[.missing] ?? 0 }
+    var unexpected: Int { matcher.counts[.unexpected] ?? 0 }
+
+    /// The divergences that count: with ``onlyCommon``, those of commands in both runs.
+    var total: Int { onlyCommon ? matcher.total - missing - unexpected : matcher.total }
+
+    private func counts(_ kind: Divergence.Kind) -> Int? {
+        onlyCommon && (kind == .missing || kind == .unexpected) ? nil : matcher.counts[kind]
+    }
+
+    /// The divergences listed, as many as kept.
+    private var listed: [Divergence] {
+        onlyCommon ? matcher.divergences.filter { $0.kind != .missing && $0.kind != .unexpected } : matcher.divergences
+    }
 
     func text(style: Style) -> String {
-        guard matcher.total > 0 else { return matcher.compared == 1 ? "  No divergences: the one command took the same path.\n" : "  No divergences: all \(matcher.compared) commands took the same path.\n" }
-        // A command in one run only is a divergence too, but not one of those compared.
-        let unpaired = (matcher.counts[.missing] ?? 0) + (matcher.counts[.unexpected] ?? 0)
-        var output = "  " + style.red(TerminalText.counted(matcher.total, "divergence")) + " in \(TerminalText.counted(matcher.compared, "command")) compared"
-        output += unpaired == 0 ? ": " : " and \(unpaired) in one run only: "
-        output += Divergence.Kind.allCases.compactMap { kind in matcher.counts[kind].map { "\($0) \(kind.rawValue)" } }.joined(separator: ", ") + "\n"
-        for divergence in matcher.divergences.prefix(shown) { output += divergence.text(style: style) }
-        if matcher.total > shown { output += "  … and \(matcher.total - shown) more (--divergences N shows more).\n" }
+        let unpaired = missing + unexpected
+        var output = ""
+        if total == 0 {
+            output += matcher.compared == 1 ? "  No divergences: the one command took the same path.\n" : "  No divergences: all \(matcher.compared) commands took the same path.\n"
+        } else {
+            let breakdown = Divergence.Kind.allCases.compactMap { kind in counts(kind).map { "\($0) \(kind.rawValue)" } }.joined(separator: ", ")
+            output += "  " + style.red(TerminalText.counted(total, "divergence"))
+            if onlyCommon || unpaired == 0 {
+                output += " in \(TerminalText.counted(matcher.compared, "command")) compared: \(breakdown)\n"
+            } else {
+                // A command in one run only is a divergence too, but not one of those compared.
+                output += " — \(total - unpaired) in \(TerminalText.counted(matcher.compared, "command")) compared, \(unpaired) in one run only: \(breakdown)\n"
+            }
+            for divergence in listed.prefix(shown) { output += divergence.text(style: style) }
+            if total > shown { output += "  … and \(total - shown) more (--divergences N shows more).\n" }
+        }
+        if onlyCommon, unpaired > 0 {
+            output += "  Not compared (--only-common): \(TerminalText.counted(missing, "command")) in the baseline only, \(unexpected) in the other only.\n"
+        } else if offersOnlyCommon, unpaired > matcher.compared {
+            output += "  Most commands are in one log only — logs sampled in production, or of different traffic? --only-common "
+                + "compares the commands both hold and counts the rest.\n"
+        }
         return output
     }
 
@@ -101,11 +136,13 @@ struct DivergenceReport {
     }
 
     func json() throws -> JSONValue {
-        [
+        let counted = Divergence.Kind.allCases.compactMap { kind in counts(kind).map { (kind.rawValue, JSONValue.integer(Int64($0))) } }
+        return [
             "compared": .integer(Int64(clamping: matcher.compared)),
-            "total": .integer(Int64(clamping: matcher.total)),
-            "counts": .object(Dictionary(uniqueKeysWithValues: matcher.counts.map { ($0.key.rawValue, JSONValue.integer(Int64($0.value))) })),
-            "divergences": try JSONValue(encoding: Array(matcher.divergences.prefix(shown))),
+            "total": .integer(Int64(clamping: total)),
+            "counts": .object(Dictionary(uniqueKeysWithValues: counted)),
+            "inOneRunOnly": ["missing": .integer(Int64(clamping: missing)), "unexpected": .integer(Int64(clamping: unexpected))],
+            "divergences": try JSONValue(encoding: Array(listed.prefix(shown))),
         ]
     }
 }

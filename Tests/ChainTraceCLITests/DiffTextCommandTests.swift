@@ -41,8 +41,32 @@ struct DiffTextCommandTests {
             let counts = comparison["counts"]
             let unpaired = (counts?["missing"]?.doubleValue.map { Int($0) } ?? 0) + (counts?["unexpected"]?.doubleValue.map { Int($0) } ?? 0)
             #expect(compared + (counts?["missing"]?.doubleValue.map { Int($0) } ?? 0) == before.count, "seed \(seed)")
-            let scope = "in \(compared) command\(compared == 1 ? "" : "s") compared" + (unpaired == 0 ? ": " : " and \(unpaired) in one run only: ")
+            let commands = "\(compared) command\(compared == 1 ? "" : "s") compared"
+            let scope =
+                unpaired == 0
+                ? "\(divergences.count) divergence\(divergences.count == 1 ? "" : "s") in \(commands): "
+                : "\(divergences.count) divergences — \(divergences.count - unpaired) in \(commands), \(unpaired) in one run only: "
             #expect(text.standardOutput.contains(scope), "seed \(seed): \(text.standardOutput.prefix(300))")
+        }
+
+        // Only the commands both runs hold: those in one run only are counted apart, and no divergence.
+        let common = try CLI.run("diff", first, second, "--only-common", "--format", "json")
+        let commonText = try CLI.run("diff", first, second, "--only-common")
+        let onlyCommon = try JSONDocument(bytes: Array(common.standardOutput.utf8), file: "diff.json").root
+        let missing = comparison["inOneRunOnly"]?["missing"]?.doubleValue.map { Int($0) } ?? -1
+        let unexpected = comparison["inOneRunOnly"]?["unexpected"]?.doubleValue.map { Int($0) } ?? -1
+        let comparedDivergences = divergences.count - missing - unexpected
+        #expect(onlyCommon["total"]?.doubleValue.map { Int($0) } == comparedDivergences, "seed \(seed)")
+        #expect(onlyCommon["inOneRunOnly"] == comparison["inOneRunOnly"], "seed \(seed)")
+        if case .array(let listed)? = onlyCommon["divergences"] {
+            #expect(listed.allSatisfy { !["missing", "unexpected"].contains($0["kind"]?.stringValue ?? "") }, "seed \(seed)")
+            #expect(listed.count == comparedDivergences, "seed \(seed)")
+        }
+        #expect(common.status == (comparedDivergences > 0 ? 1 : 0) && commonText.status == common.status, "seed \(seed)")
+        if missing + unexpected > 0 {
+            #expect(
+                commonText.standardOutput.contains("Not compared (--only-common): \(missing) command\(missing == 1 ? "" : "s") in the baseline only, \(unexpected) in the other only."),
+                "seed \(seed): \(commonText.standardOutput.prefix(400))")
         }
 
         let same = try CLI.run("diff", first, first)
