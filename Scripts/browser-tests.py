@@ -14,7 +14,8 @@ HTTP interface — no Selenium needed) and checks:
   * each filter narrows the list to matching commands only;
   * clicking a handler opens its panel with a histogram; table headers sort;
   * hostile names (markup, `</script>`, quotes, controls, bidi overrides) show as text and run nothing;
-  * compare mode lists exactly the commands `chaintrace diff` finds changed.
+  * compare mode lists exactly the commands `chaintrace diff` finds changed, and its summary counts them as diff
+    does — a sampled second run's commands in one log only apart from those compared.
 
 Screenshots of every view are kept in DIR (default .build/browser-tests). Exit status 0 when every check
 passes, 1 when one fails, 2 when Chromium or chromedriver is missing.
@@ -445,13 +446,23 @@ def check_many_files(driver, url, names):
           "many files: the tooltip names every file")
 
 
-def check_compare(chaintrace, driver, url, before, after, shots):
+def check_compare(chaintrace, driver, url, before, after, shots, screenshot="compare.png"):
     diff = json.loads(run([chaintrace, "diff", before, after, "--format", "json", "--divergences", "100000"], allowed=(0, 1)).stdout)
     driver.open(url)
     check(not driver.console_errors(), "compare: no console errors")
     rows = driver.run("return [...document.querySelectorAll('#divergences .row[data-divergence]')].map(r => r.children[1].textContent)")
     expected = [d["command"] + " (" + d["commandKind"] + ")" for d in diff["divergences"]]
     check(rows == expected, "compare: lists exactly the %d commands diff finds changed (%d listed)" % (len(expected), len(rows)))
+    # The summary counts the commands in both logs apart from those in one only, as diff does.
+    summary = driver.run("return document.getElementById('compare-summary').textContent")
+    alone = diff["inOneRunOnly"]
+    changed = diff["total"] - alone["missing"] - alone["unexpected"]
+    expected_summary = "%s of %s commands in both logs changed path, taker or outcome" % (
+        "{:,}".format(changed), "{:,}".format(diff["compared"]))
+    if alone["missing"] + alone["unexpected"] > 0:
+        expected_summary += "; %s only in the first, %s only in the second" % (
+            "{:,}".format(alone["missing"]), "{:,}".format(alone["unexpected"]))
+    check(expected_summary in summary, "compare: the summary counts as diff does (%r)" % summary)
     check(driver.run("return document.querySelectorAll('#diff-diagram svg g.node').length") > 0, "compare: the diff diagram is drawn")
     if rows:
         driver.click('#divergences .row[data-divergence="0"]')
@@ -461,7 +472,7 @@ def check_compare(chaintrace, driver, url, before, after, shots):
               "compare: the first change opens both paths side by side %s" % columns)
         check("change=1" in driver.run("return location.hash"), "compare: the hash holds the change")
         driver.run("document.getElementById('compare-section').scrollIntoView()")
-        driver.screenshot(os.path.join(shots, "compare.png"))
+        driver.screenshot(os.path.join(shots, screenshot))
 
 
 def main():
@@ -500,6 +511,13 @@ def main():
     drift_definition, _ = generated_chain(logs, seed=7, drift=True)
     drifted = replay(chaintrace, drift_definition, stream, os.path.join(logs, "generated-drift.jsonl"))
     compare_page = report(chaintrace, generated, os.path.join(out, "compare.html"), "--compare", drifted)
+    # A second run that traced one command in three, as a recorder sampling in production does: most commands are
+    # in one log only.
+    sampled_stream = os.path.join(logs, "generated-sampled.commands.jsonl")
+    with open(stream) as source, open(sampled_stream, "w") as sampled:
+        sampled.writelines(line for number, line in enumerate(source) if number % 3 == 0)
+    sampled_log = replay(chaintrace, drift_definition, sampled_stream, os.path.join(logs, "generated-sampled.jsonl"))
+    sampled_page = report(chaintrace, generated, os.path.join(out, "compare-sampled.html"), "--compare", sampled_log)
     for index, extra in enumerate(arguments.log):
         pages.append(("log-%d" % (index + 1), report(chaintrace, os.path.abspath(extra), os.path.join(out, "log-%d.html" % (index + 1)))))
     many = []
@@ -527,6 +545,8 @@ def main():
         check_many_files(driver, "file://" + many_page, many)
         print("compare")
         check_compare(chaintrace, driver, "file://" + compare_page, generated, drifted, shots)
+        print("compare, sampled")
+        check_compare(chaintrace, driver, "file://" + sampled_page, generated, sampled_log, shots, "compare-sampled.png")
         print("dark and print")
         driver.media(features=[{"name": "prefers-color-scheme", "value": "dark"}])
         driver.open("file://" + pages[0][1] + "#command=5")

@@ -151,6 +151,8 @@ struct ReportData {
         return [
             "before": .string(FileListText.listed(report.sources)), "after": .string(comparison.source),
             "compared": Self.integer(matcher.compared), "total": Self.integer(matcher.total),
+            // Of `total`, the commands in one log only: no change of a command compared.
+            "missing": Self.integer(matcher.counts[.missing] ?? 0), "unexpected": Self.integer(matcher.counts[.unexpected] ?? 0),
             "divergences": .array(divergences),
             "latency": .array(comparison.comparison.latencyChanges.map { change in
                 [

@@ -396,7 +396,9 @@ enum ReportScript {
     if (!compare) return;
     const section = document.getElementById("compare-section");
     section.hidden = false;
-    document.getElementById("compare-summary").textContent = shown(compare.before) + " → " + shown(compare.after) + ": " + count(compare.total) + " of " + count(compare.compared) + " commands changed path, taker or outcome" + (compare.divergences.length < compare.total ? " (the first " + count(compare.divergences.length) + " listed)" : "") + ".";
+    // Commands in one log only are listed among the changes, but counted apart from the commands compared.
+    const changed = compare.total - compare.missing - compare.unexpected;
+    document.getElementById("compare-summary").textContent = shown(compare.before) + " → " + shown(compare.after) + ": " + count(changed) + " of " + count(compare.compared) + " commands in both logs changed path, taker or outcome" + (compare.missing + compare.unexpected > 0 ? "; " + count(compare.missing) + " only in the first, " + count(compare.unexpected) + " only in the second" : "") + (compare.divergences.length < compare.total ? " (the first " + count(compare.divergences.length) + " listed)" : "") + ".";
     const box = document.getElementById("divergences");
     const header = el("div", { class: "row header" }, el("span", { text: "change" }), el("span", { text: "command" }), el("span", { text: "before" }), el("span", { text: "after" }));
     const rows = [header];
