@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Runs every test, and the binaries the tests run, under AddressSanitizer with LeakSanitizer on.
+# Runs every test, and the binaries the tests run, under AddressSanitizer with LeakSanitizer on; then the suites
+# that record from several threads and tasks at once under ThreadSanitizer.
 #
 #   Scripts/test-sanitized.sh [swift test options…]
 #
-# Builds into .build/sanitized (apart from the plain build). Leak reports of libraries we do not own are
-# suppressed by Scripts/lsan-suppressions.txt; any other leak, or any memory error, fails the run.
+# Builds into .build/sanitized and .build/thread-sanitized (apart from the plain build). Leak reports of libraries
+# we do not own are suppressed by Scripts/lsan-suppressions.txt; any other leak, memory error or data race fails
+# the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
@@ -13,3 +15,12 @@ export LSAN_OPTIONS="suppressions=$PWD/Scripts/lsan-suppressions.txt${LSAN_OPTIO
 flags=(--sanitize=address --scratch-path .build/sanitized -Xswiftc -use-ld=lld)
 swift build --build-tests "${flags[@]}"
 swift test --skip-build "${flags[@]}" "$@"
+
+# ThreadSanitizer over the C helpers too (-fsanitize=thread for clang): built without it, their one-word lock's
+# compare-and-swap is no synchronisation TSan can see, and every hop of an async trace looked like a race.
+threads=(--scratch-path .build/thread-sanitized -Xswiftc -sanitize=thread -Xcc -fsanitize=thread)
+concurrent="Concurrent|Background|ThreadChurn|TaskSampling|InMemorySink|CaptureAcross|SpanTraceSink|LogTraceSink|HandOff"
+concurrent+="|SinkSends|Recycl|ScopedRecorder|UntracedCommandHops|ThreadSlot|ThreadScratch|FailingWriteLog|OneSinkAPath"
+concurrent+="|FanOut|AsyncChain|SideCall|InstrumentedRecording"
+swift build --build-tests "${threads[@]}"
+TSAN_OPTIONS="${TSAN_OPTIONS:-}" swift test --skip-build "${threads[@]}" --filter "$concurrent" "$@"
