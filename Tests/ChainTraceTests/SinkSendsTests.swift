@@ -88,6 +88,7 @@ struct SinkSendsTests {
     /// that and stops, so that the run ends either way.
     final class ForwardingSink: TraceSink, @unchecked Sendable {
         let reactions: [Reaction]
+        /// The pipeline, whose chain records into this sink: a cycle, broken by ``letGo()``.
         var pipeline: Pipeline?
         private let lock = NSLock()
         private var traceSummaries: [String] = []
@@ -116,6 +117,9 @@ struct SinkSendsTests {
             }
             lock.withLock { depths[thread]! -= 1 }
         }
+
+        /// Drops the pipeline, whose chain holds this sink through its recorder.
+        func letGo() { pipeline = nil }
 
         func record(_ edit: ChainEdit) {
             lock.withLock { editSummaries.append("\(edit.chain) \(edit.kind) \(edit.handler)") }
@@ -214,8 +218,12 @@ struct SinkSendsTests {
     func sinksOwnSendsAreNotTraced(seed: UInt64) async throws {
         let scenario = Scenario(seed: seed)
         let plain = ForwardingSink(reactions: [])
-        try await Self.run(scenario, into: plain)
         let forwarding = ForwardingSink(reactions: scenario.reactions)
+        defer {
+            plain.letGo()
+            forwarding.letGo()
+        }
+        try await Self.run(scenario, into: plain)
         try await Self.run(scenario, into: forwarding)
 
         #expect(forwarding.reentered == 0, "\(scenario): the sink took traces of its own forwarding")
@@ -233,6 +241,7 @@ struct SinkSendsTests {
     @Test("commands sent after a sink returned are traced again")
     func tracingResumesAfterTheSink() throws {
         let sink = ForwardingSink(reactions: [.chain, .hops, .sideCall])
+        defer { sink.letGo() }
         sink.pipeline = try Pipeline(recorder: Recorder(sink: sink, capturesPayloads: false))
         let chain = try Chain<Order, Int>("orders", handlers: Self.orderHandlers(), recorder: Recorder(sink: sink))
         _ = try chain.send(Order(id: 1))
