@@ -104,7 +104,9 @@ struct DivergenceReport {
     func text(style: Style) -> String {
         let unpaired = missing + unexpected
         var output = ""
-        if total == 0 {
+        if total == 0, matcher.compared == 0 {
+            output += unpaired == 0 ? "  No commands to compare.\n" : "  No divergences compared: no command is in both runs.\n"
+        } else if total == 0 {
             output += matcher.compared == 1 ? "  No divergences: the one command took the same path.\n" : "  No divergences: all \(matcher.compared) commands took the same path.\n"
         } else {
             let breakdown = Divergence.Kind.allCases.compactMap { kind in counts(kind).map { "\($0) \(kind.rawValue)" } }.joined(separator: ", ")
