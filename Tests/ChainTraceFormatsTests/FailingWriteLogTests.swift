@@ -19,9 +19,11 @@ import Testing
 /// records and flushes between the traces. Whatever failed, the log reads back to its end with no error and no torn
 /// line; the traces it holds are those recorded, in order, less the lost ones; every lost trace is counted — in the
 /// log as dropped and in the sink's `droppedCount` — once a write works again; no chain change is lost; no file is
-/// empty. Before, a write cut short left half a line that the next write ran on from (`expected a JSON value, found
-/// byte 0x0` at the line after it, or a spoilt line), a compact log went on naming hops by names whose declaration
-/// was lost, a rotated file could begin without its header, and a full disk started an empty file a trace.
+/// empty. Before, a write cut short left half a line that the next write ran on from (a line no reader can parse,
+/// halfway down the log: 77 of 80 generated cases failed to read back), a compact log went on naming hops by names
+/// whose declaration was lost, a rotated file could begin without its header (`expected a trace log header …,
+/// found an array`), and a full disk started an empty file a trace. (Cutting the failed bytes off is not enough on
+/// its own: the file's offset must go back too, or the next write leaves a run of NUL bytes before it.)
 @Suite("Trace logs on a disk that fills up")
 struct FailingWriteLogTests {
     /// Stands in for the disk: writes all, or — while "full" — nothing or a prefix of the bytes, then `ENOSPC`.
