@@ -27,6 +27,10 @@ struct TraceLogFile {
     let format: TraceLogSink.Format
     let bufferSize: Int
     let rotationBytes: Int?
+    /// How many files of a rotated series are kept (see ``TraceLogSink/Options/maximumFiles``).
+    let maximumFiles: Int?
+    /// Files of the series an earlier run wrote, kept when appending: the oldest go first.
+    private var earlierFiles: [String] = []
     private let writeBytes: TraceLogByteWriter
     private(set) var descriptor: Int32 = -1
     /// The file being written (`path`, or its numbered name when rotating).
@@ -67,12 +71,13 @@ struct TraceLogFile {
     /// Opens (creates, or continues with `appending`) the log's first file.
     init(
         path: String, appending: Bool, format: TraceLogSink.Format, bufferSize: Int, rotationBytes: Int?,
-        writeBytes: @escaping TraceLogByteWriter = { FileDescriptor.writeAll($0, $1) }
+        maximumFiles: Int? = nil, writeBytes: @escaping TraceLogByteWriter = { FileDescriptor.writeAll($0, $1) }
     ) throws(FormatError) {
         self.path = path
         self.format = format
         self.bufferSize = max(0, bufferSize)
         self.rotationBytes = rotationBytes.map { max(1, $0) }
+        self.maximumFiles = rotationBytes == nil ? nil : maximumFiles.map { max(1, $0) }
         self.writeBytes = writeBytes
         fileNumber = 0
         var replaced: [String] = []
@@ -81,7 +86,11 @@ struct TraceLogFile {
             if appending {
                 // Continued in the last file, unless it has been compressed (finished): then after it.
                 let last = series.last
-                fileNumber = last.map { $0.compressed ? $0.number + 1 : $0.number } ?? 1
+                let continued = last.map { $0.compressed ? $0.number + 1 : $0.number } ?? 1
+                fileNumber = continued
+                // Every file but the one continued, oldest first.
+                let continuedFile = Self.numbered(path, continued)
+                earlierFiles = series.map(\.path).filter { $0 != continuedFile }
             } else {
                 // Replaced: the earlier series goes, all of it, so that the directory holds this log alone.
                 fileNumber = 1
@@ -95,6 +104,7 @@ struct TraceLogFile {
             try Self.checkNotWritten(file)
         }
         try open(appending: appending)
+        removeFilesBeyondMaximum()
         // Removed once the new log's first file is open (it took the place of the old first one): a log that cannot
         // be started leaves the old one whole.
         for file in replaced where file != currentFile {
@@ -359,6 +369,18 @@ struct TraceLogFile {
         // What a failed write lost is recorded in the new file, after its header.
         begin(existingVersion: nil)
         writeBuffer()
+        removeFilesBeyondMaximum()
+    }
+
+    /// Removes the oldest files of the series beyond ``maximumFiles`` — an earlier run's first — never the
+    /// current one. A file that cannot be removed is left, and tried again at the next rotation.
+    private mutating func removeFilesBeyondMaximum() {
+        guard let maximumFiles else { return }
+        while earlierFiles.count + files.count > maximumFiles {
+            let oldest = earlierFiles.first ?? files[0]
+            guard oldest != currentFile, unlink(oldest) == 0 || errno == ENOENT else { return }
+            if earlierFiles.isEmpty { files.removeFirst() } else { earlierFiles.removeFirst() }
+        }
     }
 
     /// Writes the buffer to the file; the write's error, if it failed. A failed write's bytes are cut off the file

@@ -72,6 +72,10 @@ public final class TraceLogSink: TraceSink {
         /// been compressed (or after the last one left, when the oldest have been removed). A file named like one
         /// of the series that is not a trace log is left alone.
         public var rotationBytes: Int?
+        /// With rotation, how many files of the series are kept (at least 1): starting a file beyond it removes the
+        /// oldest — compressed ones too, and an earlier run's when appending — so that a log recorded for months
+        /// keeps its newest traces in about `maximumFiles × rotationBytes` of disk. `nil` keeps every file.
+        public var maximumFiles: Int?
 
         /// The defaults: compact, in the background, dropping (counted) when behind.
         public init() {}
@@ -121,7 +125,7 @@ public final class TraceLogSink: TraceSink {
         }
         let file = try TraceLogFile(
             path: path, appending: appending, format: options.format, bufferSize: options.bufferSize,
-            rotationBytes: options.rotationBytes, writeBytes: writeBytes)
+            rotationBytes: options.rotationBytes, maximumFiles: options.maximumFiles, writeBytes: writeBytes)
         self.path = path
         self.options = options
         repairedTail = file.repairedTail
@@ -155,7 +159,8 @@ public final class TraceLogSink: TraceSink {
         try TraceLogFile.checkNotWritten(path)
     }
 
-    /// The files written so far, in order: ``path`` alone, or the numbered series when rotating.
+    /// The files written so far, in order: ``path`` alone, or the numbered series when rotating (less those
+    /// ``Options/maximumFiles`` had removed).
     public var files: [String] {
         if let writer { return writer.consumer.file.withLock { $0.files } }
         return direct?.withLock { $0.files } ?? []

@@ -11,18 +11,7 @@ import Testing
 /// Generated: either format, rotating or not, replacing or appending, in the background or not, for each sink.
 @Suite("One sink a log path")
 struct OneSinkAPathTests {
-    static func trace(_ number: Int) -> Trace {
-        Trace(
-            id: UInt64(number),
-            commandKind: "K",
-            commandID: "c\(number)",
-            entry: "A",
-            chain: "c",
-            hops: [Hop(handler: "A", position: 0, decision: .accepted, inclusiveDuration: 3, selfDuration: 3)],
-            outcome: .accepted(by: "A"),
-            duration: 3
-        )
-    }
+    static func trace(_ number: Int) -> Trace { RotatedLogSeriesTests.trace(number) }
 
     static func options(_ random: inout SeededGenerator, rotation: Int?) -> TraceLogSink.Options {
         var options = TraceLogSink.Options()

@@ -357,6 +357,7 @@ struct DocumentationExamples {
         var options = TraceLogSink.Options()
         options.whenBehind = .block          // or .drop (the default): counted in droppedCount and written into the log
         options.rotationBytes = 64 << 20     // traces-0001.jsonl, traces-0002.jsonl, … in the directory
+        options.maximumFiles = 16            // the newest 16 files kept: about 1 GB of the newest traces
         options.format = .jsonLines          // version 1, one self-describing object a trace
         let log = try TraceLogSink(path: "\(directory)/traces.jsonl", options: options)
         // end
