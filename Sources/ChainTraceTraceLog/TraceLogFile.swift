@@ -54,9 +54,6 @@ struct TraceLogFile {
     private var lostEdits: [ChainEdit] = []
     /// Whether a write failed since the last bytes were buffered: the next start over (see the type's comment).
     private var startsOver = false
-    /// The version of the last header in the file (`nil`: none), and whether the buffer starts with a header.
-    private var versionInFile: Int?
-    private var bufferStartsWithHeader = false
     /// Every trace lost to a failed write since the log was opened.
     private(set) var tracesLostToWrites = 0
     private var encoder = CompactTraceLogEncoder()
@@ -221,29 +218,17 @@ struct TraceLogFile {
     }
 
     private mutating func open(appending: Bool) throws(FormatError) {
-        // Emptied only once locked: a file another sink is writing is left as it is.
-        let descriptor = openDescriptor(currentFile, O_RDWR | O_CREAT | (appending ? O_APPEND : 0))
-        guard descriptor >= 0 else { throw .system(file: currentFile, expected: "a writable file", code: errno) }
-        do throws(FormatError) {
-            try Self.lock(descriptor, path: currentFile)
-            if !appending, ftruncate(descriptor, 0) != 0 {
-                throw FormatError.system(file: currentFile, expected: "a file to write the log in", code: errno)
-            }
-        } catch {
-            closeDescriptor(descriptor)
-            throw error
-        }
-        var existingVersion: Int?
+        let descriptor = try Self.openLocked(currentFile, appending: appending)
         if appending {
             do {
-                (existingVersion, repairedTail) = try Self.prepareForAppending(descriptor, path: currentFile)
+                repairedTail = try Self.prepareForAppending(descriptor, path: currentFile)
             } catch {
                 closeDescriptor(descriptor)
                 throw error
             }
         }
         self.descriptor = descriptor
-        begin(existingVersion: existingVersion)
+        begin()
         if let error = writeBuffer() {
             closeDescriptor(descriptor)
             self.descriptor = -1
@@ -251,31 +236,25 @@ struct TraceLogFile {
         }
     }
 
-    /// Starts writing the file just opened at ``descriptor``, which holds a log of `existingVersion` (`nil`: none).
-    private mutating func begin(existingVersion: Int?) {
+    /// Starts writing the file just opened at ``descriptor``.
+    private mutating func begin() {
         files.append(currentFile)
         bytesInFile = Int(lseek(descriptor, 0, SEEK_END))
         tracesInFile = 0
         startsOver = false
-        versionInFile = existingVersion
         startSegment()
     }
 
-    /// Buffers what starts a run of lines that depend on nothing before them: a compact log's header (its names
-    /// start again), a version 1 header when the file has none or one of the other version — then the chain
-    /// changes and the count of traces lost to failed writes, if any.
+    /// Buffers what starts a run of lines that depend on nothing before them: a header of the format written (a
+    /// compact log's names start again after it) — then the chain changes and the count of traces lost to failed
+    /// writes, if any. A header where a file goes on starts a segment, as readers read it: a version 1 log
+    /// appended to a file whose last segment is compact was read as compact lines without one.
     private mutating func startSegment() {
         bytesInSegment = 0
         encoder.reset()
         switch format {
-        case .compact:
-            buffer += CompactTraceLogFormat.header + [0x0A]
-            bufferStartsWithHeader = true
-        case .jsonLines:
-            if versionInFile != TraceLogFormat.version {
-                buffer += TraceLogFormat.header + [0x0A]
-                bufferStartsWithHeader = true
-            }
+        case .compact: buffer += CompactTraceLogFormat.header + [0x0A]
+        case .jsonLines: buffer += TraceLogFormat.header + [0x0A]
         }
         for edit in lostEdits { buffer += ChainEditLine.encode(edit) + [0x0A] }
         editsInBuffer += lostEdits
@@ -347,18 +326,10 @@ struct TraceLogFile {
         writeBuffer()
         guard tracesInFile > 0 else { return }
         let next = Self.numbered(path, fileNumber + 1)
-        let nextDescriptor = openDescriptor(next, O_RDWR | O_CREAT)
-        guard nextDescriptor >= 0 else {
-            if firstError == nil { firstError = .system(file: next, expected: "a writable file", code: errno) }
-            return
-        }
-        do throws(FormatError) {
-            try Self.lock(nextDescriptor, path: next)
-            if ftruncate(nextDescriptor, 0) != 0 {
-                throw FormatError.system(file: next, expected: "a file to write the log in", code: errno)
-            }
+        let nextDescriptor: Int32
+        do {
+            nextDescriptor = try Self.openLocked(next, appending: false)
         } catch {
-            closeDescriptor(nextDescriptor)
             if firstError == nil { firstError = error }
             return
         }
@@ -367,7 +338,7 @@ struct TraceLogFile {
         fileNumber += 1
         currentFile = next
         // What a failed write lost is recorded in the new file, after its header.
-        begin(existingVersion: nil)
+        begin()
         writeBuffer()
         removeFilesBeyondMaximum()
     }
@@ -395,7 +366,6 @@ struct TraceLogFile {
             buffer.removeAll(keepingCapacity: true)
             (tracesInBuffer, droppedInBuffer, lossInBuffer) = (0, 0, 0)
             editsInBuffer.removeAll()
-            bufferStartsWithHeader = false
         }
         let error: FormatError
         if descriptor >= 0 {
@@ -404,9 +374,6 @@ struct TraceLogFile {
                 bytesInFile += buffer.count
                 tracesInFile += tracesInBuffer
                 lostTraces -= lossInBuffer
-                if bufferStartsWithHeader {
-                    versionInFile = format == .compact ? CompactTraceLogFormat.version : TraceLogFormat.version
-                }
                 return nil
             }
             error = .system(file: currentFile, expected: "to write the log", code: failure)
@@ -437,6 +404,23 @@ struct TraceLogFile {
         }
     }
 
+    /// Opens `path` to write a log in — emptied unless `appending`, but only once locked (see ``lock(_:path:)``):
+    /// a file another sink is writing is left as it is.
+    private static func openLocked(_ path: String, appending: Bool) throws(FormatError) -> Int32 {
+        let descriptor = openDescriptor(path, O_RDWR | O_CREAT | (appending ? O_APPEND : 0))
+        guard descriptor >= 0 else { throw .system(file: path, expected: "a writable file", code: errno) }
+        do throws(FormatError) {
+            try lock(descriptor, path: path)
+            if !appending, ftruncate(descriptor, 0) != 0 {
+                throw FormatError.system(file: path, expected: "a file to write the log in", code: errno)
+            }
+        } catch {
+            closeDescriptor(descriptor)
+            throw error
+        }
+        return descriptor
+    }
+
     /// Takes the advisory lock that marks the file open at `descriptor` as a log a sink is writing, held until the
     /// descriptor is closed (or the process ends, however it ends). Throws when another sink holds it — in this
     /// process or another. A file system without such locks (some network ones) goes without.
@@ -455,8 +439,8 @@ struct TraceLogFile {
         defer { closeDescriptor(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) != 0 else { return }
-        if errno == EWOULDBLOCK || errno == EAGAIN { throw writtenByAnotherSink(path) }
+        // Taken, it is let go as the descriptor closes.
+        try lock(descriptor, path: path)
     }
 
     private static func writtenByAnotherSink(_ path: String) -> FormatError {
@@ -465,22 +449,20 @@ struct TraceLogFile {
             found: "one another TraceLogSink (in this process or another) has open: close it first, or let the chains share one sink")
     }
 
-    /// Checks that a non-empty file is a trace log, and cuts a torn last line off it: the file's version (`nil`
-    /// when empty) and the cut line.
-    private static func prepareForAppending(_ descriptor: Int32, path: String) throws(FormatError) -> (Int?, TornTail?) {
+    /// Checks that a non-empty file is a trace log, and cuts a torn last line off it: the cut line, if any.
+    private static func prepareForAppending(_ descriptor: Int32, path: String) throws(FormatError) -> TornTail? {
         let size = lseek(descriptor, 0, SEEK_END)
         // The header: the first line must be a trace log's.
-        let version: Int
         switch try start(of: descriptor, size: Int64(size), path: path) {
         case .empty:
-            return (nil, nil)
+            return nil
         case .cutHeader(let byteCount):
             // A writer stopped inside its header left only the start of one: the file held nothing yet, and is cut
             // to empty (the cut reported) to get a whole header.
             _ = try cut(descriptor, to: 0, size: Int64(size), path: path)
-            return (nil, TornTail(line: 1, byteCount: byteCount, problem: "the start of a header, cut off before appending"))
-        case .log(let found):
-            version = found
+            return TornTail(line: 1, byteCount: byteCount, problem: "the start of a header, cut off before appending")
+        case .log:
+            break
         case .other(let headerLine, let problem):
             throw FormatError(
                 file: path, line: 1, column: 1, expected: "a trace log to append to (its header line)",
@@ -496,22 +478,22 @@ struct TraceLogFile {
             }
             if let newline = chunk.lastIndex(of: UInt8(ascii: "\n")) {
                 let keep = start + Int64(newline) + 1
-                guard keep < Int64(size) else { return (version, nil) }
+                guard keep < Int64(size) else { return nil }
                 // A last line that is whole but for its newline gets its newline, not cut: a prefix of an object
                 // or an array is never valid JSON, so a line that parses is whole.
                 if try isWholeLine(descriptor, from: keep, to: Int64(size), path: path) {
                     guard write(descriptor, [UInt8(ascii: "\n")], 1) == 1 else {
                         throw .system(file: path, expected: "to end the log's last line", code: errno)
                     }
-                    return (version, nil)
+                    return nil
                 }
-                return (version, try cut(descriptor, to: keep, size: Int64(size), path: path))
+                return try cut(descriptor, to: keep, size: Int64(size), path: path)
             }
             end = start
         }
         // No newline at all: the header alone, unterminated; the file is emptied and gets a new one.
         _ = try cut(descriptor, to: 0, size: Int64(size), path: path)
-        return (nil, nil)
+        return nil
     }
 
     private static func isWholeLine(_ descriptor: Int32, from start: Int64, to end: Int64, path: String) throws(FormatError) -> Bool {

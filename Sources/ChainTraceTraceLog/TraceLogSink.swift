@@ -101,7 +101,8 @@ public final class TraceLogSink: TraceSink {
     ///   - path: The log file.
     ///   - appending: Add to an existing log instead of replacing it. A file that is not a trace log is refused,
     ///     never appended to; a torn last line is cut off first (see ``repairedTail``), so the log stays readable.
-    ///     A compact log starts a new segment (a header line; the names are written again).
+    ///     The new traces start a segment of their own (a header line of the sink's format; a compact log's names
+    ///     written again), so a log may go on in the other format.
     ///   - options: The format, background writing, rotation; see ``Options``.
     /// - Throws: `FormatError` when the file cannot be written, is not a trace log (appending), is named `….gz` —
     ///   the sink writes plain JSON Lines, and a `.gz` name would tell `zcat` and log shippers otherwise — or is being

@@ -68,17 +68,26 @@ struct OutputOverInputCommandTests {
         let inputs = try Self.inputs(&random)
         for command in Self.commands(inputs) {
             let input = random.pick(command.reads)
-            let before = try Data(contentsOf: URL(fileURLWithPath: input))
             let output = try Self.otherName(for: input, in: inputs.directory, &random)
-            let ended = try CLI.run(command.arguments.map { $0 == "OUT" ? output : $0 })
-            let context = "seed \(seed), \(command.arguments.first!) writing \(output) over \(input)"
-            #expect(ended.status == 2, "\(context): \(ended.standardError)")
-            #expect(
-                ended.standardError.hasPrefix("chaintrace: \(output): expected an output file that is not one of the command's inputs"),
-                "\(context): \(ended.standardError)")
-            #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before, "\(context)")
-            #expect(CLI.partialFiles(in: inputs.directory).isEmpty, "\(context)")
+            try Self.expectRefused(
+                command.arguments, writing: output, expected: "an output file that is not one of the command's inputs",
+                untouched: input, in: inputs.directory,
+                context: "seed \(seed), \(command.arguments.first!) writing \(output) over \(input)")
         }
+    }
+
+    /// Runs a command of ``commands(_:)`` with `output` for `OUT`, and expects it refused before any work: status 2,
+    /// an error naming `output` and what was `expected`, the file at `untouched` as it was, nothing half-written.
+    static func expectRefused(
+        _ arguments: [String], writing output: String, expected: String, untouched: String, in directory: URL,
+        context: String
+    ) throws {
+        let before = try Data(contentsOf: URL(fileURLWithPath: untouched))
+        let ended = try CLI.run(arguments.map { $0 == "OUT" ? output : $0 })
+        #expect(ended.status == 2, "\(context): \(ended.standardError)")
+        #expect(ended.standardError.hasPrefix("chaintrace: \(output): expected \(expected)"), "\(context): \(ended.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: untouched)) == before, "\(context)")
+        #expect(CLI.partialFiles(in: directory).isEmpty, "\(context)")
     }
 
     /// A trace log an app is writing (here this test process's sink; the binary is another process) is no output:
@@ -97,16 +106,10 @@ struct OutputOverInputCommandTests {
                 hops: [Hop(handler: "A", position: 0, decision: .accepted, inclusiveDuration: 3, selfDuration: 3)],
                 outcome: .accepted(by: "A"), duration: 3))
         try sink.flush()
-        let before = try Data(contentsOf: URL(fileURLWithPath: live))
         for command in Self.commands(inputs) {
-            let ended = try CLI.run(command.arguments.map { $0 == "OUT" ? live : $0 })
-            let context = "seed \(seed), \(command.arguments.first!)"
-            #expect(ended.status == 2, "\(context): \(ended.standardError)")
-            #expect(
-                ended.standardError.hasPrefix("chaintrace: \(live): expected a trace log no other sink is writing"),
-                "\(context): \(ended.standardError)")
-            #expect(try Data(contentsOf: URL(fileURLWithPath: live)) == before, "\(context)")
-            #expect(CLI.partialFiles(in: inputs.directory).isEmpty, "\(context)")
+            try Self.expectRefused(
+                command.arguments, writing: live, expected: "a trace log no other sink is writing", untouched: live,
+                in: inputs.directory, context: "seed \(seed), \(command.arguments.first!)")
         }
         try sink.close()
         // Closed, it is an output like any file.

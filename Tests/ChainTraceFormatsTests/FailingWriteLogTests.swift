@@ -4,7 +4,7 @@ import ChainTraceTestSupport
 import Foundation
 import Testing
 
-@testable import ChainTraceTraceLog
+import ChainTraceTraceLog
 
 #if canImport(Glibc)
     import Glibc

@@ -14,11 +14,7 @@ struct OneSinkAPathTests {
     static func trace(_ number: Int) -> Trace { RotatedLogSeriesTests.trace(number) }
 
     static func options(_ random: inout SeededGenerator, rotation: Int?) -> TraceLogSink.Options {
-        var options = TraceLogSink.Options()
-        options.format = random.pick([.compact, .jsonLines])
-        options.writesInBackground = random.chance(0.5)
-        options.rotationBytes = rotation
-        return options
+        RotatedLogSeriesTests.options(&random, rotation: rotation)
     }
 
     @Test("a second sink on a path another has open is refused", arguments: SeededGenerator.seeds(24))

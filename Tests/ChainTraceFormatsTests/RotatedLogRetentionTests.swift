@@ -36,10 +36,8 @@ struct RotatedLogRetentionTests {
         var written: [Int] = []
         var next = 0
         for run in 0..<Int.random(in: 1...3, using: &random) {
-            var options = TraceLogSink.Options()
-            options.format = random.pick([.compact, .jsonLines])
-            options.writesInBackground = random.chance(0.5)
-            options.rotationBytes = random.pick([1, 150, 600])
+            let rotation = random.pick([1, 150, 600])
+            var options = RotatedLogSeriesTests.options(&random, rotation: rotation)
             let maximum = random.pick([1, 2, 3, 5])
             options.maximumFiles = maximum
             let appending = run > 0 && random.chance(0.6)

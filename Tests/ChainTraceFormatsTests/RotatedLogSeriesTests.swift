@@ -19,6 +19,15 @@ struct RotatedLogSeriesTests {
             outcome: .accepted(by: "A"), duration: 3)
     }
 
+    /// A sink's options as a test picks them: either format, in the background or not, rotating at `rotation`.
+    static func options(_ random: inout SeededGenerator, rotation: Int?) -> TraceLogSink.Options {
+        var options = TraceLogSink.Options()
+        options.format = random.pick([.compact, .jsonLines])
+        options.writesInBackground = random.chance(0.5)
+        options.rotationBytes = rotation
+        return options
+    }
+
     @Test(arguments: SeededGenerator.seeds(16))
     func theDirectoryHoldsTheTracesSinceTheLastReplacement(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
@@ -35,10 +44,8 @@ struct RotatedLogSeriesTests {
         for run in 0..<Int.random(in: 2...6, using: &random) {
             let appending = run > 0 && random.chance(0.6)
             if !appending { expected = [] }
-            var options = TraceLogSink.Options()
-            options.format = random.pick([.compact, .jsonLines])
-            options.writesInBackground = random.chance(0.5)
-            options.rotationBytes = random.pick([1, 200, 1_000, 100_000])
+            let rotation = random.pick([1, 200, 1_000, 100_000])
+            let options = Self.options(&random, rotation: rotation)
             let sink = try TraceLogSink(path: path, appending: appending, options: options)
             for _ in 0..<Int.random(in: 0...12, using: &random) {
                 sink.record(Self.trace(written))

@@ -167,9 +167,27 @@ struct TraceLogTests {
             try log.close()
         }
         #expect(try TraceLogReader.readAll(path: path).traces.count == 8)
-        // Version 1 continues without a second header; a compact log starts a new segment with one.
+        // Each run starts a new segment with a header of its format: a version 1 run appended after a compact
+        // segment (whatever the file's first header) was read as compact lines without one.
         let headers = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { $0.contains(#""format""#) }
-        #expect(headers.count == (format == .compact ? 2 : 1))
+        #expect(headers.count == 2)
+    }
+
+    /// Runs appending in alternating formats — whatever the file's first header, each reads in its own.
+    @Test(arguments: [[TraceLogSink.Format.jsonLines, .compact, .jsonLines], [.compact, .jsonLines, .compact, .jsonLines]])
+    func appendingGoesOnInTheOtherFormat(formats: [TraceLogSink.Format]) throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for format in formats {
+            var options = TraceLogSink.Options()
+            options.format = format
+            let log = try TraceLogSink(path: path, appending: true, options: options)
+            try recordedTraces(into: log)
+            try log.close()
+        }
+        let read = try TraceLogReader.readAll(path: path)
+        #expect(read.traces.count == 4 * formats.count)
+        #expect(read.tornTail == nil)
     }
 
     @Test func logsLargerThanTheReadChunkStreamThrough() throws {

@@ -150,6 +150,7 @@ extension UncheckedCell where Value == ThreadStateFields {
         body()
         value.sinkDepth -= 1
     }
+
     @inlinable var spareTraceStorage: TraceStorage? {
         _read { yield value.spareTraceStorage }
         _modify { yield &value.spareTraceStorage }
