@@ -186,7 +186,7 @@ package final class CommandReadAhead {
         let reader = BatchReader(stream, position: 0, size: size, readsPastErrors: readsPastErrors)
         let (first, last) = reader.read(0)
         firstBatchBytes = stream.bytesRead
-        taking = UncheckedCell(Taking(current: first, done: first.isEmpty && last))
+        taking = UncheckedCell.make(Taking(current: first, done: first.isEmpty && last))
         var shared = Shared()
         if last { shared.end = 1 }
         self.shared = ConditionLock(shared)

@@ -27,7 +27,7 @@ package final class ReadAheadBatches<Element: Sendable> {
     }
 
     private let state = ConditionLock(State())
-    private let taking = UncheckedCell(Taking())
+    private let taking = UncheckedCell.make(Taking())
     private var thread: JoinableThread?
 
     /// Starts the thread.

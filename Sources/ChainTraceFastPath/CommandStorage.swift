@@ -92,7 +92,7 @@ public final class CommandStorage<Fields>: @unchecked Sendable {
 
     /// A command of these contents, with empty `slots` when given.
     @inlinable public init(kind: String, id: String?, entry: String?, fields: Fields, slots: SlotValues<Fields>?) {
-        contents = UncheckedCell(Contents(kind: kind, id: id, entry: entry, fields: fields))
+        contents = UncheckedCell.make(Contents(kind: kind, id: id, entry: entry, fields: fields))
         self.slots = slots
     }
 

@@ -143,12 +143,12 @@ public final class HopCounters: @unchecked Sendable {
 
     /// Empty counters.
     public init() {
-        cell = UncheckedCell(Fields(handlers: 8, links: 16))
+        cell = UncheckedCell.make(Fields(handlers: 8, links: 16))
         firstLink.initialize(to: -1)
     }
 
     init(copying other: HopCounters) {
-        cell = UncheckedCell(Fields(handlers: other.handlerCapacity, links: other.linkCapacity))
+        cell = UncheckedCell.make(Fields(handlers: other.handlerCapacity, links: other.linkCapacity))
         handlerCount = other.handlerCount
         rows.initialize(from: other.rows, count: handlerCount)
         pending.initialize(from: other.pending, count: handlerCount * Self.exactSelfTimeLimit)

@@ -20,7 +20,7 @@ public final class LockedValue<Value>: @unchecked Sendable {
     /// A lock around `value`.
     @inlinable
     public init(_ value: Value) {
-        cell = UncheckedCell(value)
+        cell = UncheckedCell.make(value)
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)

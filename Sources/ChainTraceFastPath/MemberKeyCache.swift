@@ -54,7 +54,7 @@ public final class MemberKeyCache<Member> {
     /// Every short key read, by a hash of its text (open addressing, probed linearly).
     @usableFromInline let table: UnsafeMutablePointer<Entry>
     /// How many keys have an id. In an ``UncheckedCell``: only the decoder that owns this cache touches it.
-    @usableFromInline let identified = UncheckedCell(0)
+    @usableFromInline let identified = UncheckedCell.make(0)
 
     /// For the duplicate-key check of a line with a key that has no id: where each key of the line being decoded
     /// lies in it (inside its quotes), at most ``checkedKeys``. Raw memory rather than an array held by this

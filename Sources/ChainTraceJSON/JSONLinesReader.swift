@@ -35,13 +35,13 @@ public final class JSONLinesReader {
     /// Opens the file at `path`.
     package init(path: String, offset: Int = 0) throws(FormatError) {
         file = path
-        lines = UncheckedCell(try LineReader(path: path, offset: offset))
+        lines = UncheckedCell.make(try LineReader(path: path, offset: offset))
     }
 
     /// Reads JSON Lines held in memory; `name` stands for the file in errors.
     package init(bytes: [UInt8], name: String = "<memory>") {
         file = name
-        lines = UncheckedCell(LineReader(bytes: bytes))
+        lines = UncheckedCell.make(LineReader(bytes: bytes))
     }
 
     /// The next value and its 1-based line number, or `nil` at the end (or at a torn last line).

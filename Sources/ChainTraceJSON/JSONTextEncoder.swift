@@ -42,7 +42,7 @@ final class TextWriter {
     init() {
         var state = TextState()
         state.json.reserveCapacity(256)
-        cell = UncheckedCell(state)
+        cell = UncheckedCell.make(state)
     }
 
     var json: JSONWriter {

@@ -318,9 +318,9 @@ final class ActiveTrace: @unchecked Sendable {
     /// (`ChainTracing.runNested`), which then opens the hop with ``beginFollowingName()`` and passes no name: what
     /// that buys is in ``StringIdentity``. The lent names stay alive in `lastNames` while this is set. Only a trace
     /// of one thread keeps it; a shared trace's is always `none`.
-    @usableFromInline let nextName = UncheckedCell(StringIdentity.none)
+    @usableFromInline let nextName = UncheckedCell.make(StringIdentity.none)
     /// Touched by one thread, or under `lock`: its accesses skip the run-time exclusivity check.
-    private let content = UncheckedCell(Content())
+    private let content = UncheckedCell.make(Content())
     private let lock: WordLock?
     /// ``isDelivered``: 1 once a shared trace has been handed to its sink. Set under the lock as the trace is
     /// built for its sink, so a hop opening under the lock sees it; published, so a hop can check it before.
@@ -341,7 +341,7 @@ final class ActiveTrace: @unchecked Sendable {
         thread: ThreadState
     ) {
         self.lock = isShared ? WordLock() : nil
-        about = UncheckedCell(About(configuration: configuration, chain: chain, maximumHops: maximumHops))
+        about = UncheckedCell.make(About(configuration: configuration, chain: chain, maximumHops: maximumHops))
         content.value.names.reserveCapacity(16)
         reuse(
             command: command, deferral: deferral, chain: chain, configuration: configuration, maximumHops: maximumHops,

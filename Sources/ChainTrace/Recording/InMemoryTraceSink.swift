@@ -152,7 +152,10 @@ public final class InMemoryTraceSink: TraceSink {
                 if let limit, storage.ring.count == limit {
                     var evicted = trace
                     swap(&storage.ring[storage.oldest], &evicted)
-                    storage.oldest = (storage.oldest + 1) % limit
+                    // Not `% limit`, a division a trace: the traced `traceHop` row took ~1 ns a hop more with it
+                    // (medians of 30 interleaved runs, 39.5 and 38.5 ns).
+                    storage.oldest += 1
+                    if storage.oldest == limit { storage.oldest = 0 }
                     return evicted
                 }
                 storage.ring.append(trace)

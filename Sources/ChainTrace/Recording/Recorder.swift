@@ -124,7 +124,7 @@ final class RecorderConfiguration: Sendable {
         if thread.sinkDepth > 0 { return false }
         if let filter, !filter(command) { return false }
         if sampling.interval == 1 { return true }
-        let countdown = thread.slot(token: token, owner: self) { SamplingCountdown(0) }
+        let countdown = thread.slot(token: token, owner: self) { SamplingCountdown.make(0) }
         if countdown.value == 0 {
             countdown.value = sampling.interval - 1
             return true

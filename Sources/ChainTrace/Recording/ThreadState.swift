@@ -108,7 +108,7 @@ struct ThreadStateFields {
 
 /// The calling thread's state, made on first use and released when the thread exits.
 @usableFromInline
-let threadStates = ThreadLocalObject(usesThreadSlot: true) { ThreadState(ThreadStateFields()) }
+let threadStates = ThreadLocalObject(usesThreadSlot: true) { ThreadState.make(ThreadStateFields()) }
 
 extension UncheckedCell where Value == ThreadStateFields {
     /// The calling thread's state, created on first use and released when the thread exits.

@@ -117,7 +117,7 @@ public final class CommandStreamReader {
         // invalid one is an error. Only a recorded trace log, found by its header, can end in a torn line.
         lines.readsTornTails = false
         self.lines = lines
-        state = UncheckedCell(ReadState(decoder: CommandLineDecoder(schema: schema)))
+        state = UncheckedCell.make(ReadState(decoder: CommandLineDecoder(schema: schema)))
         source = .file(path)
     }
 
@@ -126,7 +126,7 @@ public final class CommandStreamReader {
         let lines = JSONLinesReader(bytes: bytes, name: name)
         lines.readsTornTails = false
         self.lines = lines
-        state = UncheckedCell(ReadState(decoder: CommandLineDecoder(schema: schema)))
+        state = UncheckedCell.make(ReadState(decoder: CommandLineDecoder(schema: schema)))
         source = .memory(bytes, name: name)
     }
 
@@ -140,7 +140,7 @@ public final class CommandStreamReader {
         state.sawFirst = true
         state.isTraceLog = true
         state.traces = try TraceLogReader(paths: paths)
-        self.state = UncheckedCell(state)
+        self.state = UncheckedCell.make(state)
         source = .traceLog
     }
 
