@@ -35,9 +35,9 @@ struct FastPathTests {
     }
 
     /// A cell keeps its value in its own allocation at an offset it computes (see `UncheckedCell.address`): for
-    /// values of every alignment — a byte, a tuple, 16- and 32-byte vectors, a string — generated writes read back
-    /// as a plain variable's, `make` finds the offset where `ManagedBuffer` puts its element (it stops the program
-    /// otherwise), and the value goes with the cell, once.
+    /// values of every alignment — a byte, an array, vectors of 16 and 32 bytes aligned to 16 (the most Swift
+    /// aligns a type here), a string — generated writes read back as a plain variable's, `make` finds the offset
+    /// where `ManagedBuffer` puts its element (it stops the program otherwise), and the value goes with the cell.
     @Test(arguments: SeededGenerator.seeds(20))
     func uncheckedCellHoldsValuesOfEveryAlignment(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
