@@ -34,8 +34,11 @@ public final class ReplaySession {
         /// gzip-compressed) or in memory can be; a trace log, a compressed file or a pipe is read by the reading
         /// thread alone. The result is the same either way.
         public var decodesWhileWaiting = true
-        /// Lines in each batch read ahead (small in tests, to exercise the hand-over).
+        /// Lines in the first batch read ahead (small in tests, to exercise the hand-over).
         package var readAheadBatchSize = 1024
+        /// About how many bytes of lines each later batch read ahead holds (see ``CommandReadAhead``), or `nil`
+        /// for `readAheadBatchSize` lines in every batch.
+        package var readAheadBatchBytes: Int? = 96 * 1024
         /// The recorded chain whose commands a trace log replays, and whose traces an expected log compares:
         /// `nil` (the default) for the definition's own. Another names the chain a log was recorded on when the
         /// definition is another configuration of it (`app-a`'s sessions replayed through `app-b`).
@@ -138,7 +141,8 @@ public final class ReplaySession {
         let readAhead = options.readsAhead && (traceLog == nil || JoinableThread.canRunInBackground)
             ? CommandReadAhead(
                 stream, readsPastErrors: options.skipsInvalidLines, batchSize: options.readAheadBatchSize,
-                callerDecodes: options.decodesWhileWaiting, inBackground: traceLog != nil)
+                batchBytes: options.readAheadBatchBytes, callerDecodes: options.decodesWhileWaiting,
+                inBackground: traceLog != nil)
             : nil
         defer { readAhead?.finish() }
         let read = { readAhead.map { $0.next() } ?? CommandReadAhead.Entry.read(from: stream) }

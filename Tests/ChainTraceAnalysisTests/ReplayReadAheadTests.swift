@@ -76,8 +76,8 @@ struct ReplayReadAheadTests {
     }
 
     func replay(
-        _ bytes: [UInt8], readsAhead: Bool, skips: Bool, helps: Bool = true, batchSize: Int = 1024, from source: Source = .memory,
-        logs: Bool = false, warmUp: Int = 64
+        _ bytes: [UInt8], readsAhead: Bool, skips: Bool, helps: Bool = true, batchSize: Int = 1024, batchBytes: Int? = nil,
+        from source: Source = .memory, logs: Bool = false, warmUp: Int = 64
     ) throws -> Outcome {
         let definition = try ChainDefinition.load(bytes: Array(Self.definitionText.utf8), file: "ahead.json")
         var options = ReplaySession.Options()
@@ -86,6 +86,7 @@ struct ReplayReadAheadTests {
         options.keptPaths = .max
         options.decodesWhileWaiting = helps
         options.readAheadBatchSize = batchSize
+        options.readAheadBatchBytes = batchBytes
         options.warmUpCommands = warmUp
         let session = try ReplaySession(definition: definition, options: options)
         var outcome = Outcome()
@@ -164,8 +165,10 @@ struct ReplayReadAheadTests {
             let inLine = try replay(bytes, readsAhead: false, skips: skips)
             let helps = random.chance(0.7)
             let batchSize = Int.random(in: 1...40, using: &random)
-            let ahead = try replay(bytes, readsAhead: true, skips: skips, helps: helps, batchSize: batchSize)
-            #expect(ahead == inLine, "seed \(seed), skips \(skips), helping \(helps), batches of \(batchSize)")
+            // Later batches sized in bytes half the time: then they hold other counts of lines than the first.
+            let batchBytes = random.chance(0.5) ? Int.random(in: 1...3_000, using: &random) : nil
+            let ahead = try replay(bytes, readsAhead: true, skips: skips, helps: helps, batchSize: batchSize, batchBytes: batchBytes)
+            #expect(ahead == inLine, "seed \(seed), skips \(skips), helping \(helps), batches of \(batchSize), \(batchBytes.map(String.init) ?? "-") bytes")
         }
     }
 
@@ -179,11 +182,13 @@ struct ReplayReadAheadTests {
         let skips = random.chance(0.6)
         let inLine = try replay(bytes, readsAhead: false, skips: skips, logs: true)
         let batchSize = Int.random(in: 1...60, using: &random)
+        // Later batches sized in bytes half the time: then they hold other counts of lines than the first.
+        let batchBytes = random.chance(0.5) ? Int.random(in: 1...3_000, using: &random) : nil
         let helps = random.chance(0.7)
-        let ahead = try replay(bytes, readsAhead: true, skips: skips, helps: helps, batchSize: batchSize, logs: true)
-        #expect(ahead == inLine, "seed \(seed), skips \(skips), helping \(helps), batches of \(batchSize)")
+        let ahead = try replay(bytes, readsAhead: true, skips: skips, helps: helps, batchSize: batchSize, batchBytes: batchBytes, logs: true)
+        #expect(ahead == inLine, "seed \(seed), skips \(skips), helping \(helps), batches of \(batchSize), \(batchBytes.map(String.init) ?? "-") bytes")
         let file = TestFiles.directory.appendingPathComponent("ahead-logged-\(seed).jsonl").path
-        var fromFile = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize, from: .file(file), logs: true)
+        var fromFile = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize, batchBytes: batchBytes, from: .file(file), logs: true)
         fromFile.error = fromFile.error?.replacingOccurrences(of: file, with: "ahead.jsonl")
         fromFile.invalidLines = fromFile.invalidLines.map { $0.replacingOccurrences(of: file, with: "ahead.jsonl") }
         #expect(fromFile == inLine, "seed \(seed), file")
@@ -212,10 +217,12 @@ struct ReplayReadAheadTests {
         let skips = random.chance(0.6)
         let inLine = try replay(bytes, readsAhead: false, skips: skips)
         let batchSize = Int.random(in: 1...20, using: &random)
-        let fromMemory = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize)
+        // Later batches sized in bytes half the time: then they hold other counts of lines than the first.
+        let batchBytes = random.chance(0.5) ? Int.random(in: 1...3_000, using: &random) : nil
+        let fromMemory = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize, batchBytes: batchBytes)
         #expect(fromMemory == inLine, "seed \(seed), skips \(skips), batches of \(batchSize)")
         let file = TestFiles.directory.appendingPathComponent("ahead-long-\(seed).jsonl").path
-        var fromFile = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize, from: .file(file))
+        var fromFile = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize, batchBytes: batchBytes, from: .file(file))
         fromFile.error = fromFile.error?.replacingOccurrences(of: file, with: "ahead.jsonl")
         fromFile.invalidLines = fromFile.invalidLines.map { $0.replacingOccurrences(of: file, with: "ahead.jsonl") }
         #expect(fromFile == inLine, "seed \(seed), file, skips \(skips), batches of \(batchSize)")
@@ -230,10 +237,12 @@ struct ReplayReadAheadTests {
         let skips = random.chance(0.5)
         let inLine = try replay(bytes, readsAhead: false, skips: skips)
         let batchSize = Int.random(in: 1...30, using: &random)
+        // Later batches sized in bytes half the time: then they hold other counts of lines than the first.
+        let batchBytes = random.chance(0.5) ? Int.random(in: 1...3_000, using: &random) : nil
         let file = TestFiles.directory.appendingPathComponent("ahead-\(seed).jsonl").path
-        let fromFile = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize, from: .file(file))
+        let fromFile = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize, batchBytes: batchBytes, from: .file(file))
         let pipe = TestFiles.directory.appendingPathComponent("ahead-\(seed).fifo").path
-        let fromPipe = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize, from: .pipe(pipe))
+        let fromPipe = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize, batchBytes: batchBytes, from: .pipe(pipe))
         // Errors name the file read: the memory stream's name in its place.
         let named = { (outcome: Outcome, path: String) -> Outcome in
             var outcome = outcome
@@ -271,9 +280,12 @@ struct ReplayReadAheadTests {
             }
             let helps = random.chance(0.7)
             let batchSize = Int.random(in: 1...25, using: &random)
+            // Later batches sized in bytes half the time: then they hold other counts of lines than the first.
+            let batchBytes = random.chance(0.5) ? Int.random(in: 1...3_000, using: &random) : nil
             let ahead = CommandReadAhead(
                 session.openStream(bytes: bytes, name: "ahead.jsonl"), readsPastErrors: readsPastErrors,
-                batchSize: batchSize, batchesAhead: Int.random(in: 1...3, using: &random), callerDecodes: helps)
+                batchSize: batchSize, batchBytes: batchBytes, batchesAhead: Int.random(in: 1...3, using: &random),
+                callerDecodes: helps)
             var read: [Summary] = []
             while let entry = ahead.next() { read.append(summary(entry)) }
             ahead.finish()
