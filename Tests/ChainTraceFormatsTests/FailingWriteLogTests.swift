@@ -31,8 +31,15 @@ struct FailingWriteLogTests {
         private let lock = NSLock()
         private var random: SeededGenerator
         private var full = false
-        var healthy = true
+        private var isHealthy = true
         private(set) var failures = 0
+
+        /// Whether writes all go through. Set by the test while the sink's writer thread may be writing: under the
+        /// lock, as everything here (set without it, ThreadSanitizer reported the race).
+        var healthy: Bool {
+            get { lock.withLock { isHealthy } }
+            set { lock.withLock { isHealthy = newValue } }
+        }
 
         init(seed: UInt64) {
             random = SeededGenerator(seed: seed ^ 0xD15C)
@@ -40,7 +47,7 @@ struct FailingWriteLogTests {
 
         func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
             let prefix: Int? = lock.withLock {
-                if healthy { return nil }
+                if isHealthy { return nil }
                 if random.chance(0.25) { full.toggle() }
                 guard full else { return nil }
                 failures += 1
