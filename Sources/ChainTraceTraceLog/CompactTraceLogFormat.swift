@@ -173,10 +173,14 @@ public struct CompactTraceLogEncoder: Sendable {
         put("]")
         reasons.removeAll(keepingCapacity: true)
         trace.forEachReason { reasons.append(($0, $1)) }
-        // Asked once: a payload kept as its command is encoded here, and may turn out to have no JSON at all.
-        let payloadText = trace.encodedPayloadBytes
-        let payloadValue = payloadText == nil ? trace.payload : nil
-        if trace.commandID != nil || payloadText != nil || payloadValue != nil || error != nil || !reasons.isEmpty
+        // Text a payload keeps is copied from where it is; any other is asked for once: a payload kept as its
+        // command is encoded here, and may turn out to have no JSON at all.
+        let encoded = trace.encodedPayload
+        let keptText = encoded?.keepsText == true ? encoded : nil
+        let payloadText = keptText == nil ? encoded?.text : nil
+        let payloadValue = keptText == nil && payloadText == nil ? trace.payload : nil
+        if trace.commandID != nil || keptText != nil || payloadText != nil || payloadValue != nil || error != nil
+            || !reasons.isEmpty
             || !registries.isEmpty || hasParents
         {
             // Keys in sorted order, as everywhere in ChainTrace's JSON.
@@ -208,7 +212,10 @@ public struct CompactTraceLogEncoder: Sendable {
                 chunk.move(to: &line)
                 put("]")
             }
-            if let text = payloadText {
+            if let keptText {
+                key("payload")
+                _ = keptText.withKeptText { line.append(contentsOf: $0) }
+            } else if let text = payloadText {
                 key("payload")
                 line.append(contentsOf: text)
             } else if let payload = payloadValue {

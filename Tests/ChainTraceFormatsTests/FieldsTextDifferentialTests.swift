@@ -29,6 +29,8 @@ struct FieldsTextDifferentialTests {
             guard case .command(let command) = next.item else { continue }
             guard let text = command.fieldsText() else { continue }
             #expect(text.value == command.fields, "seed \(seed) line \(next.line): \(String(decoding: text.text ?? [], as: UTF8.self))")
+            // What the log writer copies, read in place, is the same text.
+            #expect(text.keepsText && text.withKeptText({ Array($0) }) == text.text, "seed \(seed) line \(next.line)")
             var trace = Trace(id: 1, commandKind: command.kind, entry: "A", chain: "c", hops: [], outcome: .fellOffTheEnd, duration: 0)
             trace.attach(text)
             #expect(trace.payload == command.fields, "seed \(seed)")

@@ -148,6 +148,64 @@ struct FastPathAlgorithmTests {
         }
     }
 
+    /// `MemberKeyCache.lookUp` answers for a key exactly what reading it as a string and recalling it answers —
+    /// member, id, and the position past its colon — and answers only where it may: generated keys of letters,
+    /// spaces, quotes, backslashes, control bytes and non-ASCII, 0 to 18 bytes, with their colon right after them
+    /// or not, anywhere in a line (often within 16 bytes of its end), against a cache that has read some of them.
+    /// Where it may answer (a plain key of at most ``MemberKeyCache/longestKey`` bytes the cache has read, its
+    /// colon next, 16 bytes of line from its quote), it must.
+    @Test(arguments: SeededGenerator.seeds(60))
+    func lookingUpAKeyAnswersWhatRecallingItAnswers(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let alphabet: [String] = ["a", "b", "z", "A", "0", "_", " ", "-", "é", "\\", "\"", "\u{01}", "\u{7F}"]
+        let cache = MemberKeyCache(placeholder: "")
+        var answered = 0
+        // A few dozen keys, each read many times (the table keeps the first 64 distinct keys read).
+        let keys = (0..<40).map { _ in
+            (0..<Int.random(in: 0...18, using: &random)).map { _ in
+                random.chance(0.95) ? random.pick(["a", "b", "z", "A", "0", "_"]) : random.pick(alphabet)
+            }.joined()
+        }
+        for _ in 0..<600 {
+            let key = random.pick(keys)
+            let colonFollows = random.chance(0.8)
+            let text = "\"" + key + "\"" + (colonFollows ? ":" : random.pick([" :", "x", ""]))
+            let before = String(repeating: " ", count: Int.random(in: 0...3, using: &random))
+            let after = random.chance(0.5) ? "" : String(repeating: "1", count: Int.random(in: 0...20, using: &random))
+            let line = Array((before + text + after).utf8)
+            let start = before.utf8.count
+            let position = Int.random(in: 0..<(MemberKeyCache<String>.positions + 2), using: &random)
+            var end = -1
+            var id = -2
+            let answer = line.withUnsafeBufferPointer { cache.lookUp(at: position, in: $0, from: start, end: &end, id: &id) }
+            // What a decoder reading the key in full finds.
+            let raw = Array(key.utf8)
+            let plain = raw.allSatisfy { $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+            let recalled: (member: String, id: Int)? = plain ? line.withUnsafeBufferPointer { bytes in
+                cache.recall(RawKey(bytes: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(start + 1 + raw.count)])), in: bytes, from: start, at: position, colonFollows: colonFollows)
+            } : nil
+            let mayAnswer = plain && colonFollows && raw.count <= MemberKeyCache<String>.longestKey && start + 16 <= line.count
+            if let answer {
+                answered += 1
+                #expect(mayAnswer && answer == recalled?.member && id == recalled?.id, "seed \(seed): \(text)")
+                #expect(end == start + raw.count + 3, "seed \(seed): \(text)")
+                if position < MemberKeyCache<String>.positions {
+                    var again = -1
+                    var againID = -2
+                    let remembered = line.withUnsafeBufferPointer { cache.member(at: position, in: $0, from: start, end: &again, id: &againID) }
+                    #expect(remembered == answer && again == end && againID == id, "seed \(seed): \(text) remembered at \(position)")
+                }
+            } else {
+                #expect(!(mayAnswer && recalled != nil), "seed \(seed): \(text) not looked up")
+            }
+            // Now and then the key is read and remembered, as a decoder does with a key it did not know.
+            if plain, recalled == nil, random.chance(0.6) {
+                _ = Self.read(key, into: cache, at: position, colonFollows: colonFollows, meaning: key)
+            }
+        }
+        #expect(answered > 30, "seed \(seed): \(answered) keys looked up")
+    }
+
     /// Keys get ids one by one up to ``MemberKeyCache/identifiedKeys`` distinct ones, each key always the same id
     /// and no two keys the same one; past the limit a new key has none (its meaning is still answered), and the
     /// ones with ids keep them.
@@ -339,6 +397,81 @@ struct FastPathAlgorithmTests {
         }
     }
 
+    /// `JSONEscape.read` on `\u` escapes whose four "digits" are any bytes — hex digits of both cases and the
+    /// bytes beside their ranges (`/ : @ G ` g`, 0x80, 0xFF) most often, every value sometimes, in every position;
+    /// high surrogates followed by a second escape or by anything else; escapes cut short — against a plain
+    /// reading of the same bytes with the standard library: the same character, or the same failure at the same
+    /// place, and the same end; `skip` agreeing.
+    @Test(arguments: SeededGenerator.seeds(40))
+    func unicodeEscapesReadAsAPlainReadingReadsThem(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let edges: [UInt8] = Array("0123456789abcdefABCDEF/:@G`g".utf8) + [0x00, 0x7F, 0x80, 0xB0, 0xC6, 0xFF]
+        func digits(_ random: inout SeededGenerator) -> [UInt8] {
+            (0..<4).map { _ in random.chance(0.9) ? random.pick(edges) : UInt8.random(in: 0...255, using: &random) }
+        }
+        for _ in 0..<4_000 {
+            var bytes: [UInt8] = Array(#"\u"#.utf8) + digits(&random)
+            if random.chance(0.3) {
+                // A high surrogate, then (mostly) a second escape.
+                bytes = Array(#"\u"#.utf8) + Array(random.pick(["D800", "dbff", "D83D", "DAbc"]).utf8)
+                if random.chance(0.8) { bytes += Array(#"\u"#.utf8) + (random.chance(0.5) ? Array(random.pick(["DC00", "dfff", "DE00", "E000", "0041", "D800"]).utf8) : digits(&random)) }
+            }
+            if random.chance(0.2) { bytes.removeLast(Int.random(in: 1...min(5, bytes.count - 2), using: &random)) }
+            if random.chance(0.5) { bytes += Array("xyz".utf8) }
+            let expected = Self.plainUnicodeEscape(bytes, from: 2)
+            bytes.withUnsafeBufferPointer { buffer in
+                var index = 1
+                var emitted: [UInt8] = []
+                let failure = JSONEscape.read(buffer, at: &index, emit: { emitted.append($0) })
+                var skipIndex = 1
+                let skipped = JSONEscape.skip(buffer, at: &skipIndex)
+                switch expected {
+                case .success(let (scalar, end)):
+                    #expect(failure == nil && emitted == Array(String(scalar).utf8) && index == end, "seed \(seed): \(bytes)")
+                    #expect(skipped && skipIndex == end, "seed \(seed): \(bytes)")
+                case .failure(let plain):
+                    #expect(failure == plain.failure, "seed \(seed): \(bytes)")
+                    #expect(!skipped, "seed \(seed): \(bytes)")
+                }
+            }
+        }
+    }
+
+    private struct PlainEscapeFailure: Error {
+        let failure: JSONEscape.Failure
+    }
+
+    /// The `\u` escape whose digits start at `start` (past `\u`), read a byte at a time with the standard
+    /// library: its character and where it ends, or the failure `JSONEscape` names.
+    private static func plainUnicodeEscape(_ bytes: [UInt8], from start: Int) -> Result<(Unicode.Scalar, Int), PlainEscapeFailure> {
+        func hex(at position: Int) -> Result<UInt32, PlainEscapeFailure> {
+            for offset in 0..<4 {
+                guard position + offset < bytes.count else { return .failure(PlainEscapeFailure(failure: .missingHexDigit(at: position + offset))) }
+                let byte = bytes[position + offset]
+                guard byte < 0x80, Character(Unicode.Scalar(byte)).isHexDigit else {
+                    return .failure(PlainEscapeFailure(failure: .badHexDigit(at: position + offset)))
+                }
+            }
+            return .success(UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)!)
+        }
+        switch hex(at: start) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let code):
+            if (0xDC00..<0xE000).contains(code) { return .failure(PlainEscapeFailure(failure: .lowSurrogateFirst(at: start))) }
+            guard (0xD800..<0xDC00).contains(code) else { return .success((Unicode.Scalar(code)!, start + 4)) }
+            let next = start + 4
+            guard next + 1 < bytes.count, bytes[next] == UInt8(ascii: "\\"), bytes[next + 1] == UInt8(ascii: "u") else {
+                return .failure(PlainEscapeFailure(failure: .missingLowSurrogate(at: next)))
+            }
+            switch hex(at: next + 2) {
+            case .failure(let failure): return .failure(failure)
+            case .success(let low):
+                guard (0xDC00..<0xE000).contains(low) else { return .failure(PlainEscapeFailure(failure: .badLowSurrogate(at: next + 2))) }
+                return .success((Unicode.Scalar(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00))!, next + 6))
+            }
+        }
+    }
+
     /// `JSONByteCursor.digitRunLength` (eight bytes at a time) ends each run where a byte-by-byte look ends it,
     /// whatever byte ends it and wherever the run lies against the words it loads.
     @Test(arguments: SeededGenerator.seeds(40))
@@ -359,4 +492,36 @@ struct FastPathAlgorithmTests {
             }
         }
     }
+
+    /// `InlineBytes` keeps what `fill` writes — generated bytes of every value, any count up to the room asked
+    /// for, none at all — and reads back exactly those, as an array filled the same way holds them; objects made
+    /// one after another, of any size, do not overlap; and each is freed with its object (the sanitized run
+    /// checks that none leaks).
+    @Test(arguments: SeededGenerator.seeds(40))
+    func inlineBytesHoldWhatWasWrittenAsAnArrayWould(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        var kept: [(object: InlineBytesHolder, expected: [UInt8])] = []
+        for _ in 0..<200 {
+            let room = random.chance(0.1) ? 0 : Int.random(in: 0...2_000, using: &random)
+            let bytes = (0..<Int.random(in: 0...room, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            var plain: [UInt8] = []
+            plain.reserveCapacity(room)
+            let object = InlineBytes.make(InlineBytesHolder.self, capacity: room) { pointer in
+                for (offset, byte) in bytes.enumerated() {
+                    pointer[offset] = byte
+                    plain.append(byte)
+                }
+                return bytes.count
+            }
+            #expect(InlineBytes.withBytes(of: object) { Array($0) } == plain, "seed \(seed): \(room) bytes of room")
+            if random.chance(0.5) { kept.append((object, plain)) }
+            if random.chance(0.2), !kept.isEmpty { kept.remove(at: Int.random(in: 0..<kept.count, using: &random)) }
+        }
+        for (object, expected) in kept {
+            #expect(InlineBytes.withBytes(of: object) { Array($0) } == expected, "seed \(seed)")
+        }
+    }
 }
+
+/// A class with no stored property, whose objects `InlineBytes` makes.
+private final class InlineBytesHolder {}

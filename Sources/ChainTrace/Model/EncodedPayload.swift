@@ -9,12 +9,31 @@ package protocol EncodedPayload: AnyObject, Sendable {
     var text: [UInt8]? { get }
     /// The payload as a value; `nil` when the command cannot be encoded at all.
     var value: JSONValue? { get }
+    /// Whether the payload keeps its text whole, to be read in place with ``withKeptText(_:)`` (a replay's line
+    /// text), rather than making it when asked.
+    var keepsText: Bool { get }
+    /// Calls `body` with the text the payload keeps, in place, and returns what it returns; `nil` for a payload
+    /// that keeps none (``keepsText`` is `false`; ``text`` makes it).
+    func withKeptText<Returned>(_ body: (UnsafeBufferPointer<UInt8>) -> Returned) -> Returned?
+}
+
+extension EncodedPayload {
+    /// `false`: a payload makes its text when asked, unless it says otherwise.
+    package var keepsText: Bool { false }
+
+    /// `nil`: a payload makes its text when asked, unless it says otherwise.
+    package func withKeptText<Returned>(_ body: (UnsafeBufferPointer<UInt8>) -> Returned) -> Returned? { nil }
 }
 
 extension Trace {
     /// The payload's JSON text, when the trace keeps it as text (or as a command it encodes into text now).
     package var encodedPayloadBytes: [UInt8]? {
         storage.header { $0.pointee.encodedPayload }?.text
+    }
+
+    /// The payload when the trace keeps it as text or as a command to encode (not as a value).
+    package var encodedPayload: (any EncodedPayload)? {
+        storage.header { $0.pointee.encodedPayload }
     }
 
     /// Gives the trace its payload as text (replacing any payload value). Only for a trace just made on this

@@ -6,18 +6,20 @@ import ChainTraceJSON
 /// (values as written, in the line's order). What a replay hands the trace log as each command's payload, so a
 /// line is not parsed into a tree a second time nor the tree written out again (measured: the two were half the
 /// cost of `replay --trace-out` on a flat stream).
+///
+/// The text is kept in the object's own allocation (``InlineBytes``): the class has no stored property.
 final class JSONFieldsText: EncodedPayload {
-    let bytes: [UInt8]
-
-    init(bytes: [UInt8]) {
-        self.bytes = bytes
-    }
-
-    var text: [UInt8]? { bytes }
+    var text: [UInt8]? { InlineBytes.withBytes(of: self) { Array($0) } }
 
     var value: JSONValue? {
-        let parsed: JSONValue? = bytes.withUnsafeBufferPointer { try? JSONParser.parse($0) }
+        let parsed: JSONValue? = InlineBytes.withBytes(of: self) { try? JSONParser.parse($0) }
         return parsed ?? [:]
+    }
+
+    var keepsText: Bool { true }
+
+    func withKeptText<Returned>(_ body: (UnsafeBufferPointer<UInt8>) -> Returned) -> Returned? {
+        InlineBytes.withBytes(of: self, body)
     }
 
     /// The fields of `line` — a command line the stream reader's fast decoder accepted, whose kind, id and
@@ -30,20 +32,6 @@ final class JSONFieldsText: EncodedPayload {
         while open < line.count, line[open] != UInt8(ascii: "{") { open &+= 1 }
         var close = line.count &- 1
         while close > open, line[close] != UInt8(ascii: "}") { close &-= 1 }
-        var text: [UInt8] = []
-        text.reserveCapacity(line.count &+ 1)
-        text.append(UInt8(ascii: "{"))
-        /// Appends the fields between two cut members (or a brace), without the separators that stood beside them.
-        func appendFields(from start: Int, to end: Int) {
-            var from = start
-            var to = max(end, start)
-            while from < to, Self.isSeparator(line[from]) { from &+= 1 }
-            while to > from, Self.isSeparator(line[to &- 1]) { to &-= 1 }
-            guard from < to else { return }
-            if text.count > 1 { text.append(UInt8(ascii: ",")) }
-            text.append(contentsOf: UnsafeBufferPointer(rebasing: line[from..<to]))
-        }
-        var start = open &+ 1
         // The three cuts in the line's order, empty ones last, sorted in place: filtering and sorting an array was
         // two allocations a command, and `replay --trace-out` of the million-line *nested* file took 1.96–2.30 s
         // (best–median of 3) with them, 1.73–1.78 s (of 4) without.
@@ -54,17 +42,43 @@ final class JSONFieldsText: EncodedPayload {
         order(&cuts.0, &cuts.1)
         order(&cuts.1, &cuts.2)
         order(&cuts.0, &cuts.1)
-        func cut(_ cut: Range<Int>) {
-            guard !cut.isEmpty else { return }
-            appendFields(from: start, to: cut.lowerBound)
-            start = cut.upperBound
+        // The text is at most the line: its braces, the runs of fields between them, and a comma between two runs
+        // where a cut member (and its own comma) stood. The room is checked as it is filled all the same.
+        let room = line.count &+ 2
+        return InlineBytes.make(JSONFieldsText.self, capacity: room) { text in
+            var count = 0
+            func put(_ byte: UInt8) {
+                precondition(count < room, "the fields' text fits its line")
+                text[count] = byte
+                count &+= 1
+            }
+            put(UInt8(ascii: "{"))
+            /// Appends the fields between two cut members (or a brace), without the separators that stood beside
+            /// them.
+            func appendFields(from start: Int, to end: Int) {
+                var from = start
+                var to = max(end, start)
+                while from < to, Self.isSeparator(line[from]) { from &+= 1 }
+                while to > from, Self.isSeparator(line[to &- 1]) { to &-= 1 }
+                guard from < to else { return }
+                if count > 1 { put(UInt8(ascii: ",")) }
+                precondition(to &- from <= room &- count, "the fields' text fits its line")
+                (text + count).update(from: line.baseAddress! + from, count: to &- from)
+                count &+= to &- from
+            }
+            var start = open &+ 1
+            func cut(_ cut: Range<Int>) {
+                guard !cut.isEmpty else { return }
+                appendFields(from: start, to: cut.lowerBound)
+                start = cut.upperBound
+            }
+            cut(cuts.0)
+            cut(cuts.1)
+            cut(cuts.2)
+            appendFields(from: start, to: close)
+            put(UInt8(ascii: "}"))
+            return count
         }
-        cut(cuts.0)
-        cut(cuts.1)
-        cut(cuts.2)
-        appendFields(from: start, to: close)
-        text.append(UInt8(ascii: "}"))
-        return JSONFieldsText(bytes: text)
     }
 
     /// White space or a comma: what may stand between a member and the next (a member itself never starts or

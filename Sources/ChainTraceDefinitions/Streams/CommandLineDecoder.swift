@@ -99,7 +99,9 @@ extension CommandLineDecoder {
                 let keyStart = cursor.index
                 var id = -1
                 guard position < MemberKeyCache<CommandMember>.checkedKeys else { return false }
-                if let known = keys.member(at: position, in: bytes, from: cursor.index, end: &cursor.index, id: &id) {
+                if let known = keys.member(at: position, in: bytes, from: cursor.index, end: &cursor.index, id: &id)
+                    ?? keys.lookUp(at: position, in: bytes, from: cursor.index, end: &cursor.index, id: &id)
+                {
                     member = known
                     // The remembered text is the quoted key and its colon.
                     keys.lineKeys[position] = Range(uncheckedBounds: (keyStart &+ 1, cursor.index &- 2))
