@@ -76,7 +76,9 @@ struct WhichCommand: ParsableCommand {
                 let listed = handlers.prefix(12).map { "\"\(TerminalText.shown($0))\"" }.joined(separator: ", ")
                 hint = near.isEmpty ? " (its handlers: \(listed)\(handlers.count > 12 ? ", …" : ""))" : TerminalText.shown(near)
             }
-            throw CommandFailure.badInput("\(name): expected an entry naming a handler of \(TerminalText.shown(definition.name)), found \"\(found)\"\(hint)")
+            // An entry given with --entry is that option's error; the command's own, the command's.
+            let place = entry != nil ? "--entry" : name
+            throw CommandFailure.badInput("\(place): expected an entry naming a handler of \(TerminalText.shown(definition.name)), found \"\(found)\"\(hint)")
         }
         switch output.format {
         case .json:

@@ -38,5 +38,9 @@ struct WhichEntryCommandTests {
         }
         let ghost = try CLI.run("which", path, #"{"kind":"K0"}"#, "--entry", "Ghost")
         #expect(ghost.status == 2 && ghost.standardError.contains("\"Ghost\""), "seed \(seed): \(ghost.standardError)")
+        // The error names what was wrong: the option, or the command's own entry.
+        #expect(ghost.standardError.contains("--entry: expected an entry naming a handler"), "seed \(seed): \(ghost.standardError)")
+        let ownGhost = try CLI.run("which", path, #"{"kind":"K0","entry":"Ghost"}"#)
+        #expect(ownGhost.status == 2 && ownGhost.standardError.contains("<command>: expected an entry naming a handler"), "seed \(seed): \(ownGhost.standardError)")
     }
 }
