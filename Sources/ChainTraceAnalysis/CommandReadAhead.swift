@@ -71,8 +71,8 @@ package final class CommandReadAhead {
         var position: Int
         /// Lines in batch 0.
         let firstSize: Int
-        /// Lines in every later batch.
-        let size: Int
+        /// Lines in every later batch: `firstSize` until the first batch is read, which sets it.
+        var size: Int
         let readsPastErrors: Bool
         /// Commands from batches the caller is done with, to refill: kept from one batch to the next, since
         /// batches come back unevenly.
@@ -208,12 +208,12 @@ package final class CommandReadAhead {
         // The first batch here: until a line is read, it is not known whether the stream is a trace log (which
         // has no second reader).
         let startBytes = stream.bytesRead
-        let (first, last) = BatchReader(stream, position: 0, firstSize: firstSize, size: firstSize, readsPastErrors: readsPastErrors)
-            .read(0)
+        let reader = BatchReader(stream, position: 0, firstSize: firstSize, size: firstSize, readsPastErrors: readsPastErrors)
+        let (first, last) = reader.read(0)
         firstBatchBytes = stream.bytesRead
         let size = Self.laterBatchSize(
             firstSize: firstSize, bytes: firstBatchBytes - startBytes, lines: first.count, batchBytes: batchBytes)
-        let reader = BatchReader(stream, position: 1, firstSize: firstSize, size: size, readsPastErrors: readsPastErrors)
+        reader.size = size
         taking = UncheckedCell.make(Taking(current: first, done: first.isEmpty && last))
         var shared = Shared()
         if last { shared.end = 1 }

@@ -114,13 +114,13 @@ public final class MemberKeyCache<Member> {
     /// The member of the key at `index` (its opening quote) when it is in the table of keys read: a key of plain
     /// ASCII (no escape, quote or control byte), at most ``longestKey`` bytes, its colon right after its closing
     /// quote, at least 16 bytes before the line's end. `end` is then just past the colon, `id` the key's id (-1 for
-    /// none), and the key is remembered at `position`, as ``recall(_:in:from:at:colonFollows:)`` remembers it. `nil`
-    /// for any other key, which the reader then reads in full.
+    /// none), and the key is remembered at `position` (by ``recall(_:in:from:at:colonFollows:)``). `nil` for any
+    /// other key, which the reader then reads in full.
     ///
     /// What it buys: for a key not at its remembered position (lines whose keys come in varying order), the key's
-    /// end is found in the two words its text is compared as, loaded once, instead of reading it as a string and
-    /// loading its words again. Replaying the benchmark's *varied* stream shape: see Docs/Performance.md ("Stop
-    /// 55"). Tested against reading the key and recalling it (`FastPathAlgorithmTests`).
+    /// end is found in the 16 bytes from its quote, loaded as two words and looked at once, instead of reading it
+    /// as a string eight bytes at a time. Replaying the benchmark's *varied* stream shape: see Docs/Performance.md
+    /// ("Stop 55"). Tested against reading the key and recalling it (`FastPathAlgorithmTests`).
     @inline(__always)
     @inlinable public func lookUp(
         at position: Int, in bytes: UnsafeBufferPointer<UInt8>, from index: Int, end: inout Int, id: inout Int
@@ -128,7 +128,6 @@ public final class MemberKeyCache<Member> {
         guard index >= 0, index &+ 16 <= bytes.count, let base = bytes.baseAddress else { return nil }
         let start = UnsafeRawPointer(base + index)
         let low = UInt64(littleEndian: start.loadUnaligned(as: UInt64.self))
-        let high = UInt64(littleEndian: start.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         // The first byte is the opening quote: looked at as a letter, so that only the key's own bytes are flagged
         // (a flag is exact only up to the first one).
         let lowFlags = JSONByteCursor.bytesNeedingALook((low & ~0xFF) | UInt64(UInt8(ascii: "a")))
@@ -136,30 +135,20 @@ public final class MemberKeyCache<Member> {
         if lowFlags != 0 {
             quote = lowFlags.trailingZeroBitCount &>> 3
         } else {
-            let highFlags = JSONByteCursor.bytesNeedingALook(high)
+            let highFlags = JSONByteCursor.bytesNeedingALook(
+                UInt64(littleEndian: start.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
             guard highFlags != 0 else { return nil }
             quote = 8 &+ highFlags.trailingZeroBitCount &>> 3
         }
-        // The closing quote, then the colon; at most `longestKey` bytes between the quotes.
-        guard quote &- 1 <= Self.longestKey, quote &+ 1 < 16, base[index &+ quote] == UInt8(ascii: "\""),
-            base[index &+ quote &+ 1] == UInt8(ascii: ":")
+        // The closing quote, then the colon (within the 16 bytes: `quote` is at most 15).
+        guard quote &+ 1 < 16, base[index &+ quote] == UInt8(ascii: "\""), base[index &+ quote &+ 1] == UInt8(ascii: ":"),
+            let (member, keyID) = recall(
+                RawKey(bytes: UnsafeBufferPointer(start: base + (index &+ 1), count: quote &- 1)), in: bytes, from: index,
+                at: position, colonFollows: true)
         else { return nil }
-        let length = quote &+ 2
-        let first = length >= 8 ? low : low & ((1 &<< (8 &* UInt64(length))) &- 1)
-        let last: UInt64
-        if length > 8 {
-            // The eight bytes ending at the colon: the last `length - 8` of `low` and the first of `high`.
-            let shift = 8 &* UInt64(length &- 8)
-            last = shift == 64 ? high : (low >> shift) | (high << (64 &- shift))
-        } else {
-            last = 0
-        }
-        let (slot, found) = probe(first: first, last: last, length: length)
-        guard found else { return nil }
-        if position < Self.positions { entries[position] = table[slot] }
-        end = index &+ length
-        id = table[slot].id
-        return table[slot].member
+        end = index &+ quote &+ 2
+        id = keyID
+        return member
     }
 
     /// The text of a key as it appears in `bytes` from `start` (its opening quote) through its colon, `length`

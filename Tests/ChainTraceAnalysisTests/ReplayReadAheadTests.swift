@@ -108,7 +108,7 @@ struct ReplayReadAheadTests {
             let log = InMemoryTraceSink()
             let report = try session.run(stream, traceLog: logs ? log : nil)
             outcome.logged = log.traces.map {
-                let text = $0.encodedPayloadBytes.map { String(decoding: $0, as: UTF8.self) } ?? "-"
+                let text = $0.encodedPayload?.text.map { String(decoding: $0, as: UTF8.self) } ?? "-"
                 return "\($0.commandID ?? "-") \($0.commandKind) \($0.path) \($0.outcome) v\($0.chainVersion) \(text)"
             }
             outcome.loggedPayloads = log.traces.map(\.payload)

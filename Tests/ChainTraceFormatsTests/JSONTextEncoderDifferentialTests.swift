@@ -74,7 +74,7 @@ struct JSONTextEncoderDifferentialTests {
             try log.close()
             let expected = try orders.map { try JSONValue(encoding: $0) }
             #expect(memory.traces.map(\.payload) == expected)
-            #expect(memory.traces.allSatisfy { ($0.encodedPayloadBytes != nil) == (format == .compact) }, "\(format)")
+            #expect(memory.traces.allSatisfy { ($0.encodedPayload?.text != nil) == (format == .compact) }, "\(format)")
             #expect(try TraceLogReader.readAll(path: path).traces.map(\.payload) == expected, "\(format)")
         }
     }

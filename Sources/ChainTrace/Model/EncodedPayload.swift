@@ -26,11 +26,6 @@ extension EncodedPayload {
 }
 
 extension Trace {
-    /// The payload's JSON text, when the trace keeps it as text (or as a command it encodes into text now).
-    package var encodedPayloadBytes: [UInt8]? {
-        storage.header { $0.pointee.encodedPayload }?.text
-    }
-
     /// The payload when the trace keeps it as text or as a command to encode (not as a value).
     package var encodedPayload: (any EncodedPayload)? {
         storage.header { $0.pointee.encodedPayload }
