@@ -32,6 +32,12 @@ public struct ByteChunk {
     }
 
     /// Appends `number` in decimal (at most ``decimalWidth`` bytes); the caller checks ``hasRoom(for:)``.
+    ///
+    /// The digits are counted by comparing with powers of ten, then written two at a time from the last, from a
+    /// table of the hundred pairs. What it buys: counted by repeated division and written a digit a division, the
+    /// numbers took 12% of the compact log writer's time (perf, `chaintrace replay --trace-out` of the million-line
+    /// *nested* file: ~47 numbers a trace, most of two to four digits), now 8%; the benchmark's "block when
+    /// behind" row, whose caller waits for the writer, 39.5–40.9 → 38.1–39.7 ns a hop (12 interleaved rounds).
     @inlinable public mutating func append(decimal number: Int64) {
         assert(hasRoom(for: Self.decimalWidth), "ByteChunk overflow")
         var start = written
@@ -39,24 +45,39 @@ public struct ByteChunk {
         withUnsafeMutableBytes(of: &storage) { bytes in
             if number < 0 {
                 bytes[start] = UInt8(ascii: "-")
-                start += 1
+                start &+= 1
             }
-            // The digits' count first, then written from the last.
             var digits = 1
-            var rest = magnitude / 10
-            while rest > 0 {
-                digits += 1
-                rest /= 10
+            var power: UInt64 = 10
+            // 10^19 is the largest power of ten a UInt64 holds, and no magnitude here reaches it.
+            while digits < 19, magnitude >= power {
+                digits &+= 1
+                power &*= 10
             }
-            var index = start + digits
-            repeat {
-                index -= 1
-                bytes[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            start += digits
+            var index = start &+ digits
+            Self.digitPairs.withUTF8Buffer { pairs in
+                while magnitude >= 10 {
+                    let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
+                    magnitude /= 100
+                    index &-= 2
+                    bytes[index] = pairs[pair]
+                    bytes[index &+ 1] = pairs[pair &+ 1]
+                }
+                if index > start { bytes[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude) }
+            }
+            start &+= digits
         }
         written = start
+    }
+
+    /// "00", "01", … "99", one after another: the two digits of `n` are at `2 n`.
+    @inlinable static var digitPairs: StaticString {
+        """
+        00010203040506070809101112131415161718192021222324\
+        25262728293031323334353637383940414243444546474849\
+        50515253545556575859606162636465666768697071727374\
+        75767778798081828384858687888990919293949596979899
+        """
     }
 
     /// Appends the bytes to `array` and empties the chunk.

@@ -56,7 +56,13 @@ public struct CompactTraceLogEncoder: Sendable {
     private var previousID: UInt64 = 0
     private var previousStart: Int64 = 0
     private var writer = JSONWriter()
-    /// The trace line being written.
+    /// Where the trace line is written: the caller's bytes, swapped in for the call (so that `put` and the rest
+    /// append to them without taking them as an argument), and empty between calls.
+    ///
+    /// What it buys: the line was written into an array of its own and then appended to the caller's, a second
+    /// copy of every byte (of a replayed command's payload too). The benchmark's "block when behind" row, whose
+    /// caller waits for the writer: 42.5–44.5 → 38.3–41.9 ns a hop with this and ``ByteChunk``'s digit pairs (10
+    /// interleaved rounds), 43.0–47.9 → 40.0–46.8 with this alone (the fastest seven of 10 other rounds).
     private var line: [UInt8] = []
     /// The log's numbers for the names of the last trace's name list (shared by every trace of one chain version),
     /// filled as they are met: a hop's handler costs an array read, not a string lookup.
@@ -84,7 +90,9 @@ public struct CompactTraceLogEncoder: Sendable {
     /// Appends `trace`'s line, preceded by a names line when it uses names not written before, each ended by a
     /// newline.
     public mutating func encode(_ trace: Trace, into bytes: inout [UInt8]) {
-        line.removeAll(keepingCapacity: true)
+        swap(&line, &bytes)
+        defer { swap(&line, &bytes) }
+        let lineStart = line.count
         if mappedOwner.map({ ObjectIdentifier($0) }) != trace.compactNamesIdentity {
             let (names, owner) = trace.compactNames
             let lineage = trace.compactNameLineage
@@ -242,6 +250,8 @@ public struct CompactTraceLogEncoder: Sendable {
         }
         put("]\n")
         if !newNames.isEmpty {
+            // The names line goes before the trace's, which uses them: moved along to make room, as rarely as a
+            // name is new.
             var names = JSONWriter()
             names.append(#"{"names":["#)
             for (number, name) in newNames.enumerated() {
@@ -249,10 +259,9 @@ public struct CompactTraceLogEncoder: Sendable {
                 names.write(name)
             }
             names.append("]}\n")
-            bytes.append(contentsOf: names.bytes)
+            line.insert(contentsOf: names.bytes, at: lineStart)
             newNames.removeAll(keepingCapacity: true)
         }
-        bytes.append(contentsOf: line)
         previousID = trace.id
         previousStart = startTime
     }

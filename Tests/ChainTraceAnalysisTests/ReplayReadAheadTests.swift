@@ -256,7 +256,7 @@ struct ReplayReadAheadTests {
 
     /// The lines a read-ahead hands out, as reading the stream in line gives them: every entry in order, and
     /// nothing after the first invalid line unless reading goes on past errors (another thread may already have
-    /// read lines beyond it).
+    /// read lines beyond it). From memory and from a file, which the second reader opens again.
     @Test(arguments: SeededGenerator.seeds(48))
     func readAheadHandsOutWhatReadingInLineReads(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
@@ -282,14 +282,22 @@ struct ReplayReadAheadTests {
             let batchSize = Int.random(in: 1...25, using: &random)
             // Later batches sized in bytes half the time: then they hold other counts of lines than the first.
             let batchBytes = random.chance(0.5) ? Int.random(in: 1...3_000, using: &random) : nil
-            let ahead = CommandReadAhead(
-                session.openStream(bytes: bytes, name: "ahead.jsonl"), readsPastErrors: readsPastErrors,
-                batchSize: batchSize, batchBytes: batchBytes, batchesAhead: Int.random(in: 1...3, using: &random),
-                callerDecodes: helps)
-            var read: [Summary] = []
-            while let entry = ahead.next() { read.append(summary(entry)) }
-            ahead.finish()
-            #expect(read == expected, "seed \(seed), past errors \(readsPastErrors), helping \(helps), batches of \(batchSize)")
+            let file = TestFiles.directory.appendingPathComponent("ahead-entries-\(seed).jsonl").path
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            for fromFile in [false, true] {
+                let ahead = CommandReadAhead(
+                    fromFile ? try session.openStream(path: file) : session.openStream(bytes: bytes, name: "ahead.jsonl"),
+                    readsPastErrors: readsPastErrors, batchSize: batchSize, batchBytes: batchBytes,
+                    batchesAhead: Int.random(in: 1...3, using: &random), callerDecodes: helps)
+                var read: [Summary] = []
+                while let entry = ahead.next() {
+                    var entry = summary(entry)
+                    entry.error = entry.error?.replacingOccurrences(of: file, with: "ahead.jsonl")
+                    read.append(entry)
+                }
+                ahead.finish()
+                #expect(read == expected, "seed \(seed), past errors \(readsPastErrors), helping \(helps), batches of \(batchSize), from a file \(fromFile)")
+            }
         }
     }
 

@@ -38,6 +38,21 @@ struct ByteChunkTests {
         #expect(widest.count == ByteChunk.decimalWidth)
     }
 
+    /// Every number of up to four digits, both signs — each pair of digits in every place of the number — written
+    /// as `String` writes it.
+    @Test func everyPairOfDigitsIsWritten() {
+        for number in Int64(-9_999)...9_999 {
+            var chunk = ByteChunk()
+            chunk.append(decimal: number)
+            var bytes: [UInt8] = []
+            chunk.move(to: &bytes)
+            if bytes != Array(String(number).utf8) {
+                Issue.record("\(number): \(String(decoding: bytes, as: UTF8.self))")
+                return
+            }
+        }
+    }
+
     /// Every power of ten and its neighbours, both signs, written as `String` writes them.
     @Test func everyDigitCountIsWritten() {
         var power: Int64 = 1
