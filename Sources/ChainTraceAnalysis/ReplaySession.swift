@@ -186,10 +186,11 @@ public final class ReplaySession {
                     // The id is only made for traces that leave this loop (kept, logged or compared): the
                     // profile does not read it, and making it is a good share of a command's cost.
                     let leaves = keepsPath || traceLog != nil || expected != nil
-                    // A logged command's payload is its line's text when it can be (not parsed into a tree again).
-                    let text = traceLog == nil ? nil : command.fieldsText()
+                    // A logged command's payload is its line's text when it can be (not parsed into a tree again),
+                    // and keeps a long id too, which the trace then reads from it when asked.
+                    let (text, keepsID) = traceLog == nil ? (nil, false) : command.fieldsText(keepingID: true)
                     let description = (
-                        kind: command.kind, id: leaves ? command.id : nil,
+                        kind: command.kind, id: leaves && !keepsID ? command.id : nil,
                         payload: traceLog == nil || text != nil ? nil : command.fields
                     )
                     trace = try chain.sendForTrace(command, from: command.entry, describedAs: description, on: thread)

@@ -29,7 +29,8 @@
 // - `ConditionLock` and `JoinableThread`: the pthread mutex, condition and thread the trace log writer sleeps,
 //   wakes and is joined with — not speed tricks, but raw system calls, kept here with the others.
 // - `ByteChunk`: text of integers built on the stack and appended to an array at once (the compact log encoder).
-// - `InlineBytes`: bytes kept in their object's own allocation, for the fields text a replay hands its trace log.
+// - `InlineBytes`: bytes kept in their object's own allocation, in one part or two, for the fields text (and the
+//   long command id) a replay hands its trace log.
 // - `StringIdentity`: a string's two words, compared in line, so that an instrumented hop named as the last trace's
 //   hop was opens without passing (and retaining) its name.
 //

@@ -7,12 +7,22 @@
 /// bytes are written once, by `fill`, before the object is shared, and never again; the class may then be
 /// `Sendable`, as a class with no stored property is.
 ///
+/// The bytes may be written as two parts, read apart (``parts(of:)``): a replay's fields text, and after it the
+/// command's id, which the trace then need not hold as a `String` of its own.
+///
 /// What it buys: `chaintrace replay --trace-out` keeps each command's fields as text for the log, one object a
 /// trace, made on the replaying thread — the thread that holds such a replay up. As an object holding an array,
 /// making, filling and freeing it were about a tenth of that replay's samples (perf, the benchmark's *varied*
 /// stream shape); the numbers with this are in Docs/Performance.md ("Stop 55"). Tested against an array filled the
 /// same way (`FastPathAlgorithmTests`).
 package enum InlineBytes {
+    /// What the object's allocation holds before its bytes: how many were written, and where the second of the
+    /// two parts they may be written as begins.
+    @usableFromInline struct Header {
+        @usableFromInline var count: Int
+        @usableFromInline var split: Int
+    }
+
     /// An object of `type` with room for `capacity` bytes, which `fill` writes from the pointer it is given and
     /// returns how many it wrote (from 0 to `capacity`; more stops the process: it wrote past the room).
     @inlinable
@@ -21,24 +31,68 @@ package enum InlineBytes {
         capacity: Int,
         fill: (UnsafeMutablePointer<UInt8>) -> Int
     ) -> Object {
+        make(type, capacity: capacity) { bytes -> (count: Int, split: Int) in
+            let count = fill(bytes)
+            return (count, count)
+        }
+    }
+
+    /// An object of `type` with room for `capacity` bytes written as two parts: `fill` writes them from the pointer
+    /// it is given and returns how many it wrote in all (from 0 to `capacity`) and where the second part begins
+    /// (from 0 to that count); anything else stops the process.
+    @inlinable
+    package static func make<Object: AnyObject>(
+        _ type: Object.Type,
+        capacity: Int,
+        fillingParts fill: (UnsafeMutablePointer<UInt8>) -> (count: Int, split: Int)
+    ) -> Object {
         let room = max(0, capacity)
-        let buffer = ManagedBufferPointer<Int, UInt8>(bufferClass: type, minimumCapacity: room) { _, _ in 0 }
-        buffer.withUnsafeMutablePointers { count, bytes in
-            let written = fill(bytes)
+        let buffer = ManagedBufferPointer<Header, UInt8>(bufferClass: type, minimumCapacity: room) { _, _ in
+            Header(count: 0, split: 0)
+        }
+        buffer.withUnsafeMutablePointers { header, bytes in
+            let (written, split) = fill(bytes)
             precondition(written >= 0 && written <= room, "InlineBytes: wrote \(written) bytes into room for \(room)")
-            count.pointee = written
+            precondition(split >= 0 && split <= written, "InlineBytes: a part from byte \(split) of \(written)")
+            header.pointee = Header(count: written, split: split)
         }
         return unsafeDowncast(buffer.buffer, to: type)
     }
 
-    /// Calls `body` with the bytes of `object`, which ``make(_:capacity:fill:)`` made, in place.
+    /// The two parts of the bytes of `object`, which ``make(_:capacity:fillingParts:)`` made (an object made by
+    /// ``make(_:capacity:fill:)`` has all its bytes in the first part), in place: valid while `object` lives.
+    ///
+    /// Not generic, unlike the calls below that take a body: called from a generic context (a payload's
+    /// `withKeptText`, through its protocol) a generic form looked up `ManagedBufferPointer`'s metadata at run time on
+    /// every call, ~600 instructions a replayed command (callgrind).
+    @inlinable
+    package static func parts(of object: AnyObject) -> (first: UnsafeBufferPointer<UInt8>, second: UnsafeBufferPointer<UInt8>) {
+        ManagedBufferPointer<Header, UInt8>(unsafeBufferObject: object).withUnsafeMutablePointers { header, bytes in
+            let (count, split) = (header.pointee.count, header.pointee.split)
+            return (UnsafeBufferPointer(start: bytes, count: split), UnsafeBufferPointer(start: bytes + split, count: count &- split))
+        }
+    }
+
+    /// Calls `body` with the bytes of `object`, which ``make(_:capacity:fill:)`` made, in place: all of them, both
+    /// parts.
     @inlinable
     package static func withBytes<Result>(
         of object: AnyObject,
         _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
     ) rethrows -> Result {
-        try ManagedBufferPointer<Int, UInt8>(unsafeBufferObject: object).withUnsafeMutablePointers { count, bytes in
-            try body(UnsafeBufferPointer(start: bytes, count: count.pointee))
+        let (first, second) = parts(of: object)
+        return try withExtendedLifetime(object) {
+            try body(UnsafeBufferPointer(start: first.baseAddress, count: first.count &+ second.count))
         }
+    }
+
+    /// Calls `body` with the two parts of the bytes of `object` (``parts(of:)``), in place.
+    @inlinable
+    package static func withParts<Result>(
+        of object: AnyObject,
+        _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Result
+    ) rethrows -> Result {
+        let (first, second) = parts(of: object)
+        return try withExtendedLifetime(object) { try body(first, second) }
     }
 }

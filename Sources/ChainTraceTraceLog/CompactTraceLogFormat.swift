@@ -187,7 +187,10 @@ public struct CompactTraceLogEncoder: Sendable {
         let keptText = encoded?.keepsText == true ? encoded : nil
         let payloadText = keptText == nil ? encoded?.text : nil
         let payloadValue = keptText == nil && payloadText == nil ? trace.payload : nil
-        if trace.commandID != nil || keptText != nil || payloadText != nil || payloadValue != nil || error != nil
+        // An id the trace holds, or one its payload keeps as text (copied from there, not made into a string).
+        let storedID = trace.storedCommandID
+        let keptID = storedID == nil && encoded?.withKeptCommandID({ _ in true }) == true ? encoded : nil
+        if storedID != nil || keptID != nil || keptText != nil || payloadText != nil || payloadValue != nil || error != nil
             || !reasons.isEmpty
             || !registries.isEmpty || hasParents
         {
@@ -204,9 +207,12 @@ public struct CompactTraceLogEncoder: Sendable {
                 key("error")
                 putString(error)
             }
-            if let id = trace.commandID {
+            if let id = storedID {
                 key("id")
                 putString(id)
+            } else if let keptID {
+                key("id")
+                _ = keptID.withKeptCommandID { putPlainString($0) }
             }
             if hasParents {
                 key("parents")
@@ -295,6 +301,19 @@ public struct CompactTraceLogEncoder: Sendable {
     /// A JSON string.
     private mutating func putString(_ text: String) {
         JSONWriter.append(string: text, to: &line)
+    }
+
+    /// A JSON string of `bytes`, copied as they are when they are printable ASCII other than a quote or a
+    /// backslash (as a payload's kept id usually is); written as ``putString(_:)`` writes it otherwise.
+    private mutating func putPlainString(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let plain = bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        guard plain else {
+            putString(String(decoding: bytes, as: UTF8.self))
+            return
+        }
+        line.append(UInt8(ascii: "\""))
+        line.append(contentsOf: bytes)
+        line.append(UInt8(ascii: "\""))
     }
 
     /// Any JSON value.

@@ -27,7 +27,7 @@ struct FieldsTextDifferentialTests {
             do { next = try reader.next() } catch { continue }
             guard let next else { break }
             guard case .command(let command) = next.item else { continue }
-            guard let text = command.fieldsText() else { continue }
+            guard let text = command.fieldsText(keepingID: random.chance(0.5)).payload else { continue }
             #expect(text.value == command.fields, "seed \(seed) line \(next.line): \(String(decoding: text.text ?? [], as: UTF8.self))")
             // What the log writer copies, read in place, is the same text.
             #expect(text.keepsText && text.withKeptText({ Array($0) }) == text.text, "seed \(seed) line \(next.line)")

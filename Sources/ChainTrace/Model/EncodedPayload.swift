@@ -15,6 +15,11 @@ package protocol EncodedPayload: AnyObject, Sendable {
     /// Calls `body` with the text the payload keeps, in place, and returns what it returns; `nil` for a payload
     /// that keeps none (``keepsText`` is `false`; ``text`` makes it).
     func withKeptText<Returned>(_ body: (UnsafeBufferPointer<UInt8>) -> Returned) -> Returned?
+    /// Calls `body` with the command's id as the payload keeps it for its trace, in place — UTF-8 text, as a
+    /// string of it reads; a replay's is ASCII from the space on with no quote or backslash, the text of a JSON
+    /// string as it stood in its line — and returns what it returns; `nil` for a payload that keeps none. A trace made with no id of its own has this one (``Trace/commandID``): how
+    /// a replay hands its log a command's id without making a `String` of it.
+    func withKeptCommandID<Returned>(_ body: (UnsafeBufferPointer<UInt8>) -> Returned) -> Returned?
 }
 
 extension EncodedPayload {
@@ -23,12 +28,21 @@ extension EncodedPayload {
 
     /// `nil`: a payload makes its text when asked, unless it says otherwise.
     package func withKeptText<Returned>(_ body: (UnsafeBufferPointer<UInt8>) -> Returned) -> Returned? { nil }
+
+    /// `nil`: a payload keeps no command id, unless it says otherwise.
+    package func withKeptCommandID<Returned>(_ body: (UnsafeBufferPointer<UInt8>) -> Returned) -> Returned? { nil }
 }
 
 extension Trace {
     /// The payload when the trace keeps it as text or as a command to encode (not as a value).
     package var encodedPayload: (any EncodedPayload)? {
         storage.header { $0.pointee.encodedPayload }
+    }
+
+    /// The command's id as the trace's storage holds it: `nil` for a trace whose id its payload keeps
+    /// (``EncodedPayload/withKeptCommandID(_:)``), which ``commandID`` makes when asked.
+    package var storedCommandID: String? {
+        storage.header { $0.pointee.commandID }
     }
 
     /// Gives the trace its payload as text (replacing any payload value). Only for a trace just made on this

@@ -110,7 +110,12 @@ public struct Trace: Hashable, Identifiable {
     }
     /// The command's own identifier, when it has one (``TracedCommand/commandID``); used to match the same
     /// command across recorded runs.
-    public var commandID: String? { storage.header { $0.pointee.commandID } }
+    public var commandID: String? {
+        if let id = storage.header({ $0.pointee.commandID }) { return id }
+        // A replay's logged command may keep its id in its payload, as text, made into a string only when asked for
+        // here (read out first, as ``payload`` reads it: a payload's own code does not run inside the access).
+        return storage.header { $0.pointee.encodedPayload }?.withKeptCommandID { String(decoding: $0, as: UTF8.self) }
+    }
     /// The command encoded as JSON, when it is `Encodable` and the recorder captures payloads.
     public var payload: JSONValue? {
         // The encoded payload is read out first: its `value` may encode the command, which must not run inside

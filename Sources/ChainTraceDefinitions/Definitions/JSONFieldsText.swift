@@ -9,17 +9,28 @@ import ChainTraceJSON
 ///
 /// The text is kept in the object's own allocation (``InlineBytes``): the class has no stored property.
 final class JSONFieldsText: EncodedPayload {
-    var text: [UInt8]? { InlineBytes.withBytes(of: self) { Array($0) } }
+    // Read through `InlineBytes.parts(of:)`, which is not generic, and valid while `self` is (through each call):
+    // a generic call taking a closure that returns `Returned?` looked up `Optional`'s metadata at run time on every
+    // call, ~600 instructions a logged command (callgrind).
+
+    var text: [UInt8]? { Array(InlineBytes.parts(of: self).first) }
 
     var value: JSONValue? {
-        let parsed: JSONValue? = InlineBytes.withBytes(of: self) { try? JSONParser.parse($0) }
+        let parsed: JSONValue? = try? JSONParser.parse(InlineBytes.parts(of: self).first)
         return parsed ?? [:]
     }
 
     var keepsText: Bool { true }
 
     func withKeptText<Returned>(_ body: (UnsafeBufferPointer<UInt8>) -> Returned) -> Returned? {
-        InlineBytes.withBytes(of: self, body)
+        body(InlineBytes.parts(of: self).first)
+    }
+
+    /// The id, when one was kept: the bytes after the text (an id is kept only when it is not empty).
+    func withKeptCommandID<Returned>(_ body: (UnsafeBufferPointer<UInt8>) -> Returned) -> Returned? {
+        let id = InlineBytes.parts(of: self).second
+        guard !id.isEmpty else { return nil }
+        return body(id)
     }
 
     /// The fields of `line` — a command line the stream reader's fast decoder accepted, whose kind, id and
@@ -27,7 +38,12 @@ final class JSONFieldsText: EncodedPayload {
     /// with those members and the commas beside them cut out, each run of fields copied as it is. The line was
     /// walked once already, so it is not walked again (walking it a second time, skipping every value, was a
     /// quarter of `replay --trace-out`'s time on the benchmark's *varied* stream shape).
-    static func fields(ofLine line: UnsafeBufferPointer<UInt8>, outside: (Range<Int>, Range<Int>, Range<Int>)) -> JSONFieldsText {
+    ///
+    /// `keepingID`, when given, is where the command's id lies in the line (inside its quotes: text that needs no
+    /// escape, as the decoder found it), to keep after the text (``withKeptCommandID(_:)``); not empty.
+    static func fields(
+        ofLine line: UnsafeBufferPointer<UInt8>, outside: (Range<Int>, Range<Int>, Range<Int>), keepingID id: Range<Int>? = nil
+    ) -> JSONFieldsText {
         var open = 0
         while open < line.count, line[open] != UInt8(ascii: "{") { open &+= 1 }
         var close = line.count &- 1
@@ -44,8 +60,9 @@ final class JSONFieldsText: EncodedPayload {
         order(&cuts.0, &cuts.1)
         // The text is at most the line: its braces, the runs of fields between them, and a comma between two runs
         // where a cut member (and its own comma) stood. The room is checked as it is filled all the same.
-        let room = line.count &+ 2
-        return InlineBytes.make(JSONFieldsText.self, capacity: room) { text in
+        let idRange = id.map { $0.clamped(to: 0..<line.count) } ?? 0..<0
+        let room = line.count &+ 2 &+ idRange.count
+        return InlineBytes.make(JSONFieldsText.self, capacity: room) { text -> (count: Int, split: Int) in
             var count = 0
             func put(_ byte: UInt8) {
                 precondition(count < room, "the fields' text fits its line")
@@ -77,7 +94,13 @@ final class JSONFieldsText: EncodedPayload {
             cut(cuts.2)
             appendFields(from: start, to: close)
             put(UInt8(ascii: "}"))
-            return count
+            let split = count
+            if !idRange.isEmpty {
+                precondition(idRange.count <= room &- count, "the fields' text and the id fit their room")
+                (text + count).update(from: line.baseAddress! + idRange.lowerBound, count: idRange.count)
+                count &+= idRange.count
+            }
+            return (count, split)
         }
     }
 
@@ -90,10 +113,21 @@ final class JSONFieldsText: EncodedPayload {
 }
 
 extension JSONCommand {
-    /// The fields as text, for a command read from a stream line (``fields`` otherwise).
-    package func fieldsText() -> (any EncodedPayload)? {
-        guard storage.fieldsInLine else { return nil }
+    /// The fields as text, for a command read from a stream line (``fields`` otherwise); with `keepingID`, the
+    /// command's id kept with them (``EncodedPayload/withKeptCommandID(_:)``) when the line holds it as plain text
+    /// longer than a string holds without an allocation — then `keepsID`, and a trace given this payload needs no
+    /// id of its own.
+    ///
+    /// What it buys: a replay that writes a log made a `String` of each command's id for its trace (an allocation
+    /// for an id of 16 bytes and more), the log's writer read it on its own core, and the replaying thread freed it
+    /// when the trace's storage came back. `chaintrace replay --trace-out` of the million-line *varied* file (ids
+    /// such as `cmd-123456-654321`): see Docs/Performance.md, "Stop 56".
+    package func fieldsText(keepingID: Bool = false) -> (payload: (any EncodedPayload)?, keepsID: Bool) {
+        guard storage.fieldsInLine else { return (nil, false) }
         let outside = storage.membersOutsideFields
-        return storage.withLine { JSONFieldsText.fields(ofLine: $0, outside: outside) }
+        // Ids a string holds inline (15 UTF-8 bytes) cost no allocation: made as they were.
+        let id = keepingID && storage.id == nil ? storage.idInLine.flatMap { $0.count > 15 ? $0 : nil } : nil
+        let payload = storage.withLine { JSONFieldsText.fields(ofLine: $0, outside: outside, keepingID: id) }
+        return (payload, id != nil)
     }
 }
