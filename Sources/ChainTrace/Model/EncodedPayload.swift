@@ -17,8 +17,9 @@ package protocol EncodedPayload: AnyObject, Sendable {
     func withKeptText<Returned>(_ body: (UnsafeBufferPointer<UInt8>) -> Returned) -> Returned?
     /// Calls `body` with the command's id as the payload keeps it for its trace, in place — UTF-8 text, as a
     /// string of it reads; a replay's is ASCII from the space on with no quote or backslash, the text of a JSON
-    /// string as it stood in its line — and returns what it returns; `nil` for a payload that keeps none. A trace made with no id of its own has this one (``Trace/commandID``): how
-    /// a replay hands its log a command's id without making a `String` of it.
+    /// string as it stood in its line — and returns what it returns; `nil` for a payload that keeps none. A trace
+    /// made with no id of its own has this one (``Trace/commandID``): how a replay hands its log a command's id
+    /// without making a `String` of it.
     func withKeptCommandID<Returned>(_ body: (UnsafeBufferPointer<UInt8>) -> Returned) -> Returned?
 }
 

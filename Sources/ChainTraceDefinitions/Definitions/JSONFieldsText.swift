@@ -9,9 +9,8 @@ import ChainTraceJSON
 ///
 /// The text is kept in the object's own allocation (``InlineBytes``): the class has no stored property.
 final class JSONFieldsText: EncodedPayload {
-    // Read through `InlineBytes.parts(of:)`, which is not generic, and valid while `self` is (through each call):
-    // a generic call taking a closure that returns `Returned?` looked up `Optional`'s metadata at run time on every
-    // call, ~600 instructions a logged command (callgrind).
+    // Read through `InlineBytes.parts(of:)`, which is not generic (see there why), in place: `self` lives through
+    // each call.
 
     var text: [UInt8]? { Array(InlineBytes.parts(of: self).first) }
 
