@@ -6,8 +6,10 @@ import Foundation
 import Testing
 
 /// `replay --trace-out`, run as a user runs it on generated definitions and streams: the log it writes holds one
-/// trace per command with the path and outcome the replay printed, ids and payloads kept; and that log, replayed
-/// as a stream through the same definition, takes every command down the same path again.
+/// trace per command with the path and outcome the replay printed, ids and payloads kept — ids short and long
+/// (a long plain one rides in the logged payload, not as a string of its trace's own), with escapes and
+/// non-ASCII text — and that log, replayed as a stream through the same definition, takes every command down the
+/// same path again.
 @Suite("replay --trace-out round trip, through the binary")
 struct TraceOutRoundTripCommandTests {
     static func paths(_ output: BuiltProduct.Output, seed: UInt64) throws -> [(id: String?, path: JSONValue?, outcome: JSONValue?)] {
@@ -25,9 +27,16 @@ struct TraceOutRoundTripCommandTests {
         let (definition, _) = GeneratedDefinition.make(&random)
         let directory = try CLI.temporaryDirectory()
         let definitionPath = try CLI.write(Array(CLI.literal(definition).utf8), named: "g.chain.json", in: directory)
-        let lines = (0..<Int.random(in: 1...25, using: &random)).map { index in
+        let ids = (0..<Int.random(in: 1...25, using: &random)).map { index in
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: "c\(index)"
+            case 1: "cmd-\(index)-\(Int.random(in: 100_000...999_999, using: &random))-\(random.pick(["long", "longer-still"]))"
+            default: "id-\(index)-" + random.hostileName(maximumLength: 24)
+            }
+        }
+        let lines = ids.map { id in
             CLI.literal(.object([
-                "kind": .string(random.pick(["Tap", "Swipe", "Coin"])), "id": .string("c\(index)"),
+                "kind": .string(random.pick(["Tap", "Swipe", "Coin"])), "id": .string(id),
                 "size": .string(random.pick(["S", "M"])), "weight": .double(Double(Int.random(in: 0...40, using: &random)) / 4),
                 "name": .string(random.hostileName(maximumLength: 4)),
             ]))
@@ -40,6 +49,7 @@ struct TraceOutRoundTripCommandTests {
         let printed = try Self.paths(first, seed: seed)
         let recorded = try TraceLogReader.readAll(path: log).traces
         #expect(recorded.count == lines.count && printed.count == lines.count, "seed \(seed)")
+        #expect(recorded.map(\.commandID) == ids, "seed \(seed): the log's ids are not the stream's")
         for (trace, line) in zip(recorded, printed) {
             #expect(trace.commandID == line.id, "seed \(seed)")
             #expect(line.path == .array(trace.path.map { .string($0) }), "seed \(seed): \(trace.commandID ?? "")")
