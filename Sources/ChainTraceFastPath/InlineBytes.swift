@@ -23,28 +23,14 @@ package enum InlineBytes {
         @usableFromInline var split: Int
     }
 
-    /// An object of `type` with room for `capacity` bytes, which `fill` writes from the pointer it is given and
-    /// returns how many it wrote (from 0 to `capacity`; more stops the process: it wrote past the room).
+    /// An object of `type` with room for `capacity` bytes, which `fill` writes from the pointer it is given; it
+    /// returns how many it wrote in all (from 0 to `capacity`) and where the second part begins (from 0 to that
+    /// count: the count itself for bytes in one part); anything else stops the process (it wrote past the room).
     @inlinable
     package static func make<Object: AnyObject>(
         _ type: Object.Type,
         capacity: Int,
-        fill: (UnsafeMutablePointer<UInt8>) -> Int
-    ) -> Object {
-        make(type, capacity: capacity) { bytes -> (count: Int, split: Int) in
-            let count = fill(bytes)
-            return (count, count)
-        }
-    }
-
-    /// An object of `type` with room for `capacity` bytes written as two parts: `fill` writes them from the pointer
-    /// it is given and returns how many it wrote in all (from 0 to `capacity`) and where the second part begins
-    /// (from 0 to that count); anything else stops the process.
-    @inlinable
-    package static func make<Object: AnyObject>(
-        _ type: Object.Type,
-        capacity: Int,
-        fillingParts fill: (UnsafeMutablePointer<UInt8>) -> (count: Int, split: Int)
+        fill: (UnsafeMutablePointer<UInt8>) -> (count: Int, split: Int)
     ) -> Object {
         let room = max(0, capacity)
         let buffer = ManagedBufferPointer<Header, UInt8>(bufferClass: type, minimumCapacity: room) { _, _ in
@@ -59,8 +45,8 @@ package enum InlineBytes {
         return unsafeDowncast(buffer.buffer, to: type)
     }
 
-    /// The two parts of the bytes of `object`, which ``make(_:capacity:fillingParts:)`` made (an object made by
-    /// ``make(_:capacity:fill:)`` has all its bytes in the first part), in place: valid while `object` lives.
+    /// The two parts of the bytes of `object`, which ``make(_:capacity:fill:)`` made, in place: valid while
+    /// `object` lives.
     ///
     /// Not generic, and taking no body to call: from a generic context (a payload's `withKeptText`, called through
     /// its protocol) a generic call whose body returned an optional looked up `Optional`'s metadata at run time

@@ -184,7 +184,7 @@ public struct CompactTraceLogEncoder: Sendable {
         // Text a payload keeps is copied from where it is; any other is asked for once: a payload kept as its
         // command is encoded here, and may turn out to have no JSON at all.
         let encoded = trace.encodedPayload
-        let keptText = encoded?.keepsText == true ? encoded : nil
+        let keptText = encoded?.withKeptText({ _ in true }) == true ? encoded : nil
         let payloadText = keptText == nil ? encoded?.text : nil
         let payloadValue = keptText == nil && payloadText == nil ? trace.payload : nil
         // An id the trace holds, or one its payload keeps as text (copied from there, not made into a string).

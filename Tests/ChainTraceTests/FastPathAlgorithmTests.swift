@@ -515,14 +515,9 @@ struct FastPathAlgorithmTests {
                     plain.append(byte)
                 }
             }
-            let object = split.map { split in
-                InlineBytes.make(InlineBytesHolder.self, capacity: room) { pointer -> (count: Int, split: Int) in
-                    write(pointer)
-                    return (bytes.count, split)
-                }
-            } ?? InlineBytes.make(InlineBytesHolder.self, capacity: room) { pointer in
+            let object = InlineBytes.make(InlineBytesHolder.self, capacity: room) { pointer -> (count: Int, split: Int) in
                 write(pointer)
-                return bytes.count
+                return (bytes.count, split ?? bytes.count)
             }
             // The parts are the object's own memory: read while it lives.
             withExtendedLifetime(object) {

@@ -9,11 +9,8 @@ package protocol EncodedPayload: AnyObject, Sendable {
     var text: [UInt8]? { get }
     /// The payload as a value; `nil` when the command cannot be encoded at all.
     var value: JSONValue? { get }
-    /// Whether the payload keeps its text whole, to be read in place with ``withKeptText(_:)`` (a replay's line
-    /// text), rather than making it when asked.
-    var keepsText: Bool { get }
-    /// Calls `body` with the text the payload keeps, in place, and returns what it returns; `nil` for a payload
-    /// that keeps none (``keepsText`` is `false`; ``text`` makes it).
+    /// Calls `body` with the text the payload keeps whole (a replay's line text), in place, and returns what it
+    /// returns; `nil` for a payload that keeps none (``text`` makes it when asked).
     func withKeptText<Returned>(_ body: (UnsafeBufferPointer<UInt8>) -> Returned) -> Returned?
     /// Calls `body` with the command's id as the payload keeps it for its trace, in place — UTF-8 text, as a
     /// string of it reads; a replay's is ASCII from the space on with no quote or backslash, the text of a JSON
@@ -24,9 +21,6 @@ package protocol EncodedPayload: AnyObject, Sendable {
 }
 
 extension EncodedPayload {
-    /// `false`: a payload makes its text when asked, unless it says otherwise.
-    package var keepsText: Bool { false }
-
     /// `nil`: a payload makes its text when asked, unless it says otherwise.
     package func withKeptText<Returned>(_ body: (UnsafeBufferPointer<UInt8>) -> Returned) -> Returned? { nil }
 

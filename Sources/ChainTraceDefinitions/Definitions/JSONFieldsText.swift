@@ -19,8 +19,6 @@ final class JSONFieldsText: EncodedPayload {
         return parsed ?? [:]
     }
 
-    var keepsText: Bool { true }
-
     func withKeptText<Returned>(_ body: (UnsafeBufferPointer<UInt8>) -> Returned) -> Returned? {
         body(InlineBytes.parts(of: self).first)
     }
