@@ -207,12 +207,9 @@ package final class CommandReadAhead {
     ///   - batchesAhead: Batches the thread reads before it waits for the caller.
     ///   - callerDecodes: Read batches on the caller's thread while the reading thread is behind, where the
     ///     stream can be read twice.
-    ///   - inBackground: Run the reading thread at the lowest priority (where
-    ///     ``JoinableThread/canRunInBackground``), for a caller that has another busy thread beside it: the reading
-    ///     thread then decodes on whatever core the two leave idle, and the caller decodes the rest itself.
     package init(
         _ stream: CommandStreamReader, readsPastErrors: Bool, batchSize: Int = 1024, batchBytes: Int? = nil,
-        batchesAhead: Int = 4, callerDecodes: Bool = true, inBackground: Bool = false
+        batchesAhead: Int = 4, callerDecodes: Bool = true
     ) {
         let firstSize = max(1, batchSize)
         self.batchesAhead = max(1, batchesAhead)
@@ -233,7 +230,7 @@ package final class CommandReadAhead {
             ? stream.sibling().map { BatchReader($0, position: 0, firstSize: firstSize, size: size, readsPastErrors: readsPastErrors) } : nil
         guard !last else { return }
         let (lock, lent, ahead, bytes) = (self.shared, reader, self.batchesAhead, threadBytes)
-        thread = JoinableThread(inBackground: inBackground, running: {
+        thread = JoinableThread(running: {
             var spent: [[Entry]] = []
             while true {
                 let number: Int? = lock.withLock(whenever: { $0.cancelled || $0.nextNumber >= $0.end || $0.nextNumber - $0.wanted < ahead }) { state, waited in

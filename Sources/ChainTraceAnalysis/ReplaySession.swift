@@ -24,9 +24,8 @@ public final class ReplaySession {
         public var types = HandlerTypes()
         /// Read and decode the stream on a second thread while this one replays (`true`, the default), or read
         /// each line when its command is sent. The result is the same either way. A replay that writes a trace
-        /// log reads ahead on a thread at the lowest priority, which decodes only on a core the log's writer and
-        /// this thread leave idle (at normal priority it took the writer's core and made such replays slower);
-        /// where a thread cannot be given the lowest priority (other systems than Linux), it reads in line.
+        /// log reads in line whatever this says: the log's writer is its second busy thread (reading ahead beside
+        /// it made most streams slower).
         public var readsAhead = true
         /// When reading ahead, whether the replaying thread also decodes batches of lines whenever the reading
         /// thread has none ready, instead of waiting (`true`, the default): then a stream whose decoding is the
@@ -130,19 +129,19 @@ public final class ReplaySession {
         defer { chain.changeSink = nil }
         // Lines read on another core, so that reading and sending overlap, and decoded on this one too while the
         // reading thread is behind; the stream is the read-ahead's until it finishes. A replay that writes a trace
-        // log has the log's writer as a third busy thread: there the reading thread runs in the background (lowest
-        // priority), decoding only on a core the writer leaves idle, and this thread decodes what it has not. At
-        // normal priority it took the writer's core and made *nested* slower (1.73–1.78 → 2.03–2.12 s) while it
-        // made *varied* faster; reading in line left the writer's idle time unused. Where a thread cannot run in
-        // the background, such a replay reads in line. Measurements in Docs/Performance.md ("The command-line
-        // tool").
+        // log reads in line: the log's writer is the second busy thread, and reading ahead beside it cost more
+        // than it gained — commands decoded on one core and sent on the other, lines read twice (by the thread and
+        // by this one's own reader). `replay --trace-out` of the million-line shapes, medians of four to six
+        // interleaved runs, reading ahead at the lowest priority (the form before) against in line: *nested* 1.83
+        // → 1.41 s, *escaped* 1.42 → 1.21, *mixed* 1.16 → 1.04, *flat* 0.80 → 0.70; *varied*, whose decoding
+        // outweighs the writer most, 2.17 → 2.32 (within its noise: 2.05–2.57 against 2.12–3.03). Measurements in
+        // Docs/Performance.md ("The command-line tool").
         // The file every line of a stream of one file is in (a trace log of several names each line's file).
         let streamFile = stream.file
-        let readAhead = options.readsAhead && (traceLog == nil || JoinableThread.canRunInBackground)
+        let readAhead = options.readsAhead && traceLog == nil
             ? CommandReadAhead(
                 stream, readsPastErrors: options.skipsInvalidLines, batchSize: options.readAheadBatchSize,
-                batchBytes: options.readAheadBatchBytes, callerDecodes: options.decodesWhileWaiting,
-                inBackground: traceLog != nil)
+                batchBytes: options.readAheadBatchBytes, callerDecodes: options.decodesWhileWaiting)
             : nil
         defer { readAhead?.finish() }
         let read = { readAhead.map { $0.next() } ?? CommandReadAhead.Entry.read(from: stream) }

@@ -124,27 +124,10 @@ public final class JoinableThread: @unchecked Sendable {
 
     /// Starts a thread running `body`, which the caller hands over with everything it holds (a reader only that
     /// thread will use): `sending`, so the compiler checks the caller keeps nothing of it.
-    ///
-    /// - Parameter inBackground: Run it at the lowest priority (see ``canRunInBackground``), so that it takes a
-    ///   core only while the other threads leave one idle; ignored where that cannot be done.
-    public convenience init(inBackground: Bool = false, running body: sending @escaping () -> Void) {
+    public convenience init(running body: sending @escaping () -> Void) {
         // The closure is the new thread's alone from here on; the wrapper only carries it there.
         nonisolated(unsafe) let handedOver = body
-        self.init {
-            if inBackground { _ = chaintrace_lower_thread_priority() }
-            handedOver()
-        }
-    }
-
-    /// Whether a thread can be started in the background here: on Linux, where one thread's nice value can be
-    /// raised to 19 (no privilege needed). Such a thread still runs when every core is wanted — about 1.5% of
-    /// one against a thread of normal priority, so it is slowed, never stopped.
-    public static var canRunInBackground: Bool {
-        #if os(Linux)
-        true
-        #else
-        false
-        #endif
+        self.init { handedOver() }
     }
 
     /// Waits for the thread to finish (once; later calls return at once).

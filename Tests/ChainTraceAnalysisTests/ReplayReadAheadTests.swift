@@ -172,30 +172,6 @@ struct ReplayReadAheadTests {
         }
     }
 
-    /// A replay that writes a trace log reads ahead on a thread in the background (where one can run there), and
-    /// decodes on its own thread what that one has not: the same report, and the same traces logged — each with
-    /// its line's fields as its payload — as reading in line, from memory and from a file.
-    @Test(arguments: SeededGenerator.seeds(24))
-    func readingAheadBesideATraceLogChangesNothing(seed: UInt64) throws {
-        var random = SeededGenerator(seed: seed)
-        let bytes = Self.stream(&random, count: Int.random(in: 1...800, using: &random))
-        let skips = random.chance(0.6)
-        let inLine = try replay(bytes, readsAhead: false, skips: skips, logs: true)
-        let batchSize = Int.random(in: 1...60, using: &random)
-        // Later batches sized in bytes half the time: then they hold other counts of lines than the first.
-        let batchBytes = random.chance(0.5) ? Int.random(in: 1...3_000, using: &random) : nil
-        let helps = random.chance(0.7)
-        let ahead = try replay(bytes, readsAhead: true, skips: skips, helps: helps, batchSize: batchSize, batchBytes: batchBytes, logs: true)
-        #expect(ahead == inLine, "seed \(seed), skips \(skips), helping \(helps), batches of \(batchSize), \(batchBytes.map(String.init) ?? "-") bytes")
-        let file = TestFiles.directory.appendingPathComponent("ahead-logged-\(seed).jsonl").path
-        var fromFile = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize, batchBytes: batchBytes, from: .file(file), logs: true)
-        fromFile.error = fromFile.error?.replacingOccurrences(of: file, with: "ahead.jsonl")
-        fromFile.invalidLines = fromFile.invalidLines.map { $0.replacingOccurrences(of: file, with: "ahead.jsonl") }
-        #expect(fromFile == inLine, "seed \(seed), file")
-        // Each command logged once, whatever read it.
-        #expect(inLine.logged.count == inLine.commands, "seed \(seed)")
-    }
-
     /// Lines far longer than a batch's others (a long string field), read by two threads that step over each
     /// other's batches, across the reader's 256 KiB chunks: the same report as reading in line, from memory and
     /// from a file.

@@ -125,15 +125,6 @@ static inline void chaintrace_set_thread_object(void *object) {
     chaintrace_thread_object_slot = object;
 }
 
-/// Lowers the calling thread's scheduling priority as far as an unprivileged thread may: on Linux, a nice value
-/// of 19 for this thread alone (the scheduler then gives it about 1.5% of a core another thread wants, and idle
-/// cores in full). Returns 0 when done, -1 where it cannot be done (other systems, or the call failed).
-int chaintrace_lower_thread_priority(void);
-
-/// The calling thread's nice value on Linux (0 elsewhere), so that a test can see what
-/// `chaintrace_lower_thread_priority` did.
-int chaintrace_thread_nice(void);
-
 /// Notes `path` (an unfinished output file) as one to delete if the process is ended by a signal that
 /// ``chaintrace_remove_files_on_termination`` handles. Returns the note's number, for
 /// ``chaintrace_forget_removal``, or -1 when it cannot be noted (the path is 4096 bytes or longer, or 64 are noted
