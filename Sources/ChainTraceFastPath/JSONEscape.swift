@@ -93,6 +93,15 @@ public enum JSONEscape {
     /// Reads four hex digits at `index` into `value`.
     @inlinable
     static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, into value: inout UInt32) -> Failure? {
+        if index &+ 4 <= bytes.count, let base = bytes.baseAddress {
+            let word = UInt32(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self))
+            if let digits = hexValue(of: word) {
+                value = value << 16 | digits
+                index &+= 4
+                return nil
+            }
+        }
+        // Cut short or not all hex digits: read one at a time, to say which byte is wrong.
         for _ in 0..<4 {
             guard index < bytes.count else { return .missingHexDigit(at: index) }
             let byte = bytes[index]
@@ -107,5 +116,32 @@ public enum JSONEscape {
             index += 1
         }
         return nil
+    }
+
+    /// The value of the four hex digits in `word` (the first digit in its lowest byte), or `nil` when a byte is no
+    /// hex digit: all four bytes judged and converted at once, each a lane of the word.
+    ///
+    /// What it buys: a `\u` escape's digits without a branch for each byte. callgrind, `chaintrace replay` of
+    /// 100 000 *varied* lines (12 `\u` escapes a line): `JSONEscape.skip` and the string skipping that calls it
+    /// 252.4 M → 205.6 M instructions (now inlined there), of ~1 800 M for the whole replay. Tested
+    /// through `read` and `skip` against a plain reading of every byte value in every position
+    /// (`FastPathAlgorithmTests`), and against the digit-by-digit loop on generated words.
+    @inlinable @inline(__always)
+    package static func hexValue(of word: UInt32) -> UInt32? {
+        let lanes: UInt32 = 0x0101_0101
+        let high: UInt32 = 0x8080_8080
+        // Bytes of 0x80 and more are no digit; below it, adding 0x80 - k sets a lane's high bit exactly when the
+        // byte is at least k, with no carry into the next lane.
+        guard word & high == 0 else { return nil }
+        func atLeast(_ bytes: UInt32, _ k: UInt32) -> UInt32 { (bytes &+ (0x80 &- k) &* lanes) & high }
+        let digit = atLeast(word, 0x30) & ~atLeast(word, 0x3A)
+        let lower = word | 0x2020_2020
+        let letter = atLeast(lower, 0x61) & ~atLeast(lower, 0x67)
+        guard digit | letter == high else { return nil }
+        // A digit's value is its low four bits; a letter's (`a`/`A` = 1 … `f`/`F` = 6) plus 9.
+        let nibbles = (word & 0x0F0F_0F0F) &+ (letter >> 7) &* 9
+        // Lanes b0 b1 b2 b3 (b0 the first digit) into b0 b1 b2 b3 as four bits each, b0 highest.
+        let pairs = (nibbles & 0x000F_000F) << 4 | (nibbles >> 8) & 0x000F_000F
+        return (pairs & 0xFF) << 8 | (pairs >> 16) & 0xFF
     }
 }
