@@ -443,9 +443,12 @@ struct FastPathAlgorithmTests {
     @Test(arguments: SeededGenerator.seeds(20))
     func hexWordsReadAsTheStandardLibraryReadsThem(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
-        let edges: [UInt8] = Array("0123456789abcdefABCDEF/:@G`g[{pPqQvVyY".utf8) + [0x00, 0x10, 0x20, 0x7F, 0x80, 0xB0, 0xC1, 0xE6, 0xFF]
+        let edges: [UInt8] =
+            Array("0123456789abcdefABCDEF/:@G`g[{pPqQvVyY".utf8) + [0x00, 0x10, 0x20, 0x7F, 0x80, 0xB0, 0xC1, 0xE6, 0xFF]
         for _ in 0..<20_000 {
-            let bytes = (0..<4).map { _ in random.chance(0.8) ? random.pick(edges) : UInt8.random(in: 0...255, using: &random) }
+            let bytes = (0..<4).map { _ in
+                random.chance(0.8) ? random.pick(edges) : UInt8.random(in: 0...255, using: &random)
+            }
             let word = UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
             let plain: UInt32? = bytes.allSatisfy { $0 < 0x80 && Character(Unicode.Scalar($0)).isHexDigit }
                 ? UInt32(String(decoding: bytes, as: UTF8.self), radix: 16) : nil
