@@ -184,13 +184,13 @@ public struct CompactTraceLogEncoder: Sendable {
         // Text a payload keeps is copied from where it is; any other is asked for once: a payload kept as its
         // command is encoded here, and may turn out to have no JSON at all.
         let encoded = trace.encodedPayload
-        let keptText = encoded?.withKeptText({ _ in true }) == true ? encoded : nil
-        let payloadText = keptText == nil ? encoded?.text : nil
-        let payloadValue = keptText == nil && payloadText == nil ? trace.payload : nil
+        let keepsText = encoded?.withKeptText({ _ in true }) == true
+        let payloadText = keepsText ? nil : encoded?.text
+        let payloadValue = !keepsText && payloadText == nil ? trace.payload : nil
         // An id the trace holds, or one its payload keeps as text (copied from there, not made into a string).
         let storedID = trace.storedCommandID
-        let keptID = storedID == nil && encoded?.withKeptCommandID({ _ in true }) == true ? encoded : nil
-        if storedID != nil || keptID != nil || keptText != nil || payloadText != nil || payloadValue != nil || error != nil
+        let keepsID = storedID == nil && encoded?.withKeptCommandID({ _ in true }) == true
+        if storedID != nil || keepsID || keepsText || payloadText != nil || payloadValue != nil || error != nil
             || !reasons.isEmpty
             || !registries.isEmpty || hasParents
         {
@@ -210,9 +210,9 @@ public struct CompactTraceLogEncoder: Sendable {
             if let id = storedID {
                 key("id")
                 putString(id)
-            } else if let keptID {
+            } else if keepsID {
                 key("id")
-                _ = keptID.withKeptCommandID { putPlainString($0) }
+                _ = encoded?.withKeptCommandID { putPlainString($0) }
             }
             if hasParents {
                 key("parents")
@@ -226,9 +226,9 @@ public struct CompactTraceLogEncoder: Sendable {
                 chunk.move(to: &line)
                 put("]")
             }
-            if let keptText {
+            if keepsText {
                 key("payload")
-                _ = keptText.withKeptText { line.append(contentsOf: $0) }
+                _ = encoded?.withKeptText { line.append(contentsOf: $0) }
             } else if let text = payloadText {
                 key("payload")
                 line.append(contentsOf: text)
