@@ -168,6 +168,8 @@ package final class CommandReadAhead {
         /// then it reads faster than the caller sends, a batch not ready is a passing hitch, and the caller waits
         /// rather than take decoding onto the thread that holds the replay up.
         var threadWaitedForRoom = false
+        /// Work the caller queued (``queue(_:)``), oldest first.
+        var queuedWork: [@Sendable () -> Void] = []
         var cancelled = false
     }
 
@@ -188,6 +190,8 @@ package final class CommandReadAhead {
     private let batchesAhead: Int
     private let threadBytes = PublishedCounter()
     private let firstBatchBytes: Int
+    /// Held while queued work is taken and done, so that it is done one at a time, in the order it was queued.
+    private let workOrder: LockedValue<Void>
     private var thread: JoinableThread?
 
     /// Starts reading `stream` ahead.
@@ -226,21 +230,31 @@ package final class CommandReadAhead {
         var shared = Shared()
         if last { shared.end = 1 }
         self.shared = ConditionLock(shared)
+        workOrder = LockedValue(())
         helper = !last && callerDecodes
             ? stream.sibling().map { BatchReader($0, position: 0, firstSize: firstSize, size: size, readsPastErrors: readsPastErrors) } : nil
         guard !last else { return }
-        let (lock, lent, ahead, bytes) = (self.shared, reader, self.batchesAhead, threadBytes)
+        let (lock, lent, ahead, bytes, order) = (self.shared, reader, self.batchesAhead, threadBytes, workOrder)
         thread = JoinableThread(running: {
             var spent: [[Entry]] = []
             while true {
-                let number: Int? = lock.withLock(whenever: { $0.cancelled || $0.nextNumber >= $0.end || $0.nextNumber - $0.wanted < ahead }) { state, waited in
+                // Queued work first, then a batch while there is room; past the stream's end the thread stays for
+                // queued work until it is stopped.
+                let number: Int? = lock.withLock(whenever: {
+                    $0.cancelled || !$0.queuedWork.isEmpty || ($0.nextNumber < $0.end && $0.nextNumber - $0.wanted < ahead)
+                }) { state, waited in
                     if waited { state.threadWaitedForRoom = true }
-                    guard !state.cancelled, state.nextNumber < state.end else { return nil }
+                    guard !state.cancelled else { return nil }
+                    guard state.nextNumber < state.end && state.nextNumber - state.wanted < ahead else { return -1 }
                     swap(&spent, &state.spent)
                     defer { state.nextNumber += 1 }
                     return state.nextNumber
                 }
                 guard let number else { return }
+                guard number >= 0 else {
+                    CommandReadAhead.doQueuedWork(leaving: 0, shared: lock, order: order)
+                    continue
+                }
                 lent.takeBack(&spent)
                 let (batch, last) = lent.read(number)
                 bytes.store(Int64(lent.stream.bytesRead))
@@ -348,7 +362,35 @@ package final class CommandReadAhead {
         return .wait
     }
 
-    /// Stops the reading thread and waits for it: from then on the caller may use the stream again.
+    /// Queues `work` for the reading thread, which does queued work before it reads another batch and whenever
+    /// it would otherwise wait; how much work is queued now, this included. Work is done one at a time, in the
+    /// order it was queued — by the reading thread, or by the caller in ``doQueuedWork(leaving:)``. What it is
+    /// for: a replay's trace log written by whichever of the two threads is free (see ``ReplaySession``).
+    @discardableResult
+    package func queue(_ work: @escaping @Sendable () -> Void) -> Int {
+        shared.withLock { state in
+            state.queuedWork.append(work)
+            return state.queuedWork.count
+        }
+    }
+
+    /// Does queued work on the caller's thread, oldest first, until at most `leaving` is left queued; with `0`,
+    /// returns once every piece queued before the call is done (by whichever thread took it).
+    package func doQueuedWork(leaving: Int = 0) {
+        Self.doQueuedWork(leaving: leaving, shared: shared, order: workOrder)
+    }
+
+    private static func doQueuedWork(leaving: Int, shared: ConditionLock<Shared>, order: LockedValue<Void>) {
+        // Taken under the order lock, so that the piece another thread is doing finishes before the next starts.
+        order.withLock { _ in
+            while let work = shared.withLock({ $0.queuedWork.count > leaving ? $0.queuedWork.removeFirst() : nil }) {
+                work()
+            }
+        }
+    }
+
+    /// Stops the reading thread and waits for it: from then on the caller may use the stream again. Work still
+    /// queued stays queued, for ``doQueuedWork(leaving:)``.
     package func finish() {
         shared.withLock { $0.cancelled = true }
         thread?.join()

@@ -23,9 +23,11 @@ public final class ReplaySession {
         /// The app's handler types; any other `"type"` is modelled from its rules.
         public var types = HandlerTypes()
         /// Read and decode the stream on a second thread while this one replays (`true`, the default), or read
-        /// each line when its command is sent. The result is the same either way. A replay that writes a trace
-        /// log reads in line whatever this says: the log's writer is its second busy thread (reading ahead beside
-        /// it made most streams slower).
+        /// each line when its command is sent. The result is the same either way. When reading ahead, a trace
+        /// log's traces are handed to the reading thread in batches and recorded there, in order, whenever it
+        /// would otherwise wait — or here, when it falls behind — so that the two threads share decoding and
+        /// writing. A ``TraceLogSink`` that writes on a thread of its own (`writesInBackground`) is the exception:
+        /// its writer is the second busy thread, and the replay reads in line.
         public var readsAhead = true
         /// When reading ahead, whether the replaying thread also decodes batches of lines whenever the reading
         /// thread has none ready, instead of waiting (`true`, the default): then a stream whose decoding is the
@@ -38,6 +40,11 @@ public final class ReplaySession {
         /// About how many bytes of lines each later batch read ahead holds (see ``CommandReadAhead``), or `nil`
         /// for `readAheadBatchSize` lines in every batch.
         package var readAheadBatchBytes: Int? = 96 * 1024
+        /// Traces handed to the reading thread at once for the trace log (small in tests, to exercise both threads
+        /// recording).
+        package var logBatchSize = 64
+        /// Batches of traces left queued for the reading thread before the replaying thread records the oldest.
+        package var logBatchesQueued = 4
         /// The recorded chain whose commands a trace log replays, and whose traces an expected log compares:
         /// `nil` (the default) for the definition's own. Another names the chain a log was recorded on when the
         /// definition is another configuration of it (`app-a`'s sessions replayed through `app-b`).
@@ -128,22 +135,29 @@ public final class ReplaySession {
         chain.changeSink = traceLog
         defer { chain.changeSink = nil }
         // Lines read on another core, so that reading and sending overlap, and decoded on this one too while the
-        // reading thread is behind; the stream is the read-ahead's until it finishes. A replay that writes a trace
-        // log reads in line: the log's writer is the second busy thread, and reading ahead beside it cost more
-        // than it gained — commands decoded on one core and sent on the other, lines read twice (by the thread and
-        // by this one's own reader). `replay --trace-out` of the million-line shapes, medians of four to six
-        // interleaved runs, reading ahead at the lowest priority (the form before) against in line: *nested* 1.83
-        // → 1.41 s, *escaped* 1.42 → 1.21, *mixed* 1.16 → 1.04, *flat* 0.80 → 0.70; *varied*, whose decoding
-        // outweighs the writer most, 2.17 → 2.32 (within its noise: 2.05–2.57 against 2.12–3.03). Measurements in
-        // Docs/Performance.md ("The command-line tool").
+        // reading thread is behind; the stream is the read-ahead's until it finishes. A trace log's traces go to
+        // the reading thread in batches (`LogBatches`), recorded there when it would otherwise wait and here when it
+        // is behind, so the two threads share decoding and writing whatever the stream's shape. Against reading in
+        // line beside a log writer of the sink's own (the form before), `replay --trace-out` of the million-line
+        // shapes, interleaved runs: *varied* 2.15–2.40 → 1.55–1.77 s, *nested* 1.58–2.14 → 1.37–1.69, *mixed*
+        // 1.02–1.38 → 0.94–1.23, *flat* 0.78–0.97 → 0.85–0.92, *escaped* 1.16–1.21 → 1.14–1.22. A sink with a
+        // writer of its own would be a third busy thread: the replay then reads in line. Docs/Performance.md.
         // The file every line of a stream of one file is in (a trace log of several names each line's file).
         let streamFile = stream.file
-        let readAhead = options.readsAhead && traceLog == nil
+        let readAhead = options.readsAhead && !Self.writesOnAThreadOfItsOwn(traceLog)
             ? CommandReadAhead(
                 stream, readsPastErrors: options.skipsInvalidLines, batchSize: options.readAheadBatchSize,
                 batchBytes: options.readAheadBatchBytes, callerDecodes: options.decodesWhileWaiting)
             : nil
-        defer { readAhead?.finish() }
+        // With reading ahead, the log's traces go to the reading thread in batches (see `Options.readsAhead`).
+        var logBatches = readAhead.flatMap { readAhead in traceLog.map {
+            LogBatches(sink: $0, readAhead: readAhead, batchSize: options.logBatchSize, batchesQueued: options.logBatchesQueued)
+        } }
+        defer {
+            readAhead?.finish()
+            // Every trace made is recorded, however the replay ends.
+            logBatches?.recordAll()
+        }
         let read = { readAhead.map { $0.next() } ?? CommandReadAhead.Entry.read(from: stream) }
         // Read for the warm-up, then replayed first, in order.
         let early = warmUp(reading: read, on: thread)
@@ -170,6 +184,8 @@ public final class ReplaySession {
             case nil:
                 continue
             case .change(let change)?:
+                // The traces before the change go into the log before it.
+                logBatches?.recordAll()
                 do {
                     try change.apply(to: chain, definition: definition, types: options.types, unknownTypes: .modelFromRules, schema: schema)
                     report.changes += 1
@@ -200,7 +216,11 @@ public final class ReplaySession {
                 }
                 report.commands += 1
                 report.profile.add(trace)
-                record?(trace)
+                if logBatches != nil {
+                    logBatches?.add(trace)
+                } else {
+                    record?(trace)
+                }
                 if keepsPath {
                     report.paths.append(ReplayedCommand(line: line, file: entryFile, trace: trace))
                 }
@@ -212,6 +232,7 @@ public final class ReplaySession {
                 // Unless something above kept it, the next command's trace reuses its storage.
                 var spent: Trace? = consume trace
                 Trace.recycle(&spent, on: thread)
+                logBatches?.refillOne(on: thread)
             }
         }
         if let expected, matcher != nil {
@@ -225,6 +246,11 @@ public final class ReplaySession {
         readAhead?.finish()
         report.tornTail = stream.tornTail
         return report
+    }
+
+    /// Whether `sink` hands traces to a writing thread of its own, which is then a replay's second busy thread.
+    private static func writesOnAThreadOfItsOwn(_ sink: (any TraceSink)?) -> Bool {
+        (sink as? TraceLogSink)?.options.writesInBackground ?? false
     }
 
     /// Reads up to ``Options/warmUpCommands`` commands, stopping at the stream's first change or invalid line,

@@ -91,9 +91,11 @@ struct ReplayCommand: ParsableCommand {
         let stream = TerminalText.paths(streams)
         let expected = expect.isEmpty ? nil : try TraceLogReader(paths: expect, payloads: false)
         let outputFile = try traceOut.map { path throws(FormatError) in try OutputTarget.file(path) }
-        // A replay's log must hold every command: the recording waits for the writer rather than drop.
+        // A replay's log must hold every command, and is written by the replay's own two threads (the one that
+        // reads ahead takes batches of traces whenever it would wait): a writer thread of the sink's own would
+        // be a third busy thread on two cores, and the pace would be set by the slower of decoding and writing.
         var logOptions = TraceLogSink.Options()
-        logOptions.whenBehind = .block
+        logOptions.writesInBackground = false
         let sink = try outputFile.map { file throws(FormatError) in
             do throws(FormatError) { return try TraceLogSink(path: file.temporaryPath, options: logOptions) } catch {
                 throw file.naming(error)

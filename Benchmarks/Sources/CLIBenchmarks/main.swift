@@ -317,7 +317,8 @@ if shapeCount > 0 {
             precondition(replayed == shapeCount, "\(shape): replayed \(replayed) of \(shapeCount) \(variant)")
             return Double(shapeCount) / elapsed
         }
-        /// Commands a second replaying the shape with `options` into a trace log that waits rather than drop.
+        /// Commands a second replaying the shape with `options` into a trace log written as `chaintrace replay
+        /// --trace-out` writes it: on the replay's own threads, nothing dropped.
         func tracedRate(_ options: ReplaySession.Options) throws -> Double {
             let session = try ReplaySession(definition: definition, options: options)
             // The last round's log removed first: opening it again would truncate it inside the timing, freeing its
@@ -325,7 +326,7 @@ if shapeCount > 0 {
             try? FileManager.default.removeItem(atPath: tracePath)
             let elapsed = try seconds {
                 var logOptions = TraceLogSink.Options()
-                logOptions.whenBehind = .block
+                logOptions.writesInBackground = false
                 let sink = try TraceLogSink(path: tracePath, options: logOptions)
                 _ = try session.run(try session.openStream(path: path), traceLog: sink)
                 try sink.close()
