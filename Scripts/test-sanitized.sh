@@ -21,6 +21,6 @@ swift test --skip-build "${flags[@]}" "$@"
 threads=(--scratch-path .build/thread-sanitized -Xswiftc -sanitize=thread -Xcc -fsanitize=thread)
 concurrent="Concurrent|Background|ThreadChurn|TaskSampling|InMemorySink|CaptureAcross|SpanTraceSink|LogTraceSink|HandOff"
 concurrent+="|SinkSends|Recycl|ScopedRecorder|UntracedCommandHops|ThreadSlot|ThreadScratch|FailingWriteLog|OneSinkAPath"
-concurrent+="|FanOut|AsyncChain|SideCall|InstrumentedRecording"
+concurrent+="|FanOut|AsyncChain|SideCall|InstrumentedRecording|ReadAhead|ReadingAhead"
 swift build --build-tests "${threads[@]}"
 TSAN_OPTIONS="${TSAN_OPTIONS:-}" swift test --skip-build "${threads[@]}" --filter "$concurrent" "$@"

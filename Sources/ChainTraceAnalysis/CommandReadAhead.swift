@@ -14,6 +14,9 @@ import ChainTraceDefinitions
 /// a gzip file or a pipe is read by the thread alone). So the caller decodes exactly when reading is what holds the
 /// replay up, and never more than two threads are busy.
 ///
+/// While it has nothing to read, the reading thread does work the caller queued (``queue(_:)``): a replay's trace
+/// log is written so, by whichever thread is free.
+///
 /// A line's error is handed over in its place, as a plain read would throw it there; after one, reading stops
 /// unless `readsPastErrors`. The caller must not touch the stream until ``finish()`` has returned. Releasing the
 /// read-ahead stops and joins the thread too.
@@ -238,8 +241,8 @@ package final class CommandReadAhead {
         thread = JoinableThread(running: {
             var spent: [[Entry]] = []
             while true {
-                // Queued work first, then a batch while there is room; past the stream's end the thread stays for
-                // queued work until it is stopped.
+                // A batch while there is room, else queued work; past the stream's end the thread stays for queued
+                // work until it is stopped.
                 let number: Int? = lock.withLock(whenever: {
                     $0.cancelled || !$0.queuedWork.isEmpty || ($0.nextNumber < $0.end && $0.nextNumber - $0.wanted < ahead)
                 }) { state, waited in
@@ -362,8 +365,8 @@ package final class CommandReadAhead {
         return .wait
     }
 
-    /// Queues `work` for the reading thread, which does queued work before it reads another batch and whenever
-    /// it would otherwise wait; how much work is queued now, this included. Work is done one at a time, in the
+    /// Queues `work` for the reading thread, which does queued work whenever it has no batch to read (it is
+    /// `batchesAhead` batches ahead, or the stream has ended); how much work is queued now, this included. Work is done one at a time, in the
     /// order it was queued — by the reading thread, or by the caller in ``doQueuedWork(leaving:)``. What it is
     /// for: a replay's trace log written by whichever of the two threads is free (see ``ReplaySession``).
     @discardableResult
