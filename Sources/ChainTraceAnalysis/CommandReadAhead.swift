@@ -193,6 +193,8 @@ package final class CommandReadAhead {
     private let batchesAhead: Int
     private let threadBytes = PublishedCounter()
     private let firstBatchBytes: Int
+    /// Whether the stream is a recorded trace log (known from its first line, read before the thread starts).
+    package let readsTraceLog: Bool
     /// Held while queued work is taken and done, so that it is done one at a time, in the order it was queued.
     private let workOrder: LockedValue<Void>
     private var thread: JoinableThread?
@@ -226,6 +228,7 @@ package final class CommandReadAhead {
         let reader = BatchReader(stream, position: 0, firstSize: firstSize, size: firstSize, readsPastErrors: readsPastErrors)
         let (first, last) = reader.read(0)
         firstBatchBytes = stream.bytesRead
+        readsTraceLog = stream.isTraceLog
         let size = Self.laterBatchSize(
             firstSize: firstSize, bytes: firstBatchBytes - startBytes, lines: first.count, batchBytes: batchBytes)
         reader.size = size

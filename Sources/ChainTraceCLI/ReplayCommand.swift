@@ -158,6 +158,12 @@ struct ReplayCommand: ParsableCommand {
                     + "the handlers that came and went); its commands go through the definition's chain as it is, so their "
                     + "paths may differ from the recording\n")
         }
+        if report.commandsWithUnknownEntry > 0 {
+            Terminal.standardError.writeText(
+                "chaintrace: warning: \(TerminalText.share(report.commandsWithUnknownEntry, of: report.commands, "command")) in "
+                    + "\(stream) entered the recorded chain at a handler the definition does not have (added by a change made "
+                    + "while it was recorded); they went in at the definition's entry\n")
+        }
         switch output.format {
         case .json:
             var object = try profile.json().merging([
@@ -176,6 +182,7 @@ struct ReplayCommand: ParsableCommand {
                 "invalidLineCount": .integer(Int64(clamping: report.invalidLineCount)),
                 "commandsWithoutPayload": .integer(Int64(clamping: reader.commandsWithoutPayload)),
                 "recordedChainChanges": .integer(Int64(clamping: reader.recordedChainChanges)),
+                "commandsWithUnknownEntry": .integer(Int64(clamping: report.commandsWithUnknownEntry)),
             ])
             if let comparison = report.comparison {
                 object = object.merging(["comparison": try DivergenceReport(matcher: comparison, shown: divergences).json()])

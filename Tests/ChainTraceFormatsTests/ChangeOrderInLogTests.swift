@@ -5,7 +5,8 @@ import Foundation
 import Testing
 
 /// A chain edited while it is recorded into a trace log written in the background: every change is in the file
-/// before every trace its thread recorded after making it — whatever the writer was doing when the change came.
+/// before every trace its thread recorded after making it, and after every trace its thread recorded before —
+/// whatever the writer was doing when the change came.
 /// Before, the writer took the changes once at the start of a pass and then drained the traces, so a change made
 /// during a pass was written after traces that ran on the chain it made (a fresh-clone CI run caught it in a
 /// torn-line test whose last line was a change). Generated: edits and commands interleaved on several threads,
@@ -50,6 +51,10 @@ struct ChangeOrderInLogTests {
             let read = Set(reader.chainEdits.filter { $0.chain == trace.chain }.map(\.version))
             let missing = (start..<max(start, trace.chainVersion)).map { $0 + 1 }.filter { !read.contains($0) }
             #expect(missing.isEmpty, "seed \(seed): a trace of \(trace.chain) on version \(trace.chainVersion) came before the changes to \(missing)")
+            // And no change made after it ran: a trace still queued when its thread changed the chain is written
+            // before the change.
+            let early = reader.chainEdits.filter { $0.chain == trace.chain && $0.version > trace.chainVersion }.map(\.version)
+            #expect(early.isEmpty, "seed \(seed): the changes to \(early) came before a trace of \(trace.chain) that ran on version \(trace.chainVersion)")
         }
         #expect(traces == plans.map(\.count).reduce(0, +), "seed \(seed)")
         #expect(reader.chainEdits.count == plans.joined().filter { $0 }.count, "seed \(seed)")
