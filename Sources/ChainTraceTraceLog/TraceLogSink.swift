@@ -223,8 +223,8 @@ public final class TraceLogSink: TraceSink {
 
     /// Writes a change to a chain into the log: after every trace recorded before it, and before every trace this
     /// thread records after it (each trace's `chainVersion` says which version it ran on). Written in the
-    /// background, the change waits until the writer has drained the traces handed over before it — a pass of the
-    /// writer, tens of microseconds; chain changes are rare.
+    /// background, the change waits until the writer has drained the traces handed over before it and written
+    /// them (one pass of the writer, as ``flush()`` waits for); chain changes are rare.
     public func record(_ edit: ChainEdit) {
         guard closed.value == 0 else { return }
         if let writer {
