@@ -44,13 +44,6 @@ struct LogBatches {
     /// Hands the storage of one recorded trace back to `thread` (the replaying thread) for its next traced walk —
     /// one a command, so the replay allocates no trace while the log keeps up (see `Trace.recycle`).
     mutating func refillOne(on thread: SendingThread) {
-        if returned.isEmpty {
-            let batches = recorded.withLock { batches in
-                defer { batches.removeAll(keepingCapacity: true) }
-                return batches
-            }
-            for batch in batches { returned.append(contentsOf: batch) }
-        }
         var trace = returned.popLast()
         Trace.recycle(&trace, on: thread)
     }
@@ -61,9 +54,15 @@ struct LogBatches {
         readAhead.doQueuedWork()
     }
 
-    /// Queues the traces gathered as one batch; how many batches are queued.
+    /// Queues the traces gathered as one batch, and takes back the batches recorded since the last (a lock a
+    /// batch, not a command); how many batches are queued.
     @discardableResult
     private mutating func queueGathered() -> Int {
+        let batches = recorded.withLock { batches in
+            defer { batches.removeAll(keepingCapacity: true) }
+            return batches
+        }
+        for batch in batches { returned.append(contentsOf: batch) }
         let batch = gathering
         gathering = []
         gathering.reserveCapacity(batchSize)
