@@ -221,6 +221,9 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
+        // Users' own chain shapes — plain non-Sendable classes, sync and async — around every public entry point
+        // they wrap code in, compiled as users compile them: Swift 6 mode with no upcoming feature (no settings).
+        .testTarget(name: "UserShapeTests", dependencies: ["ChainTrace", "ChainTraceTesting"]),
         .testTarget(
             name: "ChainTraceCLITests",
             dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceTestSupport"],

@@ -3,19 +3,18 @@ public import ChainTrace
 /// Runs `body` and returns every trace it produced — of `Chain`s and `AsyncChain`s whose own recorder is off,
 /// and of instrumented chains — in the order they started.
 ///
-/// **What is captured.** Every trace recorded in the calling task and its child tasks; tests running in
-/// parallel, as Swift Testing runs them, never see each other's, even of a chain they share. Also the traces
-/// recorded *on threads the task did not start* (Dispatch queues, `Thread`s, event loops — anything outside
-/// every recorder scope) of the chains this capture involves: the chains in `chains`, and every chain it has
-/// recorded a trace of in its own task.
+/// **What is captured.** Every trace recorded in the calling task and its child tasks, and nothing else: tests
+/// running in parallel, as Swift Testing runs them, never see each other's traces, even of a chain they share,
+/// whatever else runs at the same time.
 ///
-/// **Never silently partial.** A trace from such a thread belongs to this capture only if no other open
-/// capture involves its chain. When two captures running at once both involve it, neither takes it, and each
-/// reports a test failure saying how many traces of which chain it could not attribute; so does a capture that
-/// took no trace at all while traces of other chains arrived from such threads. To fix either, run the other
-/// threads' work inside the test's recorder (`let recorder = ChainTracing.recorder` in the test, then
-/// `ChainTracing.withRecorder(recorder) { … }` on the thread), or keep such tests from running in parallel
-/// (`@Suite(.serialized)`).
+/// **Work on other threads.** Commands sent on threads the test's task did not start — Dispatch queues,
+/// `Thread`s, event loops, detached tasks — run outside the test's recorder. Name their chains in `chains` and
+/// the capture also takes every trace of those chains recorded outside any recorder scope while it runs. Naming
+/// a chain claims it: when two captures that name the same chain run at the same time, nobody can tell whose
+/// such a trace is, so neither takes it and both report a test failure naming the other capture. Run such tests
+/// one at a time (`@Suite(.serialized)`), or run the other threads' work inside the test's recorder instead
+/// (`let recorder = ChainTracing.recorder` in the test, then `ChainTracing.withRecorder(recorder) { … }` on the
+/// thread) and name nothing.
 ///
 /// ```swift
 /// let traces = try captureTraces {
@@ -23,15 +22,14 @@ public import ChainTrace
 /// }
 /// expectHandled(traces[0], by: "Dime")
 ///
-/// // Commands sent only from threads the test did not start: name the chain.
+/// // Commands sent from threads the test did not start: name the chain.
 /// let fromQueues = captureTraces(of: ["coins"]) {
 ///     DispatchQueue.concurrentPerform(iterations: 40) { _ in _ = try? chain.send(penny) }
 /// }
 /// ```
 ///
 /// - Parameters:
-///   - chains: Chains whose traces from other threads belong to this capture even before it records one of
-///     them in its own task.
+///   - chains: Chains whose traces recorded outside any recorder scope (on other threads) this capture takes.
 ///   - fileID: Where a failure to attribute traces is reported: the caller's, by default.
 ///   - filePath: The same, as a path (XCTest reports by it).
 ///   - line: The same, its line.
@@ -42,43 +40,54 @@ public func captureTraces(
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
     _ body: () throws -> Void
 ) rethrows -> [Trace] {
-    let (_, result) = try TraceCaptureScope.run(chains: chains, body)
+    let (_, result) = try TraceCaptureScope.run(
+        claims: chains, description: captureDescription(chains, fileID: fileID, line: line), body)
     reportUnattributed(result, fileID: fileID, filePath: filePath, line: line, column: column)
     return result.traces
 }
 
 /// Runs async `body` and returns every trace it produced, captured as the synchronous form captures them.
+///
+/// - Parameters:
+///   - chains: Chains whose traces recorded outside any recorder scope (on other threads) this capture takes.
+///   - fileID: Where a failure to attribute traces is reported: the caller's, by default.
+///   - filePath: The same, as a path (XCTest reports by it).
+///   - line: The same, its line.
+///   - column: The same, its column.
+///   - isolation: The actor `body` runs on: the caller's.
+///   - body: The code whose traces to capture.
 public func captureTraces(
     of chains: [String] = [],
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation,
     _ body: () async throws -> Void
 ) async rethrows -> [Trace] {
-    let (_, result) = try await TraceCaptureScope.run(chains: chains, body)
+    let (_, result) = try await TraceCaptureScope.run(
+        claims: chains, description: captureDescription(chains, fileID: fileID, line: line), isolation: isolation, body)
     reportUnattributed(result, fileID: fileID, filePath: filePath, line: line, column: column)
     return result.traces
 }
 
-/// The failure message for what a closed capture could not attribute, or `nil` when it took everything.
+/// How a capture is named in another's failure: `captureTraces(of: ["coins"]) at AppTests/CoinTests.swift:12`.
+private func captureDescription(_ chains: [String], fileID: StaticString, line: UInt) -> String {
+    let names = chains.map { "\"\(TraceDescription.shown($0))\"" }.joined(separator: ", ")
+    return "captureTraces(of: [\(names)]) at \(fileID):\(line)"
+}
+
+/// The failure message for a closed capture that overlapped another claiming one of its chains, or `nil` when
+/// it overlapped none.
 package func unattributedMessage(_ result: TraceCaptureScope.Result) -> String? {
-    func listed(_ counts: [String: Int]) -> String {
-        counts.sorted { $0.key < $1.key }.map { "\($0.value) of \"\(TraceDescription.shown($0.key))\"" }.joined(separator: ", ")
-    }
-    var parts: [String] = []
-    if !result.ambiguous.isEmpty {
-        parts.append(
-            "captureTraces could not attribute traces recorded on threads outside its task (\(listed(result.ambiguous))): "
-                + "another capture open at the same time involves the same chain, so they are in neither result")
-    }
-    if !result.unclaimed.isEmpty {
-        parts.append(
-            "captureTraces took no trace, while traces were recorded on threads outside its task "
-                + "(\(listed(result.unclaimed))); if they are this test's, name their chains: captureTraces(of: [\"…\"])")
-    }
-    guard !parts.isEmpty else { return nil }
-    return parts.joined(separator: "; ")
-        + ". Read `let recorder = ChainTracing.recorder` in the test and run that work in "
-        + "`ChainTracing.withRecorder(recorder) { … }` on its thread, "
-        + "or run such tests one at a time (@Suite(.serialized))."
+    guard !result.overlaps.isEmpty else { return nil }
+    let unattributed = result.unattributed.sorted { $0.key < $1.key }
+        .map { "\($0.value) of \"\(TraceDescription.shown($0.key))\"" }
+    let lost = unattributed.isEmpty
+        ? "none was recorded while both were open"
+        : "\(unattributed.joined(separator: ", ")) went to neither"
+    return "captureTraces ran at the same time as \(result.overlaps.joined(separator: " and ")), "
+        + "which names the same chain: traces of it recorded outside both tests' tasks could be either's "
+        + "(\(lost)). Run these tests one at a time (@Suite(.serialized)), or run the other threads' work in "
+        + "`ChainTracing.withRecorder(recorder) { … }` with `let recorder = ChainTracing.recorder` read in the test, "
+        + "and name no chain."
 }
 
 private func reportUnattributed(

@@ -454,7 +454,7 @@ struct DocumentationExamples {
         let chain = try Chain<Coin, String>("queued-coins", handlers: [Handler("Penny") { _ in .accept("penny") }])
         let penny = Coin(diameter: 19.05, weight: 2.5)
         // doc: capture-other-threads
-        let traces = captureTraces(of: [chain.name]) {  // nothing is sent from the test's own task
+        let traces = captureTraces(of: [chain.name]) {
             let group = DispatchGroup()
             for _ in 0..<40 { DispatchQueue.global().async(group: group) { _ = try? chain.send(penny) } }
             group.wait()

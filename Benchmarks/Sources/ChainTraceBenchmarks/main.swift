@@ -121,9 +121,11 @@ final class InstrumentedAsyncHandler: AsyncNumberHandling, @unchecked Sendable {
 }
 
 /// The floor under any async wrapper of a handler's body, `traceHop` or another: the hand-written async handler
-/// with its body in a `nonisolated(nonsending)` closure handed to a function that checks one flag and calls it.
-/// The closure is an async frame of its own, and on its return from the next handler it hops back to the
-/// caller's isolation: what "recorder off" costs an async instrumented hop, whoever wrote the wrapper.
+/// with its body in a closure handed to a function that checks one flag and calls it. The function takes the
+/// caller's isolation (`isolation: isolated (any Actor)? = #isolation`), as `traceHop` does so that a body of plain
+/// non-`Sendable` classes compiles and runs where its caller runs; the closure is an async frame of its own, and
+/// on its return the wrapper checks it is back on the caller's executor: what "recorder off" costs an async
+/// instrumented hop, whoever wrote the wrapper.
 final class ClosureWrappedAsyncHandler: AsyncNumberHandling, @unchecked Sendable {
     var next: (any AsyncNumberHandling)?
     let index: Int
@@ -138,17 +140,11 @@ nonisolated(unsafe) var wrapperRecords = false
 
 /// A wrapper that records nothing: one load, one branch, the body.
 @inline(__always)
-nonisolated(nonsending) func wrappedAsync<Result>(
-    _ body: nonisolated(nonsending) () async throws -> Result
+func wrappedAsync<Result>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> Result
 ) async rethrows -> Result {
     guard wrapperRecords else { return try await body() }
-    return try await wrappedAsyncRecording(body)
-}
-
-@inline(never)
-nonisolated(nonsending) func wrappedAsyncRecording<Result>(
-    _ body: nonisolated(nonsending) () async throws -> Result
-) async rethrows -> Result {
     blackHole(0)
     return try await body()
 }

@@ -8,7 +8,10 @@ extension ChainTracing {
     /// trace for it. One task-local, so a hop learns all of it with one lookup — each lookup is a walk of the
     /// task's bindings, and an untraced async chain paid four a hop with them kept apart (`chaintrace-benchmarks`,
     /// "async instrumented chain" rows).
-    @usableFromInline @TaskLocal static var taskHops = TaskHops.none
+    @usableFromInline static let taskHopsLocal = TaskLocal(wrappedValue: TaskHops.none)
+
+    /// ``taskHopsLocal``'s value in the calling task.
+    static var taskHops: TaskHops { taskHopsLocal.get() }
 
     /// ``taskHops`` as the caller sees it, read only inside a task: the task-local is bound only by async hops
     /// (`runUntraced`, `observeBound`), which always run in one, so outside any task it is `.none`. What it buys:
@@ -48,13 +51,11 @@ extension ChainTracing {
     /// deciding again for the same command would trace it from the middle, and count it twice for sampling.
     ///
     /// - Parameters:
-    ///   - deferral: Whether `Command` is known to be `Sendable` (see ``PayloadDeferral``).
     ///   - task: The task's ``taskHops``, when the caller has read it already; `.none` for a hop that starts a
     ///     trace of its own whatever is open (a side call, see `runHop`).
     @usableFromInline
-    static func traceForHop<Command, Deferral: PayloadDeferral>(
+    static func traceForHop<Command>(
         command: Command,
-        deferral: Deferral.Type,
         chain: () -> String,
         isAsync: Bool,
         thread: ThreadState = .current,
@@ -84,20 +85,19 @@ extension ChainTracing {
         if isAsync, let spare = thread.spareSharedTrace {
             thread.spareSharedTrace = nil
             spare.reuse(
-                command: command, deferral: deferral, chain: chain(), configuration: configuration,
+                command: command, chain: chain(), configuration: configuration,
                 maximumHops: thread.cachedMaximumHops, thread: thread)
             return (spare, true)
         }
         if !isAsync, let spare = thread.spareActiveTrace {
             thread.spareActiveTrace = nil
             spare.reuse(
-                command: command, deferral: deferral, chain: chain(), configuration: configuration,
+                command: command, chain: chain(), configuration: configuration,
                 maximumHops: thread.cachedMaximumHops, thread: thread)
             return (spare, true)
         }
         let trace = ActiveTrace(
             command: command,
-            deferral: deferral,
             chain: chain(),
             configuration: configuration,
             maximumHops: thread.cachedMaximumHops,
@@ -108,14 +108,12 @@ extension ChainTracing {
     }
 
     /// What every synchronous `traceHop` runs: the hop's body inside the command's trace, or just the body when
-    /// no recorder is in force anywhere (one atomic load). `deferral` says whether the command's type is known to
-    /// be `Sendable`; `onLoop` gives the value to return instead of running the body when the hop limit is reached
+    /// no recorder is in force anywhere (one atomic load). `onLoop` gives the value to return instead of running the body when the hop limit is reached
     /// (`nil` runs it untraced).
     @inlinable
-    static func runHop<Command, Result, Deferral: PayloadDeferral>(
+    static func runHop<Command, Result>(
         _ handler: () -> String,
         command: Command,
-        deferral: Deferral.Type,
         chain: () -> String,
         role: HandlerRole,
         judge: (Result) -> HopReturn,
@@ -150,7 +148,7 @@ extension ChainTracing {
             // `TaskLocal<TaskHops>`'s generic metadata each command (~350 instructions).
             guard
                 let (trace, isOutermost) = traceForHop(
-                    command: command, deferral: deferral, chain: chain, isAsync: false, thread: thread,
+                    command: command, chain: chain, isAsync: false, thread: thread,
                     task: outer == nil ? nil : TaskHops.none)
             else {
                 // The command is not traced: its nested hops must not trace it either.
@@ -161,7 +159,7 @@ extension ChainTracing {
             guard isOutermost else {
                 // The task's async trace, joined by a synchronous hop: out of line, as it is rare.
                 return try runInTaskTrace(
-                    handler, in: trace, command: command, deferral: deferral, chain: chain, thread: thread, role: role,
+                    handler, in: trace, command: command, chain: chain, thread: thread, role: role,
                     judge: judge, onLoop: onLoop, body)
             }
             // `trace` is held by this frame until the `defer` below has cleared the thread's unretained reference.
@@ -196,11 +194,10 @@ extension ChainTracing {
     /// Runs a synchronous hop in the task's async trace, `trace` — or, if that trace has been delivered (the task
     /// outlived the command: an unstructured `Task` started in one of its hops), in a trace of its own.
     @usableFromInline @inline(never)
-    static func runInTaskTrace<Command, Result, Deferral: PayloadDeferral>(
+    static func runInTaskTrace<Command, Result>(
         _ handler: () -> String,
         in trace: ActiveTrace,
         command: Command,
-        deferral: Deferral.Type,
         chain: () -> String,
         thread: ThreadState,
         role: HandlerRole,
@@ -219,7 +216,7 @@ extension ChainTracing {
         case .traceIsOver:
             guard
                 let (own, _) = traceForHop(
-                    command: command, deferral: deferral, chain: chain, isAsync: false, thread: thread, task: TaskHops.none)
+                    command: command, chain: chain, isAsync: false, thread: thread, task: TaskHops.none)
             else {
                 let outsideTaskTraces = enterUntraced(thread)
                 defer { leaveUntraced(thread, outsideTaskTraces: outsideTaskTraces) }
@@ -299,143 +296,6 @@ extension ChainTracing {
     static func finish(_ trace: ActiveTrace) {
         let thread = ThreadState.current
         trace.deliver(id: thread.makeTraceID(), thread: thread)
-    }
-}
-
-extension ChainTracing {
-    /// What every async `traceHop` runs: as ``runHop(_:command:deferral:chain:role:judge:onLoop:_:)``, with the
-    /// trace found through the task rather than the thread.
-    @inlinable
-    nonisolated(nonsending) static func runAsyncHop<Command, Result, Deferral: PayloadDeferral>(
-        _ handler: () -> String,
-        command: Command,
-        deferral: Deferral.Type,
-        chain: () -> String,
-        role: HandlerRole,
-        judge: (Result) -> HopReturn,
-        onLoop: (() -> Result)?,
-        _ body: nonisolated(nonsending) () async throws -> Result
-    ) async rethrows -> Result {
-        guard mayRecord else { return try await body() }
-        var task = taskHops
-        if task.isSkipping { return try await body() }
-        // A side call into another chain (see `runHop`) starts a trace of its own, bound to the task for its body.
-        // Told apart here rather than in `traceForHop`: there it cost more reference counting (~40 instructions a
-        // command, callgrind) and the async row 184–207 → 195–213 ns a hop (eight interleaved rounds).
-        // So does a hop whose task outlived the command whose trace it inherited (an unstructured `Task` started in
-        // one of its hops) once that trace was delivered: instead of being lost.
-        if let active = task.trace, active.isDelivered || !active.tracesCommands(of: Command.self) && !active.isOfChain(chain()) {
-            task = .none
-        }
-        guard
-            let (trace, isOutermost) = traceForHop(command: command, deferral: deferral, chain: chain, isAsync: true, task: task)
-        else {
-            return try await runUntraced(body)
-        }
-        let taskID = currentTaskIdentity()
-        let owner = isOutermost ? taskID : task.owner ?? taskID
-        let opening = trace.begin(handler(), task: taskID, owner: owner)
-        guard case .opened = opening else {
-            if case .stopped = opening, let onLoop { return onLoop() }
-            // Stopped at the hop limit — or, where a hop of a task that outlived the command started just as its
-            // trace was delivered (after the check above), untraced.
-            return try await body()
-        }
-        return try await run(trace, isOutermost: isOutermost, task: taskID, owner: owner, role: role, judge: judge, body)
-    }
-
-    /// Runs an async hop's body for a command that is not traced, so that its nested hops do not trace it.
-    @usableFromInline
-    nonisolated(nonsending) static func runUntraced<Result>(_ body: nonisolated(nonsending) () async throws -> Result) async rethrows -> Result {
-        try await $taskHops.withValue(.skipping, operation: body)
-    }
-
-    /// Runs an async hop's body inside `trace`, binding the trace to the task when this hop started it.
-    ///
-    /// Inlinable, with `observe`, so that a nested hop's body is called from the caller's own async frame: as
-    /// calls, the two cost an async frame each a hop.
-    ///
-    /// A hop of a task other than the one whose hop bound the trace (`owner`; a child task's, say) binds it again
-    /// for its body, naming its own task: the hops of that task's children then nest in this task's hops, not in
-    /// its parent's. A sequential chain, all in one task, never does.
-    @inlinable
-    nonisolated(nonsending) static func run<Result>(
-        _ trace: consuming ActiveTrace,
-        isOutermost: Bool,
-        task: Int,
-        owner: Int,
-        role: HandlerRole,
-        judge: (Result) -> HopReturn,
-        _ body: nonisolated(nonsending) () async throws -> Result
-    ) async rethrows -> Result {
-        guard isOutermost else {
-            guard task != owner else { return try await observe(trace, task: task, role: role, judge: judge, body) }
-            return try await observeBound(trace, task: task, role: role, judge: judge, body)
-        }
-        return try await runOutermost(trace, task: task, role: role, judge: judge, body)
-    }
-
-    /// ``observe(_:task:role:judge:_:)`` with the trace bound to the task-local, naming `task`: by the outermost
-    /// hop, or again by a hop of another task.
-    @usableFromInline
-    nonisolated(nonsending) static func observeBound<Result>(
-        _ trace: ActiveTrace,
-        task: Int,
-        role: HandlerRole,
-        judge: (Result) -> HopReturn,
-        _ body: nonisolated(nonsending) () async throws -> Result
-    ) async rethrows -> Result {
-        try await $taskHops.withValue(.tracing(trace, owner: task)) {
-            try await observe(trace, task: task, role: role, judge: judge, body)
-        }
-    }
-
-    /// The outermost hop: binds `trace` to the task for the hops nested in it, and delivers it at the end.
-    /// Consumes `trace`, so that once the hop is over, this frame's reference may be the only one left.
-    @usableFromInline
-    nonisolated(nonsending) static func runOutermost<Result>(
-        _ trace: consuming ActiveTrace,
-        task: Int,
-        role: HandlerRole,
-        judge: (Result) -> HopReturn,
-        _ body: nonisolated(nonsending) () async throws -> Result
-    ) async rethrows -> Result {
-        var owned = trace
-        defer {
-            finish(owned)
-            recycle(&owned)
-        }
-        return try await observeBound(owned, task: task, role: role, judge: judge, body)
-    }
-
-    /// Keeps a finished async trace for the next one this thread starts, when nothing else holds it: the task's
-    /// binding is gone and its child tasks are done, but an unstructured task started inside it keeps it (and
-    /// may yet add hops to it), and then it is left alone. What it buys: a trace shared with child tasks is
-    /// eight allocations — the object, its lock, its hops, frames and names — and reusing it took the traced async
-    /// instrumented chain from 263–282 to 214–231 ns a hop (`chaintrace-benchmarks`, five interleaved runs).
-    @usableFromInline
-    static func recycle(_ trace: inout ActiveTrace) {
-        guard isKnownUniquelyReferenced(&trace) else { return }
-        trace.retire()
-        ThreadState.current.spareSharedTrace = trace
-    }
-
-    @inlinable
-    nonisolated(nonsending) static func observe<Result>(
-        _ trace: ActiveTrace,
-        task: Int,
-        role: HandlerRole,
-        judge: (Result) -> HopReturn,
-        _ body: nonisolated(nonsending) () async throws -> Result
-    ) async rethrows -> Result {
-        do {
-            let result = try await body()
-            trace.end(judge(result), role: role, task: task)
-            return result
-        } catch {
-            trace.end(.error(error), role: role, task: task)
-            throw error
-        }
     }
 }
 

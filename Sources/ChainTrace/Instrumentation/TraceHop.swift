@@ -44,25 +44,8 @@ public func traceHop<Command, Result>(
     _ body: () throws -> Result
 ) rethrows -> Result {
     try ChainTracing.runHop(
-        handler, command: command, deferral: EncodedWhenSent.self, chain: chain, role: role, judge: { judge($0, decide) },
+        handler, command: command, chain: chain, role: role, judge: { judge($0, decide) },
         onLoop: nil, body)
-}
-
-/// Records one hop of a chain you already have, for a `Sendable` command: as
-/// `traceHop(_:command:chain:role:decide:_:)`, except that a trace log capturing payloads encodes the command on
-/// its writer's thread instead of in the hop.
-@inlinable
-public func traceHop<Command: Sendable, Result>(
-    _ handler: @autoclosure () -> String,
-    command: Command,
-    chain: @autoclosure () -> String = "",
-    role: HandlerRole = .responder,
-    decide: ((Result) -> Decision?)? = nil,
-    _ body: () throws -> Result
-) rethrows -> Result {
-    try ChainTracing.runHop(
-        handler, command: command, deferral: EncodedWhenWritten<Command>.self, chain: chain, role: role,
-        judge: { judge($0, decide) }, onLoop: nil, body)
 }
 
 /// Records one hop of a chain whose handlers return an Optional (`nil`: nobody took it). See
@@ -79,30 +62,17 @@ public func traceHop<Command, Wrapped>(
     _ body: () throws -> Wrapped?
 ) rethrows -> Wrapped? {
     try ChainTracing.runHop(
-        handler, command: command, deferral: EncodedWhenSent.self, chain: chain, role: role,
-        judge: { judgeOptional($0, decide) }, onLoop: { nil }, body)
-}
-
-/// Records one hop of a chain whose handlers return an Optional, for a `Sendable` command: as
-/// `traceHop(_:command:chain:role:decide:_:)`, except that a trace log capturing payloads encodes the command on
-/// its writer's thread instead of in the hop.
-@inlinable
-public func traceHop<Command: Sendable, Wrapped>(
-    _ handler: @autoclosure () -> String,
-    command: Command,
-    chain: @autoclosure () -> String = "",
-    role: HandlerRole = .responder,
-    decide: ((Wrapped?) -> Decision?)? = nil,
-    _ body: () throws -> Wrapped?
-) rethrows -> Wrapped? {
-    try ChainTracing.runHop(
-        handler, command: command, deferral: EncodedWhenWritten<Command>.self, chain: chain, role: role,
+        handler, command: command, chain: chain, role: role,
         judge: { judgeOptional($0, decide) }, onLoop: { nil }, body)
 }
 
 /// Records one hop of an async chain — handlers that `await` the next one. See
 /// `traceHop(_:command:chain:role:decide:_:)`; the trace follows the task across suspension points, so
 /// concurrent commands each get their own.
+///
+/// The body runs where the caller runs (`isolation`, the caller's by default), as its own code would: on the
+/// main actor for a `@MainActor` handler, on the actor for an actor's, and off any actor for a plain class's — so
+/// a body that awaits the next handler of a chain of plain non-`Sendable` classes compiles as written.
 ///
 /// ```swift
 /// func handle(_ form: SignUpForm) async -> SignUpError? {
@@ -112,67 +82,45 @@ public func traceHop<Command: Sendable, Wrapped>(
 ///     }
 /// }
 /// ```
+///
+/// - Parameters:
+///   - handler: The handler's name in traces; only evaluated when the command is traced.
+///   - command: The command, for the trace's kind, id, payload and the recorder's filter.
+///   - chain: The chain's name in traces; only evaluated by the outermost hop of a traced command.
+///   - role: ``HandlerRole/observer`` for handlers that always let the command continue.
+///   - decide: Judges the body's result; return `nil` to keep the inferred decision.
+///   - isolation: The actor the body runs on: the caller's.
+///   - body: The handler's own code, unchanged.
 @inlinable
-nonisolated(nonsending) public func traceHop<Command, Result>(
+public func traceHop<Command, Result>(
     _ handler: @autoclosure () -> String,
     command: Command,
     chain: @autoclosure () -> String = "",
     role: HandlerRole = .responder,
     decide: ((Result) -> Decision?)? = nil,
-    _ body: nonisolated(nonsending) () async throws -> Result
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> Result
 ) async rethrows -> Result {
     try await ChainTracing.runAsyncHop(
-        handler, command: command, deferral: EncodedWhenSent.self, chain: chain, role: role, judge: { judge($0, decide) },
-        onLoop: nil, body)
+        handler, command: command, chain: chain, role: role, judge: { judge($0, decide) },
+        onLoop: nil, isolation: isolation, body)
 }
 
-/// Records one hop of an async chain, for a `Sendable` command: as the async
-/// `traceHop(_:command:chain:role:decide:_:)`, except that a trace log capturing payloads encodes the command on
-/// its writer's thread instead of in the hop.
+/// Records one hop of an async chain whose handlers return an Optional. See the synchronous Optional form; the
+/// body runs where the caller runs, as in the async form.
 @inlinable
-nonisolated(nonsending) public func traceHop<Command: Sendable, Result>(
-    _ handler: @autoclosure () -> String,
-    command: Command,
-    chain: @autoclosure () -> String = "",
-    role: HandlerRole = .responder,
-    decide: ((Result) -> Decision?)? = nil,
-    _ body: nonisolated(nonsending) () async throws -> Result
-) async rethrows -> Result {
-    try await ChainTracing.runAsyncHop(
-        handler, command: command, deferral: EncodedWhenWritten<Command>.self, chain: chain, role: role,
-        judge: { judge($0, decide) }, onLoop: nil, body)
-}
-
-/// Records one hop of an async chain whose handlers return an Optional. See the synchronous Optional form.
-@inlinable
-nonisolated(nonsending) public func traceHop<Command, Wrapped>(
+public func traceHop<Command, Wrapped>(
     _ handler: @autoclosure () -> String,
     command: Command,
     chain: @autoclosure () -> String = "",
     role: HandlerRole = .responder,
     decide: ((Wrapped?) -> Decision?)? = nil,
-    _ body: nonisolated(nonsending) () async throws -> Wrapped?
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> Wrapped?
 ) async rethrows -> Wrapped? {
     try await ChainTracing.runAsyncHop(
-        handler, command: command, deferral: EncodedWhenSent.self, chain: chain, role: role,
-        judge: { judgeOptional($0, decide) }, onLoop: { nil }, body)
-}
-
-/// Records one hop of an async chain whose handlers return an Optional, for a `Sendable` command: as the async
-/// Optional form, except that a trace log capturing payloads encodes the command on its writer's thread instead
-/// of in the hop.
-@inlinable
-nonisolated(nonsending) public func traceHop<Command: Sendable, Wrapped>(
-    _ handler: @autoclosure () -> String,
-    command: Command,
-    chain: @autoclosure () -> String = "",
-    role: HandlerRole = .responder,
-    decide: ((Wrapped?) -> Decision?)? = nil,
-    _ body: nonisolated(nonsending) () async throws -> Wrapped?
-) async rethrows -> Wrapped? {
-    try await ChainTracing.runAsyncHop(
-        handler, command: command, deferral: EncodedWhenWritten<Command>.self, chain: chain, role: role,
-        judge: { judgeOptional($0, decide) }, onLoop: { nil }, body)
+        handler, command: command, chain: chain, role: role,
+        judge: { judgeOptional($0, decide) }, onLoop: { Wrapped?.none }, isolation: isolation, body)
 }
 
 /// The hop's return as the caller's `decide` closure judges it, or a plain return.

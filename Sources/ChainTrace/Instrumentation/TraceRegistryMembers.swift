@@ -32,8 +32,9 @@ public func traceRegistryMembers<Result>(_ body: () throws -> Result) rethrows -
 /// Marks the async instrumented hops that `body` opens directly inside the running hop as members of a registry:
 /// as `traceRegistryMembers(_:)`, for a registry that `await`s its members. Hops of child tasks that `body` starts
 /// (members asked at once in a task group) are members too when they nest directly in the registry's hop.
-nonisolated(nonsending) public func traceRegistryMembers<Result>(
-    _ body: nonisolated(nonsending) () async throws -> Result
+public func traceRegistryMembers<Result>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> Result
 ) async rethrows -> Result {
     guard let (trace, scope) = ChainTracing.openMembers() else { return try await body() }
     defer { trace.closeMembers(scope) }

@@ -333,7 +333,6 @@ final class ActiveTrace: @unchecked Sendable {
 
     init<Command>(
         command: Command,
-        deferral: any PayloadDeferral.Type,
         chain: String,
         configuration: RecorderConfiguration,
         maximumHops: Int,
@@ -344,7 +343,7 @@ final class ActiveTrace: @unchecked Sendable {
         about = UncheckedCell.make(About(configuration: configuration, chain: chain, maximumHops: maximumHops))
         content.value.names.reserveCapacity(16)
         reuse(
-            command: command, deferral: deferral, chain: chain, configuration: configuration, maximumHops: maximumHops,
+            command: command, chain: chain, configuration: configuration, maximumHops: maximumHops,
             thread: thread)
     }
 
@@ -352,11 +351,8 @@ final class ActiveTrace: @unchecked Sendable {
     /// its hops, names and frames had — an instrumented chain then allocates nothing per command for it. A
     /// finished trace is reused only by the thread that retired it, and only once nothing else holds it (see
     /// ``ChainTracing/recycle(_:)``).
-    ///
-    /// - Parameter deferral: Whether `Command` is known to be `Sendable` (see ``PayloadDeferral``).
     func reuse<Command>(
         command: Command,
-        deferral: any PayloadDeferral.Type,
         chain: String,
         configuration: consuming RecorderConfiguration,
         maximumHops: Int,
@@ -365,7 +361,7 @@ final class ActiveTrace: @unchecked Sendable {
         let capture = configuration.payloadCapture
         // Field by field, names only when they changed; a retired trace holds no recorder (`nil`) rather than a
         // placeholder whose reference count every thread would write once a command.
-        let description = thread.withCommandTypeInfo(Command.self, deferral: deferral) { info in
+        let description = thread.withCommandTypeInfo(Command.self) { info in
             // Described first: the app's code it runs may send commands of this type (ReentrantDescriptionTests).
             let description = info.describe(command, capturing: capture)
             if about.value.commandType != info.typeName { about.value.commandType = info.typeName }

@@ -107,14 +107,20 @@ public enum ChainTracing {
     /// Runs `operation` with `recorder` as the recorder for instrumented chains in this task and its child tasks,
     /// and for every ``Chain`` and ``AsyncChain`` whose own recorder is off. Parallel tests each get their own
     /// traces this way, even of a chain they share.
+    ///
+    /// - Parameters:
+    ///   - recorder: The recorder in force while `operation` runs.
+    ///   - isolation: The actor `operation` runs on: the caller's.
+    ///   - operation: The code to run.
     public static func withRecorder<T>(
         _ recorder: Recorder,
+        isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> T
     ) async rethrows -> T {
         let source: Int64 = recorder.isOn ? 1 : 0
         chaintrace_add_recording_sources(source)
         defer { chaintrace_add_recording_sources(-source) }
-        return try await $scoped.withValue(ScopedRecorder(recorder), operation: operation)
+        return try await $scoped.withValue(ScopedRecorder(recorder), operation: operation, isolation: isolation)
     }
 
     /// Synchronous form of `withRecorder(_:operation:)`.

@@ -41,7 +41,7 @@ protocol PayloadDeferring: AnyObject, Sendable {
 }
 
 /// The ``PayloadDeferring`` of `Sent`: made only where `Sent: Sendable` is known at compile time (the chains'
-/// initialisers and the instrumented hops for `Sendable` commands), since Swift cannot ask it at run time.
+/// initialisers for `Sendable` commands), since Swift cannot ask it at run time.
 @usableFromInline
 final class SendablePayloads<Sent: Sendable>: PayloadDeferring {
     @usableFromInline init() {}
@@ -55,25 +55,4 @@ final class SendablePayloads<Sent: Sendable>: PayloadDeferring {
         // `Command` is `Sent` (the type this deferrer was made for): a cast between equal types, no lookup.
         DeferredPayload(command: command as! Sent, reader: reader, encoder: encoder)
     }
-}
-
-/// Whether an instrumented hop's command type is known to be `Sendable`, as a type, so that the hop passes it
-/// for nothing: the hop's overload for `Sendable` commands passes ``EncodedWhenWritten``, the others
-/// ``EncodedWhenSent``, and only the hop that starts a trace asks.
-@usableFromInline
-protocol PayloadDeferral {
-    /// The deferrer for the command type, if its payloads may be encoded later.
-    static var deferrer: (any PayloadDeferring)? { get }
-}
-
-/// A command type not known to be `Sendable`: its payloads are encoded as it is sent.
-@usableFromInline
-enum EncodedWhenSent: PayloadDeferral {
-    @usableFromInline static var deferrer: (any PayloadDeferring)? { nil }
-}
-
-/// A `Sendable` command type: its payloads may be encoded when the trace log writes them.
-@usableFromInline
-enum EncodedWhenWritten<Sent: Sendable>: PayloadDeferral {
-    @usableFromInline static var deferrer: (any PayloadDeferring)? { SendablePayloads<Sent>() }
 }

@@ -76,9 +76,6 @@ struct ThreadStateFields {
     /// The command type met last, and what is known about it.
     var lastCommandType: ObjectIdentifier?
     var lastCommandTypeInfo: CommandTypeInfo?
-    /// Facts about a type that facts worked out knowing it is `Sendable` replaced, kept for the thread's life
-    /// (see `withCommandTypeInfo`).
-    var replacedCommandTypes: [CommandTypeInfo] = []
     /// Per-thread objects of recorders and sinks, found by their owner's token. Kept in parallel arrays so the
     /// lookup scans plain integers.
     @usableFromInline var slotTokens: [UInt64] = []
@@ -235,28 +232,16 @@ extension UncheckedCell where Value == ThreadStateFields {
     }
 
     /// The recorder's facts about `Command`, worked out once per thread and type, lent to `body` unretained: the
-    /// thread keeps every one it made (a retain and a release fewer a traced command, callgrind). `body` may send
-    /// commands of its own (a traced command's kind, id or payload are the app's code). `deferral` says whether the
-    /// caller knows the type is `Sendable`; facts worked out without knowing it are worked out again once a caller
-    /// does, since the type is `Sendable` wherever it is sent from.
-    func withCommandTypeInfo<Command, T>(_ type: Command.Type, deferral: any PayloadDeferral.Type, _ body: (CommandTypeInfo) -> T) -> T {
+    /// thread keeps every one it made (a retain and a release fewer a traced command). `body` may send commands of
+    /// its own (a traced command's kind, id or payload are the app's code).
+    func withCommandTypeInfo<Command, T>(_ type: Command.Type, _ body: (CommandTypeInfo) -> T) -> T {
         let key = ObjectIdentifier(type)
-        // Facts worked out without knowing the type is `Sendable` do not do when the caller knows it.
-        let knowsSendable = deferral != EncodedWhenSent.self
         // Nearly every command of a thread is of the type before it: compared, not hashed.
-        if value.lastCommandType == key, let info = value.lastCommandTypeInfo.map({ UnretainedObject($0) }),
-            !knowsSendable || info.withObject({ $0.defersPayloads })
-        {
+        if value.lastCommandType == key, let info = value.lastCommandTypeInfo.map({ UnretainedObject($0) }) {
             return info.withObject(body)
         }
-        let info =
-            value.commandTypes[key].flatMap { $0.defersPayloads || !knowsSendable ? $0 : nil }
-            ?? CommandTypeInfo(type, deferrer: deferral.deferrer)
-        // Facts replaced (by a caller that knows the type is `Sendable`) are kept for the thread's life, so that a
-        // lent one never goes while in use: at most one more a type.
-        if let replaced = value.commandTypes.updateValue(info, forKey: key), replaced !== info {
-            value.replacedCommandTypes.append(replaced)
-        }
+        let info = value.commandTypes[key] ?? CommandTypeInfo(type)
+        value.commandTypes[key] = info
         (value.lastCommandType, value.lastCommandTypeInfo) = (key, info)
         return UnretainedObject(info).withObject(body)
     }

@@ -3,189 +3,154 @@ import CChainTraceSupport
 
 /// One open trace capture — what `captureTraces` in ChainTraceTesting runs on.
 ///
-/// A capture holds every trace recorded in its task and that task's children (it is their scoped recorder), and
-/// also the traces recorded while it is open *outside every recorder scope* — on threads the task did not start:
-/// Dispatch queues, `Thread`s, event loops — of the chains it involves. It involves a chain it was told about
-/// (`chains:`) or one it has recorded a trace of in its own task.
+/// A capture is the scoped recorder of its task: it holds every trace recorded in that task and its child tasks,
+/// and nothing else — deterministically, whatever runs beside it.
 ///
-/// Such a trace is attributed when exactly one open capture involves its chain. When several do (parallel tests
-/// sharing a chain), nobody can tell whose it is: each of them counts it as ``Result/ambiguous`` instead of
-/// taking it. A trace no open capture involves waits until a capture closes: one that by then involves its chain
-/// takes it (or counts it ambiguous, as above); one that recorded nothing at all counts it as
-/// ``Result/unclaimed`` if it came from a thread running no Swift task (a parallel test's own unrecorded sends
-/// run in its task, and are nobody's). So a capture is never silently partial: what it could not take, it
-/// reports.
+/// A capture that *names* chains (`claims`) also takes the traces of those chains recorded outside every recorder
+/// scope while it is open: on threads its task did not start (Dispatch queues, `Thread`s, event loops) or in
+/// detached tasks. Two captures that claim one chain at the same time cannot tell whose such a trace is: neither
+/// takes it, and both report the overlap, naming each other (``Result/overlaps``). A trace recorded outside every
+/// recorder scope whose chain no open capture claims goes nowhere.
 package final class TraceCaptureScope: TraceSink {
     /// What a closed capture holds.
     package struct Result: Sendable {
         /// The traces it took, in start-time order (then by id).
         package var traces: [Trace]
-        /// Per chain, how many traces were recorded outside every recorder scope while this capture and another
-        /// involving the same chain were both open.
-        package var ambiguous: [String: Int]
-        /// Per chain, how many traces were recorded on threads running no Swift task while this capture was open,
-        /// of chains it never involved, when it took no trace at all.
-        package var unclaimed: [String: Int]
+        /// The other captures that claimed one of this capture's chains while it was open, as they describe
+        /// themselves, in the order they were met.
+        package var overlaps: [String]
+        /// Per chain, how many traces recorded outside every recorder scope neither this capture nor the ones it
+        /// overlapped took.
+        package var unattributed: [String: Int]
     }
 
     private struct State {
         var traces: [Trace] = []
-        var chains: Set<String>
-        var ambiguous: [String: Int] = [:]
+        var overlaps: [String] = []
+        var unattributed: [String: Int] = [:]
     }
 
-    private let token = OwnerTokens.make()
-    private let state: LockedValue<State>
+    /// The chains whose traces from outside every recorder scope this capture takes.
+    fileprivate let claims: Set<String>
+    /// How this capture is named to another that overlaps it: where it was opened, and what it claims.
+    fileprivate let description: String
+    private let state = LockedValue(State())
 
-    private init(chains: [String]) {
-        state = LockedValue(State(chains: Set(chains)))
+    private init(claims: [String], description: String) {
+        self.claims = Set(claims)
+        self.description = description
     }
 
-    /// Runs `body` inside a new capture involving `chains`, and returns its result with what the capture holds.
-    package static func run<T>(chains: [String], _ body: () throws -> T) rethrows -> (T, Result) {
-        let scope = TraceCaptureScope(chains: chains)
+    /// Runs `body` inside a new capture claiming `claims`, described to captures it overlaps as `description`,
+    /// and returns its result with what the capture holds.
+    package static func run<T>(claims: [String], description: String, _ body: () throws -> T) rethrows -> (T, Result) {
+        let scope = TraceCaptureScope(claims: claims, description: description)
         UnscopedTraces.open(scope)
         let value: T
         do {
             value = try ChainTracing.withRecorder(Recorder(sink: scope), operation: body)
         } catch {
-            _ = UnscopedTraces.close(scope)
+            UnscopedTraces.close(scope)
             throw error
         }
-        return (value, UnscopedTraces.close(scope))
+        // Closed before its result is read: a trace from another thread is either in it or went elsewhere.
+        UnscopedTraces.close(scope)
+        return (value, scope.result)
     }
 
-    /// Async form of ``run(chains:_:)``.
-    package static func run<T>(chains: [String], _ body: () async throws -> T) async rethrows -> (T, Result) {
-        let scope = TraceCaptureScope(chains: chains)
+    /// Async form of ``run(claims:description:_:)``.
+    package static func run<T>(
+        claims: [String],
+        description: String,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> T
+    ) async rethrows -> (T, Result) {
+        let scope = TraceCaptureScope(claims: claims, description: description)
         UnscopedTraces.open(scope)
         let value: T
         do {
-            value = try await ChainTracing.withRecorder(Recorder(sink: scope), operation: body)
+            value = try await ChainTracing.withRecorder(Recorder(sink: scope), isolation: isolation, operation: body)
         } catch {
-            _ = UnscopedTraces.close(scope)
+            UnscopedTraces.close(scope)
             throw error
         }
-        return (value, UnscopedTraces.close(scope))
+        UnscopedTraces.close(scope)
+        return (value, scope.result)
     }
 
-    /// A trace recorded in this capture's task.
+    /// A trace recorded in this capture's task tree.
     package func record(_ trace: Trace) {
-        state.withLock { state in
-            state.traces.append(trace)
-            state.chains.insert(trace.chain)
-        }
-    }
-
-    fileprivate var id: UInt64 { token }
-
-    fileprivate func involves(_ chain: String) -> Bool {
-        state.withLock { $0.chains.contains(chain) }
-    }
-
-    fileprivate var isEmpty: Bool {
-        state.withLock { $0.traces.isEmpty }
-    }
-
-    fileprivate func take(_ trace: Trace) {
         state.withLock { $0.traces.append(trace) }
     }
 
-    fileprivate func countAmbiguous(_ chain: String) {
-        state.withLock { $0.ambiguous[chain, default: 0] += 1 }
+    fileprivate func noteOverlap(with other: TraceCaptureScope) {
+        state.withLock { $0.overlaps.append(other.description) }
     }
 
-    fileprivate func result(unclaimed: [String: Int]) -> Result {
+    fileprivate func countUnattributed(_ chain: String) {
+        state.withLock { $0.unattributed[chain, default: 0] += 1 }
+    }
+
+    private var result: Result {
         state.withLock { state in
             let traces = state.traces.sorted { ($0.startTime, $0.id) < ($1.startTime, $1.id) }
-            return Result(traces: traces, ambiguous: state.ambiguous, unclaimed: unclaimed)
+            return Result(traces: traces, overlaps: state.overlaps, unattributed: state.unattributed)
         }
     }
 }
 
-/// Where traces recorded outside every recorder scope go while a ``TraceCaptureScope`` is open.
+/// Where traces recorded outside every recorder scope go while a ``TraceCaptureScope`` that claims chains is
+/// open.
 ///
-/// Nothing here runs unless a capture is open: ``configuration`` is one atomic load otherwise, and is only
+/// Nothing here runs unless such a capture is open: ``configuration`` is one atomic load otherwise, and is only
 /// asked for when no recorder of the chain's own, no scoped recorder and (for instrumented chains) no
 /// bootstrapped recorder is in force.
 @usableFromInline
 enum UnscopedTraces {
-    /// A trace no open capture involved when it was recorded, with the captures open then.
-    private struct Pending {
-        var trace: Trace
-        var candidates: Set<UInt64>
-        /// Recorded on a thread running no Swift task (a Dispatch queue, a `Thread`): work some test started,
-        /// not a parallel test's own unrecorded sends.
-        var outsideTasks: Bool
-    }
-
-    private struct Registry {
-        var open: [TraceCaptureScope] = []
-        var pending: [Pending] = []
-    }
-
-    private static let registry = LockedValue(Registry())
+    /// The open captures that claim chains.
+    private static let claiming = LockedValue([TraceCaptureScope]())
 
     private static let recorderConfiguration = RecorderConfiguration(
         sink: Sink(), sampling: .all, filter: nil, capturesPayloads: true)
 
-    /// The recording settings for a command outside every recorder scope: the captures' while one is open,
-    /// else `nil`.
+    /// The recording settings for a command outside every recorder scope: the captures' while one that claims
+    /// chains is open, else `nil`.
     @usableFromInline
     static var configuration: RecorderConfiguration? {
         chaintrace_open_captures() > 0 ? recorderConfiguration : nil
     }
 
+    /// Notes `scope` open; a capture that claims no chain takes nothing from outside its task and is not noted.
     static func open(_ scope: TraceCaptureScope) {
-        registry.withLock { registry in
-            registry.open.append(scope)
+        guard !scope.claims.isEmpty else { return }
+        claiming.withLock { open in
+            for other in open where !other.claims.isDisjoint(with: scope.claims) {
+                other.noteOverlap(with: scope)
+                scope.noteOverlap(with: other)
+            }
+            open.append(scope)
             chaintrace_add_open_captures(1)
         }
     }
 
-    /// Closes `scope`: settles the pending traces it was open for, and returns what it holds.
-    static func close(_ scope: TraceCaptureScope) -> TraceCaptureScope.Result {
-        registry.withLock { registry in
-            registry.open.removeAll { $0 === scope }
+    /// Notes `scope` closed: traces from outside every recorder scope no longer go to it.
+    static func close(_ scope: TraceCaptureScope) {
+        guard !scope.claims.isEmpty else { return }
+        claiming.withLock { open in
+            open.removeAll { $0 === scope }
             chaintrace_add_open_captures(-1)
-            var unclaimed: [String: Int] = [:]
-            let tookNothing = scope.isEmpty
-            registry.pending = registry.pending.compactMap { pending in
-                guard pending.candidates.contains(scope.id) else { return pending }
-                var pending = pending
-                pending.candidates.remove(scope.id)
-                let chain = pending.trace.chain
-                if scope.involves(chain) {
-                    let others = registry.open.filter { pending.candidates.contains($0.id) && $0.involves(chain) }
-                    if others.isEmpty {
-                        scope.take(pending.trace)
-                        return nil
-                    }
-                    scope.countAmbiguous(chain)
-                } else if tookNothing, pending.outsideTasks {
-                    unclaimed[chain, default: 0] += 1
-                }
-                return pending.candidates.isEmpty ? nil : pending
-            }
-            return scope.result(unclaimed: unclaimed)
         }
     }
 
-    /// Takes a trace recorded outside every recorder scope while a capture was open.
+    /// Takes a trace recorded outside every recorder scope while a capture claiming chains was open.
     private struct Sink: TraceSink {
         func record(_ trace: Trace) {
-            registry.withLock { registry in
-                let involved = registry.open.filter { $0.involves(trace.chain) }
-                switch involved.count {
-                case 0:
-                    guard !registry.open.isEmpty else { return }
-                    let outsideTasks = withUnsafeCurrentTask { $0 == nil }
-                    registry.pending.append(
-                        Pending(trace: trace, candidates: Set(registry.open.map(\.id)), outsideTasks: outsideTasks))
-                case 1:
-                    involved[0].take(trace)
-                default:
-                    for scope in involved { scope.countAmbiguous(trace.chain) }
+            claiming.withLock { open in
+                let claimants = open.filter { $0.claims.contains(trace.chain) }
+                if claimants.count == 1 {
+                    claimants[0].record(trace)
+                } else {
+                    for scope in claimants { scope.countUnattributed(trace.chain) }
                 }
             }
         }

@@ -1,0 +1,138 @@
+import ChainTraceFastPath
+
+/// What opening an async instrumented hop found, for the one async frame that runs its body (the public
+/// `traceHop`): everything about the hop is decided and recorded by synchronous calls before and after the body,
+/// so that the body is the only async call a hop makes. Each async frame in between cost the hop executor checks
+/// (`swift_task_switch`) on its way in and out — `chaintrace-benchmarks`, "async instrumented chain" rows.
+@usableFromInline
+enum AsyncHopOpening {
+    /// Nothing is traced here: run the body as it is.
+    case untraced
+    /// The command is not traced: run the body with ``TaskHops/skipping`` bound, so that its hops trace nothing.
+    case skipping
+    /// The hop limit is reached (the hop is recorded as a failure naming the loop): return the loop's value, or
+    /// run the body untraced.
+    case stopped
+    /// The hop is open in the trace.
+    case opened(OpenAsyncHop)
+}
+
+/// An async hop opened in its trace: what closing it needs.
+@usableFromInline
+struct OpenAsyncHop {
+    @usableFromInline let trace: ActiveTrace
+    /// The task that opened it.
+    @usableFromInline let task: Int
+    /// What to bind to ``ChainTracing/taskHops`` around the body, when this hop must (it started the trace, or
+    /// runs in another task than the one that bound it); `nil` to leave the binding as it is.
+    @usableFromInline let binding: TaskHops?
+    /// Whether this hop started the trace, and so delivers it when it ends.
+    @usableFromInline let isOutermost: Bool
+}
+
+extension ChainTracing {
+    /// Opens an async hop for `handler`: joins the task's trace or starts one, or says why not. Synchronous, so
+    /// that the caller's frame is the only async one.
+    ///
+    /// A side call into another chain (see `runHop`) starts a trace of its own, bound to the task for its body;
+    /// so does a hop whose task outlived the command whose trace it inherited (an unstructured `Task` started in
+    /// one of its hops) once that trace was delivered, instead of being lost.
+    @usableFromInline
+    static func openAsyncHop<Command>(
+        _ handler: () -> String,
+        command: Command,
+        chain: () -> String
+    ) -> AsyncHopOpening {
+        var task = taskHops
+        if task.isSkipping { return .untraced }
+        if let active = task.trace, active.isDelivered || !active.tracesCommands(of: Command.self) && !active.isOfChain(chain()) {
+            task = .none
+        }
+        guard
+            let (trace, isOutermost) = traceForHop(
+                command: command, chain: chain, isAsync: true, task: task)
+        else {
+            return .skipping
+        }
+        let taskID = currentTaskIdentity()
+        let owner = isOutermost ? taskID : task.owner ?? taskID
+        switch trace.begin(handler(), task: taskID, owner: owner) {
+        case .opened:
+            // The trace is bound for the body by the hop that started it, and again by a hop of another task than
+            // the one that bound it (a child task's): the hops of that task's children then nest in this task's
+            // hops, not in its parent's. A sequential chain, all in one task, binds once a command.
+            let binding: TaskHops? = isOutermost || taskID != owner ? .tracing(trace, owner: taskID) : nil
+            return .opened(OpenAsyncHop(trace: trace, task: taskID, binding: binding, isOutermost: isOutermost))
+        case .stopped:
+            return .stopped
+        case .traceIsOver:
+            // A hop of a task that outlived the command started just as its trace was delivered (after the check
+            // above): untraced.
+            return .untraced
+        }
+    }
+
+    /// Closes `hop` as its body `returned`; the hop that started the trace delivers it, and keeps it for the
+    /// thread's next async command when nothing else holds it.
+    @usableFromInline
+    static func closeAsyncHop(_ hop: consuming OpenAsyncHop, returned: HopReturn, role: HandlerRole) {
+        hop.trace.end(returned, role: role, task: hop.task)
+        guard hop.isOutermost else { return }
+        var trace = hop.trace
+        _ = consume hop
+        finish(trace)
+        recycle(&trace)
+    }
+
+    /// Keeps a finished async trace for the next one this thread starts, when nothing else holds it: the task's
+    /// binding is gone and its child tasks are done, but an unstructured task started inside it keeps it (and
+    /// may yet add hops to it), and then it is left alone. What it buys: a trace shared with child tasks is
+    /// eight allocations — the object, its lock, its hops, frames and names — a command
+    /// (`chaintrace-benchmarks`, "async instrumented chain (traceHop), traced").
+    static func recycle(_ trace: inout ActiveTrace) {
+        guard isKnownUniquelyReferenced(&trace) else { return }
+        trace.retire()
+        ThreadState.current.spareSharedTrace = trace
+    }
+
+    /// What every async `traceHop` runs: the hop's body in the command's trace, or just the body when no
+    /// recorder is in force anywhere (one atomic load). `onLoop` gives the value to return instead of running
+    /// the body when the hop limit is reached (`nil` runs it untraced). Always inlined into the public
+    /// `traceHop`, so that a hop is one async frame around its body.
+    @inlinable @inline(__always)
+    static func runAsyncHop<Command, Result>(
+        _ handler: () -> String,
+        command: Command,
+        chain: () -> String,
+        role: HandlerRole,
+        judge: (Result) -> HopReturn,
+        onLoop: (() -> Result)?,
+        isolation: isolated (any Actor)?,
+        _ body: () async throws -> Result
+    ) async rethrows -> Result {
+        guard mayRecord else { return try await body() }
+        switch openAsyncHop(handler, command: command, chain: chain) {
+        case .untraced:
+            return try await body()
+        case .skipping:
+            return try await taskHopsLocal.withValue(.skipping, operation: body, isolation: isolation)
+        case .stopped:
+            if let onLoop { return onLoop() }
+            return try await body()
+        case .opened(let hop):
+            let result: Result
+            do {
+                if let binding = hop.binding {
+                    result = try await taskHopsLocal.withValue(binding, operation: body, isolation: isolation)
+                } else {
+                    result = try await body()
+                }
+            } catch {
+                closeAsyncHop(hop, returned: .error(error), role: role)
+                throw error
+            }
+            closeAsyncHop(hop, returned: judge(result), role: role)
+            return result
+        }
+    }
+}
