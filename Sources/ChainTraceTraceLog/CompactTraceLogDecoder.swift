@@ -17,6 +17,8 @@ enum CompactLogLine {
 /// parsed line, which accepts exactly the same lines and names the element at fault in its errors. The segment
 /// changes only when a line is accepted.
 struct CompactSegment {
+    /// Whether a trace's extras may hold `parents`: from version 3 on.
+    private let readsParents: Bool
     private(set) var names: [String] = []
     /// The names written so far, to refuse one written twice: a writer writes each name once per segment, so a
     /// repeat means lines that do not belong together — typically a segment appended without its header line,
@@ -28,6 +30,11 @@ struct CompactSegment {
     /// a recorded chain's traces share its handler names. Not the whole segment's list, whose chain names and
     /// kinds would read as handlers to an analysis that maps a trace's names.
     private var chains: [Int64: ChainNameList] = [:]
+
+    /// A segment of a log whose header says `version` (one of ``CompactTraceLogFormat/versions``).
+    init(version: Int) {
+        readsParents = version >= 3
+    }
 
     // MARK: Fast path
 
@@ -49,7 +56,7 @@ struct CompactSegment {
             case 8:
                 return Self.fastHops(&cursor, names: names, into: &hops)
             case 9:
-                return Self.fastExtras(&cursor, keepsPayload: keepsPayload, into: &extras)
+                return Self.fastExtras(&cursor, keepsPayload: keepsPayload, readsParents: readsParents, into: &extras)
             default:
                 return false
             }
@@ -79,7 +86,9 @@ struct CompactSegment {
         return complete && member == 0
     }
 
-    private static func fastExtras(_ cursor: inout JSONByteCursor, keepsPayload: Bool, into extras: inout Extras) -> Bool {
+    private static func fastExtras(
+        _ cursor: inout JSONByteCursor, keepsPayload: Bool, readsParents: Bool, into extras: inout Extras
+    ) -> Bool {
         cursor.members { cursor, key in
             switch key {
             case "error": extras.error = cursor.string(); return extras.error != nil
@@ -95,7 +104,7 @@ struct CompactSegment {
                 return Self.fastPairs(&cursor, value: { $0.string() }) { extras.reasons.append(($0, $1)) }
             case "registries":
                 return Self.fastPairs(&cursor, value: { $0.integer(atLeast: 0) }) { extras.registries.append(($0, $1)) }
-            case "parents":
+            case "parents" where readsParents:
                 var parents: [Int64] = []
                 guard cursor.elements({ cursor in
                     guard let distance = cursor.integer(atLeast: 0) else { return false }
@@ -137,9 +146,12 @@ struct CompactSegment {
     mutating func decode(
         _ value: JSONValue, document: JSONDocument?, file: String, line: Int, keepsPayload: Bool
     ) throws(FormatError) -> CompactLogLine {
-        func fail(_ path: String, _ expected: String, _ found: JSONValue?) -> FormatError {
+        func fail(_ path: String, _ expected: String, found: String) -> FormatError {
             let (line, column) = document?.position(of: path) ?? (line, 1)
-            return FormatError(file: file, line: line, column: column, expected: expected, found: found?.summary ?? "nothing")
+            return FormatError(file: file, line: line, column: column, expected: expected, found: found)
+        }
+        func fail(_ path: String, _ expected: String, _ found: JSONValue?) -> FormatError {
+            fail(path, expected, found: found?.summary ?? "nothing")
         }
         switch value {
         case .object(let members):
@@ -225,7 +237,7 @@ struct CompactSegment {
                             else { throw fail("[9].registries[\(index)]", "a registry as [hop index, name index]", pair) }
                             extras.registries.append((position, name))
                         }
-                    case ("parents", .array(let distances)):
+                    case ("parents", .array(let distances)) where readsParents:
                         var parents: [Int64] = []
                         for (index, distance) in distances.enumerated() {
                             guard case .integer(let number) = distance, number >= 0 else {
@@ -235,9 +247,17 @@ struct CompactSegment {
                             parents.append(number)
                         }
                         extras.parents = parents
+                    case ("parents", _) where !readsParents:
+                        throw fail(
+                            "[9].parents",
+                            "extras with error, id, payload, reasons or registries: hop parents are version 3's, and this segment's header says version 2",
+                            found: "the member \"parents\"")
+                    case ("error", _), ("id", _), ("reasons", _), ("registries", _), ("parents", _):
+                        let type = key == "id" ? "a string or null" : key == "error" ? "a string" : "an array"
+                        throw fail("[9].\(key)", "the extras member \"\(key)\" to be \(type)", member)
                     default:
-                        let expected = "extras with error, id, parents, payload, reasons or registries (of their types)"
-                        throw fail("[9].\(key)", expected, member)
+                        let expected = "extras with error, id, parents, payload, reasons or registries"
+                        throw fail("[9].\(key)", expected, found: "the member \"\(key)\"")
                     }
                 }
             }

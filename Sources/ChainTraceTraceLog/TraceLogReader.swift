@@ -32,7 +32,7 @@ public final class TraceLogReader {
     /// could not be read): then its end is not reported again as a file without one, and a caller that goes on
     /// past errors reads on to the next file instead of being told the same again.
     private var missingHeaderReported = false
-    private var segment = CompactSegment()
+    private var segment = CompactSegment(version: CompactTraceLogFormat.version)
     private let keepsPayloads: Bool
     private let names = NameTable()
     private let lineNames = TraceLineNames()
@@ -103,6 +103,7 @@ public final class TraceLogReader {
     package init(continuing lines: JSONLinesReader, version: Int, payloads: Bool = true) {
         self.lines = lines
         self.version = version
+        if CompactTraceLogFormat.versions.contains(version) { segment = CompactSegment(version: version) }
         files = [lines.file]
         pending = []
         keepsPayloads = payloads
@@ -350,8 +351,9 @@ public final class TraceLogReader {
                     partProcessedEnd = chunk.origin + lines.lastLineStart
                     return nil
                 }
-                version = try TraceLogFormat.checkHeader(value, file: file, line: line)
-                segment = CompactSegment()
+                let header = try TraceLogFormat.checkHeader(value, file: file, line: line)
+                version = header
+                segment = CompactSegment(version: header)
                 continue
             }
             self.line = line

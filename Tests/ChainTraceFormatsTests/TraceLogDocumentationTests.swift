@@ -68,7 +68,7 @@ struct TraceLogDocumentationTests {
         #expect(line.contains(#""reason""#) == (trace.hops[0].reason != nil) && line.contains(#""registry""#) == (trace.hops[0].registry != nil), "seed \(seed)")
     }
 
-    /// The page's version 2 example is a log the reader reads and the writer writes byte for byte, and the sizes
+    /// The page's version 3 example is a log the reader reads and the writer writes byte for byte, and the sizes
     /// it quotes for the first coin are the real ones.
     @Test func theCompactExampleIsWhatTheWriterWritesAndItsSizesAreTrue() throws {
         let page = try String(contentsOf: BuiltProduct.packageRoot.appendingPathComponent("Docs/TraceLogFormat.md"), encoding: .utf8)
