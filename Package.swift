@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ChainTraceTraceLog", targets: ["ChainTraceTraceLog"]),
         .library(name: "ChainTraceDefinitions", targets: ["ChainTraceDefinitions"]),
         .library(name: "ChainTraceAnalysis", targets: ["ChainTraceAnalysis"]),
+        .library(name: "ChainTraceReplay", targets: ["ChainTraceReplay"]),
         .library(name: "ChainTraceTesting", targets: ["ChainTraceTesting"]),
         .library(name: "ChainTraceDistributedTracing", targets: ["ChainTraceDistributedTracing"]),
         .library(name: "ChainTraceLogging", targets: ["ChainTraceLogging"]),
@@ -39,20 +40,39 @@ let package = Package(
         // The tricks that exist only for speed (unchecked exclusivity, unretained references, per-thread objects),
         // in one internal target behind a `package` interface; no product.
         .target(name: "ChainTraceFastPath", dependencies: ["CChainTraceSupport"], swiftSettings: upcomingFeatures),
-        .target(name: "ChainTrace", dependencies: ["CChainTraceSupport", "ChainTraceFastPath"], swiftSettings: upcomingFeatures),
-        // The JSON reader and writer both file formats use: an internal detail, no product.
-        .target(name: "ChainTraceJSON", dependencies: ["CChainTraceSupport", "ChainTrace", "ChainTraceFastPath", "CZlib"], swiftSettings: upcomingFeatures),
-        .target(name: "ChainTraceTraceLog", dependencies: ["ChainTrace", "ChainTraceFastPath", "ChainTraceJSON"], swiftSettings: upcomingFeatures),
+        // JSON values, parsing and writing: below the core, whose traces carry JSON payloads. No product: its
+        // one public type, `JSONValue`, reaches users through `ChainTrace`.
+        .target(name: "ChainTraceJSON", dependencies: ["CChainTraceSupport", "ChainTraceFastPath"], swiftSettings: upcomingFeatures),
+        // Files: descriptors, atomic output, line reading, gzip, and the error a file in one of our formats gives.
+        .target(
+            name: "ChainTraceFiles", dependencies: ["CChainTraceSupport", "ChainTraceFastPath", "ChainTraceJSON", "CZlib"],
+            swiftSettings: upcomingFeatures),
+        .target(
+            name: "ChainTrace", dependencies: ["CChainTraceSupport", "ChainTraceFastPath", "ChainTraceJSON"],
+            swiftSettings: upcomingFeatures),
+        .target(
+            name: "ChainTraceTraceLog",
+            dependencies: ["ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles"],
+            swiftSettings: upcomingFeatures),
         .target(
             name: "ChainTraceDefinitions",
-            dependencies: ["ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceTraceLog"],
+            dependencies: ["ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles"],
             swiftSettings: upcomingFeatures
         ),
         .target(
             name: "ChainTraceAnalysis",
             dependencies: [
-                "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions",
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog",
+                "ChainTraceDefinitions", .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+        // Replaying command streams and recorded logs through a chain definition, and the streams themselves.
+        .target(
+            name: "ChainTraceReplay",
+            dependencies: [
+                "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog",
+                "ChainTraceDefinitions", "ChainTraceAnalysis",
             ],
             swiftSettings: upcomingFeatures
         ),
@@ -76,29 +96,32 @@ let package = Package(
         .target(
             name: "ChainTraceGraphviz",
             dependencies: [
-                "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions",
-                "ChainTraceAnalysis", "CGraphviz",
+                "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog",
+                "ChainTraceDefinitions", "ChainTraceAnalysis", "CGraphviz",
             ],
             swiftSettings: upcomingFeatures
         ),
         // `chaintrace report`: a trace log explored in one self-contained HTML page.
         .target(
             name: "ChainTraceReport",
-            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceAnalysis", "ChainTraceGraphviz"],
+            dependencies: [
+                "ChainTrace", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog", "ChainTraceAnalysis", "ChainTraceGraphviz",
+            ],
             swiftSettings: upcomingFeatures
         ),
         .target(
             name: "ChainTraceTesting",
-            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis"],
+            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceDefinitions"],
             swiftSettings: upcomingFeatures
         ),
         // Writes Swift Testing files that call ChainTraceTesting (`chaintrace gen-tests`); no product, the CLI's.
-        .target(name: "ChainTraceTestGeneration", dependencies: ["ChainTrace"], swiftSettings: upcomingFeatures),
+        .target(name: "ChainTraceTestGeneration", dependencies: ["ChainTrace", "ChainTraceJSON"], swiftSettings: upcomingFeatures),
         .target(
             name: "ChainTraceCLI",
             dependencies: [
-                "CChainTraceSupport", "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceTraceLog",
-                "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceGraphviz", "ChainTraceReport", "ChainTraceTestGeneration",
+                "CChainTraceSupport", "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog",
+                "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceReplay", "ChainTraceGraphviz", "ChainTraceReport",
+                "ChainTraceTestGeneration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcomingFeatures
@@ -120,13 +143,16 @@ let package = Package(
         ),
         .target(
             name: "SampleSupport",
-            dependencies: ["ChainTrace", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceGraphviz", "ChainTraceReport"],
+            dependencies: [
+                "ChainTrace", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis",
+                "ChainTraceReplay", "ChainTraceGraphviz", "ChainTraceReport",
+            ],
             path: "Samples/SampleSupport",
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
             name: "VendingMachine",
-            dependencies: ["ChainTrace", "ChainTraceTraceLog", "ChainTraceDefinitions", "SampleSupport"],
+            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "SampleSupport"],
             path: "Samples/VendingMachine",
             exclude: ["README.md", "coins.jsonl", "vending-machine.chain.json"],
             swiftSettings: upcomingFeatures
@@ -153,62 +179,81 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .target(
-            name: "ChainTraceTestSupport", dependencies: ["ChainTrace", "ChainTraceJSON"], path: "Tests/ChainTraceTestSupport",
+            name: "ChainTraceTestSupport", dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceFiles"],
+            path: "Tests/ChainTraceTestSupport", swiftSettings: upcomingFeatures),
+        // One test target per source target, each depending on its module and those below it.
+        .testTarget(
+            name: "ChainTraceFastPathTests", dependencies: ["ChainTraceFastPath", "ChainTraceTestSupport"],
+            swiftSettings: upcomingFeatures),
+        .testTarget(
+            name: "ChainTraceJSONTests", dependencies: ["ChainTraceJSON", "ChainTraceFastPath", "ChainTraceTestSupport"],
+            swiftSettings: upcomingFeatures),
+        .testTarget(
+            name: "ChainTraceFilesTests", dependencies: ["ChainTraceFiles", "ChainTraceJSON", "ChainTraceTestSupport"],
             swiftSettings: upcomingFeatures),
         .testTarget(
             name: "ChainTraceTests",
-            dependencies: ["ChainTrace", "ChainTraceFastPath", "ChainTraceTesting", "ChainTraceTestSupport"],
+            dependencies: ["ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceTesting", "ChainTraceTestSupport"],
             swiftSettings: upcomingFeatures),
         .testTarget(
-            name: "SampleTests",
+            name: "ChainTraceTraceLogTests",
             dependencies: [
-                "ChainTrace", "ChainTraceAnalysis", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceTesting", "ChainTraceTestSupport", "ChainTraceDistributedTracing",
-                "ChainTraceLogging", "ChainTraceGraphviz", "ChainTraceReport", .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                "ChainTrace", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceFastPath", "ChainTraceTraceLog", "ChainTraceTesting",
+                "ChainTraceTestSupport",
             ],
-            swiftSettings: upcomingFeatures
-        ),
+            swiftSettings: upcomingFeatures),
         .testTarget(
-            name: "ChainTraceFormatsTests",
+            name: "ChainTraceDefinitionsTests",
             dependencies: [
-                "ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceTestGeneration",
-                "ChainTraceTesting", "ChainTraceTestSupport",
+                "ChainTrace", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceDefinitions", "ChainTraceTesting", "ChainTraceTestSupport",
             ],
-            swiftSettings: upcomingFeatures
-        ),
+            swiftSettings: upcomingFeatures),
         .testTarget(
             name: "ChainTraceAnalysisTests",
             dependencies: [
-                "ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceTestSupport",
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                "ChainTrace", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis",
+                "ChainTraceTestSupport", .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
-            swiftSettings: upcomingFeatures
-        ),
+            swiftSettings: upcomingFeatures),
+        .testTarget(
+            name: "ChainTraceReplayTests",
+            dependencies: [
+                "ChainTrace", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceFastPath", "ChainTraceTraceLog", "ChainTraceDefinitions",
+                "ChainTraceAnalysis", "ChainTraceReplay", "ChainTraceTestSupport",
+            ],
+            swiftSettings: upcomingFeatures),
         .testTarget(
             name: "ChainTraceTestingTests",
-            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceTesting", "ChainTraceTestSupport"],
-            swiftSettings: upcomingFeatures
-        ),
-        .testTarget(
-            name: "ChainTraceIntegrationTests",
             dependencies: [
-                "ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceDistributedTracing", "ChainTraceLogging", "ChainTraceTestSupport",
+                "ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceTesting", "ChainTraceTestSupport",
+            ],
+            swiftSettings: upcomingFeatures),
+        .testTarget(
+            name: "ChainTraceTestGenerationTests",
+            dependencies: [
+                "ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceReplay",
+                "ChainTraceTestGeneration", "ChainTraceTestSupport",
+            ],
+            swiftSettings: upcomingFeatures),
+        .testTarget(
+            name: "ChainTraceDistributedTracingTests",
+            dependencies: [
+                "ChainTrace", "ChainTraceDistributedTracing", "ChainTraceTestSupport",
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: upcomingFeatures),
+        .testTarget(
+            name: "ChainTraceLoggingTests",
+            dependencies: [
+                "ChainTrace", "ChainTraceJSON", "ChainTraceLogging", "ChainTraceTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: upcomingFeatures
-        ),
-        .testTarget(
-            name: "GeneratedTests",
-            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceTesting"],
-            exclude: ["vending-machine.traces.jsonl"],
-            swiftSettings: upcomingFeatures
-        ),
+            swiftSettings: upcomingFeatures),
         .testTarget(
             name: "ChainTraceGraphvizTests",
             dependencies: [
-                "ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceGraphviz", "ChainTraceTestSupport", "CGraphviz",
+                "ChainTrace", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis",
+                "ChainTraceReplay", "ChainTraceGraphviz", "ChainTraceTestSupport", "CGraphviz",
             ],
             exclude: ["Golden"],
             swiftSettings: upcomingFeatures
@@ -216,20 +261,42 @@ let package = Package(
         .testTarget(
             name: "ChainTraceReportTests",
             dependencies: [
-                "ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceAnalysis", "ChainTraceGraphviz", "ChainTraceReport",
-                "ChainTraceTestSupport",
+                "ChainTrace", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog", "ChainTraceAnalysis", "ChainTraceGraphviz",
+                "ChainTraceReport", "ChainTraceTestSupport",
             ],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "ChainTraceCLITests",
+            dependencies: [
+                "ChainTrace", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis",
+                "ChainTraceReplay", "ChainTraceTestSupport",
+            ],
+            exclude: ["Fixtures"],
+            swiftSettings: upcomingFeatures
+        ),
+        // The samples run as users run them, and every Swift block of the docs compiled and run.
+        .testTarget(
+            name: "SampleTests",
+            dependencies: [
+                "ChainTrace", "ChainTraceAnalysis", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog", "ChainTraceDefinitions",
+                "ChainTraceReplay", "ChainTraceTesting", "ChainTraceTestSupport", "ChainTraceDistributedTracing", "ChainTraceLogging",
+                "ChainTraceGraphviz", "ChainTraceReport", .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+        // What `chaintrace gen-tests` wrote for the vending machine's recorded log, compiled and run as written.
+        .testTarget(
+            name: "GeneratedTests",
+            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceTesting"],
+            exclude: ["vending-machine.traces.jsonl"],
             swiftSettings: upcomingFeatures
         ),
         // Users' own chain shapes — plain non-Sendable classes, sync and async — around every public entry point
         // they wrap code in, compiled as users compile them: Swift 6 mode with no upcoming feature (no settings).
         .testTarget(name: "UserShapeTests", dependencies: ["ChainTrace", "ChainTraceTesting"]),
-        .testTarget(
-            name: "ChainTraceCLITests",
-            dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceTestSupport"],
-            exclude: ["Fixtures"],
-            swiftSettings: upcomingFeatures
-        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -36,6 +36,7 @@ let package = Package(
                 .product(name: "ChainTraceTraceLog", package: "ChainTrace"),
                 .product(name: "ChainTraceDefinitions", package: "ChainTrace"),
                 .product(name: "ChainTraceAnalysis", package: "ChainTrace"),
+                .product(name: "ChainTraceReplay", package: "ChainTrace"),
             ],
             path: "Sources/CLIBenchmarks"
         ),

@@ -1,3 +1,4 @@
+import ChainTraceReplay
 import ChainTrace
 import ChainTraceDefinitions
 import ChainTraceTraceLog

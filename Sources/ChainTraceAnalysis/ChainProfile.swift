@@ -1,3 +1,5 @@
+import ChainTraceJSON
+import ChainTraceFiles
 import ChainTraceFastPath
 public import ChainTrace
 public import ChainTraceTraceLog
@@ -185,7 +187,7 @@ public struct ChainProfile: Sendable {
 
     /// Folds every handler's pending self times into its histogram (see ``HopCounters``), so that reading
     /// percentiles afterwards copies nothing. Reads are right either way.
-    mutating func settle() {
+    package mutating func settle() {
         guard counters.pendingCount > 0 else { return }
         makeCountersUnique()
         for index in handlerStatistics.indices {

@@ -1,4 +1,6 @@
-public import ChainTrace
+public import ChainTraceJSON
+import ChainTraceFiles
+import ChainTrace
 public import ChainTraceTraceLog
 
 /// The comparison of two trace logs of the same commands: per-command divergences and per-handler latency.

@@ -1,3 +1,5 @@
+import ChainTraceJSON
+import ChainTraceFiles
 import ChainTraceFastPath
 import ChainTrace
 import ChainTraceTraceLog

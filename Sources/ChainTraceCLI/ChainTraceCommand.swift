@@ -1,3 +1,4 @@
+import ChainTraceJSON
 import ArgumentParser
 import CChainTraceSupport
 import ChainTrace

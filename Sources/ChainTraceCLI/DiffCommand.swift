@@ -1,3 +1,4 @@
+import ChainTraceJSON
 import ArgumentParser
 import ChainTrace
 import ChainTraceAnalysis

@@ -1,3 +1,4 @@
+import ChainTraceFiles
 import ChainTrace
 import ChainTraceJSON
 

@@ -1,3 +1,4 @@
+import ChainTraceFiles
 import ArgumentParser
 import ChainTrace
 import ChainTraceAnalysis

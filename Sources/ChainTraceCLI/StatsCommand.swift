@@ -1,3 +1,5 @@
+import ChainTraceFiles
+import ChainTraceJSON
 import ArgumentParser
 import ChainTrace
 import ChainTraceAnalysis

@@ -1,3 +1,5 @@
+import ChainTraceReplay
+import ChainTraceFiles
 import ArgumentParser
 import ChainTrace
 import ChainTraceDefinitions

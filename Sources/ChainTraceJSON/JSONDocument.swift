@@ -1,4 +1,3 @@
-import ChainTrace
 
 /// A JSON file read whole, which remembers where each of its values starts so that errors about what a value
 /// *means* (an unknown handler, a bad rule) can name its line and column, not only errors of syntax.
@@ -12,11 +11,6 @@ package struct JSONDocument: Sendable {
     private let offsets: [String: Int]
     private let lineStarts: [Int]
     private let firstLine: Int
-
-    /// Reads and parses the file at `path`.
-    package init(path: String) throws(FormatError) {
-        try self.init(bytes: try FileBytes.read(path), file: path)
-    }
 
     /// Parses `bytes`; `file` stands for the file in errors, `firstLine` is the line number of the first byte.
     package init(bytes: [UInt8], file: String, firstLine: Int = 1) throws(FormatError) {

@@ -1,4 +1,3 @@
-import ChainTrace
 
 /// JSON text that could not be read: where, what was expected and what was found.
 package struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,4 @@
 import ChainTraceFastPath
-import ChainTrace
 
 /// A strict JSON reader over bytes: RFC 8259, no comments, no trailing commas, no duplicate member names (a
 /// duplicate is an error at its position, never a guess at which one wins), and an exact position for every error.

@@ -1,4 +1,3 @@
-import ChainTrace
 
 /// Writes JSON text with object keys in sorted order, so the same value always gives the same bytes.
 package struct JSONWriter {

@@ -1,3 +1,4 @@
+import ChainTraceJSON
 public import ChainTrace
 public import Logging
 

@@ -1,3 +1,4 @@
+import ChainTraceJSON
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceGraphviz

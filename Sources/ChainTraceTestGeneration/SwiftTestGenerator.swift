@@ -1,3 +1,4 @@
+import ChainTraceJSON
 import ChainTrace
 
 /// Writes a Swift Testing source file that replays each command of a recorded trace log and checks what happened

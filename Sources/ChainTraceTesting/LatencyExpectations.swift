@@ -1,6 +1,5 @@
+import ChainTraceJSON
 public import ChainTrace
-import ChainTraceAnalysis
-import ChainTraceDefinitions
 
 /// The message when a handler's self time in `traces` is over `budget`, or `nil` when none is.
 ///
@@ -14,11 +13,10 @@ public func verifyNoHandlerSlower(than budget: Duration, in traces: [Trace], per
     let (seconds, attoseconds) = budget.components
     let (wholeSeconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
     let limit = max(0, overflow ? (seconds < 0 ? Int64.min : Int64.max) : wholeSeconds.saturatingAdd(attoseconds / 1_000_000_000))
-    let profile = ChainProfile(traces)
     var slow: [(handler: String, time: UInt64, hops: Int)] = []
-    for handler in profile.handlers where handler.seen > 0 {
-        let time = percentile.map { handler.selfTime(atPercentile: $0) } ?? handler.maximumSelfTime
-        if time > UInt64(limit) { slow.append((handler.handler, time, handler.seen)) }
+    for (handler, times) in selfTimes(in: traces) {
+        let time = percentile.map { nearestRank($0, of: times) } ?? times[times.count - 1]
+        if time > UInt64(limit) { slow.append((handler, time, times.count)) }
     }
     guard !slow.isEmpty else { return nil }
     let measure = percentile.map { "p\(Format.number($0)) self time" } ?? "self time"
@@ -42,6 +40,27 @@ public func expectNoHandlerSlower(
     verifyNoHandlerSlower(than: budget, in: traces, percentile: percentile).map {
         reportFailure($0, fileID: fileID, filePath: filePath, line: line, column: column)
     }
+}
+
+/// Each handler's self times in `traces`, sorted, handlers in the order they were first met.
+private func selfTimes(in traces: [Trace]) -> [(handler: String, times: [UInt64])] {
+    var order: [String] = []
+    var times: [String: [UInt64]] = [:]
+    for trace in traces {
+        for hop in trace.hops {
+            if times[hop.handler] == nil { order.append(hop.handler) }
+            times[hop.handler, default: []].append(hop.selfDuration)
+        }
+    }
+    return order.map { ($0, times[$0]!.sorted()) }
+}
+
+/// The value at `percentile` (0–100) of `sorted`, by nearest rank: the smallest value at least that share of the
+/// values are at or below. Exact: a test's budget is compared with a time that was measured.
+private func nearestRank(_ percentile: Double, of sorted: [UInt64]) -> UInt64 {
+    let share = min(max(percentile, 0), 100) / 100
+    let rank = Int((share * Double(sorted.count)).rounded(.up))
+    return sorted[min(max(rank, 1), sorted.count) - 1]
 }
 
 private enum Format {

@@ -1,3 +1,4 @@
+import ChainTraceFiles
 import ChainTraceFastPath
 import ChainTrace
 import ChainTraceJSON

@@ -1,3 +1,4 @@
+import ChainTraceFiles
 public import ChainTrace
 import ChainTraceJSON
 

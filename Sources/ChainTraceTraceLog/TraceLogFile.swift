@@ -1,3 +1,4 @@
+import ChainTraceFiles
 import ChainTraceFastPath
 #if canImport(Darwin)
 import Darwin

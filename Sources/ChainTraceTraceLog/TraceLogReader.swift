@@ -1,3 +1,4 @@
+import ChainTraceFiles
 import ChainTraceFastPath
 public import ChainTrace
 import ChainTraceJSON

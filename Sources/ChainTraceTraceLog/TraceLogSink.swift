@@ -1,3 +1,4 @@
+import ChainTraceFiles
 import ChainTraceJSON
 import ChainTraceFastPath
 #if canImport(Darwin)

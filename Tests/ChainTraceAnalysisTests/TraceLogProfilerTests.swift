@@ -1,3 +1,5 @@
+import ChainTraceFiles
+import ChainTraceJSON
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceTraceLog

@@ -1,5 +1,5 @@
-public import ChainTrace
-import ChainTraceJSON
+import ChainTrace
+public import ChainTraceJSON
 
 /// Chain definitions as users write them, generated: handlers H0…Hn in a line or a tree, observers, registries
 /// of weighted members, rules of every kind over the fields `size`, `weight`, `card.type` and `name` and the kinds

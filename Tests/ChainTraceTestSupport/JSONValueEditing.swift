@@ -1,4 +1,5 @@
-public import ChainTrace
+public import ChainTraceJSON
+import ChainTrace
 
 extension JSONValue {
     /// This value with the member or element at `path` (member names, and array indices as digits) set to

@@ -1,3 +1,4 @@
+import ChainTraceJSON
 import ChainTrace
 
 /// What a trace says about its command, apart from its times and id: what a test compares when the same commands

@@ -1,3 +1,4 @@
+import ChainTraceJSON
 import ChainTrace
 import ChainTraceTestSupport
 import Testing

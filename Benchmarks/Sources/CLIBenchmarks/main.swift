@@ -14,6 +14,7 @@
 
 import ChainTrace
 import ChainTraceAnalysis
+@_spi(Benchmarks) import ChainTraceReplay
 import ChainTraceDefinitions
 import ChainTraceTraceLog
 import Foundation
@@ -297,15 +298,14 @@ if shapeCount > 0 {
     print("")
     print("Stream shapes — \(shapeCount) commands each, fixed seed; replay = read, run the chain traced, profile (in process)")
     print("")
-    print("| shape | MB | replay (commands/s) | replay, processor time a command (µs, both threads) | replay, decoding on the reading thread only (commands/s) | replay, reading in line (commands/s) | replay with trace log (commands/s) | JSONDecoder into a JSON tree (commands/s) | replay ÷ JSONDecoder | simdjson full parse, one thread (commands/s) | simdjson first stage only, one thread (commands/s) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| shape | MB | replay (commands/s) | replay, processor time a command (µs, both threads) | replay, reading in line (commands/s) | replay with trace log (commands/s) | JSONDecoder into a JSON tree (commands/s) | replay ÷ JSONDecoder | simdjson full parse, one thread (commands/s) | simdjson first stage only, one thread (commands/s) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for shape in StreamShape.allCases {
         let path = directory.appendingPathComponent("\(shape.rawValue).jsonl").path
         try shape.write(shapeCount, to: path)
         let tracePath = directory.appendingPathComponent("\(shape.rawValue).traces.jsonl").path
         var rates: [Double] = []
         var processorTimes: [Double] = []
-        var oneThreadRates: [Double] = []
         var inLineRates: [Double] = []
         var tracedRates: [Double] = []
         var decoderRates: [Double] = []
@@ -338,15 +338,11 @@ if shapeCount > 0 {
             rates.append(try replayRate(ReplaySession.Options(), "with the defaults"))
             // Once more for the processor time alone: what both threads spend, whatever the wall clock.
             processorTimes.append(try processorSeconds { _ = try replayRate(ReplaySession.Options(), "for its processor time") } / Double(shapeCount) * 1e6)
-            // The same replay with the replaying thread waiting for the reading thread instead of decoding too, and
-            // reading each line as it sends (no second thread), in the same round.
-            var oneThreadOptions = ReplaySession.Options()
-            oneThreadOptions.decodesWhileWaiting = false
-            oneThreadRates.append(try replayRate(oneThreadOptions, "decoding on the reading thread only"))
+            // The same replay reading each line as it sends (no second thread), in the same round: what reading
+            // ahead buys.
             var inLineOptions = ReplaySession.Options()
-            inLineOptions.readsAhead = false
+            inLineOptions.readsInLine = true
             inLineRates.append(try replayRate(inLineOptions, "in line"))
-            // With a log, the replay reads in line whatever the options say.
             tracedRates.append(try tracedRate(ReplaySession.Options()))
             var decoded = 0
             let decoding = try seconds { decoded = try decodeLines(path, as: AnyJSON.self, skippingFormatLine: false) }
@@ -356,7 +352,7 @@ if shapeCount > 0 {
         let ratio = zip(rates, decoderRates).map { $0 / $1 }
         let simdjson = try simdjsonRates(path, lines: shapeCount)
         let simdjsonColumns = simdjson.map { "\(thousands($0.full)) | \(thousands($0.stage))" } ?? "not run | not run"
-        print("| \(shape.rawValue) | \(fileSize(path) / 1_000_000) | \(range(rates, thousands)) | \(range(processorTimes) { String(format: "%.2f", $0) }) | \(range(oneThreadRates, thousands)) | \(range(inLineRates, thousands)) | \(range(tracedRates, thousands)) | \(range(decoderRates, thousands)) | \(range(ratio) { String(format: "%.1f×", $0) }) | \(simdjsonColumns) |")
+        print("| \(shape.rawValue) | \(fileSize(path) / 1_000_000) | \(range(rates, thousands)) | \(range(processorTimes) { String(format: "%.2f", $0) }) | \(range(inLineRates, thousands)) | \(range(tracedRates, thousands)) | \(range(decoderRates, thousands)) | \(range(ratio) { String(format: "%.1f×", $0) }) | \(simdjsonColumns) |")
         try? FileManager.default.removeItem(atPath: path)
         try? FileManager.default.removeItem(atPath: tracePath)
     }

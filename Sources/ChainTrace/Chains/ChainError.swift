@@ -1,3 +1,4 @@
+import ChainTraceJSON
 /// Why a chain could not do what was asked: an unknown or duplicate handler name, a loop, or a hop limit set
 /// below a path's length.
 ///

@@ -1,3 +1,4 @@
+import ChainTraceJSON
 /// Which hop each hop of a trace ran inside — the one rule every export that nests hops (spans, flame-graph stacks,
 /// trace-event tracks) follows: the parents the recorder noted (``Hop/parent``) when the trace has them, else
 /// what its times tell, for traces read from logs written before parents were recorded (below).

@@ -1,3 +1,4 @@
+import ChainTraceJSON
 /// A name list several traces share — the names of one log segment, with one chain's name — so that traces read
 /// from a log are built without a dictionary of their own names each, and analyses that map names once per list
 /// (``Trace/compactNamesIdentity``) do so once per segment rather than once per trace.

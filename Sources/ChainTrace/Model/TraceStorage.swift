@@ -1,3 +1,4 @@
+import ChainTraceJSON
 import ChainTraceFastPath
 
 /// A trace's contents in one allocation: a header, and the hop records stored right after it.

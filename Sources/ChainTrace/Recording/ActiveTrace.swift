@@ -1,3 +1,4 @@
+import ChainTraceJSON
 import ChainTraceFastPath
 import CChainTraceSupport
 

@@ -1,3 +1,4 @@
+import ChainTraceJSON
 /// How a recorder captures the payloads of `Encodable` commands: not at all, as ``JSONValue`` trees, or as JSON
 /// text written by its sink's encoder.
 @usableFromInline

@@ -1,3 +1,4 @@
+import ChainTraceJSON
 /// A command that tells traces what to call it.
 ///
 /// Conform when the type name is not what you want to see in reports — an enum whose cases are the real kinds,

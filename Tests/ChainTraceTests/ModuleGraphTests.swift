@@ -1,0 +1,96 @@
+import ChainTraceTestSupport
+import Foundation
+import Testing
+
+/// The package's modules are layers too, data flowing one way: each module imports only the modules below it,
+/// read from its sources' import lines (`@_exported` and `@_spi` imports included). A new module, or a new import
+/// across the layers, fails here until this map says where it stands.
+@Suite("Modules import only the layers below them")
+struct ModuleGraphTests {
+    /// System modules any layer may use.
+    static let system: Set<String> = ["Darwin", "Glibc", "Musl", "Dispatch", "Synchronization"]
+
+    /// What each module may import besides `system`.
+    static let allowed: [String: Set<String>] = [
+        "CChainTraceSupport": [],
+        "CGraphviz": [],
+        "CZlib": [],
+        "ChainTraceFastPath": ["CChainTraceSupport"],
+        "ChainTraceJSON": ["CChainTraceSupport", "ChainTraceFastPath"],
+        "ChainTraceFiles": ["CChainTraceSupport", "CZlib", "ChainTraceFastPath", "ChainTraceJSON"],
+        // The core: failure texts read `LocalizedError` (Foundation's essentials where there are only those).
+        "ChainTrace": ["CChainTraceSupport", "ChainTraceFastPath", "ChainTraceJSON", "Foundation", "FoundationEssentials"],
+        "ChainTraceTraceLog": ["ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles"],
+        "ChainTraceDefinitions": ["ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles"],
+        "ChainTraceAnalysis": [
+            "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog",
+            "ChainTraceDefinitions", "Histogram",
+        ],
+        "ChainTraceReplay": [
+            "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog",
+            "ChainTraceDefinitions", "ChainTraceAnalysis",
+        ],
+        // Light enough for any test target: no histogram, no trace logs, no replay.
+        "ChainTraceTesting": ["ChainTrace", "ChainTraceJSON", "ChainTraceDefinitions", "Testing", "XCTest"],
+        "ChainTraceTestGeneration": ["ChainTrace", "ChainTraceJSON"],
+        "ChainTraceDistributedTracing": ["ChainTrace", "ChainTraceFastPath", "Tracing"],
+        "ChainTraceLogging": ["ChainTrace", "ChainTraceJSON", "Logging"],
+        "ChainTraceGraphviz": [
+            "CGraphviz", "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog",
+            "ChainTraceDefinitions", "ChainTraceAnalysis",
+        ],
+        "ChainTraceReport": [
+            "ChainTrace", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog", "ChainTraceAnalysis", "ChainTraceGraphviz",
+        ],
+        // The command line: every library, and the argument parser.
+        "ChainTraceCLI": [
+            "ArgumentParser", "CChainTraceSupport", "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles",
+            "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceReplay", "ChainTraceGraphviz",
+            "ChainTraceReport", "ChainTraceTestGeneration",
+        ],
+        "chaintrace": ["ChainTraceCLI"],
+    ]
+
+    static let sources = BuiltProduct.packageRoot.appendingPathComponent("Sources")
+
+    /// The modules `module`'s Swift files import, by file.
+    static func imports(of module: String) throws -> [(file: String, module: String)] {
+        let folder = sources.appendingPathComponent(module)
+        guard let files = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        var found: [(String, String)] = []
+        let line = #/(?m)^(?:@_exported\s+|@_spi\(\w+\)\s+|@preconcurrency\s+)*(?:public\s+|package\s+|internal\s+|private\s+|fileprivate\s+)?import\s+(?:struct\s+|enum\s+|class\s+|protocol\s+|func\s+|typealias\s+)?(\w+)/#
+        // Imports start their line; the indented ones are in string literals (the code `gen-tests` writes).
+        for case let file as String in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for match in text.matches(of: line) { found.append((file, String(match.1))) }
+        }
+        return found
+    }
+
+    @Test func everyModuleIsPlaced() throws {
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { !$0.hasPrefix(".") }
+        #expect(Set(modules) == Set(Self.allowed.keys), "a module this map does not place: add it with what it may import")
+    }
+
+    @Test(arguments: allowed.keys.sorted())
+    func importsOnlyTheLayersBelow(module: String) throws {
+        let allowed = Self.allowed[module]!.union(Self.system)
+        for (file, imported) in try Self.imports(of: module) where imported != module && !allowed.contains(imported) {
+            Issue.record("\(module)/\(file) imports \(imported), which \(module) may not use")
+        }
+    }
+
+    /// The map itself flows one way: no two modules may each import the other, directly or through others.
+    @Test func theMapHasNoCycle() {
+        func reaches(_ from: String, _ target: String, _ seen: inout Set<String>) -> Bool {
+            for next in Self.allowed[from] ?? [] where seen.insert(next).inserted {
+                if next == target || reaches(next, target, &seen) { return true }
+            }
+            return false
+        }
+        for module in Self.allowed.keys {
+            var seen: Set<String> = []
+            #expect(!reaches(module, module, &seen), "\(module) can reach itself")
+        }
+    }
+}
