@@ -335,7 +335,7 @@ public struct TraceLogProfiler: Sendable {
     /// How many newlines the first `offset` bytes of `file` hold (0 if it cannot be read: the number only
     /// places a torn line).
     private static func lineCount(of file: String, before offset: Int) -> Int {
-        let descriptor = open(file, O_RDONLY)
+        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return 0 }
         defer { close(descriptor) }
         return FileDescriptor.newlineCount(descriptor, before: Int64(offset)) ?? 0

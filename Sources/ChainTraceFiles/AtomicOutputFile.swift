@@ -322,7 +322,7 @@ package final class AtomicOutputFile: Sendable {
         defer { close(input) }
         let failure = { () -> (code: Int32, message: String?) in
             // zlib closes the descriptor it is given; the file's own stays open for `commit`.
-            let copy = dup(descriptor)
+            let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
             guard copy >= 0 else { return (errno, nil) }
             guard let archive = gzdopen(copy, "wb") else {
                 close(copy)

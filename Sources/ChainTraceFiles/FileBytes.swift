@@ -12,7 +12,7 @@ import Musl
 package enum FileBytes {
     /// The bytes of the file at `path`.
     package static func read(_ path: String) throws(FormatError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .system(file: path, expected: "a readable file", code: errno) }
         defer { close(descriptor) }
         var bytes: [UInt8] = []

@@ -46,7 +46,7 @@ public struct LineReader: ~Copyable {
 
     /// Reads the file at `path` from byte `offset` on (line numbers then count from there).
     package init(path: String, offset: Int = 0) throws(FormatError) {
-        let descriptor = open(path, O_RDONLY)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw .system(file: path, expected: "a readable file", code: errno)
         }
@@ -98,7 +98,7 @@ public struct LineReader: ~Copyable {
     /// Whether the file at `path` starts as gzip data does (and so is read decompressed); `false` when it cannot
     /// be read.
     package static func isCompressed(_ path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         return startsWithGzipMagic(descriptor)

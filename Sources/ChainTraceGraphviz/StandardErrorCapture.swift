@@ -17,7 +17,7 @@ struct StandardErrorCapture {
     init() {
         fflush(nil)
         scratch = tmpfile()
-        saved = scratch == nil ? -1 : dup(STDERR_FILENO)
+        saved = scratch == nil ? -1 : fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0)
         if let scratch, saved >= 0 { dup2(fileno(scratch), STDERR_FILENO) }
     }
 

@@ -425,11 +425,22 @@ struct TraceLogFile {
     /// Takes the advisory lock that marks the file open at `descriptor` as a log a sink is writing, held until the
     /// descriptor is closed (or the process ends, however it ends). Throws when another sink holds it — in this
     /// process or another. A file system without such locks (some network ones) goes without.
+    ///
+    /// A lock held by a sink that has just closed can outlive it for a moment: a process another thread is
+    /// starting holds a copy of every descriptor of this one from its `fork` (or `posix_spawn`'s clone) until its
+    /// `exec` closes them. So a lock that is taken is asked again for up to about 100 ms before the log is called
+    /// another sink's; a sink that is really writing holds it far longer.
     private static func lock(_ descriptor: Int32, path: String) throws(FormatError) {
-        guard flock(descriptor, LOCK_EX | LOCK_NB) != 0 else { return }
-        let code = errno
-        guard code == EWOULDBLOCK || code == EAGAIN else { return }
-        throw writtenByAnotherSink(path)
+        var wait: UInt32 = 1_000
+        var waited: UInt32 = 0
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            guard code == EWOULDBLOCK || code == EAGAIN else { return }
+            guard waited < 100_000 else { throw writtenByAnotherSink(path) }
+            usleep(wait)
+            waited += wait
+            wait = min(wait * 2, 25_000)
+        }
     }
 
     /// Throws if a sink holds `path`'s lock (see ``lock(_:path:)``); a file that cannot be opened, or is no regular
@@ -518,7 +529,7 @@ struct TraceLogFile {
 
 /// `open(2)` and `close(2)`, named apart from the methods above.
 private func openDescriptor(_ path: String, _ flags: Int32) -> Int32 {
-    open(path, flags, 0o644)
+    open(path, flags | O_CLOEXEC, 0o644)
 }
 
 private func closeDescriptor(_ descriptor: Int32) {

@@ -78,3 +78,63 @@ struct OneSinkAPathTests {
         return files
     }
 }
+
+/// A process the app starts while a log is open (a test runner's next binary, a helper tool) inherits none of the
+/// sink's files: once the sink is closed, its path is free for the next sink at once, however long the child lives.
+/// Before, the log's descriptor (and with it the lock that marks a log as written) lived on in every child started
+/// meanwhile, and a sink opened on the same path failed with "a trace log no other sink is writing".
+@Suite("Children inherit no log")
+struct ChildProcessLogTests {
+    @Test(arguments: SeededGenerator.seeds(6))
+    func aClosedLogIsFreeWhileAChildStartedMeanwhileRuns(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let directory = try TestFiles.newDirectory("child")
+        let path = directory.appendingPathComponent("traces.jsonl").path
+        let options = RotatedLogSeriesTests.options(&random, rotation: random.pick([nil, 1, 400]))
+        let first = try TraceLogSink(path: path, options: options)
+        for number in 0..<Int.random(in: 1...20, using: &random) { first.record(RotatedLogSeriesTests.trace(number)) }
+        try first.flush()
+        // A child that outlives the sink, started with plain `posix_spawn` as many programs start theirs — it
+        // inherits every descriptor not marked close-on-exec (Foundation's `Process` closes them itself) — and
+        // killed below, so the test never waits on it.
+        var child: pid_t = 0
+        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("30"), nil]
+        defer { arguments.forEach { free($0) } }
+        #expect(posix_spawn(&child, "/bin/sleep", nil, nil, arguments, environ) == 0)
+        defer {
+            // Never 0 here: `kill(0, …)` would signal this whole process group.
+            if child > 0 {
+                kill(child, SIGKILL)
+                var status: Int32 = 0
+                waitpid(child, &status, 0)
+            }
+        }
+        try first.close()
+        let second = try TraceLogSink(path: path, appending: random.chance(0.5), options: options)
+        second.record(RotatedLogSeriesTests.trace(99))
+        try second.close()
+    }
+
+    /// Every file the sources open, and every descriptor they copy, is closed on `exec`.
+    @Test func everyDescriptorTheSourcesOpenIsClosedOnExec() throws {
+        let sources = BuiltProduct.packageRoot.appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        let opens = try Regex(#"[^\w.](open|openat)\(\w+, "#)
+        let copies = try Regex(#"[^\w.]dup2?\("#)
+        var calls = 0
+        for file in files {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.components(separatedBy: "\n").enumerated() {
+                let code = line.components(separatedBy: "//")[0]
+                if code.contains(opens) || code.contains(copies) {
+                    calls += 1
+                    // `dup2` onto standard error is meant to stay across exec; the saved copy is CLOEXEC (F_DUPFD_CLOEXEC).
+                    if code.contains("dup2(") { continue }
+                    #expect(code.contains("O_CLOEXEC"), "\(file):\(number + 1) opens without O_CLOEXEC: \(line)")
+                }
+            }
+        }
+        #expect(calls >= 8, "the scan found \(calls) calls")
+    }
+}
