@@ -1,0 +1,28 @@
+/// What the async instrumented hops of a task are part of (see ``ChainTracing/taskHops``).
+@usableFromInline
+enum TaskHops: Sendable {
+    /// No instrumented hop is running in the task: the next one may start a trace.
+    case none
+    /// Hops join this trace; `owner` is the task whose hop bound it here (see
+    /// ``ChainTracing/run(_:isOutermost:task:owner:role:judge:_:)``).
+    case tracing(ActiveTrace, owner: Int)
+    /// The command is not traced: hops run their bodies and record nothing.
+    case skipping
+
+    /// The trace hops join, if any.
+    @usableFromInline var trace: ActiveTrace? {
+        if case .tracing(let trace, _) = self { return trace }
+        return nil
+    }
+
+    /// The task whose hop bound the trace, if any.
+    @usableFromInline var owner: Int? {
+        if case .tracing(_, let owner) = self { return owner }
+        return nil
+    }
+
+    @usableFromInline var isSkipping: Bool {
+        if case .skipping = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,158 @@
+import ChainTraceFastPath
+import CChainTraceSupport
+import ChainTraceJSON
+
+extension ActiveTrace {
+    /// Opens a hop for `handler` in task `task` of a shared trace, nested in that task's innermost open hop — or,
+    /// for the task's first, in `owner`'s: the task whose hop bound the trace to the task-local this one sees
+    /// (its parent, since a task's first hop binds it for its own children). Returns ``SharedHopOpening/stopped``
+    /// (and records a loop failure) if the hop limit is reached, and ``SharedHopOpening/traceIsOver`` if the trace
+    /// has been delivered: the hop runs in a task that outlived the command (an unstructured `Task` started in one
+    /// of its hops inherits the trace's task-local), and starts a trace of its own instead of being lost.
+    @usableFromInline
+    func begin(_ handler: String, task: Int, owner: Int) -> SharedHopOpening {
+        withContent { content in
+            // Its trace was delivered already: the hop runs in a task that outlived the command (an unstructured
+            // `Task` started inside it), after its last hop ended.
+            guard !isDelivered else { return .traceIsOver }
+            let startOffset = startOffset(first: content.records.isEmpty)
+            let index = content.records.count
+            let enclosing = content.tasks.innermost(of: task) ?? content.tasks.innermost(of: owner) ?? -1
+            guard index < maximumHops else {
+                content.tasks.opened(
+                    recordLoop(handler, startOffset: startOffset, enclosing: enclosing, in: &content), in: task,
+                    parent: enclosing, isOpen: false)
+                // A hop inside the one it was to nest in failed.
+                if enclosing >= 0 { content.tasks.note(.failed, inside: enclosing) }
+                return .stopped
+            }
+            content.addName(handler)
+            content.records.append(
+                HopRecord(
+                    handler: Int32(truncatingIfNeeded: index), registry: -1, decision: .passed,
+                    parent: Int32(truncatingIfNeeded: enclosing), startOffset: startOffset, inclusiveDuration: 0,
+                    selfDuration: 0))
+            content.tasks.opened(index, in: task, parent: enclosing, isOpen: true)
+            return .opened
+        }
+    }
+
+    /// Closes task `task`'s innermost open hop of a shared trace (see ``end(_:role:)``); the hop it was nested in
+    /// becomes the task's innermost if it is the task's own.
+    @usableFromInline
+    func end(_ returned: HopReturn, role: HandlerRole, task: Int) {
+        let now = now()
+        withContent { content in
+            guard let record = content.tasks.innermost(of: task) else { return }
+            var inside = content.tasks.records[record].inside
+            let (decision, reason, recovered) = Self.decision(
+                for: returned, role: role, wentOn: inside != .continued, failedInside: inside == .failed, record: record,
+                content: &content)
+            // What went on inside a hop that caught a failure, for the hop it ran in: the command went on (to the hop
+            // that failed), but no failure came out.
+            if recovered { inside = .passed }
+            let enclosing = Int(content.records[record].parent)
+            content.close(record, as: decision, at: now, traceStart: start)
+            // Hops run at once inside it: its own time is what none of them covered, not its time less their sum.
+            if content.tasks.records[record].hasLaterChildren { content.subtractChildrenCovering(record) }
+            if enclosing >= 0 { content.tasks.note(HopDecisionInference.wentOn(decision, inside: inside), inside: enclosing) }
+            // `close` is for one thread's hops, nested one in the other; here the innermost is the task's.
+            content.innermost = -1
+            content.tasks.closed(record, enclosing: enclosing, in: task)
+            if let reason { content.reasons.set(reason, at: record) }
+        }
+    }
+}
+
+extension ActiveTrace {
+    /// A shared trace's hops by task: which task opened each, and each task's innermost open hop.
+    struct TaskHopState: ~Copyable {
+        /// What a shared trace knows of one of its records besides the record itself.
+        struct RecordTask: BitwiseCopyable {
+            /// The task that opened it.
+            var task: Int
+            /// What went on inside it: `.continued` while nothing but observers' hops (or none) closed inside it,
+            /// `.passed` once a hop that did more than continue did (the command went on from it), `.failed` once
+            /// a hop inside it failed.
+            var inside: Decision
+            var isOpen: Bool
+            /// Whether a hop opened directly inside it after some other hop had been opened inside it: then it may
+            /// have run several at once (see `subtractChildrenCovering`).
+            var hasLaterChildren = false
+        }
+
+        /// A task with a hop open, and its innermost open hop.
+        struct TaskInnermost: BitwiseCopyable {
+            var task: Int
+            var record: Int
+        }
+
+        /// Each task with a hop open: a few at most.
+        var innermostByTask = PlainValueBuffer<TaskInnermost>(capacity: 4)
+        /// By record.
+        var records = PlainValueBuffer<RecordTask>()
+
+        var isEmpty: Bool { records.isEmpty }
+
+        /// Task `task`'s innermost open hop, if it has one.
+        func innermost(of task: Int) -> Int? {
+            for slot in 0..<innermostByTask.count where innermostByTask[slot].task == task {
+                return innermostByTask[slot].record
+            }
+            return nil
+        }
+
+        /// Notes that `wentOn` (``HopDecisionInference/wentOn(_:inside:)``) went on inside `record`.
+        mutating func note(_ wentOn: Decision, inside record: Int) {
+            guard wentOn != .continued, records[record].inside != .failed else { return }
+            records[record].inside = wentOn
+        }
+
+        /// Notes `record`, just opened (or, not `isOpen`, made closed) by task `task`.
+        mutating func opened(_ record: Int, in task: Int, parent: Int, isOpen open: Bool) {
+            records.append(RecordTask(task: task, inside: .continued, isOpen: open))
+            // A hop's first child is the next hop opened, so only a later child is written down: a sequential async
+            // chain writes nothing here (counting every child cost its traced row ~10 ns a hop, interleaved runs).
+            if parent >= 0, parent != record &- 1 { records[parent].hasLaterChildren = true }
+            guard open else { return }
+            for slot in 0..<innermostByTask.count where innermostByTask[slot].task == task {
+                innermostByTask[slot].record = record
+                return
+            }
+            innermostByTask.append(TaskInnermost(task: task, record: record))
+        }
+
+        /// Notes `record`, task `task`'s innermost, closed: the hop it was nested in is the task's innermost now if
+        /// the task opened it, else the task has none open.
+        mutating func closed(_ record: Int, enclosing: Int, in task: Int) {
+            records[record].isOpen = false
+            for slot in 0..<innermostByTask.count where innermostByTask[slot].task == task {
+                if enclosing >= 0, records[enclosing].task == task {
+                    innermostByTask[slot].record = enclosing
+                } else if let last = innermostByTask.popLast(), slot < innermostByTask.count {
+                    // Order does not matter: the last one takes the slot.
+                    innermostByTask[slot] = last
+                }
+                return
+            }
+        }
+
+        mutating func removeAll() {
+            innermostByTask.removeAll()
+            records.removeAll()
+        }
+    }
+}
+
+/// What opening a hop in a shared trace did (see ``ActiveTrace/begin(_:task:owner:)``).
+@usableFromInline
+enum SharedHopOpening {
+    /// The hop is open in the trace.
+    case opened
+    /// The hop limit is reached: the hop is recorded as a failure naming the loop, and its body is not traced.
+    case stopped
+    /// The trace has been delivered; the hop starts a trace of its own (an async hop, which checks
+    /// ``ActiveTrace/isDelivered`` first, finds this only when the trace was delivered in between, and runs
+    /// untraced).
+    case traceIsOver
+}
