@@ -34,7 +34,7 @@ struct LateResponders {
         let streamPath = arguments.input
         let player = MediaPlayer()
         let memory = InMemoryTraceSink()
-        let chain = try makeLateResponderChain(player: player, recorder: Recorder(sink: memory))
+        let chain = try makeLateResponderChain(player: player, recorder: Recorder(sink: memory, payloads: .captured))
         let screens = try chain.registry("Screens")
 
         let stream = try CommandStreamReader(path: streamPath)

@@ -59,7 +59,7 @@ struct ResponderChain {
         let effects = ModuleEffects()
         let types = moduleTypes(effects: effects)
         let memory = InMemoryTraceSink()
-        let chain = try definition.makeChain(types: types, recorder: Recorder(sink: memory))
+        let chain = try definition.makeChain(types: types, recorder: Recorder(sink: memory, payloads: .captured))
 
         // The dry run: who would take a help request from a cell? Nothing is performed.
         let help = JSONCommand(kind: "Menu", entry: "Cell", fields: ["action": "help"])

@@ -34,7 +34,10 @@ struct SignUpFlow {
         let memory = InMemoryTraceSink()
         let backend = Backend()
         try await backend.warmUp()
-        let flow = try makeSignUpChain(backend: backend, recorder: Recorder(sink: memory))
+        // Payloads make the log replayable; an email address is personal data, so the log keeps only that there
+        // was one (which is all the rules read).
+        let recorder = Recorder(sink: memory, payloads: .captured(redacting: { form in form["email"] = "<redacted>" }))
+        let flow = try makeSignUpChain(backend: backend, recorder: recorder)
 
         // Every sign-up at once: their hops interleave in time, yet each lands in its own trace.
         let results = await withTaskGroup(of: (Int, String).self) { group in

@@ -35,7 +35,7 @@ struct VendingMachine {
         let machine = makeValidatorChain(slowSensor: 2_000_000)
 
         var total = 0
-        ChainTracing.withRecorder(Recorder(sink: FanOutTraceSink([memory, log]))) {
+        ChainTracing.withRecorder(Recorder(sink: FanOutTraceSink([memory, log]), payloads: .captured)) {
             for coin in coins {
                 let kind = machine.validate(coin)
                 total += kind?.cents ?? 0

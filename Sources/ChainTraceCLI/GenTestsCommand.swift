@@ -153,7 +153,7 @@ struct GenTestsCommand: ParsableCommand {
             Terminal.standardError.writeText(
                 "chaintrace: warning: \(TerminalText.share(withoutPayload, of: recorded.count, "command")) in \(logNames) "
                     + "\(TerminalText.agreeing(withoutPayload, "has", "have")) no payload "
-                    + "(recorded with capturesPayloads: false); their tests send them with empty fields, so they may take "
+                    + "(recorded without payloads: a recorder captures them only with `payloads: .captured`); their tests send them with empty fields, so they may take "
                     + "another path than the recorded one (each such test says so)\n")
         }
         if afterChanges > 0 {
@@ -200,7 +200,7 @@ extension GenTestsCommand {
     static func notes(for trace: Trace, changes: ChangesWhileRecording) -> [String] {
         var notes: [String] = []
         if trace.payload == nil {
-            notes.append("Recorded without its payload (capturesPayloads: false): sent with empty fields, it may take another path.")
+            notes.append("Recorded without its payload (): sent with empty fields, it may take another path.")
         }
         let before = changes.made(before: trace)
         if !before.isEmpty {

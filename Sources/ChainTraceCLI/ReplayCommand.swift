@@ -129,7 +129,7 @@ struct ReplayCommand: ParsableCommand {
             Terminal.standardError.writeText(
                 "chaintrace: warning: \(TerminalText.share(reader.commandsWithoutPayload, of: report.commands, "command")) in "
                     + "\(stream) \(TerminalText.agreeing(reader.commandsWithoutPayload, "has", "have")) no payload "
-                    + "(recorded with capturesPayloads: false); they replay with empty fields, so their paths may differ "
+                    + "(recorded without payloads: a recorder captures them only with `payloads: .captured`); they replay with empty fields, so their paths may differ "
                     + "from the recording\n")
         }
         let otherChains = reader.commandsOfOtherChains

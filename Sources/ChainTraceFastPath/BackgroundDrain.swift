@@ -7,7 +7,7 @@ import Musl
 #endif
 
 /// What a ``BackgroundDrain`` hands the elements it drains to: a trace log's file, a tracer.
-public protocol BackgroundDrainConsumer: AnyObject, Sendable {
+@usableFromInline package protocol BackgroundDrainConsumer: AnyObject, Sendable {
     /// What recording threads hand over.
     associatedtype Element
 
@@ -43,11 +43,11 @@ public protocol BackgroundDrainConsumer: AnyObject, Sendable {
 /// Docs/Performance.md. Tested through both sinks: traces from many threads all reach the log once, in each
 /// thread's order, drops counted and recorded (`BackgroundTraceLogSinkTests`); spans made on the drain's thread
 /// equal those the recording thread makes, and made plus dropped is every trace (`SpanTraceSinkBackgroundTests`).
-public final class BackgroundDrain<Consumer: BackgroundDrainConsumer>: @unchecked Sendable {
+@usableFromInline package final class BackgroundDrain<Consumer: BackgroundDrainConsumer>: @unchecked Sendable {
     /// One recording thread's queue, and the count of elements it dropped (written by that thread only).
-    public final class ThreadQueue: @unchecked Sendable {
+    @usableFromInline package final class ThreadQueue: @unchecked Sendable {
         /// The elements handed over.
-        public let queue: HandOffQueue<Consumer.Element>
+        @usableFromInline package let queue: HandOffQueue<Consumer.Element>
         let dropped = PublishedCounter()
         /// The part of `dropped` already passed to the consumer (drain thread only).
         var droppedReported: Int64 = 0
@@ -57,7 +57,7 @@ public final class BackgroundDrain<Consumer: BackgroundDrainConsumer>: @unchecke
         }
 
         /// Notes one dropped element (the owning thread only).
-        public func noteDropped() {
+        @usableFromInline package func noteDropped() {
             dropped.increment()
         }
 
@@ -74,7 +74,7 @@ public final class BackgroundDrain<Consumer: BackgroundDrainConsumer>: @unchecke
     }
 
     /// What the drained elements go to.
-    public let consumer: Consumer
+    @usableFromInline package let consumer: Consumer
     private let queues = LockedValue<[ThreadQueue]>([])
     /// Drops counted by queues of threads that have exited.
     private let removedDropped = LockedValue(0)
@@ -84,44 +84,44 @@ public final class BackgroundDrain<Consumer: BackgroundDrainConsumer>: @unchecke
 
     /// A drain into `consumer` that passes `flushing` at least every `flushInterval` (at least a millisecond);
     /// ``start()`` starts its thread.
-    public init(consumer: Consumer, flushInterval: Duration) {
+    @usableFromInline package init(consumer: Consumer, flushInterval: Duration) {
         self.consumer = consumer
         let (seconds, attoseconds) = flushInterval.components
         self.flushInterval = max(1_000_000, seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000)
     }
 
     /// Starts the thread. It holds the drain until it returns, after ``close()``.
-    public func start() {
+    @usableFromInline package func start() {
         thread = JoinableThread { [self] in run() }
     }
 
     /// A new queue for a recording thread.
-    public func register(capacity: Int) -> ThreadQueue {
+    @usableFromInline package func register(capacity: Int) -> ThreadQueue {
         let queue = ThreadQueue(capacity: capacity)
         queues.withLock { $0.append(queue) }
         return queue
     }
 
     /// Every element dropped so far, by every thread.
-    public var droppedCount: Int {
+    @usableFromInline package var droppedCount: Int {
         queues.withLock { $0.reduce(0) { $0 + Int($1.droppedCount) } } + removedDropped.withLock { $0 }
     }
 
     /// Wakes the drain (a recording thread found its queue full).
-    public func wake() {
+    @usableFromInline package func wake() {
         control.withLock { _ in }
     }
 
     /// Wakes the drain and waits until it has made a pass (or a millisecond has gone by, or it is closing): what a
     /// recording thread whose queue is full does, rather than spin, so that the core goes to the drain (and to
     /// any other busy thread) instead. It does not say there is room now: the caller tries again.
-    public func waitForAPass() {
+    @usableFromInline package func waitForAPass() {
         let seen = control.withLock { $0.passes }
         control.wait(atMost: 1_000_000) { $0.passes != seen || $0.closing || $0.finished }
     }
 
     /// Returns once every element handed over before the call has been through a flushing pass.
-    public func flush() {
+    @usableFromInline package func flush() {
         let ticket = control.withLock { control -> Int in
             control.flushesRequested += 1
             return control.flushesRequested
@@ -130,7 +130,7 @@ public final class BackgroundDrain<Consumer: BackgroundDrainConsumer>: @unchecke
     }
 
     /// Delivers everything handed over, stops the thread and finishes the consumer.
-    public func close() {
+    @usableFromInline package func close() {
         control.withLock { $0.closing = true }
         thread?.join()
         thread = nil

@@ -4,27 +4,27 @@
 /// byte by byte to the line's array, every byte paid the array's uniqueness and capacity check, and the hop loop
 /// spent a quarter of the writer thread's time in them (perf, `chaintrace-log-kill-probe`); a chunk pays them once.
 /// Differential test: ByteChunkTests (against `String(number)`).
-public struct ByteChunk {
+@usableFromInline package struct ByteChunk {
     @usableFromInline var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
         UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
         UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     @usableFromInline var written = 0
     /// The bytes written so far.
-    @inlinable public var count: Int { written }
+    @inlinable package var count: Int { written }
 
     /// The most bytes a chunk holds.
-    public static var capacity: Int { 192 }
+    @usableFromInline package static var capacity: Int { 192 }
     /// The most bytes one ``append(decimal:)`` writes.
-    public static var decimalWidth: Int { 20 }
+    @usableFromInline package static var decimalWidth: Int { 20 }
 
     /// An empty chunk.
-    @inlinable public init() {}
+    @inlinable package init() {}
 
     /// Whether `byteCount` more bytes fit.
-    @inlinable public func hasRoom(for byteCount: Int) -> Bool { written + byteCount <= Self.capacity }
+    @inlinable package func hasRoom(for byteCount: Int) -> Bool { written + byteCount <= Self.capacity }
 
     /// Appends one byte; the caller checks ``hasRoom(for:)``.
-    @inlinable public mutating func append(_ byte: UInt8) {
+    @inlinable package mutating func append(_ byte: UInt8) {
         assert(hasRoom(for: 1), "ByteChunk overflow")
         let index = written
         withUnsafeMutableBytes(of: &storage) { $0[index] = byte }
@@ -38,7 +38,7 @@ public struct ByteChunk {
     /// numbers took 12% of the compact log writer's time (perf, `chaintrace replay --trace-out` of the million-line
     /// *nested* file: ~47 numbers a trace, most of two to four digits), now 8%; the benchmark's "block when
     /// behind" row, whose caller waits for the writer, 39.5–40.9 → 38.1–39.7 ns a hop (12 interleaved rounds).
-    @inlinable public mutating func append(decimal number: Int64) {
+    @inlinable package mutating func append(decimal number: Int64) {
         assert(hasRoom(for: Self.decimalWidth), "ByteChunk overflow")
         var start = written
         var magnitude = number.magnitude
@@ -81,7 +81,7 @@ public struct ByteChunk {
     }
 
     /// Appends the bytes to `array` and empties the chunk.
-    @inlinable public mutating func move(to array: inout [UInt8]) {
+    @inlinable package mutating func move(to array: inout [UInt8]) {
         let count = written
         withUnsafeBytes(of: &storage) { bytes in
             array.append(contentsOf: UnsafeBufferPointer(start: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count))

@@ -4,18 +4,18 @@
 /// What it buys: passing a command along a chain copies one reference, and a stream of a million commands is
 /// decoded without allocating one per line (the reader refills the previous command's storage when the chain is
 /// done with it); the line is kept so that the id and the fields are only made if someone asks, and most replayed
-/// commands are never asked. The public model (ChainTraceDefinitions' `JSONCommand`) is a value over it.
+/// commands are never asked. The package model (ChainTraceDefinitions' `JSONCommand`) is a value over it.
 ///
 /// `Fields` is the command's data (a `JSONValue` object). Never changed while anyone else can see it: a change to
 /// a command makes a new storage, and a reader refills one only when it is uniquely referenced. That is what makes
 /// `@unchecked Sendable` sound.
-public final class CommandStorage<Fields>: @unchecked Sendable {
+@usableFromInline package final class CommandStorage<Fields>: @unchecked Sendable {
     /// What a decoder refills for every line, read by the rules on every test: in an ``UncheckedCell``, since
     /// only the thread that holds the command alone writes it; the run-time exclusivity check on these fields
     /// cost a replay of a flat million-line stream about half its speed.
     @usableFromInline let contents: UncheckedCell<Contents>
     /// The values of the fields a chain's rules read, when a decoder filled them.
-    public let slots: SlotValues<Fields>?
+    @usableFromInline package let slots: SlotValues<Fields>?
     /// The fields parsed from the kept line, once asked for (``fields(parsingLineWith:)``), with the line's
     /// generation they were parsed from. Locked: a command is `Sendable`, and a fan-out's tasks may read one
     /// command's fields at once.
@@ -54,44 +54,44 @@ public final class CommandStorage<Fields>: @unchecked Sendable {
     }
 
     /// What kind of command it is.
-    @inlinable public var kind: String {
+    @inlinable package var kind: String {
         _read { yield contents.value.kind }
         _modify { yield &contents.value.kind }
     }
     /// The id, when it was made into a `String` (else see ``idInLine``).
-    @inlinable public var id: String? {
+    @inlinable package var id: String? {
         _read { yield contents.value.id }
         _modify { yield &contents.value.id }
     }
     /// The handler to send it to.
-    @inlinable public var entry: String? {
+    @inlinable package var entry: String? {
         _read { yield contents.value.entry }
         _modify { yield &contents.value.entry }
     }
     /// The fields, unless ``fieldsInLine``.
-    @inlinable public var fields: Fields {
+    @inlinable package var fields: Fields {
         _read { yield contents.value.fields }
         _modify { yield &contents.value.fields }
     }
     /// Whether the fields are the kept line's members other than kind, id and entry.
-    @inlinable public var fieldsInLine: Bool {
+    @inlinable package var fieldsInLine: Bool {
         _read { yield contents.value.fieldsInLine }
         _modify { yield &contents.value.fieldsInLine }
     }
     /// Where in the kept line the id's text is, when it was left there.
-    @inlinable public var idInLine: Range<Int>? {
+    @inlinable package var idInLine: Range<Int>? {
         _read { yield contents.value.idInLine }
         _modify { yield &contents.value.idInLine }
     }
 
     /// Where in the kept line the kind, id and entry members are (empty ranges for those it does not have).
-    @inlinable public var membersOutsideFields: (Range<Int>, Range<Int>, Range<Int>) {
+    @inlinable package var membersOutsideFields: (Range<Int>, Range<Int>, Range<Int>) {
         _read { yield contents.value.membersOutsideFields }
         _modify { yield &contents.value.membersOutsideFields }
     }
 
     /// A command of these contents, with empty `slots` when given.
-    @inlinable public init(kind: String, id: String?, entry: String?, fields: Fields, slots: SlotValues<Fields>?) {
+    @inlinable package init(kind: String, id: String?, entry: String?, fields: Fields, slots: SlotValues<Fields>?) {
         contents = UncheckedCell.make(Contents(kind: kind, id: id, entry: entry, fields: fields))
         self.slots = slots
     }
@@ -108,7 +108,7 @@ public final class CommandStorage<Fields>: @unchecked Sendable {
     /// late-responders sample's chain with ten screens registered by the stream, each with rules on fields of its
     /// own, and 200 000 commands: 0.98–1.03 s before, 0.43–0.56 s with it (three runs each).
     /// `StreamFieldsParsedOnceTests` compares it with fresh parses, the storage refilled between them.
-    public func fields(parsingLineWith parse: (UnsafeBufferPointer<UInt8>) -> Fields) -> Fields {
+    @usableFromInline package func fields(parsingLineWith parse: (UnsafeBufferPointer<UInt8>) -> Fields) -> Fields {
         let generation = contents.value.lineGeneration
         return parsedFields.withLock { parsed in
             if let parsed, parsed.generation == generation { return parsed.fields }
@@ -119,7 +119,7 @@ public final class CommandStorage<Fields>: @unchecked Sendable {
     }
 
     /// Keeps a copy of `bytes` as the line.
-    @inlinable public func setLine(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable package func setLine(_ bytes: UnsafeBufferPointer<UInt8>) {
         contents.value.lineGeneration &+= 1
         if bytes.count > contents.value.lineBytes.count {
             contents.value.lineBytes.deallocate()
@@ -130,22 +130,22 @@ public final class CommandStorage<Fields>: @unchecked Sendable {
     }
 
     /// The text of a part of the line.
-    @inlinable public func lineText(_ range: Range<Int>) -> String {
+    @inlinable package func lineText(_ range: Range<Int>) -> String {
         withLine { Self.text(range, of: $0) }
     }
 
     /// The text of `range` in `bytes`, a line the decoder checked.
-    @inlinable public static func text(_ range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) -> String {
+    @inlinable package static func text(_ range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     /// Calls `body` with the line's bytes.
-    @inlinable public func withLine<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+    @inlinable package func withLine<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
         body(UnsafeBufferPointer(rebasing: contents.value.lineBytes[..<contents.value.lineCount]))
     }
 
     /// A storage of its own with the same contents, but `kind`, `id` or `entry` replaced when given.
-    @inlinable public func with(kind: String? = nil, id: String?? = nil, entry: String?? = nil) -> CommandStorage {
+    @inlinable package func with(kind: String? = nil, id: String?? = nil, entry: String?? = nil) -> CommandStorage {
         let copy = CommandStorage(
             kind: kind ?? self.kind, id: id ?? self.id, entry: entry ?? self.entry, fields: fields, slots: slots?.copy())
         copy.idInLine = id == nil ? idInLine : nil

@@ -13,13 +13,13 @@ import CChainTraceSupport
 /// ``ThreadLocalObject``).
 ///
 /// `@unchecked Sendable`: the value is only reached with the mutex held.
-public final class ConditionLock<Value>: @unchecked Sendable {
+@usableFromInline package final class ConditionLock<Value>: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var value: Value
 
     /// A lock around `value`.
-    public init(_ value: Value) {
+    @usableFromInline package init(_ value: Value) {
         self.value = value
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -41,7 +41,7 @@ public final class ConditionLock<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with the value, then wakes every waiter (they look at the value again).
-    public func withLock<T>(_ body: (inout Value) -> T) -> T {
+    @usableFromInline package func withLock<T>(_ body: (inout Value) -> T) -> T {
         pthread_mutex_lock(mutex)
         defer {
             pthread_cond_broadcast(condition)
@@ -52,7 +52,7 @@ public final class ConditionLock<Value>: @unchecked Sendable {
 
     /// Waits until `ready` says the value allows going on, then runs `body` with the value (the lock held from the
     /// check on) and whether it had to wait, and wakes every waiter.
-    public func withLock<T>(whenever ready: (Value) -> Bool, _ body: (inout Value, _ waited: Bool) -> T) -> T {
+    @usableFromInline package func withLock<T>(whenever ready: (Value) -> Bool, _ body: (inout Value, _ waited: Bool) -> T) -> T {
         pthread_mutex_lock(mutex)
         var waited = false
         while !ready(value) {
@@ -67,14 +67,14 @@ public final class ConditionLock<Value>: @unchecked Sendable {
     }
 
     /// Waits until `ready` says the value allows going on.
-    public func wait(until ready: (Value) -> Bool) {
+    @usableFromInline package func wait(until ready: (Value) -> Bool) {
         pthread_mutex_lock(mutex)
         while !ready(value) { pthread_cond_wait(condition, mutex) }
         pthread_mutex_unlock(mutex)
     }
 
     /// Waits at most `nanoseconds` (less than a second) unless `ready` already says to go on, or a change wakes it.
-    public func wait(atMost nanoseconds: Int, unless ready: (Value) -> Bool) {
+    @usableFromInline package func wait(atMost nanoseconds: Int, unless ready: (Value) -> Bool) {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         guard !ready(value) else { return }
@@ -94,11 +94,11 @@ public final class ConditionLock<Value>: @unchecked Sendable {
 }
 
 /// A thread of its own that runs one closure, and can be waited for.
-public final class JoinableThread: @unchecked Sendable {
+@usableFromInline package final class JoinableThread: @unchecked Sendable {
     private var handle: pthread_t?
 
     /// Starts a thread running `body`.
-    public init(_ body: @escaping @Sendable () -> Void) {
+    @usableFromInline package init(_ body: @escaping @Sendable () -> Void) {
         final class Box {
             let body: @Sendable () -> Void
             init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -124,14 +124,14 @@ public final class JoinableThread: @unchecked Sendable {
 
     /// Starts a thread running `body`, which the caller hands over with everything it holds (a reader only that
     /// thread will use): `sending`, so the compiler checks the caller keeps nothing of it.
-    public convenience init(running body: sending @escaping () -> Void) {
+    @usableFromInline package convenience init(running body: sending @escaping () -> Void) {
         // The closure is the new thread's alone from here on; the wrapper only carries it there.
         nonisolated(unsafe) let handedOver = body
         self.init { handedOver() }
     }
 
     /// Waits for the thread to finish (once; later calls return at once).
-    public func join() {
+    @usableFromInline package func join() {
         guard let handle else { return }
         pthread_join(handle, nil)
         self.handle = nil

@@ -11,7 +11,7 @@ import CChainTraceSupport
 ///
 /// Sound only with exactly one producer thread at a time (``push(_:)``) and one consumer thread at a time
 /// (``pop()``, ``drain(_:)``); the owner of the queue guarantees that (a thread's own queue; the writer thread).
-public final class HandOffQueue<Element>: @unchecked Sendable {
+@usableFromInline package final class HandOffQueue<Element>: @unchecked Sendable {
     @usableFromInline let slots: UnsafeMutablePointer<Element?>
     @usableFromInline let mask: Int
     /// Positions as counters that only grow: `tail - head` is the count. Each is written by one side only.
@@ -24,7 +24,7 @@ public final class HandOffQueue<Element>: @unchecked Sendable {
     @usableFromInline let released: UnsafeMutablePointer<Int64>
 
     /// A queue holding at most `capacity` elements, rounded up to a power of two (at least 2).
-    public init(capacity: Int) {
+    @usableFromInline package init(capacity: Int) {
         var size = 2
         while size < capacity, size < 1 << 30 { size <<= 1 }
         mask = size - 1
@@ -48,19 +48,19 @@ public final class HandOffQueue<Element>: @unchecked Sendable {
     }
 
     /// The most elements the queue holds.
-    public var capacity: Int { mask + 1 }
+    @usableFromInline package var capacity: Int { mask + 1 }
 
     @usableFromInline var headPointer: UnsafeMutablePointer<Int64> { positions }
     @usableFromInline var tailPointer: UnsafeMutablePointer<Int64> { positions + 8 }
 
     /// How often (in pushes) the producer looks at the consumer's head, to learn which slots it has finished with.
-    @inlinable public static var releaseInterval: Int64 { 32 }
+    @inlinable package static var releaseInterval: Int64 { 32 }
 
     /// Adds `element` at the tail; `false` (and nothing added) when the queue is full. Producer only.
     ///
     /// Also releases, on this thread, an element the consumer has finished with (see ``drainBorrowing(_:)``).
     @inlinable
-    public func push(_ element: Element) -> Bool {
+    package func push(_ element: Element) -> Bool {
         push(element, reclaiming: { $0 = nil })
     }
 
@@ -71,7 +71,7 @@ public final class HandOffQueue<Element>: @unchecked Sendable {
     ///
     /// What it buys, measured: see `Trace.recycle(_:on:)`, the one reclaimer.
     @inlinable
-    public func push(_ element: Element, reclaiming reclaim: (inout Element?) -> Void) -> Bool {
+    package func push(_ element: Element, reclaiming reclaim: (inout Element?) -> Void) -> Bool {
         let tail = tailPointer.pointee  // only this thread writes it
         if tail - cachedHead.pointee > Int64(mask) || tail % Self.releaseInterval == 0 {
             cachedHead.pointee = chaintrace_load_acquire(headPointer)
@@ -97,7 +97,7 @@ public final class HandOffQueue<Element>: @unchecked Sendable {
 
     /// Removes and returns the element at the head, or `nil` when the queue is empty. Consumer only.
     @inlinable
-    public func pop() -> Element? {
+    package func pop() -> Element? {
         let head = headPointer.pointee  // only this thread writes it
         guard chaintrace_load_acquire(tailPointer) > head else { return nil }
         let element = slots[Int(head) & mask].take()
@@ -107,7 +107,7 @@ public final class HandOffQueue<Element>: @unchecked Sendable {
 
     /// Hands every element present now to `body`, oldest first, and returns how many. Consumer only.
     @inlinable
-    public func drain(_ body: (Element) -> Void) -> Int {
+    package func drain(_ body: (Element) -> Void) -> Int {
         let head = headPointer.pointee
         let tail = chaintrace_load_acquire(tailPointer)
         guard tail > head else { return 0 }
@@ -127,7 +127,7 @@ public final class HandOffQueue<Element>: @unchecked Sendable {
     /// (`chaintrace-benchmarks`, "trace log … payloads" rows; the numbers are in Docs/Performance.md). The cost:
     /// up to a queue's capacity of finished elements stay alive until the producer pushes again.
     @inlinable
-    public func drainBorrowing(_ body: (borrowing Element) -> Void) -> Int {
+    package func drainBorrowing(_ body: (borrowing Element) -> Void) -> Int {
         let head = headPointer.pointee
         let tail = chaintrace_load_acquire(tailPointer)
         guard tail > head else { return 0 }
@@ -139,7 +139,7 @@ public final class HandOffQueue<Element>: @unchecked Sendable {
     }
 
     /// Whether the queue looked empty at the moment of the call (either side may ask).
-    public var isEmpty: Bool {
+    @usableFromInline package var isEmpty: Bool {
         chaintrace_load_acquire(tailPointer) == chaintrace_load_acquire(headPointer)
     }
 }

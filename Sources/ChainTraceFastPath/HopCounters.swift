@@ -10,22 +10,22 @@
 /// It knows nothing of traces: handlers and decisions are numbers, and the profile maps its hops onto them.
 /// `public` and `@inlinable` for the reason ``JSONByteCursor`` gives: ``add(_:selfNanoseconds:inclusiveNanoseconds:at:)``
 /// runs for every hop `stats` and `replay` count.
-public final class HopCounters: @unchecked Sendable {
+@usableFromInline package final class HopCounters: @unchecked Sendable {
     /// One handler's counts.
-    public struct Row {
-        public var seen = 0
-        public var accepted = 0
-        public var passed = 0
-        public var continued = 0
-        public var failed = 0
-        public var totalSelfNanoseconds: UInt64 = 0
-        public var totalInclusiveNanoseconds: UInt64 = 0
+    @usableFromInline package struct Row {
+        @usableFromInline package var seen = 0
+        @usableFromInline package var accepted = 0
+        @usableFromInline package var passed = 0
+        @usableFromInline package var continued = 0
+        @usableFromInline package var failed = 0
+        @usableFromInline package var totalSelfNanoseconds: UInt64 = 0
+        @usableFromInline package var totalInclusiveNanoseconds: UInt64 = 0
 
-        @inlinable public init() {}
+        @inlinable package init() {}
     }
 
     /// What a counted hop decided.
-    public enum CountedDecision {
+    @usableFromInline package enum CountedDecision {
         case accepted, passed, continued, failed
     }
 
@@ -33,7 +33,7 @@ public final class HopCounters: @unchecked Sendable {
     /// folded into the handler's histogram later: a counter increment per hop instead of a histogram record.
     /// The histogram keeps those values exactly too (its first bucket has one-nanosecond steps up to 256), so
     /// folding changes no result.
-    public static var exactSelfTimeLimit: Int { 256 }
+    @usableFromInline package static var exactSelfTimeLimit: Int { 256 }
 
     /// Every count, in an ``UncheckedCell``: a profile writes only counters it holds alone, from one thread, and
     /// the run-time exclusivity check on these fields, read on every hop, cost `stats` and `replay` more than the
@@ -103,7 +103,7 @@ public final class HopCounters: @unchecked Sendable {
         _modify { yield &cell.value.pending }
     }
     /// How many self times are pending, not yet folded into a histogram.
-    @inlinable public var pendingCount: Int {
+    @inlinable package var pendingCount: Int {
         _read { yield cell.value.pendingCount }
         _modify { yield &cell.value.pendingCount }
     }
@@ -132,7 +132,7 @@ public final class HopCounters: @unchecked Sendable {
         _modify { yield &cell.value.linkCounts }
     }
     /// Where each name of the traces being added is among the handlers (see ``setHandlers(byName:)``).
-    @inlinable public var handlerByName: UnsafeMutablePointer<Int> {
+    @inlinable package var handlerByName: UnsafeMutablePointer<Int> {
         _read { yield cell.value.handlerByName }
         _modify { yield &cell.value.handlerByName }
     }
@@ -142,7 +142,7 @@ public final class HopCounters: @unchecked Sendable {
     }
 
     /// Empty counters.
-    public init() {
+    @usableFromInline package init() {
         cell = UncheckedCell.make(Fields(handlers: 8, links: 16))
         firstLink.initialize(to: -1)
     }
@@ -172,12 +172,12 @@ public final class HopCounters: @unchecked Sendable {
     }
 
     /// Counters of their own with the same counts.
-    public func copy() -> HopCounters {
+    @usableFromInline package func copy() -> HopCounters {
         HopCounters(copying: self)
     }
 
     /// Sets where each name of the traces being added is among the handlers.
-    public func setHandlers(byName indexes: UnsafeBufferPointer<Int>) {
+    @usableFromInline package func setHandlers(byName indexes: UnsafeBufferPointer<Int>) {
         handlerByName.deallocate()
         handlerByName = .allocate(capacity: indexes.count)
         cell.value.handlerByNameCapacity = indexes.count
@@ -190,7 +190,7 @@ public final class HopCounters: @unchecked Sendable {
     /// a time is copied a logarithmic number of times, not once per name (see `CompactNameMapping`). With it and
     /// the mapping, `chaintrace stats` over a compact log of 50 000 traces each naming a handler of its own: 17.8 s
     /// before, 1.56 s after (`ManyHandlerNamesTests` checks the profile against plain traces').
-    public func appendHandlers(byName indexes: UnsafeBufferPointer<Int>) {
+    @usableFromInline package func appendHandlers(byName indexes: UnsafeBufferPointer<Int>) {
         let count = handlerByNameCount + indexes.count
         if count > cell.value.handlerByNameCapacity {
             let capacity = Swift.max(count, cell.value.handlerByNameCapacity * 2)
@@ -205,7 +205,7 @@ public final class HopCounters: @unchecked Sendable {
     }
 
     /// Makes room for one more handler, with index ``handlerCount`` before the call.
-    public func addHandler() {
+    @usableFromInline package func addHandler() {
         if handlerCount == handlerCapacity {
             let capacity = handlerCapacity * 2
             Self.grow(&rows, from: handlerCount, to: capacity)
@@ -229,7 +229,7 @@ public final class HopCounters: @unchecked Sendable {
     /// Counts a hop of handler `index`; `false` when its self time is too long to count here, for the caller's
     /// histogram.
     @inline(__always)
-    @inlinable public func add(
+    @inlinable package func add(
         _ decision: CountedDecision, selfNanoseconds: UInt64, inclusiveNanoseconds: UInt64, at index: Int
     ) -> Bool {
         let row = rows + index
@@ -252,11 +252,11 @@ public final class HopCounters: @unchecked Sendable {
     }
 
     /// How many of a node's links a count scans before it looks the target up instead (see `longLinks`).
-    public static var scannedLinks: Int { 32 }
+    @usableFromInline package static var scannedLinks: Int { 32 }
 
     /// Counts one command going from node `from` (0 for its arrival, `i + 1` for handler `i`) to handler `to`.
     @inline(__always)
-    @inlinable public func countLink(from: Int, to: Int) {
+    @inlinable package func countLink(from: Int, to: Int) {
         var link = Int(firstLink[from])
         var scanned = 0
         while link >= 0 {
@@ -317,7 +317,7 @@ public final class HopCounters: @unchecked Sendable {
     }
 
     /// Adds another profile's counts of a handler to handler `index` (saturating, as counting does).
-    public func add(_ other: Row, at index: Int) {
+    @usableFromInline package func add(_ other: Row, at index: Int) {
         func sum<Number: FixedWidthInteger>(_ left: Number, _ right: Number) -> Number {
             let (total, overflow) = left.addingReportingOverflow(right)
             return overflow ? .max : total
@@ -333,7 +333,7 @@ public final class HopCounters: @unchecked Sendable {
     }
 
     /// Adds `count` commands going along a link, as ``countLink(from:to:)`` does one.
-    public func addLink(from: Int, to: Int, count: Int) {
+    @usableFromInline package func addLink(from: Int, to: Int, count: Int) {
         guard count > 0 else { return }
         countLink(from: from, to: to)
         guard let link = link(from: from, to: to) else { return }
@@ -342,23 +342,23 @@ public final class HopCounters: @unchecked Sendable {
     }
 
     /// Handler `index`'s counts.
-    public func row(_ index: Int) -> Row {
+    @usableFromInline package func row(_ index: Int) -> Row {
         rows[index]
     }
 
     /// Calls `body` with handler `index`'s pending self-time counters.
-    public func withPendingSelfTimes<Result>(of index: Int, _ body: (UnsafeBufferPointer<UInt32>) -> Result) -> Result {
+    @usableFromInline package func withPendingSelfTimes<Result>(of index: Int, _ body: (UnsafeBufferPointer<UInt32>) -> Result) -> Result {
         body(UnsafeBufferPointer(start: pending + index * Self.exactSelfTimeLimit, count: Self.exactSelfTimeLimit))
     }
 
     /// Empties every handler's pending self-time counters (after they were folded).
-    public func clearPendingSelfTimes() {
+    @usableFromInline package func clearPendingSelfTimes() {
         pending.update(repeating: 0, count: handlerCount * Self.exactSelfTimeLimit)
         pendingCount = 0
     }
 
     /// Every link with its count: `from` is the node (0 for the arrival), `to` the handler.
-    public func forEachLink(_ body: (_ from: Int, _ to: Int, _ count: Int) -> Void) {
+    @usableFromInline package func forEachLink(_ body: (_ from: Int, _ to: Int, _ count: Int) -> Void) {
         for from in 0...handlerCount {
             var link = Int(firstLink[from])
             while link >= 0 {

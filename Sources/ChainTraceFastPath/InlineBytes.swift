@@ -15,12 +15,17 @@
 /// making, filling and freeing it were about a tenth of that replay's samples (perf, the benchmark's *varied*
 /// stream shape); the numbers with this are in Docs/Performance.md ("Stop 55"). Tested against an array filled the
 /// same way (`FastPathAlgorithmTests`).
-package enum InlineBytes {
+@usableFromInline package enum InlineBytes {
     /// What the object's allocation holds before its bytes: how many were written, and where the second of the
     /// two parts they may be written as begins.
     @usableFromInline struct Header {
         @usableFromInline var count: Int
         @usableFromInline var split: Int
+
+        @usableFromInline init(count: Int, split: Int) {
+            self.count = count
+            self.split = split
+        }
     }
 
     /// An object of `type` with room for `capacity` bytes, which `fill` writes from the pointer it is given; it

@@ -16,26 +16,26 @@ import Musl
 /// log and command stream decoders in other modules, and Swift 6.3 does not inline `package` declarations across
 /// modules (called out of line, they cost the replay of a million commands about a third of its speed). The
 /// general path it falls back to, and the step that makes a `JSONValue`, are in ChainTraceJSON.
-public struct JSONByteCursor {
-    public let bytes: UnsafeBufferPointer<UInt8>
-    public var index = 0
+@usableFromInline package struct JSONByteCursor {
+    @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline package var index = 0
     /// Not retained: a cursor lives for one line, inside a call on the decoder that holds the table (as the
     /// bytes it reads are not owned either). Retaining it costs two atomic operations per line: replaying a flat
     /// million-command stream took 7.5% longer with it retained (best of 7 interleaved runs; a stream of varied
     /// lines and `stats` moved by less than 3%, within the noise).
-    public let names: UnretainedObject<NameTable>
+    @usableFromInline package let names: UnretainedObject<NameTable>
     /// How many objects and arrays enclose the cursor: with the ones a value opens, at most ``maximumDepth``, as
     /// the general parser allows. Counted by ``members(_:)`` and ``elements(_:)``; a decoder that opens a
     /// line's object itself sets it.
-    public var depth = 0
+    @usableFromInline package var depth = 0
 
-    @inlinable public init(bytes: UnsafeBufferPointer<UInt8>, names: NameTable) {
+    @inlinable package init(bytes: UnsafeBufferPointer<UInt8>, names: NameTable) {
         self.bytes = bytes
         self.names = UnretainedObject(names)
     }
 
     /// Whether only white space is left.
-    @inlinable public mutating func isAtEnd() -> Bool {
+    @inlinable package mutating func isAtEnd() -> Bool {
         skipWhiteSpace()
         return index == bytes.count
     }
@@ -43,7 +43,7 @@ public struct JSONByteCursor {
     /// Walks an object's members, calling `member` with each key (the value still to read); `false` (the general
     /// parser then reports the exact error) for bad syntax, a key given twice, a key with an escape or non-ASCII
     /// text, more than ``maximumFastMembers`` members, or an object past ``maximumDepth``.
-    @inlinable public mutating func members(_ member: (inout JSONByteCursor, RawKey) -> Bool) -> Bool {
+    @inlinable package mutating func members(_ member: (inout JSONByteCursor, RawKey) -> Bool) -> Bool {
         skipWhiteSpace()
         guard depth < Self.maximumDepth, take(UInt8(ascii: "{")) else { return false }
         depth &+= 1
@@ -73,13 +73,13 @@ public struct JSONByteCursor {
     }
 
     /// The most members an object may have on the fast path; a larger one is read by the general parser.
-    public static var maximumFastMembers: Int { 64 }
+    @usableFromInline package static var maximumFastMembers: Int { 64 }
 
     /// The most objects and arrays that may enclose a value, its own included, as in the general parser.
-    public static var maximumDepth: Int { 512 }
+    @usableFromInline package static var maximumDepth: Int { 512 }
 
     /// Walks an array's elements, calling `element` with the cursor at each; `false` on any problem.
-    @inlinable public mutating func elements(_ element: (inout JSONByteCursor) -> Bool) -> Bool {
+    @inlinable package mutating func elements(_ element: (inout JSONByteCursor) -> Bool) -> Bool {
         skipWhiteSpace()
         guard depth < Self.maximumDepth, take(UInt8(ascii: "[")) else { return false }
         depth &+= 1
@@ -96,7 +96,7 @@ public struct JSONByteCursor {
     }
 
     /// A string without escapes, as its bytes, for keys compared without making a `String`.
-    @inlinable public mutating func rawString() -> RawKey? {
+    @inlinable package mutating func rawString() -> RawKey? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
         index += plainStringByteCount()
@@ -109,7 +109,7 @@ public struct JSONByteCursor {
     /// or non-ASCII. Reads eight bytes at a time, since most strings in a line are names and ids of a few
     /// ASCII letters.
     @inline(__always)
-    @inlinable public func plainStringByteCount() -> Int {
+    @inlinable package func plainStringByteCount() -> Int {
         guard let base = bytes.baseAddress else { return 0 }
         return Self.plainByteCount(base, from: index, end: bytes.count)
     }
@@ -117,7 +117,7 @@ public struct JSONByteCursor {
     /// The high bit of each byte of `word` (first byte lowest) that is `"`, `\`, below 0x20 or from 0x80 up. Bytes
     /// after the first one flagged may be flagged wrongly (a borrow carries up), so only the lowest flag counts.
     @inline(__always)
-    @inlinable public static func bytesNeedingALook(_ word: UInt64) -> UInt64 {
+    @inlinable package static func bytesNeedingALook(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
         let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
@@ -129,7 +129,7 @@ public struct JSONByteCursor {
 
     /// A string that is usually one of a few (handler names, kinds): the same `String` is handed out for the
     /// same bytes, so repeated names cost no allocation.
-    @inlinable public mutating func name() -> String? {
+    @inlinable package mutating func name() -> String? {
         let start = index
         guard let raw = rawString() else {
             index = start
@@ -139,7 +139,7 @@ public struct JSONByteCursor {
     }
 
     /// A string, escapes decoded; `nil` for anything the general parser rejects.
-    @inlinable public mutating func string() -> String? {
+    @inlinable package mutating func string() -> String? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
         index += plainStringByteCount()
@@ -184,7 +184,7 @@ public struct JSONByteCursor {
     }
 
     /// An integer (no fraction or exponent) within Int64, at least `minimum`.
-    @inlinable public mutating func integer(atLeast minimum: Int64 = .min) -> Int64? {
+    @inlinable package mutating func integer(atLeast minimum: Int64 = .min) -> Int64? {
         let negative = take(UInt8(ascii: "-"))
         guard index < bytes.count, isDigit(bytes[index]) else { return nil }
         if bytes[index] == UInt8(ascii: "0"), index + 1 < bytes.count, isDigit(bytes[index + 1]) { return nil }
@@ -201,7 +201,7 @@ public struct JSONByteCursor {
         return result >= minimum ? result : nil
     }
 
-    @inlinable public mutating func null() -> Bool {
+    @inlinable package mutating func null() -> Bool {
         guard index + 4 <= bytes.count, bytes[index] == UInt8(ascii: "n"), bytes[index + 1] == UInt8(ascii: "u"),
             bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l")
         else { return false }
@@ -211,7 +211,7 @@ public struct JSONByteCursor {
 
     /// Steps over any valid JSON value; `false` if it is not valid (or nests deeper than ``maximumDepth``, counting
     /// from ``depth``).
-    @inlinable public mutating func skipValue() -> Bool {
+    @inlinable package mutating func skipValue() -> Bool {
         guard index < bytes.count else { return false }
         switch bytes[index] {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -227,7 +227,7 @@ public struct JSONByteCursor {
 
     /// The most keys the objects open at once in ``skipContainer()`` may hold between them; a value with more is
     /// left to the general parser.
-    public static var maximumOpenKeys: Int { 128 }
+    @usableFromInline package static var maximumOpenKeys: Int { 128 }
 
     /// The most containers ``skipContainer()`` keeps open at once; a value nested deeper is left to the general
     /// parser.
@@ -235,7 +235,7 @@ public struct JSONByteCursor {
     /// This and ``maximumOpenKeys`` keep each of its two stacks within 1 KiB, which the standard library's
     /// temporary allocations put on the stack; a larger one went to `malloc` on every call, ~1 800 more
     /// instructions a line for the benchmark's *varied* stream shape, a few small objects a line (callgrind).
-    public static var maximumOpenContainers: Int { 256 }
+    @usableFromInline package static var maximumOpenContainers: Int { 256 }
 
     /// Steps over the object or array at `index`, and everything in it, as ``members(_:)`` and ``elements(_:)``
     /// would with ``skipValue()`` for each member — with the same answers: `false` for bad syntax, a key twice in
@@ -414,14 +414,14 @@ public struct JSONByteCursor {
     /// Each non-ASCII character is checked where it stands, and the one-letter escapes are stepped over here:
     /// checking each run of non-ASCII bytes afterwards, and reading every escape through ``JSONEscape``, made
     /// replaying the benchmark's *escaped* stream shape ~15% slower.
-    @inlinable public mutating func skipString() -> Bool {
+    @inlinable package mutating func skipString() -> Bool {
         index &+= 1
         return skipRestOfString()
     }
 
     /// ``skipString()`` from inside the string: `index` is past its opening quote, and any bytes before it are
     /// plain (no `"`, `\`, control byte or non-ASCII byte).
-    @inlinable public mutating func skipRestOfString() -> Bool {
+    @inlinable package mutating func skipRestOfString() -> Bool {
         while true {
             index &+= plainStringByteCount()
             guard index < bytes.count else { return false }
@@ -457,7 +457,7 @@ public struct JSONByteCursor {
 
     /// The most digits before the point a number may have on the fast path: more could overflow a 64-bit float,
     /// which only the general parser judges.
-    public static var maximumFastIntegerDigits: Int { 300 }
+    @usableFromInline package static var maximumFastIntegerDigits: Int { 300 }
 
     /// Steps over a number; `false` for bad syntax and for any number the general parser would reject as too
     /// large for a 64-bit float. A number with an exponent is judged by its order of magnitude, counted while
@@ -466,7 +466,7 @@ public struct JSONByteCursor {
     ///
     /// Converting every exponent number instead (making a `String` and calling `strtod`) took 14% of a replay of
     /// a stream whose lines carry a few such numbers each (perf, the benchmark's *varied* shape).
-    @inlinable public mutating func skipNumber() -> Bool {
+    @inlinable package mutating func skipNumber() -> Bool {
         let start = index
         _ = take(UInt8(ascii: "-"))
         guard index < bytes.count, isDigit(bytes[index]) else { return false }
@@ -523,7 +523,7 @@ public struct JSONByteCursor {
     /// How many bytes from `index` on are decimal digits. Reads eight bytes at a time: in a stream of floats
     /// written in full (the benchmark's *varied* shape), most digits are in runs of ten and more.
     @inline(__always)
-    @inlinable public func digitRunLength() -> Int {
+    @inlinable package func digitRunLength() -> Int {
         guard let base = bytes.baseAddress else { return 0 }
         return Self.runLength(base, from: index, end: bytes.count, flags: Self.bytesThatAreNoDigit, belongs: isDigit)
     }
@@ -532,14 +532,14 @@ public struct JSONByteCursor {
     /// ``bytesNeedingALook(_:)``, only the lowest flag is exact: a byte below `0` borrows from the bytes after
     /// it, and one from 0xBA up carries into them, but a digit does neither.
     @inline(__always)
-    @inlinable public static func bytesThatAreNoDigit(_ word: UInt64) -> UInt64 {
+    @inlinable package static func bytesThatAreNoDigit(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         // Above `9`: adding 0x46 sets the high bit. Below `0`: subtracting 0x30 borrows. From 0x80 up, one or
         // the other sets it.
         return ((word &+ ones &* 0x46) | (word &- ones &* 0x30)) & (ones &* 0x80)
     }
 
-    @inlinable public mutating func word(_ text: StaticString) -> Bool {
+    @inlinable package mutating func word(_ text: StaticString) -> Bool {
         let count = text.utf8CodeUnitCount
         guard index + count <= bytes.count else { return false }
         for offset in 0..<count where bytes[index + offset] != text.utf8Start[offset] { return false }
@@ -547,31 +547,31 @@ public struct JSONByteCursor {
         return true
     }
 
-    @inlinable @inline(__always) public mutating func take(_ byte: UInt8) -> Bool {
+    @inlinable @inline(__always) package mutating func take(_ byte: UInt8) -> Bool {
         guard index < bytes.count, bytes[index] == byte else { return false }
         index += 1
         return true
     }
 
-    @inlinable @inline(__always) public mutating func skipWhiteSpace() {
+    @inlinable @inline(__always) package mutating func skipWhiteSpace() {
         guard let base = bytes.baseAddress else { return }
         Self.skipWhiteSpace(base, &index, bytes.count)
     }
 
-    @inlinable @inline(__always) public func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    @inlinable @inline(__always) package func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 }
 
 /// A key's bytes, compared with literals without making a `String`.
-public struct RawKey {
-    public let bytes: UnsafeBufferPointer<UInt8>
+@usableFromInline package struct RawKey {
+    @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
 
     /// A key of these bytes.
-    @inlinable public init(bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable package init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     @inline(__always)
-    @inlinable public static func ~= (pattern: StaticString, key: RawKey) -> Bool {
+    @inlinable package static func ~= (pattern: StaticString, key: RawKey) -> Bool {
         pattern.utf8CodeUnitCount == key.bytes.count
             // The pattern's length, a constant once inlined, lets the compiler compare in a load or two.
             && memcmp(pattern.utf8Start, key.bytes.baseAddress!, pattern.utf8CodeUnitCount) == 0
@@ -583,13 +583,13 @@ public struct RawKey {
 /// A direct-mapped cache: a name's ``NameBytes`` bucket is its one slot, so finding it costs one comparison; two
 /// names that share a slot just take turns. The slots are memory this table owns, so a lookup retains nothing
 /// but the string it returns.
-public final class NameTable {
+@usableFromInline package final class NameTable {
     @usableFromInline static let slotCount = 256
     /// Each slot's name bytes (empty when the slot is), and its string.
     @usableFromInline let keys: UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>
     @usableFromInline let strings: UnsafeMutablePointer<String>
 
-    @inlinable public init() {
+    @inlinable package init() {
         keys = .allocate(capacity: Self.slotCount)
         keys.initialize(repeating: UnsafeMutableBufferPointer(start: nil, count: 0), count: Self.slotCount)
         strings = .allocate(capacity: Self.slotCount)
@@ -603,7 +603,7 @@ public final class NameTable {
         strings.deallocate()
     }
 
-    @inlinable public func string(for bytes: UnsafeBufferPointer<UInt8>) -> String {
+    @inlinable package func string(for bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard let slot = NameBytes.bucket(of: bytes) else { return "" }
         let key = keys[slot]
         if key.count == bytes.count, NameBytes.equal(key.baseAddress!, bytes.baseAddress!, count: bytes.count) {

@@ -2,9 +2,9 @@
 /// both readers: the general parser (ChainTraceJSON's `JSONParser`), which turns a failure into an error naming
 /// its position, and ``JSONByteCursor``, which steps over or decodes escapes on the fast path. Sharing the rules
 /// is what makes the fast path accept exactly what the general one does.
-public enum JSONEscape {
+@usableFromInline package enum JSONEscape {
     /// Why an escape is not valid, and where in the bytes the reader should say so.
-    public enum Failure: Equatable, Sendable {
+    @usableFromInline package enum Failure: Equatable, Sendable {
         /// The input ends after the backslash.
         case missingEscape(at: Int)
         /// The character after the backslash is not one of `" \ / b f n r t u`.
@@ -26,7 +26,7 @@ public enum JSONEscape {
     ///
     /// - Returns: `nil`, or why the escape is not valid.
     @inlinable @inline(__always)
-    public static func read(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, emit: (UInt8) -> Void) -> Failure? {
+    package static func read(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, emit: (UInt8) -> Void) -> Failure? {
         guard index < bytes.count else { return .missingEscape(at: index) }
         let escape = bytes[index]
         index += 1
@@ -55,7 +55,7 @@ public enum JSONEscape {
     /// What it buys: stepping over a string's `\u` escapes without encoding their characters or making a
     /// `Failure`. Tested against `read` on generated escapes (`FastPathAlgorithmTests`).
     @inlinable @inline(__always)
-    public static func skip(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) -> Bool {
+    package static func skip(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) -> Bool {
         guard index < bytes.count else { return false }
         let escape = bytes[index]
         index &+= 1

@@ -13,13 +13,13 @@ import Musl
 ///
 /// `@unchecked Sendable` is sound because every access to the value happens inside `withLock`, which holds the
 /// pthread mutex for its whole duration.
-public final class LockedValue<Value>: @unchecked Sendable {
+@usableFromInline package final class LockedValue<Value>: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     @usableFromInline let cell: UncheckedCell<Value>
 
     /// A lock around `value`.
     @inlinable
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         cell = UncheckedCell.make(value)
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -33,7 +33,7 @@ public final class LockedValue<Value>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the value.
     @inlinable
-    public func withLock<T, Failure: Error>(_ body: (inout Value) throws(Failure) -> T) throws(Failure) -> T {
+    package func withLock<T, Failure: Error>(_ body: (inout Value) throws(Failure) -> T) throws(Failure) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&cell.value)

@@ -20,13 +20,13 @@
 ///
 /// `Member` is what the reader makes of a key (the command decoder's `CommandMember`); the cache only keeps it.
 /// `public` and `@inlinable` for the reason ``JSONByteCursor`` gives: it is consulted for every key of every line.
-public final class MemberKeyCache<Member> {
+@usableFromInline package final class MemberKeyCache<Member> {
     /// How many positions are remembered.
-    public static var positions: Int { 16 }
+    @usableFromInline package static var positions: Int { 16 }
     /// The longest key remembered, in bytes: with its quotes and colon it fits in two words.
-    public static var longestKey: Int { 13 }
+    @usableFromInline package static var longestKey: Int { 13 }
     /// How many distinct keys get an id: one bit each of a word.
-    public static var identifiedKeys: Int { 64 }
+    @usableFromInline package static var identifiedKeys: Int { 64 }
     /// Slots in the table of keys read: twice ``identifiedKeys``, so that it is at most half full.
     @usableFromInline static var tableSlots: Int { 128 }
 
@@ -60,12 +60,12 @@ public final class MemberKeyCache<Member> {
     /// lies in it (inside its quotes), at most ``checkedKeys``. Raw memory rather than an array held by this
     /// class: an array append checks uniqueness and exclusivity, and replaying flat 1 M-line streams went from
     /// 0.39 s to 0.65 s with it.
-    public let lineKeys: UnsafeMutablePointer<Range<Int>>
+    @usableFromInline package let lineKeys: UnsafeMutablePointer<Range<Int>>
     /// The most keys a line may have on the fast path; a longer line is read by the general parser.
-    public static var checkedKeys: Int { 64 }
+    @usableFromInline package static var checkedKeys: Int { 64 }
 
     /// An empty cache; `placeholder` is what unremembered positions hold (never returned).
-    public init(placeholder: Member) {
+    @usableFromInline package init(placeholder: Member) {
         entries = .allocate(capacity: Self.positions)
         entries.initialize(repeating: Entry(member: placeholder), count: Self.positions)
         table = .allocate(capacity: Self.tableSlots)
@@ -85,7 +85,7 @@ public final class MemberKeyCache<Member> {
     /// The member remembered at `position` when the bytes at `index` (the opening quote of a key) are the key
     /// remembered there and its colon; `end` is then just past the colon and `id` the key's id (-1 for none).
     @inline(__always)
-    @inlinable public func member(
+    @inlinable package func member(
         at position: Int, in bytes: UnsafeBufferPointer<UInt8>, from index: Int, end: inout Int, id: inout Int
     ) -> Member? {
         guard position < Self.positions, let base = bytes.baseAddress else { return nil }
@@ -122,7 +122,7 @@ public final class MemberKeyCache<Member> {
     /// as a string eight bytes at a time. Replaying the benchmark's *varied* stream shape: see Docs/Performance.md
     /// ("Stop 55"). Tested against reading the key and recalling it (`FastPathAlgorithmTests`).
     @inline(__always)
-    @inlinable public func lookUp(
+    @inlinable package func lookUp(
         at position: Int, in bytes: UnsafeBufferPointer<UInt8>, from index: Int, end: inout Int, id: inout Int
     ) -> Member? {
         guard index >= 0, index &+ 16 <= bytes.count, let base = bytes.baseAddress else { return nil }
@@ -176,7 +176,7 @@ public final class MemberKeyCache<Member> {
     /// opening quote in `bytes`, `key` its text, and `colonFollows` whether its colon follows the closing quote
     /// directly. The key is then also remembered at `position`. `nil` for a key not in the table, which the
     /// reader then gives a meaning and passes to ``remember(_:in:from:as:at:colonFollows:)``.
-    @inlinable public func recall(
+    @inlinable package func recall(
         _ key: RawKey, in bytes: UnsafeBufferPointer<UInt8>, from keyStart: Int, at position: Int, colonFollows: Bool
     ) -> (member: Member, id: Int)? {
         guard colonFollows, key.bytes.count <= Self.longestKey else { return nil }
@@ -191,7 +191,7 @@ public final class MemberKeyCache<Member> {
     /// Remembers what `key` means at `position` and adds it to the table of keys read (giving it an id while
     /// there are ids left); its id, or -1 for none. Only a key with no escapes, at most ``longestKey`` bytes long
     /// and directly followed by its colon (`colonFollows`) is kept; any other clears `position`.
-    @inlinable public func remember(
+    @inlinable package func remember(
         _ key: RawKey, in bytes: UnsafeBufferPointer<UInt8>, from keyStart: Int, as member: Member, at position: Int,
         colonFollows: Bool
     ) -> Int {

@@ -1,17 +1,17 @@
 
 /// The two steps the fast decoders' name lookups share: a cheap hash that picks a name's bucket, and a byte
 /// comparison that makes no `String` and calls nothing.
-public enum NameBytes {
+@usableFromInline package enum NameBytes {
     /// A name's bucket of 256: from its length and first and last bytes, which tell most names in a chain or a
     /// stream apart.
     @inline(__always)
-    @inlinable public static func bucket(count: Int, first: UInt8, last: UInt8) -> Int {
+    @inlinable package static func bucket(count: Int, first: UInt8, last: UInt8) -> Int {
         (count &* 31 &+ Int(first) &* 7 &+ Int(last)) & 255
     }
 
     /// The bucket of the name `bytes` holds; `nil` for the empty name.
     @inline(__always)
-    @inlinable public static func bucket(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    @inlinable package static func bucket(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let first = bytes.first, let last = bytes.last else { return nil }
         return bucket(count: bytes.count, first: first, last: last)
     }
@@ -19,7 +19,7 @@ public enum NameBytes {
     /// Whether `count` bytes at `left` and `right` are the same, compared eight at a time: names are short, so
     /// this is a load or two, where `memcmp` would be a call.
     @inline(__always)
-    @inlinable public static func equal(_ left: UnsafePointer<UInt8>, _ right: UnsafePointer<UInt8>, count: Int) -> Bool {
+    @inlinable package static func equal(_ left: UnsafePointer<UInt8>, _ right: UnsafePointer<UInt8>, count: Int) -> Bool {
         var offset = 0
         while offset &+ 8 <= count {
             let a = UnsafeRawPointer(left + offset).loadUnaligned(as: UInt64.self)
@@ -41,7 +41,7 @@ public enum NameBytes {
     /// runs of `chaintrace replay`): a stream of lines with 5–30 keys in varying order 10% faster than the pairwise
     /// check. The line decoders now check most lines with `MemberKeyCache`'s key ids, a bit per key, and call
     /// this only for a line with a key that has no id (long, or one of more than 64 distinct keys).
-    @inlinable public static func areDistinct(
+    @inlinable package static func areDistinct(
         _ ranges: UnsafePointer<Range<Int>>, count: Int, in bytes: UnsafeBufferPointer<UInt8>
     ) -> Bool {
         guard count > 1, let base = bytes.baseAddress else { return true }

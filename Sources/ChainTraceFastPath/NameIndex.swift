@@ -7,9 +7,9 @@
 ///
 /// `@unchecked Sendable` because its tables are raw memory; it writes them only in `init` and frees them only in
 /// `deinit`, so sharing it between threads is safe.
-public final class NameIndex: @unchecked Sendable {
+@usableFromInline package final class NameIndex: @unchecked Sendable {
     /// How many names there are.
-    public let count: Int
+    @usableFromInline package let count: Int
     /// Every name's UTF-8 bytes, one after another, and where each starts (with the end after the last): memory
     /// the index owns and never changes, so looking a key up retains nothing.
     @usableFromInline let nameBytes: UnsafeMutableBufferPointer<UInt8>
@@ -21,7 +21,7 @@ public final class NameIndex: @unchecked Sendable {
     @usableFromInline let emptyNameIndex: Int?
 
     /// An index of `names`; a name given twice is found at its first place.
-    public init(_ names: [String]) {
+    @usableFromInline package init(_ names: [String]) {
         count = names.count
         emptyNameIndex = names.firstIndex(of: "")
         let utf8Names = names.map { Array($0.utf8) }
@@ -54,7 +54,7 @@ public final class NameIndex: @unchecked Sendable {
     }
 
     /// The place of the name whose bytes are `bytes`; `nil` when it is none of them.
-    @inlinable public func index(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    @inlinable package func index(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let bucket = NameBytes.bucket(of: bytes) else { return emptyNameIndex }
         let candidate = indexByBucket[bucket]
         if candidate == -1 { return nil }

@@ -8,14 +8,14 @@
 /// index out of range stops the program, as an array's does.
 ///
 /// Noncopyable, so it can never be shared and needs no uniqueness check; its memory is freed with it.
-public struct PlainValueBuffer<Element: BitwiseCopyable>: ~Copyable {
+@usableFromInline package struct PlainValueBuffer<Element: BitwiseCopyable>: ~Copyable {
     @usableFromInline var base: UnsafeMutablePointer<Element>
     @usableFromInline var storedCount = 0
     @usableFromInline var capacity: Int
 
     /// An empty buffer with room for `capacity` values before it grows.
     @inlinable
-    public init(capacity: Int = 16) {
+    package init(capacity: Int = 16) {
         self.capacity = max(1, capacity)
         base = .allocate(capacity: self.capacity)
     }
@@ -25,16 +25,16 @@ public struct PlainValueBuffer<Element: BitwiseCopyable>: ~Copyable {
     }
 
     /// How many values it holds.
-    @inlinable public var count: Int { storedCount }
+    @inlinable package var count: Int { storedCount }
 
     /// Whether it holds none.
-    @inlinable public var isEmpty: Bool { storedCount == 0 }
+    @inlinable package var isEmpty: Bool { storedCount == 0 }
 
     /// Adds `value` at the end. Always inlined (growing is the call): left to the optimiser it was called out of
     /// line, and an instrumented hop's two appends cost 4 ns a hop more (`traceHop` traced, 75.7–78.3 against
     /// 71.7–74.7 ns, interleaved runs).
     @inlinable @inline(__always)
-    public mutating func append(_ value: Element) {
+    package mutating func append(_ value: Element) {
         if storedCount == capacity { grow() }
         (base + storedCount).initialize(to: value)
         storedCount += 1
@@ -51,7 +51,7 @@ public struct PlainValueBuffer<Element: BitwiseCopyable>: ~Copyable {
 
     /// The value at `index`, which must be below `count`.
     @inlinable
-    public subscript(index: Int) -> Element {
+    package subscript(index: Int) -> Element {
         unsafeAddress {
             precondition(index >= 0 && index < storedCount, "PlainValueBuffer index out of range")
             return UnsafePointer(base + index)
@@ -64,7 +64,7 @@ public struct PlainValueBuffer<Element: BitwiseCopyable>: ~Copyable {
 
     /// Removes and returns the last value, or `nil` when it is empty.
     @inlinable
-    public mutating func popLast() -> Element? {
+    package mutating func popLast() -> Element? {
         guard storedCount > 0 else { return nil }
         storedCount -= 1
         return base[storedCount]
@@ -72,19 +72,19 @@ public struct PlainValueBuffer<Element: BitwiseCopyable>: ~Copyable {
 
     /// Removes every value, keeping the memory.
     @inlinable
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         storedCount = 0
     }
 
     /// The values, as an array.
     @inlinable
-    public var array: [Element] {
+    package var array: [Element] {
         Array(UnsafeBufferPointer(start: base, count: storedCount))
     }
 
     /// Calls `body` with the values in place.
     @inlinable
-    public func withUnsafeBufferPointer<T>(_ body: (UnsafeBufferPointer<Element>) throws -> T) rethrows -> T {
+    package func withUnsafeBufferPointer<T>(_ body: (UnsafeBufferPointer<Element>) throws -> T) rethrows -> T {
         try body(UnsafeBufferPointer(start: base, count: storedCount))
     }
 }

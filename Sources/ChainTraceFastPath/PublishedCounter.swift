@@ -4,11 +4,11 @@ import CChainTraceSupport
 /// x86-64): a trace log sink's "closed" flag, and a recording thread's count of dropped traces.
 ///
 /// Not a read-modify-write atomic: ``increment()`` is only sound when one thread at a time writes.
-public final class PublishedCounter: @unchecked Sendable {
+@usableFromInline package final class PublishedCounter: @unchecked Sendable {
     @usableFromInline let storage: UnsafeMutablePointer<Int64>
 
     /// A counter holding `value`.
-    public init(_ value: Int64 = 0) {
+    @usableFromInline package init(_ value: Int64 = 0) {
         storage = .allocate(capacity: 1)
         storage.initialize(to: value)
     }
@@ -16,11 +16,11 @@ public final class PublishedCounter: @unchecked Sendable {
     deinit { storage.deallocate() }
 
     /// The value last published (acquire).
-    @inlinable public var value: Int64 { chaintrace_load_acquire(storage) }
+    @inlinable package var value: Int64 { chaintrace_load_acquire(storage) }
 
     /// Publishes `newValue` (release).
-    @inlinable public func store(_ newValue: Int64) { chaintrace_store_release(storage, newValue) }
+    @inlinable package func store(_ newValue: Int64) { chaintrace_store_release(storage, newValue) }
 
     /// Adds one; the writing thread only.
-    @inlinable public func increment() { chaintrace_store_release(storage, storage.pointee + 1) }
+    @inlinable package func increment() { chaintrace_store_release(storage, storage.pointee + 1) }
 }

@@ -4,11 +4,11 @@ import CChainTraceSupport
 /// command a sampling recorder traces, whichever task sends it. What it buys over the lock and dictionary of task
 /// countdowns it replaced: the async instrumented chain sampled 1 in 100, 114–124 → 103–111 ns a hop
 /// (`chaintrace-benchmarks`, four interleaved rounds); `FastPathTests` checks it against a mutex's count.
-public final class SharedCounter: @unchecked Sendable {
+@usableFromInline package final class SharedCounter: @unchecked Sendable {
     @usableFromInline let storage: UnsafeMutablePointer<Int64>
 
     /// A count starting at zero.
-    public init() {
+    @usableFromInline package init() {
         storage = .allocate(capacity: 1)
         storage.initialize(to: 0)
     }
@@ -17,5 +17,5 @@ public final class SharedCounter: @unchecked Sendable {
 
     /// Adds one and returns the count before it: 0, 1, 2, … across all threads, each number handed out once (as
     /// an unsigned count, wrapping after 2^64).
-    @inlinable public func next() -> UInt64 { UInt64(bitPattern: chaintrace_fetch_increment(storage)) }
+    @inlinable package func next() -> UInt64 { UInt64(bitPattern: chaintrace_fetch_increment(storage)) }
 }

@@ -7,18 +7,18 @@
 ///
 /// `@unchecked Sendable`: only the decoder writes it, while nothing else holds the command it belongs to (the
 /// command's storage is refilled only when it is uniquely referenced); after that it is only read.
-public final class SlotValues<Value>: @unchecked Sendable {
+@usableFromInline package final class SlotValues<Value>: @unchecked Sendable {
     /// Which list of fields these are the values of (the identity of the object that made it).
-    public let owner: ObjectIdentifier
+    @usableFromInline package let owner: ObjectIdentifier
     /// How many slots there are.
-    public let count: Int
+    @usableFromInline package let count: Int
     /// Each field's value; `nil` when the command does not have it.
     @usableFromInline let values: UnsafeMutablePointer<Value?>
     /// Each field's value as a number, NaN when it is absent or not a number.
     @usableFromInline let numbers: UnsafeMutablePointer<Double>
 
     /// `count` empty slots for the fields of `owner`.
-    @inlinable public init(owner: ObjectIdentifier, count: Int) {
+    @inlinable package init(owner: ObjectIdentifier, count: Int) {
         self.owner = owner
         self.count = count
         values = .allocate(capacity: count)
@@ -34,7 +34,7 @@ public final class SlotValues<Value>: @unchecked Sendable {
     }
 
     /// Slots of their own holding the same values.
-    @inlinable public func copy() -> SlotValues {
+    @inlinable package func copy() -> SlotValues {
         let copy = SlotValues(owner: owner, count: count)
         copy.values.update(from: values, count: count)
         copy.numbers.update(from: numbers, count: count)
@@ -42,24 +42,24 @@ public final class SlotValues<Value>: @unchecked Sendable {
     }
 
     /// The value in `slot`; `nil` when the command does not have that field.
-    @inlinable public func value(_ slot: Int) -> Value? {
+    @inlinable package func value(_ slot: Int) -> Value? {
         values[slot]
     }
 
     /// The number in `slot`; NaN when the field is absent or not a number.
     @inline(__always)
-    @inlinable public func number(_ slot: Int) -> Double {
+    @inlinable package func number(_ slot: Int) -> Double {
         numbers[slot]
     }
 
     /// Puts `value`, which is `number` as a number (NaN when it is none), in `slot`.
-    @inlinable public func set(_ value: Value, number: Double, at slot: Int) {
+    @inlinable package func set(_ value: Value, number: Double, at slot: Int) {
         values[slot] = value
         numbers[slot] = number
     }
 
     /// Empties every slot, keeping the memory for the next command.
-    @inlinable public func clear() {
+    @inlinable package func clear() {
         for slot in 0..<count {
             values[slot] = nil
             numbers[slot] = .nan

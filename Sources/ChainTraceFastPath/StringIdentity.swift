@@ -10,7 +10,7 @@
 /// and that row 44.7–49.2 → 42.0–45.1 ns a hop (`chaintrace-benchmarks`, four interleaved runs of builds with and
 /// without it; one outlier of 64.8 left out). Tested against `==` in FastPathTests.
 @frozen
-public struct StringIdentity: Equatable, BitwiseCopyable, Sendable {
+@usableFromInline package struct StringIdentity: Equatable, BitwiseCopyable, Sendable {
     @usableFromInline let first: UInt64
     @usableFromInline let second: UInt64
 
@@ -22,12 +22,12 @@ public struct StringIdentity: Equatable, BitwiseCopyable, Sendable {
 
     /// The identity no string has: a string's second word, which holds its storage or its small-string
     /// discriminator, is never zero.
-    public static var none: StringIdentity { StringIdentity(first: 0, second: 0) }
+    @usableFromInline package static var none: StringIdentity { StringIdentity(first: 0, second: 0) }
 
     /// `string`'s identity; ``none`` where a string is not two words (32-bit platforms), so that nothing matches
     /// and callers take their plain path.
     @inlinable
-    public init(of string: String) {
+    package init(of string: String) {
         guard MemoryLayout<String>.size == MemoryLayout<(UInt64, UInt64)>.size else {
             self = .none
             return
@@ -38,7 +38,7 @@ public struct StringIdentity: Equatable, BitwiseCopyable, Sendable {
 
     /// Whether `string` is the very string this identity was taken from (or a copy of it); never for ``none``.
     @inlinable
-    public func matches(_ string: String) -> Bool {
+    package func matches(_ string: String) -> Bool {
         second != 0 && self == StringIdentity(of: string)
     }
 }

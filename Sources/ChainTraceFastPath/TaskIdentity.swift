@@ -9,6 +9,6 @@ import CChainTraceSupport
 /// `chaintrace-benchmarks`). Tested against `UnsafeCurrentTask`'s own `==` in FastPathTests. An identity is only
 /// compared while its task runs: a task's address may be reused once it has ended.
 @inlinable
-public func currentTaskIdentity() -> Int {
+package func currentTaskIdentity() -> Int {
     chaintrace_current_task()
 }

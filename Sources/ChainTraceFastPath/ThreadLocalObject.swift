@@ -16,7 +16,7 @@ import CChainTraceSupport
 /// `pthread_getspecific` — or, for the one object that uses the C thread slot, one load.
 ///
 /// `@unchecked Sendable`: the key is written once, in `init`, and only read afterwards.
-public final class ThreadLocalObject<Value: AnyObject>: @unchecked Sendable {
+@usableFromInline package final class ThreadLocalObject<Value: AnyObject>: @unchecked Sendable {
     @usableFromInline let key: pthread_key_t
     @usableFromInline let make: @Sendable () -> Value
     /// Whether each thread's object is also kept in the C thread-local slot (`chaintrace_thread_object`), which
@@ -32,7 +32,7 @@ public final class ThreadLocalObject<Value: AnyObject>: @unchecked Sendable {
     ///
     /// - Parameter usesThreadSlot: Keep each thread's object in the process's one C thread-local slot as well
     ///   (one `ThreadLocalObject` in the process may).
-    public init(usesThreadSlot: Bool = false, make: @escaping @Sendable () -> Value) {
+    @usableFromInline package init(usesThreadSlot: Bool = false, make: @escaping @Sendable () -> Value) {
         if usesThreadSlot {
             let taken = slotTakenStorage.withLock { taken in
                 defer { taken = true }
@@ -64,7 +64,7 @@ public final class ThreadLocalObject<Value: AnyObject>: @unchecked Sendable {
 
     /// The calling thread's object.
     @inlinable
-    public var current: Value {
+    package var current: Value {
         if let pointer = pthread_getspecific(key) {
             return Unmanaged<Value>.fromOpaque(pointer).takeUnretainedValue()
         }
@@ -75,7 +75,7 @@ public final class ThreadLocalObject<Value: AnyObject>: @unchecked Sendable {
     /// outlasts the call. Returned by `current`, the object was retained and released around every use — an atomic
     /// read-modify-write each, about 10 ns a hop of a traced `traceHop` chain (`chaintrace-benchmarks`, interleaved).
     @inlinable
-    public func withCurrent<T>(_ body: (Value) throws -> T) rethrows -> T {
+    package func withCurrent<T>(_ body: (Value) throws -> T) rethrows -> T {
         if let pointer = pthread_getspecific(key) {
             return try Unmanaged<Value>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
         }
@@ -87,7 +87,7 @@ public final class ThreadLocalObject<Value: AnyObject>: @unchecked Sendable {
     /// global that holds it costs a `swift_once` call each time it is read. `object` is read only on the thread's
     /// first use.
     @inlinable
-    public static func withSlotObject<T>(
+    package static func withSlotObject<T>(
         of object: @autoclosure () -> ThreadLocalObject, _ body: (Value) throws -> T
     ) rethrows -> T {
         if let pointer = chaintrace_thread_object() {
@@ -99,7 +99,7 @@ public final class ThreadLocalObject<Value: AnyObject>: @unchecked Sendable {
     }
 
     /// The calling thread's object if it has made one and is not exiting, without making one.
-    public var existing: Value? {
+    @usableFromInline package var existing: Value? {
         guard let pointer = pthread_getspecific(key) else { return nil }
         return Unmanaged<Value>.fromOpaque(pointer).takeUnretainedValue()
     }

@@ -9,7 +9,7 @@
 /// no two users ever share one. The object must not be kept past the call: `reset` is the user's to call before
 /// use, and anything that escaped the call sees later users' state (the JSON text writer numbers its slots across
 /// uses, so a write through an escaped encoder is refused, never mixed in).
-public final class ThreadScratch<Value: AnyObject>: @unchecked Sendable {
+@usableFromInline package final class ThreadScratch<Value: AnyObject>: @unchecked Sendable {
     @usableFromInline final class Holder {
         /// The thread's object, or `nil` while it is lent out. Only its thread touches it.
         @usableFromInline var value: Value?
@@ -20,14 +20,14 @@ public final class ThreadScratch<Value: AnyObject>: @unchecked Sendable {
     @usableFromInline let make: @Sendable () -> Value
 
     /// Scratch objects made by `make`, one per thread on first use.
-    public init(make: @escaping @Sendable () -> Value) {
+    @usableFromInline package init(make: @escaping @Sendable () -> Value) {
         self.make = make
         holders = ThreadLocalObject { Holder(make()) }
     }
 
     /// Lends the calling thread's object to `body` (or a new one, if it is lent out already).
     @inlinable
-    public func withScratch<Result>(_ body: (Value) throws -> Result) rethrows -> Result {
+    package func withScratch<Result>(_ body: (Value) throws -> Result) rethrows -> Result {
         let holder = holders.current
         guard let value = holder.value else { return try body(make()) }
         holder.value = nil

@@ -17,10 +17,10 @@
 ///
 /// Sound only where no two accesses can overlap: state that one thread owns (per-thread state, a sampling
 /// countdown), or state that a lock guards for the whole access (``LockedValue``).
-public final class UncheckedCell<Value: ~Copyable>: ManagedBuffer<Void, Value> {
+@usableFromInline package final class UncheckedCell<Value: ~Copyable>: ManagedBuffer<Void, Value> {
     /// A cell holding `value`.
     @inlinable
-    public static func make(_ value: consuming Value) -> UncheckedCell<Value> {
+    package static func make(_ value: consuming Value) -> UncheckedCell<Value> {
         let cell = unsafeDowncast(create(minimumCapacity: 1) { _ in () }, to: UncheckedCell<Value>.self)
         // `address` computes where `ManagedBuffer` puts its first element; checked once a cell.
         precondition(cell.address == cell.withUnsafeMutablePointerToElements { $0 }, "UncheckedCell: unexpected layout")
@@ -48,7 +48,7 @@ public final class UncheckedCell<Value: ~Copyable>: ManagedBuffer<Void, Value> {
     /// accessors were not inlined into other modules for a noncopyable-capable `Value`: each access was a
     /// coroutine call.)
     @inlinable
-    public var value: Value {
+    package var value: Value {
         unsafeAddress { UnsafePointer(address) }
         unsafeMutableAddress { address }
     }

@@ -6,36 +6,36 @@
 ///
 /// Sound only while the owner named at each use site holds the object: a compiled chain holds its handlers, a
 /// compiled rule its parts, a profile its counters.
-public struct UnretainedObject<Object: AnyObject>: @unchecked Sendable {
+@usableFromInline package struct UnretainedObject<Object: AnyObject>: @unchecked Sendable {
     @usableFromInline let reference: Unmanaged<Object>
 
     /// `object`, unretained: the caller keeps it alive for as long as this is used.
     @inlinable
-    public init(_ object: Object) {
+    package init(_ object: Object) {
         reference = Unmanaged.passUnretained(object)
     }
 
     /// An object of type `Object` at `pointer`, which the caller keeps alive and knows to be of that type.
     @inlinable
-    public init(pointer: UnsafeRawPointer) {
+    package init(pointer: UnsafeRawPointer) {
         reference = Unmanaged<Object>.fromOpaque(pointer)
     }
 
     /// The object's address, for storage that does not know its type.
     @inlinable
-    public var pointer: UnsafeRawPointer {
+    package var pointer: UnsafeRawPointer {
         UnsafeRawPointer(reference.toOpaque())
     }
 
     /// Calls `body` with the object, without retaining it.
     @inlinable
-    public func withObject<T>(_ body: (Object) throws -> T) rethrows -> T {
+    package func withObject<T>(_ body: (Object) throws -> T) rethrows -> T {
         try reference._withUnsafeGuaranteedRef(body)
     }
 
     /// The object, retained (for a caller that keeps it).
     @inlinable
-    public var object: Object {
+    package var object: Object {
         reference.takeUnretainedValue()
     }
 }

@@ -11,11 +11,11 @@ import CChainTraceSupport
 /// holder lets go.
 ///
 /// `@unchecked Sendable`: the word is only changed by the atomic operations above.
-public final class WordLock: @unchecked Sendable {
+@usableFromInline package final class WordLock: @unchecked Sendable {
     @usableFromInline let word: UnsafeMutablePointer<Int32>
 
     /// A lock, not held.
-    public init() {
+    @usableFromInline package init() {
         word = .allocate(capacity: 1)
         word.initialize(to: 0)
     }
@@ -26,7 +26,7 @@ public final class WordLock: @unchecked Sendable {
 
     /// Runs `body` holding the lock.
     @inlinable
-    public func withLock<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+    package func withLock<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
         chaintrace_word_lock(word)
         defer { chaintrace_word_unlock(word) }
         return try body()

@@ -18,10 +18,19 @@ public enum JSONValue: Sendable, Hashable {
         self = try JSONValueEncoder.encode(value)
     }
 
-    /// The member named `key` of an object, or `nil`.
+    /// The member named `key` of an object, or `nil`. Set on an object, it replaces the member (`nil` removes
+    /// it), as a payload's redaction does (``ChainTrace/Payloads/captured(redacting:)``); set on anything else, it
+    /// changes nothing.
     public subscript(key: String) -> JSONValue? {
-        if case .object(let members) = self { return members[key] }
-        return nil
+        get {
+            if case .object(let members) = self { return members[key] }
+            return nil
+        }
+        set {
+            guard case .object(var members) = self else { return }
+            members[key] = newValue
+            self = .object(members)
+        }
     }
 
     /// The string, if this is a string.

@@ -30,6 +30,7 @@ public import ChainTrace
 ///
 /// - Parameters:
 ///   - chains: Chains whose traces recorded outside any recorder scope (on other threads) this capture takes.
+///   - payloads: Whether the traces carry their commands as JSON; ``Payloads/none`` by default, as a recorder's.
 ///   - fileID: Where a failure to attribute traces is reported: the caller's, by default.
 ///   - filePath: The same, as a path (XCTest reports by it).
 ///   - line: The same, its line.
@@ -37,11 +38,12 @@ public import ChainTrace
 ///   - body: The code whose traces to capture.
 public func captureTraces(
     of chains: [String] = [],
+    payloads: Payloads = .none,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
     _ body: () throws -> Void
 ) rethrows -> [Trace] {
     let (_, result) = try TraceCaptureScope.run(
-        claims: chains, description: captureDescription(chains, fileID: fileID, line: line), body)
+        claims: chains, description: captureDescription(chains, fileID: fileID, line: line), payloads: payloads, body)
     reportUnattributed(result, fileID: fileID, filePath: filePath, line: line, column: column)
     return result.traces
 }
@@ -50,6 +52,7 @@ public func captureTraces(
 ///
 /// - Parameters:
 ///   - chains: Chains whose traces recorded outside any recorder scope (on other threads) this capture takes.
+///   - payloads: Whether the traces carry their commands as JSON; ``Payloads/none`` by default, as a recorder's.
 ///   - fileID: Where a failure to attribute traces is reported: the caller's, by default.
 ///   - filePath: The same, as a path (XCTest reports by it).
 ///   - line: The same, its line.
@@ -58,12 +61,14 @@ public func captureTraces(
 ///   - body: The code whose traces to capture.
 public func captureTraces(
     of chains: [String] = [],
+    payloads: Payloads = .none,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
     isolation: isolated (any Actor)? = #isolation,
     _ body: () async throws -> Void
 ) async rethrows -> [Trace] {
     let (_, result) = try await TraceCaptureScope.run(
-        claims: chains, description: captureDescription(chains, fileID: fileID, line: line), isolation: isolation, body)
+        claims: chains, description: captureDescription(chains, fileID: fileID, line: line), payloads: payloads,
+        isolation: isolation, body)
     reportUnattributed(result, fileID: fileID, filePath: filePath, line: line, column: column)
     return result.traces
 }

@@ -116,7 +116,7 @@ public final class TraceLogReader {
     /// trace exactly once. Line numbers count from the part's start; a part that cannot be read this way (an
     /// error) is read again with the whole file.
     package init(partOf path: String, from start: Int, to end: Int, payloads: Bool = true) throws(FormatError) {
-        let origin = max(0, start - 1)
+        let origin = Swift.max(0, start - 1)
         lines = try JSONLinesReader(path: path, offset: origin)
         files = [path]
         pending = []

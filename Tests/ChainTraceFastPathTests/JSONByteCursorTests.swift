@@ -1,4 +1,3 @@
-import ChainTrace
 import ChainTraceFastPath
 import ChainTraceJSON
 import ChainTraceTestSupport

@@ -1,5 +1,4 @@
 import ChainTraceFiles
-import ChainTrace
 import ChainTraceJSON
 import ChainTraceTestSupport
 import Foundation

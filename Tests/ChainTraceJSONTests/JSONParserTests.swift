@@ -1,4 +1,3 @@
-import ChainTrace
 import ChainTraceJSON
 import ChainTraceTestSupport
 import Testing

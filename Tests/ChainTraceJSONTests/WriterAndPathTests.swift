@@ -1,4 +1,3 @@
-import ChainTrace
 import ChainTraceDefinitions
 import ChainTraceJSON
 import ChainTraceTestSupport

@@ -62,7 +62,7 @@ struct DryRunAgreementTests {
 
         // Compared with a recording instead of a new run: the same answers, nothing sent again.
         let sink = InMemoryTraceSink()
-        chain.recorder = Recorder(sink: sink)
+        chain.recorder = Recorder(sink: sink, payloads: .captured)
         for value in commands { _ = try chain.send(value) }
         let traces = sink.traces
         let fromRecording = try chain.dryRunDisagreements(recorded: traces) { trace in

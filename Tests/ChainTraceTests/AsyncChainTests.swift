@@ -25,7 +25,7 @@ struct AsyncChainTests {
                     return .accept("\(form.username) \(url)")
                 },
             ],
-            recorder: Recorder(sink: sink)
+            recorder: Recorder(sink: sink, payloads: .captured)
         )
     }
 
@@ -53,7 +53,7 @@ struct AsyncChainTests {
                 AsyncHandler("List") { $0 == "delete" ? .accept("List") : .pass },
                 AsyncHandler("Window", canHandle: { $0 == "close" }) { $0 == "close" ? .accept("Window") : .pass },
             ],
-            recorder: Recorder(sink: sink)
+            recorder: Recorder(sink: sink, payloads: .captured)
         )
         let registry = try chain.addRegistry("Late", at: .after("List"))
         try registry.register(AsyncHandler("Low") { $0 == "find" ? .accept("Low") : .pass }, weight: 1)
@@ -79,12 +79,12 @@ struct AsyncChainTests {
                 AsyncHandler("Observer", role: .observer) { _ in .continue },
                 AsyncHandler("Odd") { .accept($0) },
             ],
-            recorder: Recorder(sink: sink)
+            recorder: Recorder(sink: sink, payloads: .captured)
         )
         let syncChain = try Chain<Int, Int>(
             "parity-sync",
             handlers: [Handler("Even") { $0 % 2 == 0 ? .accept($0) : .pass }, Handler("Odd") { .accept($0) }],
-            recorder: Recorder(sink: sink)
+            recorder: Recorder(sink: sink, payloads: .captured)
         )
         try await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0..<8 {

@@ -14,22 +14,22 @@ struct AsyncTraceRecyclingTests {
 
     @Test func aHopLeftRunningInAnUnstructuredTaskNeverJoinsALaterCommandsTrace() async throws {
         let sink = InMemoryTraceSink()
-        let recorder = Recorder(sink: sink, capturesPayloads: false)
+        let recorder = Recorder(sink: sink)
         for round in 0..<20 {
             let (lateGate, openLate) = AsyncStream.makeStream(of: Void.self)
             let (lateDone, finishLate) = AsyncStream.makeStream(of: Void.self)
             let late = await ChainTracing.withRecorder(recorder) { () async -> Task<Void, Never> in
-                let task = await traceHop("First", command: Sent(number: round)) { () async -> Task<Void, Never> in
+                let task = await traceHop("First", command: Sent(number: round), chain: "asynctracerecycling") { () async -> Task<Void, Never> in
                     // Inherits the task-local that names the first command's trace, and outlives its hop.
                     Task {
                         for await _ in lateGate { break }
-                        _ = await traceHop("Late", command: Sent(number: round)) { () async -> Int in 0 }
+                        _ = await traceHop("Late", command: Sent(number: round), chain: "asynctracerecycling") { () async -> Int in 0 }
                         finishLate.yield()
                         finishLate.finish()
                     }
                 }
                 // The next command, in the same task: its trace is started while the late hop is still to run.
-                _ = await traceHop("Second", command: Sent(number: round)) { () async -> Int in
+                _ = await traceHop("Second", command: Sent(number: round), chain: "asynctracerecycling") { () async -> Int in
                     openLate.yield()
                     openLate.finish()
                     for await _ in lateDone { break }
@@ -71,14 +71,14 @@ struct AsyncTraceRecyclingTests {
             let role: HandlerRole = plan.observer ? .observer : .responder
             if plan.synchronous {
                 func step(_ level: Int) -> Int? {
-                    traceHop("\(name).\(level)", command: Sent(number: 0), role: level == 0 ? role : .responder) {
+                    traceHop("\(name).\(level)", command: Sent(number: 0), chain: "asynctracerecycling", role: level == 0 ? role : .responder) {
                         level + 1 < depth ? step(level + 1) : level
                     }
                 }
                 return step(0) ?? -1
             }
             func step(_ level: Int) async -> Int? {
-                await traceHop("\(name).\(level)", command: Sent(number: 0), role: level == 0 ? role : .responder) {
+                await traceHop("\(name).\(level)", command: Sent(number: 0), chain: "asynctracerecycling", role: level == 0 ? role : .responder) {
                     level + 1 < depth ? await step(level + 1) : level
                 }
             }
@@ -86,8 +86,8 @@ struct AsyncTraceRecyclingTests {
         }
         let sink = InMemoryTraceSink()
         let (gate, open) = AsyncStream.makeStream(of: Void.self)
-        let tasks = await ChainTracing.withRecorder(Recorder(sink: sink, capturesPayloads: false)) { () async -> [Task<Void, Never>] in
-            let tasks = await traceHop("Command", command: Sent(number: 0)) { () async -> [Task<Void, Never>] in
+        let tasks = await ChainTracing.withRecorder(Recorder(sink: sink)) { () async -> [Task<Void, Never>] in
+            let tasks = await traceHop("Command", command: Sent(number: 0), chain: "asynctracerecycling") { () async -> [Task<Void, Never>] in
                 plans.enumerated().map { index, hops in
                     Task {
                         for await _ in gate { break }
@@ -123,14 +123,14 @@ struct AsyncTraceRecyclingTests {
     /// it is nested in).
     @Test func aHopStillOpenWhenItsTraceIsDeliveredHasNoRegistryOrTime() async throws {
         let sink = InMemoryTraceSink()
-        let recorder = Recorder(sink: sink, capturesPayloads: false)
+        let recorder = Recorder(sink: sink)
         let (begun, noteBegun) = AsyncStream.makeStream(of: Void.self)
         let (release, letGo) = AsyncStream.makeStream(of: Void.self)
         let late = await ChainTracing.withRecorder(recorder) { () async -> Task<Void, Never> in
-            await traceHop("First", command: Sent(number: 0)) { () async -> Task<Void, Never> in
+            await traceHop("First", command: Sent(number: 0), chain: "asynctracerecycling") { () async -> Task<Void, Never> in
                 let task = Task {
-                    _ = await traceHop("Late", command: Sent(number: 0)) { () async -> Int in
-                        await traceHop("Later", command: Sent(number: 0)) { () async -> Int in
+                    _ = await traceHop("Late", command: Sent(number: 0), chain: "asynctracerecycling") { () async -> Int in
+                        await traceHop("Later", command: Sent(number: 0), chain: "asynctracerecycling") { () async -> Int in
                             noteBegun.yield()
                             noteBegun.finish()
                             for await _ in release { break }
@@ -160,13 +160,13 @@ struct AsyncTraceRecyclingTests {
     /// own command's hops and no other's, whichever trace object it reused.
     @Test func reusedTracesCarryOnlyTheirOwnCommandsHops() async throws {
         let sink = InMemoryTraceSink()
-        let recorder = Recorder(sink: sink, capturesPayloads: false)
+        let recorder = Recorder(sink: sink)
         await ChainTracing.withRecorder(recorder) {
             for number in 0..<200 {
-                _ = await traceHop("Outer", command: Sent(number: number)) { () async -> Int in
+                _ = await traceHop("Outer", command: Sent(number: number), chain: "asynctracerecycling") { () async -> Int in
                     await withTaskGroup(of: Int.self) { group in
                         for child in 0..<(number % 3) {
-                            group.addTask { await traceHop("Child\(child)", command: Sent(number: number)) { () async -> Int in child } }
+                            group.addTask { await traceHop("Child\(child)", command: Sent(number: number), chain: "asynctracerecycling") { () async -> Int in child } }
                         }
                         return await group.reduce(0, +)
                     }
@@ -204,15 +204,15 @@ struct AsyncTraceRecyclingTests {
         /// A child's hops, nested `depth` deep; the innermost fails, runs a synchronous hop, or starts two
         /// children of its own.
         @Sendable func hops(_ child: Int, _ level: Int, _ depth: Int) async -> Int {
-            (try? await traceHop("C\(child).\(level)", command: command) { () async throws -> Int in
+            (try? await traceHop("C\(child).\(level)", command: command, chain: "asynctracerecycling") { () async throws -> Int in
                 if level + 1 < depth { return await hops(child, level + 1, depth) }
                 if failing.contains(child) { throw Failure() }
-                if synchronous.contains(child) { return traceHop("S\(child)", command: command) { child } }
+                if synchronous.contains(child) { return traceHop("S\(child)", command: command, chain: "asynctracerecycling") { child } }
                 if deciding.contains(child) { ChainTracing.decide(.continued, reason: "noted") }
                 if parents.contains(child) {
                     return await withTaskGroup(of: Int.self) { group in
                         for grandchild in 0..<2 {
-                            group.addTask { await traceHop("G\(child).\(grandchild)", command: command) { () async -> Int in grandchild } }
+                            group.addTask { await traceHop("G\(child).\(grandchild)", command: command, chain: "asynctracerecycling") { () async -> Int in grandchild } }
                         }
                         return await group.reduce(0, +)
                     }
@@ -221,8 +221,8 @@ struct AsyncTraceRecyclingTests {
             }) ?? -1
         }
         let sink = InMemoryTraceSink()
-        await ChainTracing.withRecorder(Recorder(sink: sink, capturesPayloads: false)) {
-            _ = await traceHop("Outer", command: command) { () async -> Int in
+        await ChainTracing.withRecorder(Recorder(sink: sink)) {
+            _ = await traceHop("Outer", command: command, chain: "asynctracerecycling") { () async -> Int in
                 await withTaskGroup(of: Int.self) { group in
                     for child in 0..<children {
                         let depth = depths[child]
@@ -281,15 +281,15 @@ struct AsyncTraceRecyclingTests {
         struct Invalid: Error {}
         let command = Sent(number: 7)
         @Sendable func check(_ name: String, fails: Bool) async throws -> Bool {
-            try await traceHop(name, command: command) { () async throws -> Bool in
+            try await traceHop(name, command: command, chain: "asynctracerecycling") { () async throws -> Bool in
                 await Task.yield()
                 if fails { throw Invalid() }
                 return true
             }
         }
         let sink = InMemoryTraceSink()
-        await ChainTracing.withRecorder(Recorder(sink: sink, capturesPayloads: false)) {
-            _ = await traceHop("Stage", command: command) { () async -> Bool in
+        await ChainTracing.withRecorder(Recorder(sink: sink)) {
+            _ = await traceHop("Stage", command: command, chain: "asynctracerecycling") { () async -> Bool in
                 var all = true
                 for round in 0..<20 {
                     async let email = check("Email\(round)", fails: round % 3 == 0)

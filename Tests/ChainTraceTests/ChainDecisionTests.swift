@@ -69,7 +69,7 @@ struct ChainDecisionTests {
                 Handler("Double") { .continue(with: $0 * 2) },
                 Handler("Report") { .accept("got \($0)") },
             ],
-            recorder: Recorder(sink: sink)
+            recorder: Recorder(sink: sink, payloads: .captured)
         )
         #expect(try chain.send(21) == "got 42")
         #expect(sink.traces[0].hops.map(\.decision) == [.continued, .accepted])
@@ -84,7 +84,7 @@ struct ChainDecisionTests {
                 Handler("Observe") { _ in .continue },
                 Handler("Report") { .accept("got \($0)") },
             ],
-            recorder: Recorder(sink: sink)
+            recorder: Recorder(sink: sink, payloads: .captured)
         )
         let registry = try chain.addRegistry("Adjust", at: .before("Report"))
         try registry.register(Handler("AddOne") { .continue(with: $0 + 1) }, weight: 5)
@@ -109,7 +109,7 @@ struct ChainDecisionTests {
                 },
                 Handler("Last") { .accept($0) },
             ],
-            recorder: Recorder(sink: sink)
+            recorder: Recorder(sink: sink, payloads: .captured)
         )
         try chain.send(1)
         let trace = sink.traces[0]
@@ -137,12 +137,13 @@ struct ChainDecisionTests {
         #expect(trace.payload == ["diameter": 19.05, "weight": 2.5, "serial": "c-1"])
     }
 
-    @Test func payloadCaptureCanBeTurnedOff() throws {
+    @Test func payloadsAreCapturedOnlyWhenAsked() throws {
         let sink = InMemoryTraceSink()
         let chain = try coinChain()
-        chain.recorder = Recorder(sink: sink, capturesPayloads: false)
+        chain.recorder = Recorder(sink: sink)
         try chain.send(.penny)
         #expect(sink.traces[0].payload == nil)
+        #expect(!Payloads.none.areCaptured && Payloads.captured.areCaptured && Payloads.captured(redacting: { _ in }).areCaptured)
     }
 }
 

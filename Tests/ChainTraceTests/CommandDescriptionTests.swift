@@ -58,7 +58,7 @@ struct CommandDescriptionTests {
 
     static func send<Command: Sendable>(_ command: Command, instrumented: Bool, payloads: Bool) throws -> Trace? {
         let sink = InMemoryTraceSink()
-        let recorder = Recorder(sink: sink, capturesPayloads: payloads)
+        let recorder = Recorder(sink: sink, payloads: payloads ? .captured : .none)
         if instrumented {
             ChainTracing.withRecorder(recorder) { _ = traceHop("Only", command: command, chain: "described") { 1 } }
         } else {
@@ -96,7 +96,7 @@ struct CommandDescriptionTests {
         let instrumented = random.chance(0.5)
         let limit = Int.random(in: 1...3, using: &random)
         let ring = InMemoryTraceSink(limit: limit)
-        let recorder = Recorder(sink: ring, capturesPayloads: payloads)
+        let recorder = Recorder(sink: ring, payloads: payloads ? .captured : .none)
         var sentCommands: [Sent] = []
         for _ in 0..<Int.random(in: 1...40, using: &random) {
             let sent = Self.randomCommand(&random)

@@ -40,7 +40,7 @@ func coinChain(recordingInto sink: InMemoryTraceSink? = nil) throws -> Chain<Coi
             validator("Quarter", .quarter),
         ]
     )
-    if let sink { chain.recorder = Recorder(sink: sink) }
+    if let sink { chain.recorder = Recorder(sink: sink, payloads: .captured) }
     return chain
 }
 

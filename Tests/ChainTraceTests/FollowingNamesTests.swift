@@ -35,7 +35,7 @@ struct FollowingNamesTests {
         }
         let sink = InMemoryTraceSink()
         var expected: [[String]] = []
-        ChainTracing.withRecorder(Recorder(sink: sink, capturesPayloads: false)) {
+        ChainTracing.withRecorder(Recorder(sink: sink)) {
             for _ in 0..<Int.random(in: 1...40, using: &random) {
                 // Most commands change nothing, as in a real chain; the others rename, relink or regrow it.
                 if random.chance(0.4) {

@@ -16,7 +16,7 @@ struct InstrumentationTests {
     @Test func nestedHopsAreInferredPassedUntilTheOneThatReturnsAValue() {
         let sink = InMemoryTraceSink()
         let chain = validators()
-        let coin = ChainTracing.withRecorder(Recorder(sink: sink)) { chain.validate(.dime) }
+        let coin = ChainTracing.withRecorder(Recorder(sink: sink, payloads: .captured)) { chain.validate(.dime) }
         #expect(coin == .dime)
         let trace = sink.traces[0]
         expectPath(trace, ["Penny", "Nickel", "Dime"])
@@ -29,7 +29,7 @@ struct InstrumentationTests {
     @Test func nilFromTheLastHandlerFallsOffTheEnd() {
         let sink = InMemoryTraceSink()
         let chain = validators()
-        let coin = ChainTracing.withRecorder(Recorder(sink: sink)) { chain.validate(.washer) }
+        let coin = ChainTracing.withRecorder(Recorder(sink: sink, payloads: .captured)) { chain.validate(.washer) }
         #expect(coin == nil)
         expectUnhandled(sink.traces[0])
         #expect(sink.traces[0].hops.count == 4)
@@ -38,7 +38,7 @@ struct InstrumentationTests {
     @Test func selfTimeExcludesNestedHopsAndInclusiveTimeIncludesThem() throws {
         let sink = InMemoryTraceSink()
         let chain = validators(delayedDime: 3_000_000)
-        ChainTracing.withRecorder(Recorder(sink: sink)) { _ = chain.validate(.quarter) }
+        ChainTracing.withRecorder(Recorder(sink: sink, payloads: .captured)) { _ = chain.validate(.quarter) }
         let trace = sink.traces[0]
         let penny = try #require(trace.hop("Penny"))
         let dime = try #require(trace.hop("Dime"))
@@ -55,7 +55,7 @@ struct InstrumentationTests {
         let sink = InMemoryTraceSink()
         let counter = CoinCounter()
         counter.next = validators()
-        ChainTracing.withRecorder(Recorder(sink: sink)) { _ = counter.validate(.penny) }
+        ChainTracing.withRecorder(Recorder(sink: sink, payloads: .captured)) { _ = counter.validate(.penny) }
         #expect(counter.counter.value == 1)
         #expect(sink.traces[0].hops.map(\.decision) == [.continued, .accepted])
     }
@@ -64,7 +64,7 @@ struct InstrumentationTests {
         final class Greedy: CoinHandling {
             var next: (any CoinHandling)?
             func validate(_ coin: Coin) -> Coin? {
-                traceHop("Greedy", command: coin) {
+                traceHop("Greedy", command: coin, chain: "instrumentation") {
                     ChainTracing.decide(.continued, reason: "looked only")
                     return next?.validate(coin)
                 }
@@ -73,7 +73,7 @@ struct InstrumentationTests {
         let sink = InMemoryTraceSink()
         let greedy = Greedy()
         greedy.next = validators()
-        ChainTracing.withRecorder(Recorder(sink: sink)) { _ = greedy.validate(.penny) }
+        ChainTracing.withRecorder(Recorder(sink: sink, payloads: .captured)) { _ = greedy.validate(.penny) }
         #expect(sink.traces[0].hops[0].decision == .continued)
         #expect(sink.traces[0].hops[0].reason == "looked only")
     }
@@ -84,7 +84,7 @@ struct InstrumentationTests {
             [RangeCheck("Small", 0..<10), RangeCheck("Medium", 10..<100, rejects: true), RangeCheck("Large", 100..<1000)]
                 as [any Checking]
         ) { $0.next = $1 }
-        let recorder = Recorder(sink: sink)
+        let recorder = Recorder(sink: sink, payloads: .captured)
         #expect(throws: ValidationFailure(message: "42 rejected by Medium")) {
             try ChainTracing.withRecorder(recorder) { try chain.check(42) }
         }
@@ -104,7 +104,7 @@ struct InstrumentationTests {
         let saved = ChainTracing.maximumHops
         defer { ChainTracing.maximumHops = saved }
         ChainTracing.maximumHops = 50
-        let coin = ChainTracing.withRecorder(Recorder(sink: sink)) { a.validate(.washer) }
+        let coin = ChainTracing.withRecorder(Recorder(sink: sink, payloads: .captured)) { a.validate(.washer) }
         #expect(coin == nil)
         let trace = sink.traces[0]
         #expect(trace.hops.count == 51)
@@ -123,7 +123,7 @@ struct InstrumentationTests {
         d.next = c
         defer { d.next = nil }
         let loopSink = InMemoryTraceSink()
-        ChainTracing.withRecorder(Recorder(sink: loopSink)) {
+        ChainTracing.withRecorder(Recorder(sink: loopSink, payloads: .captured)) {
             #expect(c.validate(.washer) == nil)
             #expect(c.validate(.washer) == nil)
         }
@@ -135,7 +135,7 @@ struct InstrumentationTests {
         // not a loop (one shared global, so in this test rather than a parallel one).
         let long = linked((0..<60).map { CoinValidator("V\($0)", .penny) } as [any CoinHandling]) { $0.next = $1 }
         let longSink = InMemoryTraceSink()
-        #expect(ChainTracing.withRecorder(Recorder(sink: longSink)) { long.validate(.washer) } == nil)
+        #expect(ChainTracing.withRecorder(Recorder(sink: longSink, payloads: .captured)) { long.validate(.washer) } == nil)
         let longTrace = try #require(longSink.traces.first)
         #expect(longTrace.hops.count == 51)
         guard case .failed("V50", let reason) = longTrace.outcome else {
@@ -153,7 +153,7 @@ struct InstrumentationTests {
     @Test func asyncHopsNestAcrossAwaitsAndErrorValuesFailTheStage() async {
         let sink = InMemoryTraceSink()
         let flow = signUpFlow()
-        await ChainTracing.withRecorder(Recorder(sink: sink)) {
+        await ChainTracing.withRecorder(Recorder(sink: sink, payloads: .captured)) {
             #expect(await flow.handle(SignUpForm(username: "ada")) == nil)
             #expect(await flow.handle(SignUpForm(username: "taken")) == .usernameTaken("taken"))
             #expect(await flow.handle(SignUpForm(username: "nophoto")) == .uploadFailed)
@@ -170,7 +170,7 @@ struct InstrumentationTests {
     @Test func concurrentAsyncFlowsNeverMixTheirHops() async {
         let sink = InMemoryTraceSink()
         let flow = signUpFlow()
-        await ChainTracing.withRecorder(Recorder(sink: sink)) {
+        await ChainTracing.withRecorder(Recorder(sink: sink, payloads: .captured)) {
             await withTaskGroup(of: Void.self) { group in
                 for task in 0..<8 {
                     group.addTask {
@@ -192,11 +192,11 @@ struct InstrumentationTests {
     @Test func scopedRecordersKeepParallelTestsApart() async {
         let first = InMemoryTraceSink()
         let second = InMemoryTraceSink()
-        async let a: Void = ChainTracing.withRecorder(Recorder(sink: first)) {
+        async let a: Void = ChainTracing.withRecorder(Recorder(sink: first, payloads: .captured)) {
             let chain = validators()
             for _ in 0..<100 { _ = chain.validate(.penny) }
         }
-        async let b: Void = ChainTracing.withRecorder(Recorder(sink: second)) {
+        async let b: Void = ChainTracing.withRecorder(Recorder(sink: second, payloads: .captured)) {
             let chain = validators()
             for _ in 0..<50 { _ = chain.validate(.quarter) }
         }

@@ -104,7 +104,7 @@ struct InstrumentedChainModelTests {
         var random = SeededGenerator(seed: seed)
         let (head, behaviours) = Self.chain(&random, name: "sync-\(seed)")
         let values = (0..<20).map { _ in Int.random(in: 1...100, using: &random) }
-        let traces = captureTraces {
+        let traces = captureTraces(payloads: .captured) {
             for value in values { _ = try? head.handle(value) }
         }
         #expect(traces.count == values.count, "seed \(seed)")
@@ -123,7 +123,7 @@ struct InstrumentedChainModelTests {
         var random = SeededGenerator(seed: seed)
         let (head, behaviours) = Self.chain(&random, name: "async-\(seed)")
         let values = (0..<20).map { _ in Int.random(in: 1...100, using: &random) }
-        let traces = await captureTraces {
+        let traces = await captureTraces(payloads: .captured) {
             await withTaskGroup(of: Void.self) { group in
                 for value in values { group.addTask { _ = try? await head.handle(value) } }
             }
@@ -189,7 +189,7 @@ struct InstrumentedChainModelTests {
         var random = SeededGenerator(seed: seed)
         let trees = (0..<2).map { TreeNode.random(&random, depth: Int.random(in: 1...4, using: &random), name: "T\($0)", chain: "tree-\(seed)-\($0)") }
         let sends = (0..<40).map { _ in (tree: Int.random(in: 0..<2, using: &random), value: Int.random(in: 1...500, using: &random)) }
-        let traces = captureTraces {
+        let traces = captureTraces(payloads: .captured) {
             for send in sends { _ = trees[send.tree].handle(send.value) }
         }
         #expect(traces.count == sends.count, "seed \(seed)")

@@ -45,7 +45,7 @@ struct InstrumentedRecordingTests {
         let orders = (0..<Int.random(in: 1...60, using: &random)).map { Order(number: $0, express: random.chance(0.4)) }
         let sink = InMemoryTraceSink()
         let recorder = Recorder(
-            sink: sink, sampling: .oneIn(interval), capturesPayloads: payloads,
+            sink: sink, sampling: .oneIn(interval), payloads: payloads ? .captured : .none,
             filter: { (order: Order) in order.number % divisor == 0 })
         let isAsync = random.chance(0.5)
         var results: [String?] = []

@@ -108,7 +108,7 @@ struct InstrumentedRegistryTests {
         let responders = specs.filter { $0.members == nil }.map { spec in
             Handler<Int, String>(spec.name) { $0 % spec.divisor == 0 ? .accept(spec.name) : .pass }
         }
-        let chain = try Chain<Int, String>(name, handlers: responders, recorder: Recorder(sink: sink))
+        let chain = try Chain<Int, String>(name, handlers: responders, recorder: Recorder(sink: sink, payloads: .captured))
         for (index, spec) in specs.enumerated() {
             guard let members = spec.members else { continue }
             // Before the first responder that comes after it, or last.
@@ -158,7 +158,7 @@ struct InstrumentedRegistryTests {
     @Test(arguments: SeededGenerator.seeds(40))
     func membersAreRecordedAsAChainsRegistryRecordsThem(seed: UInt64) throws {
         let (head, chain, sink, values) = try Self.generated(seed: seed, name: "registry-\(seed)", count: 30)
-        let traces = captureTraces {
+        let traces = captureTraces(payloads: .captured) {
             for value in values { _ = head.handle(value) }
         }
         for value in values { _ = try chain.send(value) }
@@ -172,7 +172,7 @@ struct InstrumentedRegistryTests {
     func asyncMembersAreRecordedAsAChainsRegistryRecordsThem(seed: UInt64) async throws {
         let (head, chain, sink, values) = try Self.generated(seed: seed, name: "async-registry-\(seed)", count: 20)
         // Sent at once: each trace is matched to its command by the payload.
-        let traces = await captureTraces {
+        let traces = await captureTraces(payloads: .captured) {
             await withTaskGroup(of: Void.self) { group in
                 for value in values { group.addTask { _ = await head.handle(value) } }
             }
@@ -253,7 +253,7 @@ struct InstrumentedRegistryTests {
         var head: LinkedNode?
         for spec in specs.reversed() { head = LinkedNode(spec, next: head, chain: name) }
         let values = (0..<30).map { _ in Int.random(in: 1...200, using: &random) }
-        let traces = captureTraces {
+        let traces = captureTraces(payloads: .captured) {
             for value in values { _ = head!.handle(value) }
         }
         for value in values { _ = try chain.send(value) }
@@ -282,7 +282,7 @@ struct InstrumentedRegistryTests {
             traceHop("Window", command: value, chain: "c") { proxy(value, registry: registry) }
         }
         #expect(!ChainTracing.markMember(of: "Window"))
-        let traces = captureTraces {
+        let traces = captureTraces(payloads: .captured) {
             _ = window(1, registry: "Window")
             _ = window(2, registry: "Windw")
         }
@@ -309,7 +309,7 @@ struct InstrumentedRegistryTests {
         func window(_ value: Int) async -> Int? {
             await traceHop("Window", command: value, chain: "c") { await proxy(value) }
         }
-        let traces = await captureTraces {
+        let traces = await captureTraces(payloads: .captured) {
             await withTaskGroup(of: Void.self) { group in
                 for value in 1...20 { group.addTask { _ = await window(value) } }
             }
@@ -334,7 +334,7 @@ struct InstrumentedRegistryTests {
             traceHop("Late", command: value, chain: "c") { traceRegistryMembers { member(value) } ?? after(value) }
         }
         #expect(traceRegistryMembers { 7 } == 7)
-        let traces = captureTraces { _ = registry(1) }
+        let traces = captureTraces(payloads: .captured) { _ = registry(1) }
         try #require(traces.count == 1)
         expectPath(traces[0], ["Late", "Member", "Inner", "After"])
         #expect(traces[0].hops.map(\.registry) == [nil, "Late", nil, nil])

@@ -17,7 +17,7 @@ struct RecorderTests {
         try chain.send(.penny)
         chain.recorder = .off
         try chain.send(.penny)
-        chain.recorder = Recorder(sink: sink)
+        chain.recorder = Recorder(sink: sink, payloads: .captured)
         try chain.send(.penny)
         #expect(sink.traces.count == 2)
     }
@@ -25,7 +25,7 @@ struct RecorderTests {
     @Test func samplingTracesOneCommandInN() throws {
         let sink = InMemoryTraceSink()
         let chain = try coinChain()
-        chain.recorder = Recorder(sink: sink, sampling: .oneIn(100))
+        chain.recorder = Recorder(sink: sink, sampling: .oneIn(100), payloads: .captured)
         for _ in 0..<1_000 { try chain.send(.quarter) }
         #expect(sink.traces.count == 10)
     }
@@ -33,7 +33,7 @@ struct RecorderTests {
     @Test func filterDecidesPerCommand() throws {
         let sink = InMemoryTraceSink()
         let chain = try coinChain()
-        chain.recorder = Recorder(sink: sink) { (coin: Coin) in coin.weight > 5 }
+        chain.recorder = Recorder(sink: sink, payloads: .captured) { (coin: Coin) in coin.weight > 5 }
         for coin in [Coin.penny, .nickel, .dime, .quarter, .washer] { try chain.send(coin) }
         #expect(sink.traces.map(\.outcome) == [.accepted(by: "Quarter"), .fellOffTheEnd])
     }
@@ -49,9 +49,9 @@ struct RecorderTests {
         let untyped = InMemoryTraceSink()
         let otherType = InMemoryTraceSink()
         let chains = try (0..<3).map { _ in try coinChain() }
-        chains[0].recorder = Recorder(sink: typed) { (coin: Coin) in coin.weight > threshold }
-        chains[1].recorder = Recorder(sink: untyped) { (command: Any) in command is Coin }
-        chains[2].recorder = Recorder(sink: otherType) { (_: String) in true }
+        chains[0].recorder = Recorder(sink: typed, payloads: .captured) { (coin: Coin) in coin.weight > threshold }
+        chains[1].recorder = Recorder(sink: untyped, payloads: .captured) { (command: Any) in command is Coin }
+        chains[2].recorder = Recorder(sink: otherType, payloads: .captured) { (_: String) in true }
         for coin in coins { for chain in chains { try chain.send(coin) } }
         let kept = coins.filter { $0.weight > threshold }
         #expect(typed.traces.count == kept.count, "seed \(seed)")
@@ -90,7 +90,7 @@ struct RecorderTests {
         let first = InMemoryTraceSink()
         let outcomes = OutcomeCollector()
         let chain = try coinChain()
-        chain.recorder = Recorder(sink: FanOutTraceSink([first, outcomes]))
+        chain.recorder = Recorder(sink: FanOutTraceSink([first, outcomes]), payloads: .captured)
         try chain.send(.dime)
         try chain.send(.washer)
         #expect(first.traces.count == 2)
@@ -113,10 +113,10 @@ struct RecorderTests {
         }
         let sink = InMemoryTraceSink()
         let actions = try Chain<Action, Bool>(
-            "actions", handlers: [Handler("Editor") { _ in .accept(true) }], recorder: Recorder(sink: sink))
+            "actions", handlers: [Handler("Editor") { _ in .accept(true) }], recorder: Recorder(sink: sink, payloads: .captured))
         try actions.send(.paste)
         let numbers = try Chain<Int, Bool>(
-            "numbers", handlers: [Handler("Any") { _ in .accept(true) }], recorder: Recorder(sink: sink))
+            "numbers", handlers: [Handler("Any") { _ in .accept(true) }], recorder: Recorder(sink: sink, payloads: .captured))
         try numbers.send(1)
         #expect(sink.traces.map(\.commandKind) == ["paste", "Int"])
         #expect(sink.traces.map(\.payload) == [nil, .integer(1)])

@@ -21,7 +21,7 @@ struct RecordingPropertyTests {
         let ring = InMemoryTraceSink(limit: limit)
         let chain = try Chain<Int, Int>("recorded-\(seed)", handlers: [Handler("Any") { .accept($0) }])
         chain.recorder = Recorder(
-            sink: FanOutTraceSink([everything, ring]), sampling: .oneIn(interval),
+            sink: FanOutTraceSink([everything, ring]), sampling: .oneIn(interval), payloads: .captured,
             filter: { (number: Int) in number % divisor == 0 })
 
         let group = DispatchGroup()

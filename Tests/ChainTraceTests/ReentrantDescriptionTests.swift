@@ -38,7 +38,7 @@ struct ReentrantDescriptionTests {
         for _ in 0..<Int.random(in: 1...6, using: &random) {
             let depth = Int.random(in: 1...3, using: &random)
             let thread = JoinableThread {
-                ChainTracing.withRecorder(Recorder(sink: sink, capturesPayloads: false)) {
+                ChainTracing.withRecorder(Recorder(sink: sink)) {
                     // The first command makes the facts the second's description is lent.
                     _ = Self.sendGenerically(Audited(number: 0, depth: 0))
                     _ = Self.sendGenerically(Audited(number: 0, depth: depth))

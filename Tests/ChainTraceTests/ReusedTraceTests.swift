@@ -31,8 +31,8 @@ struct ReusedTraceTests {
         var random = SeededGenerator(seed: seed)
         let capturing = InMemoryTraceSink()
         let plain = InMemoryTraceSink()
-        let capturingRecorder = Recorder(sink: capturing, capturesPayloads: true)
-        let plainRecorder = Recorder(sink: plain, capturesPayloads: false)
+        let capturingRecorder = Recorder(sink: capturing, payloads: .captured)
+        let plainRecorder = Recorder(sink: plain)
         var expected: [(captured: Bool, order: Order, chain: String, path: [String])] = []
         for _ in 0..<Int.random(in: 1...60, using: &random) {
             let order = Order(number: Int.random(in: 0...1000, using: &random))
@@ -68,7 +68,7 @@ struct ReusedTraceTests {
         do {
             let sink = InMemoryTraceSink()
             released = sink
-            ChainTracing.withRecorder(Recorder(sink: sink, capturesPayloads: true)) {
+            ChainTracing.withRecorder(Recorder(sink: sink, payloads: .captured)) {
                 _ = Self.handle(Order(number: 4), at: 0, divisors: [3, 2], chain: "orders")
             }
             #expect(sink.traces.count == 1)

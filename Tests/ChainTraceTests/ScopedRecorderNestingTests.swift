@@ -15,7 +15,7 @@ struct ScopedRecorderNestingTests {
     static func run(_ plan: [Int], depth: Int = 0, chain: Chain<Int, Int>, owned: Chain<Int, Int>, name: String, sinks: inout [InMemoryTraceSink]) {
         let sink = InMemoryTraceSink()
         sinks.append(sink)
-        ChainTracing.withRecorder(Recorder(sink: sink)) {
+        ChainTracing.withRecorder(Recorder(sink: sink, payloads: .captured)) {
             for index in 0..<plan[depth] {
                 _ = try? chain.send(depth * 1_000 + index)
                 _ = Self.instrumented(depth * 1_000 + index, chain: name)
@@ -35,7 +35,7 @@ struct ScopedRecorderNestingTests {
         let plan = (0..<Int.random(in: 1...5, using: &random)).map { _ in Int.random(in: 0...4, using: &random) }
         let chain = try Chain<Int, Int>("scoped-\(seed)", handlers: [Handler("Only") { .accept($0) }])
         let ownSink = InMemoryTraceSink()
-        let owned = try Chain<Int, Int>("owned-\(seed)", handlers: [Handler("Only") { .accept($0) }], recorder: Recorder(sink: ownSink))
+        let owned = try Chain<Int, Int>("owned-\(seed)", handlers: [Handler("Only") { .accept($0) }], recorder: Recorder(sink: ownSink, payloads: .captured))
         var sinks: [InMemoryTraceSink] = []
         Self.run(plan, chain: chain, owned: owned, name: "instrumented-\(seed)", sinks: &sinks)
         for (depth, sink) in sinks.enumerated() {

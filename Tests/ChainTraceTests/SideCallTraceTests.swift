@@ -176,7 +176,7 @@ struct SideCallTraceTests {
         var random = SeededGenerator(seed: seed)
         let setup = Self.setup(&random)
         let values = (0..<12).map { _ in Int.random(in: 1...100, using: &random) }
-        let traces = captureTraces {
+        let traces = captureTraces(payloads: .captured) {
             for value in values { _ = try? setup.head.handle(value) }
         }
         Self.check(traces, setup, values: values, seed: seed)
@@ -187,7 +187,7 @@ struct SideCallTraceTests {
         var random = SeededGenerator(seed: seed)
         let setup = Self.setup(&random)
         let values = (0..<12).map { _ in Int.random(in: 1...100, using: &random) }
-        let traces = await captureTraces {
+        let traces = await captureTraces(payloads: .captured) {
             await withTaskGroup(of: Void.self) { group in
                 for value in values { group.addTask { _ = try? await setup.head.handle(value) } }
             }
@@ -245,11 +245,11 @@ struct SideCallTraceTests {
     func stagesWithRequestsOfTheirOwnTypesAreOneTrace(seed: UInt64) async {
         var random = SeededGenerator(seed: seed)
         let (head, names, failing) = Self.stages(&random)
-        let sync = captureTraces {
+        let sync = captureTraces(payloads: .captured) {
             for _ in 0..<3 { _ = try? head.handle() }
         }
         Self.checkStages(sync, names: names, failing: failing, count: 3, seed: seed)
-        let async = await captureTraces {
+        let async = await captureTraces(payloads: .captured) {
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<6 { group.addTask { _ = try? await head.handleAsync() } }
             }

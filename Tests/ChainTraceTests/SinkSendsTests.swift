@@ -176,8 +176,8 @@ struct SinkSendsTests {
 
     /// Runs `scenario` into `sink`.
     static func run(_ scenario: Scenario, into sink: ForwardingSink) async throws {
-        let recorder = Recorder(sink: sink, sampling: .oneIn(scenario.interval), capturesPayloads: false)
-        sink.pipeline = try Pipeline(recorder: Recorder(sink: sink, capturesPayloads: false))
+        let recorder = Recorder(sink: sink, sampling: .oneIn(scenario.interval))
+        sink.pipeline = try Pipeline(recorder: Recorder(sink: sink))
         let hops = OrderHop(0, next: OrderHop(1, next: OrderHop(2, next: nil)))
         switch scenario.origin {
         case .chain:
@@ -242,7 +242,7 @@ struct SinkSendsTests {
     func tracingResumesAfterTheSink() throws {
         let sink = ForwardingSink(reactions: [.chain, .hops, .sideCall])
         defer { sink.letGo() }
-        sink.pipeline = try Pipeline(recorder: Recorder(sink: sink, capturesPayloads: false))
+        sink.pipeline = try Pipeline(recorder: Recorder(sink: sink))
         let chain = try Chain<Order, Int>("orders", handlers: Self.orderHandlers(), recorder: Recorder(sink: sink))
         _ = try chain.send(Order(id: 1))
         // Sent by the test, not by the sink: traced, as the order was.

@@ -27,7 +27,7 @@ struct TaskSamplingTests {
         var random = SeededGenerator(seed: seed)
         let interval = Int.random(in: 2...7, using: &random)
         let sink = InMemoryTraceSink()
-        let recorder = Recorder(sink: sink, sampling: .oneIn(interval))
+        let recorder = Recorder(sink: sink, sampling: .oneIn(interval), payloads: .captured)
         let send = try make(recorder)
         let shape = Int.random(in: 0..<3, using: &random)
         let total: Int

@@ -109,7 +109,7 @@ struct UntracedCommandHopsTests {
         }
         let admitted = Set((0...nextID).filter { _ in random.chance(0.5) })
         let sink = InMemoryTraceSink()
-        let recorder = Recorder(sink: sink, capturesPayloads: false) { (command: Any) in
+        let recorder = Recorder(sink: sink) { (command: Any) in
             (command as? Order).map { admitted.contains($0.id) } ?? (command as? Audit).map { admitted.contains($0.id) }
                 ?? false
         }
@@ -120,7 +120,7 @@ struct UntracedCommandHopsTests {
             model.traces.append(("orders", ["Task"]))
             for root in roots { model.visit(root, open: nil, untraced: false, taskTrace: 0) }
             let order = Order(id: nextID + 1)
-            let recorderForTask = Recorder(sink: sink, capturesPayloads: false) { (command: Any) in
+            let recorderForTask = Recorder(sink: sink) { (command: Any) in
                 (command as? Order).map { $0.id == order.id || admitted.contains($0.id) }
                     ?? (command as? Audit).map { admitted.contains($0.id) } ?? false
             }

@@ -45,7 +45,7 @@ struct DeferredPayloadTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let log = try TraceLogSink(path: path)
         let memory = InMemoryTraceSink()
-        let chain = try make(Recorder(sink: FanOutTraceSink([memory, log])))
+        let chain = try make(Recorder(sink: FanOutTraceSink([memory, log]), payloads: .captured))
         for command in commands { _ = try chain.send(command) }
         try log.close()
         return (try TraceLogReader.readAll(path: path).traces.map(\.payload), memory.traces.map(\.payload))
@@ -118,7 +118,7 @@ struct DeferredPayloadTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let log = try TraceLogSink(path: path, options: options)
         let threads = EncodingThreads()
-        try send(Recorder(sink: log), threads)
+        try send(Recorder(sink: log, payloads: .captured), threads)
         try log.close()
         return (threads.all, try TraceLogReader.readAll(path: path).traces.map(\.payload))
     }
@@ -145,8 +145,8 @@ struct DeferredPayloadTests {
         let hops = try Self.encodings("hops") { recorder, threads in
             ChainTracing.withRecorder(recorder) {
                 for value in 0..<10 {
-                    _ = traceHop("A", command: NotesItsThread(value: value, threads: threads)) { () -> Int? in
-                        traceHop("B", command: NotesItsThread(value: value, threads: threads)) { 1 }
+                    _ = traceHop("A", command: NotesItsThread(value: value, threads: threads), chain: "deferredpayload") { () -> Int? in
+                        traceHop("B", command: NotesItsThread(value: value, threads: threads), chain: "deferredpayload") { 1 }
                     }
                 }
             }
@@ -175,7 +175,7 @@ struct DeferredPayloadTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let log = try TraceLogSink(path: path)
         let threads = EncodingThreads()
-        let recorder = Recorder(sink: log)
+        let recorder = Recorder(sink: log, payloads: .captured)
         let chain = try AsyncChain<NotesItsThread, Int>("c", handlers: [AsyncHandler("Take") { _ in .accept(1) }], recorder: recorder)
         for value in 0..<5 { _ = try await chain.send(NotesItsThread(value: value, threads: threads)) }
         try log.close()
@@ -203,7 +203,7 @@ struct DeferredPayloadTests {
         let log = try TraceLogSink(path: path, options: options)
         let before = CountsItsEncodings.count.value
         let chain = try Chain<CountsItsEncodings, Int>(
-            "c", handlers: [Handler("Take") { _ in .accept(1) }], recorder: Recorder(sink: log))
+            "c", handlers: [Handler("Take") { _ in .accept(1) }], recorder: Recorder(sink: log, payloads: .captured))
         // The writer held still: the queue fills and the rest are dropped.
         try log.withWriterPaused {
             for value in 0..<200 { _ = try chain.send(CountsItsEncodings(value: value)) }

@@ -59,18 +59,18 @@ struct TraceLogStorageReuseTests {
         let everything = InMemoryTraceSink()
         let payloads = random.chance(0.5)
         let handlers = Self.handlers(&random)
-        let logged = try Chain("own", handlers: handlers, recorder: Recorder(sink: log, capturesPayloads: payloads))
+        let logged = try Chain("own", handlers: handlers, recorder: Recorder(sink: log, payloads: payloads ? .captured : .none))
         let kept = try Chain(
             "own",
             handlers: handlers,
-            recorder: Recorder(sink: everything, capturesPayloads: payloads)
+            recorder: Recorder(sink: everything, payloads: payloads ? .captured : .none)
         )
         // Traces recorded into the log and kept by a second sink as well, with what each said when recorded.
         let alsoKept = InMemoryTraceSink()
         let both = try Chain(
             "own",
             handlers: handlers,
-            recorder: Recorder(sink: FanOutTraceSink([log, alsoKept]), capturesPayloads: payloads)
+            recorder: Recorder(sink: FanOutTraceSink([log, alsoKept]), payloads: payloads ? .captured : .none)
         )
         var keptAsRecorded: [Summary] = []
         var head: Node?
@@ -114,10 +114,10 @@ struct TraceLogStorageReuseTests {
                 // Not read from `everything`, which lists traces by start time, and a hand-built one starts at 0.
                 expected.append(Summary(built()))
             case 1, 2:
-                ChainTracing.withRecorder(Recorder(sink: log, capturesPayloads: payloads)) {
+                ChainTracing.withRecorder(Recorder(sink: log, payloads: payloads ? .captured : .none)) {
                     _ = try? head?.handle(command)
                 }
-                ChainTracing.withRecorder(Recorder(sink: everything, capturesPayloads: payloads)) {
+                ChainTracing.withRecorder(Recorder(sink: everything, payloads: payloads ? .captured : .none)) {
                     _ = try? head?.handle(command)
                 }
                 expected.append(Summary(try #require(everything.traces.last)))

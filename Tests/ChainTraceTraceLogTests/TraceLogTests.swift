@@ -32,7 +32,7 @@ struct TraceLogTests {
                     return .pass
                 },
             ],
-            recorder: Recorder(sink: sink)
+            recorder: Recorder(sink: sink, payloads: .captured)
         )
         try chain.addRegistry("Plugins").register(Handler("Large") { $0.amount > 1000 ? .accept("large") : .pass })
         try chain.send(Order(id: "o-1", amount: 5, tags: []))
@@ -196,7 +196,7 @@ struct TraceLogTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let log = try TraceLogSink(path: path)
         let chain = try Chain<Int, Int>(
-            "many", handlers: (0..<20).map { index in Handler("H\(index)") { _ in .pass } }, recorder: Recorder(sink: log))
+            "many", handlers: (0..<20).map { index in Handler("H\(index)") { _ in .pass } }, recorder: Recorder(sink: log, payloads: .captured))
         for value in 0..<6_000 { try chain.send(value) }
         try log.close()
         let reader = try TraceLogReader(path: path)

@@ -318,6 +318,7 @@ struct DocumentationExamples {
         chain.recorder = Recorder(
             sink: FanOutTraceSink([ring, log]),
             sampling: .oneIn(10),                                         // every 10th command per thread (async: of all tasks)
+            payloads: .captured,                                          // each coin as JSON, so the log replays
             filter: { (coin: Coin) in coin.weight > 2 }                   // only heavy coins
         )
         // … send commands …

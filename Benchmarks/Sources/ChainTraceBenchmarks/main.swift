@@ -293,14 +293,14 @@ variant("Chain, no recorder (untraced)") { send(untraced, $0) }
 let offChain = makeChain(.off)
 variant("Chain, recorder off") { send(offChain, $0) }
 
-let traced = makeChain(Recorder(sink: InMemoryTraceSink(limit: 10_000), capturesPayloads: false))
+let traced = makeChain(Recorder(sink: InMemoryTraceSink(limit: 10_000)))
 variant("Chain, traced into memory") { send(traced, $0) }
 
 /// Drops every trace: what recording costs before any sink keeps anything.
 struct DiscardingSink: TraceSink {
     func record(_ trace: Trace) { blackHole(trace) }
 }
-let discarded = makeChain(Recorder(sink: DiscardingSink(), capturesPayloads: false))
+let discarded = makeChain(Recorder(sink: DiscardingSink()))
 variant("Chain, traced into a discarding sink") { send(discarded, $0) }
 
 let withPayload = makeChain(Recorder(sink: InMemoryTraceSink(limit: 10_000)))
@@ -324,9 +324,9 @@ let callerLog = logSink("caller") { $0.writesInBackground = false; $0.format = .
 let callerCompactLog = logSink("caller-compact") { $0.writesInBackground = false }
 let treePayloadLog = logSink("tree-payloads") { $0.format = .jsonLines }
 let logSinks = [droppingLog, blockingLog, callerLog, callerCompactLog, treePayloadLog]
-let dropping = makeChain(Recorder(sink: droppingLog, capturesPayloads: false))
+let dropping = makeChain(Recorder(sink: droppingLog))
 variant("trace log, background, drop when behind", share: 0.3, after: { try! droppingLog.flush() }) { send(dropping, $0) }
-let blocking = makeChain(Recorder(sink: blockingLog, capturesPayloads: false))
+let blocking = makeChain(Recorder(sink: blockingLog))
 variant("trace log, background, block when behind", share: 0.3) { count in
     send(blocking, count)
     try! blockingLog.flush()
@@ -348,39 +348,39 @@ let textOrders = makeOrderChain(Recorder(sink: droppingLog))
 variant("order command, trace log, drop, payloads as text", share: 0.1, after: { try! droppingLog.flush() }) { sendOrders(textOrders, $0) }
 let treeOrders = makeOrderChain(Recorder(sink: treePayloadLog))
 variant("order command, trace log v1, drop, payloads as tree", share: 0.1, after: { try! treePayloadLog.flush() }) { sendOrders(treeOrders, $0) }
-let bareOrders = makeOrderChain(Recorder(sink: droppingLog, capturesPayloads: false))
+let bareOrders = makeOrderChain(Recorder(sink: droppingLog))
 variant("order command, trace log, drop, no payloads", share: 0.1, after: { try! droppingLog.flush() }) { sendOrders(bareOrders, $0) }
-let onCaller = makeChain(Recorder(sink: callerLog, capturesPayloads: false))
+let onCaller = makeChain(Recorder(sink: callerLog))
 variant("trace log v1, written on the caller's thread", share: 0.05) { send(onCaller, $0) }
-let onCallerCompact = makeChain(Recorder(sink: callerCompactLog, capturesPayloads: false))
+let onCallerCompact = makeChain(Recorder(sink: callerCompactLog))
 variant("compact trace log, written on the caller's thread", share: 0.05) { send(onCallerCompact, $0) }
 
 // Integrations: what each sink costs with nobody listening, and with a listener that keeps everything.
-let spansUnheard = makeChain(Recorder(sink: SpanTraceSink(), capturesPayloads: false))
+let spansUnheard = makeChain(Recorder(sink: SpanTraceSink()))
 variant("Chain, SpanTraceSink, no tracer bootstrapped") { send(spansUnheard, $0) }
 let spanTracer = InMemoryTracer()
-let spansHeard = makeChain(Recorder(sink: SpanTraceSink(tracer: spanTracer), capturesPayloads: false))
+let spansHeard = makeChain(Recorder(sink: SpanTraceSink(tracer: spanTracer)))
 variant("Chain, SpanTraceSink into InMemoryTracer", share: 0.02) { count in
     send(spansHeard, count)
     spanTracer.clearAll()
 }
 let quietLogger = Logger(label: "bench.quiet") { _ in SwiftLogNoOpLogHandler() }
-let logLinesUnheard = makeChain(Recorder(sink: LogTraceSink(logger: quietLogger), capturesPayloads: false))
+let logLinesUnheard = makeChain(Recorder(sink: LogTraceSink(logger: quietLogger)))
 variant("Chain, LogTraceSink, logger level above") { send(logLinesUnheard, $0) }
 var discardingLogger = Logger(label: "bench.lines") { _ in DiscardingLogHandler() }
-let logLines = makeChain(Recorder(sink: LogTraceSink(logger: discardingLogger, granularity: .perHop), capturesPayloads: false))
+let logLines = makeChain(Recorder(sink: LogTraceSink(logger: discardingLogger, granularity: .perHop)))
 variant("Chain, LogTraceSink per hop, discarding handler", share: 0.05) { send(logLines, $0) }
 
 let instrumented = link((0..<handlerCount).map(InstrumentedHandler.init))
 variant("instrumented chain (traceHop), recorder off") { sendPlain(instrumented, $0) }
 let floor = link((0..<handlerCount).map(FloorHandler.init))
 variant("hand-written chain, two counter reads + one store a hop (floor)", share: 0.3) { sendPlain(floor, $0) }
-let instrumentedRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000), capturesPayloads: false)
+let instrumentedRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000))
 variant("instrumented chain (traceHop), traced", share: 0.3) { count in
     ChainTracing.withRecorder(instrumentedRecorder) { sendPlain(instrumented, count) }
 }
 
-let instrumentedSampledRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000), sampling: .oneIn(100), capturesPayloads: false)
+let instrumentedSampledRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000), sampling: .oneIn(100))
 variant("instrumented chain (traceHop), sampled 1/100", share: 0.3) { count in
     ChainTracing.withRecorder(instrumentedSampledRecorder) { sendPlain(instrumented, count) }
 }
@@ -391,12 +391,12 @@ let closureWrappedAsync = linkAsync((0..<handlerCount).map(ClosureWrappedAsyncHa
 variant("async hand-written chain, body in a closure (wrapper floor)", share: 0.3) { sendAsync(closureWrappedAsync, $0) }
 let instrumentedAsync = linkAsync((0..<handlerCount).map(InstrumentedAsyncHandler.init)) { $0.next = $1 }
 variant("async instrumented chain (traceHop), recorder off", share: 0.3) { sendAsync(instrumentedAsync, $0) }
-let instrumentedAsyncRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000), capturesPayloads: false)
+let instrumentedAsyncRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000))
 variant("async instrumented chain (traceHop), traced", share: 0.1) { count in
     sendAsync(instrumentedAsync, count, recorder: instrumentedAsyncRecorder)
 }
 
-let instrumentedAsyncSampledRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000), sampling: .oneIn(100), capturesPayloads: false)
+let instrumentedAsyncSampledRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000), sampling: .oneIn(100))
 variant("async instrumented chain (traceHop), sampled 1/100", share: 0.3) { count in
     sendAsync(instrumentedAsync, count, recorder: instrumentedAsyncSampledRecorder)
 }
@@ -484,12 +484,12 @@ if let off = variants.firstIndex(where: { $0.name == "async instrumented chain (
 // Thread scaling, interleaved the same way: each round runs every configuration once, best of the rounds.
 // `CHAINTRACE_BENCH_THREADS=0` leaves it out (to profile one variant alone).
 if envInt("CHAINTRACE_BENCH_THREADS", 1) == 0 { exit(0) }
-let tracedRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000), capturesPayloads: false)
+let tracedRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000))
 let ownChains = [makeChain(tracedRecorder), makeChain(tracedRecorder)]
 let sharedChain = makeChain(tracedRecorder)
 nonisolated(unsafe) let sharedPlain = link((0..<handlerCount).map(PlainHandler.init))
 nonisolated(unsafe) let ownPlain = [link((0..<handlerCount).map(PlainHandler.init)), link((0..<handlerCount).map(PlainHandler.init))]
-let discardingRecorder = Recorder(sink: DiscardingSink(), capturesPayloads: false)
+let discardingRecorder = Recorder(sink: DiscardingSink())
 let discardingChains = [makeChain(discardingRecorder), makeChain(discardingRecorder)]
 let scalingRuns: [(name: String, threads: Int, send: @Sendable (Int) -> Void)] = [
     ("1 thread", 1, { _ in send(ownChains[0], commandsPerRun) }),

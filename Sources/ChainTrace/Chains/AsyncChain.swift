@@ -9,7 +9,10 @@ import CChainTraceSupport
 /// signUp.recorder = Recorder(sink: sink)
 /// let account = try await signUp.send(form)
 /// ```
-public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, Result>>, @unchecked Sendable {
+public final class AsyncChain<Command, Result>: @unchecked Sendable, CustomDebugStringConvertible {
+    /// The structure, recorder and snapshots; every edit goes through it.
+    @usableFromInline let core: ChainBase<AsyncHandler<Command, Result>>
+
     /// Creates a chain of `handlers` in order, the first being the head.
     ///
     /// - Throws: ``ChainError`` if two handlers share a name.
@@ -28,8 +31,92 @@ public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, 
         recorder: Recorder,
         command: CommandTypeInfo
     ) throws(ChainError) {
-        try super.init(name: name, handlers: handlers, recorder: recorder, command: command, boxOf: { $0.box })
+        core = try ChainBase(name: name, handlers: handlers, recorder: recorder, command: command, boxOf: { $0.box })
     }
+
+    // MARK: Structure, edits and recording, forwarded to the core
+
+    /// The chain's name, as traces record it.
+    public var name: String { core.name }
+
+    /// Starts at 0 and increases with every edit; each trace records the version it ran on.
+    public var version: Int { core.version }
+
+    /// Where this chain's traces go; ``Recorder/off`` by default. May be changed at any time.
+    public var recorder: Recorder {
+        get { core.recorder }
+        set { core.recorder = newValue }
+    }
+
+    /// Where the chain's edits are told when its recorder has no sink: a replay, which records its traces itself,
+    /// writes the edits of the chain it replays through into the same trace log this way.
+    package var changeSink: (any TraceSink)? {
+        get { core.changeSink }
+        set { core.changeSink = newValue }
+    }
+
+    /// The most hops one command may take before the chain stops it: with a ``ChainError`` of code `.loop` when
+    /// its path repeats a handler, else `.hopLimit`. `nil` (the default) means one hop per node, which no loop-free
+    /// path exceeds.
+    public var maximumHops: Int? {
+        get { core.maximumHops }
+        set { core.maximumHops = newValue }
+    }
+
+    /// The names of the chain's handlers and registries, in the order they were added.
+    public var handlerNames: [String] { core.handlerNames }
+
+    /// The names a command sent to `entry` (by default the head) would pass, stopping before any repeat.
+    public func path(from entry: String? = nil) -> [String] { core.path(from: entry) }
+
+    /// Adds `handler` after the last handler of the head's path.
+    public func append(_ handler: AsyncHandler<Command, Result>) throws(ChainError) { try core.append(handler) }
+
+    /// Adds `handler` at `position`.
+    public func insert(_ handler: AsyncHandler<Command, Result>, at position: ChainPosition) throws(ChainError) {
+        try core.insert(handler, at: position)
+    }
+
+    /// Adds `handler` to a tree: it forwards to `next` (a node already in the chain), or ends its path when `nil`.
+    /// The first node added to an empty chain becomes its head.
+    public func add(_ handler: AsyncHandler<Command, Result>, next: String?) throws(ChainError) { try core.add(handler, next: next) }
+
+    /// Removes the named handler or registry; whatever led to it now leads where it led. Removing the head makes
+    /// the node it led to the head; a head that led nowhere (an entry of a tree) hands over to the first node
+    /// left, in the order they were added, that no other forwards to.
+    public func remove(_ name: String) throws(ChainError) { try core.remove(name) }
+
+    /// Puts `handler` in the named handler's place, keeping its links.
+    public func replace(_ name: String, with handler: AsyncHandler<Command, Result>) throws(ChainError) {
+        try core.replace(name, with: handler)
+    }
+
+    /// Makes the named node forward to `next` (`nil`: end of path). Like setting a responder's `nextResponder`,
+    /// this can close a loop; a loop is stopped at run time with a ``ChainError`` naming its handlers.
+    public func link(_ name: String, to next: String?) throws(ChainError) { try core.link(name, to: next) }
+
+    /// Adds a registry — an internal chain of late responders ordered by weight — at `position`.
+    @discardableResult
+    public func addRegistry(_ name: String, at position: ChainPosition = .last) throws(ChainError) -> Registry<AsyncHandler<Command, Result>> {
+        try core.addRegistry(name, at: position)
+    }
+
+    /// Adds a registry to a tree: it forwards to `next` (a node already in the chain), or ends its path when `nil`.
+    @discardableResult
+    public func addRegistry(_ name: String, next: String?) throws(ChainError) -> Registry<AsyncHandler<Command, Result>> {
+        try core.addRegistry(name, next: next)
+    }
+
+    /// The registry with this name.
+    public func registry(_ name: String) throws(ChainError) -> Registry<AsyncHandler<Command, Result>> { try core.registry(name) }
+
+    /// Makes every edit `body` makes as one: one snapshot is built at the end, instead of one an edit.
+    package func editingInOneGo<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        try core.editingInOneGo(body)
+    }
+
+    /// A table of the chain: each node, its kind and where it forwards.
+    public var debugDescription: String { core.debugDescription }
 
     /// Sends `command` into the chain at `entry` (by default the head).
     ///
@@ -39,7 +126,7 @@ public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, 
     @inlinable
     @discardableResult
     public func send(_ command: Command, from entry: String? = nil) async throws -> Result? {
-        let chain = currentSnapshot(thread: ThreadState.current)
+        let chain = core.currentSnapshot(thread: ThreadState.current)
         let start = try chain.entryIndex(entry)
         guard let configuration = chain.recorder.configuration ?? ChainTracing.scopedConfiguration(thread: ThreadState.current),
             configuration.admitsInTask(command, thread: ThreadState.current)
@@ -63,7 +150,7 @@ public final class AsyncChain<Command, Result>: ChainBase<AsyncHandler<Command, 
 
     /// Who would take `command` if it were sent to `entry`: asks each handler's dry-run test, runs nothing.
     public func whoWouldHandle(_ command: Command, from entry: String? = nil) throws(ChainError) -> DryRun {
-        try dryRun(from: entry) { $0.predict(command) }
+        try core.dryRun(from: entry) { $0.predict(command) }
     }
 
     @inlinable

@@ -1,8 +1,8 @@
 import ChainTraceFastPath
 import CChainTraceSupport
 
-/// What ``Chain`` and ``AsyncChain`` share: a named, editable structure of handlers and registries, its
-/// version, and its recorder.
+/// What ``Chain`` and ``AsyncChain`` hold and forward to: a named, editable structure of handlers and registries,
+/// its version, and its recorder.
 ///
 /// Edits may happen while commands are being sent, from any thread: each edit builds a new immutable snapshot
 /// and increases ``version``; a command in flight finishes on the snapshot it started with.
@@ -13,7 +13,8 @@ import CChainTraceSupport
 ///
 /// `@unchecked Sendable` is sound: every stored property is either immutable or inside `state`, which is only
 /// touched under its lock, and members are `Sendable`.
-public class ChainBase<Member: ChainMember>: @unchecked Sendable {
+@usableFromInline
+final class ChainBase<Member: ChainMember>: @unchecked Sendable {
     @usableFromInline
     struct State {
         var structure: ChainStructure<Member>
@@ -35,6 +36,7 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
     /// senders with an acquire load to see whether their thread's cached snapshot is still current.
     @usableFromInline let publication: UnsafeMutablePointer<Int64>
 
+    @usableFromInline
     init(
         name: String,
         handlers: [Member],
@@ -90,20 +92,20 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
     }
 
     /// The chain's name, as traces record it.
-    public var name: String { state.withLock { $0.structure.chainName } }
+    var name: String { state.withLock { $0.structure.chainName } }
 
     /// Starts at 0 and increases with every edit; each trace records the version it ran on.
-    public var version: Int { state.withLock { $0.structure.version } }
+    var version: Int { state.withLock { $0.structure.version } }
 
     /// Where this chain's traces go; ``Recorder/off`` by default. May be changed at any time.
-    public var recorder: Recorder {
+    var recorder: Recorder {
         get { state.withLock { $0.recorder } }
         set { edit { $0.recorder = newValue } }
     }
 
     /// Where the chain's edits are told when its recorder has no sink: a replay, which records its traces itself,
     /// writes the edits of the chain it replays through into the same trace log this way.
-    package var changeSink: (any TraceSink)? {
+    var changeSink: (any TraceSink)? {
         get { state.withLock { $0.changeSink } }
         set { state.withLock { $0.changeSink = newValue } }
     }
@@ -111,26 +113,26 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
     /// The most hops one command may take before the chain stops it: with a `ChainError` of code `.loop` when its
     /// path repeats a handler, else `.hopLimit` (a limit set below the path's length). `nil` (the default) means
     /// one hop per node, which no loop-free path exceeds.
-    public var maximumHops: Int? {
+    var maximumHops: Int? {
         get { state.withLock { $0.maximumHops } }
         set { edit { $0.maximumHops = newValue } }
     }
 
     /// The names of the chain's handlers and registries, in the order they were added.
-    public var handlerNames: [String] { state.withLock { $0.structure.order } }
+    var handlerNames: [String] { state.withLock { $0.structure.order } }
 
     /// The names a command sent to `entry` (by default the head) would pass, stopping before any repeat.
-    public func path(from entry: String? = nil) -> [String] {
+    func path(from entry: String? = nil) -> [String] {
         state.withLock { $0.structure.path(from: entry) }
     }
 
     /// Adds `handler` after the last handler of the head's path.
-    public func append(_ handler: Member) throws(ChainError) {
+    func append(_ handler: Member) throws(ChainError) {
         try edit(.insert, handler.name, "last") { state throws(ChainError) in try state.structure.insert(handler, named: handler.name, at: .last) }
     }
 
     /// Adds `handler` at `position`.
-    public func insert(_ handler: Member, at position: ChainPosition) throws(ChainError) {
+    func insert(_ handler: Member, at position: ChainPosition) throws(ChainError) {
         try edit(.insert, handler.name, position.editDetail) { state throws(ChainError) in
             try state.structure.insert(handler, named: handler.name, at: position)
         }
@@ -138,7 +140,7 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
 
     /// Adds `handler` to a tree: it forwards to `next` (a node already in the chain), or ends its path when `nil`.
     /// The first node added to an empty chain becomes its head.
-    public func add(_ handler: Member, next: String?) throws(ChainError) {
+    func add(_ handler: Member, next: String?) throws(ChainError) {
         try edit(.add, handler.name, "next \(next ?? "nothing")") { state throws(ChainError) in
             try state.structure.add(handler, named: handler.name, next: next)
         }
@@ -147,24 +149,24 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
     /// Removes the named handler or registry; whatever led to it now leads where it led. Removing the head makes
     /// the node it led to the head; a head that led nowhere (an entry of a tree) hands over to the first node
     /// left, in the order they were added, that no other forwards to.
-    public func remove(_ name: String) throws(ChainError) {
+    func remove(_ name: String) throws(ChainError) {
         try edit(.remove, name, nil) { state throws(ChainError) in try state.structure.remove(name) }
     }
 
     /// Puts `handler` in the named handler's place, keeping its links.
-    public func replace(_ name: String, with handler: Member) throws(ChainError) {
+    func replace(_ name: String, with handler: Member) throws(ChainError) {
         try edit(.replace, name, "by \(handler.name)") { state throws(ChainError) in try state.structure.replace(name, with: handler) }
     }
 
     /// Makes the named node forward to `next` (`nil`: end of path). Like setting a responder's `nextResponder`,
     /// this can close a loop; a loop is stopped at run time with a ``ChainError`` naming its handlers.
-    public func link(_ name: String, to next: String?) throws(ChainError) {
+    func link(_ name: String, to next: String?) throws(ChainError) {
         try edit(.link, name, "next \(next ?? "nothing")") { state throws(ChainError) in try state.structure.link(name, to: next) }
     }
 
     /// Adds a registry — an internal chain of late responders ordered by weight — at `position`.
     @discardableResult
-    public func addRegistry(_ name: String, at position: ChainPosition = .last) throws(ChainError) -> Registry<Member> {
+    func addRegistry(_ name: String, at position: ChainPosition = .last) throws(ChainError) -> Registry<Member> {
         try edit(.insert, name, "registry, \(position.editDetail)") { state throws(ChainError) in
             try state.structure.insert(nil, named: name, at: position)
         }
@@ -173,7 +175,7 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
 
     /// Adds a registry to a tree: it forwards to `next` (a node already in the chain), or ends its path when `nil`.
     @discardableResult
-    public func addRegistry(_ name: String, next: String?) throws(ChainError) -> Registry<Member> {
+    func addRegistry(_ name: String, next: String?) throws(ChainError) -> Registry<Member> {
         try edit(.add, name, "registry, next \(next ?? "nothing")") { state throws(ChainError) in
             try state.structure.add(nil, named: name, next: next)
         }
@@ -181,7 +183,7 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
     }
 
     /// The registry with this name.
-    public func registry(_ name: String) throws(ChainError) -> Registry<Member> {
+    func registry(_ name: String) throws(ChainError) -> Registry<Member> {
         _ = try state.withLock { state throws(ChainError) in try state.structure.members(of: name) }
         return Registry(name: name, chain: self)
     }
@@ -211,7 +213,7 @@ public class ChainBase<Member: ChainMember>: @unchecked Sendable {
     /// Makes the edits `body` makes — each recorded as it is made — and publishes one snapshot when it returns,
     /// instead of one an edit: building a chain of n handlers compiled it n times over, so a chain definition of
     /// 5 000 handlers took 17 s to load and one of 1 000, half a second. Senders meanwhile see the chain as it was.
-    package func editingInOneGo<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+    func editingInOneGo<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
         state.withLock { $0.snapshotsDeferred += 1 }
         defer { edit { $0.snapshotsDeferred -= 1 } }
         return try body()
@@ -288,9 +290,9 @@ final class CachedSnapshot<Member: ChainMember> {
     }
 }
 
-extension ChainBase: CustomDebugStringConvertible {
+extension ChainBase {
     /// A table of the chain: each node, its kind and where it forwards.
-    public var debugDescription: String {
+    var debugDescription: String {
         state.withLock { state in
             let structure = state.structure
             var lines = ["Chain '\(structure.chainName)' version \(structure.version)"]

@@ -38,7 +38,7 @@
 public func traceHop<Command, Result>(
     _ handler: @autoclosure () -> String,
     command: Command,
-    chain: @autoclosure () -> String = "",
+    chain: @autoclosure () -> String,
     role: HandlerRole = .responder,
     decide: ((Result) -> Decision?)? = nil,
     _ body: () throws -> Result
@@ -56,7 +56,7 @@ public func traceHop<Command, Result>(
 public func traceHop<Command, Wrapped>(
     _ handler: @autoclosure () -> String,
     command: Command,
-    chain: @autoclosure () -> String = "",
+    chain: @autoclosure () -> String,
     role: HandlerRole = .responder,
     decide: ((Wrapped?) -> Decision?)? = nil,
     _ body: () throws -> Wrapped?
@@ -95,7 +95,7 @@ public func traceHop<Command, Wrapped>(
 public func traceHop<Command, Result>(
     _ handler: @autoclosure () -> String,
     command: Command,
-    chain: @autoclosure () -> String = "",
+    chain: @autoclosure () -> String,
     role: HandlerRole = .responder,
     decide: ((Result) -> Decision?)? = nil,
     isolation: isolated (any Actor)? = #isolation,
@@ -112,7 +112,7 @@ public func traceHop<Command, Result>(
 public func traceHop<Command, Wrapped>(
     _ handler: @autoclosure () -> String,
     command: Command,
-    chain: @autoclosure () -> String = "",
+    chain: @autoclosure () -> String,
     role: HandlerRole = .responder,
     decide: ((Wrapped?) -> Decision?)? = nil,
     isolation: isolated (any Actor)? = #isolation,

@@ -1,3 +1,4 @@
+import ChainTraceJSON
 /// One handler's turn with one command: who, where in the path, what it decided and how long it took.
 ///
 /// Durations are nanoseconds from a monotonic clock. `inclusiveDuration` covers everything that happened between
@@ -26,6 +27,13 @@ public struct Hop: Sendable, Hashable {
     public var inclusiveDuration: UInt64
     /// Nanoseconds spent in this handler itself: `inclusiveDuration` less the nested hops' inclusive time.
     public var selfDuration: UInt64
+
+    /// The time spent in this handler itself (``selfDuration``).
+    public var selfTime: Duration { .nanoseconds(Int64(saturating: selfDuration)) }
+    /// The time from the start of this hop to its end, nested hops included (``inclusiveDuration``).
+    public var inclusiveTime: Duration { .nanoseconds(Int64(saturating: inclusiveDuration)) }
+    /// The time from the start of the trace to the start of this hop (``startOffset``).
+    public var offset: Duration { .nanoseconds(Int64(saturating: startOffset)) }
 
     /// Creates a hop; used by the recorder, by trace log readers and by tests that build expected traces. A
     /// `parent` that is not an earlier hop's position is ignored when the hop is made part of a ``Trace``.

@@ -142,6 +142,8 @@ public struct Trace: Hashable, Identifiable {
         let (duration, inTicks) = storage.header { ($0.pointee.duration, $0.pointee.inTicks) }
         return storage.nanoseconds(duration, inTicks: inTicks)
     }
+    /// The time from the start of the first hop to the end of the last (``duration``).
+    public var elapsed: Duration { .nanoseconds(Int64(saturating: duration)) }
     /// ``duration``, or longer when a hop ends after it (a trace read from a log whose times do not add up): the time
     /// an export's span of the whole command covers, so that every hop's span lies inside it.
     package func duration(covering hops: [Hop]) -> UInt64 {

@@ -1,6 +1,6 @@
 import ChainTraceJSON
-/// How a recorder captures the payloads of `Encodable` commands: not at all, as ``JSONValue`` trees, or as JSON
-/// text written by its sink's encoder.
+/// How a recorder captures the payloads of `Encodable` commands: not at all, as ``JSONValue`` trees (redacted or
+/// not), or as JSON text written by its sink's encoder.
 @usableFromInline
 enum PayloadCapture: Sendable {
     /// Traces carry no payload.
@@ -10,13 +10,21 @@ enum PayloadCapture: Sendable {
     /// Commands are encoded straight into JSON text by `encoder`; one it cannot write in one pass is encoded into
     /// a tree instead.
     case text(any PayloadTextEncoder)
+    /// Commands are encoded into ``JSONValue`` trees, which `redact` changes (see ``Payloads/captured(redacting:)``).
+    case redacted(@Sendable (inout JSONValue) -> Void)
 
-    /// The capture for a recorder that captures payloads or not, sending to `sink`: text when the sink (or one
-    /// of the sinks it fans out to) writes payloads as text.
-    init(capturesPayloads: Bool, sink: any TraceSink) {
-        guard capturesPayloads else {
+    /// The capture for a recorder whose payloads are `payloads`, sending to `sink`: unredacted, as text when the
+    /// sink (or one of the sinks it fans out to) writes payloads as text.
+    init(_ payloads: Payloads, sink: any TraceSink) {
+        switch payloads.mode {
+        case .none:
             self = .none
             return
+        case .redacted(let redact):
+            self = .redacted(redact)
+            return
+        case .captured:
+            break
         }
         if let encoder = Self.textEncoder(of: sink) {
             self = .text(encoder)

@@ -21,10 +21,10 @@ public struct Recorder: Sendable {
     /// - Parameters:
     ///   - sink: Where finished traces go.
     ///   - sampling: Which share of commands to trace; ``Sampling/all`` by default.
-    ///   - capturesPayloads: Whether traces carry the command encoded as JSON (for `Encodable` commands).
-    ///     Trace logs need payloads for replay; turn it off to save the encoding cost per traced command.
-    public init(sink: some TraceSink, sampling: Sampling = .all, capturesPayloads: Bool = true) {
-        configuration = RecorderConfiguration(sink: sink, sampling: sampling, filter: nil, capturesPayloads: capturesPayloads)
+    ///   - payloads: Whether traces carry the command as JSON, and what of it; ``Payloads/none`` by default. A trace
+    ///     log replays only with payloads: ``Payloads/captured``, or ``Payloads/captured(redacting:)``.
+    public init(sink: some TraceSink, sampling: Sampling = .all, payloads: Payloads = .none) {
+        configuration = RecorderConfiguration(sink: sink, sampling: sampling, filter: nil, payloads: payloads)
     }
 
     /// Creates a recorder that traces only the commands of type `Command` that `filter` accepts.
@@ -34,19 +34,19 @@ public struct Recorder: Sendable {
     /// - Parameters:
     ///   - sink: Where finished traces go.
     ///   - sampling: Which share of the accepted commands to trace; ``Sampling/all`` by default.
-    ///   - capturesPayloads: Whether traces carry the command encoded as JSON (for `Encodable` commands).
+    ///   - payloads: Whether traces carry the command as JSON, and what of it; ``Payloads/none`` by default.
     ///   - filter: Whether to trace a command. Runs once per command, before sampling counts it.
     public init<Command>(
         sink: some TraceSink,
         sampling: Sampling = .all,
-        capturesPayloads: Bool = true,
+        payloads: Payloads = .none,
         filter: @escaping @Sendable (Command) -> Bool
     ) {
         configuration = RecorderConfiguration(
             sink: sink,
             sampling: sampling,
             filter: { command in (command as? Command).map(filter) ?? false },
-            capturesPayloads: capturesPayloads
+            payloads: payloads
         )
     }
 
@@ -66,8 +66,8 @@ final class RecorderConfiguration: Sendable {
     @usableFromInline let sink: any TraceSink
     @usableFromInline let sampling: Sampling
     @usableFromInline let filter: (@Sendable (Any) -> Bool)?
-    @usableFromInline let capturesPayloads: Bool
-    /// How payloads are captured, worked out once from `capturesPayloads` and the sink.
+    let payloads: Payloads
+    /// How payloads are captured, worked out once from `payloads` and the sink.
     @usableFromInline let payloadCapture: PayloadCapture
     @usableFromInline let token = OwnerTokens.make()
     /// The count of commands sent through async chains that the filter let through (see
@@ -86,15 +86,15 @@ final class RecorderConfiguration: Sendable {
     /// A copy with its own identity, for one chain: threads sending through different chains then never share
     /// its reference count, and sampling counts per chain.
     func copyForChain() -> RecorderConfiguration {
-        RecorderConfiguration(sink: sink, sampling: sampling, filter: filter, capturesPayloads: capturesPayloads)
+        RecorderConfiguration(sink: sink, sampling: sampling, filter: filter, payloads: payloads)
     }
 
-    init(sink: any TraceSink, sampling: Sampling, filter: (@Sendable (Any) -> Bool)?, capturesPayloads: Bool) {
+    init(sink: any TraceSink, sampling: Sampling, filter: (@Sendable (Any) -> Bool)?, payloads: Payloads) {
         self.sink = sink
         self.sampling = sampling
         self.filter = filter
-        self.capturesPayloads = capturesPayloads
-        self.payloadCapture = PayloadCapture(capturesPayloads: capturesPayloads, sink: sink)
+        self.payloads = payloads
+        self.payloadCapture = PayloadCapture(payloads, sink: sink)
         asyncCommands = sampling.interval > 1 ? SharedCounter() : nil
     }
 

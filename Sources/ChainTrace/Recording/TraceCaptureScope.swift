@@ -43,12 +43,14 @@ package final class TraceCaptureScope: TraceSink {
 
     /// Runs `body` inside a new capture claiming `claims`, described to captures it overlaps as `description`,
     /// and returns its result with what the capture holds.
-    package static func run<T>(claims: [String], description: String, _ body: () throws -> T) rethrows -> (T, Result) {
+    package static func run<T>(
+        claims: [String], description: String, payloads: Payloads = .none, _ body: () throws -> T
+    ) rethrows -> (T, Result) {
         let scope = TraceCaptureScope(claims: claims, description: description)
         UnscopedTraces.open(scope)
         let value: T
         do {
-            value = try ChainTracing.withRecorder(Recorder(sink: scope), operation: body)
+            value = try ChainTracing.withRecorder(Recorder(sink: scope, payloads: payloads), operation: body)
         } catch {
             UnscopedTraces.close(scope)
             throw error
@@ -58,10 +60,11 @@ package final class TraceCaptureScope: TraceSink {
         return (value, scope.result)
     }
 
-    /// Async form of ``run(claims:description:_:)``.
+    /// Async form of ``run(claims:description:payloads:_:)``.
     package static func run<T>(
         claims: [String],
         description: String,
+        payloads: Payloads = .none,
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> T
     ) async rethrows -> (T, Result) {
@@ -69,7 +72,8 @@ package final class TraceCaptureScope: TraceSink {
         UnscopedTraces.open(scope)
         let value: T
         do {
-            value = try await ChainTracing.withRecorder(Recorder(sink: scope), isolation: isolation, operation: body)
+            value = try await ChainTracing.withRecorder(
+                Recorder(sink: scope, payloads: payloads), isolation: isolation, operation: body)
         } catch {
             UnscopedTraces.close(scope)
             throw error
@@ -111,7 +115,7 @@ enum UnscopedTraces {
     private static let claiming = LockedValue([TraceCaptureScope]())
 
     private static let recorderConfiguration = RecorderConfiguration(
-        sink: Sink(), sampling: .all, filter: nil, capturesPayloads: true)
+        sink: Sink(), sampling: .all, filter: nil, payloads: .none)
 
     /// The recording settings for a command outside every recorder scope: the captures' while one that claims
     /// chains is open, else `nil`.

@@ -106,6 +106,10 @@ final class CommandTypeInfo: Sendable {
                 payload = encodableReader.value(of: command)
             }
         }
+        if case .redacted(let redact) = payloads, var redacted = payload {
+            redact(&redacted)
+            payload = redacted
+        }
         return (kind, id, payload, encodedPayload)
     }
 }

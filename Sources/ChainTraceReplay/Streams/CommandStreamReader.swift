@@ -60,7 +60,7 @@ public final class CommandStreamReader {
 
     private let source: Source
 
-    /// Commands read from a trace log that carry no payload (recorded with `capturesPayloads: false`): they replay
+    /// Commands read from a trace log that carry no payload (recorded without payloads, the default): they replay
     /// with empty fields, so rules on fields cannot match them as they matched the recorded commands.
     public private(set) var commandsWithoutPayload = 0
 

@@ -34,6 +34,6 @@ final class Validator: @unchecked Sendable {
 }
 let validators = (0..<3).map { Validator("V\($0)") }
 for (validator, next) in zip(validators, validators.dropFirst()) { validator.next = next }
-ChainTracing.bootstrap(Recorder(sink: try TraceLogSink(path: arguments[1], options: options)))
+ChainTracing.bootstrap(Recorder(sink: try TraceLogSink(path: arguments[1], options: options), payloads: .captured))
 for value in 0..<count { _ = validators[0].validate(value) }
 if arguments[5] == "exit" { exit(0) }

@@ -25,7 +25,7 @@ let log = try TraceLogSink(path: arguments[1], options: options)
 let chain = try Chain<Int, Int>(
     "killed",
     handlers: (0..<10).map { index in Handler("Handler\(index)") { value in index == 9 ? .accept(value) : .pass } },
-    recorder: Recorder(sink: log))
+    recorder: Recorder(sink: log, payloads: .captured))
 var sent = 0
 while true {
     for _ in 0..<1_000 {

@@ -69,7 +69,7 @@ struct JSONTextEncoderDifferentialTests {
             let log = try TraceLogSink(path: path, options: options)
             let memory = InMemoryTraceSink()
             let chain = try Chain<Order, Int>(
-                "orders", handlers: [Handler("Take") { _ in .accept(1) }], recorder: Recorder(sink: FanOutTraceSink([memory, log])))
+                "orders", handlers: [Handler("Take") { _ in .accept(1) }], recorder: Recorder(sink: FanOutTraceSink([memory, log]), payloads: .captured))
             for order in orders { _ = try chain.send(order) }
             try log.close()
             let expected = try orders.map { try JSONValue(encoding: $0) }
