@@ -140,8 +140,8 @@ public struct TraceLogProfiler: Sendable {
     /// adding each to `joined` in file order. The error, if any, is the first file's in order, as a plain read
     /// reports it; `finished` is called with each file's size once it is added.
     ///
-    /// (A directory of 64 rotated 8 MB files, one file after another, made `stats` use one core: 2.61–2.69 s
-    /// against 1.39–1.53 s this way; Docs/Performance.md, "Many small files".)
+    /// (A directory of 64 rotated 8 MB files, read one file after another, made `stats` use one core: nearly
+    /// twice the time.)
     private func concurrently<Collector: TraceCollector>(
         _ batch: ArraySlice<String>, sizes: ArraySlice<Int>, makeCollector: @Sendable () -> Collector,
         into joined: inout Joined<Collector>, finished: @escaping @Sendable (Int) -> Void

@@ -127,7 +127,7 @@ public struct TraceSample: TraceCollector {
 /// smallest — in a binary heap with the worst kept on top, so a trace that cannot make the cut costs one
 /// comparison and one that can costs a logarithm. The heap holds plain numbers and the place of each entry in
 /// `entries`, so sifting copies no trace. (Sifting the entries themselves, each holding a trace, made `report` of a
-/// 200 MB log take 2.3–2.5× the time of `stats`; this way, 1.5–1.65×. See Docs/Performance.md, "The report".)
+/// 200 MB log take 2.3–2.5× the time of `stats`; this way, 1.5–1.65×: `Benchmarks/report-benchmark.py`.)
 struct BoundedHeap: Sendable {
     /// One kept entry: its value, its number, and where it is in `entries`.
     private struct Slot: Sendable {

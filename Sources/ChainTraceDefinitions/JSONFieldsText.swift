@@ -117,8 +117,8 @@ extension JSONCommand {
     ///
     /// What it buys: a replay that writes a log made a `String` of each command's id for its trace (an allocation
     /// for an id of 16 bytes and more), the log's writer read it on its own core, and the replaying thread freed it
-    /// when the trace's storage came back. `chaintrace replay --trace-out` of the million-line *varied* file (ids
-    /// such as `cmd-123456-654321`): see Docs/Performance.md, "Stop 56".
+    /// when the trace's storage came back (`chaintrace-cli-benchmarks`, "replay with trace log" column, *varied*
+    /// shape, whose ids are such as `cmd-123456-654321`).
     package func fieldsText(keepingID: Bool = false) -> (payload: (any EncodedPayload)?, keepsID: Bool) {
         guard storage.fieldsInLine else { return (nil, false) }
         let outside = storage.membersOutsideFields

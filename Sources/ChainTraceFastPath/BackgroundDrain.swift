@@ -39,8 +39,7 @@ import Musl
 ///
 /// What it buys, measured: recording into a trace log costs the recording thread a hand-off, not the encoding
 /// and the write (`chaintrace-benchmarks`, "trace log file" rows); sending spans to swift-otel costs it the same
-/// hand-off instead of the spans (`Examples/OpenTelemetry`, `VendingMachineOTel bench`). Both in
-/// Docs/Performance.md. Tested through both sinks: traces from many threads all reach the log once, in each
+/// hand-off instead of the spans (`Examples/OpenTelemetry`, `VendingMachineOTel bench`). Tested through both sinks: traces from many threads all reach the log once, in each
 /// thread's order, drops counted and recorded (`BackgroundTraceLogSinkTests`); spans made on the drain's thread
 /// equal those the recording thread makes, and made plus dropped is every trace (`SpanTraceSinkBackgroundTests`).
 @usableFromInline package final class BackgroundDrain<Consumer: BackgroundDrainConsumer>: @unchecked Sendable {

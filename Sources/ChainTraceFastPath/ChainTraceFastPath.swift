@@ -49,15 +49,14 @@
 // Those pieces use the primitives above or the standard library's unsafe APIs, each in a file that says what it
 // buys, measured: a `Trace` is one `ManagedBuffer` (a header and its hop records — the model's representation),
 // reused by the recorder when the trace is dropped (`Trace.recycle`) or a trace log has written it
-// (`Trace.recycle`, handed back by `HandOffQueue.push(_:reclaiming:)`: the drop row 37–39 → 28 ns a hop,
-// runs 54–55); a chain's compiled snapshot calls its
+// (`Trace.recycle`, handed back by `HandOffQueue.push(_:reclaiming:)`: `chaintrace-benchmarks`' "trace log,
+// background, drop when behind" row, about 10 ns a hop); a chain's compiled snapshot calls its
 // handler boxes unretained (CompiledChain: an untraced hop 7.8 against 16 ns retained); a chain publishes edits
 // through one word other threads load (ChainBase); and the per-thread state caches snapshots (ThreadState). An
 // instrumented trace lends, with `UnretainedObject`, what it or its thread holds for the whole of a command — its
 // recorder's configuration, its name table, its command type's facts, the in-memory sink's shard (ActiveTrace,
 // ThreadState.withSlot and withCommandTypeInfo): about 27 atomic reference-count and lock operations a traced
-// `traceHop` command became 7 (callgrind), and the traced row 43.2–46.6 → 37.5–39.3 ns a hop (Docs/Performance.md,
-// runs 44–45).
+// `traceHop` command became 7 (callgrind), about 6 ns a hop off "instrumented chain (traceHop), traced".
 // Likewise a chain definition's compiled rules stay with the rules (ChainTraceDefinitions' `CompiledRule`): they
 // are plain Swift — a protocol and its types, no unsafe code — typed by `JSONCommand`, and are checked against
 // the written rules they stand for (CompiledRuleTests); they read the slots above.

@@ -7,7 +7,7 @@ import CChainTraceSupport
 /// What it buys: a trace log sink's `record` hands a trace to the background writer for a retain and two atomic
 /// accesses on the caller's own cache lines — no lock shared with other recording threads, no system call, no
 /// allocation (the ring is allocated once). Against a `LockedValue<[Element]>` shared by every thread, measured
-/// by `chaintrace-benchmarks` ("trace log file" rows, release, interleaved): see Docs/Performance.md.
+/// by `chaintrace-benchmarks` ("trace log, background" rows).
 ///
 /// Sound only with exactly one producer thread at a time (``push(_:)``) and one consumer thread at a time
 /// (``pop()``, ``drain(_:)``); the owner of the queue guarantees that (a thread's own queue; the writer thread).
@@ -124,7 +124,7 @@ import CChainTraceSupport
     /// What it buys: an element the producer allocated is freed by the producer. Freed by the consumer, a trace
     /// and its payload went back to the producer thread's malloc arena under that arena's lock, and the two
     /// threads contended for it: futex calls were a tenth of a trace log's profile with payloads
-    /// (`chaintrace-benchmarks`, "trace log … payloads" rows; the numbers are in Docs/Performance.md). The cost:
+    /// (`chaintrace-benchmarks`, "trace log … payloads" rows). The cost:
     /// up to a queue's capacity of finished elements stay alive until the producer pushes again.
     @inlinable
     package func drainBorrowing(_ body: (borrowing Element) -> Void) -> Int {

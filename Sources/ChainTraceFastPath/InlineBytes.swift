@@ -13,7 +13,7 @@
 /// What it buys: `chaintrace replay --trace-out` keeps each command's fields as text for the log, one object a
 /// trace, made on the replaying thread — the thread that holds such a replay up. As an object holding an array,
 /// making, filling and freeing it were about a tenth of that replay's samples (perf, the benchmark's *varied*
-/// stream shape); the numbers with this are in Docs/Performance.md ("Stop 55"). Tested against an array filled the
+/// stream shape; `chaintrace-cli-benchmarks`, "replay with trace log" column). Tested against an array filled the
 /// same way (`FastPathAlgorithmTests`).
 @usableFromInline package enum InlineBytes {
     /// What the object's allocation holds before its bytes: how many were written, and where the second of the

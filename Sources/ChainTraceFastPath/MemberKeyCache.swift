@@ -119,8 +119,8 @@
     ///
     /// What it buys: for a key not at its remembered position (lines whose keys come in varying order), the key's
     /// end is found in the 16 bytes from its quote, loaded as two words and looked at once, instead of reading it
-    /// as a string eight bytes at a time. Replaying the benchmark's *varied* stream shape: see Docs/Performance.md
-    /// ("Stop 55"). Tested against reading the key and recalling it (`FastPathAlgorithmTests`).
+    /// as a string eight bytes at a time (`chaintrace-cli-benchmarks`, "replay" column, *varied* shape: about 10%
+    /// of line decoding). Tested against reading the key and recalling it (`FastPathAlgorithmTests`).
     @inline(__always)
     @inlinable package func lookUp(
         at position: Int, in bytes: UnsafeBufferPointer<UInt8>, from index: Int, end: inout Int, id: inout Int

@@ -3,7 +3,7 @@
 ///
 /// What it buys: capturing a command's payload as JSON text needs a text buffer and two small stacks; made per
 /// command they were five allocations and frees, about a third of the capture's cost on a one-field command
-/// (`chaintrace-benchmarks`, "payloads as text" rows; the numbers are in Docs/Performance.md).
+/// (`chaintrace-benchmarks`, "trace log, drop, + payloads as text" row).
 ///
 /// A call made while the thread's object is lent out — a nested use on the same thread — gets a new object, so
 /// no two users ever share one. The object must not be kept past the call: `reset` is the user's to call before

@@ -8,12 +8,8 @@
 /// The value is stored in the cell's own allocation, right after the object's header (a `ManagedBuffer` with the
 /// value as its one element): reaching it from a reference to the cell is an addition, not a load. What that
 /// buys: a traced `traceHop` hop starts from the trace, its content's cell and the content in a chain of loads,
-/// one fewer with the value in the cell — the row went from 39.1 to 35.5 ns a hop (medians of 16 interleaved
-/// runs against the build with the value allocated apart, ~1 ns of it the in-memory ring's division, gone in the
-/// same build), `Chain` traced unchanged (20.6 and 20.9, 21.4 and 21.2 in two sets of 24). Its cost, measured
-/// and not explained: the trace log's "payloads as text" row, 43.8 against 47.2 (12 interleaved runs; 45.0 with
-/// the value a cache line after the object's header), within its target either way (Docs/Performance.md, runs
-/// 77–79).
+/// one fewer with the value in the cell — about 3 ns a hop (`chaintrace-benchmarks`, "instrumented chain
+/// (traceHop), traced"; "Chain, traced into memory" unchanged).
 ///
 /// Sound only where no two accesses can overlap: state that one thread owns (per-thread state, a sampling
 /// countdown), or state that a lock guards for the whole access (``LockedValue``).

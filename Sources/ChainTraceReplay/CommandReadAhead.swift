@@ -212,11 +212,9 @@ package final class CommandReadAhead {
     ///     length sets how many lines the later batches hold (at most `batchSize`, at least 16). What it buys: a
     ///     command comes back to be refilled through the batches ahead, and a batch of 1 024 lines of 540 bytes
     ///     (~750 KB with their commands) left it cold — a tenth of the line decoder's samples on the first load
-    ///     of the command it refills. `chaintrace replay` of the million-line shapes, batches of 1 024 lines
-    ///     against ~96 KB (`ReplaySession.Options.readAheadBatchBytes`), medians of ten interleaved runs:
-    ///     *varied* 1.38 → 1.19 s, *nested* 0.98 → 0.80, *flat* 0.45 → 0.44 (the fastest runs 1.20 → 1.08,
-    ///     0.72 → 0.69, 0.34 → 0.33); of seven: *escaped* 0.73 → 0.67, *mixed* 0.63 → 0.58. The batch lines were
-    ///     counted in, 256 of them, did as well on long lines and cost *flat* 0.45 → 0.51.
+    ///     of the command it refills. Batches of ~96 KB against 1 024 lines replay the long-line shapes 10–20%
+    ///     faster (`chaintrace-cli-benchmarks`, "replay" column, *varied* and *nested*); a fixed 256 lines did as
+    ///     well on long lines but cost *flat* about 12%.
     ///   - batchesAhead: Batches the thread reads before it waits for the caller.
     ///   - callerDecodes: Read batches on the caller's thread while the reading thread is behind, where the
     ///     stream can be read twice.

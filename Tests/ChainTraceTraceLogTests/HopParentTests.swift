@@ -11,7 +11,7 @@ import Testing
 /// and async stages that fan out to child tasks — and on chains with registries, every recorded parent is the
 /// model's, reads back the same from version 1 and version 3 logs, and is where the exports nest the hop
 /// (``HopNesting``). Inferred from the times alone, a fan-out's children were put under a sibling in 91 of the 300
-/// traces of stop 44's probe, and in 232 of 300 once a fan-out stage's self time became what its children did not
+/// traces of a probe, and in 232 of 300 once a fan-out stage's self time became what its children did not
 /// cover (`FanOutSelfTimeTests`).
 @Suite("Hop parents")
 struct HopParentTests {

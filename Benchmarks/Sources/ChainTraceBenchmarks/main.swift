@@ -303,10 +303,10 @@ struct DiscardingSink: TraceSink {
 let discarded = makeChain(Recorder(sink: DiscardingSink()))
 variant("Chain, traced into a discarding sink") { send(discarded, $0) }
 
-let withPayload = makeChain(Recorder(sink: InMemoryTraceSink(limit: 10_000)))
+let withPayload = makeChain(Recorder(sink: InMemoryTraceSink(limit: 10_000), payloads: .captured))
 variant("Chain, traced + payload capture", share: 0.3) { send(withPayload, $0) }
 
-let sampled = makeChain(Recorder(sink: InMemoryTraceSink(limit: 10_000), sampling: .oneIn(100)))
+let sampled = makeChain(Recorder(sink: InMemoryTraceSink(limit: 10_000), sampling: .oneIn(100), payloads: .captured))
 variant("Chain, sampled 1/100") { send(sampled, $0) }
 
 // Trace log files: the background writer (the default) with each full-queue policy, and the old way, each
@@ -331,7 +331,7 @@ variant("trace log, background, block when behind", share: 0.3) { count in
     send(blocking, count)
     try! blockingLog.flush()
 }
-let blockingPayloads = makeChain(Recorder(sink: blockingLog))
+let blockingPayloads = makeChain(Recorder(sink: blockingLog, payloads: .captured))
 variant("trace log, background, block, + payloads", share: 0.1) { count in
     send(blockingPayloads, count)
     try! blockingLog.flush()
@@ -340,13 +340,13 @@ variant("trace log, background, block, + payloads", share: 0.1) { count in
 // command encoded straight into JSON text, a version 1 log takes it as a JSONValue tree, as memory does. Each on
 // the one-field benchmark command and on an order-like command (strings, an array of objects, floats, an
 // optional) — what commands in apps look like.
-let textPayloads = makeChain(Recorder(sink: droppingLog))
+let textPayloads = makeChain(Recorder(sink: droppingLog, payloads: .captured))
 variant("trace log, drop, + payloads as text", share: 0.1, after: { try! droppingLog.flush() }) { send(textPayloads, $0) }
-let treePayloads = makeChain(Recorder(sink: treePayloadLog))
+let treePayloads = makeChain(Recorder(sink: treePayloadLog, payloads: .captured))
 variant("trace log v1, drop, + payloads as tree", share: 0.1, after: { try! treePayloadLog.flush() }) { send(treePayloads, $0) }
-let textOrders = makeOrderChain(Recorder(sink: droppingLog))
+let textOrders = makeOrderChain(Recorder(sink: droppingLog, payloads: .captured))
 variant("order command, trace log, drop, payloads as text", share: 0.1, after: { try! droppingLog.flush() }) { sendOrders(textOrders, $0) }
-let treeOrders = makeOrderChain(Recorder(sink: treePayloadLog))
+let treeOrders = makeOrderChain(Recorder(sink: treePayloadLog, payloads: .captured))
 variant("order command, trace log v1, drop, payloads as tree", share: 0.1, after: { try! treePayloadLog.flush() }) { sendOrders(treeOrders, $0) }
 let bareOrders = makeOrderChain(Recorder(sink: droppingLog))
 variant("order command, trace log, drop, no payloads", share: 0.1, after: { try! droppingLog.flush() }) { sendOrders(bareOrders, $0) }
@@ -426,6 +426,19 @@ variant("hand-written chain, swift-log per hop", share: 0.02) { count in
     dup2(savedStandardError, 2)
     close(devNull)
     close(savedStandardError)
+}
+
+// Instruction counts, for callgrind (`Scripts/check-instruction-budgets.py`): `CHAINTRACE_BENCH_INSTRUCTIONS=N`
+// runs the row `CHAINTRACE_BENCH_ONLY="=row"` names once, N commands, untimed, and exits. Two runs of different N
+// give the row's instructions a command, whatever the process's start and the setup of the other rows cost.
+if let commands = getenv("CHAINTRACE_BENCH_INSTRUCTIONS").flatMap({ Int(String(cString: $0)) }) {
+    guard let only, only.hasPrefix("="), let row = variants.first(where: { $0.name == only.dropFirst() }) else {
+        print("CHAINTRACE_BENCH_INSTRUCTIONS needs CHAINTRACE_BENCH_ONLY=\"=row name\"")
+        exit(2)
+    }
+    row.body(commands)
+    row.after()
+    exit(0)
 }
 
 // Interleave: every round runs every variant once, so drift and noisy neighbours hit all of them alike.

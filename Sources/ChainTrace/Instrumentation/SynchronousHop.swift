@@ -32,7 +32,8 @@ extension ChainTracing {
             // the trace it ran in is the thread's again once it is over. Its hops neither nest in that trace nor
             // change the decision of the hop they ran in; the time they took is that hop's own. The common case, a
             // command of the trace's own type, is told apart by one comparison with the type kept beside the
-            // thread's trace, marked likely: about 1.5 ns a traced hop (Performance.md, runs 38–39).
+            // thread's trace, marked likely: about 1.5 ns a traced hop (`chaintrace-benchmarks`, "instrumented chain
+            // (traceHop), traced").
             // A hop inside a command the recorder chose not to trace (sampled out, filtered out), where no task's
             // trace could take it: untraced, after one load.
             if outer == nil, thread.untracedOutsideTaskTraces > 0 { return try body() }

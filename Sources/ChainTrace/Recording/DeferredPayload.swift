@@ -5,7 +5,7 @@ import ChainTraceJSON
 /// A trace log takes payloads as JSON text. Encoding a command with its `Encodable` conformance costs a few
 /// hundred nanoseconds even for a one-field struct (the protocol's containers are boxed and looked up by type at
 /// run time), and on the recording thread that was most of what capturing payloads cost
-/// (`chaintrace-benchmarks`, "payloads as text" rows; the numbers are in Docs/Performance.md). A `Sendable` value
+/// (`chaintrace-benchmarks`, "trace log, drop, + payloads as text" row). A `Sendable` value
 /// may be read from another thread, so the recording thread only copies it in here; a trace the log drops for
 /// being behind is never encoded at all.
 ///

@@ -3,9 +3,9 @@ extension Trace {
     /// reference to it — how a replay records a million commands without allocating a trace for each, and how a
     /// ring (`InMemoryTraceSink(limit:)`) and a trace log (each trace its writer has written, handed back by
     /// `HandOffQueue.push(_:reclaiming:)`) let the traces they are done with be refilled. Leaves `trace` empty either
-    /// way. What it buys, measured (best of 7 interleaved runs of `chaintrace replay`, with and without it): a flat
-    /// million-command stream 29% faster, a stream of varied lines 5.5%; for a trace log, the drop row 37.0–38.6 →
-    /// 27.6–28.3 ns a hop and payloads as text 56.5–69.3 → 43.8–47.4 (Docs/Performance.md, runs 54–55).
+    /// way. What it buys: a replay allocates no trace a command (`chaintrace-cli-benchmarks`, "replay" column: a
+    /// flat stream about 29% faster with it, a varied one 5%), and a trace log refills what its writer wrote
+    /// (`chaintrace-benchmarks`, "trace log, background, drop when behind": about 10 ns a hop).
     ///
     /// - Parameter thread: The calling thread, looked up once for the caller's whole loop.
     package static func recycle(_ trace: inout Trace?, on thread: SendingThread) {
