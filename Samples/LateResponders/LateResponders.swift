@@ -1,6 +1,6 @@
-import ChainTraceReplay
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceReplay
 import ChainTraceTraceLog
 import Foundation
 import SampleSupport
@@ -26,10 +26,16 @@ struct LateResponders {
 
     static func run(arguments: [String]) throws {
         let defaults = SampleArguments(
-            input: "Samples/LateResponders/late-responders.commands.jsonl", traceLog: "late-responders.traces.jsonl",
-            diagram: "late-responders.svg")
-        guard let arguments = try SampleArguments.parse(
-            arguments, defaults: defaults, usage: "LateResponders [STREAM.jsonl] [--trace-out FILE] [--diagram FILE]")
+            input: "Samples/LateResponders/late-responders.commands.jsonl",
+            traceLog: "late-responders.traces.jsonl",
+            diagram: "late-responders.svg"
+        )
+        guard
+            let arguments = try SampleArguments.parse(
+                arguments,
+                defaults: defaults,
+                usage: "LateResponders [STREAM.jsonl] [--trace-out FILE] [--diagram FILE]"
+            )
         else { return }
         let streamPath = arguments.input
         let player = MediaPlayer()
@@ -42,7 +48,9 @@ struct LateResponders {
             switch item {
             case .change(.register(let definition, _)):
                 guard let screen = Screen.catalogue[definition.name] else {
-                    throw SampleUsageError("\(streamPath):\(line): expected a screen of \(Screen.catalogue.keys.sorted()), found \"\(definition.name)\"")
+                    throw SampleUsageError(
+                        "\(streamPath):\(line): expected a screen of \(Screen.catalogue.keys.sorted()), found \"\(definition.name)\""
+                    )
                 }
                 try screens.register(Handler(screen), weight: screen.weight)
                 print("\(screen.name) appears (weight \(screen.weight)): Screens asks \(try order(of: screens))")
@@ -50,14 +58,18 @@ struct LateResponders {
                 _ = try screens.deregister(name)
                 print("\(name) disappears: Screens asks \(try order(of: screens))")
             case .change(let other):
-                throw SampleUsageError("\(streamPath):\(line): expected a screen to register or deregister, found \(other)")
+                throw SampleUsageError(
+                    "\(streamPath):\(line): expected a screen to register or deregister, found \(other)"
+                )
             case .command(let command):
                 guard let name = command.fields["action"]?.stringValue else {
                     throw SampleUsageError("\(streamPath):\(line): expected an \"action\", found none")
                 }
                 let result = try chain.send(Action(id: command.id, name: name))
                 let trace = memory.traces[memory.traces.count - 1]
-                print("  \(command.id ?? "line \(line)") \(name): \(trace.path.joined(separator: " → ")) ⇒ \(result ?? trace.outcome.description)")
+                print(
+                    "  \(command.id ?? "line \(line)") \(name): \(trace.path.joined(separator: " → ")) ⇒ \(result ?? trace.outcome.description)"
+                )
             }
         }
         print("player performed: \(player.actions.joined(separator: ", "))")

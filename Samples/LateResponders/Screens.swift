@@ -61,10 +61,15 @@ struct PlayerProxy: ChainHandler {
 func makeLateResponderChain(player: MediaPlayer, recorder: Recorder) throws -> Chain<Action, String> {
     let chain = try Chain<Action, String>(
         "late-responders",
-        handlers: [Handler("Toolbar", canHandle: { $0.name == "menu" }) { $0.name == "menu" ? .accept("menu opened") : .pass }],
-        recorder: recorder)
+        handlers: [
+            Handler("Toolbar", canHandle: { $0.name == "menu" }) { $0.name == "menu" ? .accept("menu opened") : .pass }
+        ],
+        recorder: recorder
+    )
     _ = try chain.addRegistry("Screens")
     try chain.append(Handler(PlayerProxy(player: player)))
-    try chain.append(Handler("AppDelegate", canHandle: { $0.name == "about" }) { $0.name == "about" ? .accept("about box") : .pass })
+    try chain.append(
+        Handler("AppDelegate", canHandle: { $0.name == "about" }) { $0.name == "about" ? .accept("about box") : .pass }
+    )
     return chain
 }

@@ -1,9 +1,9 @@
-import ChainTraceReplay
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
-import ChainTraceTraceLog
 import ChainTraceGraphviz
+import ChainTraceReplay
+import ChainTraceTraceLog
 import Foundation
 import SampleSupport
 
@@ -41,7 +41,9 @@ struct ResponderChain {
             guard let value = remaining.popFirst() else { throw SampleUsageError("\(argument) needs a value") }
             switch argument {
             case "--app":
-                guard ["a", "b", "c"].contains(value) else { throw SampleUsageError("--app: expected a, b or c, found \"\(value)\"") }
+                guard ["a", "b", "c"].contains(value) else {
+                    throw SampleUsageError("--app: expected a, b or c, found \"\(value)\"")
+                }
                 apps = [value]
             case "--commands": commandsPath = value
             case "--definitions": definitions = value
@@ -50,7 +52,12 @@ struct ResponderChain {
             }
         }
         for app in apps {
-            try runApp("app-\(app)", definitionPath: "\(definitions)/app-\(app).chain.json", commandsPath: commandsPath, outputDirectory: outputDirectory)
+            try runApp(
+                "app-\(app)",
+                definitionPath: "\(definitions)/app-\(app).chain.json",
+                commandsPath: commandsPath,
+                outputDirectory: outputDirectory
+            )
         }
     }
 
@@ -64,7 +71,9 @@ struct ResponderChain {
         // The dry run: who would take a help request from a cell? Nothing is performed.
         let help = JSONCommand(kind: "Menu", entry: "Cell", fields: ["action": "help"])
         let dryRun = try chain.whoWouldHandle(help, from: "Cell")
-        print("\(app): who would take \"help\" from Cell? \(dryRun.handler ?? "nobody") (asks \(dryRun.path.joined(separator: " → ")))")
+        print(
+            "\(app): who would take \"help\" from Cell? \(dryRun.handler ?? "nobody") (asks \(dryRun.path.joined(separator: " → ")))"
+        )
 
         let stream = try CommandStreamReader(path: commandsPath)
         while let (line, item) = try stream.next() {
@@ -73,11 +82,16 @@ struct ResponderChain {
                 let result = try chain.send(command, from: command.entry)
                 let trace = memory.traces[memory.traces.count - 1]
                 // A module answers with what it did; a responder made from rules answers with its own name.
-                let answer = result?.stringValue.flatMap { $0 == trace.outcome.acceptingHandler ? nil : ": \($0)" } ?? ""
-                print("  \(command.id ?? "line \(line)"): \(trace.path.joined(separator: " → ")) ⇒ \(trace.outcome)\(answer)")
+                let answer =
+                    result?.stringValue.flatMap { $0 == trace.outcome.acceptingHandler ? nil : ": \($0)" } ?? ""
+                print(
+                    "  \(command.id ?? "line \(line)"): \(trace.path.joined(separator: " → ")) ⇒ \(trace.outcome)\(answer)"
+                )
             case .change(let change):
                 try change.apply(to: chain, definition: definition, types: types, unknownTypes: .refuse)
-                print("  line \(line): \(change) (a module plugged in while the app runs; chain version \(chain.version))")
+                print(
+                    "  line \(line): \(change) (a module plugged in while the app runs; chain version \(chain.version))"
+                )
             }
         }
         let favourites = effects.favourites.isEmpty ? "none" : effects.favourites.joined(separator: ", ")
@@ -90,8 +104,20 @@ struct ResponderChain {
         // an absolute threshold (and any budget) flags a handler.
         let rule = SlowHandlerRule(clauses: [.over(.p95, nanoseconds: 1_000_000)])
         let diagram = "\(outputDirectory)/responder-chain-\(app).svg"
-        try SampleOutput.writeProfileDiagram(of: memory.traces, over: ChainGraph(definition: definition), rule: rule, to: diagram)
-        try SampleOutput.writeReport(of: memory.traces, over: ChainGraph(definition: definition), rule: rule, besides: diagram)
-        print("  trace log, diagram and report: \(outputDirectory)/responder-chain-\(app).traces.jsonl, .svg, .report.html")
+        try SampleOutput.writeProfileDiagram(
+            of: memory.traces,
+            over: ChainGraph(definition: definition),
+            rule: rule,
+            to: diagram
+        )
+        try SampleOutput.writeReport(
+            of: memory.traces,
+            over: ChainGraph(definition: definition),
+            rule: rule,
+            besides: diagram
+        )
+        print(
+            "  trace log, diagram and report: \(outputDirectory)/responder-chain-\(app).traces.jsonl, .svg, .report.html"
+        )
     }
 }

@@ -10,7 +10,8 @@ public struct SampleArguments: Sendable {
     /// Reads `arguments` over the defaults; `nil` when the user asked for help, which has then been printed.
     ///
     /// - Throws: ``SampleUsageError`` for an option without its value.
-    public static func parse(_ arguments: [String], defaults: SampleArguments, usage: String) throws -> SampleArguments? {
+    public static func parse(_ arguments: [String], defaults: SampleArguments, usage: String) throws -> SampleArguments?
+    {
         var result = defaults
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {

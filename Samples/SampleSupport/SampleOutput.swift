@@ -1,8 +1,8 @@
 public import ChainTrace
-import Foundation
-public import ChainTraceGraphviz
 public import ChainTraceAnalysis
+public import ChainTraceGraphviz
 import ChainTraceReport
+import Foundation
 
 /// What every sample writes when it runs, besides its trace log: a diagram of the commands it sent.
 public enum SampleOutput {
@@ -12,10 +12,17 @@ public enum SampleOutput {
     /// - Returns: The slow handlers the rule flagged, for the sample to mention.
     @discardableResult
     public static func writeProfileDiagram(
-        of traces: [Trace], over graph: ChainGraph? = nil, rule: SlowHandlerRule = .standard, to path: String
+        of traces: [Trace],
+        over graph: ChainGraph? = nil,
+        rule: SlowHandlerRule = .standard,
+        to path: String
     ) throws -> [String] {
         let profile = ChainProfile(traces)
-        let dot = ChainDiagram.profile(profile, over: graph ?? ChainGraph(profile: profile), options: DiagramOptions(slowRule: rule))
+        let dot = ChainDiagram.profile(
+            profile,
+            over: graph ?? ChainGraph(profile: profile),
+            options: DiagramOptions(slowRule: rule)
+        )
         try write(GraphvizRenderer.render(dot.text, as: GraphvizFormat(fileExtension: path) ?? .svg).bytes, to: path)
         return rule.flags(in: profile).map(\.handler)
     }
@@ -24,11 +31,20 @@ public enum SampleOutput {
     /// `diagram`, and returns its path.
     @discardableResult
     public static func writeReport(
-        of traces: [Trace], over graph: ChainGraph? = nil, rule: SlowHandlerRule = .standard, besides diagram: String
+        of traces: [Trace],
+        over graph: ChainGraph? = nil,
+        rule: SlowHandlerRule = .standard,
+        besides diagram: String
     ) throws -> String {
         var collected = TraceReport.Collector()
         for trace in traces { collected.add(trace) }
-        let report = TraceReport(profile: ChainProfile(traces), collected: collected, sources: ["this run"], rule: rule, graph: graph)
+        let report = TraceReport(
+            profile: ChainProfile(traces),
+            collected: collected,
+            sources: ["this run"],
+            rule: rule,
+            graph: graph
+        )
         let path = reportPath(besides: diagram)
         try write(Array(try report.html().utf8), to: path)
         return path

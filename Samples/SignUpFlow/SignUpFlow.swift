@@ -25,9 +25,16 @@ struct SignUpFlow {
 
     static func run(arguments: [String]) async throws {
         let defaults = SampleArguments(
-            input: "Samples/SignUpFlow/signups.jsonl", traceLog: "sign-up.traces.jsonl", diagram: "sign-up.svg")
-        guard let arguments = try SampleArguments.parse(
-            arguments, defaults: defaults, usage: "SignUpFlow [SIGNUPS.jsonl] [--trace-out FILE] [--diagram FILE]")
+            input: "Samples/SignUpFlow/signups.jsonl",
+            traceLog: "sign-up.traces.jsonl",
+            diagram: "sign-up.svg"
+        )
+        guard
+            let arguments = try SampleArguments.parse(
+                arguments,
+                defaults: defaults,
+                usage: "SignUpFlow [SIGNUPS.jsonl] [--trace-out FILE] [--diagram FILE]"
+            )
         else { return }
         let (formsPath, tracePath, diagramPath) = (arguments.input, arguments.traceLog, arguments.diagram)
         let forms = try SampleInput.lines(of: formsPath, as: SignUpForm.self)
@@ -69,9 +76,12 @@ struct SignUpFlow {
         let slow = try SampleOutput.writeProfileDiagram(of: traces, rule: rule, to: diagramPath)
         let report = try SampleOutput.writeReport(of: traces, rule: rule, besides: diagramPath)
         print("")
-        print("\(forms.count) sign-ups, \(traces.count) traces; trace log: \(tracePath); diagram: \(diagramPath) (slow: \(slow.joined(separator: ", ")))")
+        print(
+            "\(forms.count) sign-ups, \(traces.count) traces; trace log: \(tracePath); diagram: \(diagramPath) (slow: \(slow.joined(separator: ", ")))"
+        )
         print("report: \(report)")
-        for trace in traces.sorted(by: { ($0.commandID ?? "") < ($1.commandID ?? "") }) where trace.outcome.failingHandler != nil {
+        for trace in traces.sorted(by: { ($0.commandID ?? "") < ($1.commandID ?? "") })
+        where trace.outcome.failingHandler != nil {
             print("  \(trace.commandID ?? "?") \(trace.outcome)")
         }
     }

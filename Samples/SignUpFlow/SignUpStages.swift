@@ -6,7 +6,8 @@ struct UsernameCheck: AsyncChainHandler {
     var name: String { "UsernameCheck" }
 
     func handle(_ form: SignUpForm) async throws -> HandlerResponse<SignUpForm, Account> {
-        let valid = (3...20).contains(form.username.count)
+        let valid =
+            (3...20).contains(form.username.count)
             && form.username.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber) }
         guard valid else { throw SignUpError.invalidUsername(form.username) }
         if try await backend.isTaken(form.username) { throw SignUpError.usernameTaken(form.username) }
@@ -60,5 +61,6 @@ func makeSignUpChain(backend: Backend, recorder: Recorder) throws -> AsyncChain<
             AsyncHandler(UsernameCheck(backend: backend)), AsyncHandler(CreateAccount(backend: backend)),
             AsyncHandler(UploadPhoto(backend: backend)), AsyncHandler(SaveProfile(backend: backend)),
         ],
-        recorder: recorder)
+        recorder: recorder
+    )
 }

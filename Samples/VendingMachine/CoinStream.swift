@@ -1,6 +1,6 @@
-import ChainTraceReplay
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceReplay
 
 /// Reads coins from JSON Lines, with the file, line and field of any problem.
 enum CoinStream {
@@ -22,7 +22,13 @@ enum CoinStream {
                 }
                 return number
             }
-            coins.append(InsertedCoin(id: command.id ?? "coin-\(line)", diameter: try number("diameter"), weight: try number("weight")))
+            coins.append(
+                InsertedCoin(
+                    id: command.id ?? "coin-\(line)",
+                    diameter: try number("diameter"),
+                    weight: try number("weight")
+                )
+            )
         }
         return coins
     }

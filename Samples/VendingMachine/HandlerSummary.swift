@@ -17,11 +17,13 @@ struct HandlerSummary {
         var index: [String: Int] = [:]
         for trace in traces {
             for hop in trace.hops {
-                let position = index[hop.handler] ?? {
-                    lines.append(Line(handler: hop.handler))
-                    index[hop.handler] = lines.count - 1
-                    return lines.count - 1
-                }()
+                let position =
+                    index[hop.handler]
+                    ?? {
+                        lines.append(Line(handler: hop.handler))
+                        index[hop.handler] = lines.count - 1
+                        return lines.count - 1
+                    }()
                 lines[position].seen += 1
                 lines[position].decisions[hop.decision, default: 0] += 1
                 lines[position].selfTimes.append(hop.selfDuration)

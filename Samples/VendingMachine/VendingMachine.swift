@@ -24,9 +24,16 @@ struct VendingMachine {
 
     static func run(arguments: [String]) throws {
         let defaults = SampleArguments(
-            input: "Samples/VendingMachine/coins.jsonl", traceLog: "vending-machine.traces.jsonl", diagram: "vending-machine.svg")
-        guard let arguments = try SampleArguments.parse(
-            arguments, defaults: defaults, usage: "VendingMachine [COINS.jsonl] [--trace-out FILE] [--diagram FILE]")
+            input: "Samples/VendingMachine/coins.jsonl",
+            traceLog: "vending-machine.traces.jsonl",
+            diagram: "vending-machine.svg"
+        )
+        guard
+            let arguments = try SampleArguments.parse(
+                arguments,
+                defaults: defaults,
+                usage: "VendingMachine [COINS.jsonl] [--trace-out FILE] [--diagram FILE]"
+            )
         else { return }
         let (coinsPath, tracePath, diagramPath) = (arguments.input, arguments.traceLog, arguments.diagram)
         let coins = try CoinStream.read(path: coinsPath)

@@ -1,7 +1,7 @@
-import ChainTraceJSON
-import ChainTraceFiles
-import ChainTraceFastPath
 public import ChainTrace
+import ChainTraceFastPath
+import ChainTraceFiles
+import ChainTraceJSON
 public import ChainTraceTraceLog
 
 /// The per-handler profile of many traces — the table `chaintrace replay` and `chaintrace stats` print, and the
@@ -26,7 +26,9 @@ public struct ChainProfile: Sendable {
     public var edges: [Edge: Int] {
         var result: [Edge: Int] = [:]
         counters.forEachLink { from, to, count in
-            result[Edge(from: from == 0 ? nil : handlerStatistics[from - 1].handler, to: handlerStatistics[to].handler)] = count
+            result[
+                Edge(from: from == 0 ? nil : handlerStatistics[from - 1].handler, to: handlerStatistics[to].handler)
+            ] = count
         }
         return result
     }
@@ -103,8 +105,11 @@ public struct ChainProfile: Sendable {
             trace.forEachCompactHop { hop, sourceHandler in
                 let index = mapping[hop.handler]
                 let counted = counters.add(
-                    HopCounters.CountedDecision(hop.decision), selfNanoseconds: hop.selfNanoseconds,
-                    inclusiveNanoseconds: hop.inclusiveNanoseconds, at: index)
+                    HopCounters.CountedDecision(hop.decision),
+                    selfNanoseconds: hop.selfNanoseconds,
+                    inclusiveNanoseconds: hop.inclusiveNanoseconds,
+                    at: index
+                )
                 if !counted { handlerStatistics[index].record(selfTime: hop.selfNanoseconds) }
                 if hop.registry >= 0, handlerStatistics[index].registry == nil { registryUnknown = true }
                 // From the hop that handed it the command (`HopSource`): the one before, but for a fan-out's.
@@ -241,7 +246,8 @@ public struct ChainProfile: Sendable {
             ordered.append(rows[index])
             for member in members[rows[index].handler] ?? [] { place(member) }
         }
-        for (index, row) in rows.enumerated() where row.registry.map({ $0 == row.handler || !names.contains($0) }) ?? true {
+        for (index, row) in rows.enumerated()
+        where row.registry.map({ $0 == row.handler || !names.contains($0) }) ?? true {
             place(index)
         }
         // Members of registries that are only members of each other (no trace of a real chain has them).

@@ -95,7 +95,10 @@ public struct Divergence: Sendable, Hashable, Encodable {
     /// scheduler decides is not a divergence: the order of those hops, and which of them that accepted (or failed)
     /// the recorder named as the outcome. Their handlers, and what ran inside what, still are compared.
     public static func between(
-        expected: RunSummary, actual: RunSummary, command: String, commandKind: String
+        expected: RunSummary,
+        actual: RunSummary,
+        command: String,
+        commandKind: String
     ) -> Divergence? {
         let kind: Kind
         let actualOutcome = expected.hasSameOutcome(as: actual) ? expected.outcome : actual.outcome
@@ -103,14 +106,23 @@ public struct Divergence: Sendable, Hashable, Encodable {
         case (.accepted(let before), .accepted(let after)) where before != after: kind = .differentHandler
         case (.accepted, .fellOffTheEnd), (.failed, .fellOffTheEnd): kind = .newlyUnhandled
         case (.failed(let before, let beforeError), .failed(let after, let afterError)):
-            guard before == after && beforeError == afterError else { kind = .newlyFailing; break }
-            guard expected.hasSamePath(as: actual) else { kind = .differentPath; break }
+            guard before == after && beforeError == afterError else {
+                kind = .newlyFailing
+                break
+            }
+            guard expected.hasSamePath(as: actual) else {
+                kind = .differentPath
+                break
+            }
             return nil
         case (_, .failed): kind = .newlyFailing
         case (.fellOffTheEnd, .accepted): kind = .newlyHandled
         case (.failed, _): kind = .noLongerFailing
         default:
-            guard expected.hasSamePath(as: actual) else { kind = .differentPath; break }
+            guard expected.hasSamePath(as: actual) else {
+                kind = .differentPath
+                break
+            }
             return nil
         }
         return Divergence(kind: kind, command: command, commandKind: commandKind, expected: expected, actual: actual)

@@ -29,8 +29,15 @@ public struct LatencyChange: Sendable, Hashable, Encodable {
 
     /// A change as given; ``between(_:_:threshold:)`` works them out from two profiles.
     public init(
-        handler: String, seenBefore: Int, seenAfter: Int, p50Before: UInt64, p50After: UInt64, p95Before: UInt64,
-        p95After: UInt64, verdict: Verdict, pValue: Double = 1
+        handler: String,
+        seenBefore: Int,
+        seenAfter: Int,
+        p50Before: UInt64,
+        p50After: UInt64,
+        p95Before: UInt64,
+        p95After: UInt64,
+        verdict: Verdict,
+        pValue: Double = 1
     ) {
         self.handler = handler
         (self.seenBefore, self.seenAfter) = (seenBefore, seenAfter)
@@ -76,11 +83,15 @@ public struct LatencyChange: Sendable, Hashable, Encodable {
     }
 
     /// The change of each handler, in the order of the first profile, then handlers new in the second.
-    public static func between(_ before: ChainProfile, _ after: ChainProfile, threshold: Double = 0.10) -> [LatencyChange] {
+    public static func between(_ before: ChainProfile, _ after: ChainProfile, threshold: Double = 0.10)
+        -> [LatencyChange]
+    {
         var names = before.handlers.filter { $0.seen > 0 }.map(\.handler)
         // A set beside the list: searching the list made a diff of logs with thousands of handlers quadratic.
         var listed = Set(names)
-        for handler in after.handlers where handler.seen > 0 && listed.insert(handler.handler).inserted { names.append(handler.handler) }
+        for handler in after.handlers where handler.seen > 0 && listed.insert(handler.handler).inserted {
+            names.append(handler.handler)
+        }
         // The exact tests' distributions depend on the two runs' sizes alone: worked out once a pair of sizes.
         var distributions = RankSumTest.Distributions()
         var changes: [LatencyChange] = []
@@ -108,17 +119,27 @@ public struct LatencyChange: Sendable, Hashable, Encodable {
             }
             changes.append(
                 LatencyChange(
-                    handler: name, seenBefore: old?.seen ?? 0, seenAfter: new?.seen ?? 0,
-                    p50Before: old?.selfTime(atPercentile: 50) ?? 0, p50After: new?.selfTime(atPercentile: 50) ?? 0,
-                    p95Before: p95Before, p95After: p95After, verdict: verdict, pValue: pValue))
+                    handler: name,
+                    seenBefore: old?.seen ?? 0,
+                    seenAfter: new?.seen ?? 0,
+                    p50Before: old?.selfTime(atPercentile: 50) ?? 0,
+                    p50After: new?.selfTime(atPercentile: 50) ?? 0,
+                    p95Before: p95Before,
+                    p95After: p95After,
+                    verdict: verdict,
+                    pValue: pValue
+                )
+            )
         }
         return changes
     }
 
     private enum CodingKeys: String, CodingKey {
         case handler, verdict, seenBefore, seenAfter, pValue
-        case p50Before = "selfP50BeforeNs", p50After = "selfP50AfterNs"
-        case p95Before = "selfP95BeforeNs", p95After = "selfP95AfterNs"
+        case p50Before = "selfP50BeforeNs"
+        case p50After = "selfP50AfterNs"
+        case p95Before = "selfP95BeforeNs"
+        case p95After = "selfP95AfterNs"
     }
 
     /// Every field, times as `selfP50BeforeNs` and so on, clamped to the largest signed 64-bit number.

@@ -45,22 +45,34 @@ public struct ProfileSummary: Codable, Sendable, Equatable {
 
     /// The summary of `profile` with the handlers `rule` flags.
     public init(profile: ChainProfile, rule: SlowHandlerRule) {
-        let flags = Dictionary(rule.flags(in: profile).map { ($0.handler, $0) }, uniquingKeysWith: { first, _ in first })
+        let flags = Dictionary(
+            rule.flags(in: profile).map { ($0.handler, $0) },
+            uniquingKeysWith: { first, _ in first }
+        )
         commands = Int64(clamping: profile.commands)
         outcomes = Outcomes(
-            accepted: Int64(clamping: profile.accepted), fellOffTheEnd: Int64(clamping: profile.fellOffTheEnd),
-            failed: Int64(clamping: profile.failed))
+            accepted: Int64(clamping: profile.accepted),
+            fellOffTheEnd: Int64(clamping: profile.fellOffTheEnd),
+            failed: Int64(clamping: profile.failed)
+        )
         handlers = profile.handlers.map { handler in
             let flag = flags[handler.handler]
             return Handler(
-                handler: handler.handler, registry: handler.registry, seen: Int64(clamping: handler.seen),
-                accepted: Int64(clamping: handler.accepted), passed: Int64(clamping: handler.passed),
-                continued: Int64(clamping: handler.continued), failed: Int64(clamping: handler.failed),
+                handler: handler.handler,
+                registry: handler.registry,
+                seen: Int64(clamping: handler.seen),
+                accepted: Int64(clamping: handler.accepted),
+                passed: Int64(clamping: handler.passed),
+                continued: Int64(clamping: handler.continued),
+                failed: Int64(clamping: handler.failed),
                 selfP50Ns: Int64(clamping: handler.selfTime(atPercentile: 50)),
                 selfP95Ns: Int64(clamping: handler.selfTime(atPercentile: 95)),
                 selfP99Ns: Int64(clamping: handler.selfTime(atPercentile: 99)),
                 selfTotalNs: Int64(clamping: handler.totalSelfNanoseconds),
-                budgetNs: handler.budgetNanoseconds, slow: flag != nil, slowBecause: flag?.reasons)
+                budgetNs: handler.budgetNanoseconds,
+                slow: flag != nil,
+                slowBecause: flag?.reasons
+            )
         }
         slowRule = rule.description
     }

@@ -79,7 +79,9 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
     public var checksBudgets = true
 
     /// The default: `p95>1ms,5x-median`, and budgets.
-    public static let standard = SlowHandlerRule(clauses: [.over(.p95, nanoseconds: 1_000_000), .timesMedian(.p95, factor: 5)])
+    public static let standard = SlowHandlerRule(clauses: [
+        .over(.p95, nanoseconds: 1_000_000), .timesMedian(.p95, factor: 5),
+    ])
 
     /// Creates a rule from clauses.
     public init(clauses: [Clause], checksBudgets: Bool = true) {
@@ -101,7 +103,10 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
             let words = written.lowercased().split(separator: " ")
             if words.count > 1, let joiner = words.first(where: { ["or", "and", "||", "|"].contains($0) }) {
                 throw RuleSyntaxError(
-                    clause: part, expected: "clauses separated by commas (any one flags a handler)", found: String(joiner))
+                    clause: part,
+                    expected: "clauses separated by commas (any one flags a handler)",
+                    found: String(joiner)
+                )
             }
             let clause: Clause
             switch parseClause(part) {
@@ -112,7 +117,10 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
             if !clauses.contains(clause) { clauses.append(clause) }
         }
         if clauses.isEmpty {
-            throw RuleSyntaxError(clause: text, expected: "at least one clause, such as \"p95>1ms\", \"share>30%\" or \"5x-median\"")
+            throw RuleSyntaxError(
+                clause: text,
+                expected: "at least one clause, such as \"p95>1ms\", \"share>30%\" or \"5x-median\""
+            )
         }
         return SlowHandlerRule(clauses: clauses)
     }
@@ -153,8 +161,12 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
             return wrong("\(statistics) or \"share\" before \">\"", sides[0])
         }
         guard let nanoseconds = DurationText.nanoseconds(String(sides[1])) else {
-            let expected = DurationText.isTooLong(String(sides[1])) ? DurationText.tooLongExpectation : DurationText.expectation
-            return wrong("\(expected), or a factor such as \"5x-median\", after \"\(statistic.description)>\"", sides[1])
+            let expected =
+                DurationText.isTooLong(String(sides[1])) ? DurationText.tooLongExpectation : DurationText.expectation
+            return wrong(
+                "\(expected), or a factor such as \"5x-median\", after \"\(statistic.description)>\"",
+                sides[1]
+            )
         }
         return .success(.over(statistic, nanoseconds: nanoseconds))
     }
@@ -192,7 +204,9 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
                 case .over(let statistic, let limit):
                     let value = statistic.value(of: handler)
                     if value > Double(limit) {
-                        reasons.append("\(statistic.description) \(Self.time(value)) > \(DurationText.format(nanoseconds: limit))")
+                        reasons.append(
+                            "\(statistic.description) \(Self.time(value)) > \(DurationText.format(nanoseconds: limit))"
+                        )
                     }
                 case .share(let fraction):
                     let share = totalSelf > 0 ? Double(handler.totalSelfNanoseconds) / totalSelf : 0
@@ -208,12 +222,15 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
                     if case .percentile(let percentile) = statistic {
                         // `limit` is below `value`, which is at most the longest self time: a time the histogram holds.
                         let over = handler.seen - handler.selfTimeCount(atOrBelow: UInt64(limit))
-                        guard Self.isBeyondChance(over: over, of: handler.seen, percentile: percentile) else { continue }
+                        guard Self.isBeyondChance(over: over, of: handler.seen, percentile: percentile) else {
+                            continue
+                        }
                         evidence = " (\(over) of \(handler.seen) hops over \(Self.time(limit)))"
                     }
                     let ratio = median > 0 ? "\(Self.number(value / median))×" : "∞×"
                     reasons.append(
-                        "\(statistic.description) \(Self.time(value)) = \(ratio) the median \(Self.time(median)) > \(Self.number(factor))×\(evidence)")
+                        "\(statistic.description) \(Self.time(value)) = \(ratio) the median \(Self.time(median)) > \(Self.number(factor))×\(evidence)"
+                    )
                 }
             }
             if checksBudgets, let budget = handler.budgetNanoseconds {
@@ -251,7 +268,8 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
         var medians: [Statistic: Double] = [:]
         for case .timesMedian(let statistic, _) in clauses where reached.count >= 3 {
             let values = reached.map { statistic.value(of: $0) }.sorted()
-            medians[statistic] = values.count % 2 == 1
+            medians[statistic] =
+                values.count % 2 == 1
                 ? values[values.count / 2] : (values[values.count / 2 - 1] + values[values.count / 2]) / 2
         }
         return medians
@@ -269,29 +287,44 @@ public struct SlowHandlerRule: Sendable, Hashable, CustomStringConvertible {
             for clause in clauses {
                 switch clause {
                 case .over(let statistic, let limit):
-                    candidates.append(SelfTimeLimit(
-                        nanoseconds: Double(limit), statistic: statistic,
-                        clause: "\(statistic.description) > \(DurationText.format(nanoseconds: limit))"))
+                    candidates.append(
+                        SelfTimeLimit(
+                            nanoseconds: Double(limit),
+                            statistic: statistic,
+                            clause: "\(statistic.description) > \(DurationText.format(nanoseconds: limit))"
+                        )
+                    )
                 case .timesMedian(let statistic, let factor):
                     // A median of 0 flags every handler over 0, as `flags(in:)` does.
                     guard let median = medians[statistic] else { continue }
-                    candidates.append(SelfTimeLimit(
-                        nanoseconds: factor * median, statistic: statistic,
-                        clause: "\(statistic.description) > \(Self.number(factor))× the median \(Self.time(median))"))
+                    candidates.append(
+                        SelfTimeLimit(
+                            nanoseconds: factor * median,
+                            statistic: statistic,
+                            clause: "\(statistic.description) > \(Self.number(factor))× the median \(Self.time(median))"
+                        )
+                    )
                 case .share:
                     continue
                 }
             }
             if checksBudgets, let budget = handler.budgetNanoseconds {
-                candidates.append(SelfTimeLimit(
-                    nanoseconds: Double(budget), statistic: .p95, clause: "p95 > budget \(DurationText.format(nanoseconds: budget))"))
+                candidates.append(
+                    SelfTimeLimit(
+                        nanoseconds: Double(budget),
+                        statistic: .p95,
+                        clause: "p95 > budget \(DurationText.format(nanoseconds: budget))"
+                    )
+                )
             }
             if let lowest = candidates.min(by: { $0.nanoseconds < $1.nanoseconds }) { limits[handler.handler] = lowest }
         }
         return limits
     }
 
-    private static func time(_ nanoseconds: Double) -> String { DurationText.format(nanoseconds: Int64(saturating: nanoseconds)) }
+    private static func time(_ nanoseconds: Double) -> String {
+        DurationText.format(nanoseconds: Int64(saturating: nanoseconds))
+    }
 
     private static func percent(_ fraction: Double) -> String { number(fraction * 100) + "%" }
 

@@ -106,7 +106,10 @@ struct TimeDistribution: Sendable {
     private static func histogram(of times: [UInt64]) -> Histogram<UInt64> {
         // The bucket layout depends on the precision alone, so a histogram made small and grown answers as one
         // made for 2^40 ns would.
-        var histogram = Histogram<UInt64>(highestTrackableValue: max(2, times.max() ?? 2), numberOfSignificantValueDigits: .two)
+        var histogram = Histogram<UInt64>(
+            highestTrackableValue: max(2, times.max() ?? 2),
+            numberOfSignificantValueDigits: .two
+        )
         histogram.autoResize = true
         for time in times { histogram.record(time) }
         return histogram

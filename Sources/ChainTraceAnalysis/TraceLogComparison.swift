@@ -1,6 +1,6 @@
-public import ChainTraceJSON
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
+public import ChainTraceJSON
 public import ChainTraceTraceLog
 
 /// The comparison of two trace logs of the same commands: per-command divergences and per-handler latency.
@@ -29,10 +29,16 @@ public struct TraceLogComparison: Sendable {
     ///   - second: The later run of the same commands.
     ///   - progress: Called now and then with the bytes read of both logs together.
     public static func compare(
-        _ first: sending TraceLogReader, _ second: TraceLogReader, progress: ((Int) -> Void)? = nil
+        _ first: sending TraceLogReader,
+        _ second: TraceLogReader,
+        progress: ((Int) -> Void)? = nil
     ) throws(FormatError) -> TraceLogComparison {
         let first = TraceReadAhead(first)
-        var comparison = TraceLogComparison(matcher: TraceMatcher(placesByStart: true), before: ChainProfile(), after: ChainProfile())
+        var comparison = TraceLogComparison(
+            matcher: TraceMatcher(placesByStart: true),
+            before: ChainProfile(),
+            after: ChainProfile()
+        )
         var count = 0
         while true {
             let read = try first.next()
@@ -44,7 +50,9 @@ public struct TraceLogComparison: Sendable {
             if let left { comparison.before.add(left) }
             if let right { comparison.after.add(right) }
             comparison.matcher.add(
-                first: left.map { ($0, leftPlace.0, leftPlace.1) }, second: right.map { ($0, rightPlace.0, rightPlace.1) })
+                first: left.map { ($0, leftPlace.0, leftPlace.1) },
+                second: right.map { ($0, rightPlace.0, rightPlace.1) }
+            )
             count += 1
             if count & 0x3FFF == 0 { progress?(first.bytesRead + second.bytesRead) }
         }

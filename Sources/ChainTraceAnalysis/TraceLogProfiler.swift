@@ -1,15 +1,16 @@
-import ChainTraceFiles
-import ChainTraceFastPath
-import ChainTraceJSON
 public import ChainTrace
+import ChainTraceFastPath
+import ChainTraceFiles
+import ChainTraceJSON
 import ChainTraceTraceLog
 import Dispatch
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Profiles a trace log on several cores: each file is cut into parts at line and segment boundaries (see
@@ -65,7 +66,9 @@ public struct TraceLogProfiler: Sendable {
     /// - Parameter progress: Called now and then with the bytes read so far, from any thread.
     /// - Throws: `FormatError` for the first line that is not a trace, as a plain read reports it.
     public func profile(
-        paths: [String], into profile: ChainProfile = ChainProfile(), progress: (@Sendable (Int) -> Void)? = nil
+        paths: [String],
+        into profile: ChainProfile = ChainProfile(),
+        progress: (@Sendable (Int) -> Void)? = nil
     ) throws(FormatError) -> Result {
         try self.profile(paths: paths, into: profile, collecting: NoTraceCollector.init, progress: progress).result
     }
@@ -75,25 +78,42 @@ public struct TraceLogProfiler: Sendable {
     ///
     /// - Returns: The profile and what the log held, and the collector that saw every trace.
     public func profile<Collector: TraceCollector>(
-        paths: [String], into profile: ChainProfile = ChainProfile(), collecting makeCollector: @Sendable () -> Collector,
+        paths: [String],
+        into profile: ChainProfile = ChainProfile(),
+        collecting makeCollector: @Sendable () -> Collector,
         progress: (@Sendable (Int) -> Void)? = nil
     ) throws(FormatError) -> (result: Result, collector: Collector) {
         var files: [String] = []
         for path in paths { files += try TraceLogReader.files(at: path) }
-        var joined = Joined(result: Result(profile: profile, files: files, droppedTraces: 0, chainEdits: [], tornTails: []), collector: makeCollector())
+        var joined = Joined(
+            result: Result(profile: profile, files: files, droppedTraces: 0, chainEdits: [], tornTails: []),
+            collector: makeCollector()
+        )
         let bytesDone = LockedValue(0)
         // A file is read in parts on every thread when it is big enough (two parts) and can be entered part way
         // (not gzip); runs of the others — a rotated log's many small files — are read at once, one per thread.
         let sizes = files.map { FileBytes.size(of: $0) }
-        let splits = files.indices.map { threads > 1 && sizes[$0] >= 2 * partBytes && !LineReader.isCompressed(files[$0]) }
+        let splits = files.indices.map {
+            threads > 1 && sizes[$0] >= 2 * partBytes && !LineReader.isCompressed(files[$0])
+        }
         var index = 0
         while index < files.count {
             if !splits[index], threads > 1 {
                 var end = index + 1
                 while end < files.count, !splits[end] { end += 1 }
                 if end - index > 1 {
-                    try concurrently(files[index..<end], sizes: sizes[index..<end], makeCollector: makeCollector, into: &joined) { done in
-                        progress?(bytesDone.withLock { $0 += done; return $0 })
+                    try concurrently(
+                        files[index..<end],
+                        sizes: sizes[index..<end],
+                        makeCollector: makeCollector,
+                        into: &joined
+                    ) { done in
+                        progress?(
+                            bytesDone.withLock {
+                                $0 += done
+                                return $0
+                            }
+                        )
                     }
                     index = end
                     continue
@@ -105,7 +125,9 @@ public struct TraceLogProfiler: Sendable {
                 progress?(total)
             }
             let part: FilePart<Collector>
-            if splits[index], let parts = parallel(file, size: sizes[index], makeCollector: makeCollector, progress: report) {
+            if splits[index],
+                let parts = parallel(file, size: sizes[index], makeCollector: makeCollector, progress: report)
+            {
                 part = parts
             } else {
                 part = try sequential(file, oneOfSeveral: files.count > 1, collector: makeCollector(), progress: report)
@@ -143,16 +165,22 @@ public struct TraceLogProfiler: Sendable {
     /// (A directory of 64 rotated 8 MB files, read one file after another, made `stats` use one core: nearly
     /// twice the time.)
     private func concurrently<Collector: TraceCollector>(
-        _ batch: ArraySlice<String>, sizes: ArraySlice<Int>, makeCollector: @Sendable () -> Collector,
-        into joined: inout Joined<Collector>, finished: @escaping @Sendable (Int) -> Void
+        _ batch: ArraySlice<String>,
+        sizes: ArraySlice<Int>,
+        makeCollector: @Sendable () -> Collector,
+        into joined: inout Joined<Collector>,
+        finished: @escaping @Sendable (Int) -> Void
     ) throws(FormatError) {
         let files = Array(batch)
         let sizes = Array(sizes)
         let (target, _) = inOrder(
-            count: files.count, target: (joined: joined, error: FormatError?.none),
+            count: files.count,
+            target: (joined: joined, error: FormatError?.none),
             work: { index -> Swift.Result<FilePart<Collector>, FormatError> in
                 do throws(FormatError) {
-                    return .success(try sequential(files[index], oneOfSeveral: true, collector: makeCollector(), progress: { _ in }))
+                    return .success(
+                        try sequential(files[index], oneOfSeveral: true, collector: makeCollector(), progress: { _ in })
+                    )
                 } catch {
                     return .failure(error)
                 }
@@ -167,7 +195,8 @@ public struct TraceLogProfiler: Sendable {
                     target.error = error
                     return false
                 }
-            })
+            }
+        )
         if let error = target.error { throw error }
         joined = target.joined
     }
@@ -192,7 +221,10 @@ public struct TraceLogProfiler: Sendable {
     /// `oneOfSeveral`: the file is one of a log of several, so that holding no line at all is its torn tail (see
     /// `TraceLogReader.tornTails`).
     private func sequential<Collector: TraceCollector>(
-        _ file: String, oneOfSeveral: Bool, collector: Collector, progress: @escaping @Sendable (Int) -> Void
+        _ file: String,
+        oneOfSeveral: Bool,
+        collector: Collector,
+        progress: @escaping @Sendable (Int) -> Void
     ) throws(FormatError) -> FilePart<Collector> {
         let reader = try TraceLogReader(path: file, payloads: false)
         reader.isOneOfSeveralFiles = oneOfSeveral
@@ -222,17 +254,26 @@ public struct TraceLogProfiler: Sendable {
     /// it are, and a thread starts a part only while fewer than two parts a thread are read but not yet merged.
     /// (Keeping every part until the end, `stats` of a 3.5 GB log peaked at 93 MB.)
     private func parallel<Collector: TraceCollector>(
-        _ file: String, size: Int, makeCollector: @Sendable () -> Collector, progress: @escaping @Sendable (Int) -> Void
+        _ file: String,
+        size: Int,
+        makeCollector: @Sendable () -> Collector,
+        progress: @escaping @Sendable (Int) -> Void
     ) -> FilePart<Collector>? {
         let partCount = (size + partBytes - 1) / partBytes
         let partBytes = partBytes
         let chains = chains
         let (target, finished) = inOrder(
-            count: partCount, target: (whole: FilePart(collector: makeCollector()), covered: 0),
+            count: partCount,
+            target: (whole: FilePart(collector: makeCollector()), covered: 0),
             work: { index -> FilePart<Collector>? in
                 let start = index * partBytes
                 do {
-                    let reader = try TraceLogReader(partOf: file, from: start, to: min(size, start + partBytes), payloads: false)
+                    let reader = try TraceLogReader(
+                        partOf: file,
+                        from: start,
+                        to: min(size, start + partBytes),
+                        payloads: false
+                    )
                     var part = FilePart(collector: makeCollector())
                     while let trace = try reader.next() {
                         if let chains, !chains.contains(trace.chain) { continue }
@@ -242,7 +283,9 @@ public struct TraceLogProfiler: Sendable {
                     part.profile.settle()
                     part.dropped = reader.droppedTraces
                     part.edits = reader.chainEdits
-                    part.skipped = reader.partSkippedRecords.map { FilePart<Collector>.Skipped(offset: $0.offset, record: $0.record) }
+                    part.skipped = reader.partSkippedRecords.map {
+                        FilePart<Collector>.Skipped(offset: $0.offset, record: $0.record)
+                    }
                     part.processedEnd = reader.partProcessedEnd
                     if let torn = reader.tornTail {
                         // Numbered from the part's start; the file's line number is counted once, here.
@@ -260,7 +303,8 @@ public struct TraceLogProfiler: Sendable {
                 guard let part else { return false }
                 Self.merge(part, into: &target.whole, covered: &target.covered)
                 return true
-            })
+            }
+        )
         return finished ? target.whole : nil
     }
 
@@ -280,7 +324,10 @@ public struct TraceLogProfiler: Sendable {
     ///
     /// - Returns: The target, and whether every result was added.
     private func inOrder<Value: Sendable, Target: Sendable>(
-        count: Int, target: Target, work: @Sendable (Int) -> Value, add: @Sendable (inout Target, Int, Value) -> Bool
+        count: Int,
+        target: Target,
+        work: @Sendable (Int) -> Value,
+        add: @Sendable (inout Target, Int, Value) -> Bool
     ) -> (target: Target, finished: Bool) {
         let window = 2 * threads
         let state = ConditionLock(InOrderState<Value, Target>(target: target))
@@ -314,7 +361,9 @@ public struct TraceLogProfiler: Sendable {
 
     /// Adds `part`, the part after those already in `whole`, to it; `covered` is how far those parts read.
     private static func merge<Collector>(
-        _ part: FilePart<Collector>, into whole: inout FilePart<Collector>, covered: inout Int
+        _ part: FilePart<Collector>,
+        into whole: inout FilePart<Collector>,
+        covered: inout Int
     ) {
         whole.profile.merge(part.profile)
         whole.collector.append(part.collector)

@@ -102,7 +102,8 @@ public struct TraceMatcher: Sendable {
                 compare(first.summary, partner.summary, command: first.key.name, kind: first.kind)
             } else {
                 waitingFirst[first.key, default: []].append(
-                    Waiting(summary: first.summary, kind: first.kind, order: first.order))
+                    Waiting(summary: first.summary, kind: first.kind, order: first.order)
+                )
             }
         }
         if let second {
@@ -110,7 +111,8 @@ public struct TraceMatcher: Sendable {
                 compare(partner.summary, second.summary, command: second.key.name, kind: second.kind)
             } else {
                 waitingSecond[second.key, default: []].append(
-                    Waiting(summary: second.summary, kind: second.kind, order: second.order))
+                    Waiting(summary: second.summary, kind: second.kind, order: second.order)
+                )
             }
         }
     }
@@ -123,11 +125,29 @@ public struct TraceMatcher: Sendable {
         }
         let missing = waitingFirst.flatMap { key, queue in queue.map { (key, $0) } }.sorted { $0.1.order < $1.1.order }
         for (key, waiting) in missing {
-            record(Divergence(kind: .missing, command: key.name, commandKind: waiting.kind, expected: waiting.summary, actual: nil))
+            record(
+                Divergence(
+                    kind: .missing,
+                    command: key.name,
+                    commandKind: waiting.kind,
+                    expected: waiting.summary,
+                    actual: nil
+                )
+            )
         }
-        let unexpected = waitingSecond.flatMap { key, queue in queue.map { (key, $0) } }.sorted { $0.1.order < $1.1.order }
+        let unexpected = waitingSecond.flatMap { key, queue in queue.map { (key, $0) } }.sorted {
+            $0.1.order < $1.1.order
+        }
         for (key, waiting) in unexpected {
-            record(Divergence(kind: .unexpected, command: key.name, commandKind: waiting.kind, expected: nil, actual: waiting.summary))
+            record(
+                Divergence(
+                    kind: .unexpected,
+                    command: key.name,
+                    commandKind: waiting.kind,
+                    expected: nil,
+                    actual: waiting.summary
+                )
+            )
         }
         waitingFirst = [:]
         waitingSecond = [:]
@@ -182,7 +202,12 @@ public struct TraceMatcher: Sendable {
             let start = trace.startTime
             let (end, overflow) = start.addingReportingOverflow(Int64(clamping: trace.duration))
             let held = Held(
-                summary: summary, kind: trace.commandKind, order: count, start: start, end: overflow ? .max : end)
+                summary: summary,
+                kind: trace.commandKind,
+                order: count,
+                start: start,
+                end: overflow ? .max : end
+            )
             guard byStart else { return place(held) }
             guard let released = window.push(held, start: start) else { return nil }
             return place(released)
@@ -211,9 +236,15 @@ public struct TraceMatcher: Sendable {
         }
     }
 
-    private mutating func compare(_ expected: Divergence.RunSummary, _ actual: Divergence.RunSummary, command: String, kind: String) {
+    private mutating func compare(
+        _ expected: Divergence.RunSummary,
+        _ actual: Divergence.RunSummary,
+        command: String,
+        kind: String
+    ) {
         compared += 1
-        if let divergence = Divergence.between(expected: expected, actual: actual, command: command, commandKind: kind) {
+        if let divergence = Divergence.between(expected: expected, actual: actual, command: command, commandKind: kind)
+        {
             record(divergence)
         }
     }

@@ -1,7 +1,7 @@
-import ChainTraceJSON
-import ChainTraceFiles
-import ChainTraceFastPath
 import ChainTrace
+import ChainTraceFastPath
+import ChainTraceFiles
+import ChainTraceJSON
 import ChainTraceTraceLog
 
 /// A trace log read on a thread of its own, a few hundred traces ahead of the caller: how a comparison reads its two

@@ -82,13 +82,28 @@ public struct TraceSample: TraceCollector {
             return entry
         }
         for item in later.failures.items {
-            failures.offer(item.value, shifted(item.entry), number: item.entry.number.saturatingAdd(offset), keeping: failureLimit)
+            failures.offer(
+                item.value,
+                shifted(item.entry),
+                number: item.entry.number.saturatingAdd(offset),
+                keeping: failureLimit
+            )
         }
         for item in later.slowest.items {
-            slowest.offer(item.value, shifted(item.entry), number: item.entry.number.saturatingAdd(offset), keeping: slowestLimit)
+            slowest.offer(
+                item.value,
+                shifted(item.entry),
+                number: item.entry.number.saturatingAdd(offset),
+                keeping: slowestLimit
+            )
         }
         for item in later.uniform.items {
-            uniform.offer(item.value, shifted(item.entry), number: item.entry.number.saturatingAdd(offset), keeping: limit)
+            uniform.offer(
+                item.value,
+                shifted(item.entry),
+                number: item.entry.number.saturatingAdd(offset),
+                keeping: limit
+            )
         }
     }
 
@@ -159,7 +174,8 @@ struct BoundedHeap: Sendable {
     }
 
     /// Keeps `entry` if it is among the best `count` so far.
-    mutating func offer(_ value: UInt64, _ entry: @autoclosure () -> TraceSample.Entry, number: Int, keeping count: Int) {
+    mutating func offer(_ value: UInt64, _ entry: @autoclosure () -> TraceSample.Entry, number: Int, keeping count: Int)
+    {
         guard count > 0 else { return }
         if slots.count < count {
             slots.append(Slot(value: value, number: number, index: entries.count))

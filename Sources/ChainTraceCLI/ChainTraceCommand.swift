@@ -1,12 +1,12 @@
-import ChainTraceJSON
 import ArgumentParser
 import CChainTraceSupport
 import ChainTrace
+import ChainTraceJSON
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `chaintrace`: replays chain definitions against command streams and recorded logs, profiles and draws trace logs.

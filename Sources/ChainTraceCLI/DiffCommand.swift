@@ -1,8 +1,8 @@
-import ChainTraceJSON
 import ArgumentParser
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
+import ChainTraceJSON
 import ChainTraceTraceLog
 
 /// `chaintrace diff A B`: what changed between two trace logs of the same commands.
@@ -33,10 +33,21 @@ struct DiffCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The baseline trace log, then the second one; with --against, every file of the baseline; - for standard input.", valueName: "log"), transform: StandardInput.path)
+    @Argument(
+        help: ArgumentHelp(
+            "The baseline trace log, then the second one; with --against, every file of the baseline; - for standard input.",
+            valueName: "log"
+        ),
+        transform: StandardInput.path
+    )
     var logs: [String] = []
 
-    @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("The second log's files, compared with all the logs before it.", valueName: "log"), transform: StandardInput.path)
+    @Option(
+        name: .long,
+        parsing: .upToNextOption,
+        help: ArgumentHelp("The second log's files, compared with all the logs before it.", valueName: "log"),
+        transform: StandardInput.path
+    )
     var against: [String] = []
 
     @Option(name: .long, help: "How many divergences to list.")
@@ -45,7 +56,9 @@ struct DiffCommand: ParsableCommand {
     @Flag(
         name: .long,
         help: ArgumentHelp(
-            "Compare only the commands both logs hold — logs sampled in production, or of different traffic: a command in one log only is counted, not a divergence."))
+            "Compare only the commands both logs hold — logs sampled in production, or of different traffic: a command in one log only is counted, not a divergence."
+        )
+    )
     var onlyCommon = false
 
     @OptionGroup var output: OutputOptions
@@ -54,7 +67,8 @@ struct DiffCommand: ParsableCommand {
         if against.isEmpty {
             guard logs.count == 2 else {
                 throw ValidationError(
-                    "give two trace logs, or the baseline's files and then the other's after --against (given: \(logs.count) without --against)")
+                    "give two trace logs, or the baseline's files and then the other's after --against (given: \(logs.count) without --against)"
+                )
             }
         } else if logs.isEmpty {
             throw ValidationError("give the baseline log's files before --against")
@@ -79,7 +93,11 @@ struct DiffCommand: ParsableCommand {
             Terminal.standardError.writeText("chaintrace: warning: \(warning)\n")
         }
         let divergenceReport = DivergenceReport(
-            matcher: comparison.matcher, shown: divergences, onlyCommon: onlyCommon, offersOnlyCommon: true)
+            matcher: comparison.matcher,
+            shown: divergences,
+            onlyCommon: onlyCommon,
+            offersOnlyCommon: true
+        )
         let changes = comparison.latencyChanges
         switch output.format {
         case .json:
@@ -87,16 +105,20 @@ struct DiffCommand: ParsableCommand {
             func side(_ files: Int, _ profile: ChainProfile) -> JSONValue {
                 ["files": .integer(Int64(files)), "traces": .integer(Int64(clamping: profile.commands))]
             }
-            Terminal.standardOutput.writeData(try divergenceReport.json().merging([
-                "latency": latency, "before": side(files.before, comparison.before), "after": side(files.after, comparison.after),
-                "uncertainPlaces": .integer(Int64(clamping: comparison.matcher.uncertainPlaces)),
-            ]).printed)
+            Terminal.standardOutput.writeData(
+                try divergenceReport.json().merging([
+                    "latency": latency, "before": side(files.before, comparison.before),
+                    "after": side(files.after, comparison.after),
+                    "uncertainPlaces": .integer(Int64(clamping: comparison.matcher.uncertainPlaces)),
+                ]).printed
+            )
         case .text:
             let style = output.style
             func side(_ paths: [String], _ files: Int, _ profile: ChainProfile) -> String {
                 "\(TerminalText.paths(paths)) (\(TerminalText.counted(profile.commands, "trace"))\(files == 1 ? "" : " in \(files) files"))"
             }
-            let sides = "\(side(first, files.before, comparison.before)) → \(side(second, files.after, comparison.after))"
+            let sides =
+                "\(side(first, files.before, comparison.before)) → \(side(second, files.after, comparison.after))"
             var text = style.bold("Divergences") + " (\(sides))\n" + divergenceReport.text(style: style)
             text += "\n" + style.bold("Self time per handler") + "\n"
             var table = TextTable([
@@ -105,22 +127,28 @@ struct DiffCommand: ParsableCommand {
             ])
             for change in changes {
                 let ratio = change.p95RatioText ?? "-"
-                let rowStyle: ((String) -> String)? = switch change.verdict {
-                case .slower: style.red
-                case .faster: style.green
-                default: nil
-                }
+                let rowStyle: ((String) -> String)? =
+                    switch change.verdict {
+                    case .slower: style.red
+                    case .faster: style.green
+                    default: nil
+                    }
                 table.add(
                     [
                         HandlerNameText.of(change.handler), "\(change.seenBefore) → \(change.seenAfter)",
-                        DurationText.format(nanoseconds: Int64(clamping: change.p50Before)), DurationText.format(nanoseconds: Int64(clamping: change.p50After)),
-                        DurationText.format(nanoseconds: Int64(clamping: change.p95Before)), DurationText.format(nanoseconds: Int64(clamping: change.p95After)),
+                        DurationText.format(nanoseconds: Int64(clamping: change.p50Before)),
+                        DurationText.format(nanoseconds: Int64(clamping: change.p50After)),
+                        DurationText.format(nanoseconds: Int64(clamping: change.p95Before)),
+                        DurationText.format(nanoseconds: Int64(clamping: change.p95After)),
                         ratio, change.verdict == .unchanged ? "" : change.verdict.rawValue,
-                    ], style: rowStyle)
+                    ],
+                    style: rowStyle
+                )
             }
             text += table.render(style: style)
             if !changes.isEmpty {
-                text += "  slower, faster: p95 moved by 10% and 100ns or more, and the self times of the two runs differ "
+                text +=
+                    "  slower, faster: p95 moved by 10% and 100ns or more, and the self times of the two runs differ "
                     + "(Mann–Whitney U test, p < \(LatencyChange.significance)); a p95 of a few hops moves by itself\n"
             }
             Terminal.standardOutput.writeText(text)

@@ -1,7 +1,7 @@
-import ChainTraceFiles
 import ArgumentParser
 import ChainTrace
 import ChainTraceAnalysis
+import ChainTraceFiles
 import ChainTraceJSON
 import ChainTraceTraceLog
 
@@ -9,7 +9,8 @@ import ChainTraceTraceLog
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a trace log for Perfetto / chrome://tracing (chrome), flame graphs (folded), OpenTelemetry (otlp) or query engines (jsonl).",
+        abstract:
+            "Export a trace log for Perfetto / chrome://tracing (chrome), flame graphs (folded), OpenTelemetry (otlp) or query engines (jsonl).",
         discussion: """
             chrome: Chrome trace-event JSON. Open it at https://ui.perfetto.dev (Open trace file) or in \
             chrome://tracing: one track per command, each hop a slice nested as the hops nested, with position, \
@@ -33,7 +34,13 @@ struct ExportCommand: ParsableCommand {
         case chrome, folded, otlp, jsonl
     }
 
-    @Argument(help: ArgumentHelp("The trace log: one or more files or directories, read as one log (gzip files too); - for standard input.", valueName: "log"), transform: StandardInput.path)
+    @Argument(
+        help: ArgumentHelp(
+            "The trace log: one or more files or directories, read as one log (gzip files too); - for standard input.",
+            valueName: "log"
+        ),
+        transform: StandardInput.path
+    )
     var logs: [String]
 
     @Option(name: .long, help: "The format: chrome, folded, otlp or jsonl.")
@@ -42,13 +49,29 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .long, help: "For folded: the unit of the values, microseconds (flamegraph.pl) or nanoseconds.")
     var unit: FoldedStacksExport.Unit = .microseconds
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write here (whole or not at all; gzip-compressed when the name ends in .gz) instead of to standard output (- is standard output too).", valueName: "file"), transform: StandardOutput.path)
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Write here (whole or not at all; gzip-compressed when the name ends in .gz) instead of to standard output (- is standard output too).",
+            valueName: "file"
+        ),
+        transform: StandardOutput.path
+    )
     var output: String?
 
-    @Option(name: .long, help: ArgumentHelp("For folded: threads reading the log at once (default: one per core).", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("For folded: threads reading the log at once (default: one per core).", valueName: "n")
+    )
     var threads: Int?
 
-    @Option(name: .long, help: ArgumentHelp("For otlp: write JSON Lines, one ExportTraceServiceRequest of up to N traces a line, instead of one request for the whole log (collectors refuse big requests).", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "For otlp: write JSON Lines, one ExportTraceServiceRequest of up to N traces a line, instead of one request for the whole log (collectors refuse big requests).",
+            valueName: "n"
+        )
+    )
     var batch: Int?
 
     /// A single OTLP request bigger than this draws a warning that points to `--batch`: collectors refuse
@@ -58,7 +81,9 @@ struct ExportCommand: ParsableCommand {
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more") }
         if let batch {
-            guard to == .otlp else { throw ValidationError("--batch is for --to otlp (requests of N traces), not \(to.rawValue)") }
+            guard to == .otlp else {
+                throw ValidationError("--batch is for --to otlp (requests of N traces), not \(to.rawValue)")
+            }
             guard batch >= 1 else { throw ValidationError("--batch must be 1 or more") }
         }
         try StandardInput.checkReadOnce(logs)
@@ -122,7 +147,8 @@ struct ExportCommand: ParsableCommand {
                 if written > Self.largeRequest {
                     Terminal.standardError.writeText(
                         "chaintrace: warning: wrote one OTLP request of \(written >> 20) MiB; collectors refuse requests past "
-                            + "their limit (20 MiB by default): --batch N writes JSON Lines of requests of N traces each\n")
+                            + "their limit (20 MiB by default): --batch N writes JSON Lines of requests of N traces each\n"
+                    )
                 }
             }
         case .jsonl:
@@ -144,7 +170,10 @@ struct ExportCommand: ParsableCommand {
         case .folded:
             // Sums, not a stream: parts of the log are summed on every core and joined in log order.
             let (read, export) = try TraceLogProfiler(threads: threads).profile(
-                paths: files, collecting: FoldedStacksExport.init, progress: progress.update)
+                paths: files,
+                collecting: FoldedStacksExport.init,
+                progress: progress.update
+            )
             count = read.profile.commands
             try emit(Array(export.text(unit: unit).utf8))
         }
@@ -153,7 +182,8 @@ struct ExportCommand: ParsableCommand {
         try file?.commit()
         if let output {
             Terminal.standardError.writeText(
-                "Wrote \(TerminalText.shown(output)): \(TerminalText.counted(count, "trace")) from \(TerminalText.counted(files.count, "file")).\n")
+                "Wrote \(TerminalText.shown(output)): \(TerminalText.counted(count, "trace")) from \(TerminalText.counted(files.count, "file")).\n"
+            )
         }
     }
 }

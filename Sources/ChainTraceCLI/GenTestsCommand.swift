@@ -1,7 +1,7 @@
-import ChainTraceFiles
 import ArgumentParser
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceFiles
 import ChainTraceJSON
 import ChainTraceTestGeneration
 import ChainTraceTraceLog
@@ -23,25 +23,58 @@ struct GenTestsCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The recorded trace log: one or more files, directories or quoted patterns read as one log; - for standard input.", valueName: "log"), transform: StandardInput.path)
+    @Argument(
+        help: ArgumentHelp(
+            "The recorded trace log: one or more files, directories or quoted patterns read as one log; - for standard input.",
+            valueName: "log"
+        ),
+        transform: StandardInput.path
+    )
     var logs: [String]
 
-    @Option(name: .long, help: ArgumentHelp("The chain definition the tests replay through.", valueName: "file"), transform: StandardInput.path)
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The chain definition the tests replay through.", valueName: "file"),
+        transform: StandardInput.path
+    )
     var definition: String?
 
-    @Option(name: .long, help: ArgumentHelp("Write tests for this chain's commands only (default: the definition's chain, with --definition; else every command). A log recorded in an app holds every chain its recorder saw.", valueName: "name"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Write tests for this chain's commands only (default: the definition's chain, with --definition; else every command). A log recorded in an app holds every chain its recorder saw.",
+            valueName: "name"
+        )
+    )
     var chain: String?
 
     @Option(name: .long, help: "exhaustive (path and outcome) or lenient (outcome only).")
     var mode: SwiftTestGenerator.Mode = .exhaustive
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write the file here (whole or not at all; gzip-compressed when the name ends in .gz) instead of to standard output (- is standard output too).", valueName: "file"), transform: StandardOutput.path)
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Write the file here (whole or not at all; gzip-compressed when the name ends in .gz) instead of to standard output (- is standard output too).",
+            valueName: "file"
+        ),
+        transform: StandardOutput.path
+    )
     var output: String?
 
-    @Flag(name: .long, help: "One test per distinct behaviour — command kind, entry, path with each hop's decision, and outcome — from the first command that behaved so, its test saying how many did: a production log's representative tests, not one per command.")
+    @Flag(
+        name: .long,
+        help:
+            "One test per distinct behaviour — command kind, entry, path with each hop's decision, and outcome — from the first command that behaved so, its test saying how many did: a production log's representative tests, not one per command."
+    )
     var distinct = false
 
-    @Option(name: .long, help: ArgumentHelp("The name of the generated suite's type, a Swift identifier; each generated file of a test target needs its own (default: from the output file's name, RecordedLoginTests.swift or recorded-login.swift giving RecordedLoginTests; RecordedSessionTests on standard output).", valueName: "name"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The name of the generated suite's type, a Swift identifier; each generated file of a test target needs its own (default: from the output file's name, RecordedLoginTests.swift or recorded-login.swift giving RecordedLoginTests; RecordedSessionTests on standard output).",
+            valueName: "name"
+        )
+    )
     var suite: String?
 
     func validate() throws {
@@ -49,7 +82,8 @@ struct GenTestsCommand: ParsableCommand {
         if let suite, !SwiftTestGenerator.isTypeName(suite) {
             throw ValidationError(
                 "--suite: expected a Swift type name (ASCII letters, digits and underscores, not starting with a digit, "
-                    + "not a keyword), found '\(TerminalText.shown(suite))'")
+                    + "not a keyword), found '\(TerminalText.shown(suite))'"
+            )
         }
     }
 
@@ -64,10 +98,15 @@ struct GenTestsCommand: ParsableCommand {
         if mode != .exhaustive { arguments += ["--mode", mode.rawValue] }
         if distinct { arguments += ["--distinct"] }
         var generator = SwiftTestGenerator(
-            logName: Self.logName(logs), definitionPath: definition, mode: mode,
+            logName: Self.logName(logs),
+            definitionPath: definition,
+            mode: mode,
             commandLine: arguments.joined(separator: " "),
-            typeName: suite ?? output.flatMap { $0 == StandardOutput.path ? nil : SwiftTestGenerator.typeName(forFile: $0) }
-                ?? SwiftTestGenerator.defaultTypeName)
+            typeName: suite ?? output.flatMap {
+                $0 == StandardOutput.path ? nil : SwiftTestGenerator.typeName(forFile: $0)
+            }
+                ?? SwiftTestGenerator.defaultTypeName
+        )
         let severalFiles = reader.files.count > 1
         // Read whole before writing: a chain change is judged by each trace's chain version, and its record may
         // come after traces that were recorded before it.
@@ -97,7 +136,9 @@ struct GenTestsCommand: ParsableCommand {
                 behaviours[behaviour] = recorded.count
                 alike.append(1)
             }
-            recorded.append((trace, reader.line, severalFiles ? reader.file.split(separator: "/").last.map(String.init) : nil))
+            recorded.append(
+                (trace, reader.line, severalFiles ? reader.file.split(separator: "/").last.map(String.init) : nil)
+            )
         }
         let logNames = TerminalText.paths(logs)
         if let onlyChain, !otherChains.isEmpty {
@@ -105,16 +146,19 @@ struct GenTestsCommand: ParsableCommand {
             if recorded.isEmpty {
                 throw CommandFailure.badInput(
                     "\(logNames): expected traces of chain '\(TerminalText.shown(onlyChain))', found only other chains' (\(listed)): "
-                        + "give --chain, or the definition of one of those")
+                        + "give --chain, or the definition of one of those"
+                )
             }
             Terminal.standardError.writeText(
                 "chaintrace: warning: set aside \(TerminalText.counted(otherChains.values.reduce(0, +), "command")) of \(logNames) "
-                    + "recorded on other chains than '\(TerminalText.shown(onlyChain))' (\(listed)): --chain writes tests of another\n")
+                    + "recorded on other chains than '\(TerminalText.shown(onlyChain))' (\(listed)): --chain writes tests of another\n"
+            )
         } else if onlyChain == nil, chains.count > 1 {
             let named = chains.sorted().map { "'\(TerminalText.shown($0))'" }.joined(separator: ", ")
             Terminal.standardError.writeText(
                 "chaintrace: warning: \(logNames) holds \(chains.count) chains (\(named)), and every test sends its command "
-                    + "through makeRecordedChain(): --chain NAME writes tests of one\n")
+                    + "through makeRecordedChain(): --chain NAME writes tests of one\n"
+            )
         }
         changes.set(reader.chainEdits)
         var withoutPayload = 0
@@ -127,8 +171,10 @@ struct GenTestsCommand: ParsableCommand {
                 let how = "with this kind, entry, path and outcome."
                 notes.insert(
                     alike[index] == 1
-                        ? "The only command in the log \(how)" : "The first of \(alike[index]) commands in the log \(how)",
-                    at: 0)
+                        ? "The only command in the log \(how)"
+                        : "The first of \(alike[index]) commands in the log \(how)",
+                    at: 0
+                )
             }
             generator.add(trace, line: line, file: file, notes: notes)
         }
@@ -140,21 +186,24 @@ struct GenTestsCommand: ParsableCommand {
             Terminal.standardError.writeText(
                 "Wrote \(TerminalText.shown(output)): \(TerminalText.counted(recorded.count, "test")) from "
                     + (distinct ? "\(TerminalText.counted(commands, "command")) in " : "")
-                    + "\(TerminalText.counted(reader.files.count, "file")).\n")
+                    + "\(TerminalText.counted(reader.files.count, "file")).\n"
+            )
         } else {
             Terminal.standardOutput.writeData(source)
         }
         if !distinct, recorded.count > Self.manyTests {
             Terminal.standardError.writeText(
                 "chaintrace: warning: wrote \(TerminalText.counted(recorded.count, "test")), more than a test target compiles "
-                    + "comfortably; --distinct writes one per distinct kind, entry, path and outcome\n")
+                    + "comfortably; --distinct writes one per distinct kind, entry, path and outcome\n"
+            )
         }
         if withoutPayload > 0 {
             Terminal.standardError.writeText(
                 "chaintrace: warning: \(TerminalText.share(withoutPayload, of: recorded.count, "command")) in \(logNames) "
                     + "\(TerminalText.agreeing(withoutPayload, "has", "have")) no payload "
                     + "(recorded without payloads: a recorder captures them only with `payloads: .captured`); their tests send them with empty fields, so they may take "
-                    + "another path than the recorded one (each such test says so)\n")
+                    + "another path than the recorded one (each such test says so)\n"
+            )
         }
         if afterChanges > 0 {
             Terminal.standardError.writeText(
@@ -163,7 +212,8 @@ struct GenTestsCommand: ParsableCommand {
                     + "\(TerminalText.counted(changes.madeWhileRecording.count, "chain change")) made while it was recorded, "
                     + "which the generated tests do not make (a log names what changed, not the rules of the handlers that "
                     + "came and went); their tests send them through the chain as the tests build it, so they may take "
-                    + "another path (each such test names the changes)\n")
+                    + "another path (each such test names the changes)\n"
+            )
         }
     }
 }
@@ -208,7 +258,8 @@ extension GenTestsCommand {
             let more = before.count > 3 ? " (and \(before.count - 3) earlier)" : ""
             notes.append(
                 "Recorded on version \(trace.chainVersion) of \(trace.chain), after \(before.count == 1 ? "a change" : "changes") "
-                    + "made while recording that this test's chain does not make: \(shown)\(more).")
+                    + "made while recording that this test's chain does not make: \(shown)\(more)."
+            )
         }
         return notes
     }

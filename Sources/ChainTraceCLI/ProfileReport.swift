@@ -20,27 +20,36 @@ struct ProfileReport {
         let coldStyle: (String) -> String = style.dim
         for handler in profile.handlers {
             let reached = handler.seen > 0
-            let rowStyle: ((String) -> String)? = flagged[handler.handler] != nil ? slowStyle : (reached ? nil : coldStyle)
+            let rowStyle: ((String) -> String)? =
+                flagged[handler.handler] != nil ? slowStyle : (reached ? nil : coldStyle)
             let shownName = HandlerNameText.of(handler.handler)
             let name = handler.registry.map { "  \(shownName) (in \($0))" } ?? shownName
             table.add(
                 [
                     name, "\(handler.seen)", "\(handler.accepted)", "\(handler.passed)", "\(handler.continued)",
                     "\(handler.failed)",
-                    reached ? DurationText.format(nanoseconds: Int64(clamping: handler.selfTime(atPercentile: 50))) : "-",
-                    reached ? DurationText.format(nanoseconds: Int64(clamping: handler.selfTime(atPercentile: 95))) : "-",
-                    reached ? DurationText.format(nanoseconds: Int64(clamping: handler.selfTime(atPercentile: 99))) : "-",
+                    reached
+                        ? DurationText.format(nanoseconds: Int64(clamping: handler.selfTime(atPercentile: 50))) : "-",
+                    reached
+                        ? DurationText.format(nanoseconds: Int64(clamping: handler.selfTime(atPercentile: 95))) : "-",
+                    reached
+                        ? DurationText.format(nanoseconds: Int64(clamping: handler.selfTime(atPercentile: 99))) : "-",
                     flagged[handler.handler] != nil ? "SLOW" : "",
                 ],
-                style: rowStyle)
+                style: rowStyle
+            )
         }
         var output = table.render(style: style)
-        output += "\n  \(TerminalText.counted(profile.commands, "command")): \(profile.accepted) accepted, \(profile.fellOffTheEnd) fell off the end, \(profile.failed) failed\n"
+        output +=
+            "\n  \(TerminalText.counted(profile.commands, "command")): \(profile.accepted) accepted, \(profile.fellOffTheEnd) fell off the end, \(profile.failed) failed\n"
         if flags.isEmpty {
             output += "  No slow handlers (\(rule)).\n"
         } else {
             output += "  " + style.yellow("Slow handlers") + " (\(rule)):\n"
-            for flag in flags { output += "    \(TerminalText.shown(HandlerNameText.of(flag.handler))): \(flag.reasons.joined(separator: "; "))\n" }
+            for flag in flags {
+                output +=
+                    "    \(TerminalText.shown(HandlerNameText.of(flag.handler))): \(flag.reasons.joined(separator: "; "))\n"
+            }
         }
         return output
     }
@@ -68,9 +77,16 @@ extension JSONValue {
 
 extension Divergence {
     func text(style: Style) -> String {
-        var output = "  " + style.red(kind.rawValue) + "  \(TerminalText.shown(command)) (\(TerminalText.shown(commandKind)))\n"
-        if let expected { output += "    expected\(expected.place.map { " (\(TerminalText.shown($0)))" } ?? ""): \(TerminalText.shown("\(expected)"))\n" }
-        if let actual { output += "    actual\(actual.place.map { " (\(TerminalText.shown($0)))" } ?? ""):   \(TerminalText.shown("\(actual)"))\n" }
+        var output =
+            "  " + style.red(kind.rawValue) + "  \(TerminalText.shown(command)) (\(TerminalText.shown(commandKind)))\n"
+        if let expected {
+            output +=
+                "    expected\(expected.place.map { " (\(TerminalText.shown($0)))" } ?? ""): \(TerminalText.shown("\(expected)"))\n"
+        }
+        if let actual {
+            output +=
+                "    actual\(actual.place.map { " (\(TerminalText.shown($0)))" } ?? ""):   \(TerminalText.shown("\(actual)"))\n"
+        }
         return output
     }
 }
@@ -105,25 +121,34 @@ struct DivergenceReport {
         let unpaired = missing + unexpected
         var output = ""
         if total == 0, matcher.compared == 0 {
-            output += unpaired == 0 ? "  No commands to compare.\n" : "  No divergences compared: no command is in both runs.\n"
+            output +=
+                unpaired == 0
+                ? "  No commands to compare.\n" : "  No divergences compared: no command is in both runs.\n"
         } else if total == 0 {
-            output += matcher.compared == 1 ? "  No divergences: the one command took the same path.\n" : "  No divergences: all \(matcher.compared) commands took the same path.\n"
+            output +=
+                matcher.compared == 1
+                ? "  No divergences: the one command took the same path.\n"
+                : "  No divergences: all \(matcher.compared) commands took the same path.\n"
         } else {
-            let breakdown = Divergence.Kind.allCases.compactMap { kind in counts(kind).map { "\($0) \(kind.rawValue)" } }.joined(separator: ", ")
+            let breakdown = Divergence.Kind.allCases.compactMap { kind in counts(kind).map { "\($0) \(kind.rawValue)" }
+            }.joined(separator: ", ")
             output += "  " + style.red(TerminalText.counted(total, "divergence"))
             if onlyCommon || unpaired == 0 {
                 output += " in \(TerminalText.counted(matcher.compared, "command")) compared: \(breakdown)\n"
             } else {
                 // A command in one run only is a divergence too, but not one of those compared.
-                output += " — \(total - unpaired) in \(TerminalText.counted(matcher.compared, "command")) compared, \(unpaired) in one run only: \(breakdown)\n"
+                output +=
+                    " — \(total - unpaired) in \(TerminalText.counted(matcher.compared, "command")) compared, \(unpaired) in one run only: \(breakdown)\n"
             }
             for divergence in listed.prefix(shown) { output += divergence.text(style: style) }
             if total > shown { output += "  … and \(total - shown) more (--divergences N shows more).\n" }
         }
         if onlyCommon, unpaired > 0 {
-            output += "  Not compared (--only-common): \(TerminalText.counted(missing, "command")) in the baseline only, \(unexpected) in the other only.\n"
+            output +=
+                "  Not compared (--only-common): \(TerminalText.counted(missing, "command")) in the baseline only, \(unexpected) in the other only.\n"
         } else if offersOnlyCommon, unpaired > matcher.compared {
-            output += "  Most commands are in one log only — logs sampled in production, or of different traffic? --only-common "
+            output +=
+                "  Most commands are in one log only — logs sampled in production, or of different traffic? --only-common "
                 + "compares the commands both hold and counts the rest.\n"
         }
         return output
@@ -138,12 +163,16 @@ struct DivergenceReport {
     }
 
     func json() throws -> JSONValue {
-        let counted = Divergence.Kind.allCases.compactMap { kind in counts(kind).map { (kind.rawValue, JSONValue.integer(Int64($0))) } }
+        let counted = Divergence.Kind.allCases.compactMap { kind in
+            counts(kind).map { (kind.rawValue, JSONValue.integer(Int64($0))) }
+        }
         return [
             "compared": .integer(Int64(clamping: matcher.compared)),
             "total": .integer(Int64(clamping: total)),
             "counts": .object(Dictionary(uniqueKeysWithValues: counted)),
-            "inOneRunOnly": ["missing": .integer(Int64(clamping: missing)), "unexpected": .integer(Int64(clamping: unexpected))],
+            "inOneRunOnly": [
+                "missing": .integer(Int64(clamping: missing)), "unexpected": .integer(Int64(clamping: unexpected)),
+            ],
             "divergences": try JSONValue(encoding: Array(listed.prefix(shown))),
         ]
     }

@@ -1,12 +1,13 @@
-import ChainTraceFiles
 import ChainTrace
 import ChainTraceFastPath
+import ChainTraceFiles
 import ChainTraceJSON
 import ChainTraceTraceLog
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A progress bar on stderr, drawn only when stderr is a terminal and the work has taken over a second. Any
@@ -34,7 +35,9 @@ final class ProgressBar: Sendable {
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         let megabytes = Double(done) / 1_000_000
         drawn.withLock { drawn in
-            terminal.writeData("\r\(bar) \(Int(fraction * 100))%  \(Int(megabytes)) MB  \(Int(megabytes / (Self.now() - start))) MB/s ")
+            terminal.writeData(
+                "\r\(bar) \(Int(fraction * 100))%  \(Int(megabytes)) MB  \(Int(megabytes / (Self.now() - start))) MB/s "
+            )
             drawn = true
         }
     }

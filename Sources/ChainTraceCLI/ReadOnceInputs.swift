@@ -1,13 +1,13 @@
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The files of a log that a command reads twice, with each one that can be read only once — a pipe, standard
@@ -72,8 +72,12 @@ final class ReadOnceInputs {
         let readFailure = try FileDescriptor.readChunks(input) { chunk throws(FormatError) in
             do throws(FormatError) { try copy.append(Array(chunk)) } catch {
                 throw FormatError(
-                    file: path, line: 0, column: 0,
-                    expected: "to keep a copy of it in \(directory.dropLast()) (it can be read only once)", found: error.found)
+                    file: path,
+                    line: 0,
+                    column: 0,
+                    expected: "to keep a copy of it in \(directory.dropLast()) (it can be read only once)",
+                    found: error.found
+                )
             }
         }
         if readFailure != 0 { throw .system(file: path, expected: "to read it", code: readFailure) }

@@ -1,11 +1,11 @@
-import ChainTraceFiles
 import ArgumentParser
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
+import ChainTraceFiles
+import ChainTraceGraphviz
 import ChainTraceJSON
 import ChainTraceTraceLog
-import ChainTraceGraphviz
 
 /// `chaintrace render`: a Graphviz diagram of a chain, one command's path, a profile, or the change between runs.
 struct RenderCommand: ParsableCommand {
@@ -24,48 +24,108 @@ struct RenderCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The chain definition (JSON); - for standard input.", valueName: "definition"), transform: StandardInput.path)
+    @Argument(
+        help: ArgumentHelp("The chain definition (JSON); - for standard input.", valueName: "definition"),
+        transform: StandardInput.path
+    )
     var definition: String?
 
-    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("A trace log: draw its profile, or with --command one command's path (repeatable: several files as one log).", valueName: "log"), transform: StandardInput.path)
+    @Option(
+        name: .long,
+        parsing: .singleValue,
+        help: ArgumentHelp(
+            "A trace log: draw its profile, or with --command one command's path (repeatable: several files as one log).",
+            valueName: "log"
+        ),
+        transform: StandardInput.path
+    )
     var trace: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("With --trace: the command to draw, by its recorded id (the first with it; a warning says when others share it) or its 1-based number in the log.", valueName: "id"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --trace: the command to draw, by its recorded id (the first with it; a warning says when others share it) or its 1-based number in the log.",
+            valueName: "id"
+        )
+    )
     var command: String?
 
-    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("With --trace: a second log of the same commands; draw what changed (repeatable).", valueName: "log"), transform: StandardInput.path)
+    @Option(
+        name: .long,
+        parsing: .singleValue,
+        help: ArgumentHelp(
+            "With --trace: a second log of the same commands; draw what changed (repeatable).",
+            valueName: "log"
+        ),
+        transform: StandardInput.path
+    )
     var diff: [String] = []
 
     @OptionGroup var slowRule: SlowRuleOptions
 
-    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Draw only these handlers and their neighbours (comma-separated, or one name with commas in it whole; repeatable).", valueName: "names"))
+    @Option(
+        name: .long,
+        parsing: .singleValue,
+        help: ArgumentHelp(
+            "Draw only these handlers and their neighbours (comma-separated, or one name with commas in it whole; repeatable).",
+            valueName: "names"
+        )
+    )
     var focus: [String] = []
 
-    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Leave these handlers out (comma-separated, or one name with commas in it whole; repeatable).", valueName: "names"))
+    @Option(
+        name: .long,
+        parsing: .singleValue,
+        help: ArgumentHelp(
+            "Leave these handlers out (comma-separated, or one name with commas in it whole; repeatable).",
+            valueName: "names"
+        )
+    )
     var ignore: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Profiles and diffs draw at most this many handlers, the hottest; 0 draws all.", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Profiles and diffs draw at most this many handlers, the hottest; 0 draws all.",
+            valueName: "n"
+        )
+    )
     var maxHandlers = 80
 
-    @Option(name: .long, help: ArgumentHelp("Fold straight runs longer than this into rows of this many handlers.", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Fold straight runs longer than this into rows of this many handlers.", valueName: "n")
+    )
     var rowLength = 10
 
     @Option(name: .long, help: "dot, svg, png or pdf. Default: from the -o file's extension, else dot.")
     var format: GraphvizFormat?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write the diagram here (whole or not at all; gzip-compressed when the name ends in .gz) instead of to standard output (- is standard output too).", valueName: "file"), transform: StandardOutput.path)
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Write the diagram here (whole or not at all; gzip-compressed when the name ends in .gz) instead of to standard output (- is standard output too).",
+            valueName: "file"
+        ),
+        transform: StandardOutput.path
+    )
     var output: String?
 
     func validate() throws {
-        if definition == nil && trace.isEmpty { throw ValidationError("give a chain definition, a trace log (--trace), or both") }
+        if definition == nil && trace.isEmpty {
+            throw ValidationError("give a chain definition, a trace log (--trace), or both")
+        }
         if trace.isEmpty, command != nil || !diff.isEmpty { throw ValidationError("--command and --diff need --trace") }
-        if command != nil && !diff.isEmpty { throw ValidationError("--command and --diff draw different diagrams; give one") }
+        if command != nil && !diff.isEmpty {
+            throw ValidationError("--command and --diff draw different diagrams; give one")
+        }
         if maxHandlers < 0 { throw ValidationError("--max-handlers must be 0 (all) or more") }
         if rowLength < 2 { throw ValidationError("--row-length must be at least 2") }
         try StandardInput.checkReadOnce([definition] + trace + diff)
         if let output, format == nil, GraphvizFormat(fileExtension: Self.uncompressedName(output)) == nil {
             throw ValidationError(
-                "cannot tell the format from \"\(output)\"; name it .dot, .svg, .png or .pdf (.gz after it compresses it), or give --format")
+                "cannot tell the format from \"\(output)\"; name it .dot, .svg, .png or .pdf (.gz after it compresses it), or give --format"
+            )
         }
     }
 
@@ -75,15 +135,23 @@ struct RenderCommand: ParsableCommand {
         if output == nil, format == .png || format == .pdf, Terminal.standardOutput.isInteractive {
             throw CommandFailure.badInput("\(format.rawValue) is binary; write it to a file with -o")
         }
-        let defined = try definition.map { path throws(FormatError) in ChainGraph(definition: try ChainDefinition.load(path: path)) }
+        let defined = try definition.map { path throws(FormatError) in
+            ChainGraph(definition: try ChainDefinition.load(path: path))
+        }
         var options = DiagramOptions(
-            rowLength: rowLength, maximumHandlers: maxHandlers == 0 ? nil : maxHandlers,
-            focus: [], ignore: [], slowRule: try slowRule.rule())
+            rowLength: rowLength,
+            maximumHandlers: maxHandlers == 0 ? nil : maxHandlers,
+            focus: [],
+            ignore: [],
+            slowRule: try slowRule.rule()
+        )
         let dot: DOTGraph
         /// What was drawn, said when the diagram is written to a file: "N traces from K files", a command's path or a
         /// chain's structure.
         var read: String?
-        func counted(_ traces: Int, _ files: Int) -> String { "\(TerminalText.counted(traces, "trace")) from \(TerminalText.counted(files, "file"))" }
+        func counted(_ traces: Int, _ files: Int) -> String {
+            "\(TerminalText.counted(traces, "trace")) from \(TerminalText.counted(files, "file"))"
+        }
         let trace = self.trace.isEmpty ? nil : self.trace
         let diff = self.diff.isEmpty ? nil : self.diff
         if let trace, let command {
@@ -93,30 +161,45 @@ struct RenderCommand: ParsableCommand {
             let graph = defined ?? ChainGraph(profile: chainProfile)
             try Self.name(&options, focus: focus, ignore: ignore, against: graph, observed: found.path)
             dot = ChainDiagram.path(found, over: graph, options: options)
-            read = "the path of command \(TerminalText.shown(found.commandID ?? command)), \(TerminalText.counted(found.hops.count, "hop"))"
+            read =
+                "the path of command \(TerminalText.shown(found.commandID ?? command)), \(TerminalText.counted(found.hops.count, "hop"))"
         } else if let trace, let diff {
             let progress = ProgressBar(totalBytes: try ProgressBar.size(ofLogs: trace + diff))
-            let (before, after) = (try TraceLogReader(paths: trace, payloads: false), try TraceLogReader(paths: diff, payloads: false))
+            let (before, after) = (
+                try TraceLogReader(paths: trace, payloads: false), try TraceLogReader(paths: diff, payloads: false)
+            )
             let files = (before: before.files.count, after: after.files.count)
             let comparison = try TraceLogComparison.compare(before, after, progress: progress.update)
             progress.finish()
-            read = "\(counted(comparison.before.commands, files.before)) → \(counted(comparison.after.commands, files.after))"
+            read =
+                "\(counted(comparison.before.commands, files.before)) → \(counted(comparison.after.commands, files.after))"
             let graph = defined ?? ChainGraph(profile: comparison.before)
             try Self.name(
-                &options, focus: focus, ignore: ignore, against: graph,
-                observed: (comparison.before.handlers + comparison.after.handlers).map(\.handler))
+                &options,
+                focus: focus,
+                ignore: ignore,
+                against: graph,
+                observed: (comparison.before.handlers + comparison.after.handlers).map(\.handler)
+            )
             dot = ChainDiagram.diff(before: comparison.before, after: comparison.after, over: graph, options: options)
         } else if let trace {
             let (profile, files) = try Self.profile(of: trace)
             read = counted(profile.commands, files)
             let graph = defined ?? ChainGraph(profile: profile)
-            try Self.name(&options, focus: focus, ignore: ignore, against: graph, observed: profile.handlers.map(\.handler))
+            try Self.name(
+                &options,
+                focus: focus,
+                ignore: ignore,
+                against: graph,
+                observed: profile.handlers.map(\.handler)
+            )
             dot = ChainDiagram.profile(profile, over: graph, options: options)
         } else if let defined {
             options.maximumHandlers = nil
             try Self.name(&options, focus: focus, ignore: ignore, against: defined, observed: [])
             dot = ChainDiagram.structure(defined, options: options)
-            read = "the structure of \(TerminalText.shown(defined.name)), \(TerminalText.counted(defined.handlers.count, "handler"))"
+            read =
+                "the structure of \(TerminalText.shown(defined.name)), \(TerminalText.counted(defined.handlers.count, "handler"))"
         } else {
             throw ValidationError("give a chain definition, a trace log (--trace), or both")
         }
@@ -147,7 +230,11 @@ struct RenderCommand: ParsableCommand {
     /// diagram (of `graph`, or one the log shows) — a whole value naming one, commas and all, is that handler —
     /// or comma-separated names of them.
     private static func name(
-        _ options: inout DiagramOptions, focus: [String], ignore: [String], against graph: ChainGraph, observed: [String]
+        _ options: inout DiagramOptions,
+        focus: [String],
+        ignore: [String],
+        against graph: ChainGraph,
+        observed: [String]
     ) throws {
         var names = graph.handlers.map(\.name)
         var known = Set(names)
@@ -159,7 +246,8 @@ struct RenderCommand: ParsableCommand {
                 for piece in pieces where !known.contains(piece) {
                     let handlers = names.prefix(12).map { TerminalText.shown($0) }.joined(separator: ", ")
                     throw CommandFailure.badInput(
-                        "\(flag): no handler named \"\(TerminalText.shown(piece))\"; handlers: \(handlers)\(names.count > 12 ? ", …" : "")")
+                        "\(flag): no handler named \"\(TerminalText.shown(piece))\"; handlers: \(handlers)\(names.count > 12 ? ", …" : "")"
+                    )
                 }
                 return pieces
             }
@@ -181,7 +269,9 @@ struct RenderCommand: ParsableCommand {
     /// not the only one: several commands with that id (the first is drawn), or an id that is also another
     /// command's number.
     private static func trace(
-        _ command: String, in logs: [String], profilingItsChain: Bool
+        _ command: String,
+        in logs: [String],
+        profilingItsChain: Bool
     ) throws -> (trace: Trace, profile: ChainProfile) {
         let reader = try TraceLogReader(paths: logs, payloads: false)
         let number = Int(command)
@@ -204,18 +294,23 @@ struct RenderCommand: ParsableCommand {
         }
         let shown = TerminalText.shown(command)
         if commandsWithID > 1 {
-            let listed = numbersWithID.map(String.init).joined(separator: ", ") + (commandsWithID > numbersWithID.count ? ", …" : "")
+            let listed =
+                numbersWithID.map(String.init).joined(separator: ", ")
+                + (commandsWithID > numbersWithID.count ? ", …" : "")
             Terminal.standardError.writeText(
                 "chaintrace: warning: \(commandsWithID) commands have id \"\(shown)\" (numbers \(listed) in the log); drew "
-                    + "the first; to draw another, pass its number to --command\n")
+                    + "the first; to draw another, pass its number to --command\n"
+            )
         } else if byID != nil, byNumber != nil, number != numbersWithID.first {
             Terminal.standardError.writeText(
                 "chaintrace: warning: drew the command with id \"\(shown)\", number \(numbersWithID[0]) in the log, not command "
-                    + "number \(command)\n")
+                    + "number \(command)\n"
+            )
         }
         if let found = byID ?? byNumber { return (found, profiles[found.chain] ?? ChainProfile()) }
         throw CommandFailure.badInput(
-            "\(TerminalText.paths(logs)): no command with id \"\(shown)\"\(number != nil ? " and no command number \(command) (the log has \(count))" : "")")
+            "\(TerminalText.paths(logs)): no command with id \"\(shown)\"\(number != nil ? " and no command number \(command) (the log has \(count))" : "")"
+        )
     }
 }
 

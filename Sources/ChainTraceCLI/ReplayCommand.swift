@@ -1,10 +1,10 @@
-import ChainTraceReplay
-import ChainTraceFiles
 import ArgumentParser
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
+import ChainTraceFiles
 import ChainTraceJSON
+import ChainTraceReplay
 import ChainTraceTraceLog
 
 /// `chaintrace replay DEF STREAM`: runs every command of a stream through the defined chain.
@@ -27,18 +27,42 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "The chain definition (JSON); - for standard input.", transform: StandardInput.path)
     var definition: String
 
-    @Argument(help: ArgumentHelp(
-        "The command stream (JSON Lines), or a trace log whose commands are replayed: one or more files, directories or quoted patterns read as one log; - for standard input.",
-        valueName: "stream"), transform: StandardInput.path)
+    @Argument(
+        help: ArgumentHelp(
+            "The command stream (JSON Lines), or a trace log whose commands are replayed: one or more files, directories or quoted patterns read as one log; - for standard input.",
+            valueName: "stream"
+        ),
+        transform: StandardInput.path
+    )
     var streams: [String]
 
-    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("A recorded trace log to compare every command's path with (repeatable: several files as one log).", valueName: "log"), transform: StandardInput.path)
+    @Option(
+        name: .long,
+        parsing: .singleValue,
+        help: ArgumentHelp(
+            "A recorded trace log to compare every command's path with (repeatable: several files as one log).",
+            valueName: "log"
+        ),
+        transform: StandardInput.path
+    )
     var expect: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Write the replay's trace log here (written whole or not at all; gzip-compressed when the name ends in .gz).", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Write the replay's trace log here (written whole or not at all; gzip-compressed when the name ends in .gz).",
+            valueName: "file"
+        )
+    )
     var traceOut: String?
 
-    @Option(name: .long, help: ArgumentHelp("With a trace log: the recorded chain whose commands are replayed and compared (default: the definition's chain; another replays a configuration's sessions through this one).", valueName: "name"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With a trace log: the recorded chain whose commands are replayed and compared (default: the definition's chain; another replays a configuration's sessions through this one).",
+            valueName: "name"
+        )
+    )
     var chain: String?
 
     @Flag(name: .long, help: "Report and count invalid lines, and go on (the exit status is then 1).")
@@ -57,7 +81,8 @@ struct ReplayCommand: ParsableCommand {
     private static func explained(_ error: FormatError) -> FormatError {
         guard error.line == 1, error.expected.hasPrefix("a trace log header") else { return error }
         var explained = error
-        explained.expected += " (several files, a directory or a pattern are read as one recorded trace log; "
+        explained.expected +=
+            " (several files, a directory or a pattern are read as one recorded trace log; "
             + "replay a command stream one file at a time)"
         return explained
     }
@@ -68,7 +93,8 @@ struct ReplayCommand: ParsableCommand {
         try StandardInput.checkReadOnce([definition] + streams + expect)
         if let traceOut, AtomicOutputFile.ownDescriptor(StandardOutput.path(traceOut)) == 1 {
             throw ValidationError(
-                "expected a file for --trace-out, found \(traceOut) (standard output, where the replay prints its report: the two would mix)")
+                "expected a file for --trace-out, found \(traceOut) (standard output, where the replay prints its report: the two would mix)"
+            )
         }
     }
 
@@ -130,7 +156,8 @@ struct ReplayCommand: ParsableCommand {
                 "chaintrace: warning: \(TerminalText.share(reader.commandsWithoutPayload, of: report.commands, "command")) in "
                     + "\(stream) \(TerminalText.agreeing(reader.commandsWithoutPayload, "has", "have")) no payload "
                     + "(recorded without payloads: a recorder captures them only with `payloads: .captured`); they replay with empty fields, so their paths may differ "
-                    + "from the recording\n")
+                    + "from the recording\n"
+            )
         }
         let otherChains = reader.commandsOfOtherChains
         if !otherChains.isEmpty {
@@ -140,46 +167,54 @@ struct ReplayCommand: ParsableCommand {
             if report.commands == 0 {
                 throw CommandFailure.badInput(
                     "\(stream): expected traces of chain '\(recorded)'\(chain == nil ? " (the definition's)" : ""), found only "
-                        + "other chains' (\(listed)): pass --chain NAME to replay one of them through this definition")
+                        + "other chains' (\(listed)): pass --chain NAME to replay one of them through this definition"
+                )
             }
             Terminal.standardError.writeText(
                 "chaintrace: warning: set aside \(TerminalText.counted(total, "command")) of \(stream) recorded on other chains "
-                    + "than '\(recorded)' (\(listed)): --chain NAME replays another\n")
+                    + "than '\(recorded)' (\(listed)): --chain NAME replays another\n"
+            )
         }
         if !report.expectedOfOtherChains.isEmpty {
             let total = report.expectedOfOtherChains.values.reduce(0, +)
             Terminal.standardError.writeText(
                 "chaintrace: warning: set aside \(TerminalText.counted(total, "trace")) of the --expect log recorded on other "
                     + "chains than '\(TerminalText.shown(session.recordedChain))' (\(TerminalText.counts(report.expectedOfOtherChains))); "
-                    + "they are not compared\n")
+                    + "they are not compared\n"
+            )
         }
         if reader.recordedChainChanges > 0 {
             Terminal.standardError.writeText(
                 "chaintrace: warning: \(stream) records \(TerminalText.counted(reader.recordedChainChanges, "chain change")) "
                     + "made while it was recorded, which the replay does not make (a log names what changed, not the rules of "
                     + "the handlers that came and went); its commands go through the definition's chain as it is, so their "
-                    + "paths may differ from the recording\n")
+                    + "paths may differ from the recording\n"
+            )
         }
         if report.commandsWithUnknownEntry > 0 {
             Terminal.standardError.writeText(
                 "chaintrace: warning: \(TerminalText.share(report.commandsWithUnknownEntry, of: report.commands, "command")) in "
                     + "\(stream) entered the recorded chain at a handler the definition does not have (added by a change made "
-                    + "while it was recorded); they went in at the definition's entry\n")
+                    + "while it was recorded); they went in at the definition's entry\n"
+            )
         }
         switch output.format {
         case .json:
             var object = try profile.json().merging([
                 "chain": .string(definition.name),
                 "changes": .integer(Int64(clamping: report.changes)),
-                "paths": .array(try report.paths.map { command in
-                    var entry: [String: JSONValue] = [
-                        "line": .integer(Int64(clamping: command.line)), "kind": .string(command.trace.commandKind),
-                        "path": .array(command.trace.path.map { .string($0) }), "outcome": try JSONValue(encoding: command.trace.outcome),
-                    ]
-                    if let id = command.trace.commandID { entry["id"] = .string(id) }
-                    if let file = command.file { entry["file"] = .string(file) }
-                    return .object(entry)
-                }),
+                "paths": .array(
+                    try report.paths.map { command in
+                        var entry: [String: JSONValue] = [
+                            "line": .integer(Int64(clamping: command.line)), "kind": .string(command.trace.commandKind),
+                            "path": .array(command.trace.path.map { .string($0) }),
+                            "outcome": try JSONValue(encoding: command.trace.outcome),
+                        ]
+                        if let id = command.trace.commandID { entry["id"] = .string(id) }
+                        if let file = command.file { entry["file"] = .string(file) }
+                        return .object(entry)
+                    }
+                ),
                 "invalidLines": .array(invalidLines.map { .string($0.description) }),
                 "invalidLineCount": .integer(Int64(clamping: report.invalidLineCount)),
                 "commandsWithoutPayload": .integer(Int64(clamping: reader.commandsWithoutPayload)),
@@ -187,12 +222,16 @@ struct ReplayCommand: ParsableCommand {
                 "commandsWithUnknownEntry": .integer(Int64(clamping: report.commandsWithUnknownEntry)),
             ])
             if let comparison = report.comparison {
-                object = object.merging(["comparison": try DivergenceReport(matcher: comparison, shown: divergences).json()])
+                object = object.merging([
+                    "comparison": try DivergenceReport(matcher: comparison, shown: divergences).json()
+                ])
             }
             if let torn = report.tornTail { object = object.merging(["tornTail": .string(torn.description)]) }
             Terminal.standardOutput.writeData(object.printed)
         case .text:
-            var text = style.bold("Replayed \(TerminalText.counted(report.commands, "command"))") + (files.count > 1 ? " from \(files.count) files" : "")
+            var text =
+                style.bold("Replayed \(TerminalText.counted(report.commands, "command"))")
+                + (files.count > 1 ? " from \(files.count) files" : "")
                 + " through \(definition.name)"
             if report.changes > 0 { text += " with \(TerminalText.counted(report.changes, "chain change"))" }
             text += " in \(DurationText.format(nanoseconds: elapsed.nanoseconds)).\n"
@@ -208,7 +247,8 @@ struct ReplayCommand: ParsableCommand {
                 text += DivergenceReport(matcher: comparison, shown: divergences).text(style: style)
             }
             if report.invalidLineCount > 0 {
-                text += "\n" + style.red("Skipped \(TerminalText.counted(report.invalidLineCount, "invalid line"))") + ":\n"
+                text +=
+                    "\n" + style.red("Skipped \(TerminalText.counted(report.invalidLineCount, "invalid line"))") + ":\n"
                 for error in invalidLines { text += "  \(error)\n" }
             }
             if let torn = report.tornTail { text += "\n  Ignored a torn last line: \(torn)\n" }
@@ -225,8 +265,12 @@ struct ReplayCommand: ParsableCommand {
             let name = trace.commandID.map { "\($0) \(trace.commandKind)" } ?? trace.commandKind
             let isFailure: Bool = if case .failed = trace.outcome { true } else { false }
             table.add(
-                [TerminalText.shown(command.file.map { "\($0):\(command.line)" } ?? "\(command.line)"), name, trace.path.map(HandlerNameText.of).joined(separator: " → "), "\(trace.outcome)"],
-                style: isFailure ? failureStyle : nil)
+                [
+                    TerminalText.shown(command.file.map { "\($0):\(command.line)" } ?? "\(command.line)"), name,
+                    trace.path.map(HandlerNameText.of).joined(separator: " → "), "\(trace.outcome)",
+                ],
+                style: isFailure ? failureStyle : nil
+            )
         }
         return table.render(style: style)
     }

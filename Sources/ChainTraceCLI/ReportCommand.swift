@@ -1,8 +1,8 @@
-import ChainTraceFiles
 import ArgumentParser
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
+import ChainTraceFiles
 import ChainTraceGraphviz
 import ChainTraceJSON
 import ChainTraceReport
@@ -26,13 +26,34 @@ struct ReportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The trace log: one or more files or directories (as TraceLogSink writes them; gzip files too); - for standard input.", valueName: "log"), transform: StandardInput.path)
+    @Argument(
+        help: ArgumentHelp(
+            "The trace log: one or more files or directories (as TraceLogSink writes them; gzip files too); - for standard input.",
+            valueName: "log"
+        ),
+        transform: StandardInput.path
+    )
     var logs: [String]
 
-    @Option(name: .long, help: ArgumentHelp("The chain definition: draws the chain as defined and checks handler budgets.", valueName: "file"), transform: StandardInput.path)
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The chain definition: draws the chain as defined and checks handler budgets.",
+            valueName: "file"
+        ),
+        transform: StandardInput.path
+    )
     var definition: String?
 
-    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("A second log of the same commands: show what changed from LOG to it (repeatable: several files as one log).", valueName: "log"), transform: StandardInput.path)
+    @Option(
+        name: .long,
+        parsing: .singleValue,
+        help: ArgumentHelp(
+            "A second log of the same commands: show what changed from LOG to it (repeatable: several files as one log).",
+            valueName: "log"
+        ),
+        transform: StandardInput.path
+    )
     var compare: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("The most commands the page lists one by one.", valueName: "n"))
@@ -43,7 +64,14 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var slowRule: SlowRuleOptions
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The HTML file to write (gzip-compressed when the name ends in .gz); - for standard output.", valueName: "file"), transform: StandardOutput.path)
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "The HTML file to write (gzip-compressed when the name ends in .gz); - for standard output.",
+            valueName: "file"
+        ),
+        transform: StandardOutput.path
+    )
     var output: String
 
     func validate() throws {
@@ -68,19 +96,27 @@ struct ReportCommand: ParsableCommand {
         let inputs = try ReadOnceInputs(compared.isEmpty ? [] : given)
         let files = compared.isEmpty ? given : inputs.paths
         let progress = ProgressBar(
-            totalBytes: ProgressBar.size(of: files) + (compared.isEmpty ? 0 : ProgressBar.size(of: files) + ProgressBar.size(of: compared)))
+            totalBytes: ProgressBar.size(of: files)
+                + (compared.isEmpty ? 0 : ProgressBar.size(of: files) + ProgressBar.size(of: compared))
+        )
         let limit = commands
         var read: TraceLogProfiler.Result
         let collected: TraceReport.Collector
         var comparison: TraceReport.Comparison?
         do {
             (read, collected) = try TraceLogProfiler(threads: threads).profile(
-                paths: files, into: profile, collecting: { TraceReport.Collector(limit: limit) }, progress: progress.update)
+                paths: files,
+                into: profile,
+                collecting: { TraceReport.Collector(limit: limit) },
+                progress: progress.update
+            )
             if !compared.isEmpty {
                 let done = ProgressBar.size(of: files)
                 let result = try TraceLogComparison.compare(
-                    try TraceLogReader(paths: files, payloads: false), try TraceLogReader(paths: compared, payloads: false),
-                    progress: { progress.update(done + $0) })
+                    try TraceLogReader(paths: files, payloads: false),
+                    try TraceLogReader(paths: compared, payloads: false),
+                    progress: { progress.update(done + $0) }
+                )
                 comparison = TraceReport.Comparison(result, source: compare.joined(separator: ", "))
             }
         } catch {
@@ -89,30 +125,48 @@ struct ReportCommand: ParsableCommand {
         progress.finish()
         read.files = read.files.map(inputs.shown)
         var notes: [String] = read.tornTails.map { inputs.shown("Ignored a torn last line: \($0)") }
-        if read.droppedTraces > 0 { notes.append("The writer dropped \(TerminalText.counted(read.droppedTraces, "trace")) (its queue was full, or a write to the disk failed); the profile covers the rest.") }
-        if !read.chainEdits.isEmpty { notes.append("The chain changed \(TerminalText.counted(read.chainEdits.count, "time")) while it was recorded.") }
+        if read.droppedTraces > 0 {
+            notes.append(
+                "The writer dropped \(TerminalText.counted(read.droppedTraces, "trace")) (its queue was full, or a write to the disk failed); the profile covers the rest."
+            )
+        }
+        if !read.chainEdits.isEmpty {
+            notes.append(
+                "The chain changed \(TerminalText.counted(read.chainEdits.count, "time")) while it was recorded."
+            )
+        }
         if let comparison, let warning = DivergenceReport.uncertainPlacesWarning(comparison.comparison.matcher) {
             notes.append(warning)
         }
         if read.profile.chains.count > 1 {
             notes.append(
                 "The log holds \(read.profile.chains.count) chains: a handler's numbers add up every chain with a handler of its "
-                    + "name (chaintrace stats --chain NAME profiles one).")
+                    + "name (chaintrace stats --chain NAME profiles one)."
+            )
         }
         let report = TraceReport(
-            profile: read.profile, collected: collected, sources: read.files, rule: rule, graph: graph,
-            comparison: comparison, notes: notes)
+            profile: read.profile,
+            collected: collected,
+            sources: read.files,
+            rule: rule,
+            graph: graph,
+            comparison: comparison,
+            notes: notes
+        )
         let page: TraceReport.Page
         do {
             page = try report.page(capturingStandardError: true)
         } catch {
             throw CommandFailure.badInput("drawing the diagram: \(error)")
         }
-        for warning in page.warnings { Terminal.standardError.writeText("chaintrace: graphviz: \(TerminalText.shown(warning))\n") }
+        for warning in page.warnings {
+            Terminal.standardError.writeText("chaintrace: graphviz: \(TerminalText.shown(warning))\n")
+        }
         let file = try OutputTarget.file(output)
         try file.write(Array(page.html.utf8))
         try file.commit()
         Terminal.standardError.writeText(
-            "Wrote \(TerminalText.shown(output)): \(TerminalText.counted(read.profile.commands, "command")) from \(TerminalText.counted(read.files.count, "file")), \(page.listedCommands) listed.\n")
+            "Wrote \(TerminalText.shown(output)): \(TerminalText.counted(read.profile.commands, "command")) from \(TerminalText.counted(read.files.count, "file")), \(page.listedCommands) listed.\n"
+        )
     }
 }

@@ -19,7 +19,8 @@ enum StandardInput {
         let readings = inputs.filter { $0 == path }.count
         guard readings <= 1 else {
             throw ValidationError(
-                "expected standard input (-) as one input at most, found it \(readings) times; it can be read only once")
+                "expected standard input (-) as one input at most, found it \(readings) times; it can be read only once"
+            )
         }
     }
 }

@@ -1,4 +1,5 @@
 import ChainTraceFiles
+
 /// `-` as an output file: standard output, as `sort -o -` and `curl -o -` write it.
 ///
 /// A `-` becomes `/dev/stdout`, which `AtomicOutputFile` writes into — descriptor 1, as the shell opened it — when

@@ -1,9 +1,9 @@
-import ChainTraceFiles
-import ChainTraceJSON
 import ArgumentParser
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
+import ChainTraceFiles
+import ChainTraceJSON
 import ChainTraceTraceLog
 
 /// `chaintrace stats LOG`: the per-handler profile of a trace log.
@@ -18,16 +18,36 @@ struct StatsCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The trace log: one or more files or directories (as TraceLogSink writes them; gzip files too); - for standard input.", valueName: "log"), transform: StandardInput.path)
+    @Argument(
+        help: ArgumentHelp(
+            "The trace log: one or more files or directories (as TraceLogSink writes them; gzip files too); - for standard input.",
+            valueName: "log"
+        ),
+        transform: StandardInput.path
+    )
     var logs: [String]
 
-    @Option(name: .long, help: ArgumentHelp("A chain definition whose handler budgets the slow rule should check (a warning says when the log went through none of its budgeted handlers).", valueName: "file"), transform: StandardInput.path)
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A chain definition whose handler budgets the slow rule should check (a warning says when the log went through none of its budgeted handlers).",
+            valueName: "file"
+        ),
+        transform: StandardInput.path
+    )
     var definition: String?
 
     @Option(name: .long, help: ArgumentHelp("Threads reading the log at once (default: one per core).", valueName: "n"))
     var threads: Int?
 
-    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Profile only the traces of this chain (repeatable). A log holding several chains otherwise adds up, in one row, handlers of different chains that share a name.", valueName: "name"))
+    @Option(
+        name: .long,
+        parsing: .singleValue,
+        help: ArgumentHelp(
+            "Profile only the traces of this chain (repeatable). A log holding several chains otherwise adds up, in one row, handlers of different chains that share a name.",
+            valueName: "name"
+        )
+    )
     var chain: [String] = []
 
     @OptionGroup var slowRule: SlowRuleOptions
@@ -43,9 +63,11 @@ struct StatsCommand: ParsableCommand {
         let chains = profile.chains.map { "'\($0)'" }.joined(separator: ", ")
         Terminal.standardError.writeText(
             "chaintrace: warning: "
-                + (budgeted.count == 1 ? "the one handler with a budget" : "none of the \(budgeted.count) handlers with a budget")
+                + (budgeted.count == 1
+                    ? "the one handler with a budget" : "none of the \(budgeted.count) handlers with a budget")
                 + " in \(TerminalText.shown(path)) (chain "
-                + "'\(TerminalText.shown(definition.name))') \(budgeted.count == 1 ? "is not" : "is") in the log (chain \(TerminalText.shown(chains))), so no budget is checked\n")
+                + "'\(TerminalText.shown(definition.name))') \(budgeted.count == 1 ? "is not" : "is") in the log (chain \(TerminalText.shown(chains))), so no budget is checked\n"
+        )
     }
 
     func validate() throws {
@@ -67,7 +89,8 @@ struct StatsCommand: ParsableCommand {
         profile = read.profile
         if !chain.isEmpty, profile.commands == 0 {
             Terminal.standardError.writeText(
-                "chaintrace: warning: no trace of \(TerminalText.shown(chain.joined(separator: ", "))) is in the log\n")
+                "chaintrace: warning: no trace of \(TerminalText.shown(chain.joined(separator: ", "))) is in the log\n"
+            )
         }
         if let declared, let definition { Self.warnIfNoBudgetApplies(declared, named: definition, to: profile) }
         let report = ProfileReport(profile: profile, rule: rule)
@@ -76,29 +99,44 @@ struct StatsCommand: ParsableCommand {
             var object = try report.json().merging(["chains": .array(profile.chains.map { .string($0) })])
             if let torn = read.tornTails.first { object = object.merging(["tornTail": .string(torn.description)]) }
             object = object.merging([
-                "files": .integer(Int64(read.files.count)), "droppedTraces": .integer(Int64(clamping: read.droppedTraces)),
+                "files": .integer(Int64(read.files.count)),
+                "droppedTraces": .integer(Int64(clamping: read.droppedTraces)),
                 "chainEdits": .array(read.chainEdits.map { .string($0.description) }),
             ])
             Terminal.standardOutput.writeData(object.printed)
         case .text:
             let style = output.style
-            let source = read.files.count == 1 ? read.files[0] : "\(read.files.count) files (\(TerminalText.paths(logs)))"
+            let source =
+                read.files.count == 1 ? read.files[0] : "\(read.files.count) files (\(TerminalText.paths(logs)))"
             // A log of no traces names no chain.
-            let chains = profile.chains.isEmpty ? "" : " of \(TerminalText.shown(profile.chains.map(HandlerNameText.chain).joined(separator: ", ")))"
-            var text = style.bold(TerminalText.counted(profile.commands, "trace")) + "\(chains) in \(TerminalText.shown(source))\n\n"
+            let chains =
+                profile.chains.isEmpty
+                ? "" : " of \(TerminalText.shown(profile.chains.map(HandlerNameText.chain).joined(separator: ", ")))"
+            var text =
+                style.bold(TerminalText.counted(profile.commands, "trace"))
+                + "\(chains) in \(TerminalText.shown(source))\n\n"
             text += report.text(style: style)
             if profile.chains.count > 1 {
-                text += "\n  \(profile.chains.count) chains in one table: a handler's row adds up every chain with a handler of its "
+                text +=
+                    "\n  \(profile.chains.count) chains in one table: a handler's row adds up every chain with a handler of its "
                     + "name; --chain NAME profiles one.\n"
             }
-            for torn in read.tornTails { text += "\n  Ignored a torn last line: \(TerminalText.shown(torn.description))\n" }
+            for torn in read.tornTails {
+                text += "\n  Ignored a torn last line: \(TerminalText.shown(torn.description))\n"
+            }
             if !read.chainEdits.isEmpty {
-                text += "\n  " + style.bold("The chain changed \(TerminalText.counted(read.chainEdits.count, "time"))") + " while it was recorded:\n"
+                text +=
+                    "\n  " + style.bold("The chain changed \(TerminalText.counted(read.chainEdits.count, "time"))")
+                    + " while it was recorded:\n"
                 for edit in read.chainEdits.prefix(10) { text += "    \(TerminalText.shown(edit.description))\n" }
-                if read.chainEdits.count > 10 { text += "    … \(read.chainEdits.count - 10) more (--format json lists them all)\n" }
+                if read.chainEdits.count > 10 {
+                    text += "    … \(read.chainEdits.count - 10) more (--format json lists them all)\n"
+                }
             }
             if read.droppedTraces > 0 {
-                text += "\n  " + style.red("The writer dropped \(TerminalText.counted(read.droppedTraces, "trace"))") + " (its queue was full, or a write to the disk failed; the log records where); the profile covers the rest.\n"
+                text +=
+                    "\n  " + style.red("The writer dropped \(TerminalText.counted(read.droppedTraces, "trace"))")
+                    + " (its queue was full, or a write to the disk failed; the log records where); the profile covers the rest.\n"
             }
             Terminal.standardOutput.writeText(text)
         }

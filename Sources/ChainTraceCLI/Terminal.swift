@@ -1,13 +1,13 @@
-import ChainTraceFiles
 import ChainTrace
 import ChainTraceFastPath
+import ChainTraceFiles
 import ChainTraceJSON
 import ChainTraceTraceLog
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One of the process's output streams, with what the CLI needs to know about it.
@@ -141,7 +141,9 @@ enum TerminalText {
             if scalar.value == 0xFDD0 {
                 var code = ""
                 while let next = scalars.next(), next.value != 0xFDD1 { code.unicodeScalars.append(next) }
-                if !code.isEmpty, code.allSatisfy(\.isNumber) { out.append(contentsOf: "\u{1B}[\(code)m".unicodeScalars) }
+                if !code.isEmpty, code.allSatisfy(\.isNumber) {
+                    out.append(contentsOf: "\u{1B}[\(code)m".unicodeScalars)
+                }
             } else if isActive(scalar) || isMarker(scalar) {
                 out.append(contentsOf: escape(scalar).unicodeScalars)
             } else {

@@ -24,7 +24,9 @@ struct TextTable {
         // Columns as the terminal counts them: a CJK name or an emoji takes two, a combining mark none.
         var widths = headers.map(TerminalText.width)
         for row in rows {
-            for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], TerminalText.width(cell)) }
+            for (index, cell) in row.enumerated() where index < widths.count {
+                widths[index] = max(widths[index], TerminalText.width(cell))
+            }
         }
         func line(_ cells: [String]) -> String {
             var parts: [String] = []

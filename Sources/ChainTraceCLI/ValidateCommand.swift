@@ -1,7 +1,7 @@
-import ChainTraceJSON
 import ArgumentParser
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceJSON
 
 /// `chaintrace validate DEF`: the lint.
 struct ValidateCommand: ParsableCommand {
@@ -32,7 +32,8 @@ struct ValidateCommand: ParsableCommand {
         switch output.format {
         case .json:
             let report: JSONValue = [
-                "file": .string(definition), "errors": .integer(Int64(clamping: errors)), "warnings": .integer(Int64(clamping: warnings)),
+                "file": .string(definition), "errors": .integer(Int64(clamping: errors)),
+                "warnings": .integer(Int64(clamping: warnings)),
                 "findings": try JSONValue(encoding: findings),
             ]
             Terminal.standardOutput.writeData(report.printed)

@@ -1,9 +1,9 @@
-import ChainTraceReplay
-import ChainTraceFiles
 import ArgumentParser
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceFiles
 import ChainTraceJSON
+import ChainTraceReplay
 
 /// `chaintrace which DEF COMMAND-JSON`: the dry run.
 struct WhichCommand: ParsableCommand {
@@ -20,7 +20,12 @@ struct WhichCommand: ParsableCommand {
     @Argument(help: "The chain definition (JSON); - for standard input.", transform: StandardInput.path)
     var definition: String
 
-    @Argument(help: ArgumentHelp("The command as JSON, or @FILE holding one command (@- for standard input).", valueName: "command-json"))
+    @Argument(
+        help: ArgumentHelp(
+            "The command as JSON, or @FILE holding one command (@- for standard input).",
+            valueName: "command-json"
+        )
+    )
     var command: String
 
     @Option(name: .long, help: "Send it to this handler instead of the command's own entry or the chain's first.")
@@ -29,7 +34,9 @@ struct WhichCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        try StandardInput.checkReadOnce([definition, command.hasPrefix("@") ? StandardInput.path(String(command.dropFirst())) : nil])
+        try StandardInput.checkReadOnce([
+            definition, command.hasPrefix("@") ? StandardInput.path(String(command.dropFirst())) : nil,
+        ])
     }
 
     func run() throws {
@@ -37,10 +44,13 @@ struct WhichCommand: ParsableCommand {
         let chain = try definition.makeChain(unknownTypes: .modelFromRules)
         if command == "-" {
             // As the definition is read from standard input: but a command argument is JSON, and "-" is none.
-            throw CommandFailure.badInput("<command>: expected a command as JSON, found \"-\"; write @- to read the command from standard input")
+            throw CommandFailure.badInput(
+                "<command>: expected a command as JSON, found \"-\"; write @- to read the command from standard input"
+            )
         }
         let name = command.hasPrefix("@") ? StandardInput.path(String(command.dropFirst())) : "<command>"
-        let stream = command.hasPrefix("@")
+        let stream =
+            command.hasPrefix("@")
             ? try CommandStreamReader(path: name) : CommandStreamReader(bytes: Array((command + "\n").utf8), name: name)
         let first: (line: Int, item: CommandStreamReader.Item)?
         do {
@@ -49,7 +59,8 @@ struct WhichCommand: ParsableCommand {
             guard !command.hasPrefix("@"), LineReader.isRegularFile(command) else { throw error }
             // A file named as the command itself: what was meant is plain.
             throw CommandFailure.badInput(
-                "\(name): expected a command as JSON, found \"\(TerminalText.shown(command))\", a file; write @\(TerminalText.shown(command)) to read the command from it")
+                "\(name): expected a command as JSON, found \"\(TerminalText.shown(command))\", a file; write @\(TerminalText.shown(command)) to read the command from it"
+            )
         }
         guard let (_, item) = first else {
             throw CommandFailure.badInput("\(name): expected a command object, found nothing")
@@ -60,7 +71,8 @@ struct WhichCommand: ParsableCommand {
         // One command: a second is never dropped silently.
         if let (line, _) = try stream.next() {
             throw CommandFailure.badInput(
-                "\(name):\(line): expected one command, found another; which answers for one (replay runs a stream)")
+                "\(name):\(line): expected one command, found another; which answers for one (replay runs a stream)"
+            )
         }
         let start = entry ?? parsed.entry
         let dryRun: DryRun
@@ -76,11 +88,15 @@ struct WhichCommand: ParsableCommand {
             } else {
                 let near = ChainDefinitionLinter.nearMiss(start ?? "", among: handlers)
                 let listed = handlers.prefix(12).map { "\"\(TerminalText.shown($0))\"" }.joined(separator: ", ")
-                hint = near.isEmpty ? " (its handlers: \(listed)\(handlers.count > 12 ? ", …" : ""))" : TerminalText.shown(near)
+                hint =
+                    near.isEmpty
+                    ? " (its handlers: \(listed)\(handlers.count > 12 ? ", …" : ""))" : TerminalText.shown(near)
             }
             // An entry given with --entry is that option's error; the command's own, the command's.
             let place = entry != nil ? "--entry" : name
-            throw CommandFailure.badInput("\(place): expected an entry naming a handler of \(TerminalText.shown(definition.name)), found \"\(found)\"\(hint)")
+            throw CommandFailure.badInput(
+                "\(place): expected an entry naming a handler of \(TerminalText.shown(definition.name)), found \"\(found)\"\(hint)"
+            )
         }
         switch output.format {
         case .json:
@@ -90,18 +106,22 @@ struct WhichCommand: ParsableCommand {
             var text = ""
             for (index, step) in dryRun.steps.enumerated() {
                 let place = step.registry.map { " (in \($0))" } ?? ""
-                text += "  \(index + 1). \(TerminalText.shown(step.handler))\(TerminalText.shown(place)): \(words(step.answer))\(step.error.map { ": \(TerminalText.shown($0))" } ?? "")\n"
+                text +=
+                    "  \(index + 1). \(TerminalText.shown(step.handler))\(TerminalText.shown(place)): \(words(step.answer))\(step.error.map { ": \(TerminalText.shown($0))" } ?? "")\n"
             }
             let path = TerminalText.shown(dryRun.path.joined(separator: " → "))
             if let last = dryRun.steps.last, last.answer == .wouldFail {
-                text += style.red("It would fail at \(TerminalText.shown(last.handler))") + ": \(TerminalText.shown(last.error ?? "")), by \(path).\n"
+                text +=
+                    style.red("It would fail at \(TerminalText.shown(last.handler))")
+                    + ": \(TerminalText.shown(last.error ?? "")), by \(path).\n"
             } else if let handler = dryRun.handler {
                 text += style.green("\(TerminalText.shown(handler)) would take it") + ", by \(path).\n"
             } else {
                 text += style.red("No handler would take it") + ": it would fall off the end after \(path).\n"
             }
             if !dryRun.undecided.isEmpty {
-                text += "Undecided: \(TerminalText.shown(dryRun.undecided.joined(separator: ", "))) cannot tell without running; the walk above assumes each passes it on.\n"
+                text +=
+                    "Undecided: \(TerminalText.shown(dryRun.undecided.joined(separator: ", "))) cannot tell without running; the walk above assumes each passes it on.\n"
             }
             Terminal.standardOutput.writeText(text)
         }

@@ -1,5 +1,5 @@
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
 
 /// A chain described in JSON: its handlers, their rules and links. See `Docs/ChainDefinitionFormat.md`.
@@ -77,7 +77,9 @@ public struct ChainDefinition: Sendable {
             throw OtherFileGivenAsDefinition.error(bytes, file: file) ?? error
         }
         // A log of no traces is one JSON document: its header, which no definition has a `format` member like.
-        if document.root["format"] != nil, let error = OtherFileGivenAsDefinition.error(bytes, file: file) { throw error }
+        if document.root["format"] != nil, let error = OtherFileGivenAsDefinition.error(bytes, file: file) {
+            throw error
+        }
         return document
     }
 

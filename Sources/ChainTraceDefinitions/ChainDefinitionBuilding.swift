@@ -1,5 +1,5 @@
-import ChainTraceFiles
 public import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
 
 extension ChainDefinition {
@@ -32,13 +32,17 @@ extension ChainDefinition {
         } catch {
             throw self.error(at: "chain", expected: "a chain name", found: error.message)
         }
-        try chain.editingInOneGo { () throws(FormatError) in try build(into: chain, types: types, unknownTypes: unknownTypes, schema: schema) }
+        try chain.editingInOneGo { () throws(FormatError) in
+            try build(into: chain, types: types, unknownTypes: unknownTypes, schema: schema)
+        }
         return chain
     }
 
     /// Adds the handlers and links to `chain`, which is empty.
     private func build(
-        into chain: Chain<JSONCommand, JSONValue>, types: HandlerTypes, unknownTypes: HandlerTypes.UnknownTypePolicy,
+        into chain: Chain<JSONCommand, JSONValue>,
+        types: HandlerTypes,
+        unknownTypes: HandlerTypes.UnknownTypePolicy,
         schema: FieldSchema?
     ) throws(FormatError) {
         let defaultEntry = entries.first
@@ -46,12 +50,15 @@ extension ChainDefinition {
         for handler in ordered {
             if let members = handler.members {
                 var registry: Registry<Handler<JSONCommand, JSONValue>>?
-                try building(handler) { () throws(ChainError) in registry = try chain.addRegistry(handler.name, next: nil) }
+                try building(handler) { () throws(ChainError) in
+                    registry = try chain.addRegistry(handler.name, next: nil)
+                }
                 // A running registry puts equal weights newest first (RegistryOrder); registering the members in
                 // reverse file order makes equal weights keep file order, as the format documents.
                 for member in members.reversed() {
                     let made = try self.handler(for: member, types: types, unknownTypes: unknownTypes, schema: schema)
-                    try building(member) { () throws(ChainError) in try registry?.register(made, weight: member.weight) }
+                    try building(member) { () throws(ChainError) in try registry?.register(made, weight: member.weight)
+                    }
                 }
             } else {
                 let made = try self.handler(for: handler, types: types, unknownTypes: unknownTypes, schema: schema)
@@ -85,16 +92,29 @@ extension ChainDefinition {
                 do {
                     made = try factory(definition)
                 } catch {
-                    throw self.error(at: "\(definition.source).type", expected: "a \"\(type)\" handler", found: "an error: \(error)")
+                    throw self.error(
+                        at: "\(definition.source).type",
+                        expected: "a \"\(type)\" handler",
+                        found: "an error: \(error)"
+                    )
                 }
                 guard made.name == definition.name else {
-                    throw self.error(at: "\(definition.source).type", expected: "the \"\(type)\" factory to keep the name \"\(definition.name)\"", found: "\"\(made.name)\"")
+                    throw self.error(
+                        at: "\(definition.source).type",
+                        expected: "the \"\(type)\" factory to keep the name \"\(definition.name)\"",
+                        found: "\"\(made.name)\""
+                    )
                 }
                 return made
             }
             if unknownTypes == .refuse {
-                let known = types.names.isEmpty ? "none are registered" : "registered: \(types.names.joined(separator: ", "))"
-                throw self.error(at: "\(definition.source).type", expected: "a registered handler type (\(known))", found: "\"\(type)\"")
+                let known =
+                    types.names.isEmpty ? "none are registered" : "registered: \(types.names.joined(separator: ", "))"
+                throw self.error(
+                    at: "\(definition.source).type",
+                    expected: "a registered handler type (\(known))",
+                    found: "\"\(type)\""
+                )
             }
         }
         return Self.ruleHandler(definition, schema: schema)
@@ -110,7 +130,9 @@ extension ChainDefinition {
         let predict: @Sendable (JSONCommand) -> HandlerPrediction = { command in decision.prediction(for: command) }
         let work = definition.work ?? 0
         // The common case, kept to the decision alone: this runs on every hop of a replay.
-        guard work > 0 else { return Handler(name, role: definition.role, predict: predict) { try decision.response(to: $0) } }
+        guard work > 0 else {
+            return Handler(name, role: definition.role, predict: predict) { try decision.response(to: $0) }
+        }
         return Handler(name, role: definition.role, predict: predict) { command in
             SimulatedWork.spin(nanoseconds: work)
             return try decision.response(to: command)

@@ -38,15 +38,22 @@ package struct ChainDefinitionDecoder {
                 }
             }
         } else {
-            invalid("handlers", expected: "\"handlers\", a list of handler objects", found: members["handlers"]?.summary ?? "nothing")
+            invalid(
+                "handlers",
+                expected: "\"handlers\", a list of handler objects",
+                found: members["handlers"]?.summary ?? "nothing"
+            )
         }
         var entries: [String]?
         if let value = members["entries"] {
             entries = strings(value, at: "entries", what: "a list of handler names")
             if entries?.isEmpty == true {
                 invalid(
-                    "entries", expected: "at least one entry (leave \"entries\" out to enter at every handler no other one forwards to)",
-                    found: "an empty list")
+                    "entries",
+                    expected:
+                        "at least one entry (leave \"entries\" out to enter at every handler no other one forwards to)",
+                    found: "an empty list"
+                )
             }
         }
         return ChainDefinition(name: name, handlers: handlers, entries: entries, document: document)
@@ -77,13 +84,21 @@ package struct ChainDefinitionDecoder {
         if let accepts = members["accepts"] {
             handler.accepts = decodeRule(accepts, at: "\(path).accepts")
             if handler.role == .observer {
-                invalid("\(path).accepts", expected: "no \"accepts\" on an observer (it never stops the chain)", found: "a rule")
+                invalid(
+                    "\(path).accepts",
+                    expected: "no \"accepts\" on an observer (it never stops the chain)",
+                    found: "a rule"
+                )
             }
         }
         if let fails = members["fails"] { handler.failure = decodeFailure(fails, at: "\(path).fails") }
         if let next = members["next"], next != .null {
             if inRegistry {
-                invalid("\(path).next", expected: "no \"next\" in a registry member (the registry orders them by weight)", found: next.summary)
+                invalid(
+                    "\(path).next",
+                    expected: "no \"next\" in a registry member (the registry orders them by weight)",
+                    found: next.summary
+                )
             } else {
                 handler.next = string(next, at: "\(path).next", what: "the name of the handler it forwards to, or null")
             }
@@ -102,8 +117,14 @@ package struct ChainDefinitionDecoder {
             }
         }
         if let options = members["options"] {
-            if case .object = options { handler.options = options } else {
-                invalid("\(path).options", expected: "an object of settings for the handler type", found: options.summary)
+            if case .object = options {
+                handler.options = options
+            } else {
+                invalid(
+                    "\(path).options",
+                    expected: "an object of settings for the handler type",
+                    found: options.summary
+                )
             }
         }
         if let registry = members["registry"] {
@@ -114,10 +135,18 @@ package struct ChainDefinitionDecoder {
                     decodeHandler(element, at: "\(path).registry[\(index)]", inRegistry: true)
                 }
                 for key in ["accepts", "fails", "type", "role", "work", "budget"] where members[key] != nil {
-                    invalid("\(path).\(key)", expected: "no \"\(key)\" on a registry (its members decide)", found: members[key]!.summary)
+                    invalid(
+                        "\(path).\(key)",
+                        expected: "no \"\(key)\" on a registry (its members decide)",
+                        found: members[key]!.summary
+                    )
                 }
             } else {
-                invalid("\(path).registry", expected: "a list of member handlers, each with a \"weight\"", found: registry.summary)
+                invalid(
+                    "\(path).registry",
+                    expected: "a list of member handlers, each with a \"weight\"",
+                    found: registry.summary
+                )
             }
         }
         return handler
@@ -145,7 +174,11 @@ package struct ChainDefinitionDecoder {
         case .object(let members):
             if members["field"] != nil { return decodeFieldTest(members, at: path) }
             guard members.count == 1, let (key, operand) = members.first else {
-                invalid(path, expected: Self.ruleExpectation, found: "an object with members \(Self.list(members.keys))")
+                invalid(
+                    path,
+                    expected: Self.ruleExpectation,
+                    found: "an object with members \(Self.list(members.keys))"
+                )
                 return nil
             }
             switch key {
@@ -163,7 +196,12 @@ package struct ChainDefinitionDecoder {
                 if let kind = operand.stringValue { return .kind([kind]) }
                 return strings(operand, at: "\(path).kind", what: "a command kind or a list of kinds").map { .kind($0) }
             default:
-                invalid(path, expected: Self.ruleExpectation, found: "an object with member \"\(key)\"\(Self.suggestion(for: key, among: ["all", "any", "not", "kind", "field"]))")
+                invalid(
+                    path,
+                    expected: Self.ruleExpectation,
+                    found:
+                        "an object with member \"\(key)\"\(Self.suggestion(for: key, among: ["all", "any", "not", "kind", "field"]))"
+                )
                 return nil
             }
         default:
@@ -212,15 +250,19 @@ package struct ChainDefinitionDecoder {
             }
             invalid(
                 "\(path).field",
-                expected: "a dotted field path, an array element by its index as a step (\"\(dotted.joined(separator: "."))\")",
-                found: "\"\(fieldText)\" (\"\(components[indexed])\" is no member name)")
+                expected:
+                    "a dotted field path, an array element by its index as a step (\"\(dotted.joined(separator: "."))\")",
+                found: "\"\(fieldText)\" (\"\(components[indexed])\" is no member name)"
+            )
             return nil
         }
         let field = FieldPath(fieldText)
         var tests: [Rule] = []
         if let expected = members["equals"] { tests.append(.equals(field, expected)) }
         if let candidates = members["in"] {
-            if case .array(let values) = candidates { tests.append(.oneOf(field, values)) } else {
+            if case .array(let values) = candidates {
+                tests.append(.oneOf(field, values))
+            } else {
                 invalid("\(path).in", expected: "a list of values", found: candidates.summary)
                 return nil
             }
@@ -228,7 +270,10 @@ package struct ChainDefinitionDecoder {
         if members["min"] != nil || members["max"] != nil {
             var bounds: [RuleNumber?] = []
             for key in ["min", "max"] {
-                guard let bound = members[key] else { bounds.append(nil); continue }
+                guard let bound = members[key] else {
+                    bounds.append(nil)
+                    continue
+                }
                 guard let number = RuleNumber(bound) else {
                     invalid("\(path).\(key)", expected: "a number", found: bound.summary)
                     return nil
@@ -236,7 +281,12 @@ package struct ChainDefinitionDecoder {
                 bounds.append(number)
             }
             if let minimum = bounds[0], let maximum = bounds[1], minimum > maximum {
-                invalid("\(path).max", expected: "\"max\" at least \"min\" (\(minimum))", found: "\(maximum)", check: .invalidRule)
+                invalid(
+                    "\(path).max",
+                    expected: "\"max\" at least \"min\" (\(minimum))",
+                    found: "\(maximum)",
+                    check: .invalidRule
+                )
                 return nil
             }
             tests.append(.range(field, minimum: bounds[0], maximum: bounds[1]))
@@ -249,7 +299,12 @@ package struct ChainDefinitionDecoder {
             do {
                 tests.append(.matches(field, try Pattern(source)))
             } catch {
-                invalid("\(path).matches", expected: "a valid regular expression", found: "\"\(source)\" (\(error))", check: .invalidRule)
+                invalid(
+                    "\(path).matches",
+                    expected: "a valid regular expression",
+                    found: "\"\(source)\" (\(error))",
+                    check: .invalidRule
+                )
                 return nil
             }
         }
@@ -262,7 +317,13 @@ package struct ChainDefinitionDecoder {
         }
         switch tests.count {
         case 0:
-            invalid(path, expected: "a test on \"\(fieldText)\": \"equals\", \"in\", \"min\", \"max\", \"matches\" or \"present\"", found: "none", check: .invalidRule)
+            invalid(
+                path,
+                expected:
+                    "a test on \"\(fieldText)\": \"equals\", \"in\", \"min\", \"max\", \"matches\" or \"present\"",
+                found: "none",
+                check: .invalidRule
+            )
             return nil
         case 1: return tests[0]
         default: return .all(tests)
@@ -313,14 +374,22 @@ package struct ChainDefinitionDecoder {
         for key in members.keys.sorted() where !allowed.contains(key) {
             let location = path.isEmpty ? key : "\(path).\(key)"
             invalid(
-                location, expected: "one of \(Self.list(allowed))",
-                found: "\"\(key)\"\(Self.suggestion(for: key, among: allowed))")
+                location,
+                expected: "one of \(Self.list(allowed))",
+                found: "\"\(key)\"\(Self.suggestion(for: key, among: allowed))"
+            )
         }
     }
 
     mutating func invalid(_ path: String, expected: String, found: String, check: LintFinding.Check = .invalidField) {
         if let currentHandler { handlersWithProblems.insert(currentHandler) }
-        findings.append(LintFinding(severity: .error, check: check, error: document.error(at: path, expected: expected, found: found)))
+        findings.append(
+            LintFinding(
+                severity: .error,
+                check: check,
+                error: document.error(at: path, expected: expected, found: found)
+            )
+        )
     }
 
     static func list(_ names: some Collection<String>) -> String {

@@ -1,5 +1,5 @@
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
 
 /// Checks a chain definition for mistakes: unknown or duplicate names, cycles, unreachable handlers, invalid
@@ -46,8 +46,13 @@ public struct ChainDefinitionLinter: Sendable {
         }
         // Errors first, then warnings; each in file order (by position, then as found).
         return (decoder.findings + later).enumerated().sorted { left, right in
-            let leftKey = (left.element.severity == .error ? 0 : 1, left.element.error.line, left.element.error.column, left.offset)
-            let rightKey = (right.element.severity == .error ? 0 : 1, right.element.error.line, right.element.error.column, right.offset)
+            let leftKey = (
+                left.element.severity == .error ? 0 : 1, left.element.error.line, left.element.error.column, left.offset
+            )
+            let rightKey = (
+                right.element.severity == .error ? 0 : 1, right.element.error.line, right.element.error.column,
+                right.offset
+            )
             return leftKey < rightKey
         }.map(\.element)
     }
@@ -68,8 +73,16 @@ public struct ChainDefinitionLinter: Sendable {
         for handler in allHandlers {
             if let first = seen[handler.name] {
                 let (line, _) = definition.document?.position(of: first) ?? (0, 0)
-                findings.append(finding(.error, .duplicateName, at: "\(handler.source).name", handler: handler.name,
-                    expected: "a name not used before", found: "\"\(handler.name)\", already the name of the handler on line \(line)"))
+                findings.append(
+                    finding(
+                        .error,
+                        .duplicateName,
+                        at: "\(handler.source).name",
+                        handler: handler.name,
+                        expected: "a name not used before",
+                        found: "\"\(handler.name)\", already the name of the handler on line \(line)"
+                    )
+                )
             } else {
                 seen[handler.name] = handler.source
             }
@@ -77,19 +90,43 @@ public struct ChainDefinitionLinter: Sendable {
         let topLevel = Set(definition.handlers.map(\.name))
         for handler in definition.handlers {
             if let next = handler.next, !topLevel.contains(next) {
-                findings.append(finding(.error, .unknownHandler, at: "\(handler.source).next", handler: handler.name,
-                    expected: "\"next\" to name a handler of the chain", found: "\"\(next)\"\(suggestion(for: next))"))
+                findings.append(
+                    finding(
+                        .error,
+                        .unknownHandler,
+                        at: "\(handler.source).next",
+                        handler: handler.name,
+                        expected: "\"next\" to name a handler of the chain",
+                        found: "\"\(next)\"\(suggestion(for: next))"
+                    )
+                )
             }
         }
         var firstEntry: [String: Int] = [:]
         for (index, entry) in (definition.declaredEntries ?? []).enumerated() {
             if !topLevel.contains(entry) {
-                findings.append(finding(.error, .unknownHandler, at: "entries[\(index)]", handler: nil,
-                    expected: "an entry naming a handler of the chain", found: "\"\(entry)\"\(suggestion(for: entry))"))
+                findings.append(
+                    finding(
+                        .error,
+                        .unknownHandler,
+                        at: "entries[\(index)]",
+                        handler: nil,
+                        expected: "an entry naming a handler of the chain",
+                        found: "\"\(entry)\"\(suggestion(for: entry))"
+                    )
+                )
             } else if let first = firstEntry[entry] {
                 let (line, column) = definition.document?.position(of: "entries[\(first)]") ?? (0, 0)
-                findings.append(finding(.error, .duplicateName, at: "entries[\(index)]", handler: nil,
-                    expected: "each entry once", found: "\"\(entry)\", already entry \(first + 1) (line \(line), column \(column))"))
+                findings.append(
+                    finding(
+                        .error,
+                        .duplicateName,
+                        at: "entries[\(index)]",
+                        handler: nil,
+                        expected: "each entry once",
+                        found: "\"\(entry)\", already entry \(first + 1) (line \(line), column \(column))"
+                    )
+                )
             } else {
                 firstEntry[entry] = index
             }
@@ -97,8 +134,16 @@ public struct ChainDefinitionLinter: Sendable {
         if !findings.isEmpty { return findings }
         for cycle in cycles() {
             let start = definition.handler(named: cycle[0])!
-            findings.append(finding(.error, .cycle, at: "\(start.source).next", handler: cycle[0],
-                expected: "a chain without cycles", found: "the cycle \((cycle + [cycle[0]]).joined(separator: " → "))"))
+            findings.append(
+                finding(
+                    .error,
+                    .cycle,
+                    at: "\(start.source).next",
+                    handler: cycle[0],
+                    expected: "a chain without cycles",
+                    found: "the cycle \((cycle + [cycle[0]]).joined(separator: " → "))"
+                )
+            )
         }
         return findings
     }
@@ -107,7 +152,10 @@ public struct ChainDefinitionLinter: Sendable {
     func cycles() -> [[String]] {
         let next = Dictionary(definition.handlers.map { ($0.name, $0.next) }, uniquingKeysWith: { first, _ in first })
         var state: [String: Int] = [:]  // 1: on the current walk, 2: done
-        let order = Dictionary(definition.handlers.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let order = Dictionary(
+            definition.handlers.enumerated().map { ($1.name, $0) },
+            uniquingKeysWith: { first, _ in first }
+        )
         var result: [[String]] = []
         for handler in definition.handlers where state[handler.name] == nil {
             var walk: [String] = []
@@ -135,9 +183,14 @@ public struct ChainDefinitionLinter: Sendable {
         var reached = Set<String>()
         for entry in entries { reached.formUnion(path(from: entry)) }
         return definition.handlers.filter { !reached.contains($0.name) }.map { handler in
-            finding(.warning, .unreachable, at: handler.source, handler: handler.name,
+            finding(
+                .warning,
+                .unreachable,
+                at: handler.source,
+                handler: handler.name,
                 expected: "every handler on a path from an entry (\(entries.joined(separator: ", ")))",
-                found: "\"\(handler.name)\", which no entry reaches")
+                found: "\"\(handler.name)\", which no entry reaches"
+            )
         }
     }
 
@@ -159,14 +212,29 @@ public struct ChainDefinitionLinter: Sendable {
         let walks = definition.entries.map(walk(from:))
         for handler in allHandlers where handler.role == .responder && !handler.isRegistry && handler.type == nil {
             guard let rule = handler.accepts else {
-                findings.append(finding(.warning, .neverAccepts, at: handler.source, handler: handler.name,
-                    expected: "\"accepts\" on a responder (or \"role\": \"observer\")",
-                    found: "\"\(handler.name)\" with no rule, which passes every command on"))
+                findings.append(
+                    finding(
+                        .warning,
+                        .neverAccepts,
+                        at: handler.source,
+                        handler: handler.name,
+                        expected: "\"accepts\" on a responder (or \"role\": \"observer\")",
+                        found: "\"\(handler.name)\" with no rule, which passes every command on"
+                    )
+                )
                 continue
             }
             if rule.isUnsatisfiable {
-                findings.append(finding(.warning, .neverAccepts, at: "\(handler.source).accepts", handler: handler.name,
-                    expected: "a rule some command can match", found: "a rule no command matches"))
+                findings.append(
+                    finding(
+                        .warning,
+                        .neverAccepts,
+                        at: "\(handler.source).accepts",
+                        handler: handler.name,
+                        expected: "a rule some command can match",
+                        found: "a rule no command matches"
+                    )
+                )
                 continue
             }
             var shadows: [String] = []
@@ -176,13 +244,24 @@ public struct ChainDefinitionLinter: Sendable {
                 let earlier = walk.responders[..<count]
                 reachedFromSomeEntry = true
                 guard let shadow = earlier.first(where: { other in other.accepts.map { rule.implies($0) } ?? false })
-                else { shadows = []; break }
+                else {
+                    shadows = []
+                    break
+                }
                 if !shadows.contains(shadow.name) { shadows.append(shadow.name) }
             }
             if reachedFromSomeEntry, !shadows.isEmpty {
-                findings.append(finding(.warning, .shadowed, at: "\(handler.source).accepts", handler: handler.name,
-                    expected: "a handler that gets some of the commands it accepts",
-                    found: "\"\(handler.name)\", whose commands \(shadows.map { "\"\($0)\"" }.joined(separator: " or ")) before it always accepts\(shadows.count == 1 ? "" : " on every path")"))
+                findings.append(
+                    finding(
+                        .warning,
+                        .shadowed,
+                        at: "\(handler.source).accepts",
+                        handler: handler.name,
+                        expected: "a handler that gets some of the commands it accepts",
+                        found:
+                            "\"\(handler.name)\", whose commands \(shadows.map { "\"\($0)\"" }.joined(separator: " or ")) before it always accepts\(shadows.count == 1 ? "" : " on every path")"
+                    )
+                )
             }
         }
         return findings
@@ -244,9 +323,18 @@ public struct ChainDefinitionLinter: Sendable {
     }
 
     private func finding(
-        _ severity: LintFinding.Severity, _ check: LintFinding.Check, at path: String, handler: String?, expected: String,
+        _ severity: LintFinding.Severity,
+        _ check: LintFinding.Check,
+        at path: String,
+        handler: String?,
+        expected: String,
         found: String
     ) -> LintFinding {
-        LintFinding(severity: severity, check: check, error: definition.error(at: path, expected: expected, found: found), handler: handler)
+        LintFinding(
+            severity: severity,
+            check: check,
+            error: definition.error(at: path, expected: expected, found: found),
+            handler: handler
+        )
     }
 }

@@ -39,7 +39,12 @@ enum RuleCompiler {
                 minimum.map({ $0.exactDouble != nil }) ?? true, maximum.map({ $0.exactDouble != nil }) ?? true
             {
                 return SlotRangeRule(
-                    rule, slot: slot, schema: schema, minimum: minimum?.exactDouble, maximum: maximum?.exactDouble)
+                    rule,
+                    slot: slot,
+                    schema: schema,
+                    minimum: minimum?.exactDouble,
+                    maximum: maximum?.exactDouble
+                )
             }
             return SlotFieldRule(rule, field: field, slot: slot, schema: schema)
         }
@@ -75,7 +80,8 @@ private final class KindRule: CompiledRule {
 /// `all` or `any` of `parts`: two parts (the usual "this kind, and this field") tested one after the other with
 /// no loop, any other number by ``CombinedRule``.
 private func combined(_ parts: [any CompiledRule], settledBy settlingResult: Bool) -> any CompiledRule {
-    parts.count == 2 ? PairRule(parts[0], parts[1], settledBy: settlingResult) : CombinedRule(parts, settledBy: settlingResult)
+    parts.count == 2
+        ? PairRule(parts[0], parts[1], settledBy: settlingResult) : CombinedRule(parts, settledBy: settlingResult)
 }
 
 /// `all` or `any` of exactly two parts: the second is tested only when the first does not settle it.
@@ -145,7 +151,9 @@ private final class SlotRangeRule: CompiledRule {
         guard let number = command.slotNumber(slot, schema: schema) else { return written.matches(command) }
         if number.isNaN {
             // Absent, not a number, or an integer a `Double` does not hold: judged exactly from the slot's value.
-            guard case .some(let value) = command.slotValue(slot, schema: schema) else { return written.matches(command) }
+            guard case .some(let value) = command.slotValue(slot, schema: schema) else {
+                return written.matches(command)
+            }
             return written.passes(fieldValue: value)
         }
         return number >= minimum && number <= maximum

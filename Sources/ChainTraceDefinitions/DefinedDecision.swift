@@ -31,7 +31,9 @@ final class DefinedDecision: Sendable {
     init(_ definition: HandlerDefinition, schema: FieldSchema?) {
         let never = RuleCompiler.compile(.always(false), schema: nil)
         name = definition.name
-        accepts = definition.role == .responder ? definition.accepts.map { RuleCompiler.compile($0, schema: schema) } ?? never : never
+        accepts =
+            definition.role == .responder
+            ? definition.accepts.map { RuleCompiler.compile($0, schema: schema) } ?? never : never
         failsWhen = definition.failure.map { RuleCompiler.compile($0.when, schema: schema) } ?? never
         canFail = definition.failure != nil
         error = definition.failure?.error ?? ""

@@ -1,5 +1,5 @@
-import ChainTraceFastPath
 import ChainTrace
+import ChainTraceFastPath
 import ChainTraceJSON
 
 /// The top-level fields a chain's rules read, each given a slot, so that a command decoded for that chain

@@ -1,5 +1,5 @@
-import ChainTraceFastPath
 public import ChainTrace
+import ChainTraceFastPath
 import ChainTraceJSON
 
 /// A command read from a command stream or a trace log: its kind, optional id and entry, and its fields as JSON.
@@ -46,11 +46,19 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
     /// one, which becomes `recycled`. So a stream of commands is decoded without allocating.
     ///
     /// The storage comes unretained: `recycled` holds it, and the caller fills it before it lets `recycled` go.
-    package static func uniquelyHeld(recycling recycled: inout JSONCommand?, slots schema: FieldSchema?) -> UnretainedObject<Storage> {
+    package static func uniquelyHeld(recycling recycled: inout JSONCommand?, slots schema: FieldSchema?)
+        -> UnretainedObject<Storage>
+    {
         if recycled != nil, isKnownUniquelyReferenced(&recycled!.storage) {
             return UnretainedObject(recycled!.storage)
         }
-        let storage = Storage(kind: "Command", id: nil, entry: nil, fields: .null, slots: schema.map(FieldSlots.init(for:)))
+        let storage = Storage(
+            kind: "Command",
+            id: nil,
+            entry: nil,
+            fields: .null,
+            slots: schema.map(FieldSlots.init(for:))
+        )
         recycled = JSONCommand(storage: storage)
         return UnretainedObject(storage)
     }

@@ -1,5 +1,5 @@
-import ChainTraceFastPath
 import ChainTrace
+import ChainTraceFastPath
 import ChainTraceJSON
 
 /// A command line's fields kept as text: the line's members other than kind, id and entry, copied byte for byte
@@ -39,7 +39,9 @@ final class JSONFieldsText: EncodedPayload {
     /// `keepingID`, when given, is where the command's id lies in the line (inside its quotes: text that needs no
     /// escape, as the decoder found it), to keep after the text (``withKeptCommandID(_:)``); not empty.
     static func fields(
-        ofLine line: UnsafeBufferPointer<UInt8>, outside: (Range<Int>, Range<Int>, Range<Int>), keepingID id: Range<Int>? = nil
+        ofLine line: UnsafeBufferPointer<UInt8>,
+        outside: (Range<Int>, Range<Int>, Range<Int>),
+        keepingID id: Range<Int>? = nil
     ) -> JSONFieldsText {
         var open = 0
         while open < line.count, line[open] != UInt8(ascii: "{") { open &+= 1 }
@@ -104,7 +106,8 @@ final class JSONFieldsText: EncodedPayload {
     /// White space or a comma: what may stand between a member and the next (a member itself never starts or
     /// ends with one).
     private static func isSeparator(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: ",") || byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
+        byte == UInt8(ascii: ",") || byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+            || byte == UInt8(ascii: "\n")
             || byte == UInt8(ascii: "\r")
     }
 }

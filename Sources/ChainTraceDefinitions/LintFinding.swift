@@ -1,5 +1,5 @@
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
 
 /// One problem a lint of a chain definition found.
@@ -62,7 +62,9 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible, Encodabl
         if error.line > 0 { location += ":\(error.line)" }
         if error.column > 0 { location += ":\(error.column)" }
         // Quoted data shown escaped, as in FormatError's description: one line that never acts on a terminal.
-        return VisibleText.escaped("\(location): \(severity.rawValue): expected \(error.expected), found \(error.found) [\(check.rawValue)]")
+        return VisibleText.escaped(
+            "\(location): \(severity.rawValue): expected \(error.expected), found \(error.found) [\(check.rawValue)]"
+        )
     }
 
     private enum CodingKeys: String, CodingKey {

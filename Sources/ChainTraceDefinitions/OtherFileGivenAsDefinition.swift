@@ -1,5 +1,5 @@
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
 
 /// Another file given where a chain definition goes — a trace log (`render traces.jsonl`, `replay traces.jsonl

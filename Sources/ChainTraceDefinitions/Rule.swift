@@ -100,7 +100,9 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
     /// combining mark (`"\u{301}x"`) joins the dot before it into one character, and a split by characters kept
     /// `a.\u{301}x` whole, one member that no command has.
     static func steps(_ text: String) -> [String] {
-        text.unicodeScalars.split(separator: ".", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
+        text.unicodeScalars.split(separator: ".", omittingEmptySubsequences: false).map {
+            String(String.UnicodeScalarView($0))
+        }
     }
 
     /// `component` as an array index: digits only, no leading zero but for `0` itself, within `Int`.

@@ -23,12 +23,15 @@ extension Rule {
         case (.all(let rules), _) where rules.contains(where: { $0.impliesPlainly(other) }): return true
         case (_, .any(let rules)) where rules.contains(where: { impliesPlainly($0) }): return true
         case (.equals(let field, let value), _): return Self.value(value, at: field, satisfies: other)
-        case (.oneOf(let field, let values), _): return values.allSatisfy { Self.value($0, at: field, satisfies: other) }
-        case (.range(let field, let low, let high), .range(let otherField, let otherLow, let otherHigh)) where field == otherField:
+        case (.oneOf(let field, let values), _):
+            return values.allSatisfy { Self.value($0, at: field, satisfies: other) }
+        case (.range(let field, let low, let high), .range(let otherField, let otherLow, let otherHigh))
+        where field == otherField:
             let lowOK = otherLow.map { bound in low.map { $0 >= bound } ?? false } ?? true
             let highOK = otherHigh.map { bound in high.map { $0 <= bound } ?? false } ?? true
             return lowOK && highOK
-        case (.range(let field, _, _), .present(let otherField, true)), (.matches(let field, _), .present(let otherField, true)),
+        case (.range(let field, _, _), .present(let otherField, true)),
+            (.matches(let field, _), .present(let otherField, true)),
             (.present(let field, true), .present(let otherField, true)):
             return field == otherField
         case (.kind(let kinds), .kind(let otherKinds)): return Set(kinds).isSubset(of: otherKinds)
@@ -91,7 +94,8 @@ extension Rule {
         switch rule {
         case .always(let result): return result
         case .equals(let otherField, let expected): return otherField == field && value.sameValue(as: expected)
-        case .oneOf(let otherField, let values): return otherField == field && values.contains { value.sameValue(as: $0) }
+        case .oneOf(let otherField, let values):
+            return otherField == field && values.contains { value.sameValue(as: $0) }
         case .range(let otherField, let low, let high):
             guard otherField == field, let numeric = RuleNumber(value) else { return false }
             return number(numeric, isWithin: low, high)

@@ -1,5 +1,5 @@
-public import ChainTraceJSON
 import ChainTrace
+public import ChainTraceJSON
 
 /// A number in a rule or a command's field, compared by its exact value whatever its kind: `2` equals `2.0`,
 /// and `9007199254740993` is above `9007199254740992.0`, though converting it to a `Double` would make them

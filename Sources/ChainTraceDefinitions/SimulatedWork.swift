@@ -2,11 +2,11 @@ import ChainTrace
 import ChainTraceJSON
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Spends real time, busy, so that a replayed handler's `"work"` is measured like real work, never invented.

@@ -1,7 +1,7 @@
-import ChainTraceFastPath
 public import ChainTrace
-public import Tracing
+import ChainTraceFastPath
 import Dispatch
+public import Tracing
 
 /// Turns each recorded trace into spans of a swift-distributed-tracing `Tracer` — so chain traces appear in
 /// Jaeger, Tempo or any OpenTelemetry collector, inside the app's own traces.
@@ -88,15 +88,17 @@ public final class SpanTraceSink: TraceSink {
     }
 
     public func record(_ trace: Trace) {
-        let tracer = self.tracer ?? bootstrapped.withLock { state in
-            if state.tracer is NoOpTracer {
-                let now = Self.now()
-                if now >= state.nextLookup {
-                    state = (InstrumentationSystem.tracer, now + 1_000_000_000)
+        let tracer =
+            self.tracer
+            ?? bootstrapped.withLock { state in
+                if state.tracer is NoOpTracer {
+                    let now = Self.now()
+                    if now >= state.nextLookup {
+                        state = (InstrumentationSystem.tracer, now + 1_000_000_000)
+                    }
                 }
+                return state.tracer
             }
-            return state.tracer
-        }
         if tracer is NoOpTracer { return }
         // The context the command was sent in, read here: the spans are children of it wherever they are made.
         let parent = InstrumentationContext.current ?? .topLevel
@@ -150,22 +152,40 @@ final class SpanMaker: BackgroundDrainConsumer {
 
     func pass(flushing: Bool, drainQueues: ((borrowing Pending) -> Void, (Int) -> Void) -> Int) -> Int {
         // Drops are counted by the drain (`SpanTraceSink.droppedCount`); there is no log to note them in.
-        drainQueues({ pending in Self.emit(pending.trace, parent: pending.parent, to: pending.tracer, hops: hops) }, { _ in })
+        drainQueues(
+            { pending in Self.emit(pending.trace, parent: pending.parent, to: pending.tracer, hops: hops) },
+            { _ in }
+        )
     }
 
     func finish() {}
 
     /// Makes the spans of `trace` under `parent` with `tracer` (opened, so its spans are concrete).
-    static func emit(_ trace: Trace, parent: InstrumentationContext, to tracer: any Tracer, hops: SpanTraceSink.HopStyle) {
+    static func emit(
+        _ trace: Trace,
+        parent: InstrumentationContext,
+        to tracer: any Tracer,
+        hops: SpanTraceSink.HopStyle
+    ) {
         emitSpans(trace, parent: parent, to: tracer, hops: hops)
     }
 
-    private static func emitSpans<T: Tracer>(_ trace: Trace, parent: InstrumentationContext, to tracer: T, hops hopStyle: SpanTraceSink.HopStyle) {
+    private static func emitSpans<T: Tracer>(
+        _ trace: Trace,
+        parent: InstrumentationContext,
+        to tracer: T,
+        hops hopStyle: SpanTraceSink.HopStyle
+    ) {
         let start = UInt64(max(0, trace.startTime))
         func instant(_ offset: UInt64) -> DefaultTracerClock.Timestamp {
             DefaultTracerClock.Timestamp(nanosecondsSinceEpoch: start &+ offset)
         }
-        let root = tracer.startSpan("\(trace.chain) \(trace.commandKind)", context: parent, ofKind: .internal, at: instant(0))
+        let root = tracer.startSpan(
+            "\(trace.chain) \(trace.commandKind)",
+            context: parent,
+            ofKind: .internal,
+            at: instant(0)
+        )
         root.updateAttributes { attributes in
             attributes["chaintrace.chain"] = trace.chain
             attributes["chaintrace.command.kind"] = trace.commandKind
@@ -195,7 +215,12 @@ final class SpanMaker: BackgroundDrainConsumer {
             case .spans:
                 var context = root.context
                 if let parent = enclosing[index], let span = spans[parent]?.span { context = span.context }
-                let span = tracer.startSpan(hop.handler, context: context, ofKind: .internal, at: instant(hop.startOffset))
+                let span = tracer.startSpan(
+                    hop.handler,
+                    context: context,
+                    ofKind: .internal,
+                    at: instant(hop.startOffset)
+                )
                 span.attributes = attributes
                 if hop.decision == .failed {
                     span.setStatus(SpanStatus(code: .error, message: hop.failureMessage))
@@ -204,7 +229,7 @@ final class SpanMaker: BackgroundDrainConsumer {
             }
         }
         // Innermost first, as they would have ended: the later a hop started, the sooner it is ended here.
-        for case let (span, end)? in spans.reversed() { span.end(at: instant(end)) }
+        for case (let span, let end)? in spans.reversed() { span.end(at: instant(end)) }
         if case .failed(let handler, let error) = trace.outcome {
             root.setStatus(SpanStatus(code: .error, message: "\(handler): \(error)"))
         }

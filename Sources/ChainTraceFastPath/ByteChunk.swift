@@ -5,9 +5,13 @@
 /// spent a quarter of the writer thread's time in them (perf, `chaintrace-log-kill-probe`); a chunk pays them once.
 /// Differential test: ByteChunkTests (against `String(number)`).
 @usableFromInline package struct ByteChunk {
-    @usableFromInline var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-        UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    @usableFromInline var storage:
+        (
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+            UInt64,
+            UInt64, UInt64
+        ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     @usableFromInline var written = 0
     /// The bytes written so far.
     @inlinable package var count: Int { written }
@@ -84,7 +88,12 @@
     @inlinable package mutating func move(to array: inout [UInt8]) {
         let count = written
         withUnsafeBytes(of: &storage) { bytes in
-            array.append(contentsOf: UnsafeBufferPointer(start: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count))
+            array.append(
+                contentsOf: UnsafeBufferPointer(
+                    start: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    count: count
+                )
+            )
         }
         written = 0
     }

@@ -125,7 +125,9 @@
             contents.value.lineBytes.deallocate()
             contents.value.lineBytes = .allocate(capacity: max(bytes.count, 2 * contents.value.lineBytes.count, 64))
         }
-        if let source = bytes.baseAddress { contents.value.lineBytes.baseAddress!.update(from: source, count: bytes.count) }
+        if let source = bytes.baseAddress {
+            contents.value.lineBytes.baseAddress!.update(from: source, count: bytes.count)
+        }
         contents.value.lineCount = bytes.count
     }
 
@@ -147,7 +149,12 @@
     /// A storage of its own with the same contents, but `kind`, `id` or `entry` replaced when given.
     @inlinable package func with(kind: String? = nil, id: String?? = nil, entry: String?? = nil) -> CommandStorage {
         let copy = CommandStorage(
-            kind: kind ?? self.kind, id: id ?? self.id, entry: entry ?? self.entry, fields: fields, slots: slots?.copy())
+            kind: kind ?? self.kind,
+            id: id ?? self.id,
+            entry: entry ?? self.entry,
+            fields: fields,
+            slots: slots?.copy()
+        )
         copy.idInLine = id == nil ? idInLine : nil
         copy.fieldsInLine = fieldsInLine
         copy.membersOutsideFields = membersOutsideFields

@@ -1,11 +1,12 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import CChainTraceSupport
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// A value under a mutex, with a condition to wait on until the value says to go on: how the trace log's
 /// writer thread sleeps between passes and how `flush()` waits for it. Not a speed trick — the pthread calls a
@@ -27,7 +28,7 @@ import CChainTraceSupport
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         #if !canImport(Darwin)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
         #endif
         pthread_cond_init(condition, &attributes)
         pthread_condattr_destroy(&attributes)
@@ -52,7 +53,10 @@ import CChainTraceSupport
 
     /// Waits until `ready` says the value allows going on, then runs `body` with the value (the lock held from the
     /// check on) and whether it had to wait, and wakes every waiter.
-    @usableFromInline package func withLock<T>(whenever ready: (Value) -> Bool, _ body: (inout Value, _ waited: Bool) -> T) -> T {
+    @usableFromInline package func withLock<T>(
+        whenever ready: (Value) -> Bool,
+        _ body: (inout Value, _ waited: Bool) -> T
+    ) -> T {
         pthread_mutex_lock(mutex)
         var waited = false
         while !ready(value) {
@@ -80,9 +84,9 @@ import CChainTraceSupport
         guard !ready(value) else { return }
         var deadline = timespec()
         #if canImport(Darwin)
-        clock_gettime(CLOCK_REALTIME, &deadline)
+            clock_gettime(CLOCK_REALTIME, &deadline)
         #else
-        clock_gettime(CLOCK_MONOTONIC, &deadline)
+            clock_gettime(CLOCK_MONOTONIC, &deadline)
         #endif
         deadline.tv_nsec += nanoseconds
         if deadline.tv_nsec >= 1_000_000_000 {
@@ -105,17 +109,17 @@ import CChainTraceSupport
         }
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         #if canImport(Darwin)
-        var thread: pthread_t?
-        let entry: @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? = { context in
-            Unmanaged<Box>.fromOpaque(context).takeRetainedValue().body()
-            return nil
-        }
+            var thread: pthread_t?
+            let entry: @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? = { context in
+                Unmanaged<Box>.fromOpaque(context).takeRetainedValue().body()
+                return nil
+            }
         #else
-        var thread = pthread_t()
-        let entry: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
-            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }
+            var thread = pthread_t()
+            let entry: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
+                Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+                return nil
+            }
         #endif
         let status = pthread_create(&thread, nil, entry, context)
         precondition(status == 0, "ChainTrace could not start a thread (pthread_create: \(status))")

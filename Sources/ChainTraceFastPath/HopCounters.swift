@@ -200,7 +200,9 @@
             handlerByName = larger
             cell.value.handlerByNameCapacity = capacity
         }
-        if let base = indexes.baseAddress { (handlerByName + handlerByNameCount).initialize(from: base, count: indexes.count) }
+        if let base = indexes.baseAddress {
+            (handlerByName + handlerByNameCount).initialize(from: base, count: indexes.count)
+        }
         handlerByNameCount = count
     }
 
@@ -219,7 +221,11 @@
         handlerCount += 1
     }
 
-    @usableFromInline static func grow<Element>(_ memory: inout UnsafeMutablePointer<Element>, from count: Int, to capacity: Int) {
+    @usableFromInline static func grow<Element>(
+        _ memory: inout UnsafeMutablePointer<Element>,
+        from count: Int,
+        to capacity: Int
+    ) {
         let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
         larger.moveInitialize(from: memory, count: count)
         memory.deallocate()
@@ -230,7 +236,10 @@
     /// histogram.
     @inline(__always)
     @inlinable package func add(
-        _ decision: CountedDecision, selfNanoseconds: UInt64, inclusiveNanoseconds: UInt64, at index: Int
+        _ decision: CountedDecision,
+        selfNanoseconds: UInt64,
+        inclusiveNanoseconds: UInt64,
+        at index: Int
     ) -> Bool {
         let row = rows + index
         row.pointee.seen &+= 1
@@ -243,7 +252,9 @@
         // Saturating: the times come from files.
         let (selfSum, selfOverflow) = row.pointee.totalSelfNanoseconds.addingReportingOverflow(selfNanoseconds)
         row.pointee.totalSelfNanoseconds = selfOverflow ? .max : selfSum
-        let (inclusiveSum, inclusiveOverflow) = row.pointee.totalInclusiveNanoseconds.addingReportingOverflow(inclusiveNanoseconds)
+        let (inclusiveSum, inclusiveOverflow) = row.pointee.totalInclusiveNanoseconds.addingReportingOverflow(
+            inclusiveNanoseconds
+        )
         row.pointee.totalInclusiveNanoseconds = inclusiveOverflow ? .max : inclusiveSum
         guard selfNanoseconds < UInt64(Self.exactSelfTimeLimit) else { return false }
         pending[index &* Self.exactSelfTimeLimit &+ Int(selfNanoseconds)] &+= 1
@@ -312,7 +323,9 @@
         (linkCounts + linkCount).initialize(to: 1)
         (nextLink + linkCount).initialize(to: firstLink[from])
         firstLink[from] = Int32(linkCount)
-        if cell.value.longLinks[from] != nil { cell.value.longLinks[from]![Int32(truncatingIfNeeded: to)] = Int32(linkCount) }
+        if cell.value.longLinks[from] != nil {
+            cell.value.longLinks[from]![Int32(truncatingIfNeeded: to)] = Int32(linkCount)
+        }
         linkCount += 1
     }
 
@@ -329,7 +342,10 @@
         row.pointee.continued = sum(row.pointee.continued, other.continued)
         row.pointee.failed = sum(row.pointee.failed, other.failed)
         row.pointee.totalSelfNanoseconds = sum(row.pointee.totalSelfNanoseconds, other.totalSelfNanoseconds)
-        row.pointee.totalInclusiveNanoseconds = sum(row.pointee.totalInclusiveNanoseconds, other.totalInclusiveNanoseconds)
+        row.pointee.totalInclusiveNanoseconds = sum(
+            row.pointee.totalInclusiveNanoseconds,
+            other.totalInclusiveNanoseconds
+        )
     }
 
     /// Adds `count` commands going along a link, as ``countLink(from:to:)`` does one.
@@ -347,7 +363,10 @@
     }
 
     /// Calls `body` with handler `index`'s pending self-time counters.
-    @usableFromInline package func withPendingSelfTimes<Result>(of index: Int, _ body: (UnsafeBufferPointer<UInt32>) -> Result) -> Result {
+    @usableFromInline package func withPendingSelfTimes<Result>(
+        of index: Int,
+        _ body: (UnsafeBufferPointer<UInt32>) -> Result
+    ) -> Result {
         body(UnsafeBufferPointer(start: pending + index * Self.exactSelfTimeLimit, count: Self.exactSelfTimeLimit))
     }
 

@@ -58,10 +58,15 @@
     /// on every call — `chaintrace replay --trace-out` of 100 000 *varied* lines ran 2 815.4 M instructions so,
     /// 2 700.9 M with this (callgrind).
     @inlinable
-    package static func parts(of object: AnyObject) -> (first: UnsafeBufferPointer<UInt8>, second: UnsafeBufferPointer<UInt8>) {
+    package static func parts(of object: AnyObject) -> (
+        first: UnsafeBufferPointer<UInt8>, second: UnsafeBufferPointer<UInt8>
+    ) {
         ManagedBufferPointer<Header, UInt8>(unsafeBufferObject: object).withUnsafeMutablePointers { header, bytes in
             let (count, split) = (header.pointee.count, header.pointee.split)
-            return (UnsafeBufferPointer(start: bytes, count: split), UnsafeBufferPointer(start: bytes + split, count: count &- split))
+            return (
+                UnsafeBufferPointer(start: bytes, count: split),
+                UnsafeBufferPointer(start: bytes + split, count: count &- split)
+            )
         }
     }
 }

@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A position in one line of JSON bytes, with the steps the fast line decoders are made of.
@@ -51,12 +51,14 @@ import Musl
         skipWhiteSpace()
         if take(UInt8(ascii: "}")) { return true }
         // The keys seen so far, on the stack: a repeated key must not pass as "the last one wins".
-        return withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>.self, capacity: Self.maximumFastMembers) { seen in
+        return withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>.self, capacity: Self.maximumFastMembers) {
+            seen in
             var count = 0
             while true {
                 skipWhiteSpace()
                 guard let key = rawString(), count < Self.maximumFastMembers else { return false }
-                for index in 0..<count where seen[index].count == key.bytes.count && seen[index].elementsEqual(key.bytes) {
+                for index in 0..<count
+                where seen[index].count == key.bytes.count && seen[index].elementsEqual(key.bytes) {
                     return false
                 }
                 seen[count] = key.bytes
@@ -196,7 +198,9 @@ import Musl
             value = sum
             index += 1
         }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e") { return nil }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e") {
+            return nil
+        }
         let result = negative ? -value : value
         return result >= minimum ? result : nil
     }
@@ -255,7 +259,8 @@ import Musl
         let enclosing = depth
         // Each open container: the index in `keys` where its keys begin, or -1 for an array.
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: Self.maximumOpenContainers) { open in
-            withUnsafeTemporaryAllocation(of: (start: Int32, count: Int32).self, capacity: Self.maximumOpenKeys) { keys in
+            withUnsafeTemporaryAllocation(of: (start: Int32, count: Int32).self, capacity: Self.maximumOpenKeys) {
+                keys in
                 var i = index
                 var openCount = 0
                 var keyCount = 0
@@ -265,7 +270,9 @@ import Musl
                     guard i < end else { return false }
                     let first = base[i]
                     if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-                        guard enclosing &+ openCount < Self.maximumDepth, openCount < Self.maximumOpenContainers else { return false }
+                        guard enclosing &+ openCount < Self.maximumDepth, openCount < Self.maximumOpenContainers else {
+                            return false
+                        }
                         i &+= 1
                         Self.skipWhiteSpace(base, &i, end)
                         if first == UInt8(ascii: "{") {
@@ -323,7 +330,11 @@ import Musl
                         if byte == UInt8(ascii: ",") {
                             i &+= 1
                             Self.skipWhiteSpace(base, &i, end)
-                            if keysStart >= 0 { guard Self.key(base, &i, end, keys, from: Int(keysStart), &keyCount) else { return false } }
+                            if keysStart >= 0 {
+                                guard Self.key(base, &i, end, keys, from: Int(keysStart), &keyCount) else {
+                                    return false
+                                }
+                            }
                             break
                         }
                         guard byte == (keysStart >= 0 ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return false }
@@ -369,7 +380,9 @@ import Musl
         guard keyCount &- first < maximumFastMembers, keyCount < keys.count else { return false }
         var other = first
         while other < keyCount {
-            if Int(keys[other].count) == count, memcmp(base + Int(keys[other].start), base + start, count) == 0 { return false }
+            if Int(keys[other].count) == count, memcmp(base + Int(keys[other].start), base + start, count) == 0 {
+                return false
+            }
             other &+= 1
         }
         // Lines are far shorter than 2 GiB; a longer one is left to the general parser.
@@ -397,7 +410,11 @@ import Musl
     /// `belongs`.
     @inline(__always)
     @inlinable static func runLength(
-        _ base: UnsafePointer<UInt8>, from start: Int, end: Int, flags: (UInt64) -> UInt64, belongs: (UInt8) -> Bool
+        _ base: UnsafePointer<UInt8>,
+        from start: Int,
+        end: Int,
+        flags: (UInt64) -> UInt64,
+        belongs: (UInt8) -> Bool
     ) -> Int {
         var offset = start
         while offset &+ 8 <= end {
@@ -433,7 +450,8 @@ import Musl
             case UInt8(ascii: "\\"):
                 if index &+ 1 < bytes.count {
                     switch bytes[index &+ 1] {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                        UInt8(ascii: "f"),
                         UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                         index &+= 2
                         continue
@@ -558,7 +576,9 @@ import Musl
         Self.skipWhiteSpace(base, &index, bytes.count)
     }
 
-    @inlinable @inline(__always) package func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    @inlinable @inline(__always) package func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
 }
 
 /// A key's bytes, compared with literals without making a `String`.

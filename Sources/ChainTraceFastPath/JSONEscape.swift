@@ -26,7 +26,9 @@
     ///
     /// - Returns: `nil`, or why the escape is not valid.
     @inlinable @inline(__always)
-    package static func read(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, emit: (UInt8) -> Void) -> Failure? {
+    package static func read(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, emit: (UInt8) -> Void)
+        -> Failure?
+    {
         guard index < bytes.count else { return .missingEscape(at: index) }
         let escape = bytes[index]
         index += 1
@@ -78,7 +80,8 @@
         if let failure = hex4(bytes, at: &index, into: &code) { return failure }
         if code >= 0xDC00 && code < 0xE000 { return .lowSurrogateFirst(at: index - 4) }
         if code >= 0xD800 && code < 0xDC00 {
-            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            else {
                 return .missingLowSurrogate(at: index)
             }
             index += 2

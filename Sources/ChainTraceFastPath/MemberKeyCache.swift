@@ -86,7 +86,11 @@
     /// remembered there and its colon; `end` is then just past the colon and `id` the key's id (-1 for none).
     @inline(__always)
     @inlinable package func member(
-        at position: Int, in bytes: UnsafeBufferPointer<UInt8>, from index: Int, end: inout Int, id: inout Int
+        at position: Int,
+        in bytes: UnsafeBufferPointer<UInt8>,
+        from index: Int,
+        end: inout Int,
+        id: inout Int
     ) -> Member? {
         guard position < Self.positions, let base = bytes.baseAddress else { return nil }
         let entry = entries[position]
@@ -96,10 +100,13 @@
         if length >= 8 {
             guard UInt64(littleEndian: start.loadUnaligned(as: UInt64.self)) == entry.first,
                 length == 8
-                    || UInt64(littleEndian: start.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)) == entry.last
+                    || UInt64(littleEndian: start.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self))
+                        == entry.last
             else { return nil }
         } else if index &+ 8 <= bytes.count {
-            guard UInt64(littleEndian: start.loadUnaligned(as: UInt64.self)) & entry.firstMask == entry.first else { return nil }
+            guard UInt64(littleEndian: start.loadUnaligned(as: UInt64.self)) & entry.firstMask == entry.first else {
+                return nil
+            }
         } else {
             // A short key within eight bytes of the line's end: loading a word would read past it.
             var word: UInt64 = 0
@@ -123,7 +130,11 @@
     /// of line decoding). Tested against reading the key and recalling it (`FastPathAlgorithmTests`).
     @inline(__always)
     @inlinable package func lookUp(
-        at position: Int, in bytes: UnsafeBufferPointer<UInt8>, from index: Int, end: inout Int, id: inout Int
+        at position: Int,
+        in bytes: UnsafeBufferPointer<UInt8>,
+        from index: Int,
+        end: inout Int,
+        id: inout Int
     ) -> Member? {
         guard index >= 0, index &+ 16 <= bytes.count, let base = bytes.baseAddress else { return nil }
         let start = UnsafeRawPointer(base + index)
@@ -136,15 +147,21 @@
             quote = lowFlags.trailingZeroBitCount &>> 3
         } else {
             let highFlags = JSONByteCursor.bytesNeedingALook(
-                UInt64(littleEndian: start.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+                UInt64(littleEndian: start.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            )
             guard highFlags != 0 else { return nil }
             quote = 8 &+ highFlags.trailingZeroBitCount &>> 3
         }
         // The closing quote, then the colon (within the 16 bytes: `quote` is at most 15).
-        guard quote &+ 1 < 16, base[index &+ quote] == UInt8(ascii: "\""), base[index &+ quote &+ 1] == UInt8(ascii: ":"),
+        guard quote &+ 1 < 16, base[index &+ quote] == UInt8(ascii: "\""),
+            base[index &+ quote &+ 1] == UInt8(ascii: ":"),
             let (member, keyID) = recall(
-                RawKey(bytes: UnsafeBufferPointer(start: base + (index &+ 1), count: quote &- 1)), in: bytes, from: index,
-                at: position, colonFollows: true)
+                RawKey(bytes: UnsafeBufferPointer(start: base + (index &+ 1), count: quote &- 1)),
+                in: bytes,
+                from: index,
+                at: position,
+                colonFollows: true
+            )
         else { return nil }
         end = index &+ quote &+ 2
         id = keyID
@@ -155,7 +172,9 @@
     /// bytes, as an entry's words, read from the line itself.
     @inline(__always)
     @inlinable func words(
-        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, length: Int
+        in bytes: UnsafeBufferPointer<UInt8>,
+        from start: Int,
+        length: Int
     ) -> (first: UInt64, firstMask: UInt64, last: UInt64) {
         let base = UnsafeRawPointer(bytes.baseAddress! + start)
         let firstMask: UInt64 = length >= 8 ? ~0 : (1 &<< (8 &* UInt64(length))) &- 1
@@ -168,7 +187,8 @@
             withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: base, byteCount: length) }
             first = UInt64(littleEndian: word)
         }
-        let last = length > 8 ? UInt64(littleEndian: base.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)) : 0
+        let last =
+            length > 8 ? UInt64(littleEndian: base.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)) : 0
         return (first, firstMask, last)
     }
 
@@ -177,7 +197,11 @@
     /// directly. The key is then also remembered at `position`. `nil` for a key not in the table, which the
     /// reader then gives a meaning and passes to ``remember(_:in:from:as:at:colonFollows:)``.
     @inlinable package func recall(
-        _ key: RawKey, in bytes: UnsafeBufferPointer<UInt8>, from keyStart: Int, at position: Int, colonFollows: Bool
+        _ key: RawKey,
+        in bytes: UnsafeBufferPointer<UInt8>,
+        from keyStart: Int,
+        at position: Int,
+        colonFollows: Bool
     ) -> (member: Member, id: Int)? {
         guard colonFollows, key.bytes.count <= Self.longestKey else { return nil }
         let length = key.bytes.count &+ 3
@@ -192,7 +216,11 @@
     /// there are ids left); its id, or -1 for none. Only a key with no escapes, at most ``longestKey`` bytes long
     /// and directly followed by its colon (`colonFollows`) is kept; any other clears `position`.
     @inlinable package func remember(
-        _ key: RawKey, in bytes: UnsafeBufferPointer<UInt8>, from keyStart: Int, as member: Member, at position: Int,
+        _ key: RawKey,
+        in bytes: UnsafeBufferPointer<UInt8>,
+        from keyStart: Int,
+        as member: Member,
+        at position: Int,
         colonFollows: Bool
     ) -> Int {
         guard colonFollows, key.bytes.count <= Self.longestKey else {
@@ -224,9 +252,12 @@
     @inline(__always)
     @inlinable func probe(first: UInt64, last: UInt64, length: Int) -> (slot: Int, found: Bool) {
         let mask = Self.tableSlots &- 1
-        var slot = Int(truncatingIfNeeded: ((first ^ (last &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 57) & mask
+        var slot =
+            Int(truncatingIfNeeded: ((first ^ (last &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 57) & mask
         while table[slot].length != 0 {
-            if table[slot].length == length, table[slot].first == first, table[slot].last == last { return (slot, true) }
+            if table[slot].length == length, table[slot].first == first, table[slot].last == last {
+                return (slot, true)
+            }
             slot = (slot &+ 1) & mask
         }
         return (slot, false)

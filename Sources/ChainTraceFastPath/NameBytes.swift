@@ -1,4 +1,3 @@
-
 /// The two steps the fast decoders' name lookups share: a cheap hash that picks a name's bucket, and a byte
 /// comparison that makes no `String` and calls nothing.
 @usableFromInline package enum NameBytes {
@@ -19,7 +18,9 @@
     /// Whether `count` bytes at `left` and `right` are the same, compared eight at a time: names are short, so
     /// this is a load or two, where `memcmp` would be a call.
     @inline(__always)
-    @inlinable package static func equal(_ left: UnsafePointer<UInt8>, _ right: UnsafePointer<UInt8>, count: Int) -> Bool {
+    @inlinable package static func equal(_ left: UnsafePointer<UInt8>, _ right: UnsafePointer<UInt8>, count: Int)
+        -> Bool
+    {
         var offset = 0
         while offset &+ 8 <= count {
             let a = UnsafeRawPointer(left + offset).loadUnaligned(as: UInt64.self)
@@ -42,22 +43,29 @@
     /// check. The line decoders now check most lines with `MemberKeyCache`'s key ids, a bit per key, and call
     /// this only for a line with a key that has no id (long, or one of more than 64 distinct keys).
     @inlinable package static func areDistinct(
-        _ ranges: UnsafePointer<Range<Int>>, count: Int, in bytes: UnsafeBufferPointer<UInt8>
+        _ ranges: UnsafePointer<Range<Int>>,
+        count: Int,
+        in bytes: UnsafeBufferPointer<UInt8>
     ) -> Bool {
         guard count > 1, let base = bytes.baseAddress else { return true }
         var marked: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         return withUnsafeMutableBytes(of: &marked) { raw in
             let words = raw.bindMemory(to: UInt64.self)
             func bucket(_ range: Range<Int>) -> Int {
-                range.isEmpty ? 0 : Self.bucket(count: range.count, first: base[range.lowerBound], last: base[range.upperBound &- 1])
+                range.isEmpty
+                    ? 0
+                    : Self.bucket(count: range.count, first: base[range.lowerBound], last: base[range.upperBound &- 1])
             }
             for later in 0..<count {
                 let range = ranges[later]
                 let slot = bucket(range)
                 let bit: UInt64 = 1 << UInt64(slot & 63)
                 if words[slot >> 6] & bit != 0 {
-                    for earlier in 0..<later where ranges[earlier].count == range.count && bucket(ranges[earlier]) == slot {
-                        if range.isEmpty || equal(base + ranges[earlier].lowerBound, base + range.lowerBound, count: range.count) {
+                    for earlier in 0..<later
+                    where ranges[earlier].count == range.count && bucket(ranges[earlier]) == slot {
+                        if range.isEmpty
+                            || equal(base + ranges[earlier].lowerBound, base + range.lowerBound, count: range.count)
+                        {
                             return false
                         }
                     }

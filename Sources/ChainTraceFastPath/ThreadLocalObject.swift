@@ -1,11 +1,12 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import CChainTraceSupport
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// One object per thread, made on the thread's first use and released when the thread exits, reached through a
 /// single pthread key.
@@ -45,16 +46,16 @@ import CChainTraceSupport
         // As the thread exits: the slot is emptied before the object goes, so no later use finds it there (a later
         // use makes a new object, which pthread's next round of destructors releases).
         #if canImport(Darwin)
-        let destructor: @convention(c) (UnsafeMutableRawPointer) -> Void = { pointer in
-            if chaintrace_thread_object() == pointer { chaintrace_set_thread_object(nil) }
-            Unmanaged<AnyObject>.fromOpaque(pointer).release()
-        }
+            let destructor: @convention(c) (UnsafeMutableRawPointer) -> Void = { pointer in
+                if chaintrace_thread_object() == pointer { chaintrace_set_thread_object(nil) }
+                Unmanaged<AnyObject>.fromOpaque(pointer).release()
+            }
         #else
-        let destructor: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
-            guard let pointer else { return }
-            if chaintrace_thread_object() == pointer { chaintrace_set_thread_object(nil) }
-            Unmanaged<AnyObject>.fromOpaque(pointer).release()
-        }
+            let destructor: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
+                guard let pointer else { return }
+                if chaintrace_thread_object() == pointer { chaintrace_set_thread_object(nil) }
+                Unmanaged<AnyObject>.fromOpaque(pointer).release()
+            }
         #endif
         let status = pthread_key_create(&key, destructor)
         precondition(status == 0, "ChainTrace could not create a thread-local key (pthread_key_create: \(status))")
@@ -88,7 +89,8 @@ import CChainTraceSupport
     /// first use.
     @inlinable
     package static func withSlotObject<T>(
-        of object: @autoclosure () -> ThreadLocalObject, _ body: (Value) throws -> T
+        of object: @autoclosure () -> ThreadLocalObject,
+        _ body: (Value) throws -> T
     ) rethrows -> T {
         if let pointer = chaintrace_thread_object() {
             return try Unmanaged<Value>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)

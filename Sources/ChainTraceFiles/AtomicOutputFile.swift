@@ -1,14 +1,15 @@
 import CChainTraceSupport
-import ChainTraceFastPath
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-import ChainTraceJSON
 import CZlib
+import ChainTraceFastPath
+import ChainTraceJSON
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// An output file that appears whole or not at all: written under a temporary name beside it, then renamed
 /// over `path` by ``commit()``. A run that fails calls ``discard()`` (or just ends), and `path` is untouched.
@@ -93,7 +94,8 @@ package final class AtomicOutputFile: Sendable {
         let publishing = try Self.publishing(path)
         self.publishing = publishing
         // Beside where it is renamed to (a rename does not cross file systems), or in the temporary directory.
-        let besidePath = publishing.destination ?? ((temporaryDirectory ?? Self.temporaryDirectory) + "chaintrace-output")
+        let besidePath =
+            publishing.destination ?? ((temporaryDirectory ?? Self.temporaryDirectory) + "chaintrace-output")
         let slash = besidePath.lastIndex(of: "/")
         let directory = slash.map { String(besidePath[...$0]) } ?? ""
         let name = slash.map { String(besidePath[besidePath.index(after: $0)...]) } ?? besidePath
@@ -120,8 +122,11 @@ package final class AtomicOutputFile: Sendable {
         guard descriptor >= 0 else {
             if publishing.destination == nil {
                 throw .system(
-                    file: path, expected: "a writable temporary directory to finish the output in (\(directory.dropLast()), set by TMPDIR)",
-                    code: errno)
+                    file: path,
+                    expected:
+                        "a writable temporary directory to finish the output in (\(directory.dropLast()), set by TMPDIR)",
+                    code: errno
+                )
             }
             throw .system(file: path, expected: "a writable directory", code: errno)
         }
@@ -146,12 +151,21 @@ package final class AtomicOutputFile: Sendable {
             guard flags >= 0 else {
                 // Closed (`>&-`): nothing to write into, and no file to make in its place.
                 throw FormatError(
-                    file: path, line: 0, column: 0, expected: "descriptor \(descriptor) open for writing", found: "it closed")
+                    file: path,
+                    line: 0,
+                    column: 0,
+                    expected: "descriptor \(descriptor) open for writing",
+                    found: "it closed"
+                )
             }
             guard flags & O_ACCMODE != O_RDONLY else {
                 throw FormatError(
-                    file: path, line: 0, column: 0, expected: "descriptor \(descriptor) open for writing",
-                    found: "it open only for reading")
+                    file: path,
+                    line: 0,
+                    column: 0,
+                    expected: "descriptor \(descriptor) open for writing",
+                    found: "it open only for reading"
+                )
             }
             return .descriptor(descriptor)
         }
@@ -183,7 +197,8 @@ package final class AtomicOutputFile: Sendable {
         }
         for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
             let digits = path.utf8.dropFirst(prefix.utf8.count)
-            guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            guard !digits.isEmpty, digits.count <= 9,
+                digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
             else { return nil }
             return Int32(String(decoding: digits, as: UTF8.self))
         }
@@ -226,8 +241,12 @@ package final class AtomicOutputFile: Sendable {
             var read = stat()
             if stat(input, &read) == 0, read.st_dev == target.st_dev, read.st_ino == target.st_ino {
                 throw FormatError(
-                    file: path, line: 0, column: 0, expected: "an output file that is not one of the command's inputs",
-                    found: input == path ? "an input" : "the input \(input)")
+                    file: path,
+                    line: 0,
+                    column: 0,
+                    expected: "an output file that is not one of the command's inputs",
+                    found: input == path ? "an input" : "the input \(input)"
+                )
             }
         }
     }
@@ -311,14 +330,18 @@ package final class AtomicOutputFile: Sendable {
     /// Writes the file at `source` into this one's temporary file, gzip-compressed (zlib's default level), as it
     /// streams: a megabyte at a time.
     private func compress(_ source: String) throws(FormatError) {
-        try descriptor.withLock { descriptor throws(FormatError) in try Self.compress(source, into: descriptor, naming: path) }
+        try descriptor.withLock { descriptor throws(FormatError) in
+            try Self.compress(source, into: descriptor, naming: path)
+        }
     }
 
     /// Writes the file at `source` into `descriptor` (left open), gzip-compressed, a megabyte at a time; errors
     /// name `path`.
     private static func compress(_ source: String, into descriptor: Int32, naming path: String) throws(FormatError) {
         let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw .system(file: path, expected: "to read back the file to compress it", code: errno) }
+        guard input >= 0 else {
+            throw .system(file: path, expected: "to read back the file to compress it", code: errno)
+        }
         defer { close(input) }
         let failure = { () -> (code: Int32, message: String?) in
             // zlib closes the descriptor it is given; the file's own stays open for `commit`.
@@ -341,12 +364,20 @@ package final class AtomicOutputFile: Sendable {
             }
             errno = 0
             let closed = gzclose_w(archive)
-            if failure.code == 0, closed != Z_OK { failure = (errno != 0 ? errno : EIO, closed == Z_ERRNO ? nil : "zlib error \(closed)") }
+            if failure.code == 0, closed != Z_OK {
+                failure = (errno != 0 ? errno : EIO, closed == Z_ERRNO ? nil : "zlib error \(closed)")
+            }
             return failure
         }()
         guard failure.code == 0 else {
             if let message = failure.message {
-                throw FormatError(file: path, line: 0, column: 0, expected: "to write the file compressed", found: message)
+                throw FormatError(
+                    file: path,
+                    line: 0,
+                    column: 0,
+                    expected: "to write the file compressed",
+                    found: message
+                )
             }
             throw .system(file: path, expected: "to write the file", code: failure.code)
         }

@@ -1,11 +1,11 @@
 import ChainTraceJSON
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Whole small files (definitions, single commands) read into memory.
@@ -37,11 +37,15 @@ package enum FileBytes {
     package static func directoryNames(_ path: String) throws(FormatError) -> [String]? {
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
-        guard let directory = opendir(path) else { throw .system(file: path, expected: "a readable directory", code: errno) }
+        guard let directory = opendir(path) else {
+            throw .system(file: path, expected: "a readable directory", code: errno)
+        }
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name != ".", name != ".." { names.append(name) }
         }
         return names
@@ -68,7 +72,13 @@ package enum FileBytes {
         case GLOB_NOMATCH:
             return []
         default:
-            throw FormatError(file: pattern, line: 0, column: 0, expected: "a pattern whose directories can be read", found: "an unreadable directory")
+            throw FormatError(
+                file: pattern,
+                line: 0,
+                column: 0,
+                expected: "a pattern whose directories can be read",
+                found: "an unreadable directory"
+            )
         }
     }
 }

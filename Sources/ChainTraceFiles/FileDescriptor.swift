@@ -1,10 +1,11 @@
 import ChainTraceJSON
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The one place ChainTrace reads and writes file descriptors: `read(2)` and `write(2)` retried when a signal
@@ -33,7 +34,8 @@ package enum FileDescriptor {
     /// Reads `descriptor` to its end a megabyte at a time, handing each chunk to `body`. Returns 0, or the `errno`
     /// of the read that failed; an error `body` throws ends the reading and is passed on.
     package static func readChunks<Failure: Error>(
-        _ descriptor: Int32, _ body: (ArraySlice<UInt8>) throws(Failure) -> Void
+        _ descriptor: Int32,
+        _ body: (ArraySlice<UInt8>) throws(Failure) -> Void
     ) throws(Failure) -> Int32 {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
@@ -78,7 +80,9 @@ extension FileDescriptor {
         var lines = 0
         var position: Int64 = 0
         while position < offset {
-            guard let chunk = read(descriptor, count: Int(min(1 << 20, offset - position)), at: position) else { return nil }
+            guard let chunk = read(descriptor, count: Int(min(1 << 20, offset - position)), at: position) else {
+                return nil
+            }
             if chunk.isEmpty { break }
             lines += chunk.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
             position += Int64(chunk.count)

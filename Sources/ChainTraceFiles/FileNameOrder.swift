@@ -1,4 +1,5 @@
 import ChainTraceJSON
+
 /// The order the files of a log are read in when a directory or a pattern names them: by name, with each run of
 /// decimal digits compared by its value — `traces-9999.jsonl` before `traces-10000.jsonl`, which a rotating
 /// `TraceLogSink` writes after it (its numbers have four digits up to 9 999, then as many as they need). Plain
@@ -21,7 +22,10 @@ package enum FileNameOrder {
             if isDigit(left[i]), isDigit(right[j]) {
                 let leftRun = digitRun(left, from: i)
                 let rightRun = digitRun(right, from: j)
-                if let order = compareValues(left[leftRun.significant..<leftRun.end], right[rightRun.significant..<rightRun.end]) {
+                if let order = compareValues(
+                    left[leftRun.significant..<leftRun.end],
+                    right[rightRun.significant..<rightRun.end]
+                ) {
                     return order
                 }
                 i = leftRun.end

@@ -73,7 +73,8 @@ public final class JSONLinesReader {
     /// Calls `body` with the bytes of `line`, the line ``nextLine()`` returned last.
     @inlinable
     public func withBytes<T, Failure: Error>(
-        of line: LineReader.Line, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> T
+        of line: LineReader.Line,
+        _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> T
     ) throws(Failure) -> T {
         try lines.value.withBytes(of: line, body)
     }
@@ -97,13 +98,22 @@ public final class JSONLinesReader {
             var found = error.found
             if error.stop == .endOfText, line.isTerminated {
                 let opensContainer = withBytes(of: line) { bytes in
-                    bytes.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }.map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } ?? false
+                    bytes.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }.map {
+                        $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[")
+                    } ?? false
                 }
-                found = opensContainer && lines.value.hasMore(file: file)
+                found =
+                    opensContainer && lines.value.hasMore(file: file)
                     ? "the end of the line (JSON Lines hold one whole value a line; this file spreads one over several, as a JSON document such as a chain definition does)"
                     : "the end of the line"
             }
-            throw FormatError(file: file, line: error.line, column: error.column, expected: error.expected, found: found)
+            throw FormatError(
+                file: file,
+                line: error.line,
+                column: error.column,
+                expected: error.expected,
+                found: found
+            )
         }
     }
 }

@@ -1,12 +1,12 @@
-import ChainTraceJSON
 import CZlib
+import ChainTraceJSON
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Reads a file (or bytes) a line at a time in large chunks, in constant memory, counting lines. A file that starts
@@ -57,8 +57,12 @@ public struct LineReader: ~Copyable {
         if isCompressed, offset > 0 {
             close(descriptor)
             throw FormatError(
-                file: path, line: 0, column: 0, expected: "a plain file to read from byte \(offset) (a gzip file is read whole)",
-                found: "gzip data")
+                file: path,
+                line: 0,
+                column: 0,
+                expected: "a plain file to read from byte \(offset) (a gzip file is read whole)",
+                found: "gzip data"
+            )
         }
         if offset > 0, lseek(descriptor, off_t(offset), SEEK_SET) < 0 {
             let code = errno
@@ -68,7 +72,13 @@ public struct LineReader: ~Copyable {
         if isCompressed {
             guard let reader = gzdopen(descriptor, "rb") else {
                 close(descriptor)
-                throw FormatError(file: path, line: 0, column: 0, expected: "gzip data zlib can open", found: "none (out of memory)")
+                throw FormatError(
+                    file: path,
+                    line: 0,
+                    column: 0,
+                    expected: "gzip data zlib can open",
+                    found: "none (out of memory)"
+                )
             }
             gzbuffer(reader, UInt32(Self.chunkSize))
             compressed = reader
@@ -77,7 +87,8 @@ public struct LineReader: ~Copyable {
         }
         self.descriptor = descriptor
         var status = stat()
-        plainFileIdentity = !isCompressed && fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        plainFileIdentity =
+            !isCompressed && fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
             ? FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)) : nil
         storage = .allocate(capacity: 2 * Self.chunkSize)
     }
@@ -168,7 +179,8 @@ public struct LineReader: ~Copyable {
     /// Calls `body` with the bytes of `line`, the line this reader returned last.
     @inlinable
     public func withBytes<T, Failure: Error>(
-        of line: Line, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> T
+        of line: Line,
+        _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> T
     ) throws(Failure) -> T {
         try body(UnsafeBufferPointer(rebasing: storage[line.range]))
     }
@@ -200,7 +212,9 @@ public struct LineReader: ~Copyable {
         let leftover = count - start
         discarded += start
         if leftover + Self.chunkSize > storage.count {
-            let grown = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(2 * storage.count, leftover + Self.chunkSize))
+            let grown = UnsafeMutableBufferPointer<UInt8>.allocate(
+                capacity: max(2 * storage.count, leftover + Self.chunkSize)
+            )
             grown.baseAddress!.initialize(from: storage.baseAddress! + start, count: leftover)
             storage.deallocate()
             storage = grown
@@ -220,13 +234,20 @@ public struct LineReader: ~Copyable {
                 count += max(read, 0)
                 reachedEnd = true
                 failure = FormatError(
-                    file: file, line: 0, column: 0, expected: "gzip data to the end of the file",
-                    found: code == Z_BUF_ERROR ? "the compressed data cut short" : "damaged compressed data (\(message))")
+                    file: file,
+                    line: 0,
+                    column: 0,
+                    expected: "gzip data to the end of the file",
+                    found: code == Z_BUF_ERROR
+                        ? "the compressed data cut short" : "damaged compressed data (\(message))"
+                )
                 return
             }
         } else {
             read = FileDescriptor.read(
-                descriptor, into: UnsafeMutableRawBufferPointer(start: storage.baseAddress! + count, count: Self.chunkSize))
+                descriptor,
+                into: UnsafeMutableRawBufferPointer(start: storage.baseAddress! + count, count: Self.chunkSize)
+            )
             if read < 0 {
                 reachedEnd = true
                 failure = .system(file: file, line: 0, expected: "to read the file", code: errno)

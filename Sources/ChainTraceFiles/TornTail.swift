@@ -1,4 +1,5 @@
 import ChainTraceJSON
+
 /// The last line of a JSON-Lines file that its writer did not finish: reported, not fatal.
 public struct TornTail: Sendable, Hashable, CustomStringConvertible {
     /// Its 1-based line number.
@@ -18,11 +19,18 @@ public struct TornTail: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A file of a log of several that holds no line: its writer stopped before writing the header.
-    public static let emptyFile = TornTail(line: 1, byteCount: 0, problem: "no line: the writer stopped before writing its header")
+    public static let emptyFile = TornTail(
+        line: 1,
+        byteCount: 0,
+        problem: "no line: the writer stopped before writing its header"
+    )
 
     public var description: String {
         let file = file.map { "\($0): " } ?? ""
-        if line == 1, byteCount == 0 { return file + "holds no line (the writer stopped before writing its header); ignored" }
-        return file + "line \(line) is incomplete (\(byteCount) bytes, no newline: the writer stopped mid-line); ignored"
+        if line == 1, byteCount == 0 {
+            return file + "holds no line (the writer stopped before writing its header); ignored"
+        }
+        return file
+            + "line \(line) is incomplete (\(byteCount) bytes, no newline: the writer stopped mid-line); ignored"
     }
 }

@@ -40,8 +40,12 @@ public enum ChainDiagram {
     /// The legend line explaining the shapes `graph` uses, shared by every diagram.
     static func shapesLegend(_ graph: ChainGraph) -> String {
         var parts = ["box: a handler (the chain stops where one accepts)"]
-        if graph.handlers.contains(where: { $0.role == .observer }) { parts.append("rounded dashed box: an observer (continues)") }
-        if graph.handlers.contains(where: \.isRegistry) { parts.append("folder in a dashed frame: a registry and its members") }
+        if graph.handlers.contains(where: { $0.role == .observer }) {
+            parts.append("rounded dashed box: an observer (continues)")
+        }
+        if graph.handlers.contains(where: \.isRegistry) {
+            parts.append("folder in a dashed frame: a registry and its members")
+        }
         if graph.handlers.contains(where: \.isObservedOnly) { parts.append("purple: only in the log") }
         return parts.joined(separator: " · ")
     }
@@ -50,7 +54,10 @@ public enum ChainDiagram {
     static func linkAttributes(_ link: DiagramCanvas.DrawnLink) -> [DOTGraph.Attribute] {
         var attributes: [DOTGraph.Attribute] = []
         if link.hidden > 0 {
-            attributes += [.init("style", "dashed"), .init("label", .text("⋯ \(DiagramText.plural(link.hidden, "hidden handler"))"))]
+            attributes += [
+                .init("style", "dashed"),
+                .init("label", .text("⋯ \(DiagramText.plural(link.hidden, "hidden handler"))")),
+            ]
         }
         if link.isObservedOnly { attributes.append(.init("color", "#8e44ad")) }
         return attributes

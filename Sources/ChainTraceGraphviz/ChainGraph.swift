@@ -29,8 +29,13 @@ public struct ChainGraph: Sendable, Hashable {
 
         /// Creates a handler.
         public init(
-            name: String, role: HandlerRole = .responder, registry: String? = nil, weight: Int? = nil,
-            budgetNanoseconds: Int64? = nil, isObservedOnly: Bool = false, isRegistry: Bool = false
+            name: String,
+            role: HandlerRole = .responder,
+            registry: String? = nil,
+            weight: Int? = nil,
+            budgetNanoseconds: Int64? = nil,
+            isObservedOnly: Bool = false,
+            isRegistry: Bool = false
         ) {
             self.name = name
             self.isRegistry = isRegistry
@@ -97,17 +102,31 @@ public struct ChainGraph: Sendable, Hashable {
         var lastOf: [String: String] = [:]
         for definition in definition.handlers {
             guard definition.isRegistry else {
-                handlers.append(Handler(name: definition.name, role: definition.role, budgetNanoseconds: definition.budget))
+                handlers.append(
+                    Handler(name: definition.name, role: definition.role, budgetNanoseconds: definition.budget)
+                )
                 continue
             }
             let members = RegistryOrder.arranged(definition.members ?? [], weight: \.weight)
-            handlers.append(Handler(
-                name: definition.name, role: definition.role, registry: definition.name, budgetNanoseconds: definition.budget,
-                isRegistry: true))
+            handlers.append(
+                Handler(
+                    name: definition.name,
+                    role: definition.role,
+                    registry: definition.name,
+                    budgetNanoseconds: definition.budget,
+                    isRegistry: true
+                )
+            )
             for member in members {
-                handlers.append(Handler(
-                    name: member.name, role: member.role, registry: definition.name, weight: member.weight,
-                    budgetNanoseconds: member.budget))
+                handlers.append(
+                    Handler(
+                        name: member.name,
+                        role: member.role,
+                        registry: definition.name,
+                        weight: member.weight,
+                        budgetNanoseconds: member.budget
+                    )
+                )
             }
             let order = [definition.name] + members.map(\.name)
             for (first, second) in zip(order, order.dropFirst()) { links.append(Link(from: first, to: second)) }
@@ -136,10 +155,17 @@ public struct ChainGraph: Sendable, Hashable {
         let seen = profile.handlers.filter { $0.seen > 0 }.map { statistics in
             let isRegistry = registryNames.contains(statistics.handler)
             return Handler(
-                name: statistics.handler, registry: isRegistry ? statistics.handler : statistics.registry,
-                budgetNanoseconds: statistics.budgetNanoseconds, isObservedOnly: !inferred, isRegistry: isRegistry)
+                name: statistics.handler,
+                registry: isRegistry ? statistics.handler : statistics.registry,
+                budgetNanoseconds: statistics.budgetNanoseconds,
+                isObservedOnly: !inferred,
+                isRegistry: isRegistry
+            )
         }
-        let order = Dictionary((handlers + seen).enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let order = Dictionary(
+            (handlers + seen).enumerated().map { ($1.name, $0) },
+            uniquingKeysWith: { first, _ in first }
+        )
         var newLinks: [Link] = []
         // A set beside the list: a log of thousands of entries (handlers named per instance) made this quadratic.
         var entered = Set(entries)
@@ -169,7 +195,11 @@ public struct ChainGraph: Sendable, Hashable {
         let visited = trace.hops.map { hop in
             let isRegistry = registryNames.contains(hop.handler)
             return Handler(
-                name: hop.handler, registry: isRegistry ? hop.handler : hop.registry, isObservedOnly: true, isRegistry: isRegistry)
+                name: hop.handler,
+                registry: isRegistry ? hop.handler : hop.registry,
+                isObservedOnly: true,
+                isRegistry: isRegistry
+            )
         }
         let hops = trace.hops
         let steps = zip(hops.indices, trace.hopSources).dropFirst().map { index, source in
@@ -200,7 +230,8 @@ public struct ChainGraph: Sendable, Hashable {
         for handler in handlers where !placed.contains(handler.name) {
             if let registry = handler.registry, let group = groups[registry] {
                 let left = group.filter { !placed.contains($0.name) }
-                for member in left.filter(\.isRegistry) + left.filter({ !$0.isRegistry }) where placed.insert(member.name).inserted {
+                for member in left.filter(\.isRegistry) + left.filter({ !$0.isRegistry })
+                where placed.insert(member.name).inserted {
                     result.append(member)
                 }
             } else {

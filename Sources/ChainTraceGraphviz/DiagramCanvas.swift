@@ -45,13 +45,18 @@ struct DiagramCanvas {
 
     /// Chooses the drawn handlers: all but the ignored; with a focus only those and their neighbours; then, when
     /// `heat` is given and there are more than the maximum, the hottest.
-    init(graph: ChainGraph, options: DiagramOptions, heat: ((String) -> Double)? = nil, heatUnit: String = "self time") {
+    init(graph: ChainGraph, options: DiagramOptions, heat: ((String) -> Double)? = nil, heatUnit: String = "self time")
+    {
         self.graph = graph
         var seenNames: Set<String> = []
-        let nameOfNumber = (graph.handlers.map(\.name) + graph.links.flatMap { [$0.from, $0.to] }).filter { seenNames.insert($0).inserted }
+        let nameOfNumber = (graph.handlers.map(\.name) + graph.links.flatMap { [$0.from, $0.to] }).filter {
+            seenNames.insert($0).inserted
+        }
         let numberOfName = Dictionary(uniqueKeysWithValues: nameOfNumber.enumerated().map { ($1, $0) })
         var outgoing = [[(to: Int, isObservedOnly: Bool)]](repeating: [], count: nameOfNumber.count)
-        for link in graph.links { outgoing[numberOfName[link.from]!].append((numberOfName[link.to]!, link.isObservedOnly)) }
+        for link in graph.links {
+            outgoing[numberOfName[link.from]!].append((numberOfName[link.to]!, link.isObservedOnly))
+        }
         (self.outgoing, self.nameOfNumber, self.numberOfName) = (outgoing, nameOfNumber, numberOfName)
         for (index, handler) in graph.handlers.enumerated() { idByName[handler.name] = "h\(index)" }
         var names = graph.handlers.map(\.name)
@@ -59,7 +64,11 @@ struct DiagramCanvas {
         if !ignored.isEmpty {
             let before = names.count
             names.removeAll { ignored.contains($0) }
-            if before > names.count { hiddenNotes.append("\(before - names.count) handler\(before - names.count == 1 ? "" : "s") hidden (ignored)") }
+            if before > names.count {
+                hiddenNotes.append(
+                    "\(before - names.count) handler\(before - names.count == 1 ? "" : "s") hidden (ignored)"
+                )
+            }
         }
         if !options.focus.isEmpty {
             var kept = Set(options.focus)
@@ -70,7 +79,9 @@ struct DiagramCanvas {
             let before = names.count
             names.removeAll { !kept.contains($0) }
             if before > names.count {
-                hiddenNotes.append("\(before - names.count) handler\(before - names.count == 1 ? "" : "s") outside the focus hidden")
+                hiddenNotes.append(
+                    "\(before - names.count) handler\(before - names.count == 1 ? "" : "s") outside the focus hidden"
+                )
             }
         }
         if let heat, let maximum = options.maximumHandlers, names.count > maximum {
@@ -82,7 +93,8 @@ struct DiagramCanvas {
             let hidden = names.count - maximum
             names.removeAll { !kept.contains($0) }
             hiddenNotes.append(
-                "\(hidden) of \(hidden + maximum) handlers hidden: the least \(heatUnit) (each ≤ \(DiagramText.nanoseconds(threshold))); a higher handler limit shows more")
+                "\(hidden) of \(hidden + maximum) handlers hidden: the least \(heatUnit) (each ≤ \(DiagramText.nanoseconds(threshold))); a higher handler limit shows more"
+            )
         }
         drawnNames = Set(names)
         drawn = graph.handlers.filter { drawnNames.contains($0.name) }
@@ -110,12 +122,23 @@ struct DiagramCanvas {
             var own: [DrawnLink] = []
             for link in outgoing[from] {
                 walk.reach(from: link.to) { target, hidden in
-                    own.append(DrawnLink(from: handler.name, to: nameOfNumber[target], hidden: hidden, isObservedOnly: link.isObservedOnly))
+                    own.append(
+                        DrawnLink(
+                            from: handler.name,
+                            to: nameOfNumber[target],
+                            hidden: hidden,
+                            isObservedOnly: link.isObservedOnly
+                        )
+                    )
                 }
             }
             let throughHidden = own.indices.filter { own[$0].hidden > 0 }
             if throughHidden.count > Self.maximumLinksThroughHidden {
-                let kept = Set(throughHidden.sorted { (own[$0].hidden, $0) < (own[$1].hidden, $1) }.prefix(Self.maximumLinksThroughHidden))
+                let kept = Set(
+                    throughHidden.sorted { (own[$0].hidden, $0) < (own[$1].hidden, $1) }.prefix(
+                        Self.maximumLinksThroughHidden
+                    )
+                )
                 leftOut += throughHidden.count - kept.count
                 own = own.indices.filter { own[$0].hidden == 0 || kept.contains($0) }.map { own[$0] }
             }
@@ -205,47 +228,80 @@ struct DiagramCanvas {
         var notes = hiddenNotes
         if leftOut > 0 {
             notes.append(
-                "\(leftOut) link\(leftOut == 1 ? "" : "s") through hidden handlers not drawn: each handler keeps its \(Self.maximumLinksThroughHidden) shortest")
+                "\(leftOut) link\(leftOut == 1 ? "" : "s") through hidden handlers not drawn: each handler keeps its \(Self.maximumLinksThroughHidden) shortest"
+            )
         }
         let legendRows = (legend + notes).map { "<tr><td align=\"left\">\($0)</td></tr>" }.joined()
         dot.attributes = [
             .init("rankdir", .bare("TB")), .init("nodesep", .number(0.3)), .init("ranksep", .number(0.45)),
-            .init("fontname", "Helvetica"), .init("fontsize", .number(11)), .init("labelloc", "t"), .init("labeljust", "l"),
-            .init("label", .html(
-                "<table border=\"0\" cellborder=\"0\" cellspacing=\"0\" cellpadding=\"1\"><tr><td align=\"left\"><font point-size=\"14\"><b>\(DOTText.html(title))</b></font></td></tr>\(legendRows)</table>")),
+            .init("fontname", "Helvetica"), .init("fontsize", .number(11)), .init("labelloc", "t"),
+            .init("labeljust", "l"),
+            .init(
+                "label",
+                .html(
+                    "<table border=\"0\" cellborder=\"0\" cellspacing=\"0\" cellpadding=\"1\"><tr><td align=\"left\"><font point-size=\"14\"><b>\(DOTText.html(title))</b></font></td></tr>\(legendRows)</table>"
+                )
+            ),
         ]
-        dot.nodeDefaults = [.init("shape", "box"), .init("style", "filled"), .init("fillcolor", "white"), .init("fontname", "Helvetica"), .init("fontsize", .number(11))]
-        dot.edgeDefaults = [.init("fontname", "Helvetica"), .init("fontsize", .number(9)), .init("arrowsize", .number(0.7))]
-        dot.addNode(Self.entryID, [.init("shape", "circle"), .init("label", "in"), .init("width", .number(0.35)), .init("fixedsize", .bare("true")), .init("fillcolor", "#eeeeee"), .init("tooltip", "where commands enter")])
+        dot.nodeDefaults = [
+            .init("shape", "box"), .init("style", "filled"), .init("fillcolor", "white"),
+            .init("fontname", "Helvetica"), .init("fontsize", .number(11)),
+        ]
+        dot.edgeDefaults = [
+            .init("fontname", "Helvetica"), .init("fontsize", .number(9)), .init("arrowsize", .number(0.7)),
+        ]
+        dot.addNode(
+            Self.entryID,
+            [
+                .init("shape", "circle"), .init("label", "in"), .init("width", .number(0.35)),
+                .init("fixedsize", .bare("true")), .init("fillcolor", "#eeeeee"),
+                .init("tooltip", "where commands enter"),
+            ]
+        )
         for handler in drawn { dot.addNode(id(of: handler.name), node(handler)) }
         for (index, registry) in graph.registries.enumerated() {
             let members = registry.members.filter(isDrawn)
             guard !members.isEmpty else { continue }
-            dot.subgraphs.append(DOTGraph.Subgraph(
-                id: "cluster_registry\(index)",
-                attributes: [
-                    .init("label", .html("registry <b>\(DOTText.htmlName(registry.name))</b> — asked in weight order")),
-                    .init("style", "rounded,dashed"), .init("color", "#7a7a7a"), .init("fontsize", .number(10)),
-                ],
-                nodeIDs: members.map(id(of:))))
+            dot.subgraphs.append(
+                DOTGraph.Subgraph(
+                    id: "cluster_registry\(index)",
+                    attributes: [
+                        .init(
+                            "label",
+                            .html("registry <b>\(DOTText.htmlName(registry.name))</b> — asked in weight order")
+                        ),
+                        .init("style", "rounded,dashed"), .init("color", "#7a7a7a"), .init("fontsize", .number(10)),
+                    ],
+                    nodeIDs: members.map(id(of:))
+                )
+            )
         }
         let rows = rows(links: links, length: options.rowLength)
         var wraps: Set<String> = []
         for (index, row) in rows.enumerated() {
-            dot.subgraphs.append(DOTGraph.Subgraph(id: "row\(index)", attributes: [.init("rank", "same")], nodeIDs: row.map(id(of:))))
+            dot.subgraphs.append(
+                DOTGraph.Subgraph(id: "row\(index)", attributes: [.init("rank", "same")], nodeIDs: row.map(id(of:)))
+            )
         }
         // Rows read like text: each starts under the one before (an invisible, heavy edge), and the link from a
         // row's end to the next row's start pulls on nothing.
         for (row, next) in zip(rows, rows.dropFirst()) {
-            guard let last = row.last, let first = next.first, links.contains(where: { $0.from == last && $0.to == first })
+            guard let last = row.last, let first = next.first,
+                links.contains(where: { $0.from == last && $0.to == first })
             else { continue }
             wraps.insert(last + "\u{0}" + first)
-            dot.addEdge(from: id(of: row[0]), to: id(of: next[0]), [.init("style", "invis"), .init("weight", .bare("100"))])
+            dot.addEdge(
+                from: id(of: row[0]),
+                to: id(of: next[0]),
+                [.init("style", "invis"), .init("weight", .bare("100"))]
+            )
         }
         for entry in drawnEntries() { dot.addEdge(from: Self.entryID, to: id(of: entry.name), entryLink(entry)) }
         for drawnLink in links {
             var attributes = link(drawnLink)
-            if wraps.contains(drawnLink.from + "\u{0}" + drawnLink.to) { attributes.append(.init("weight", .bare("0"))) }
+            if wraps.contains(drawnLink.from + "\u{0}" + drawnLink.to) {
+                attributes.append(.init("weight", .bare("0")))
+            }
             dot.addEdge(from: id(of: drawnLink.from), to: id(of: drawnLink.to), attributes)
         }
         extra(&dot)

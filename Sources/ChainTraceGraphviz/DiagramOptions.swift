@@ -17,7 +17,10 @@ public struct DiagramOptions: Sendable, Hashable {
 
     /// Rows of 10, at most 80 handlers in profiles (as pprof's default node count), no focus, the standard rule.
     public init(
-        rowLength: Int = 10, maximumHandlers: Int? = 80, focus: [String] = [], ignore: [String] = [],
+        rowLength: Int = 10,
+        maximumHandlers: Int? = 80,
+        focus: [String] = [],
+        ignore: [String] = [],
         slowRule: SlowHandlerRule = .standard
     ) {
         self.rowLength = max(rowLength, 2)

@@ -1,16 +1,20 @@
-import ChainTraceJSON
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceJSON
 
 /// Numbers, times and colours as the diagrams write them.
 enum DiagramText {
     static func nanoseconds(_ value: Double) -> String { DurationText.format(nanoseconds: Int64(saturating: value)) }
 
-    static func nanoseconds<Value: BinaryInteger>(_ value: Value) -> String { DurationText.format(nanoseconds: Int64(clamping: value)) }
+    static func nanoseconds<Value: BinaryInteger>(_ value: Value) -> String {
+        DurationText.format(nanoseconds: Int64(clamping: value))
+    }
 
     static func percent(_ fraction: Double) -> String {
         let value = fraction * 100
-        return (value >= 10 || value == 0 ? String(Int(saturating: value)) : DOTText.number((value * 10).rounded() / 10)) + "%"
+        return
+            (value >= 10 || value == 0 ? String(Int(saturating: value)) : DOTText.number((value * 10).rounded() / 10))
+            + "%"
     }
 
     static func plural(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
@@ -25,10 +29,11 @@ enum DiagramText {
             let start = Double(pair.0)
             return Int((start + (Double(pair.1) - start) * t).rounded())
         }
-        return "#" + parts.map { (part: Int) -> String in
-            let hex = String(part, radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
+        return "#"
+            + parts.map { (part: Int) -> String in
+                let hex = String(part, radix: 16)
+                return hex.count == 1 ? "0" + hex : hex
+            }.joined()
     }
 
     /// A chain's name for a title: "(unnamed chain)" for the empty name, which `traceHop` records when it is given

@@ -1,13 +1,13 @@
-import ChainTraceFastPath
 internal import CGraphviz
 import ChainTrace
+import ChainTraceFastPath
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Lays out DOT text and draws it as SVG, PNG or PDF through libgvc, in-process.
@@ -31,13 +31,18 @@ public enum GraphvizRenderer {
     /// - Throws: ``GraphvizError`` when the text does not parse, a plugin is missing, layout or drawing fails, or a
     ///   PNG would exceed ``maximumPNGSide`` pixels on a side.
     public static func render(
-        _ dot: String, as format: GraphvizFormat, capturingStandardError: Bool = false
+        _ dot: String,
+        as format: GraphvizFormat,
+        capturingStandardError: Bool = false
     ) throws(GraphvizError) -> GraphvizOutput {
         if format == .dot { return GraphvizOutput(bytes: Array(dot.utf8), warnings: []) }
         return try session.withLock { (session: inout GraphvizSession) throws(GraphvizError) -> GraphvizOutput in
             try session.render(
-                dot, format: format.rawValue, pixelLimit: format == .png ? maximumPNGSide : nil,
-                capturingStandardError: capturingStandardError)
+                dot,
+                format: format.rawValue,
+                pixelLimit: format == .png ? maximumPNGSide : nil,
+                capturingStandardError: capturingStandardError
+            )
         }
     }
 
@@ -67,7 +72,10 @@ struct GraphvizSession: @unchecked Sendable {  // Sendable: reached only through
     private var context: OpaquePointer?
 
     mutating func render(
-        _ dot: String, format: String, pixelLimit: Int?, capturingStandardError: Bool
+        _ dot: String,
+        format: String,
+        pixelLimit: Int?,
+        capturingStandardError: Bool
     ) throws(GraphvizError) -> GraphvizOutput {
         let capture = capturingStandardError ? StandardErrorCapture() : nil
         capturedMessages = []
@@ -97,14 +105,19 @@ struct GraphvizSession: @unchecked Sendable {  // Sendable: reached only through
         }
     }
 
-    private static func draw(_ dot: String, format: String, context: OpaquePointer, pixelLimit: Int?) throws(GraphvizError) -> GraphvizOutput {
+    private static func draw(_ dot: String, format: String, context: OpaquePointer, pixelLimit: Int?)
+        throws(GraphvizError) -> GraphvizOutput
+    {
         _ = agreseterrors()
         guard let graph = dot.withCString({ agmemread($0) }) else { throw GraphvizError(kind: .syntax, messages: []) }
         defer { _ = agclose(graph) }
         guard gvLayout(context, graph, "dot") == 0 else { throw GraphvizError(kind: .layout, messages: []) }
         defer { _ = gvFreeLayout(context, graph) }
         if let pixelLimit, let size = pixelSize(of: graph), size.width > pixelLimit || size.height > pixelLimit {
-            throw GraphvizError(kind: .tooLarge(widthPixels: size.width, heightPixels: size.height, limit: pixelLimit), messages: [])
+            throw GraphvizError(
+                kind: .tooLarge(widthPixels: size.width, heightPixels: size.height, limit: pixelLimit),
+                messages: []
+            )
         }
         var data: UnsafeMutablePointer<CChar>?
         var length: UInt32 = 0
@@ -115,7 +128,9 @@ struct GraphvizSession: @unchecked Sendable {  // Sendable: reached only through
         // Graphviz reports some errors (a label it cannot read, say) and draws on with a substitute: an error is an
         // error, never a silently different picture.
         if agerrors() >= Int32(bitPattern: AGERR.rawValue) { throw GraphvizError(kind: .render, messages: []) }
-        let bytes = data.withMemoryRebound(to: UInt8.self, capacity: Int(length)) { Array(UnsafeBufferPointer(start: $0, count: Int(length))) }
+        let bytes = data.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
+            Array(UnsafeBufferPointer(start: $0, count: Int(length)))
+        }
         return GraphvizOutput(bytes: bytes, warnings: [])
     }
 
@@ -126,14 +141,19 @@ struct GraphvizSession: @unchecked Sendable {  // Sendable: reached only through
         let numbers = String(cString: box).split(whereSeparator: { $0 == "," || $0 == " " }).compactMap { Double($0) }
         guard numbers.count == 4 else { return nil }
         let scale = 96.0 / 72.0
-        return (Int(((numbers[2] - numbers[0]) * scale).rounded(.up)) + 8, Int(((numbers[3] - numbers[1]) * scale).rounded(.up)) + 8)
+        return (
+            Int(((numbers[2] - numbers[0]) * scale).rounded(.up)) + 8,
+            Int(((numbers[3] - numbers[1]) * scale).rounded(.up)) + 8
+        )
     }
 
     /// The context, made once, with the dot layout and the format's renderer checked.
     private mutating func preparedContext(format: String) throws(GraphvizError) -> OpaquePointer {
         if context == nil {
             context = gvContext()
-            if let context, !Self.hasPlugin(context, kind: "layout", named: "dot") { Self.loadPluginsDirectly(into: context) }
+            if let context, !Self.hasPlugin(context, kind: "layout", named: "dot") {
+                Self.loadPluginsDirectly(into: context)
+            }
         }
         guard let context else { throw GraphvizError(kind: .pluginMissing("layout"), messages: ["gvContext() failed"]) }
         guard Self.hasPlugin(context, kind: "layout", named: "dot") else {
@@ -162,16 +182,18 @@ struct GraphvizSession: @unchecked Sendable {  // Sendable: reached only through
     /// the loaded `libgvc` (`…/graphviz/libgvplugin_*.so.6`), or from `GVBINDIR`, instead.
     private static func loadPluginsDirectly(into context: OpaquePointer) {
         #if canImport(Darwin)
-        let suffix = ".6.dylib"
+            let suffix = ".6.dylib"
         #else
-        let suffix = ".so.6"
+            let suffix = ".so.6"
         #endif
         var directories: [String] = []
         if let configured = getenv("GVBINDIR") { directories.append(String(cString: configured) + "/") }
         directories += pluginDirectoriesOfLoadedLibrary()
         for plugin in ["core", "dot_layout", "pango"] {
             for directory in directories {
-                guard let handle = dlopen(directory + "libgvplugin_\(plugin)" + suffix, RTLD_NOW | RTLD_LOCAL) else { continue }
+                guard let handle = dlopen(directory + "libgvplugin_\(plugin)" + suffix, RTLD_NOW | RTLD_LOCAL) else {
+                    continue
+                }
                 if let symbol = dlsym(handle, "gvplugin_\(plugin)_LTX_library") {
                     gvAddLibrary(context, symbol.assumingMemoryBound(to: gvplugin_library_t.self))
                 }
@@ -190,7 +212,8 @@ struct GraphvizSession: @unchecked Sendable {  // Sendable: reached only through
         var line = [CChar](repeating: 0, count: 4096)
         while fgets(&line, Int32(line.count), maps) != nil {
             let text = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            guard let slash = text.firstIndex(of: "/"), text.split(separator: "/").last?.hasPrefix("libgvc.") == true else { continue }
+            guard let slash = text.firstIndex(of: "/"), text.split(separator: "/").last?.hasPrefix("libgvc.") == true
+            else { continue }
             let path = text[slash...].trimmingCharacters()
             let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) + "/graphviz/"
             if !directories.contains(directory) { directories.append(directory) }

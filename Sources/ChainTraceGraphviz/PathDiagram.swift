@@ -6,7 +6,9 @@ extension ChainDiagram {
     /// grey; and, when nobody took the command, an explicit "fell off the end".
     ///
     /// Handlers and links the trace went along but `graph` lacks are added (drawn purple).
-    public static func path(_ trace: Trace, over graph: ChainGraph, options: DiagramOptions = DiagramOptions()) -> DOTGraph {
+    public static func path(_ trace: Trace, over graph: ChainGraph, options: DiagramOptions = DiagramOptions())
+        -> DOTGraph
+    {
         var graph = graph
         graph.addObserved(trace)
         let canvas = DiagramCanvas(graph: graph, options: options)
@@ -20,7 +22,9 @@ extension ChainDiagram {
         let outcome = trace.outcome
         let name = trace.commandID.map { "\(trace.commandKind) \($0)" } ?? trace.commandKind
         var legend = [
-            DOTText.html("\(outcome) · \(DiagramText.plural(hops.count, "hop")) in \(DiagramText.nanoseconds(trace.duration)) · entry \(trace.entry)"),
+            DOTText.html(
+                "\(outcome) · \(DiagramText.plural(hops.count, "hop")) in \(DiagramText.nanoseconds(trace.duration)) · entry \(trace.entry)"
+            ),
             "numbers: hop order · double border: accepted · red: failed · grey: not visited · times: self / inclusive",
             shapesLegend(graph),
         ]
@@ -35,20 +39,30 @@ extension ChainDiagram {
                 var lines: [String] = []
                 for number in numbers {
                     let hop = hops[number - 1]
-                    var line = "#\(number) \(hop.decision.rawValue) · \(DiagramText.nanoseconds(hop.selfDuration)) / \(DiagramText.nanoseconds(hop.inclusiveDuration))"
+                    var line =
+                        "#\(number) \(hop.decision.rawValue) · \(DiagramText.nanoseconds(hop.selfDuration)) / \(DiagramText.nanoseconds(hop.inclusiveDuration))"
                     // A failed hop's reason is its error, shown in red below.
                     if let reason = hop.reason, hop.decision != .failed { line += " · " + DOTText.html(reason) }
                     lines.append(line)
                 }
                 if case .failed(let failing, let error) = outcome, failing == handler.name {
                     lines.append("<font color=\"#b00020\">error: \(DOTText.html(error))</font>")
-                    attributes += [.init("color", "#b00020"), .init("penwidth", .number(2)), .init("fillcolor", "#fde2e2")]
+                    attributes += [
+                        .init("color", "#b00020"), .init("penwidth", .number(2)), .init("fillcolor", "#fde2e2"),
+                    ]
                 } else if outcome.acceptingHandler == handler.name {
-                    attributes += [.init("peripheries", .bare("2")), .init("penwidth", .number(1.5)), .init("fillcolor", "#dff3e3")]
+                    attributes += [
+                        .init("peripheries", .bare("2")), .init("penwidth", .number(1.5)),
+                        .init("fillcolor", "#dff3e3"),
+                    ]
                 } else {
-                    attributes += [.init("fillcolor", hops[numbers[0] - 1].decision == .continued ? "#fff4d6" : "#e7f0fb")]
+                    attributes += [
+                        .init("fillcolor", hops[numbers[0] - 1].decision == .continued ? "#fff4d6" : "#e7f0fb")
+                    ]
                 }
-                attributes.append(.init("label", DiagramText.label(name: handler.name, lines: roleLines(of: handler) + lines)))
+                attributes.append(
+                    .init("label", DiagramText.label(name: handler.name, lines: roleLines(of: handler) + lines))
+                )
                 return attributes
             },
             link: { link in
@@ -57,25 +71,44 @@ extension ChainDiagram {
                 }
                 return [
                     .init("color", "#1f5fbf"), .init("penwidth", .number(2)),
-                    .init("label", .text(numbers.map(String.init).joined(separator: ", "))), .init("fontcolor", "#1f5fbf"),
+                    .init("label", .text(numbers.map(String.init).joined(separator: ", "))),
+                    .init("fontcolor", "#1f5fbf"),
                 ]
             },
             entryLink: { entry in
                 entry.name == hops.first?.handler
-                    ? [.init("color", "#1f5fbf"), .init("penwidth", .number(2)), .init("label", "1"), .init("fontcolor", "#1f5fbf")]
+                    ? [
+                        .init("color", "#1f5fbf"), .init("penwidth", .number(2)), .init("label", "1"),
+                        .init("fontcolor", "#1f5fbf"),
+                    ]
                     : [.init("color", "#c8c8c8")]
             },
             extra: { dot in
                 guard case .fellOffTheEnd = outcome else { return }
-                dot.addNode("end", [
-                    .init("shape", "octagon"), .init("fillcolor", "#fff0c2"), .init("color", "#b58900"),
-                    .init("label", .html("<b>fell off the end</b><br/><font point-size=\"9\">no handler accepted</font>")),
-                ])
+                dot.addNode(
+                    "end",
+                    [
+                        .init("shape", "octagon"), .init("fillcolor", "#fff0c2"), .init("color", "#b58900"),
+                        .init(
+                            "label",
+                            .html("<b>fell off the end</b><br/><font point-size=\"9\">no handler accepted</font>")
+                        ),
+                    ]
+                )
                 if let last = hops.last?.handler, canvas.isDrawn(last) {
-                    dot.addEdge(from: canvas.id(of: last), to: "end", [.init("color", "#b58900"), .init("style", "dashed"), .init("penwidth", .number(2))])
+                    dot.addEdge(
+                        from: canvas.id(of: last),
+                        to: "end",
+                        [.init("color", "#b58900"), .init("style", "dashed"), .init("penwidth", .number(2))]
+                    )
                 } else {
-                    dot.addEdge(from: DiagramCanvas.entryID, to: "end", [.init("color", "#b58900"), .init("style", "dashed")])
+                    dot.addEdge(
+                        from: DiagramCanvas.entryID,
+                        to: "end",
+                        [.init("color", "#b58900"), .init("style", "dashed")]
+                    )
                 }
-            })
+            }
+        )
     }
 }

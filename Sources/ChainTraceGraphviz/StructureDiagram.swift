@@ -10,11 +10,14 @@ extension ChainDiagram {
             ],
             options: options,
             node: { handler in
-                roleAttributes(of: handler) + [.init("label", DiagramText.label(name: handler.name, lines: roleLines(of: handler)))]
+                roleAttributes(of: handler) + [
+                    .init("label", DiagramText.label(name: handler.name, lines: roleLines(of: handler)))
+                ]
             },
             link: linkAttributes,
             entryLink: { entry in
                 entry.hidden > 0 ? [.init("style", "dashed"), .init("label", .text("⋯ \(entry.hidden) hidden"))] : []
-            })
+            }
+        )
     }
 }

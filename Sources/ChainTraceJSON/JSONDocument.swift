@@ -1,4 +1,3 @@
-
 /// A JSON file read whole, which remembers where each of its values starts so that errors about what a value
 /// *means* (an unknown handler, a bad rule) can name its line and column, not only errors of syntax.
 ///
@@ -27,10 +26,16 @@ package struct JSONDocument: Sendable {
             var found = error.found
             if error.stop == .anotherValue, error.column == 1 {
                 // A second value at the start of a line: JSON Lines, as trace logs and command streams are.
-                found = "\(found), a second value (JSON Lines, one value a line, as a trace log or a command stream holds)"
+                found =
+                    "\(found), a second value (JSON Lines, one value a line, as a trace log or a command stream holds)"
             }
             throw FormatError(
-                file: file, line: error.line + firstLine - 1, column: error.column, expected: error.expected, found: found)
+                file: file,
+                line: error.line + firstLine - 1,
+                column: error.column,
+                expected: error.expected,
+                found: found
+            )
         }
         var starts = [0]
         for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }

@@ -1,4 +1,3 @@
-
 /// JSON text that could not be read: where, what was expected and what was found.
 package struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// 1-based line of the problem within the text parsed.

@@ -18,7 +18,9 @@ package struct JSONParser {
     ///   - line: The line number of the text's first byte, for error positions.
     ///   - enclosingDepth: How many objects and arrays the text stands in, counted against the nesting limit
     ///     (for a value cut out of a larger document).
-    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, line: Int = 1, enclosingDepth: Int = 0) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, line: Int = 1, enclosingDepth: Int = 0)
+        throws(JSONParseError) -> JSONValue
+    {
         var parser = JSONParser(bytes: bytes, firstLine: line)
         parser.skipWhiteSpace()
         let value = try parser.parseValue(depth: enclosingDepth)
@@ -28,7 +30,9 @@ package struct JSONParser {
     }
 
     /// Parses a whole document and remembers where each value starts, for errors about its meaning.
-    package static func parseDocument(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> (JSONValue, [String: Int]) {
+    package static func parseDocument(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> (
+        JSONValue, [String: Int]
+    ) {
         var parser = JSONParser(bytes: bytes, firstLine: 1)
         parser.offsets = [:]
         parser.skipWhiteSpace()
@@ -59,9 +63,15 @@ package struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw error(expected: "a JSON value")
         }
@@ -88,7 +98,11 @@ package struct JSONParser {
             if offsets != nil { path.append(path.isEmpty ? key : ".\(key)") }
             // One hash lookup inserts the member and tells whether its name came before.
             if members.updateValue(try parseValue(depth: depth), forKey: key) != nil {
-                throw error(expected: "each member name once in an object", at: keyStart, found: "\"\(key.prefix(40))\" a second time")
+                throw error(
+                    expected: "each member name once in an object",
+                    at: keyStart,
+                    found: "\"\(key.prefix(40))\" a second time"
+                )
             }
             if offsets != nil { path.removeLast() }
             skipWhiteSpace()
@@ -322,7 +336,11 @@ package struct JSONParser {
             }
         }
         return JSONParseError(
-            line: line, column: position - lineStart + 1, expected: expected, found: found,
-            stop: foundText == nil && position >= bytes.count ? .endOfText : .other)
+            line: line,
+            column: position - lineStart + 1,
+            expected: expected,
+            found: found,
+            stop: foundText == nil && position >= bytes.count ? .endOfText : .other
+        )
     }
 }

@@ -263,7 +263,9 @@ struct TextKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func encodeNil(forKey key: Key) throws { if begin(key) { writer.json.append("null") } }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { if begin(key) { writer.json.append(value ? "true" : "false") } }
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        if begin(key) { writer.json.append(value ? "true" : "false") }
+    }
     mutating func encode(_ value: String, forKey key: Key) throws { if begin(key) { writer.json.write(value) } }
     mutating func encode(_ value: Double, forKey key: Key) throws { if begin(key) { writer.write(value) } }
     mutating func encode(_ value: Float, forKey key: Key) throws { if begin(key) { writer.write(Double(value)) } }
@@ -272,7 +274,9 @@ struct TextKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Int16, forKey key: Key) throws { if begin(key) { writer.json.write(Int64(value)) } }
     mutating func encode(_ value: Int32, forKey key: Key) throws { if begin(key) { writer.json.write(Int64(value)) } }
     mutating func encode(_ value: Int64, forKey key: Key) throws { if begin(key) { writer.json.write(value) } }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { if begin(key) { writer.write(unsigned: UInt64(value)) } }
+    mutating func encode(_ value: UInt, forKey key: Key) throws {
+        if begin(key) { writer.write(unsigned: UInt64(value)) }
+    }
     mutating func encode(_ value: UInt8, forKey key: Key) throws { if begin(key) { writer.json.write(Int64(value)) } }
     mutating func encode(_ value: UInt16, forKey key: Key) throws { if begin(key) { writer.json.write(Int64(value)) } }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { if begin(key) { writer.json.write(Int64(value)) } }
@@ -331,7 +335,9 @@ struct TextUnkeyedContainer: UnkeyedEncodingContainer {
         if begin() { try writer.encodeInNewSlot(value, codingPath: codingPath) }
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         _ = begin()
         return SlotEncoder(writer: writer, slot: writer.newSlot(), codingPath: codingPath).container(keyedBy: keyType)
     }

@@ -1,4 +1,3 @@
-
 /// Writes JSON text with object keys in sorted order, so the same value always gives the same bytes.
 package struct JSONWriter {
     /// The bytes written so far.
@@ -85,7 +84,8 @@ package struct JSONWriter {
         // Most names and ids need no escape: copied at once.
         var text = text
         let copied = text.withUTF8 { utf8 -> Bool in
-            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0xEF {
+            for byte in utf8
+            where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0xEF {
                 return false
             }
             bytes.append(UInt8(ascii: "\""))
@@ -162,7 +162,8 @@ package struct JSONWriter {
         let text = String(number)
         append(text)
         // Bytes, not characters: a character walk is several times slower on these few ASCII bytes.
-        if !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
+        {
             append(".0")
         }
     }

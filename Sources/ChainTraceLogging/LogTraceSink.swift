@@ -1,5 +1,5 @@
-import ChainTraceJSON
 public import ChainTrace
+import ChainTraceJSON
 public import Logging
 
 /// Writes recorded traces through swift-log: one line per trace (its path and outcome) or one per hop, at a
@@ -48,7 +48,11 @@ public final class LogTraceSink: TraceSink {
         switch granularity {
         case .perTrace:
             let path = trace.path.isEmpty ? "no handler" : trace.path.map(shown).joined(separator: " → ")
-            logger.log(level: level, "\(name): \(path) (\(shown("\(trace.outcome)"))) in \(trace.duration)ns", metadata: common)
+            logger.log(
+                level: level,
+                "\(name): \(path) (\(shown("\(trace.outcome)"))) in \(trace.duration)ns",
+                metadata: common
+            )
         case .perHop:
             for hop in trace.hops {
                 var metadata = common
@@ -59,7 +63,11 @@ public final class LogTraceSink: TraceSink {
                 metadata["chaintrace.inclusive_ns"] = "\(hop.inclusiveDuration)"
                 if let reason = hop.reason { metadata["chaintrace.reason"] = "\(shown(reason))" }
                 if let registry = hop.registry { metadata["chaintrace.registry"] = "\(shown(registry))" }
-                logger.log(level: level, "\(name) hop \(hop.position + 1) \(shown(hop.handler)): \(hop.decision.rawValue)", metadata: metadata)
+                logger.log(
+                    level: level,
+                    "\(name) hop \(hop.position + 1) \(shown(hop.handler)): \(hop.decision.rawValue)",
+                    metadata: metadata
+                )
             }
         }
     }

@@ -1,10 +1,10 @@
-import ChainTraceTraceLog
+import ChainTrace
 import ChainTraceAnalysis
+import ChainTraceDefinitions
+import ChainTraceFastPath
 import ChainTraceFiles
 import ChainTraceJSON
-import ChainTraceFastPath
-import ChainTrace
-import ChainTraceDefinitions
+import ChainTraceTraceLog
 
 /// A command stream read and decoded ahead of the replay on a thread of its own — and, while that thread is
 /// behind, by the replaying thread too: how a replay decodes on both cores while it sends.
@@ -67,7 +67,12 @@ package final class CommandReadAhead {
                 guard let (line, item) = try stream.next() else { return nil }
                 return Entry(line: line, item: item, error: nil, file: stream.readsSeveralFiles ? stream.file : nil)
             } catch {
-                return Entry(line: error.line, item: nil, error: error, file: stream.readsSeveralFiles ? stream.file : nil)
+                return Entry(
+                    line: error.line,
+                    item: nil,
+                    error: error,
+                    file: stream.readsSeveralFiles ? stream.file : nil
+                )
             }
         }
     }
@@ -219,28 +224,45 @@ package final class CommandReadAhead {
     ///   - callerDecodes: Read batches on the caller's thread while the reading thread is behind, where the
     ///     stream can be read twice.
     package init(
-        _ stream: CommandStreamReader, readsPastErrors: Bool, batchSize: Int = 1024, batchBytes: Int? = nil,
-        batchesAhead: Int = 4, callerDecodes: Bool = true
+        _ stream: CommandStreamReader,
+        readsPastErrors: Bool,
+        batchSize: Int = 1024,
+        batchBytes: Int? = nil,
+        batchesAhead: Int = 4,
+        callerDecodes: Bool = true
     ) {
         let firstSize = max(1, batchSize)
         self.batchesAhead = max(1, batchesAhead)
         // The first batch here: until a line is read, it is not known whether the stream is a trace log (which
         // has no second reader).
         let startBytes = stream.bytesRead
-        let reader = BatchReader(stream, position: 0, firstSize: firstSize, size: firstSize, readsPastErrors: readsPastErrors)
+        let reader = BatchReader(
+            stream,
+            position: 0,
+            firstSize: firstSize,
+            size: firstSize,
+            readsPastErrors: readsPastErrors
+        )
         let (first, last) = reader.read(0)
         firstBatchBytes = stream.bytesRead
         readsTraceLog = stream.isTraceLog
         let size = Self.laterBatchSize(
-            firstSize: firstSize, bytes: firstBatchBytes - startBytes, lines: first.count, batchBytes: batchBytes)
+            firstSize: firstSize,
+            bytes: firstBatchBytes - startBytes,
+            lines: first.count,
+            batchBytes: batchBytes
+        )
         reader.size = size
         taking = UncheckedCell.make(Taking(current: first, done: first.isEmpty && last))
         var shared = Shared()
         if last { shared.end = 1 }
         self.shared = ConditionLock(shared)
         workOrder = LockedValue(())
-        helper = !last && callerDecodes
-            ? stream.sibling().map { BatchReader($0, position: 0, firstSize: firstSize, size: size, readsPastErrors: readsPastErrors) } : nil
+        helper =
+            !last && callerDecodes
+            ? stream.sibling().map {
+                BatchReader($0, position: 0, firstSize: firstSize, size: size, readsPastErrors: readsPastErrors)
+            } : nil
         guard !last else { return }
         let (lock, lent, ahead, bytes, order) = (self.shared, reader, self.batchesAhead, threadBytes, workOrder)
         thread = JoinableThread(running: {
@@ -249,7 +271,8 @@ package final class CommandReadAhead {
                 // A batch while there is room, else queued work; past the stream's end the thread stays for queued
                 // work until it is stopped.
                 let number: Int? = lock.withLock(whenever: {
-                    $0.cancelled || !$0.queuedWork.isEmpty || ($0.nextNumber < $0.end && $0.nextNumber - $0.wanted < ahead)
+                    $0.cancelled || !$0.queuedWork.isEmpty
+                        || ($0.nextNumber < $0.end && $0.nextNumber - $0.wanted < ahead)
                 }) { state, waited in
                     if waited { state.threadWaitedForRoom = true }
                     guard !state.cancelled else { return nil }
@@ -343,7 +366,9 @@ package final class CommandReadAhead {
                     }
                     continue
                 case .wait:
-                    step = shared.withLock(whenever: { $0.ready[$0.wanted] != nil || $0.wanted >= $0.end }) { state, _ in
+                    step = shared.withLock(whenever: { $0.ready[$0.wanted] != nil || $0.wanted >= $0.end }) {
+                        state,
+                        _ in
                         Self.step(&state, helps: false, ahead: ahead)
                     }
                     continue

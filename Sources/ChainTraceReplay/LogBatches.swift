@@ -1,8 +1,8 @@
-import ChainTraceTraceLog
-import ChainTraceDefinitions
-import ChainTraceAnalysis
 import ChainTrace
+import ChainTraceAnalysis
+import ChainTraceDefinitions
 import ChainTraceFastPath
+import ChainTraceTraceLog
 
 /// A replay's traces on their way to its trace log while the stream is read ahead: gathered into batches that the
 /// reading thread records whenever it would otherwise wait (``CommandReadAhead/queue(_:)``), or the replaying

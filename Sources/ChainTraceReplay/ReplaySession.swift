@@ -1,9 +1,9 @@
+public import ChainTrace
 import ChainTraceAnalysis
+public import ChainTraceDefinitions
+import ChainTraceFastPath
 import ChainTraceFiles
 import ChainTraceJSON
-import ChainTraceFastPath
-public import ChainTrace
-public import ChainTraceDefinitions
 public import ChainTraceTraceLog
 
 /// Replays a command stream through a chain built from a definition — the engine of `chaintrace replay`.
@@ -137,14 +137,29 @@ public final class ReplaySession {
         // here, in order.
         // The file every line of a stream of one file is in (a trace log of several names each line's file).
         let streamFile = stream.file
-        let readAhead = options.readsInLine
+        let readAhead =
+            options.readsInLine
             ? nil
             : CommandReadAhead(
-                stream, readsPastErrors: options.skipsInvalidLines, batchSize: options.readAheadBatchSize,
-                batchBytes: options.readAheadBatchBytes, callerDecodes: true)
-        var logBatches = Self.writesOnAThreadOfItsOwn(traceLog) ? nil : readAhead.flatMap { readAhead in traceLog.map {
-            LogBatches(sink: $0, readAhead: readAhead, batchSize: options.logBatchSize, batchesQueued: options.logBatchesQueued)
-        } }
+                stream,
+                readsPastErrors: options.skipsInvalidLines,
+                batchSize: options.readAheadBatchSize,
+                batchBytes: options.readAheadBatchBytes,
+                callerDecodes: true
+            )
+        var logBatches =
+            Self.writesOnAThreadOfItsOwn(traceLog)
+            ? nil
+            : readAhead.flatMap { readAhead in
+                traceLog.map {
+                    LogBatches(
+                        sink: $0,
+                        readAhead: readAhead,
+                        batchSize: options.logBatchSize,
+                        batchesQueued: options.logBatchesQueued
+                    )
+                }
+            }
         defer {
             readAhead?.finish()
             // Every trace made is recorded, however the replay ends.
@@ -181,12 +196,27 @@ public final class ReplaySession {
                 // The traces before the change go into the log before it.
                 logBatches?.recordAll()
                 do {
-                    try change.apply(to: chain, definition: definition, types: options.types, unknownTypes: .modelFromRules, schema: schema)
+                    try change.apply(
+                        to: chain,
+                        definition: definition,
+                        types: options.types,
+                        unknownTypes: .modelFromRules,
+                        schema: schema
+                    )
                     report.changes += 1
                 } catch let error as FormatError {
                     try reject(error, into: &report)
                 } catch {
-                    try reject(FormatError(file: file, line: line, column: 0, expected: "a change the chain can make", found: "\(error)"), into: &report)
+                    try reject(
+                        FormatError(
+                            file: file,
+                            line: line,
+                            column: 0,
+                            expected: "a change the chain can make",
+                            found: "\(error)"
+                        ),
+                        into: &report
+                    )
                 }
             case .command(let command)?:
                 var trace: Trace
@@ -203,8 +233,15 @@ public final class ReplaySession {
                         payload: traceLog == nil || text != nil ? nil : command.fields
                     )
                     do {
-                        trace = try chain.sendForTrace(command, from: command.entry, describedAs: description, on: thread)
-                    } catch where error.code == .unknownHandler && error.handlers.first == command.entry && readsTraceLog() {
+                        trace = try chain.sendForTrace(
+                            command,
+                            from: command.entry,
+                            describedAs: description,
+                            on: thread
+                        )
+                    } catch
+                        where error.code == .unknownHandler && error.handlers.first == command.entry && readsTraceLog()
+                    {
                         // A recorded command that entered at a handler a change made while recording added (the
                         // replay does not make those changes): it goes in at the chain's own entry, counted.
                         report.commandsWithUnknownEntry += 1
@@ -212,7 +249,16 @@ public final class ReplaySession {
                     }
                     if let text { trace.attach(text) }
                 } catch {
-                    try reject(FormatError(file: file, line: line, column: 0, expected: "a command the chain can take", found: "\(error)"), into: &report)
+                    try reject(
+                        FormatError(
+                            file: file,
+                            line: line,
+                            column: 0,
+                            expected: "a command the chain can take",
+                            found: "\(error)"
+                        ),
+                        into: &report
+                    )
                     continue
                 }
                 report.commands += 1
@@ -228,7 +274,10 @@ public final class ReplaySession {
                 if let expected {
                     let recorded = try nextExpected(expected, into: &report)
                     let expectedFile = expected.files.count > 1 ? expected.file : nil
-                    matcher?.add(first: recorded.map { ($0, expected.line, expectedFile) }, second: (trace, line, entryFile))
+                    matcher?.add(
+                        first: recorded.map { ($0, expected.line, expectedFile) },
+                        second: (trace, line, entryFile)
+                    )
                 }
                 // Unless something above kept it, the next command's trace reuses its storage.
                 var spent: Trace? = consume trace
@@ -238,7 +287,10 @@ public final class ReplaySession {
         }
         if let expected, matcher != nil {
             while let recorded = try nextExpected(expected, into: &report) {
-                matcher?.add(first: (recorded, expected.line, expected.files.count > 1 ? expected.file : nil), second: nil)
+                matcher?.add(
+                    first: (recorded, expected.line, expected.files.count > 1 ? expected.file : nil),
+                    second: nil
+                )
             }
             matcher?.finish()
         }
@@ -276,7 +328,8 @@ public final class ReplaySession {
         guard !commands.isEmpty else { return early }
         var unworked = definition
         unworked.handlers = unworked.handlers.map(Self.withoutWork)
-        guard let scratch = try? unworked.makeChain(types: HandlerTypes(), unknownTypes: .modelFromRules, schema: schema)
+        guard
+            let scratch = try? unworked.makeChain(types: HandlerTypes(), unknownTypes: .modelFromRules, schema: schema)
         else { return early }
         for command in commands { scratch.sendToWarmUp(command, from: command.entry, on: thread) }
         return early
@@ -296,7 +349,8 @@ public final class ReplaySession {
 
     /// The expected log's next trace of the recorded chain; those of other chains (a log recorded in an app holds
     /// every chain its recorder saw) are counted and stepped over, as the stream's are.
-    private func nextExpected(_ expected: TraceLogReader, into report: inout ReplayReport) throws(FormatError) -> Trace? {
+    private func nextExpected(_ expected: TraceLogReader, into report: inout ReplayReport) throws(FormatError) -> Trace?
+    {
         while let recorded = try expected.next() {
             if recorded.chain == recordedChain { return recorded }
             report.expectedOfOtherChains[recorded.chain, default: 0] += 1

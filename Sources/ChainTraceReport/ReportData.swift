@@ -1,14 +1,15 @@
-import ChainTraceJSON
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceGraphviz
+import ChainTraceJSON
 import ChainTraceTraceLog
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The data a report's page draws from, as one JSON value: the overview, every handler's statistics, the listed
@@ -38,9 +39,14 @@ struct ReportData {
                 "seen": Self.integer(statistics.seen),
                 "accepted": Self.integer(statistics.accepted), "passed": Self.integer(statistics.passed),
                 "continued": Self.integer(statistics.continued), "failed": Self.integer(statistics.failed),
-                "self": .array([50, 95, 99].map { Self.integer(statistics.selfTime(atPercentile: $0)) }
-                    + [Self.integer(UInt64(statistics.meanSelfTime.rounded())), Self.integer(statistics.maximumSelfTime),
-                       Self.integer(statistics.totalSelfNanoseconds)]),
+                "self": .array(
+                    [50, 95, 99].map { Self.integer(statistics.selfTime(atPercentile: $0)) }
+                        + [
+                            Self.integer(UInt64(statistics.meanSelfTime.rounded())),
+                            Self.integer(statistics.maximumSelfTime),
+                            Self.integer(statistics.totalSelfNanoseconds),
+                        ]
+                ),
                 "incl": .array([50, 95, 99].map { Self.integer(times.inclusiveTime(of: name, atPercentile: $0)) }),
                 "bars": .array(Self.bars(of: statistics)),
                 "slow": .bool(flagged[name] != nil),
@@ -49,7 +55,10 @@ struct ReportData {
             if let budget = statistics.budgetNanoseconds { object["budget"] = .integer(budget) }
             if let flag = flagged[name] { object["reasons"] = .array(flag.reasons.map(JSONValue.string)) }
             if let limit = limits[name] {
-                object["limit"] = ["ns": Self.integer(UInt64(clamping: Int64(saturating: limit.nanoseconds))), "clause": .string(limit.clause)]
+                object["limit"] = [
+                    "ns": Self.integer(UInt64(clamping: Int64(saturating: limit.nanoseconds))),
+                    "clause": .string(limit.clause),
+                ]
             }
             handlers.append(.object(object))
         }
@@ -72,7 +81,9 @@ struct ReportData {
             "fellOffTheEnd": Self.integer(profile.fellOffTheEnd),
             "failed": Self.integer(profile.failed),
             "rule": .string(report.rule.description),
-            "flags": .array(flags.map { ["handler": .string($0.handler), "reasons": .array($0.reasons.map(JSONValue.string))] }),
+            "flags": .array(
+                flags.map { ["handler": .string($0.handler), "reasons": .array($0.reasons.map(JSONValue.string))] }
+            ),
             "commandTime": .array([50, 95, 99].map { Self.integer(times.commandTime(atPercentile: $0)) }),
             "sample": [
                 "shown": Self.integer(chosen.count), "limit": Self.integer(report.collected.sample.limit),
@@ -91,7 +102,9 @@ struct ReportData {
 
     /// One listed command: `[handler, decision, self, inclusive, start, slow, reason?]` per hop; a hop is slow
     /// when `limits` (those of flagged handlers) has one for its handler and its self time is over it.
-    private func trace(_ entry: TraceSample.Entry, names: inout NameNumbers, limits: [String: SelfTimeLimit]) -> JSONValue {
+    private func trace(_ entry: TraceSample.Entry, names: inout NameNumbers, limits: [String: SelfTimeLimit])
+        -> JSONValue
+    {
         let trace = entry.trace
         var slow = false
         var hops: [JSONValue] = []
@@ -146,21 +159,25 @@ struct ReportData {
         for divergence in matcher.divergences {
             divergences.append([
                 "kind": .string(divergence.kind.rawValue), "command": .string(divergence.command),
-                "commandKind": .string(divergence.commandKind), "before": run(divergence.expected), "after": run(divergence.actual),
+                "commandKind": .string(divergence.commandKind), "before": run(divergence.expected),
+                "after": run(divergence.actual),
             ])
         }
         return [
             "before": .string(FileListText.listed(report.sources)), "after": .string(comparison.source),
             "compared": Self.integer(matcher.compared), "total": Self.integer(matcher.total),
             // Of `total`, the commands in one log only: no change of a command compared.
-            "missing": Self.integer(matcher.counts[.missing] ?? 0), "unexpected": Self.integer(matcher.counts[.unexpected] ?? 0),
+            "missing": Self.integer(matcher.counts[.missing] ?? 0),
+            "unexpected": Self.integer(matcher.counts[.unexpected] ?? 0),
             "divergences": .array(divergences),
-            "latency": .array(comparison.comparison.latencyChanges.map { change in
-                [
-                    "handler": .string(change.handler), "p95Before": Self.integer(change.p95Before),
-                    "p95After": Self.integer(change.p95After), "verdict": .string(change.verdict.rawValue),
-                ]
-            }),
+            "latency": .array(
+                comparison.comparison.latencyChanges.map { change in
+                    [
+                        "handler": .string(change.handler), "p95Before": Self.integer(change.p95Before),
+                        "p95After": Self.integer(change.p95After), "verdict": .string(change.verdict.rawValue),
+                    ]
+                }
+            ),
         ]
     }
 

@@ -119,7 +119,9 @@ enum HTMLText {
             case UInt8(ascii: "<"): escape("\\u003c")
             case UInt8(ascii: ">"): escape("\\u003e")
             case UInt8(ascii: "&"): escape("\\u0026")
-            case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+            case 0xE2
+            where index + 2 < bytes.count && bytes[index + 1] == 0x80
+                && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
                 escape(bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029")
                 index += 2
             default: out.append(byte)

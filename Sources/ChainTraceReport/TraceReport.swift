@@ -72,8 +72,13 @@ public struct TraceReport: Sendable {
 
     /// A report of `profile`, listing the commands `collected` chose.
     public init(
-        profile: ChainProfile, collected: Collector, sources: [String], rule: SlowHandlerRule = .standard,
-        graph: ChainGraph? = nil, comparison: Comparison? = nil, notes: [String] = []
+        profile: ChainProfile,
+        collected: Collector,
+        sources: [String],
+        rule: SlowHandlerRule = .standard,
+        graph: ChainGraph? = nil,
+        comparison: Comparison? = nil,
+        notes: [String] = []
     ) {
         self.profile = profile
         self.collected = collected
@@ -124,11 +129,22 @@ public struct TraceReport: Sendable {
         if let comparison {
             var both = graph
             both.addObserved(comparison.comparison.after)
-            diffDiagram = try svg(ChainDiagram.diff(
-                before: comparison.comparison.before, after: comparison.comparison.after, over: both, options: options))
+            diffDiagram = try svg(
+                ChainDiagram.diff(
+                    before: comparison.comparison.before,
+                    after: comparison.comparison.after,
+                    over: both,
+                    options: options
+                )
+            )
         }
         let (data, listed) = ReportData(report: self, graph: graph).json()
-        let html = ReportPage(title: "ChainTrace report — \(graph.name)", data: data, diagram: diagram, diffDiagram: diffDiagram).html
+        let html = ReportPage(
+            title: "ChainTrace report — \(graph.name)",
+            data: data,
+            diagram: diagram,
+            diffDiagram: diffDiagram
+        ).html
         return Page(html: html, warnings: warnings, listedCommands: listed)
     }
 }

@@ -1,5 +1,5 @@
-import ChainTraceJSON
 import ChainTrace
+import ChainTraceJSON
 
 /// Writes a Swift Testing source file that replays each command of a recorded trace log and checks what happened
 /// to it then — a recorded session turned into a regression test (`chaintrace gen-tests`).
@@ -37,7 +37,11 @@ package struct SwiftTestGenerator: Sendable {
     /// Prepares a file for the traces of `logName`, its tests in a suite type named `typeName` (a Swift
     /// identifier: ``isTypeName(_:)``).
     package init(
-        logName: String, definitionPath: String?, mode: Mode, commandLine: String, typeName: String = defaultTypeName
+        logName: String,
+        definitionPath: String?,
+        mode: Mode,
+        commandLine: String,
+        typeName: String = defaultTypeName
     ) {
         precondition(Self.isTypeName(typeName), "not a type name: \(typeName)")
         self.logName = logName
@@ -51,7 +55,9 @@ package struct SwiftTestGenerator: Sendable {
     /// and none of the names Swift keeps for itself (`Self`, `Any`, `Type`, `Protocol`, keywords).
     package static func isTypeName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+        return name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_")
+        }
             && !reservedNames.contains(name) && name != "_"
     }
 
@@ -72,7 +78,9 @@ package struct SwiftTestGenerator: Sendable {
     package static func typeName(forFile fileName: String) -> String {
         let base = fileName.split(separator: "/").last.map(String.init) ?? fileName
         let stem = base.split(separator: ".", omittingEmptySubsequences: false).first.map(String.init) ?? base
-        let words = stem.unicodeScalars.split { !($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+        let words = stem.unicodeScalars.split {
+            !($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
+        }
         var name = words.map { word in
             let text = String(String.UnicodeScalarView(word))
             return text.prefix(1).uppercased() + text.dropFirst()
@@ -89,10 +97,12 @@ package struct SwiftTestGenerator: Sendable {
         let number = tests.count + 1
         let name = "command\(number)" + (trace.commandID.map { "_" + Self.identifier($0) } ?? "")
         let fields = trace.payload ?? [:]
-        let command = "JSONCommand(kind: \(Self.literal(trace.commandKind)), id: \(trace.commandID.map(Self.literal) ?? "nil"), fields: \(Self.expression(fields)))"
+        let command =
+            "JSONCommand(kind: \(Self.literal(trace.commandKind)), id: \(trace.commandID.map(Self.literal) ?? "nil"), fields: \(Self.expression(fields)))"
         // Names go into the comment as literals too: a newline in one would end the comment and break the file.
         let place = file.map { "Line \(line) of \(Self.comment($0))" } ?? "Line \(line) of the log"
-        var test = "    /// \(place): \(trace.commandID.map { "command \(Self.literal($0)), " } ?? "")\(Self.literal(trace.commandKind)).\n"
+        var test =
+            "    /// \(place): \(trace.commandID.map { "command \(Self.literal($0)), " } ?? "")\(Self.literal(trace.commandKind)).\n"
         for note in notes { test += "    /// \(Self.comment(note))\n" }
         test += "    @Test func \(name)() throws {\n"
         test += "        let traces = captureTraces {\n"
@@ -130,9 +140,11 @@ package struct SwiftTestGenerator: Sendable {
         text += "    let chain: Chain<JSONCommand, JSONValue>\n\n"
         text += "    init() throws {\n"
         if let definitionPath {
-            text += "        chain = try ChainDefinition.load(path: \(Self.literal(definitionPath))).makeChain(unknownTypes: .modelFromRules)\n"
+            text +=
+                "        chain = try ChainDefinition.load(path: \(Self.literal(definitionPath))).makeChain(unknownTypes: .modelFromRules)\n"
         } else {
-            text += "        // Define `func makeRecordedChain() throws -> Chain<JSONCommand, JSONValue>` in this test target.\n"
+            text +=
+                "        // Define `func makeRecordedChain() throws -> Chain<JSONCommand, JSONValue>` in this test target.\n"
             text += "        chain = try makeRecordedChain()\n"
         }
         text += "    }\n"
@@ -186,8 +198,11 @@ package struct SwiftTestGenerator: Sendable {
 
     /// `text` made into the tail of a Swift identifier: letters, digits and underscores.
     package static func identifier(_ text: String) -> String {
-        String(text.unicodeScalars.prefix(40).map { scalar in
-            (scalar.properties.isAlphabetic && scalar.isASCII) || ("0"..."9").contains(Character(scalar)) ? Character(scalar) : "_"
-        })
+        String(
+            text.unicodeScalars.prefix(40).map { scalar in
+                (scalar.properties.isAlphabetic && scalar.isASCII) || ("0"..."9").contains(Character(scalar))
+                    ? Character(scalar) : "_"
+            }
+        )
     }
 }

@@ -3,7 +3,9 @@ public import ChainTrace
 /// The failure message when the dry run of any of `commands` disagrees with its real run, or `nil`. The commands
 /// are really sent through `chain`.
 public func verifyDryRunAgrees<Command, Result>(
-    _ chain: Chain<Command, Result>, with commands: some Sequence<Command>, from entry: String? = nil
+    _ chain: Chain<Command, Result>,
+    with commands: some Sequence<Command>,
+    from entry: String? = nil
 ) -> String? {
     do {
         return message(try chain.dryRunDisagreements(commands, from: entry))
@@ -19,8 +21,13 @@ public func verifyDryRunAgrees<Command, Result>(
 /// expectDryRunAgrees(chain, with: [Coin.penny, Coin.dime, Coin.washer])
 /// ```
 public func expectDryRunAgrees<Command, Result>(
-    _ chain: Chain<Command, Result>, with commands: some Sequence<Command>, from entry: String? = nil,
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    _ chain: Chain<Command, Result>,
+    with commands: some Sequence<Command>,
+    from entry: String? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
 ) {
     verifyDryRunAgrees(chain, with: commands, from: entry)
         .map { reportFailure($0, fileID: fileID, filePath: filePath, line: line, column: column) }
@@ -28,7 +35,9 @@ public func expectDryRunAgrees<Command, Result>(
 
 /// The failure message when the dry run of a recorded trace's command disagrees with the recording, or `nil`.
 public func verifyDryRunAgrees<Command, Result>(
-    _ chain: Chain<Command, Result>, withRecorded traces: some Sequence<Trace>, command: (Trace) -> Command?
+    _ chain: Chain<Command, Result>,
+    withRecorded traces: some Sequence<Trace>,
+    command: (Trace) -> Command?
 ) -> String? {
     do {
         return message(try chain.dryRunDisagreements(recorded: traces, command: command))
@@ -47,8 +56,13 @@ public func verifyDryRunAgrees<Command, Result>(
 /// }
 /// ```
 public func expectDryRunAgrees<Command, Result>(
-    _ chain: Chain<Command, Result>, withRecorded traces: some Sequence<Trace>, command: (Trace) -> Command?,
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    _ chain: Chain<Command, Result>,
+    withRecorded traces: some Sequence<Trace>,
+    command: (Trace) -> Command?,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
 ) {
     verifyDryRunAgrees(chain, withRecorded: traces, command: command)
         .map { reportFailure($0, fileID: fileID, filePath: filePath, line: line, column: column) }
@@ -58,6 +72,7 @@ private func message(_ disagreements: [DryRunDisagreement]) -> String? {
     guard !disagreements.isEmpty else { return nil }
     let shown = disagreements.prefix(10).map { "  " + TraceDescription.shown($0.description) }.joined(separator: "\n")
     let more = disagreements.count > 10 ? "\n  … and \(disagreements.count - 10) more" : ""
-    return "The dry run disagrees with the real run for \(disagreements.count) command\(disagreements.count == 1 ? "" : "s") "
+    return
+        "The dry run disagrees with the real run for \(disagreements.count) command\(disagreements.count == 1 ? "" : "s") "
         + "(a canHandle that no longer matches its handler):\n\(shown)\(more)"
 }

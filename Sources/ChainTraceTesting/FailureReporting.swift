@@ -9,8 +9,12 @@ func reportFailure(_ message: String, fileID: StaticString, filePath: StaticStri
         Issue.record(
             Comment(rawValue: message),
             sourceLocation: SourceLocation(
-                fileID: String(describing: fileID), filePath: String(describing: filePath), line: Int(line),
-                column: Int(column)))
+                fileID: String(describing: fileID),
+                filePath: String(describing: filePath),
+                line: Int(line),
+                column: Int(column)
+            )
+        )
     } else {
         XCTFail(message, file: filePath, line: line)
     }

@@ -1,5 +1,5 @@
-import ChainTraceJSON
 public import ChainTrace
+import ChainTraceJSON
 
 /// The message when a handler's self time in `traces` is over `budget`, or `nil` when none is.
 ///
@@ -12,7 +12,10 @@ public func verifyNoHandlerSlower(than budget: Duration, in traces: [Trace], per
     // Any Duration, up to its largest, in nanoseconds: saturated, never trapping; a negative budget is zero.
     let (seconds, attoseconds) = budget.components
     let (wholeSeconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    let limit = max(0, overflow ? (seconds < 0 ? Int64.min : Int64.max) : wholeSeconds.saturatingAdd(attoseconds / 1_000_000_000))
+    let limit = max(
+        0,
+        overflow ? (seconds < 0 ? Int64.min : Int64.max) : wholeSeconds.saturatingAdd(attoseconds / 1_000_000_000)
+    )
     var slow: [(handler: String, time: UInt64, hops: Int)] = []
     for (handler, times) in selfTimes(in: traces) {
         let time = percentile.map { nearestRank($0, of: times) } ?? times[times.count - 1]
@@ -20,9 +23,11 @@ public func verifyNoHandlerSlower(than budget: Duration, in traces: [Trace], per
     }
     guard !slow.isEmpty else { return nil }
     let measure = percentile.map { "p\(Format.number($0)) self time" } ?? "self time"
-    var text = "Expected no handler's \(measure) over \(DurationText.format(nanoseconds: limit)) in \(Format.counted(traces.count, "trace")):\n"
+    var text =
+        "Expected no handler's \(measure) over \(DurationText.format(nanoseconds: limit)) in \(Format.counted(traces.count, "trace")):\n"
     for entry in slow {
-        text += "  \(TraceDescription.shown(entry.handler)): \(DurationText.format(nanoseconds: Int64(clamping: entry.time))) over \(Format.counted(entry.hops, "hop"))\n"
+        text +=
+            "  \(TraceDescription.shown(entry.handler)): \(DurationText.format(nanoseconds: Int64(clamping: entry.time))) over \(Format.counted(entry.hops, "hop"))\n"
     }
     return text
 }
@@ -34,8 +39,13 @@ public func verifyNoHandlerSlower(than budget: Duration, in traces: [Trace], per
 /// expectNoHandlerSlower(than: .microseconds(50), in: traces, percentile: 95)
 /// ```
 public func expectNoHandlerSlower(
-    than budget: Duration, in traces: [Trace], percentile: Double? = nil,
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    than budget: Duration,
+    in traces: [Trace],
+    percentile: Double? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
 ) {
     verifyNoHandlerSlower(than: budget, in: traces, percentile: percentile).map {
         reportFailure($0, fileID: fileID, filePath: filePath, line: line, column: column)

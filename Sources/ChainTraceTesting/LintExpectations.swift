@@ -20,8 +20,12 @@ public func verifyLintClean(definitionAt path: String, allowingWarnings: Bool = 
 
 /// Expects the chain definition at `path` to lint clean.
 public func expectLintClean(
-    definitionAt path: String, allowingWarnings: Bool = false,
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    definitionAt path: String,
+    allowingWarnings: Bool = false,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
 ) {
     verifyLintClean(definitionAt: path, allowingWarnings: allowingWarnings).map {
         reportFailure($0, fileID: fileID, filePath: filePath, line: line, column: column)

@@ -39,11 +39,18 @@ public import ChainTrace
 public func captureTraces(
     of chains: [String] = [],
     payloads: Payloads = .none,
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
     _ body: () throws -> Void
 ) rethrows -> [Trace] {
     let (_, result) = try TraceCaptureScope.run(
-        claims: chains, description: captureDescription(chains, fileID: fileID, line: line), payloads: payloads, body)
+        claims: chains,
+        description: captureDescription(chains, fileID: fileID, line: line),
+        payloads: payloads,
+        body
+    )
     reportUnattributed(result, fileID: fileID, filePath: filePath, line: line, column: column)
     return result.traces
 }
@@ -62,13 +69,20 @@ public func captureTraces(
 public func captureTraces(
     of chains: [String] = [],
     payloads: Payloads = .none,
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
     isolation: isolated (any Actor)? = #isolation,
     _ body: () async throws -> Void
 ) async rethrows -> [Trace] {
     let (_, result) = try await TraceCaptureScope.run(
-        claims: chains, description: captureDescription(chains, fileID: fileID, line: line), payloads: payloads,
-        isolation: isolation, body)
+        claims: chains,
+        description: captureDescription(chains, fileID: fileID, line: line),
+        payloads: payloads,
+        isolation: isolation,
+        body
+    )
     reportUnattributed(result, fileID: fileID, filePath: filePath, line: line, column: column)
     return result.traces
 }
@@ -85,7 +99,8 @@ package func unattributedMessage(_ result: TraceCaptureScope.Result) -> String? 
     guard !result.overlaps.isEmpty else { return nil }
     let unattributed = result.unattributed.sorted { $0.key < $1.key }
         .map { "\($0.value) of \"\(TraceDescription.shown($0.key))\"" }
-    let lost = unattributed.isEmpty
+    let lost =
+        unattributed.isEmpty
         ? "none was recorded while both were open"
         : "\(unattributed.joined(separator: ", ")) went to neither"
     return "captureTraces ran at the same time as \(result.overlaps.joined(separator: " and ")), "
@@ -96,7 +111,11 @@ package func unattributedMessage(_ result: TraceCaptureScope.Result) -> String? 
 }
 
 private func reportUnattributed(
-    _ result: TraceCaptureScope.Result, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+    _ result: TraceCaptureScope.Result,
+    fileID: StaticString,
+    filePath: StaticString,
+    line: UInt,
+    column: UInt
 ) {
     guard let message = unattributedMessage(result) else { return }
     reportFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)

@@ -1,5 +1,5 @@
-import ChainTraceFastPath
 import ChainTrace
+import ChainTraceFastPath
 
 /// What a background ``TraceLogSink``'s drain thread (``BackgroundDrain``) does with the traces recording threads
 /// hand over: encodes them into the file's buffer, with a record of any dropped and the chain changes handed over
@@ -45,7 +45,8 @@ final class BackgroundTraceWriter: BackgroundDrainConsumer {
                     if editsPending.value != 0 { moved += writeEdits(into: &file) }
                     file.append(copy trace)
                 },
-                { file.appendDropped($0) })
+                { file.appendDropped($0) }
+            )
             moved += writeEdits(into: &file)
             if flushing { file.writeBuffer() }
             return moved

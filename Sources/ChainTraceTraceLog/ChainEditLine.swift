@@ -1,5 +1,5 @@
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
 
 /// A chain change as a trace log line, the same in both versions:
@@ -26,7 +26,13 @@ enum ChainEditLine {
     /// The change a record holds; errors name the member at fault.
     static func decode(_ value: JSONValue, file: String, line: Int) throws(FormatError) -> ChainEdit {
         guard case .object(let members) = value else {
-            throw FormatError(file: file, line: line, column: 1, expected: "a chain change record", found: value.summary)
+            throw FormatError(
+                file: file,
+                line: line,
+                column: 1,
+                expected: "a chain change record",
+                found: value.summary
+            )
         }
         func fail(_ expected: String, _ found: JSONValue?) -> FormatError {
             FormatError(file: file, line: line, column: 1, expected: expected, found: found?.summary ?? "nothing")
@@ -35,11 +41,14 @@ enum ChainEditLine {
         guard case .string(let text)? = members["change"], let kind = ChainEdit.Kind(rawValue: text) else {
             throw fail("change to be one of \(kinds)", members["change"])
         }
-        guard case .string(let chain)? = members["chain"] else { throw fail("chain (a string) in a change record", members["chain"]) }
+        guard case .string(let chain)? = members["chain"] else {
+            throw fail("chain (a string) in a change record", members["chain"])
+        }
         guard case .string(let handler)? = members["handler"] else {
             throw fail("handler (a string) in a change record", members["handler"])
         }
-        guard case .integer(let version)? = members["version"], version >= 0, let versionValue = Int(exactly: version) else {
+        guard case .integer(let version)? = members["version"], version >= 0, let versionValue = Int(exactly: version)
+        else {
             throw fail("version (an integer ≥ 0) in a change record", members["version"])
         }
         var detail: String?
@@ -77,7 +86,13 @@ package enum LogRecord: Sendable {
         guard case .object(let members) = value else { return nil }
         if members.count == 1, let dropped = members["dropped"] {
             guard case .integer(let count) = dropped, count > 0 else {
-                throw FormatError(file: file, line: line, column: 1, expected: "dropped to be a count of traces ≥ 1", found: dropped.summary)
+                throw FormatError(
+                    file: file,
+                    line: line,
+                    column: 1,
+                    expected: "dropped to be a count of traces ≥ 1",
+                    found: dropped.summary
+                )
             }
             return .dropped(Int(clamping: count))
         }

@@ -1,6 +1,6 @@
-import ChainTraceFiles
-import ChainTraceFastPath
 import ChainTrace
+import ChainTraceFastPath
+import ChainTraceFiles
 import ChainTraceJSON
 
 /// What one line of a compact (version 2 or 3) segment holds.
@@ -40,7 +40,8 @@ struct CompactSegment {
     // MARK: Fast path
 
     /// Decodes a trace line (an array) from its bytes; `nil` for any other line or anything unexpected.
-    mutating func decodeFast(_ bytes: UnsafeBufferPointer<UInt8>, keepsPayload: Bool, names table: NameTable) -> Trace? {
+    mutating func decodeFast(_ bytes: UnsafeBufferPointer<UInt8>, keepsPayload: Bool, names table: NameTable) -> Trace?
+    {
         var cursor = JSONByteCursor(bytes: bytes, names: table)
         var numbers = Numbers()
         var hops: [CompactHop] = []
@@ -66,7 +67,8 @@ struct CompactSegment {
         return try? makeTrace(numbers: numbers, hops: hops, extras: extras).get()
     }
 
-    private static func fastHops(_ cursor: inout JSONByteCursor, names: [String], into hops: inout [CompactHop]) -> Bool {
+    private static func fastHops(_ cursor: inout JSONByteCursor, names: [String], into hops: inout [CompactHop]) -> Bool
+    {
         var group: (Int64, Int64, Int64) = (0, 0, 0)
         var member = 0
         var offset: Int64 = 0
@@ -77,7 +79,15 @@ struct CompactSegment {
             case 1: group.1 = number
             case 2: group.2 = number
             default:
-                guard let hop = Self.hop(code: group.0, selfTime: group.1, gap: group.2, nested: number, offset: &offset, names: names)
+                guard
+                    let hop = Self.hop(
+                        code: group.0,
+                        selfTime: group.1,
+                        gap: group.2,
+                        nested: number,
+                        offset: &offset,
+                        names: names
+                    )
                 else { return false }
                 hops.append(hop)
             }
@@ -88,11 +98,16 @@ struct CompactSegment {
     }
 
     private static func fastExtras(
-        _ cursor: inout JSONByteCursor, keepsPayload: Bool, readsParents: Bool, into extras: inout Extras
+        _ cursor: inout JSONByteCursor,
+        keepsPayload: Bool,
+        readsParents: Bool,
+        into extras: inout Extras
     ) -> Bool {
         cursor.members { cursor, key in
             switch key {
-            case "error": extras.error = cursor.string(); return extras.error != nil
+            case "error":
+                extras.error = cursor.string()
+                return extras.error != nil
             case "id":
                 if cursor.null() { return true }
                 extras.id = cursor.string()
@@ -107,11 +122,12 @@ struct CompactSegment {
                 return Self.fastPairs(&cursor, value: { $0.integer(atLeast: 0) }) { extras.registries.append(($0, $1)) }
             case "parents" where readsParents:
                 var parents: [Int64] = []
-                guard cursor.elements({ cursor in
-                    guard let distance = cursor.integer(atLeast: 0) else { return false }
-                    parents.append(distance)
-                    return true
-                })
+                guard
+                    cursor.elements({ cursor in
+                        guard let distance = cursor.integer(atLeast: 0) else { return false }
+                        parents.append(distance)
+                        return true
+                    })
                 else { return false }
                 extras.parents = parents
                 return true
@@ -122,15 +138,23 @@ struct CompactSegment {
 
     /// `[[hop index, value], …]`, each pair handed to `add`.
     private static func fastPairs<Value>(
-        _ cursor: inout JSONByteCursor, value read: (inout JSONByteCursor) -> Value?, add: (Int64, Value) -> Void
+        _ cursor: inout JSONByteCursor,
+        value read: (inout JSONByteCursor) -> Value?,
+        add: (Int64, Value) -> Void
     ) -> Bool {
         cursor.elements { cursor in
-            var position: Int64?, value: Value?, member = 0
+            var position: Int64?
+            var value: Value?
+            var member = 0
             let pair = cursor.elements { cursor in
                 defer { member += 1 }
                 switch member {
-                case 0: position = cursor.integer(atLeast: 0); return position != nil
-                case 1: value = read(&cursor); return value != nil
+                case 0:
+                    position = cursor.integer(atLeast: 0)
+                    return position != nil
+                case 1:
+                    value = read(&cursor)
+                    return value != nil
                 default: return false
                 }
             }
@@ -145,7 +169,11 @@ struct CompactSegment {
     /// Decodes any line of a compact segment from its parsed value; errors name the element at fault (its column
     /// when `document` is given, else column 1 of `line`).
     mutating func decode(
-        _ value: JSONValue, document: JSONDocument?, file: String, line: Int, keepsPayload: Bool
+        _ value: JSONValue,
+        document: JSONDocument?,
+        file: String,
+        line: Int,
+        keepsPayload: Bool
     ) throws(FormatError) -> CompactLogLine {
         func fail(_ path: String, _ expected: String, found: String) -> FormatError {
             let (line, column) = document?.position(of: path) ?? (line, 1)
@@ -157,7 +185,9 @@ struct CompactSegment {
         switch value {
         case .object(let members):
             if members.count == 1, let list = members["names"] {
-                guard case .array(let elements) = list else { throw fail("names", "names to be an array of strings", list) }
+                guard case .array(let elements) = list else {
+                    throw fail("names", "names to be an array of strings", list)
+                }
                 var added: [String] = []
                 // The line's own names apart from those written before, so that a segment's set is not copied for
                 // every names line (a line a name: a copy of every name before it) and is left as it was when the
@@ -171,7 +201,8 @@ struct CompactSegment {
                         throw fail(
                             "names[\(index)]",
                             "a name not yet written in this segment (each is written once; were logs joined without the header line that starts each one?)",
-                            element)
+                            element
+                        )
                     }
                     added.append(name)
                 }
@@ -182,17 +213,26 @@ struct CompactSegment {
             throw fail("", "a trace (an array) or a record ({\"names\":[…]} or {\"dropped\":N})", value)
         case .array(let elements):
             guard elements.count == 9 || elements.count == 10 else {
-                throw fail("", "a trace of 9 elements (10 with extras), as Docs/TraceLogFormat.md lists", .string("\(elements.count) elements"))
+                throw fail(
+                    "",
+                    "a trace of 9 elements (10 with extras), as Docs/TraceLogFormat.md lists",
+                    .string("\(elements.count) elements")
+                )
             }
             var numbers = Numbers()
-            let labels = ["id difference", "start time difference", "durationNs", "chain", "chainVersion", "kind", "entry", "outcome"]
+            let labels = [
+                "id difference", "start time difference", "durationNs", "chain", "chainVersion", "kind", "entry",
+                "outcome",
+            ]
             for index in 0..<8 {
                 guard case .integer(let number) = elements[index] else {
                     throw fail("[\(index)]", "element \(index) (\(labels[index])) to be an integer", elements[index])
                 }
                 numbers.set(index, to: number)
             }
-            guard case .array(let hopNumbers) = elements[8] else { throw fail("[8]", "element 8 (hops) to be an array", elements[8]) }
+            guard case .array(let hopNumbers) = elements[8] else {
+                throw fail("[8]", "element 8 (hops) to be an array", elements[8])
+            }
             guard hopNumbers.count % 4 == 0 else {
                 throw fail("[8]", "element 8 (hops) to hold 4 integers a hop", .string("\(hopNumbers.count) integers"))
             }
@@ -206,9 +246,21 @@ struct CompactSegment {
                     }
                     group.append(number)
                 }
-                guard let hop = Self.hop(code: group[0], selfTime: group[1], gap: group[2], nested: group[3], offset: &offset, names: names)
+                guard
+                    let hop = Self.hop(
+                        code: group[0],
+                        selfTime: group[1],
+                        gap: group[2],
+                        nested: group[3],
+                        offset: &offset,
+                        names: names
+                    )
                 else {
-                    throw fail("[8][\(start)]", Self.hopExpectation(group, names: names.count, offset: offset), .string("[\(group.map(String.init).joined(separator: ","))]"))
+                    throw fail(
+                        "[8][\(start)]",
+                        Self.hopExpectation(group, names: names.count, offset: offset),
+                        .string("[\(group.map(String.init).joined(separator: ","))]")
+                    )
                 }
                 hops.append(hop)
             }
@@ -226,16 +278,20 @@ struct CompactSegment {
                     case ("payload", _): if keepsPayload { extras.payload = member }
                     case ("reasons", .array(let pairs)):
                         for (index, pair) in pairs.enumerated() {
-                            guard case .array(let parts) = pair, parts.count == 2, case .integer(let position) = parts[0], position >= 0,
+                            guard case .array(let parts) = pair, parts.count == 2,
+                                case .integer(let position) = parts[0], position >= 0,
                                 case .string(let text) = parts[1]
                             else { throw fail("[9].reasons[\(index)]", "a reason as [hop index, string]", pair) }
                             extras.reasons.append((position, text))
                         }
                     case ("registries", .array(let pairs)):
                         for (index, pair) in pairs.enumerated() {
-                            guard case .array(let parts) = pair, parts.count == 2, case .integer(let position) = parts[0], position >= 0,
+                            guard case .array(let parts) = pair, parts.count == 2,
+                                case .integer(let position) = parts[0], position >= 0,
                                 case .integer(let name) = parts[1], name >= 0
-                            else { throw fail("[9].registries[\(index)]", "a registry as [hop index, name index]", pair) }
+                            else {
+                                throw fail("[9].registries[\(index)]", "a registry as [hop index, name index]", pair)
+                            }
                             extras.registries.append((position, name))
                         }
                     case ("parents", .array(let distances)) where readsParents:
@@ -252,7 +308,8 @@ struct CompactSegment {
                         throw fail(
                             "[9].parents",
                             "extras with error, id, payload, reasons or registries: hop parents are version 3's, and this segment's header says version 2",
-                            found: "the member \"parents\"")
+                            found: "the member \"parents\""
+                        )
                     case ("error", _), ("id", _), ("reasons", _), ("registries", _), ("parents", _):
                         let type = key == "id" ? "a string or null" : key == "error" ? "a string" : "an array"
                         throw fail("[9].\(key)", "the extras member \"\(key)\" to be \(type)", member)
@@ -273,10 +330,12 @@ struct CompactSegment {
 
     private static func hopExpectation(_ group: [Int64], names: Int, offset: Int64) -> String {
         if group[0] < 0 || group[0] / 4 >= Int64(names) {
-            return "a hop's first number to be handler × 4 + decision, with the handler one of the \(names) names written"
+            return
+                "a hop's first number to be handler × 4 + decision, with the handler one of the \(names) names written"
         }
         if group[1] < 0 { return "a hop's self time (second number) to be ≥ 0" }
-        return "a hop's start offset (the previous one plus the third number) and inclusive time (self plus the fourth) to be ≥ 0 and fit in 64 bits"
+        return
+            "a hop's start offset (the previous one plus the third number) and inclusive time (self plus the fourth) to be ≥ 0 and fit in 64 bits"
     }
 
     // MARK: Shared
@@ -318,7 +377,12 @@ struct CompactSegment {
 
     /// One hop from its four numbers; `nil` when they do not make one. `offset` is the previous hop's start.
     private static func hop(
-        code: Int64, selfTime: Int64, gap: Int64, nested: Int64, offset: inout Int64, names: [String]
+        code: Int64,
+        selfTime: Int64,
+        gap: Int64,
+        nested: Int64,
+        offset: inout Int64,
+        names: [String]
     ) -> CompactHop? {
         guard code >= 0, code / 4 < Int64(names.count), selfTime >= 0 else { return nil }
         let (start, startOverflow) = offset.addingReportingOverflow(gap)
@@ -326,41 +390,66 @@ struct CompactSegment {
         guard !startOverflow, !inclusiveOverflow, start >= 0, inclusive >= 0 else { return nil }
         offset = start
         return CompactHop(
-            handler: Int(code / 4), registry: -1, decision: CompactTraceLogFormat.decisions[Int(code % 4)], parent: -1,
-            selfNanoseconds: UInt64(selfTime), inclusiveNanoseconds: UInt64(inclusive), startNanoseconds: UInt64(start))
+            handler: Int(code / 4),
+            registry: -1,
+            decision: CompactTraceLogFormat.decisions[Int(code % 4)],
+            parent: -1,
+            selfNanoseconds: UInt64(selfTime),
+            inclusiveNanoseconds: UInt64(inclusive),
+            startNanoseconds: UInt64(start)
+        )
     }
 
     /// The trace the numbers, hops and extras describe, checked against the segment; the segment moves on only
     /// when it is one.
     private mutating func makeTrace(
-        numbers: Numbers, hops: [CompactHop], extras: Extras
+        numbers: Numbers,
+        hops: [CompactHop],
+        extras: Extras
     ) -> Result<Trace, Problem> {
         let (idDifference, startDifference, duration, chain, chainVersion, kind, entry, outcomeCode) = (
-            numbers.idDifference, numbers.startDifference, numbers.duration, numbers.chain, numbers.chainVersion, numbers.kind,
-            numbers.entry, numbers.outcome)
+            numbers.idDifference, numbers.startDifference, numbers.duration, numbers.chain, numbers.chainVersion,
+            numbers.kind,
+            numbers.entry, numbers.outcome
+        )
         func name(_ index: Int64, _ path: String, _ label: String) -> Result<String, Problem> {
             guard index >= 0, index < Int64(names.count) else {
-                return .failure(Problem(
-                    path: path, expected: "\(label) to be one of the \(names.count) names written so far (0…\(names.count - 1))",
-                    found: .integer(index)))
+                return .failure(
+                    Problem(
+                        path: path,
+                        expected:
+                            "\(label) to be one of the \(names.count) names written so far (0…\(names.count - 1))",
+                        found: .integer(index)
+                    )
+                )
             }
             return .success(names[Int(index)])
         }
-        guard duration >= 0 else { return .failure(Problem(path: "[2]", expected: "durationNs to be ≥ 0", found: .integer(duration))) }
+        guard duration >= 0 else {
+            return .failure(Problem(path: "[2]", expected: "durationNs to be ≥ 0", found: .integer(duration)))
+        }
         guard chainVersion >= 0, let version = Int(exactly: chainVersion) else {
             return .failure(Problem(path: "[4]", expected: "chainVersion to be ≥ 0", found: .integer(chainVersion)))
         }
-        let chainName: String, kindName: String
+        let chainName: String
+        let kindName: String
         switch (name(chain, "[3]", "chain"), name(kind, "[5]", "kind"), name(entry, "[6]", "entry")) {
         case (.success(let a), .success(let b), .success): (chainName, kindName) = (a, b)
-        case (.failure(let problem), _, _), (_, .failure(let problem), _), (_, _, .failure(let problem)): return .failure(problem)
+        case (.failure(let problem), _, _), (_, .failure(let problem), _), (_, _, .failure(let problem)):
+            return .failure(problem)
         }
         let outcome: Outcome
         if outcomeCode == -1 {
             outcome = .fellOffTheEnd
         } else {
             guard outcomeCode >= 0 else {
-                return .failure(Problem(path: "[7]", expected: "outcome to be -1 or a handler × 2 (+1 if failed)", found: .integer(outcomeCode)))
+                return .failure(
+                    Problem(
+                        path: "[7]",
+                        expected: "outcome to be -1 or a handler × 2 (+1 if failed)",
+                        found: .integer(outcomeCode)
+                    )
+                )
             }
             switch name(outcomeCode / 2, "[7]", "outcome's handler") {
             case .failure(let problem): return .failure(problem)
@@ -369,42 +458,73 @@ struct CompactSegment {
                     outcome = .accepted(by: handler)
                 } else {
                     guard let error = extras.error else {
-                        return .failure(Problem(path: "[7]", expected: "a failed outcome's error in the extras (element 9)", found: nil))
+                        return .failure(
+                            Problem(
+                                path: "[7]",
+                                expected: "a failed outcome's error in the extras (element 9)",
+                                found: nil
+                            )
+                        )
                     }
                     outcome = .failed(at: handler, error: error)
                 }
             }
         }
         if extras.error != nil, outcomeCode == -1 || outcomeCode % 2 == 0 {
-            return .failure(Problem(path: "[9].error", expected: "an error only with a failed outcome", found: extras.error.map { .string($0) }))
+            return .failure(
+                Problem(
+                    path: "[9].error",
+                    expected: "an error only with a failed outcome",
+                    found: extras.error.map { .string($0) }
+                )
+            )
         }
         var hops = hops
         var reasons: [(Int, String)] = []
         for (position, reason) in extras.reasons {
             guard position < Int64(hops.count) else {
-                return .failure(Problem(path: "[9].reasons", expected: "reasons of hops 0…\(hops.count - 1)", found: .integer(position)))
+                return .failure(
+                    Problem(
+                        path: "[9].reasons",
+                        expected: "reasons of hops 0…\(hops.count - 1)",
+                        found: .integer(position)
+                    )
+                )
             }
             reasons.append((Int(position), reason))
         }
         for (position, registry) in extras.registries {
             guard position < Int64(hops.count) else {
-                return .failure(Problem(path: "[9].registries", expected: "registries of hops 0…\(hops.count - 1)", found: .integer(position)))
+                return .failure(
+                    Problem(
+                        path: "[9].registries",
+                        expected: "registries of hops 0…\(hops.count - 1)",
+                        found: .integer(position)
+                    )
+                )
             }
             if case .failure(let problem) = name(registry, "[9].registries", "a registry") { return .failure(problem) }
             hops[Int(position)].registry = Int(registry)
         }
         if let parents = extras.parents {
             guard parents.count == hops.count else {
-                return .failure(Problem(
-                    path: "[9].parents", expected: "one distance a hop (\(hops.count))",
-                    found: .string("\(parents.count) distances")))
+                return .failure(
+                    Problem(
+                        path: "[9].parents",
+                        expected: "one distance a hop (\(hops.count))",
+                        found: .string("\(parents.count) distances")
+                    )
+                )
             }
             for (position, distance) in parents.enumerated() {
                 guard distance <= Int64(position) else {
-                    return .failure(Problem(
-                        path: "[9].parents[\(position)]",
-                        expected: "a distance back to an earlier hop, 0…\(position)",
-                        found: .integer(distance)))
+                    return .failure(
+                        Problem(
+                            path: "[9].parents[\(position)]",
+                            expected: "a distance back to an earlier hop, 0…\(position)",
+                            found: .integer(distance)
+                        )
+                    )
                 }
                 hops[position].parent = distance == 0 ? -1 : position - Int(distance)
             }
@@ -427,12 +547,27 @@ struct CompactSegment {
         let localEntry = chainNames.index(of: Int(entry), in: self.names)
         for index in hops.indices {
             hops[index].handler = chainNames.index(of: hops[index].handler, in: self.names)
-            if hops[index].registry >= 0 { hops[index].registry = chainNames.index(of: hops[index].registry, in: self.names) }
+            if hops[index].registry >= 0 {
+                hops[index].registry = chainNames.index(of: hops[index].registry, in: self.names)
+            }
         }
         let shared = chainNames.current()
         if sharesList { chains[chain] = chainNames }
-        return .success(Trace(
-            id: id, commandKind: kindName, commandID: extras.id, payload: extras.payload, names: shared, entry: localEntry,
-            chainVersion: version, startTime: start, hops: hops, reasons: reasons, outcome: outcome, duration: UInt64(duration)))
+        return .success(
+            Trace(
+                id: id,
+                commandKind: kindName,
+                commandID: extras.id,
+                payload: extras.payload,
+                names: shared,
+                entry: localEntry,
+                chainVersion: version,
+                startTime: start,
+                hops: hops,
+                reasons: reasons,
+                outcome: outcome,
+                duration: UInt64(duration)
+            )
+        )
     }
 }

@@ -1,11 +1,11 @@
 import ChainTraceFastPath
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The trace log sinks open in this process, flushed when it exits normally — returning from `main`, or `exit` —

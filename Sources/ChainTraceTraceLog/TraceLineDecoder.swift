@@ -1,5 +1,5 @@
-import ChainTraceFastPath
 import ChainTrace
+import ChainTraceFastPath
 import ChainTraceJSON
 
 /// The fast path of ``TraceLogReader``: decodes one trace line straight from its bytes to a ``Trace``, with no
@@ -12,7 +12,10 @@ import ChainTraceJSON
 enum TraceLineDecoder {
     /// Decodes `bytes` (one line, without its newline); `keepsPayload: false` skips the payload unread.
     static func decode(
-        _ bytes: UnsafeBufferPointer<UInt8>, keepsPayload: Bool, names: NameTable, lists: TraceLineNames
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        keepsPayload: Bool,
+        names: NameTable,
+        lists: TraceLineNames
     ) -> Trace? {
         var cursor = JSONByteCursor(bytes: bytes, names: names)
         guard let trace = cursor.trace(keepsPayload: keepsPayload, lists: lists), cursor.isAtEnd() else { return nil }
@@ -45,8 +48,15 @@ extension JSONByteCursor {
     }
 
     mutating func trace(keepsPayload: Bool, lists: TraceLineNames) -> Trace? {
-        var id: Int64?, chain: String?, chainVersion: Int64?, entry: Int?, start: Int64?, duration: Int64?
-        var kind: String?, commandID: String?, payload: JSONValue?
+        var id: Int64?
+        var chain: String?
+        var chainVersion: Int64?
+        var entry: Int?
+        var start: Int64?
+        var duration: Int64?
+        var kind: String?
+        var commandID: String?
+        var payload: JSONValue?
         var hops: [NumberedHop]?
         var outcome: Outcome?
         let complete = members { decoder, key in
@@ -54,16 +64,23 @@ extension JSONByteCursor {
             case "id": id = decoder.integer()
             case "chain": chain = decoder.name()
             case "chainVersion": chainVersion = decoder.integer(atLeast: 0)
-            case "entry": entry = decoder.nameNumber(in: lists); return entry != nil
+            case "entry":
+                entry = decoder.nameNumber(in: lists)
+                return entry != nil
             case "startTimeNs": start = decoder.integer()
             case "durationNs": duration = decoder.integer(atLeast: 0)
             case "command":
                 (kind, commandID, payload) = (nil, nil, nil)
                 return decoder.members { decoder, key in
                     switch key {
-                    case "kind": kind = decoder.name(); return kind != nil
+                    case "kind":
+                        kind = decoder.name()
+                        return kind != nil
                     case "id":
-                        if decoder.null() { commandID = nil; return true }
+                        if decoder.null() {
+                            commandID = nil
+                            return true
+                        }
                         commandID = decoder.string()
                         return commandID != nil
                     case "payload":
@@ -75,8 +92,12 @@ extension JSONByteCursor {
                     default: return decoder.skipValue()
                     }
                 }
-            case "hops": hops = decoder.numberedHops(in: lists); return hops != nil
-            case "outcome": outcome = decoder.outcome(); return outcome != nil
+            case "hops":
+                hops = decoder.numberedHops(in: lists)
+                return hops != nil
+            case "outcome":
+                outcome = decoder.outcome()
+                return outcome != nil
             default: return decoder.skipValue()
             }
             return true
@@ -99,36 +120,71 @@ extension JSONByteCursor {
                 CompactHop(
                     handler: lists.index(of: hop.handler, inList: list),
                     registry: hop.registry >= 0 ? lists.index(of: hop.registry, inList: list) : -1,
-                    decision: hop.decision, parent: hop.parent, selfNanoseconds: hop.selfTime,
-                    inclusiveNanoseconds: hop.inclusive, startNanoseconds: hop.start))
+                    decision: hop.decision,
+                    parent: hop.parent,
+                    selfNanoseconds: hop.selfTime,
+                    inclusiveNanoseconds: hop.inclusive,
+                    startNanoseconds: hop.start
+                )
+            )
             if let reason = hop.reason { reasons.append((position, reason)) }
         }
         return Trace(
-            id: UInt64(bitPattern: id), commandKind: kind, commandID: commandID, payload: payload,
-            names: lists.current(list), entry: entryIndex, chainVersion: chainVersionInt, startTime: start,
-            hops: compact, reasons: reasons, outcome: outcome, duration: UInt64(duration))
+            id: UInt64(bitPattern: id),
+            commandKind: kind,
+            commandID: commandID,
+            payload: payload,
+            names: lists.current(list),
+            entry: entryIndex,
+            chainVersion: chainVersionInt,
+            startTime: start,
+            hops: compact,
+            reasons: reasons,
+            outcome: outcome,
+            duration: UInt64(duration)
+        )
     }
 
     mutating func numberedHops(in lists: TraceLineNames) -> [NumberedHop]? {
         var hops: [NumberedHop] = []
         let complete = elements { decoder in
-            var handler: Int?, position: Int64?, decision: Decision?, reason: String?, registry = -1, parent: Int64 = -1
-            var start: Int64?, inclusive: Int64?, selfTime: Int64?
+            var handler: Int?
+            var position: Int64?
+            var decision: Decision?
+            var reason: String?
+            var registry = -1
+            var parent: Int64 = -1
+            var start: Int64?
+            var inclusive: Int64?
+            var selfTime: Int64?
             let complete = decoder.members { decoder, key in
                 switch key {
-                case "handler": handler = decoder.nameNumber(in: lists); return handler != nil
+                case "handler":
+                    handler = decoder.nameNumber(in: lists)
+                    return handler != nil
                 case "position": position = decoder.integer()
-                case "decision": decision = decoder.decision(); return decision != nil
+                case "decision":
+                    decision = decoder.decision()
+                    return decision != nil
                 case "reason":
-                    if decoder.null() { reason = nil; return true }
+                    if decoder.null() {
+                        reason = nil
+                        return true
+                    }
                     reason = decoder.string()
                     return reason != nil
                 case "registry":
-                    if decoder.null() { registry = -1; return true }
+                    if decoder.null() {
+                        registry = -1
+                        return true
+                    }
                     guard let number = decoder.nameNumber(in: lists) else { return false }
                     registry = number
                 case "parent":
-                    if decoder.null() { parent = -1; return true }
+                    if decoder.null() {
+                        parent = -1
+                        return true
+                    }
                     guard let number = decoder.integer(atLeast: 0) else { return false }
                     parent = number
                 case "startOffsetNs": start = decoder.integer(atLeast: 0)
@@ -144,21 +200,36 @@ extension JSONByteCursor {
             else { return false }
             hops.append(
                 NumberedHop(
-                    handler: handler, registry: registry, decision: decision, parent: Int(parent), reason: reason,
+                    handler: handler,
+                    registry: registry,
+                    decision: decision,
+                    parent: Int(parent),
+                    reason: reason,
                     start: UInt64(start),
-                    inclusive: UInt64(inclusive), selfTime: UInt64(selfTime)))
+                    inclusive: UInt64(inclusive),
+                    selfTime: UInt64(selfTime)
+                )
+            )
             return true
         }
         return complete ? hops : nil
     }
 
     mutating func outcome() -> Outcome? {
-        var kind: String?, handler: String?, error: String?
+        var kind: String?
+        var handler: String?
+        var error: String?
         let complete = members { decoder, key in
             switch key {
-            case "kind": kind = decoder.name(); return kind != nil
-            case "handler": handler = decoder.name(); return handler != nil
-            case "error": error = decoder.string(); return error != nil
+            case "kind":
+                kind = decoder.name()
+                return kind != nil
+            case "handler":
+                handler = decoder.name()
+                return handler != nil
+            case "error":
+                error = decoder.string()
+                return error != nil
             default: return decoder.skipValue()
             }
         }

@@ -1,5 +1,5 @@
-import ChainTraceFiles
 public import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
 
 /// A whole trace log read into memory.

@@ -1,14 +1,15 @@
-import ChainTraceFiles
-import ChainTraceFastPath
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import ChainTrace
+import ChainTraceFastPath
+import ChainTraceFiles
 import ChainTraceJSON
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// Writes bytes to a file descriptor: 0, or the failing write's `errno` — `FileDescriptor.writeAll`, or a test's
 /// stand-in that fails as a full disk does.
@@ -68,8 +69,13 @@ struct TraceLogFile {
 
     /// Opens (creates, or continues with `appending`) the log's first file.
     init(
-        path: String, appending: Bool, format: TraceLogSink.Format, bufferSize: Int, rotationBytes: Int?,
-        maximumFiles: Int? = nil, writeBytes: @escaping TraceLogByteWriter = { FileDescriptor.writeAll($0, $1) }
+        path: String,
+        appending: Bool,
+        format: TraceLogSink.Format,
+        bufferSize: Int,
+        rotationBytes: Int?,
+        maximumFiles: Int? = nil,
+        writeBytes: @escaping TraceLogByteWriter = { FileDescriptor.writeAll($0, $1) }
     ) throws(FormatError) {
         self.path = path
         self.format = format
@@ -107,7 +113,11 @@ struct TraceLogFile {
         // be started leaves the old one whole.
         for file in replaced where file != currentFile {
             guard unlink(file) == 0 || errno == ENOENT else {
-                let error = FormatError.system(file: file, expected: "an earlier file of the log, to replace it", code: errno)
+                let error = FormatError.system(
+                    file: file,
+                    expected: "an earlier file of the log, to replace it",
+                    code: errno
+                )
                 close()
                 throw error
             }
@@ -168,7 +178,8 @@ struct TraceLogFile {
         defer { closeDescriptor(descriptor) }
         let size = lseek(descriptor, 0, SEEK_END)
         if compressed {
-            return size == 0 || FileDescriptor.read(descriptor, count: 2, at: 0).map { $0 == LineReader.gzipMagic } ?? false
+            return size == 0
+                || FileDescriptor.read(descriptor, count: 2, at: 0).map { $0 == LineReader.gzipMagic } ?? false
         }
         switch try? start(of: descriptor, size: Int64(size), path: path) {
         case .empty, .cutHeader, .log: return true
@@ -193,9 +204,17 @@ struct TraceLogFile {
             throw .system(file: path, expected: "a readable trace log", code: errno)
         }
         let headerLine = Array(first.prefix { $0 != UInt8(ascii: "\n") })
-        if Int64(headerLine.count) == size, TraceLogFormat.isCutHeader(headerLine) { return .cutHeader(byteCount: headerLine.count) }
+        if Int64(headerLine.count) == size, TraceLogFormat.isCutHeader(headerLine) {
+            return .cutHeader(byteCount: headerLine.count)
+        }
         do {
-            return .log(version: try TraceLogFormat.checkHeader(try JSONDocument(bytes: headerLine, file: path).root, file: path, line: 1))
+            return .log(
+                version: try TraceLogFormat.checkHeader(
+                    try JSONDocument(bytes: headerLine, file: path).root,
+                    file: path,
+                    line: 1
+                )
+            )
         } catch {
             return .other(headerLine: headerLine, problem: error)
         }
@@ -457,8 +476,13 @@ struct TraceLogFile {
 
     private static func writtenByAnotherSink(_ path: String) -> FormatError {
         FormatError(
-            file: path, line: 0, column: 0, expected: "a trace log no other sink is writing",
-            found: "one another TraceLogSink (in this process or another) has open: close it first, or let the chains share one sink")
+            file: path,
+            line: 0,
+            column: 0,
+            expected: "a trace log no other sink is writing",
+            found:
+                "one another TraceLogSink (in this process or another) has open: close it first, or let the chains share one sink"
+        )
     }
 
     /// Checks that a non-empty file is a trace log, and cuts a torn last line off it: the cut line, if any.
@@ -477,8 +501,12 @@ struct TraceLogFile {
             break
         case .other(let headerLine, let problem):
             throw FormatError(
-                file: path, line: 1, column: 1, expected: "a trace log to append to (its header line)",
-                found: headerLine.isEmpty ? "an empty first line" : "something else (\(problem.expected))")
+                file: path,
+                line: 1,
+                column: 1,
+                expected: "a trace log to append to (its header line)",
+                found: headerLine.isEmpty ? "an empty first line" : "something else (\(problem.expected))"
+            )
         }
         // The end: append only after a newline; a torn last line is cut off.
         var end = Int64(size)
@@ -508,14 +536,20 @@ struct TraceLogFile {
         return nil
     }
 
-    private static func isWholeLine(_ descriptor: Int32, from start: Int64, to end: Int64, path: String) throws(FormatError) -> Bool {
-        guard let line = FileDescriptor.read(descriptor, count: Int(end - start), at: start), line.count == Int(end - start) else {
+    private static func isWholeLine(_ descriptor: Int32, from start: Int64, to end: Int64, path: String)
+        throws(FormatError) -> Bool
+    {
+        guard let line = FileDescriptor.read(descriptor, count: Int(end - start), at: start),
+            line.count == Int(end - start)
+        else {
             throw .system(file: path, expected: "a readable trace log", code: errno)
         }
         return (try? JSONDocument(bytes: line, file: path)) != nil
     }
 
-    private static func cut(_ descriptor: Int32, to length: Int64, size: Int64, path: String) throws(FormatError) -> TornTail? {
+    private static func cut(_ descriptor: Int32, to length: Int64, size: Int64, path: String) throws(FormatError)
+        -> TornTail?
+    {
         guard ftruncate(descriptor, off_t(length)) == 0 else {
             throw .system(file: path, expected: "to cut the torn last line off the log", code: errno)
         }

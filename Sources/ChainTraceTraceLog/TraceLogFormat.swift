@@ -1,5 +1,5 @@
-import ChainTraceFiles
 public import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
 
 /// The ChainTrace trace log, version 1: JSON Lines, a header line then one trace per line, keys sorted.
@@ -27,7 +27,8 @@ public enum TraceLogFormat {
     /// Whether `bytes` are the start of a header line, cut short: what a writer stopped inside its header leaves
     /// (a proper prefix of either version's header).
     static func isCutHeader(_ bytes: some Collection<UInt8>) -> Bool {
-        !bytes.isEmpty && [header, CompactTraceLogFormat.header].contains { $0.count > bytes.count && $0.starts(with: bytes) }
+        !bytes.isEmpty
+            && [header, CompactTraceLogFormat.header].contains { $0.count > bytes.count && $0.starts(with: bytes) }
     }
 
     /// One trace as a log line, without its newline: the same bytes as writing ``value(of:)``, written directly

@@ -1,13 +1,14 @@
-import ChainTraceFiles
-import ChainTraceFastPath
 public import ChainTrace
+import ChainTraceFastPath
+import ChainTraceFiles
 import ChainTraceJSON
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Reads a trace log one trace at a time, in constant memory: one file, a directory of them (a rotated log), or
@@ -142,7 +143,13 @@ public final class TraceLogReader {
     public static func files(at path: String) throws(FormatError) -> [String] {
         if let matches = try FileBytes.globMatches(path) {
             guard !matches.isEmpty else {
-                throw FormatError(file: path, line: 0, column: 0, expected: "trace log files matching the pattern", found: "none")
+                throw FormatError(
+                    file: path,
+                    line: 0,
+                    column: 0,
+                    expected: "trace log files matching the pattern",
+                    found: "none"
+                )
             }
             var files: [String] = []
             for match in matches { files += try filesWithoutPattern(at: match) }
@@ -158,7 +165,12 @@ public final class TraceLogReader {
         let names = entries.filter { ($0.hasSuffix(".jsonl") || $0.hasSuffix(".jsonl.gz")) && !$0.hasPrefix(".") }
         guard !names.isEmpty else {
             throw FormatError(
-                file: path, line: 0, column: 0, expected: "a directory holding trace log files (*.jsonl, or *.jsonl.gz)", found: "none")
+                file: path,
+                line: 0,
+                column: 0,
+                expected: "a directory holding trace log files (*.jsonl, or *.jsonl.gz)",
+                found: "none"
+            )
         }
         let base = path.hasSuffix("/") ? path : path + "/"
         return FileNameOrder.sorted(names).map { base + $0 }
@@ -230,7 +242,9 @@ public final class TraceLogReader {
 
     /// What a line at the start of a part says about where the part starts.
     private enum LineKind {
-        case blank, header, record(LogRecord), versionOne, versionTwo
+        case blank, header
+        case record(LogRecord)
+        case versionOne, versionTwo
     }
 
     private func kind(of raw: LineReader.Line) -> LineKind {
@@ -308,9 +322,14 @@ public final class TraceLogReader {
         }
         guard !isHeaderOrItsStart else { return }
         throw FormatError(
-            file: file, line: raw.number, column: 1,
-            expected: "a trace log header {\"format\":\"\(TraceLogFormat.formatName)\",\"version\":\(CompactTraceLogFormat.version)}",
-            found: "\(raw.range.count == 1 ? "1 byte" : "\(raw.range.count) bytes") with no newline, neither a header nor the start of one")
+            file: file,
+            line: raw.number,
+            column: 1,
+            expected:
+                "a trace log header {\"format\":\"\(TraceLogFormat.formatName)\",\"version\":\(CompactTraceLogFormat.version)}",
+            found:
+                "\(raw.range.count == 1 ? "1 byte" : "\(raw.range.count) bytes") with no newline, neither a header nor the start of one"
+        )
     }
 
     /// A torn tail, with its file named when the reader reads several.
@@ -371,13 +390,24 @@ public final class TraceLogReader {
                 // Without payloads, on this path too: a reader gives the same traces whichever decoder read a line.
                 guard !keepsPayloads, trace.payload != nil else { return trace }
                 return Trace(
-                    id: trace.id, commandKind: trace.commandKind, commandID: trace.commandID, payload: nil, entry: trace.entry,
-                    chain: trace.chain, chainVersion: trace.chainVersion, startTime: trace.startTime, hops: trace.hops,
-                    outcome: trace.outcome, duration: trace.duration)
+                    id: trace.id,
+                    commandKind: trace.commandKind,
+                    commandID: trace.commandID,
+                    payload: nil,
+                    entry: trace.entry,
+                    chain: trace.chain,
+                    chainVersion: trace.chainVersion,
+                    startTime: trace.startTime,
+                    hops: trace.hops,
+                    outcome: trace.outcome,
+                    duration: trace.duration
+                )
             } catch {
                 // Read the line again with positions, to name the column of the field at fault.
                 let bytes = lines.withBytes(of: raw) { Array($0) }
-                throw (try? JSONDocument(bytes: bytes, file: file, firstLine: line)).map { TraceLogFormat.located(error, in: $0) } ?? error
+                throw (try? JSONDocument(bytes: bytes, file: file, firstLine: line)).map {
+                    TraceLogFormat.located(error, in: $0)
+                } ?? error
             }
         }
         if version == nil && !missingHeaderReported && lines.tornTail == nil && chunk == nil {
@@ -393,7 +423,8 @@ public final class TraceLogReader {
                 file: file,
                 line: 1,
                 column: 1,
-                expected: "a trace log header {\"format\":\"\(TraceLogFormat.formatName)\",\"version\":\(CompactTraceLogFormat.version)}",
+                expected:
+                    "a trace log header {\"format\":\"\(TraceLogFormat.formatName)\",\"version\":\(CompactTraceLogFormat.version)}",
                 found: "an empty file"
             )
         }
@@ -411,7 +442,13 @@ public final class TraceLogReader {
             guard let document = try? JSONDocument(bytes: bytes, file: file, firstLine: line) else { throw error }
             var copy = segment
             do {
-                _ = try copy.decode(document.root, document: document, file: file, line: line, keepsPayload: keepsPayloads)
+                _ = try copy.decode(
+                    document.root,
+                    document: document,
+                    file: file,
+                    line: line,
+                    keepsPayload: keepsPayloads
+                )
             } catch {
                 throw error
             }

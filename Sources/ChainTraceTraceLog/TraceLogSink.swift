@@ -1,14 +1,15 @@
+public import ChainTrace
+import ChainTraceFastPath
 import ChainTraceFiles
 import ChainTraceJSON
-import ChainTraceFastPath
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
-public import ChainTrace
 
 /// Streams traces to a trace log file, off the recording thread.
 ///
@@ -111,28 +112,49 @@ public final class TraceLogSink: TraceSink {
     ///   it open): two sinks on one path would write over each other's lines. Close the old sink before opening a
     ///   new one on its path, or let the chains share one sink.
     public convenience init(path: String, appending: Bool = false, options: Options = Options()) throws(FormatError) {
-        try self.init(path: path, appending: appending, options: options, writeBytes: { FileDescriptor.writeAll($0, $1) })
+        try self.init(
+            path: path,
+            appending: appending,
+            options: options,
+            writeBytes: { FileDescriptor.writeAll($0, $1) }
+        )
     }
 
     /// ``init(path:appending:options:)`` writing the file's bytes with `writeBytes`: tests stand in a disk that
     /// fills up.
     package init(
-        path: String, appending: Bool = false, options: Options = Options(), writeBytes: @escaping TraceLogByteWriter
+        path: String,
+        appending: Bool = false,
+        options: Options = Options(),
+        writeBytes: @escaping TraceLogByteWriter
     ) throws(FormatError) {
         if path.hasSuffix(".gz") {
             throw FormatError(
-                file: path, line: 0, column: 0,
-                expected: "a name for a plain JSON Lines file (a TraceLogSink writes uncompressed; compress finished or rotated files with gzip, which every reader reads)",
-                found: "a name ending in .gz")
+                file: path,
+                line: 0,
+                column: 0,
+                expected:
+                    "a name for a plain JSON Lines file (a TraceLogSink writes uncompressed; compress finished or rotated files with gzip, which every reader reads)",
+                found: "a name ending in .gz"
+            )
         }
         let file = try TraceLogFile(
-            path: path, appending: appending, format: options.format, bufferSize: options.bufferSize,
-            rotationBytes: options.rotationBytes, maximumFiles: options.maximumFiles, writeBytes: writeBytes)
+            path: path,
+            appending: appending,
+            format: options.format,
+            bufferSize: options.bufferSize,
+            rotationBytes: options.rotationBytes,
+            maximumFiles: options.maximumFiles,
+            writeBytes: writeBytes
+        )
         self.path = path
         self.options = options
         repairedTail = file.repairedTail
         if options.writesInBackground {
-            let writer = BackgroundDrain(consumer: BackgroundTraceWriter(file: file), flushInterval: options.flushInterval)
+            let writer = BackgroundDrain(
+                consumer: BackgroundTraceWriter(file: file),
+                flushInterval: options.flushInterval
+            )
             writer.start()
             self.writer = writer
             direct = nil
@@ -171,7 +193,8 @@ public final class TraceLogSink: TraceSink {
     /// How many traces were dropped: by a full queue, or lost to a write that failed (a full disk) — each recorded
     /// in the log too, as soon as the file takes a write again — or recorded after ``close()``.
     public var droppedCount: Int {
-        let lostToWrites = writer?.consumer.file.withLock { $0.tracesLostToWrites } ?? direct?.withLock { $0.tracesLostToWrites } ?? 0
+        let lostToWrites =
+            writer?.consumer.file.withLock { $0.tracesLostToWrites } ?? direct?.withLock { $0.tracesLostToWrites } ?? 0
         return (writer?.droppedCount ?? 0) + lostToWrites + droppedAfterClose.withLock { $0 }
     }
 

@@ -1,9 +1,9 @@
-import ChainTraceJSON
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
-import ChainTraceTraceLog
+import ChainTraceJSON
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// Numbers in a trace log are data: any value an `Int64` holds must flow through profiles, the slow rule,
@@ -25,12 +25,20 @@ struct ExtremeNumbersTests {
         var hops: [Hop] = []
         for position in 0..<count {
             let last = position == count - 1
-            let decision: Decision = last ? random.pick([.accepted, .passed, .failed]) : random.pick([.passed, .continued])
-            hops.append(Hop(
-                handler: names[position], position: position, decision: decision,
-                reason: decision == .failed ? "boom" : nil,
-                registry: random.chance(0.2) ? "R" : nil,
-                startOffset: number(&random), inclusiveDuration: number(&random), selfDuration: number(&random)))
+            let decision: Decision =
+                last ? random.pick([.accepted, .passed, .failed]) : random.pick([.passed, .continued])
+            hops.append(
+                Hop(
+                    handler: names[position],
+                    position: position,
+                    decision: decision,
+                    reason: decision == .failed ? "boom" : nil,
+                    registry: random.chance(0.2) ? "R" : nil,
+                    startOffset: number(&random),
+                    inclusiveDuration: number(&random),
+                    selfDuration: number(&random)
+                )
+            )
         }
         let outcome: Outcome
         switch hops.last!.decision {
@@ -38,11 +46,21 @@ struct ExtremeNumbersTests {
         case .failed: outcome = .failed(at: hops.last!.handler, error: "boom")
         default: outcome = .fellOffTheEnd
         }
-        let start = random.chance(0.5)
-            ? random.pick([Int64.min, Int64.min + 1, -1, 0, Int64.max - 1, Int64.max]) : Int64.random(in: .min ... .max, using: &random)
+        let start =
+            random.chance(0.5)
+            ? random.pick([Int64.min, Int64.min + 1, -1, 0, Int64.max - 1, Int64.max])
+            : Int64.random(in: .min ... .max, using: &random)
         return Trace(
-            id: id, commandKind: "K", commandID: "c\(id)", entry: "A", chain: "extreme", startTime: start, hops: hops,
-            outcome: outcome, duration: number(&random))
+            id: id,
+            commandKind: "K",
+            commandID: "c\(id)",
+            entry: "A",
+            chain: "extreme",
+            startTime: start,
+            hops: hops,
+            outcome: outcome,
+            duration: number(&random)
+        )
     }
 
     static let rules = ["p95>1ms", "p50>1ns,share>30%", "5x-median", "max>2x-median", "mean>1s", "p99>0ns,share>0%"]
@@ -60,7 +78,8 @@ struct ExtremeNumbersTests {
             folded.add(trace)
             // The log format keeps every value exactly.
             let line = TraceLogFormat.encode(trace)
-            let back = try TraceLogReader(bytes: TraceLogFormat.header + [10] + line + [10], name: "extreme.jsonl").readAll().traces
+            let back = try TraceLogReader(bytes: TraceLogFormat.header + [10] + line + [10], name: "extreme.jsonl")
+                .readAll().traces
             #expect(back == [trace], "seed \(seed)")
         }
 

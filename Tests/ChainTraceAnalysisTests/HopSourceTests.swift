@@ -39,25 +39,45 @@ struct HopSourceTests {
             case 0:
                 // Calls one after another: each handed the command by the caller.
                 for _ in 0..<Int.random(in: 0...2, using: &random) {
-                    nodes += subtree(parent: parent, source: parent, offset: offset + nodes.count, depth: depth + 1, concurrent: concurrent)
+                    nodes += subtree(
+                        parent: parent,
+                        source: parent,
+                        offset: offset + nodes.count,
+                        depth: depth + 1,
+                        concurrent: concurrent
+                    )
                 }
             case 1:
                 // Fans out: each worker's hops, built on their own, interleaved.
                 var workers: [[Node]] = []
                 for _ in 0..<Int.random(in: 2...4, using: &random) {
-                    workers.append(subtree(parent: parent, source: parent, offset: 0, depth: depth + 1, concurrent: true))
+                    workers.append(
+                        subtree(parent: parent, source: parent, offset: 0, depth: depth + 1, concurrent: true)
+                    )
                 }
                 nodes = Self.interleave(workers, offset: offset, random: &random)
             case 2 where !concurrent:
                 // A registry: this hop asks its members in order, each after the one before; then maybe forwards,
                 // from its last member's hops (as a chain walking on past a registry does).
                 for _ in 0..<Int.random(in: 1...3, using: &random) {
-                    var member = subtree(parent: parent, source: nil, offset: offset + nodes.count, depth: depth + 1, concurrent: false)
+                    var member = subtree(
+                        parent: parent,
+                        source: nil,
+                        offset: offset + nodes.count,
+                        depth: depth + 1,
+                        concurrent: false
+                    )
                     member[0].registry = "registry of \(parent)"
                     nodes += member
                 }
                 if random.chance(0.5) {
-                    nodes += subtree(parent: parent, source: nil, offset: offset + nodes.count, depth: depth + 1, concurrent: false)
+                    nodes += subtree(
+                        parent: parent,
+                        source: nil,
+                        offset: offset + nodes.count,
+                        depth: depth + 1,
+                        concurrent: false
+                    )
                 }
             default:
                 break
@@ -110,11 +130,25 @@ struct HopSourceTests {
         }
         let hops = nodes.enumerated().map { index, node in
             Hop(
-                handler: node.handler, position: index, decision: .passed,
-                registry: node.registry.map { _ in nodes[node.parent!].handler }, parent: node.parent,
-                startOffset: UInt64(index), inclusiveDuration: 1, selfDuration: 1)
+                handler: node.handler,
+                position: index,
+                decision: .passed,
+                registry: node.registry.map { _ in nodes[node.parent!].handler },
+                parent: node.parent,
+                startOffset: UInt64(index),
+                inclusiveDuration: 1,
+                selfDuration: 1
+            )
         }
-        let trace = Trace(id: 1, commandKind: "K", entry: hops[0].handler, chain: "c", hops: hops, outcome: .fellOffTheEnd, duration: UInt64(hops.count))
+        let trace = Trace(
+            id: 1,
+            commandKind: "K",
+            entry: hops[0].handler,
+            chain: "c",
+            hops: hops,
+            outcome: .fellOffTheEnd,
+            duration: UInt64(hops.count)
+        )
         return (trace, sources)
     }
 
@@ -122,10 +156,16 @@ struct HopSourceTests {
     func eachHopComesFromTheHopThatHandedItTheCommand(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
         let (trace, sources) = Self.trace(&random)
-        #expect(trace.hopSources == sources, "seed \(seed): \(trace.hops.map { "\($0.handler)<\($0.parent.map(String.init) ?? "-")\($0.registry == nil ? "" : "m")" })")
+        #expect(
+            trace.hopSources == sources,
+            "seed \(seed): \(trace.hops.map { "\($0.handler)<\($0.parent.map(String.init) ?? "-")\($0.registry == nil ? "" : "m")" })"
+        )
         var edges: [ChainProfile.Edge: Int] = [:]
         for (index, source) in sources.enumerated() {
-            edges[ChainProfile.Edge(from: source < 0 ? nil : trace.hops[source].handler, to: trace.hops[index].handler), default: 0] += 1
+            edges[
+                ChainProfile.Edge(from: source < 0 ? nil : trace.hops[source].handler, to: trace.hops[index].handler),
+                default: 0
+            ] += 1
         }
         #expect(ChainProfile([trace]).edges == edges, "seed \(seed)")
     }

@@ -13,9 +13,23 @@ struct LatencyChangePropertyTests {
     static func traces(_ times: [String: [UInt64]]) -> [Trace] {
         times.sorted { $0.key < $1.key }.flatMap { name, values in
             values.map { value in
-                Trace(id: 0, commandKind: "K", entry: name, chain: "c",
-                      hops: [Hop(handler: name, position: 0, decision: .passed, inclusiveDuration: value, selfDuration: value)],
-                      outcome: .fellOffTheEnd, duration: value)
+                Trace(
+                    id: 0,
+                    commandKind: "K",
+                    entry: name,
+                    chain: "c",
+                    hops: [
+                        Hop(
+                            handler: name,
+                            position: 0,
+                            decision: .passed,
+                            inclusiveDuration: value,
+                            selfDuration: value
+                        )
+                    ],
+                    outcome: .fellOffTheEnd,
+                    duration: value
+                )
             }
         }
     }
@@ -29,7 +43,9 @@ struct LatencyChangePropertyTests {
         for index in 0..<Int.random(in: 1...8, using: &random) {
             let name = "H\(index)"
             let base = UInt64.random(in: 2_000...1_000_000, using: &random)
-            let times = (0..<Int.random(in: 20...60, using: &random)).map { _ in base + UInt64.random(in: 0...(base / 100), using: &random) }
+            let times = (0..<Int.random(in: 20...60, using: &random)).map { _ in
+                base + UInt64.random(in: 0...(base / 100), using: &random)
+            }
             let change = random.pick(Change.allCases)
             done[name] = change
             switch change {
@@ -49,15 +65,23 @@ struct LatencyChangePropertyTests {
         let changes = LatencyChange.between(ChainProfile(Self.traces(before)), ChainProfile(Self.traces(after)))
         #expect(Set(changes.map(\.handler)) == Set(done.keys) && changes.count == done.count, "seed \(seed)")
         for change in changes {
-            let expected: LatencyChange.Verdict = switch done[change.handler]! {
-            case .slower: .slower
-            case .faster: .faster
-            case .same: .unchanged
-            case .added: .new
-            case .dropped: .gone
-            }
-            #expect(change.verdict == expected, "seed \(seed): \(change.handler) \(change.verdict), p95 \(change.p95Before) → \(change.p95After)")
-            #expect(change.seenBefore == (before[change.handler]?.count ?? 0) && change.seenAfter == (after[change.handler]?.count ?? 0), "seed \(seed)")
+            let expected: LatencyChange.Verdict =
+                switch done[change.handler]! {
+                case .slower: .slower
+                case .faster: .faster
+                case .same: .unchanged
+                case .added: .new
+                case .dropped: .gone
+                }
+            #expect(
+                change.verdict == expected,
+                "seed \(seed): \(change.handler) \(change.verdict), p95 \(change.p95Before) → \(change.p95After)"
+            )
+            #expect(
+                change.seenBefore == (before[change.handler]?.count ?? 0)
+                    && change.seenAfter == (after[change.handler]?.count ?? 0),
+                "seed \(seed)"
+            )
         }
         // The first run's handlers come first.
         let firstOnes = changes.prefix { before[$0.handler] != nil }.count
@@ -82,7 +106,16 @@ struct RatioTextPropertyTests {
             }
         }
         let (before, after) = (time(), time())
-        let change = LatencyChange(handler: "H", seenBefore: 1, seenAfter: 1, p50Before: 0, p50After: 0, p95Before: before, p95After: after, verdict: .unchanged)
+        let change = LatencyChange(
+            handler: "H",
+            seenBefore: 1,
+            seenAfter: 1,
+            p50Before: 0,
+            p50After: 0,
+            p95Before: before,
+            p95After: after,
+            verdict: .unchanged
+        )
         let text = try #require(change.p95RatioText)
         let ratio = Double(after) / Double(before)
         #expect(text.hasSuffix("×") && !text.contains("e"), "seed \(seed): \(text)")
@@ -97,7 +130,16 @@ struct RatioTextPropertyTests {
     }
 
     @Test func eitherZeroHasNoRatio() {
-        let change = LatencyChange(handler: "H", seenBefore: 1, seenAfter: 0, p50Before: 5, p50After: 0, p95Before: 5, p95After: 0, verdict: .gone)
+        let change = LatencyChange(
+            handler: "H",
+            seenBefore: 1,
+            seenAfter: 0,
+            p50Before: 5,
+            p50After: 0,
+            p95Before: 5,
+            p95After: 0,
+            verdict: .gone
+        )
         #expect(change.p95RatioText == nil)
     }
 }

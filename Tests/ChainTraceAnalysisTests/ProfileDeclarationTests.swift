@@ -16,15 +16,21 @@ struct ProfileDeclarationTests {
         func handler() -> HandlerDefinition {
             serial += 1
             return HandlerDefinition(
-                name: "H\(serial)", budget: random.chance(0.4) ? Int64.random(in: 1...1_000_000, using: &random) : nil,
-                weight: Int.random(in: 0...3, using: &random))
+                name: "H\(serial)",
+                budget: random.chance(0.4) ? Int64.random(in: 1...1_000_000, using: &random) : nil,
+                weight: Int.random(in: 0...3, using: &random)
+            )
         }
         let handlers = (0..<Int.random(in: 1...8, using: &random)).map { _ -> HandlerDefinition in
             guard random.chance(0.3) else { return handler() }
             serial += 1
             let name = "R\(serial)"
             let budget = random.chance(0.4) ? Int64.random(in: 1...1_000_000, using: &random) : nil
-            return HandlerDefinition(name: name, budget: budget, members: (0..<Int.random(in: 1...4, using: &random)).map { _ in handler() })
+            return HandlerDefinition(
+                name: name,
+                budget: budget,
+                members: (0..<Int.random(in: 1...4, using: &random)).map { _ in handler() }
+            )
         }
         let definition = ChainDefinition(name: "c", handlers: handlers)
 
@@ -46,7 +52,13 @@ struct ProfileDeclarationTests {
 
         var budgets = ChainProfile()
         budgets.declareBudgets(of: definition)
-        let withBudget = Dictionary(uniqueKeysWithValues: expected.compactMap { row in row.budget.map { (row.name, $0) } })
-        #expect(Dictionary(uniqueKeysWithValues: budgets.handlers.map { ($0.handler, $0.budgetNanoseconds ?? -1) }) == withBudget, "seed \(seed)")
+        let withBudget = Dictionary(
+            uniqueKeysWithValues: expected.compactMap { row in row.budget.map { (row.name, $0) } }
+        )
+        #expect(
+            Dictionary(uniqueKeysWithValues: budgets.handlers.map { ($0.handler, $0.budgetNanoseconds ?? -1) })
+                == withBudget,
+            "seed \(seed)"
+        )
     }
 }

@@ -1,7 +1,7 @@
 import ChainTrace
 import ChainTraceAnalysis
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// A profile against a plain recount of the same traces — per-handler decisions, totals, the links commands went
@@ -10,7 +10,9 @@ import Testing
 @Suite("Profiles against a recount")
 struct ProfileModelTests {
     static func traces(_ random: inout SeededGenerator) -> [Trace] {
-        let chains = ["coins": ["Counter", "Penny", "Dime", "Quarter"], "screens": ["Detail", "Registry", "Search", "App"]]
+        let chains = [
+            "coins": ["Counter", "Penny", "Dime", "Quarter"], "screens": ["Detail", "Registry", "Search", "App"],
+        ]
         return (0..<Int.random(in: 1...120, using: &random)).map { id in
             let chain = random.pick(chains.keys.sorted())
             let names = chains[chain]!
@@ -22,15 +24,29 @@ struct ProfileModelTests {
                 let decision: Decision = position < length - 1 ? random.pick([.passed, .continued]) : ending
                 let selfTime = UInt64.random(in: 0...(random.chance(0.1) ? 5_000_000 : 4_000), using: &random)
                 return Hop(
-                    handler: name, position: position, decision: decision, reason: decision == .failed ? "e" : nil,
+                    handler: name,
+                    position: position,
+                    decision: decision,
+                    reason: decision == .failed ? "e" : nil,
                     registry: chain == "screens" && name == "Search" ? "Registry" : nil,
-                    startOffset: 0, inclusiveDuration: selfTime &+ 10, selfDuration: selfTime)
+                    startOffset: 0,
+                    inclusiveDuration: selfTime &+ 10,
+                    selfDuration: selfTime
+                )
             }
             let last = hops.last!.handler
-            let outcome: Outcome = ending == .accepted ? .accepted(by: last) : ending == .failed ? .failed(at: last, error: "e") : .fellOffTheEnd
+            let outcome: Outcome =
+                ending == .accepted
+                ? .accepted(by: last) : ending == .failed ? .failed(at: last, error: "e") : .fellOffTheEnd
             return Trace(
-                id: UInt64(id), commandKind: "K", entry: names[start], chain: chain, hops: hops, outcome: outcome,
-                duration: hops.reduce(0) { $0 &+ $1.selfDuration })
+                id: UInt64(id),
+                commandKind: "K",
+                entry: names[start],
+                chain: chain,
+                hops: hops,
+                outcome: outcome,
+                duration: hops.reduce(0) { $0 &+ $1.selfDuration }
+            )
         }
     }
 
@@ -59,23 +75,34 @@ struct ProfileModelTests {
             }
             #expect(statistics.seen == mine.count, "seed \(seed) \(how): \(name)")
             for decision in Decision.allCases {
-                #expect(statistics.count(of: decision) == mine.filter { $0.decision == decision }.count, "seed \(seed) \(how): \(name) \(decision)")
+                #expect(
+                    statistics.count(of: decision) == mine.filter { $0.decision == decision }.count,
+                    "seed \(seed) \(how): \(name) \(decision)"
+                )
             }
-            #expect(statistics.totalSelfNanoseconds == mine.reduce(0) { $0 + $1.selfDuration }, "seed \(seed) \(how): \(name)")
+            #expect(
+                statistics.totalSelfNanoseconds == mine.reduce(0) { $0 + $1.selfDuration },
+                "seed \(seed) \(how): \(name)"
+            )
             #expect(statistics.registry == mine.first?.registry, "seed \(seed) \(how): \(name)")
             let times = mine.map(\.selfDuration)
             #expect(statistics.maximumSelfTime == times.max()!, "seed \(seed) \(how): \(name)")
             for percentile in [50.0, 90, 95, 99] {
                 let exact = Double(Self.percentile(percentile, of: times))
                 let reported = Double(statistics.selfTime(atPercentile: percentile))
-                #expect(abs(reported - exact) <= max(1, exact * 0.01), "seed \(seed) \(how): \(name) p\(percentile) \(reported) vs \(exact)")
+                #expect(
+                    abs(reported - exact) <= max(1, exact * 0.01),
+                    "seed \(seed) \(how): \(name) p\(percentile) \(reported) vs \(exact)"
+                )
             }
         }
         // Links: every step between consecutive hops, and every entry, counted.
         var edges: [ChainProfile.Edge: Int] = [:]
         for trace in traces {
             if let first = trace.hops.first { edges[ChainProfile.Edge(from: nil, to: first.handler), default: 0] += 1 }
-            for (from, to) in zip(trace.hops, trace.hops.dropFirst()) { edges[ChainProfile.Edge(from: from.handler, to: to.handler), default: 0] += 1 }
+            for (from, to) in zip(trace.hops, trace.hops.dropFirst()) {
+                edges[ChainProfile.Edge(from: from.handler, to: to.handler), default: 0] += 1
+            }
         }
         #expect(profile.edges == edges, "seed \(seed) \(how)")
     }

@@ -11,9 +11,22 @@ struct ProfileSelfTimeTests {
     static func traces(selfTimes: [UInt64]) -> [Trace] {
         selfTimes.enumerated().map { index, nanoseconds in
             Trace(
-                id: UInt64(index), commandKind: "Tap", entry: "Button", chain: "responders",
-                hops: [Hop(handler: "Button", position: 0, decision: .passed, inclusiveDuration: nanoseconds, selfDuration: nanoseconds)],
-                outcome: .fellOffTheEnd, duration: nanoseconds)
+                id: UInt64(index),
+                commandKind: "Tap",
+                entry: "Button",
+                chain: "responders",
+                hops: [
+                    Hop(
+                        handler: "Button",
+                        position: 0,
+                        decision: .passed,
+                        inclusiveDuration: nanoseconds,
+                        selfDuration: nanoseconds
+                    )
+                ],
+                outcome: .fellOffTheEnd,
+                duration: nanoseconds
+            )
         }
     }
 
@@ -37,7 +50,9 @@ struct ProfileSelfTimeTests {
             case "slow only": (0..<5_000).map { _ in UInt64.random(in: 256..<5_000_000, using: &generator) }
             case "mixed": (0..<5_000).map { _ in UInt64.random(in: 0..<2_000, using: &generator) }
             case "mixed, mostly slow":
-                (0..<5_000).map { index in index % 10 == 0 ? UInt64.random(in: 0..<256) : UInt64.random(in: 256..<1 << 30) }
+                (0..<5_000).map { index in
+                    index % 10 == 0 ? UInt64.random(in: 0..<256) : UInt64.random(in: 256..<1 << 30)
+                }
             default: [0, 1, 254, 255, 256, 257, 0, 255, 256, 1 << 20]
             }
         let profile = ChainProfile(Self.traces(selfTimes: selfTimes))
@@ -47,7 +62,11 @@ struct ProfileSelfTimeTests {
         for statistics in [profile.statistics(of: "Button")!, unsettled.statistics(of: "Button")!] {
             for percentile in Self.percentiles {
                 // The histogram's bucket value, never above the longest time seen.
-                #expect(statistics.selfTime(atPercentile: percentile) == min(expected.valueAtPercentile(percentile), selfTimes.max()!), "p\(percentile)")
+                #expect(
+                    statistics.selfTime(atPercentile: percentile)
+                        == min(expected.valueAtPercentile(percentile), selfTimes.max()!),
+                    "p\(percentile)"
+                )
             }
             #expect(statistics.maximumSelfTime == selfTimes.max()!)
             #expect(statistics.seen == selfTimes.count)
@@ -72,12 +91,22 @@ struct ProfileSelfTimeTests {
         let names = (0..<40).map { "H\($0)" }
         func trace(length: Int, selfTime: UInt64) -> Trace {
             Trace(
-                id: 1, commandKind: "Tap", entry: names[0], chain: "line",
+                id: 1,
+                commandKind: "Tap",
+                entry: names[0],
+                chain: "line",
                 hops: (0..<length).map {
-                    Hop(handler: names[$0], position: $0, decision: $0 == length - 1 ? .accepted : .passed,
-                        inclusiveDuration: selfTime, selfDuration: selfTime)
+                    Hop(
+                        handler: names[$0],
+                        position: $0,
+                        decision: $0 == length - 1 ? .accepted : .passed,
+                        inclusiveDuration: selfTime,
+                        selfDuration: selfTime
+                    )
                 },
-                outcome: .accepted(by: names[length - 1]), duration: selfTime)
+                outcome: .accepted(by: names[length - 1]),
+                duration: selfTime
+            )
         }
         var original = ChainProfile()
         original.add(trace(length: 3, selfTime: 10))
@@ -90,10 +119,12 @@ struct ProfileSelfTimeTests {
         #expect(copy.handlers.map(\.handler) == ["H0", "H1", "H2"])
         #expect(copy.handlers.map(\.seen) == [1, 1, 1])
         #expect(copy.statistics(of: "H0")?.selfTime(atPercentile: 100) == 10)
-        #expect(copy.edges == [
-            ChainProfile.Edge(from: nil, to: "H0"): 1, ChainProfile.Edge(from: "H0", to: "H1"): 1,
-            ChainProfile.Edge(from: "H1", to: "H2"): 1,
-        ])
+        #expect(
+            copy.edges == [
+                ChainProfile.Edge(from: nil, to: "H0"): 1, ChainProfile.Edge(from: "H0", to: "H1"): 1,
+                ChainProfile.Edge(from: "H1", to: "H2"): 1,
+            ]
+        )
         #expect(original.handlers.count == 40)
         #expect(original.statistics(of: "H0")?.seen == 3)
         #expect(original.statistics(of: "H39")?.accepted == 2)
@@ -106,7 +137,10 @@ struct ProfileSelfTimeTests {
         #expect(secondCopy.statistics(of: "H0")?.seen == 4)
         #expect(secondCopy.statistics(of: "H1")?.accepted == 1)
         #expect(secondCopy.statistics(of: "H1")?.selfTime(atPercentile: 0) == 10)
-        #expect(secondCopy.statistics(of: "H0")?.selfTime(atPercentile: 100) == Self.directly([9_000]).valueAtPercentile(100))
+        #expect(
+            secondCopy.statistics(of: "H0")?.selfTime(atPercentile: 100)
+                == Self.directly([9_000]).valueAtPercentile(100)
+        )
         #expect(original.statistics(of: "H1")?.accepted == 0)
     }
 }

@@ -1,6 +1,6 @@
-import ChainTraceJSON
 import ChainTrace
 import ChainTraceAnalysis
+import ChainTraceJSON
 import ChainTraceTestSupport
 import Foundation
 import Testing
@@ -15,16 +15,25 @@ struct ProfileSummaryTests {
         var random = SeededGenerator(seed: seed)
         let traces = ProfileModelTests.traces(&random)
         var profile = ChainProfile(traces)
-        if random.chance(0.5) { profile.declare("Quarter", budgetNanoseconds: Int64.random(in: 1...10_000, using: &random)) }
+        if random.chance(0.5) {
+            profile.declare("Quarter", budgetNanoseconds: Int64.random(in: 1...10_000, using: &random))
+        }
         let rule = random.pick([SlowHandlerRule.standard, SlowHandlerRule(clauses: [.over(.p50, nanoseconds: 2_000)])])
         let summary = ProfileSummary(profile: profile, rule: rule)
 
         let flagged = Set(rule.flags(in: profile).map(\.handler))
         #expect(summary.commands == Int64(profile.commands), "seed \(seed)")
-        #expect(summary.outcomes.accepted + summary.outcomes.fellOffTheEnd + summary.outcomes.failed == summary.commands, "seed \(seed)")
+        #expect(
+            summary.outcomes.accepted + summary.outcomes.fellOffTheEnd + summary.outcomes.failed == summary.commands,
+            "seed \(seed)"
+        )
         #expect(summary.handlers.map(\.handler) == profile.handlers.map(\.handler), "seed \(seed)")
         for (row, handler) in zip(summary.handlers, profile.handlers) {
-            #expect(row.seen == Int64(handler.seen) && row.accepted == Int64(handler.accepted) && row.failed == Int64(handler.failed), "seed \(seed)")
+            #expect(
+                row.seen == Int64(handler.seen) && row.accepted == Int64(handler.accepted)
+                    && row.failed == Int64(handler.failed),
+                "seed \(seed)"
+            )
             #expect(row.selfP95Ns == Int64(handler.selfTime(atPercentile: 95)), "seed \(seed)")
             #expect(row.slow == flagged.contains(row.handler), "seed \(seed): \(row.handler)")
             #expect((row.slowBecause != nil) == row.slow, "seed \(seed): \(row.handler)")
@@ -34,7 +43,8 @@ struct ProfileSummaryTests {
         let decoded = try JSONDecoder().decode(ProfileSummary.self, from: JSONEncoder().encode(summary))
         #expect(decoded == summary, "seed \(seed)")
         // What the CLI prints: our encoder leaves absent members out, as Foundation's does.
-        guard case .object(let printed) = try JSONValue(encoding: summary), case .array(let rows)? = printed["handlers"] else {
+        guard case .object(let printed) = try JSONValue(encoding: summary), case .array(let rows)? = printed["handlers"]
+        else {
             Issue.record("seed \(seed): the summary is not an object with a list of handlers")
             return
         }

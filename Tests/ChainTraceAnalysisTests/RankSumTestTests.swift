@@ -78,7 +78,9 @@ struct RankSumTestTests {
         var random = SeededGenerator(seed: 7)
         for _ in 0..<300 {
             let (n1, n2) = (Int.random(in: 1...12, using: &random), Int.random(in: 1...12, using: &random))
-            let pool = Array(Set((0..<100).map { _ in UInt64.random(in: 1...1_000_000, using: &random) })).prefix(n1 + n2)
+            let pool = Array(Set((0..<100).map { _ in UInt64.random(in: 1...1_000_000, using: &random) })).prefix(
+                n1 + n2
+            )
             let (first, second) = (Self.counts(Array(pool.prefix(n1))), Self.counts(Array(pool.dropFirst(n1))))
             let kept = RankSumTest(first, second, distributions: &distributions)
             let fresh = Self.test(first, second)

@@ -1,6 +1,6 @@
-import ChainTraceJSON
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceJSON
 import Testing
 
 @Suite("Rules in chain definitions")

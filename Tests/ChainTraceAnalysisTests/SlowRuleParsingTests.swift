@@ -25,7 +25,10 @@ struct SlowRuleParsingTests {
             case 0:
                 let statistic = Self.statistic(&random)
                 let (unit, scale) = random.pick([("ns", 1.0), ("us", 1e3), ("µs", 1e3), ("ms", 1e6), ("s", 1e9)])
-                let amount = random.chance(0.5) ? "\(Int.random(in: 0...999, using: &random))" : "\(Int.random(in: 0...99, using: &random)).\(Int.random(in: 1...9, using: &random))"
+                let amount =
+                    random.chance(0.5)
+                    ? "\(Int.random(in: 0...999, using: &random))"
+                    : "\(Int.random(in: 0...99, using: &random)).\(Int.random(in: 1...9, using: &random))"
                 clauses.append(.over(statistic, nanoseconds: Int64((Double(amount)! * scale).rounded())))
                 texts.append("\(statistic)>\(amount)\(unit)")
             case 1:
@@ -68,14 +71,17 @@ struct SlowRuleParsingTests {
         ("p95>ms", "a duration such as", "ms"), ("p95>1h", "a duration such as", "1h"),
         ("p95>99999999999s", "a duration under 292 years", "99999999999s"),
         ("p0>1ms", "a statistic (p50, p90, p95, p99 or any percentile such as p99.9, max, mean) or \"share\"", "p0"),
-        ("p100.1>1ms", "a statistic (p50", "p100.1"), ("p-5>1ms", "a statistic (p50", "p-5"), ("p9e1>1ms", "a statistic (p50", "p9e1"),
+        ("p100.1>1ms", "a statistic (p50", "p100.1"), ("p-5>1ms", "a statistic (p50", "p-5"),
+        ("p9e1>1ms", "a statistic (p50", "p9e1"),
         ("median>1ms", "a statistic (p50", "median"),
         ("share>101%", "a share from 0% to 100%", "101%"), ("share>-5%", "a share from 0% to 100%", "-5%"),
         ("share>nan%", "a share from 0% to 100%", "nan%"), ("share>30", "a share from 0% to 100%", "30"),
-        ("0x2x-median", "a factor over 0", "0x2"), ("infx-median", "a factor over 0", "inf"), ("0x-median", "a factor over 0", "0"),
+        ("0x2x-median", "a factor over 0", "0x2"), ("infx-median", "a factor over 0", "inf"),
+        ("0x-median", "a factor over 0", "0"),
         ("p95>x-median", "a factor over 0", ""), ("p142>5x-median", "a statistic (p50", "p142"),
         ("p95", "a clause such as \"p95>1ms\"", "p95"), (">1ms", "a statistic", ""),
-        ("p95>1ms or 5x-median", "clauses separated by commas", "or"), ("p95>1ms and share>3%", "clauses separated by commas", "and"),
+        ("p95>1ms or 5x-median", "clauses separated by commas", "or"),
+        ("p95>1ms and share>3%", "clauses separated by commas", "and"),
     ]
 
     @Test(arguments: wrongClauses)

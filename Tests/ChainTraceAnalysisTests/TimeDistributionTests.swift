@@ -1,7 +1,8 @@
-@testable import ChainTraceAnalysis
 import ChainTraceTestSupport
 import Histogram
 import Testing
+
+@testable import ChainTraceAnalysis
 
 /// A ``TimeDistribution`` answers as the histogram every profile used to keep for each handler: generated times —
 /// few and many, recorded one by one and by the count, distributions added together at any size — against a plain
@@ -26,8 +27,17 @@ struct TimeDistributionTests {
     }
 
     /// Some times into both, one by one or by the count.
-    static func fill(_ distribution: inout TimeDistribution, _ histogram: inout Histogram<UInt64>, _ random: inout SeededGenerator) {
-        for _ in 0..<random.pick([0, 1, 5, TimeDistribution.fewest - 1, TimeDistribution.fewest, TimeDistribution.fewest + 1, 200, TimeDistribution.fewest * 2]) {
+    static func fill(
+        _ distribution: inout TimeDistribution,
+        _ histogram: inout Histogram<UInt64>,
+        _ random: inout SeededGenerator
+    ) {
+        for _
+            in 0..<random.pick([
+                0, 1, 5, TimeDistribution.fewest - 1, TimeDistribution.fewest, TimeDistribution.fewest + 1, 200,
+                TimeDistribution.fewest * 2,
+            ])
+        {
             let time = time(&random)
             let count = random.chance(0.2) ? UInt64.random(in: 1...40, using: &random) : 1
             distribution.record(time, count: count)
@@ -52,11 +62,17 @@ struct TimeDistributionTests {
         #expect(distribution.totalCount == histogram.totalCount, "seed \(seed)")
         guard histogram.totalCount > 0 else { return }
         for percentile in [0, 100, 50, 95, 99, 99.9, Double.random(in: 0...100, using: &random)] {
-            #expect(distribution.valueAtPercentile(percentile) == histogram.valueAtPercentile(percentile), "seed \(seed): p\(percentile)")
+            #expect(
+                distribution.valueAtPercentile(percentile) == histogram.valueAtPercentile(percentile),
+                "seed \(seed): p\(percentile)"
+            )
         }
         for _ in 0..<5 {
             let bound = Self.time(&random)
-            #expect(distribution.count(atOrBelow: bound) == histogram.count(within: 0...bound), "seed \(seed): at or below \(bound)")
+            #expect(
+                distribution.count(atOrBelow: bound) == histogram.count(within: 0...bound),
+                "seed \(seed): at or below \(bound)"
+            )
         }
     }
 }

@@ -1,9 +1,9 @@
-import ChainTraceFiles
-import ChainTraceJSON
 import ChainTrace
 import ChainTraceAnalysis
-import ChainTraceTraceLog
+import ChainTraceFiles
+import ChainTraceJSON
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -20,15 +20,33 @@ struct TraceLogProfilerTests {
         for index in 0..<Int.random(in: 50...600, using: &random) {
             let length = Int.random(in: 1...handlers.count, using: &random)
             let hops = (0..<length).map { position in
-                Hop(handler: handlers[position], position: position,
+                Hop(
+                    handler: handlers[position],
+                    position: position,
                     decision: position == length - 1 ? random.pick([.accepted, .passed, .failed]) : .passed,
-                    startOffset: UInt64(position * 100), inclusiveDuration: UInt64.random(in: 0...20_000, using: &random),
-                    selfDuration: random.chance(0.3) ? UInt64.random(in: 0...200, using: &random) : UInt64.random(in: 0...5_000_000, using: &random))
+                    startOffset: UInt64(position * 100),
+                    inclusiveDuration: UInt64.random(in: 0...20_000, using: &random),
+                    selfDuration: random.chance(0.3)
+                        ? UInt64.random(in: 0...200, using: &random) : UInt64.random(in: 0...5_000_000, using: &random)
+                )
             }
             let last = hops[length - 1]
-            let outcome: Outcome = last.decision == .accepted ? .accepted(by: last.handler) : last.decision == .failed ? .failed(at: last.handler, error: "") : .fellOffTheEnd
-            traces.append(Trace(id: UInt64(index), commandKind: "K", entry: handlers[0], chain: random.pick(["a", "b"]),
-                                startTime: Int64(index) * 1000, hops: hops, outcome: outcome, duration: 10))
+            let outcome: Outcome =
+                last.decision == .accepted
+                ? .accepted(by: last.handler)
+                : last.decision == .failed ? .failed(at: last.handler, error: "") : .fellOffTheEnd
+            traces.append(
+                Trace(
+                    id: UInt64(index),
+                    commandKind: "K",
+                    entry: handlers[0],
+                    chain: random.pick(["a", "b"]),
+                    startTime: Int64(index) * 1000,
+                    hops: hops,
+                    outcome: outcome,
+                    duration: 10
+                )
+            )
         }
         var bytes: [UInt8] = []
         var encoder = CompactTraceLogEncoder()
@@ -41,11 +59,23 @@ struct TraceLogProfilerTests {
                 bytes += (version == 2 ? CompactTraceLogFormat.header : TraceLogFormat.header) + [0x0A]
                 encoder.reset()
             }
-            if random.chance(0.02) { bytes += Array(#"{"dropped":\#(Int.random(in: 1...9, using: &random))}"#.utf8) + [0x0A] }
             if random.chance(0.02) {
-                let edit = ChainEdit(chain: "a", version: Int(trace.id), kind: random.pick(ChainEdit.Kind.allCases), handler: "H\(trace.id)",
-                                     detail: random.chance(0.5) ? "first" : nil, time: Int64(trace.id))
-                bytes += Array(#"{"change":"\#(edit.kind.rawValue)","chain":"a","handler":"\#(edit.handler)","timeNs":\#(edit.time),"version":\#(edit.version)\#(edit.detail.map { #","detail":"\#($0)""# } ?? "")}"#.utf8) + [0x0A]
+                bytes += Array(#"{"dropped":\#(Int.random(in: 1...9, using: &random))}"#.utf8) + [0x0A]
+            }
+            if random.chance(0.02) {
+                let edit = ChainEdit(
+                    chain: "a",
+                    version: Int(trace.id),
+                    kind: random.pick(ChainEdit.Kind.allCases),
+                    handler: "H\(trace.id)",
+                    detail: random.chance(0.5) ? "first" : nil,
+                    time: Int64(trace.id)
+                )
+                bytes +=
+                    Array(
+                        #"{"change":"\#(edit.kind.rawValue)","chain":"a","handler":"\#(edit.handler)","timeNs":\#(edit.time),"version":\#(edit.version)\#(edit.detail.map { #","detail":"\#($0)""# } ?? "")}"#
+                            .utf8
+                    ) + [0x0A]
             }
             if version == 2 {
                 encoder.encode(trace, into: &bytes)
@@ -70,19 +100,36 @@ struct TraceLogProfilerTests {
             // Three new names a trace on average, so the pool passes 4096 part way through.
             for _ in 0..<Int.random(in: 0...6, using: &random) { pool.append("H\(pool.count)") }
             let length = Int.random(in: 1...5, using: &random)
-            let names = (0..<length).map { _ in random.chance(0.5) ? pool[Int.random(in: 0..<min(8, pool.count), using: &random)] : random.pick(pool) }
+            let names = (0..<length).map { _ in
+                random.chance(0.5) ? pool[Int.random(in: 0..<min(8, pool.count), using: &random)] : random.pick(pool)
+            }
             let hops = (0..<length).map { position in
-                Hop(handler: names[position], position: position,
+                Hop(
+                    handler: names[position],
+                    position: position,
                     decision: position == length - 1 ? random.pick([.accepted, .passed, .failed]) : .passed,
                     reason: random.chance(0.2) ? "why \(position)" : nil,
                     registry: random.chance(0.2) ? random.pick(pool) : nil,
-                    startOffset: UInt64(position * 10), inclusiveDuration: UInt64.random(in: 0...9_000, using: &random),
-                    selfDuration: UInt64.random(in: 0...9_000, using: &random))
+                    startOffset: UInt64(position * 10),
+                    inclusiveDuration: UInt64.random(in: 0...9_000, using: &random),
+                    selfDuration: UInt64.random(in: 0...9_000, using: &random)
+                )
             }
             let last = hops[length - 1]
-            let outcome: Outcome = last.decision == .accepted ? .accepted(by: last.handler) : last.decision == .failed ? .failed(at: last.handler, error: last.reason ?? "") : .fellOffTheEnd
-            let trace = Trace(id: UInt64(index), commandKind: "K", entry: random.chance(0.9) ? names[0] : random.pick(pool),
-                              chain: random.pick(["a", "b", "c"]), startTime: Int64(index), hops: hops, outcome: outcome, duration: 10)
+            let outcome: Outcome =
+                last.decision == .accepted
+                ? .accepted(by: last.handler)
+                : last.decision == .failed ? .failed(at: last.handler, error: last.reason ?? "") : .fellOffTheEnd
+            let trace = Trace(
+                id: UInt64(index),
+                commandKind: "K",
+                entry: random.chance(0.9) ? names[0] : random.pick(pool),
+                chain: random.pick(["a", "b", "c"]),
+                startTime: Int64(index),
+                hops: hops,
+                outcome: outcome,
+                duration: 10
+            )
             bytes += TraceLogFormat.encode(trace) + [0x0A]
         }
         #expect(pool.count > 4_096)
@@ -95,7 +142,10 @@ struct TraceLogProfilerTests {
         #expect(fastTraces == generalTraces, "seed \(seed)")
         #expect(fastTraces.map(\.path) == generalTraces.map(\.path), "seed \(seed)")
         #expect(fastTraces.map(\.outcome) == generalTraces.map(\.outcome), "seed \(seed)")
-        #expect(fastTraces.map { $0.hops.map(\.registry) } == generalTraces.map { $0.hops.map(\.registry) }, "seed \(seed)")
+        #expect(
+            fastTraces.map { $0.hops.map(\.registry) } == generalTraces.map { $0.hops.map(\.registry) },
+            "seed \(seed)"
+        )
         #expect(fastTraces.map(\.entry) == generalTraces.map(\.entry), "seed \(seed)")
         let fastProfile = try ChainProfile(reading: TraceLogReader(bytes: bytes, name: "fast.jsonl"))
         #expect(Self.same(fastProfile, ChainProfile(generalTraces)), "seed \(seed)")
@@ -104,14 +154,16 @@ struct TraceLogProfilerTests {
     static func same(_ left: ChainProfile, _ right: ChainProfile) -> Bool {
         guard left.commands == right.commands, left.accepted == right.accepted, left.failed == right.failed,
             left.fellOffTheEnd == right.fellOffTheEnd, left.chains == right.chains, left.edges == right.edges,
-            left.totalNanoseconds == right.totalNanoseconds, left.handlers.map(\.handler) == right.handlers.map(\.handler)
+            left.totalNanoseconds == right.totalNanoseconds,
+            left.handlers.map(\.handler) == right.handlers.map(\.handler)
         else { return false }
         for (a, b) in zip(left.handlers, right.handlers) {
             guard a.seen == b.seen, a.accepted == b.accepted, a.passed == b.passed, a.failed == b.failed,
                 a.continued == b.continued, a.totalSelfNanoseconds == b.totalSelfNanoseconds,
                 a.totalInclusiveNanoseconds == b.totalInclusiveNanoseconds, a.maximumSelfTime == b.maximumSelfTime
             else { return false }
-            for percentile in [1.0, 50, 90, 95, 99, 99.9, 100] where a.selfTime(atPercentile: percentile) != b.selfTime(atPercentile: percentile) {
+            for percentile in [1.0, 50, 90, 95, 99, 99.9, 100]
+            where a.selfTime(atPercentile: percentile) != b.selfTime(atPercentile: percentile) {
                 return false
             }
         }
@@ -127,7 +179,10 @@ struct TraceLogProfilerTests {
 
     /// A profiler of 1–4 threads cutting a log of `logBytes` into parts of any size up to a third of it.
     static func anyProfiler(_ random: inout SeededGenerator, logBytes: Int) -> TraceLogProfiler {
-        TraceLogProfiler(threads: Int.random(in: 1...4, using: &random), partBytes: Int.random(in: 1...max(2, logBytes / 3), using: &random))
+        TraceLogProfiler(
+            threads: Int.random(in: 1...4, using: &random),
+            partBytes: Int.random(in: 1...max(2, logBytes / 3), using: &random)
+        )
     }
 
     @Test(arguments: SeededGenerator.seeds(40))
@@ -140,10 +195,16 @@ struct TraceLogProfilerTests {
         for _ in 0..<4 {
             let profiler = Self.anyProfiler(&random, logBytes: bytes.count)
             let result = try profiler.profile(paths: [path])
-            #expect(Self.same(result.profile, expected), "seed \(seed), \(profiler.threads) threads, parts of \(profiler.partBytes) bytes")
+            #expect(
+                Self.same(result.profile, expected),
+                "seed \(seed), \(profiler.threads) threads, parts of \(profiler.partBytes) bytes"
+            )
             #expect(result.droppedTraces == plain.droppedTraces, "seed \(seed)")
             #expect(result.chainEdits == plain.chainEdits, "seed \(seed)")
-            #expect(result.tornTails.map(\.line) == (torn ? [plain.tornTail?.line ?? -1] : []), "seed \(seed): \(result.tornTails)")
+            #expect(
+                result.tornTails.map(\.line) == (torn ? [plain.tornTail?.line ?? -1] : []),
+                "seed \(seed): \(result.tornTails)"
+            )
         }
         // A collector sees every trace once, in log order, however the log is cut and on however many threads.
         var order: [Trace] = []
@@ -152,7 +213,10 @@ struct TraceLogProfilerTests {
         for _ in 0..<3 {
             let profiler = Self.anyProfiler(&random, logBytes: bytes.count)
             let (result, collected) = try profiler.profile(paths: [path], collecting: { OrderCollector() })
-            #expect(collected.traces == order, "seed \(seed), \(profiler.threads) threads, parts of \(profiler.partBytes) bytes")
+            #expect(
+                collected.traces == order,
+                "seed \(seed), \(profiler.threads) threads, parts of \(profiler.partBytes) bytes"
+            )
             #expect(Self.same(result.profile, expected), "seed \(seed)")
         }
         // Folded stacks summed by parts and joined (export --to folded on every core) are the plain sums, lines in
@@ -162,7 +226,10 @@ struct TraceLogProfilerTests {
         for _ in 0..<3 {
             let profiler = Self.anyProfiler(&random, logBytes: bytes.count)
             let (_, joined) = try profiler.profile(paths: [path], collecting: FoldedStacksExport.init)
-            #expect(joined.text(unit: .nanoseconds) == folded.text(unit: .nanoseconds), "seed \(seed), \(profiler.threads) threads, parts of \(profiler.partBytes) bytes")
+            #expect(
+                joined.text(unit: .nanoseconds) == folded.text(unit: .nanoseconds),
+                "seed \(seed), \(profiler.threads) threads, parts of \(profiler.partBytes) bytes"
+            )
         }
     }
 
@@ -183,9 +250,15 @@ struct TraceLogProfilerTests {
             var profiler = Self.anyProfiler(&random, logBytes: bytes.count)
             profiler.chains = Set(chains)
             let (result, collected) = try profiler.profile(paths: [path], collecting: { OrderCollector() })
-            #expect(Self.same(result.profile, expected), "seed \(seed), \(chains), \(profiler.threads) threads, parts of \(profiler.partBytes)")
+            #expect(
+                Self.same(result.profile, expected),
+                "seed \(seed), \(chains), \(profiler.threads) threads, parts of \(profiler.partBytes)"
+            )
             #expect(collected.traces == kept, "seed \(seed), \(chains)")
-            #expect(result.chainEdits == plain.chainEdits.filter { chains.contains($0.chain) }, "seed \(seed), \(chains)")
+            #expect(
+                result.chainEdits == plain.chainEdits.filter { chains.contains($0.chain) },
+                "seed \(seed), \(chains)"
+            )
         }
     }
 
@@ -217,20 +290,35 @@ struct TraceLogProfilerTests {
         for _ in 0..<3 {
             let sizes = paths.map { (try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) ?? 0 }
             let profiler = TraceLogProfiler(
-                threads: Int.random(in: 2...4, using: &random), partBytes: Int.random(in: 1...max(2, (sizes.max() ?? 2) / 2), using: &random))
+                threads: Int.random(in: 2...4, using: &random),
+                partBytes: Int.random(in: 1...max(2, (sizes.max() ?? 2) / 2), using: &random)
+            )
             let (result, collected) = try profiler.profile(paths: [directory.path], collecting: { OrderCollector() })
             let context = "seed \(seed), \(profiler.threads) threads, parts of \(profiler.partBytes) bytes"
             #expect(Self.same(result.profile, plain.result.profile), "\(context)")
             #expect(collected.traces == plain.collector.traces, "\(context)")
-            #expect(result.droppedTraces == plain.result.droppedTraces && result.chainEdits == plain.result.chainEdits, "\(context)")
-            #expect(result.tornTails.map { "\($0.file ?? ""):\($0.line)" } == plain.result.tornTails.map { "\($0.file ?? ""):\($0.line)" }, "\(context)")
+            #expect(
+                result.droppedTraces == plain.result.droppedTraces && result.chainEdits == plain.result.chainEdits,
+                "\(context)"
+            )
+            #expect(
+                result.tornTails.map { "\($0.file ?? ""):\($0.line)" }
+                    == plain.result.tornTails.map { "\($0.file ?? ""):\($0.line)" },
+                "\(context)"
+            )
         }
         // A malformed file among them: the same error as one thread's.
         let victim = paths.filter { !$0.hasSuffix(".gz") }.randomElement(using: &random)
         guard let victim else { return }
-        try Data((String(decoding: TraceLogFormat.header, as: UTF8.self) + "\n{\"not\": a trace}\n").utf8).write(to: URL(fileURLWithPath: victim))
-        let oneThread = #expect(throws: FormatError.self) { _ = try TraceLogProfiler(threads: 1).profile(paths: [directory.path]) }
-        let several = #expect(throws: FormatError.self) { _ = try TraceLogProfiler(threads: 3, partBytes: 1 << 30).profile(paths: [directory.path]) }
+        try Data((String(decoding: TraceLogFormat.header, as: UTF8.self) + "\n{\"not\": a trace}\n").utf8).write(
+            to: URL(fileURLWithPath: victim)
+        )
+        let oneThread = #expect(throws: FormatError.self) {
+            _ = try TraceLogProfiler(threads: 1).profile(paths: [directory.path])
+        }
+        let several = #expect(throws: FormatError.self) {
+            _ = try TraceLogProfiler(threads: 3, partBytes: 1 << 30).profile(paths: [directory.path])
+        }
         #expect(oneThread == several, "seed \(seed)")
     }
 
@@ -243,7 +331,11 @@ struct TraceLogProfilerTests {
         var random = SeededGenerator(seed: seed)
         let directory = try TestFiles.newDirectory("empty-among")
         let count = Int.random(in: 2...8, using: &random)
-        let empty = Set((0..<Int.random(in: 1...max(1, count - 1), using: &random)).map { _ in Int.random(in: 0..<count, using: &random) })
+        let empty = Set(
+            (0..<Int.random(in: 1...max(1, count - 1), using: &random)).map { _ in
+                Int.random(in: 0..<count, using: &random)
+            }
+        )
         var expected: [Trace] = []
         var emptyPaths: [String] = []
         for index in 0..<count {
@@ -263,15 +355,26 @@ struct TraceLogProfilerTests {
         let emptyTails = reader.tornTails.filter { $0.byteCount == 0 && $0.line == 1 }.compactMap(\.file)
         #expect(emptyTails == emptyPaths, "seed \(seed)")
         for threads in [1, Int.random(in: 2...4, using: &random)] {
-            let (result, collected) = try TraceLogProfiler(threads: threads, partBytes: Int.random(in: 64...4_096, using: &random))
-                .profile(paths: [directory.path], collecting: { OrderCollector() })
+            let (result, collected) = try TraceLogProfiler(
+                threads: threads,
+                partBytes: Int.random(in: 64...4_096, using: &random)
+            )
+            .profile(paths: [directory.path], collecting: { OrderCollector() })
             let context = "seed \(seed), \(threads) threads"
             #expect(collected.traces.map(\.id) == expected.map(\.id), "\(context)")
-            #expect(result.tornTails.map { "\($0.file ?? ""):\($0.line)" } == reader.tornTails.map { "\($0.file ?? ""):\($0.line)" }, "\(context)")
+            #expect(
+                result.tornTails.map { "\($0.file ?? ""):\($0.line)" }
+                    == reader.tornTails.map { "\($0.file ?? ""):\($0.line)" },
+                "\(context)"
+            )
         }
         let alone = try #require(emptyPaths.first)
-        #expect(throws: FormatError.self, "seed \(seed): an empty file alone") { _ = try TraceLogReader(path: alone).readAll() }
-        #expect(throws: FormatError.self, "seed \(seed): an empty file alone") { _ = try TraceLogProfiler(threads: 2).profile(paths: [alone]) }
+        #expect(throws: FormatError.self, "seed \(seed): an empty file alone") {
+            _ = try TraceLogReader(path: alone).readAll()
+        }
+        #expect(throws: FormatError.self, "seed \(seed): an empty file alone") {
+            _ = try TraceLogProfiler(threads: 2).profile(paths: [alone])
+        }
     }
 
     /// Keeps every trace in the order it was shown.
@@ -290,7 +393,9 @@ struct TraceLogProfilerTests {
         bytes.insert(contentsOf: Array(#"{"chain" 1}"#.utf8) + [0x0A], at: at + 1)
         let path = TestFiles.directory.appendingPathComponent("malformed-\(UUID()).jsonl").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let plain = #expect(throws: FormatError.self) { _ = try ChainProfile(reading: TraceLogReader(path: path, payloads: false)) }
+        let plain = #expect(throws: FormatError.self) {
+            _ = try ChainProfile(reading: TraceLogReader(path: path, payloads: false))
+        }
         let parallel = #expect(throws: FormatError.self) {
             _ = try TraceLogProfiler(threads: 3, partBytes: max(1, bytes.count / 7)).profile(paths: [path])
         }

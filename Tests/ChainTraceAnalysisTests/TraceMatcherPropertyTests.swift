@@ -13,10 +13,22 @@ struct TraceMatcherPropertyTests {
     static func trace(_ id: String, path: [String], outcome: Outcome) -> Trace {
         let hops = path.enumerated().map { position, name -> Hop in
             let last = position == path.count - 1
-            let decision: Decision = !last ? .passed : outcome.acceptingHandler != nil ? .accepted : outcome.failingHandler != nil ? .failed : .passed
+            let decision: Decision =
+                !last
+                ? .passed
+                : outcome.acceptingHandler != nil ? .accepted : outcome.failingHandler != nil ? .failed : .passed
             return Hop(handler: name, position: position, decision: decision, inclusiveDuration: 1, selfDuration: 1)
         }
-        return Trace(id: 0, commandKind: "K", commandID: id, entry: path.first ?? "A", chain: "c", hops: hops, outcome: outcome, duration: 1)
+        return Trace(
+            id: 0,
+            commandKind: "K",
+            commandID: id,
+            entry: path.first ?? "A",
+            chain: "c",
+            hops: hops,
+            outcome: outcome,
+            duration: 1
+        )
     }
 
     /// A change to make to a command's second run, and the divergence it must give (`nil`: none).
@@ -28,12 +40,28 @@ struct TraceMatcherPropertyTests {
             let t = TraceMatcherPropertyTests.trace
             switch self {
             case .none: return (t(id, ["A", "B"], .accepted(by: "B")), t(id, ["A", "B"], .accepted(by: "B")), nil)
-            case .otherAcceptor: return (t(id, ["A", "B"], .accepted(by: "B")), t(id, ["A", "B", "C"], .accepted(by: "C")), .differentHandler)
-            case .otherPath: return (t(id, ["A", "C"], .accepted(by: "C")), t(id, ["B", "C"], .accepted(by: "C")), .differentPath)
-            case .unhandled: return (t(id, ["A", "B"], .accepted(by: "B")), t(id, ["A", "B", "C", "D"], .fellOffTheEnd), .newlyUnhandled)
-            case .failing: return (t(id, ["A", "B"], .accepted(by: "B")), t(id, ["A"], .failed(at: "A", error: "e")), .newlyFailing)
-            case .handled: return (t(id, ["A", "B", "C", "D"], .fellOffTheEnd), t(id, ["A", "B"], .accepted(by: "B")), .newlyHandled)
-            case .recovered: return (t(id, ["A"], .failed(at: "A", error: "e")), t(id, ["A", "B"], .accepted(by: "B")), .noLongerFailing)
+            case .otherAcceptor:
+                return (
+                    t(id, ["A", "B"], .accepted(by: "B")), t(id, ["A", "B", "C"], .accepted(by: "C")), .differentHandler
+                )
+            case .otherPath:
+                return (t(id, ["A", "C"], .accepted(by: "C")), t(id, ["B", "C"], .accepted(by: "C")), .differentPath)
+            case .unhandled:
+                return (
+                    t(id, ["A", "B"], .accepted(by: "B")), t(id, ["A", "B", "C", "D"], .fellOffTheEnd), .newlyUnhandled
+                )
+            case .failing:
+                return (
+                    t(id, ["A", "B"], .accepted(by: "B")), t(id, ["A"], .failed(at: "A", error: "e")), .newlyFailing
+                )
+            case .handled:
+                return (
+                    t(id, ["A", "B", "C", "D"], .fellOffTheEnd), t(id, ["A", "B"], .accepted(by: "B")), .newlyHandled
+                )
+            case .recovered:
+                return (
+                    t(id, ["A"], .failed(at: "A", error: "e")), t(id, ["A", "B"], .accepted(by: "B")), .noLongerFailing
+                )
             }
         }
     }
@@ -44,7 +72,8 @@ struct TraceMatcherPropertyTests {
         for index in 0..<max(first.count, second.count) {
             matcher.add(
                 first: index < first.count ? (first[index], line: index + 2) : nil,
-                second: index < second.count ? (second[index], line: index + 2) : nil)
+                second: index < second.count ? (second[index], line: index + 2) : nil
+            )
         }
         matcher.finish()
         return matcher
@@ -79,9 +108,15 @@ struct TraceMatcherPropertyTests {
             second.swapAt(at, Int.random(in: at..<min(second.count, at + 4), using: &random))
         }
         let matcher = Self.matched(first, second)
-        let found = Dictionary(matcher.divergences.map { ($0.command, $0.kind) }, uniquingKeysWith: { first, _ in first })
+        let found = Dictionary(
+            matcher.divergences.map { ($0.command, $0.kind) },
+            uniquingKeysWith: { first, _ in first }
+        )
         #expect(matcher.divergences.count == found.count, "seed \(seed): a command reported twice")
-        #expect(found == expected.compactMapValues { $0 }, "seed \(seed): \(found) vs \(expected.compactMapValues { $0 })")
+        #expect(
+            found == expected.compactMapValues { $0 },
+            "seed \(seed): \(found) vs \(expected.compactMapValues { $0 })"
+        )
         let both = Set(first.compactMap(\.commandID)).intersection(second.compactMap(\.commandID))
         #expect(matcher.compared == both.count, "seed \(seed)")
         #expect(matcher.total == found.count, "seed \(seed)")
@@ -99,7 +134,10 @@ struct TraceMatcherPropertyTests {
         func run(_ count: Int, path: [String]) -> [Trace] {
             (0..<count).map { _ in
                 let id: String? = random.chance(0.25) ? nil : random.pick(pool)
-                return Self.trace(id ?? "", path: path, outcome: .accepted(by: path.last!)).withID(id, chain: random.pick(["c", "audit"]))
+                return Self.trace(id ?? "", path: path, outcome: .accepted(by: path.last!)).withID(
+                    id,
+                    chain: random.pick(["c", "audit"])
+                )
             }
         }
         let first = run(Int.random(in: 0...12, using: &random), path: ["A", "B"])
@@ -107,7 +145,10 @@ struct TraceMatcherPropertyTests {
 
         // The oracle: each run's keys (an id, else its place) in order; a key's occurrences zipped.
         // The chain's name is no part of the key: runs on configurations whose chains are named apart compare.
-        enum Key: Hashable { case id(String), place(Int) }
+        enum Key: Hashable {
+            case id(String)
+            case place(Int)
+        }
         func keys(_ traces: [Trace]) -> [Key: [Int]] {
             var keys: [Key: [Int]] = [:]
             for (index, trace) in traces.enumerated() {
@@ -128,10 +169,19 @@ struct TraceMatcherPropertyTests {
 
         let matcher = Self.matched(first, second)
         let found = matcher.divergences
-        #expect(Set(found.filter { $0.kind == .differentHandler }.compactMap { d in d.expected?.line.flatMap { e in d.actual?.line.map { [e, $0] } } }) == pairs,
-                "seed \(seed)")
+        #expect(
+            Set(
+                found.filter { $0.kind == .differentHandler }.compactMap { d in
+                    d.expected?.line.flatMap { e in d.actual?.line.map { [e, $0] } }
+                }
+            ) == pairs,
+            "seed \(seed)"
+        )
         #expect(Set(found.filter { $0.kind == .missing }.compactMap { $0.expected?.line }) == missing, "seed \(seed)")
-        #expect(Set(found.filter { $0.kind == .unexpected }.compactMap { $0.actual?.line }) == unexpected, "seed \(seed)")
+        #expect(
+            Set(found.filter { $0.kind == .unexpected }.compactMap { $0.actual?.line }) == unexpected,
+            "seed \(seed)"
+        )
         #expect(found.count == pairs.count + missing.count + unexpected.count, "seed \(seed): a trace reported twice")
         #expect(matcher.compared == pairs.count, "seed \(seed)")
         // A divergence names its command as given: an id as written, an id-less command by `#` and its place.
@@ -146,7 +196,15 @@ struct TraceMatcherPropertyTests {
 extension Trace {
     /// This trace with command id `id` (`nil`: none), of `chain`.
     fileprivate func withID(_ id: String?, chain: String) -> Trace {
-        Trace(id: self.id, commandKind: commandKind, commandID: id, entry: entry, chain: chain, hops: hops, outcome: outcome,
-              duration: duration)
+        Trace(
+            id: self.id,
+            commandKind: commandKind,
+            commandID: id,
+            entry: entry,
+            chain: chain,
+            hops: hops,
+            outcome: outcome,
+            duration: duration
+        )
     }
 }

@@ -1,8 +1,8 @@
-import ChainTraceJSON
 import ChainTrace
 import ChainTraceAnalysis
-import ChainTraceTraceLog
+import ChainTraceJSON
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -46,8 +46,10 @@ struct TraceReadAheadTests {
         }
         let plain = Self.plainRead(paths)
         let ahead = TraceReadAhead(
-            try TraceLogReader(paths: paths), batchSize: Int.random(in: 1...300, using: &random),
-            batchesAhead: Int.random(in: 1...6, using: &random))
+            try TraceLogReader(paths: paths),
+            batchSize: Int.random(in: 1...300, using: &random),
+            batchesAhead: Int.random(in: 1...6, using: &random)
+        )
         var items: [String] = []
         var error: FormatError?
         do {
@@ -61,7 +63,9 @@ struct TraceReadAheadTests {
         #expect(error == plain.error, "seed \(seed)")
         if error == nil {
             #expect(try ahead.next() == nil, "seed \(seed): the end stays the end")
-            let size = try paths.reduce(0) { $0 + (try FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int ?? 0) }
+            let size = try paths.reduce(0) {
+                $0 + (try FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int ?? 0)
+            }
             #expect(ahead.bytesRead == size, "seed \(seed)")
         }
     }

@@ -16,11 +16,16 @@ struct AtScaleTests {
         guard PythonScript.canImport(module), let binary = CLI.binary.url?.path else { return }
         let run = try PythonScript.run("at-scale.py", ["--chaintrace", binary, "--engine", engine])
         let failures = run.output.split(separator: "\n").filter { $0.hasPrefix("  FAIL") }
-        #expect(run.status == 0, "\(failures.joined(separator: "\n"))\n\(run.errors.suffix(1_500))\n\(run.output.suffix(1_500))")
+        #expect(
+            run.status == 0,
+            "\(failures.joined(separator: "\n"))\n\(run.errors.suffix(1_500))\n\(run.output.suffix(1_500))"
+        )
         #expect(run.output.contains("agrees with chaintrace stats"))
     }
 
-    @Test(.enabled(if: PythonScript.canImport("duckdb") || PythonScript.isCI, "DuckDB's Python package is not installed"))
+    @Test(
+        .enabled(if: PythonScript.canImport("duckdb") || PythonScript.isCI, "DuckDB's Python package is not installed")
+    )
     func duckDBAgreesWithStats() throws {
         try Self.agree(engine: "duckdb", module: "duckdb")
     }

@@ -6,7 +6,10 @@ import Testing
 struct CLIReferenceTests {
     /// Each `### chaintrace …` heading of the reference and the text block under it.
     func sections() throws -> [(command: [String], text: String)] {
-        let page = try String(contentsOf: BuiltProduct.packageRoot.appendingPathComponent("Docs/CLI.md"), encoding: .utf8)
+        let page = try String(
+            contentsOf: BuiltProduct.packageRoot.appendingPathComponent("Docs/CLI.md"),
+            encoding: .utf8
+        )
         var result: [(command: [String], text: String)] = []
         var current: [String]?
         var block: [String]?
@@ -39,7 +42,9 @@ struct CLIReferenceTests {
         let section = try #require(help.components(separatedBy: "SUBCOMMANDS:").last)
         // A subcommand's line starts with two spaces and its name; its wrapped description is indented further.
         return section.components(separatedBy: "\n").compactMap { line in
-            guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first else { return nil }
+            guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first else {
+                return nil
+            }
             return name == "See" ? nil : String(name)
         }
     }
@@ -53,7 +58,8 @@ struct CLIReferenceTests {
             #expect(output.status == 0)
             #expect(
                 normalized(output.standardOutput) == normalized(section.text),
-                "Docs/CLI.md is out of date for `chaintrace \(section.command.joined(separator: " "))`: regenerate it from --help")
+                "Docs/CLI.md is out of date for `chaintrace \(section.command.joined(separator: " "))`: regenerate it from --help"
+            )
         }
     }
 }

@@ -26,7 +26,9 @@ enum CLI {
 
     /// The unfinished output files (`.name.partial-…`) left in `directory`.
     static func partialFiles(in directory: URL) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.contains(".partial-") }
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
+            $0.contains(".partial-")
+        }
     }
 
     /// `value` as JSON text, written by the library's strict writer.
@@ -44,7 +46,9 @@ enum CLI {
     }
 
     /// Replays `stream` through `definition` into a new trace log and returns the log's path.
-    static func recordedLog(_ definition: String, _ stream: String, named name: String = "recorded.jsonl") throws -> String {
+    static func recordedLog(_ definition: String, _ stream: String, named name: String = "recorded.jsonl") throws
+        -> String
+    {
         let log = try temporaryDirectory().appendingPathComponent(name).path
         let output = try run("replay", definition, stream, "--trace-out", log)
         guard FileManager.default.fileExists(atPath: log) else {
@@ -81,10 +85,13 @@ enum PythonScript {
     static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", BuiltProduct.packageRoot.appendingPathComponent("Scripts/\(name)").path] + arguments
+        process.arguments =
+            ["python3", BuiltProduct.packageRoot.appendingPathComponent("Scripts/\(name)").path] + arguments
         process.currentDirectoryURL = BuiltProduct.packageRoot
         // Standard error to a file, so that neither stream can fill a pipe and block the script while the other is read.
-        let errorFile = TestFiles.directory.appendingPathComponent("\((name as NSString).lastPathComponent)-\(UUID()).stderr")
+        let errorFile = TestFiles.directory.appendingPathComponent(
+            "\((name as NSString).lastPathComponent)-\(UUID()).stderr"
+        )
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errorFile) }
         let output = Pipe()

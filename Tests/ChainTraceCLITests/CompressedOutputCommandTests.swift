@@ -13,7 +13,10 @@ struct CompressedOutputCommandTests {
     /// (`gen-tests` names its suite here: by default the name follows the output file's.)
     static func commands(_ inputs: OutputOverInputCommandTests.Inputs, _ random: inout SeededGenerator) -> [[String]] {
         [
-            ["export", inputs.log, inputs.otherLog, "--to", random.pick(["chrome", "folded", "otlp", "jsonl"]), "-o", "OUT"],
+            [
+                "export", inputs.log, inputs.otherLog, "--to", random.pick(["chrome", "folded", "otlp", "jsonl"]), "-o",
+                "OUT",
+            ],
             ["gen-tests", inputs.log, "--definition", inputs.definition, "--suite", "SessionTests", "-o", "OUT"],
             ["render", inputs.definition, "--trace", inputs.log, "--format", "dot", "-o", "OUT"],
             ["render", "--trace", inputs.log, "--diff", inputs.otherLog, "-o", "OUT"],
@@ -36,12 +39,19 @@ struct CompressedOutputCommandTests {
             #expect(wrote.status == 0 && wroteCompressed.status == 0, "\(context): \(wroteCompressed.standardError)")
             let bytes = try Data(contentsOf: URL(fileURLWithPath: compressed))
             #expect(bytes.prefix(2) == Data([0x1F, 0x8B]), "\(context): not gzip")
-            #expect(try TestFiles.gunzip(path: compressed) == Data(contentsOf: URL(fileURLWithPath: plain)), "\(context)")
+            #expect(
+                try TestFiles.gunzip(path: compressed) == Data(contentsOf: URL(fileURLWithPath: plain)),
+                "\(context)"
+            )
             // What the command said, without what a sanitized build adds to standard error (LeakSanitizer's summary).
             func said(_ text: String) -> [Substring] {
                 text.split(separator: "\n").filter { $0.hasPrefix("Wrote ") || $0.hasPrefix("chaintrace: ") }
             }
-            #expect(said(wroteCompressed.standardError) == said(wrote.standardError.replacingOccurrences(of: plain, with: compressed)), "\(context)")
+            #expect(
+                said(wroteCompressed.standardError)
+                    == said(wrote.standardError.replacingOccurrences(of: plain, with: compressed)),
+                "\(context)"
+            )
             #expect(CLI.partialFiles(in: inputs.directory).isEmpty, "\(context)")
         }
     }
@@ -67,7 +77,10 @@ struct CompressedOutputCommandTests {
         func counts(_ text: String) throws -> String {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
             let kept = object.filter { ["chains", "commands", "outcomes"].contains($0.key) }
-            return String(decoding: try JSONSerialization.data(withJSONObject: kept, options: [.sortedKeys]), as: UTF8.self)
+            return String(
+                decoding: try JSONSerialization.data(withJSONObject: kept, options: [.sortedKeys]),
+                as: UTF8.self
+            )
         }
         #expect(try counts(plainStats.standardOutput) == counts(compressedStats.standardOutput), "seed \(seed)")
         #expect(CLI.partialFiles(in: inputs.directory).isEmpty, "seed \(seed)")

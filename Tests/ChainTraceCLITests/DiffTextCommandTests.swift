@@ -39,7 +39,9 @@ struct DiffTextCommandTests {
             // The commands compared are those in both runs; the others are counted apart.
             let compared = comparison["compared"]?.doubleValue.map { Int($0) } ?? -1
             let counts = comparison["counts"]
-            let unpaired = (counts?["missing"]?.doubleValue.map { Int($0) } ?? 0) + (counts?["unexpected"]?.doubleValue.map { Int($0) } ?? 0)
+            let unpaired =
+                (counts?["missing"]?.doubleValue.map { Int($0) } ?? 0)
+                + (counts?["unexpected"]?.doubleValue.map { Int($0) } ?? 0)
             #expect(compared + (counts?["missing"]?.doubleValue.map { Int($0) } ?? 0) == before.count, "seed \(seed)")
             let commands = "\(compared) command\(compared == 1 ? "" : "s") compared"
             let scope =
@@ -59,14 +61,23 @@ struct DiffTextCommandTests {
         #expect(onlyCommon["total"]?.doubleValue.map { Int($0) } == comparedDivergences, "seed \(seed)")
         #expect(onlyCommon["inOneRunOnly"] == comparison["inOneRunOnly"], "seed \(seed)")
         if case .array(let listed)? = onlyCommon["divergences"] {
-            #expect(listed.allSatisfy { !["missing", "unexpected"].contains($0["kind"]?.stringValue ?? "") }, "seed \(seed)")
+            #expect(
+                listed.allSatisfy { !["missing", "unexpected"].contains($0["kind"]?.stringValue ?? "") },
+                "seed \(seed)"
+            )
             #expect(listed.count == comparedDivergences, "seed \(seed)")
         }
-        #expect(common.status == (comparedDivergences > 0 ? 1 : 0) && commonText.status == common.status, "seed \(seed)")
+        #expect(
+            common.status == (comparedDivergences > 0 ? 1 : 0) && commonText.status == common.status,
+            "seed \(seed)"
+        )
         if missing + unexpected > 0 {
             #expect(
-                commonText.standardOutput.contains("Not compared (--only-common): \(missing) command\(missing == 1 ? "" : "s") in the baseline only, \(unexpected) in the other only."),
-                "seed \(seed): \(commonText.standardOutput.prefix(400))")
+                commonText.standardOutput.contains(
+                    "Not compared (--only-common): \(missing) command\(missing == 1 ? "" : "s") in the baseline only, \(unexpected) in the other only."
+                ),
+                "seed \(seed): \(commonText.standardOutput.prefix(400))"
+            )
         }
 
         let same = try CLI.run("diff", first, first)

@@ -13,14 +13,22 @@ struct DocumentedCommandTests {
         var inBlock = false
         var pending = ""
         for line in page.components(separatedBy: "\n") {
-            if line == "```sh" { inBlock = true; continue }
-            if line == "```" { inBlock = false; continue }
+            if line == "```sh" {
+                inBlock = true
+                continue
+            }
+            if line == "```" {
+                inBlock = false
+                continue
+            }
             guard inBlock else { continue }
             pending += line.trimmingCharacters(in: .whitespaces)
             if pending.hasSuffix("\\") {
                 pending = String(pending.dropLast()) + " "
             } else {
-                var words = pending.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
+                var words = pending.split(separator: " ").map {
+                    $0.trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+                }
                 if words.starts(with: ["swift", "run"]) { words.removeFirst(2) }
                 if words.first == "chaintrace" { commands.append(words) }
                 pending = ""
@@ -41,7 +49,11 @@ struct DocumentedCommandTests {
             if let option = arguments.firstIndex(of: "-o") {
                 let committed = arguments[option + 1]
                 if committed.hasPrefix("Docs/") {
-                    #expect(FileManager.default.fileExists(atPath: BuiltProduct.packageRoot.appendingPathComponent(committed).path))
+                    #expect(
+                        FileManager.default.fileExists(
+                            atPath: BuiltProduct.packageRoot.appendingPathComponent(committed).path
+                        )
+                    )
                 }
                 arguments[option + 1] = directory.appendingPathComponent((committed as NSString).lastPathComponent).path
                 picture = arguments[option + 1]

@@ -14,12 +14,35 @@ struct EmptyNameCommandTests {
         let sink = try TraceLogSink(path: path)
         for id in 0..<8 {
             let hops = [
-                Hop(handler: "A", position: 0, decision: .passed, startOffset: 0, inclusiveDuration: 100, selfDuration: 100),
-                Hop(handler: "", position: 1, decision: id == 0 ? .accepted : .passed, startOffset: 100, inclusiveDuration: slow, selfDuration: slow),
+                Hop(
+                    handler: "A",
+                    position: 0,
+                    decision: .passed,
+                    startOffset: 0,
+                    inclusiveDuration: 100,
+                    selfDuration: 100
+                ),
+                Hop(
+                    handler: "",
+                    position: 1,
+                    decision: id == 0 ? .accepted : .passed,
+                    startOffset: 100,
+                    inclusiveDuration: slow,
+                    selfDuration: slow
+                ),
             ]
-            sink.record(Trace(
-                id: UInt64(id), commandKind: "K", commandID: "c\(id)", entry: "A", chain: "", hops: hops,
-                outcome: id == 0 ? .accepted(by: "") : .fellOffTheEnd, duration: 100 + slow))
+            sink.record(
+                Trace(
+                    id: UInt64(id),
+                    commandKind: "K",
+                    commandID: "c\(id)",
+                    entry: "A",
+                    chain: "",
+                    hops: hops,
+                    outcome: id == 0 ? .accepted(by: "") : .fellOffTheEnd,
+                    duration: 100 + slow
+                )
+            )
         }
         try sink.close()
         return path
@@ -35,7 +58,10 @@ struct EmptyNameCommandTests {
         #expect(stats.standardOutput.contains("    (empty name): p95"), "\(stats.standardOutput)")
         let replay = try CLI.run("diff", before, after)
         #expect(replay.standardOutput.contains("(empty name)"), "\(replay.standardOutput)")
-        for arguments in [["render", "--trace", before], ["render", "--trace", before, "--command", "c0"], ["render", "--trace", before, "--diff", after]] {
+        for arguments in [
+            ["render", "--trace", before], ["render", "--trace", before, "--command", "c0"],
+            ["render", "--trace", before, "--diff", after],
+        ] {
             let output = directory.appendingPathComponent("d\(arguments.count).svg").path
             let drawn = try CLI.run(arguments + ["-o", output])
             #expect(drawn.status == 0, "\(arguments): \(drawn.standardError)")

@@ -1,7 +1,7 @@
 import ChainTrace
 import ChainTraceJSON
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -39,9 +39,23 @@ struct ExportCommandTests {
         var random = SeededGenerator(seed: seed)
         let directory = try CLI.temporaryDirectory()
         var traces = LogCommandsAgreeWithLibraryTests.log(&random, ids: Int.random(in: 1...50, using: &random))
-        traces.append(Trace(id: 999, commandKind: "Empty", entry: "Cell", chain: "editor", hops: [], outcome: .fellOffTheEnd, duration: 1))
+        traces.append(
+            Trace(
+                id: 999,
+                commandKind: "Empty",
+                entry: "Cell",
+                chain: "editor",
+                hops: [],
+                outcome: .fellOffTheEnd,
+                duration: 1
+            )
+        )
         let first = try CLI.write(LogCommandsAgreeWithLibraryTests.bytes(traces), named: "a.jsonl", in: directory)
-        let second = try CLI.write(LogCommandsAgreeWithLibraryTests.bytes(Array(traces.prefix(3))), named: "b.jsonl", in: directory)
+        let second = try CLI.write(
+            LogCommandsAgreeWithLibraryTests.bytes(Array(traces.prefix(3))),
+            named: "b.jsonl",
+            in: directory
+        )
         let run = try CLI.run("export", "--to", "jsonl", first, second)
         #expect(run.status == 0, "seed \(seed): \(run.standardError)")
         let rows = try run.standardOutput.split(separator: "\n").map {
@@ -58,12 +72,18 @@ struct ExportCommandTests {
                 #expect(mine.count == 1 && mine[0]["handler"] is NSNull && mine[0]["selfNs"] is NSNull, "seed \(seed)")
             } else {
                 #expect(mine.map { $0["handler"] as? String ?? "" } == trace.path, "seed \(seed)")
-                #expect(mine.map { UInt64($0["selfNs"] as? Int ?? -1) } == trace.hops.map(\.selfDuration), "seed \(seed)")
+                #expect(
+                    mine.map { UInt64($0["selfNs"] as? Int ?? -1) } == trace.hops.map(\.selfDuration),
+                    "seed \(seed)"
+                )
                 // Each hop's parent as the other exports nest it: recorded, else inferred from the times.
                 #expect(mine.map { $0["parent"] as? Int } == HopNesting.enclosing(trace.hops), "seed \(seed)")
             }
         }
-        #expect(rows.filter { $0["file"] as? String == second }.compactMap { $0["trace"] as? Int }.max() == 3, "seed \(seed): numbered per file")
+        #expect(
+            rows.filter { $0["file"] as? String == second }.compactMap { $0["trace"] as? Int }.max() == 3,
+            "seed \(seed): numbered per file"
+        )
     }
 
     @Test func badLogOrTargetIsAnErrorAndLeavesNoFile() throws {

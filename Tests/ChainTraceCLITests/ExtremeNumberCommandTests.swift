@@ -20,9 +20,12 @@ struct ExtremeNumberCommandTests {
             var outcome = #"{"kind":"fellOffTheEnd"}"#
             for position in 0..<count {
                 let last = position == count - 1
-                let decision = last ? random.pick(["accepted", "passed", "failed"]) : random.pick(["passed", "continued"])
+                let decision =
+                    last ? random.pick(["accepted", "passed", "failed"]) : random.pick(["passed", "continued"])
                 if last && decision == "accepted" { outcome = #"{"handler":"H\#(position)","kind":"accepted"}"# }
-                if last && decision == "failed" { outcome = #"{"error":"e","handler":"H\#(position)","kind":"failed"}"# }
+                if last && decision == "failed" {
+                    outcome = #"{"error":"e","handler":"H\#(position)","kind":"failed"}"#
+                }
                 let reason = decision == "failed" ? #","reason":"e""# : ""
                 hops.append(
                     #"{"decision":"\#(decision)","handler":"H\#(position)","inclusiveNs":\#(random.pick(values)),"position":\#(position)\#(reason),"selfNs":\#(random.pick(values)),"startOffsetNs":\#(random.pick(values))}"#
@@ -50,12 +53,18 @@ struct ExtremeNumberCommandTests {
             ["export", "--to", "chrome", log], ["export", "--to", "folded", log],
             ["export", "--to", "folded", "--unit", "nanoseconds", log], ["gen-tests", log],
             ["render", "--trace", log, "--format", "dot", "-o", directory.appendingPathComponent("p.dot").path],
-            ["render", "--trace", log, "--command", "c0", "--format", "dot", "-o", directory.appendingPathComponent("c.dot").path],
+            [
+                "render", "--trace", log, "--command", "c0", "--format", "dot", "-o",
+                directory.appendingPathComponent("c.dot").path,
+            ],
             ["render", "--diff", log, other, "--format", "svg", "-o", directory.appendingPathComponent("d.svg").path],
         ]
         for arguments in commands {
             let output = try CLI.binary.run(arguments)
-            #expect([0, 1, 2].contains(output.status), "seed \(seed): chaintrace \(arguments.joined(separator: " ")) ended with \(output.status)\n\(output.standardError.prefix(2_000))")
+            #expect(
+                [0, 1, 2].contains(output.status),
+                "seed \(seed): chaintrace \(arguments.joined(separator: " ")) ended with \(output.status)\n\(output.standardError.prefix(2_000))"
+            )
             #expect(!output.standardError.contains("Fatal error"), "seed \(seed): \(arguments)")
             // The logs are valid: reading them must succeed, not merely fail politely.
             if arguments[0] == "stats" || arguments[0] == "export" {

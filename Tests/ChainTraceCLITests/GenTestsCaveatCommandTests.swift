@@ -1,6 +1,6 @@
 import ChainTrace
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -20,17 +20,31 @@ struct GenTestsCaveatCommandTests {
         var edits: [ChainEdit] = []
         for chain in chains {
             for step in 0..<Int.random(in: 0...4, using: &random) {
-                edits.append(ChainEdit(
-                    chain: chain, version: 3 + 2 * step, kind: random.pick(ChainEdit.Kind.allCases),
-                    handler: "H\(step)", detail: random.chance(0.5) ? "after Cell" : nil, time: Int64(step)))
+                edits.append(
+                    ChainEdit(
+                        chain: chain,
+                        version: 3 + 2 * step,
+                        kind: random.pick(ChainEdit.Kind.allCases),
+                        handler: "H\(step)",
+                        detail: random.chance(0.5) ? "after Cell" : nil,
+                        time: Int64(step)
+                    )
+                )
             }
         }
         let traces = (0..<Int.random(in: 1...12, using: &random)).map { index in
-            Trace(id: UInt64(index), commandKind: "Edit", commandID: "e\(index)",
-                  payload: random.chance(0.5) ? ["row": .integer(Int64(index))] : nil, entry: "Cell",
-                  chain: random.pick(chains), chainVersion: Int.random(in: 1...12, using: &random),
-                  hops: [Hop(handler: "Cell", position: 0, decision: .accepted, inclusiveDuration: 1, selfDuration: 1)],
-                  outcome: .accepted(by: "Cell"), duration: 1)
+            Trace(
+                id: UInt64(index),
+                commandKind: "Edit",
+                commandID: "e\(index)",
+                payload: random.chance(0.5) ? ["row": .integer(Int64(index))] : nil,
+                entry: "Cell",
+                chain: random.pick(chains),
+                chainVersion: Int.random(in: 1...12, using: &random),
+                hops: [Hop(handler: "Cell", position: 0, decision: .accepted, inclusiveDuration: 1, selfDuration: 1)],
+                outcome: .accepted(by: "Cell"),
+                duration: 1
+            )
         }
         let directory = try CLI.temporaryDirectory()
         let path = directory.appendingPathComponent("session.jsonl").path
@@ -56,10 +70,16 @@ struct GenTestsCaveatCommandTests {
         if traces.contains(where: { $0.chain == "editor" }) {
             let editorChanges = madeWhileRecording.filter { $0.chain == "editor" }
             #expect(try CLI.json(replay)["recordedChainChanges"] as? Int == editorChanges.count, "seed \(seed)")
-            #expect(replay.standardError.contains("chain change") == !editorChanges.isEmpty, "seed \(seed): \(replay.standardError)")
+            #expect(
+                replay.standardError.contains("chain change") == !editorChanges.isEmpty,
+                "seed \(seed): \(replay.standardError)"
+            )
             let audit = traces.filter { $0.chain == "audit" }.count
-            #expect(replay.standardError.contains("set aside \(audit == 1 ? "1 command" : "\(audit) commands")") == (audit > 0),
-                    "seed \(seed): \(replay.standardError)")
+            #expect(
+                replay.standardError.contains("set aside \(audit == 1 ? "1 command" : "\(audit) commands")")
+                    == (audit > 0),
+                "seed \(seed): \(replay.standardError)"
+            )
         } else {
             #expect(replay.status == 2, "seed \(seed)")
             #expect(replay.standardError.contains("found only other chains'"), "seed \(seed): \(replay.standardError)")
@@ -74,7 +94,7 @@ struct GenTestsCaveatCommandTests {
         var afterChanges = 0
         for block in blocks {
             guard let id = block.firstMatch(of: /command "(e\d+)"/).map({ String($0.1) }),
-                  let trace = traces.first(where: { $0.commandID == id })
+                let trace = traces.first(where: { $0.commandID == id })
             else {
                 Issue.record("seed \(seed): a test for no recorded command: \(block)")
                 continue
@@ -92,10 +112,15 @@ struct GenTestsCaveatCommandTests {
             if !before.isEmpty { afterChanges += 1 }
         }
         let commands = traces.count == 1 ? "command" : "commands"
-        #expect(output.standardError.contains("\(withoutPayload) of \(traces.count) \(commands) in") == (withoutPayload > 0),
-                "seed \(seed): \(output.standardError)")
-        #expect(output.standardError.contains("\(afterChanges) of \(traces.count) \(commands) in") == (afterChanges > 0),
-                "seed \(seed): \(output.standardError)")
+        #expect(
+            output.standardError.contains("\(withoutPayload) of \(traces.count) \(commands) in")
+                == (withoutPayload > 0),
+            "seed \(seed): \(output.standardError)"
+        )
+        #expect(
+            output.standardError.contains("\(afterChanges) of \(traces.count) \(commands) in") == (afterChanges > 0),
+            "seed \(seed): \(output.standardError)"
+        )
     }
 
     enum Either {

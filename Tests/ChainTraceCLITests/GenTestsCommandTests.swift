@@ -13,22 +13,31 @@ struct GenTestsCommandTests {
         let output = try CLI.run("gen-tests", log, "--definition", definition)
         #expect(output.status == 0, "\(output.standardError)")
         let committed = try String(
-            contentsOf: BuiltProduct.packageRoot.appendingPathComponent("Tests/GeneratedTests/RecordedVendingMachineTests.swift"),
-            encoding: .utf8)
+            contentsOf: BuiltProduct.packageRoot.appendingPathComponent(
+                "Tests/GeneratedTests/RecordedVendingMachineTests.swift"
+            ),
+            encoding: .utf8
+        )
         #expect(output.standardOutput == committed)
     }
 
     @Test func lenientModeChecksOnlyOutcomesAndEscapesStrings() throws {
         let directory = try CLI.temporaryDirectory()
         let stream = directory.appendingPathComponent("odd.jsonl")
-        try Data(#"{"id":"weird \"id\"\n","kind":"Tap","note":"tab\there","action":"quit"}"#.utf8 + [10]).write(to: stream)
+        try Data(#"{"id":"weird \"id\"\n","kind":"Tap","note":"tab\there","action":"quit"}"#.utf8 + [10]).write(
+            to: stream
+        )
         let recorded = try CLI.recordedLog(CLI.fixture("responders.chain.json"), stream.path)
         let file = directory.appendingPathComponent("Generated.swift").path
         let output = try CLI.run("gen-tests", recorded, "--mode", "lenient", "-o", file)
         #expect(output.status == 0)
         let source = try String(contentsOfFile: file, encoding: .utf8)
         #expect(source.contains(#"@Test func command1_weird__id__() throws {"#))
-        #expect(source.contains(#"JSONCommand(kind: "Tap", id: "weird \"id\"\n", fields: .object(["action": .string("quit"), "note": .string("tab\there")]))"#))
+        #expect(
+            source.contains(
+                #"JSONCommand(kind: "Tap", id: "weird \"id\"\n", fields: .object(["action": .string("quit"), "note": .string("tab\there")]))"#
+            )
+        )
         #expect(source.contains(#"expectHandled(traces[0], by: "AppDelegate")"#))
         #expect(!source.contains("expectPath"))
         #expect(source.contains("chain = try makeRecordedChain()"))
@@ -51,9 +60,13 @@ struct GenTestsCommandTests {
     @Test func filesGeneratedIntoOneTargetNameTheirSuitesApart() throws {
         let directory = try CLI.temporaryDirectory()
         var names: [String] = []
-        for (file, suite) in [("RecordedLoginTests.swift", nil), ("checkout-session.swift", nil), ("Other.swift", "MyOwnSuite")] {
+        for (file, suite) in [
+            ("RecordedLoginTests.swift", nil), ("checkout-session.swift", nil), ("Other.swift", "MyOwnSuite"),
+        ] {
             let path = directory.appendingPathComponent(file).path
-            let output = try CLI.run(["gen-tests", log, "--definition", definition, "-o", path] + (suite.map { ["--suite", $0] } ?? []))
+            let output = try CLI.run(
+                ["gen-tests", log, "--definition", definition, "-o", path] + (suite.map { ["--suite", $0] } ?? [])
+            )
             #expect(output.status == 0, "\(output.standardError)")
             let source = try String(contentsOfFile: path, encoding: .utf8)
             names += source.split(separator: "\n").filter { $0.hasPrefix("struct ") }.map(String.init)
@@ -75,8 +88,17 @@ struct GenTestsCommandTests {
         let traces = LogCommandsAgreeWithLibraryTests.log(&random, ids: Int.random(in: 20...200, using: &random))
         let directory = try CLI.temporaryDirectory()
         let log = try CLI.write(
-            LogCommandsAgreeWithLibraryTests.bytes(traces, compact: random.chance(0.5)), named: "session.jsonl", in: directory)
-        let output = try CLI.run("gen-tests", log, "--distinct", "-o", directory.appendingPathComponent("Distinct.swift").path)
+            LogCommandsAgreeWithLibraryTests.bytes(traces, compact: random.chance(0.5)),
+            named: "session.jsonl",
+            in: directory
+        )
+        let output = try CLI.run(
+            "gen-tests",
+            log,
+            "--distinct",
+            "-o",
+            directory.appendingPathComponent("Distinct.swift").path
+        )
         #expect(output.status == 0, "seed \(seed): \(output.standardError)")
         let source = try String(contentsOf: directory.appendingPathComponent("Distinct.swift"), encoding: .utf8)
 
@@ -85,7 +107,8 @@ struct GenTestsCommandTests {
         var counts: [String: Int] = [:]
         var keys: [String] = []
         for trace in traces {
-            let key = "\(trace.commandKind)|\(trace.entry)|\(trace.hops.map { "\($0.handler):\($0.decision)" })|\(trace.outcome)"
+            let key =
+                "\(trace.commandKind)|\(trace.entry)|\(trace.hops.map { "\($0.handler):\($0.decision)" })|\(trace.outcome)"
             if counts[key] == nil {
                 keys.append(key)
                 firsts.append(trace.commandID!)
@@ -106,6 +129,11 @@ struct GenTestsCommandTests {
         }
         #expect(stated == keys.map { counts[$0]! }, "seed \(seed)")
         #expect(output.standardError.contains("Wrote "), "seed \(seed)")
-        #expect(output.standardError.contains("\(keys.count) test\(keys.count == 1 ? "" : "s") from \(traces.count) commands in 1 file."), "seed \(seed): \(output.standardError)")
+        #expect(
+            output.standardError.contains(
+                "\(keys.count) test\(keys.count == 1 ? "" : "s") from \(traces.count) commands in 1 file."
+            ),
+            "seed \(seed): \(output.standardError)"
+        )
     }
 }

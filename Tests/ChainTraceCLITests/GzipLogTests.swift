@@ -1,8 +1,8 @@
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceJSON
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -46,7 +46,11 @@ struct GzipLogTests {
         try FileManager.default.createDirectory(at: rotated, withIntermediateDirectories: true)
         _ = try Self.gzip(first, in: rotated, named: "traces-0001.jsonl")
         _ = try CLI.write(second, named: "traces-0002.jsonl", in: rotated)
-        #expect(try TraceLogReader.files(at: rotated.path).map { ($0 as NSString).lastPathComponent } == ["traces-0001.jsonl.gz", "traces-0002.jsonl"])
+        #expect(
+            try TraceLogReader.files(at: rotated.path).map { ($0 as NSString).lastPathComponent } == [
+                "traces-0001.jsonl.gz", "traces-0002.jsonl",
+            ]
+        )
         #expect(try TraceLogReader(path: rotated.path).readAll().traces == firstTraces + secondTraces, "seed \(seed)")
     }
 
@@ -80,13 +84,24 @@ struct GzipLogTests {
         let directory = try CLI.temporaryDirectory()
         let traces = LogCommandsAgreeWithLibraryTests.log(&random, ids: 200)
         let plain = try CLI.write(LogCommandsAgreeWithLibraryTests.bytes(traces), named: "plain.jsonl", in: directory)
-        let compressed = try Self.gzip(LogCommandsAgreeWithLibraryTests.bytes(traces), in: directory, named: "log.jsonl")
-        for arguments in [["stats", "--format", "json"], ["export", "--to", "folded"], ["export", "--to", "otlp"], ["export", "--to", "jsonl"], ["diff", plain]] {
+        let compressed = try Self.gzip(
+            LogCommandsAgreeWithLibraryTests.bytes(traces),
+            in: directory,
+            named: "log.jsonl"
+        )
+        for arguments in [
+            ["stats", "--format", "json"], ["export", "--to", "folded"], ["export", "--to", "otlp"],
+            ["export", "--to", "jsonl"], ["diff", plain],
+        ] {
             let fromPlain = try CLI.run([arguments[0], plain] + arguments.dropFirst())
             let fromCompressed = try CLI.run([arguments[0], compressed] + arguments.dropFirst())
             #expect(fromCompressed.status == fromPlain.status, "\(arguments): \(fromCompressed.standardError)")
             // The same output but for the file's name.
-            #expect(fromCompressed.standardOutput.replacingOccurrences(of: compressed, with: plain) == fromPlain.standardOutput, "\(arguments)")
+            #expect(
+                fromCompressed.standardOutput.replacingOccurrences(of: compressed, with: plain)
+                    == fromPlain.standardOutput,
+                "\(arguments)"
+            )
         }
         let page = directory.appendingPathComponent("report.html").path
         #expect(try CLI.run("report", compressed, "-o", page).status == 0)
@@ -110,11 +125,16 @@ struct GzipLogTests {
             }
         }
         let files = try TraceLogReader.files(at: directory.path)
-        let total = try files.reduce(0) { $0 + (try FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int ?? 0) }
+        let total = try files.reduce(0) {
+            $0 + (try FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int ?? 0)
+        }
         let reader = try TraceLogReader(path: directory.path, payloads: false)
         var last = 0
         while try reader.next() != nil {
-            #expect(reader.bytesRead >= last && reader.bytesRead <= total, "seed \(seed): \(reader.bytesRead) of \(total)")
+            #expect(
+                reader.bytesRead >= last && reader.bytesRead <= total,
+                "seed \(seed): \(reader.bytesRead) of \(total)"
+            )
             last = reader.bytesRead
         }
         #expect(reader.bytesRead == total, "seed \(seed): \(reader.bytesRead) of \(total) bytes")

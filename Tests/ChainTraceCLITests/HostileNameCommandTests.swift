@@ -1,7 +1,7 @@
 import ChainTrace
 import ChainTraceJSON
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -32,16 +32,23 @@ struct HostileNameCommandTests {
         func file(_ name: String) -> String { directory.appendingPathComponent(name).path }
         let handlers = names.enumerated().map { index, name in
             let next = index + 1 < names.count ? #","next":\#(Self.json(names[index + 1]))"# : ""
-            return #"{"name":\#(Self.json(name)),"accepts":{"kind":"K\#(index)"},"fails":{"when":{"kind":"F\#(index)"},"error":\#(Self.json(random.hostileName()))}\#(next)}"#
+            return
+                #"{"name":\#(Self.json(name)),"accepts":{"kind":"K\#(index)"},"fails":{"when":{"kind":"F\#(index)"},"error":\#(Self.json(random.hostileName()))}\#(next)}"#
         }
         try #"{"chain":\#(Self.json(random.hostileName())),"handlers":[\#(handlers.joined(separator: ","))]}"#
             .write(toFile: file("hostile.chain.json"), atomically: true, encoding: .utf8)
         let commands = (0..<20).map { index in
             #"{"kind":"\#(random.pick(["K0", "K1", "K2", "K3", "F1", "F2", "None"]))","id":\#(Self.json(random.hostileName() + String(index)))}"#
         }
-        try (commands.joined(separator: "\n") + "\n").write(toFile: file("hostile.jsonl"), atomically: true, encoding: .utf8)
+        try (commands.joined(separator: "\n") + "\n").write(
+            toFile: file("hostile.jsonl"),
+            atomically: true,
+            encoding: .utf8
+        )
 
-        let replay = try CLI.binary.run(["replay", file("hostile.chain.json"), file("hostile.jsonl"), "--trace-out", file("log.jsonl")])
+        let replay = try CLI.binary.run([
+            "replay", file("hostile.chain.json"), file("hostile.jsonl"), "--trace-out", file("log.jsonl"),
+        ])
         #expect(replay.status == 0, "seed \(seed): \(replay.standardError)")
         let runs: [[String]] = [
             ["validate", file("hostile.chain.json")],
@@ -56,7 +63,10 @@ struct HostileNameCommandTests {
         for arguments in [replay] + (try runs.map { try CLI.binary.run($0) }) {
             #expect([0, 1].contains(arguments.status), "seed \(seed): \(arguments.standardError)")
             let active = Self.activeScalars(in: arguments.standardOutput + arguments.standardError)
-            #expect(active.isEmpty, "seed \(seed): raw \(active.map { String($0.value, radix: 16) }) reached the terminal")
+            #expect(
+                active.isEmpty,
+                "seed \(seed): raw \(active.map { String($0.value, radix: 16) }) reached the terminal"
+            )
         }
         // JSON output keeps names exactly.
         // (Read with our strict parser: Foundation's drops a U+FEFF inside strings.)
@@ -84,18 +94,37 @@ struct HostileNameCommandTests {
         let traces = (0..<6).map { index in
             let length = Int.random(in: 1...3, using: &random)
             let hops = (0..<length).map { position in
-                Hop(handler: names[position], position: position, decision: position == length - 1 ? .accepted : .passed,
-                    reason: random.chance(0.5) ? random.hostileName() : nil, inclusiveDuration: 10, selfDuration: 10)
+                Hop(
+                    handler: names[position],
+                    position: position,
+                    decision: position == length - 1 ? .accepted : .passed,
+                    reason: random.chance(0.5) ? random.hostileName() : nil,
+                    inclusiveDuration: 10,
+                    selfDuration: 10
+                )
             }
-            return Trace(id: UInt64(index), commandKind: random.hostileName(), commandID: "id\(index)" + random.hostileName(maximumLength: 3),
-                         payload: ["note": .string(random.hostileName())], entry: names[0], chain: random.hostileName(),
-                         hops: hops, outcome: .accepted(by: names[length - 1]), duration: UInt64(10 * length))
+            return Trace(
+                id: UInt64(index),
+                commandKind: random.hostileName(),
+                commandID: "id\(index)" + random.hostileName(maximumLength: 3),
+                payload: ["note": .string(random.hostileName())],
+                entry: names[0],
+                chain: random.hostileName(),
+                hops: hops,
+                outcome: .accepted(by: names[length - 1]),
+                duration: UInt64(10 * length)
+            )
         }
         let directory = try CLI.temporaryDirectory()
-        let log = try CLI.write(TraceLogFormat.header + [0x0A] + traces.flatMap { TraceLogFormat.encode($0) + [0x0A] }, named: "hostile.jsonl", in: directory)
+        let log = try CLI.write(
+            TraceLogFormat.header + [0x0A] + traces.flatMap { TraceLogFormat.encode($0) + [0x0A] },
+            named: "hostile.jsonl",
+            in: directory
+        )
         let runs: [[String]] = [
             ["gen-tests", log], ["export", log, "--to", "chrome"], ["export", log, "--to", "folded"],
-            ["render", "--trace", log, "--command", "3", "--format", "dot"], ["render", "--trace", log, "--format", "svg"],
+            ["render", "--trace", log, "--command", "3", "--format", "dot"],
+            ["render", "--trace", log, "--format", "svg"],
         ]
         for arguments in runs {
             let output = try CLI.binary.run(arguments)

@@ -12,10 +12,16 @@ struct InspectionCommandTests {
     @Test func whichNamesTheHandlerAndPathWithoutRunningAnything() throws {
         let output = try CLI.run("which", definition, #"{"kind":"Tap","entry":"Cell","action":"share"}"#)
         #expect(output.status == 0)
-        #expect(output.standardOutput.hasSuffix("DetailScreen would take it, by Cell → List → Analytics → Screens → DetailScreen.\n"))
+        #expect(
+            output.standardOutput.hasSuffix(
+                "DetailScreen would take it, by Cell → List → Analytics → Screens → DetailScreen.\n"
+            )
+        )
         #expect(output.standardOutput.contains("3. Analytics: would observe it and let it continue"))
         #expect(output.standardOutput.contains("5. DetailScreen (in Screens): would accept"))
-        let json = try CLI.json(try CLI.run("which", definition, #"{"kind":"Bold"}"#, "--entry", "Toolbar", "--format", "json"))
+        let json = try CLI.json(
+            try CLI.run("which", definition, #"{"kind":"Bold"}"#, "--entry", "Toolbar", "--format", "json")
+        )
         #expect(json["handler"] as? String == "Toolbar")
         #expect(json["path"] as? [String] == ["Toolbar"])
     }
@@ -32,11 +38,16 @@ struct InspectionCommandTests {
         #expect(bad.standardError == "chaintrace: <command>:1:25: expected a JSON value, found '}'\n")
         let entry = try CLI.run("which", definition, #"{"kind":"Tap"}"#, "--entry", "Nope")
         #expect(entry.status == 2)
-        #expect(entry.standardError.contains(#"expected an entry naming a handler of editor, found "Nope" (its handlers: "#))
+        #expect(
+            entry.standardError.contains(#"expected an entry naming a handler of editor, found "Nope" (its handlers: "#)
+        )
         #expect(entry.standardError.contains(#""Cell""#), "\(entry.standardError)")
         // A near miss is named.
         let near = try CLI.run("which", definition, #"{"kind":"Tap"}"#, "--entry", "Cel")
-        #expect(near.status == 2 && near.standardError.contains(#"found "Cel" (did you mean "Cell"?)"#), "\(near.standardError)")
+        #expect(
+            near.status == 2 && near.standardError.contains(#"found "Cel" (did you mean "Cell"?)"#),
+            "\(near.standardError)"
+        )
     }
 
     /// Two mistakes a user makes with `which`: a stream file given as the command (without `@`), and a registry's
@@ -44,13 +55,24 @@ struct InspectionCommandTests {
     @Test func whichSaysWhatToWriteForAFileOrARegistryMember() throws {
         let file = try CLI.run("which", definition, stream)
         #expect(file.status == 2)
-        #expect(file.standardError.contains("expected a command as JSON, found \"\(stream)\", a file; write @\(stream) to read the command from it"), "\(file.standardError)")
+        #expect(
+            file.standardError.contains(
+                "expected a command as JSON, found \"\(stream)\", a file; write @\(stream) to read the command from it"
+            ),
+            "\(file.standardError)"
+        )
         let member = try CLI.run("which", definition, #"{"kind":"Tap","action":"share"}"#, "--entry", "DetailScreen")
         #expect(member.status == 2)
-        #expect(member.standardError.contains(#"found "DetailScreen", a member of registry "Screens" (name "Screens""#), "\(member.standardError)")
+        #expect(
+            member.standardError.contains(#"found "DetailScreen", a member of registry "Screens" (name "Screens""#),
+            "\(member.standardError)"
+        )
         // Text that is neither JSON nor a file is reported as the JSON error it is.
         let neither = try CLI.run("which", definition, "no-such-file.jsonl")
-        #expect(neither.status == 2 && neither.standardError.contains("<command>:1:1: expected"), "\(neither.standardError)")
+        #expect(
+            neither.status == 2 && neither.standardError.contains("<command>:1:1: expected"),
+            "\(neither.standardError)"
+        )
     }
 
     // MARK: validate
@@ -65,9 +87,21 @@ struct InspectionCommandTests {
         let file = CLI.fixture("unknown-names.chain.json")
         let output = try CLI.run("validate", file)
         #expect(output.status == 1)
-        #expect(output.standardOutput.contains(#"\#(file):7:15: error: expected a name not used before, found "Start", already the name of the handler on line 5 [duplicate-name]"#))
-        #expect(output.standardOutput.contains(#"\#(file):5:32: error: expected "next" to name a handler of the chain, found "Middel" (did you mean "Middle"?) [unknown-handler]"#))
-        #expect(output.standardOutput.contains(#"\#(file):3:24: error: expected an entry naming a handler of the chain, found "Strat""#))
+        #expect(
+            output.standardOutput.contains(
+                #"\#(file):7:15: error: expected a name not used before, found "Start", already the name of the handler on line 5 [duplicate-name]"#
+            )
+        )
+        #expect(
+            output.standardOutput.contains(
+                #"\#(file):5:32: error: expected "next" to name a handler of the chain, found "Middel" (did you mean "Middle"?) [unknown-handler]"#
+            )
+        )
+        #expect(
+            output.standardOutput.contains(
+                #"\#(file):3:24: error: expected an entry naming a handler of the chain, found "Strat""#
+            )
+        )
         #expect(output.standardOutput.hasSuffix("3 errors, 0 warnings\n"))
     }
 
@@ -78,12 +112,17 @@ struct InspectionCommandTests {
         let report = try CLI.json(output)
         let findings = try #require(report["findings"] as? [[String: Any]])
         func find(_ check: String, _ handler: String? = nil) -> [String: Any]? {
-            findings.first { $0["check"] as? String == check && (handler == nil || $0["handler"] as? String == handler) }
+            findings.first {
+                $0["check"] as? String == check && (handler == nil || $0["handler"] as? String == handler)
+            }
         }
         #expect(find("cycle")?["found"] as? String == "the cycle LoopA → LoopB → LoopA")
         #expect(find("invalid-rule")?["line"] as? Int == 6)
         #expect(findings.contains { ($0["found"] as? String)?.contains("(did you mean \"next\"?)") == true })
-        #expect(findings.contains { $0["check"] as? String == "invalid-rule" && $0["line"] as? Int == 7 }, "max below min")
+        #expect(
+            findings.contains { $0["check"] as? String == "invalid-rule" && $0["line"] as? Int == 7 },
+            "max below min"
+        )
         #expect(find("unreachable", "LoopA") != nil)
         let shadowed = try #require(find("shadowed", "Medium"))
         #expect((shadowed["found"] as? String)?.contains("\"Entry\" before it always accepts") == true)
@@ -98,7 +137,11 @@ struct InspectionCommandTests {
         let output = try CLI.run("validate", file)
         #expect(output.status == 0)
         #expect(output.standardOutput.contains("[unreachable]"))
-        #expect(output.standardOutput.contains("warnings-only.chain.json:7:35: warning: expected a rule some command can match, found a rule no command matches [never-accepts]"))
+        #expect(
+            output.standardOutput.contains(
+                "warnings-only.chain.json:7:35: warning: expected a rule some command can match, found a rule no command matches [never-accepts]"
+            )
+        )
         #expect(try CLI.run("validate", file, "--strict").status == 1)
     }
 
@@ -108,7 +151,9 @@ struct InspectionCommandTests {
         try Data("{\n  \"chain\": \"x\",\n  \"handlers\": [,]\n}\n".utf8).write(to: file)
         let output = try CLI.run("validate", file.path)
         #expect(output.status == 1)
-        #expect(output.standardOutput.contains("broken.json:3:16: error: expected a JSON value, found ',' [invalid-json]"))
+        #expect(
+            output.standardOutput.contains("broken.json:3:16: error: expected a JSON value, found ',' [invalid-json]")
+        )
     }
 
     // MARK: stats
@@ -136,7 +181,12 @@ struct InspectionCommandTests {
         for format in ["text", "json"] {
             let wrong = try CLI.run("stats", log, "--definition", other.path, "--format", format)
             #expect(wrong.status == 0)
-            #expect(wrong.standardError.contains("warning: the one handler with a budget in \(other.path) (chain 'other') is not in the log (chain 'editor')"), "\(wrong.standardError)")
+            #expect(
+                wrong.standardError.contains(
+                    "warning: the one handler with a budget in \(other.path) (chain 'other') is not in the log (chain 'editor')"
+                ),
+                "\(wrong.standardError)"
+            )
         }
         let right = try CLI.run("stats", log, "--definition", definition)
         #expect(right.status == 0 && right.standardError.isEmpty, "\(right.standardError)")
@@ -152,12 +202,17 @@ struct InspectionCommandTests {
         try bytes.write(to: log)
         let torn = try CLI.run("stats", log.path)
         #expect(torn.status == 0)
-        #expect(torn.standardOutput.contains("Ignored a torn last line: line \(wholeLines + 1)"), "\(torn.standardOutput)")
+        #expect(
+            torn.standardOutput.contains("Ignored a torn last line: line \(wholeLines + 1)"),
+            "\(torn.standardOutput)"
+        )
         let broken = directory.appendingPathComponent("broken.jsonl")
         try Data("{\"format\":\"chaintrace-trace-log\",\"version\":1}\n{\"chain\" 1}\n".utf8).write(to: broken)
         let output = try CLI.run("stats", broken.path)
         #expect(output.status == 2)
-        #expect(output.standardError == "chaintrace: \(broken.path):2:10: expected ':' after the member name, found '1'\n")
+        #expect(
+            output.standardError == "chaintrace: \(broken.path):2:10: expected ':' after the member name, found '1'\n"
+        )
     }
 
     // MARK: diff
@@ -189,7 +244,10 @@ struct InspectionCommandTests {
     @Test func missingFilesAndBadUsageExitTwoWithAMessage() throws {
         let missing = try CLI.run("stats", "/nonexistent/traces.jsonl")
         #expect(missing.status == 2)
-        #expect(missing.standardError == "chaintrace: /nonexistent/traces.jsonl: expected a readable file, found No such file or directory\n")
+        #expect(
+            missing.standardError
+                == "chaintrace: /nonexistent/traces.jsonl: expected a readable file, found No such file or directory\n"
+        )
         let noArgument = try CLI.run("replay")
         #expect(noArgument.status == 2)
         #expect(noArgument.standardError.contains("Missing expected argument '<definition>'"))

@@ -4,9 +4,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A run ended by a signal — Ctrl-C, `kill`, a hang-up, a closed pipe — leaves no half-written output file: the
@@ -28,10 +28,18 @@ struct InterruptedRunCommandTests {
         let traces = LogCommandsAgreeWithLibraryTests.log(&random, ids: Int.random(in: 1...50, using: &random))
         let log = LogCommandsAgreeWithLibraryTests.bytes(traces, compact: random.chance(0.5))
         return [
-            Run(arguments: ["replay", definition, input, "--trace-out", output], lines: Array(commands), writesAsItReads: true),
             Run(
-                arguments: ["export", input, "--to", random.pick(["chrome", "folded", "otlp", "jsonl"]), "-o", output], lines: log,
-                writesAsItReads: true),
+                arguments: ["replay", definition, input, "--trace-out", output],
+                lines: Array(commands),
+                writesAsItReads: true
+            ),
+            Run(
+                arguments: [
+                    "export", input, "--to", random.pick(["chrome", "folded", "otlp", "jsonl"]), "-o", output,
+                ],
+                lines: log,
+                writesAsItReads: true
+            ),
             Run(arguments: ["gen-tests", input, "-o", output], lines: log, writesAsItReads: false),
             Run(arguments: ["render", definition, "--trace", input, "-o", output], lines: log, writesAsItReads: false),
             Run(arguments: ["report", input, "--output", output], lines: log, writesAsItReads: false),
@@ -92,7 +100,9 @@ struct InterruptedRunCommandTests {
             guard let pipe = try? Self.openForWriting(input) else {
                 started.send(SIGKILL)
                 let ended = started.finish()
-                Issue.record("seed \(seed), \(run.arguments): never opened its input; \(ended.status) \(ended.standardError)")
+                Issue.record(
+                    "seed \(seed), \(run.arguments): never opened its input; \(ended.status) \(ended.standardError)"
+                )
                 continue
             }
             // Some of the input, and the pipe kept open: the command waits for the rest.
@@ -106,7 +116,10 @@ struct InterruptedRunCommandTests {
             started.send(signal)
             let ended = started.finish(timeLimit: 20)
             close(pipe)
-            #expect(ended.signal == signal, "seed \(seed), \(run.arguments): status \(ended.status), \(ended.standardError)")
+            #expect(
+                ended.signal == signal,
+                "seed \(seed), \(run.arguments): status \(ended.status), \(ended.standardError)"
+            )
             #expect(CLI.partialFiles(in: directory).isEmpty, "seed \(seed), \(run.arguments)")
             #expect(!FileManager.default.fileExists(atPath: output), "seed \(seed), \(run.arguments)")
         }
@@ -173,7 +186,9 @@ struct InterruptedRunCommandTests {
         let (directory, input) = try Self.namedPipe()
         let output = directory.appendingPathComponent("traces.jsonl").path
         let started = try CLI.binary.start(
-            ["replay", CLI.fixture("responders.chain.json"), input, "--trace-out", output], shell: ("trap '' INT HUP;", ""))
+            ["replay", CLI.fixture("responders.chain.json"), input, "--trace-out", output],
+            shell: ("trap '' INT HUP;", "")
+        )
         let pipe = try Self.openForWriting(input)
         #expect(Self.waitForPartialFile(in: directory))
         started.send(SIGINT)

@@ -1,8 +1,8 @@
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceJSON
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -20,14 +20,31 @@ struct LogCommandsAgreeWithLibraryTests {
             let hops = (0..<length).map { position in
                 // Every other trace records each hop inside the one before (as a `next`-linked chain's hops are), the
                 // rest none (as logs before parents were recorded).
-                Hop(handler: handlers[position], position: position, decision: position == length - 1 ? ending : .passed,
+                Hop(
+                    handler: handlers[position],
+                    position: position,
+                    decision: position == length - 1 ? ending : .passed,
                     parent: index % 2 == 0 && position > 0 ? position - 1 : nil,
-                    startOffset: UInt64(position * 1_000), inclusiveDuration: 1_000, selfDuration: UInt64.random(in: 1...900, using: &random))
+                    startOffset: UInt64(position * 1_000),
+                    inclusiveDuration: 1_000,
+                    selfDuration: UInt64.random(in: 1...900, using: &random)
+                )
             }
             let last = handlers[length - 1]
-            let outcome: Outcome = ending == .accepted ? .accepted(by: last) : ending == .failed ? .failed(at: last, error: "e") : .fellOffTheEnd
-            return Trace(id: UInt64(index), commandKind: "Tap", commandID: "e\(index)", entry: "Cell", chain: "editor",
-                         startTime: Int64(index) * 10_000, hops: hops, outcome: outcome, duration: hops.reduce(0) { $0 + $1.selfDuration })
+            let outcome: Outcome =
+                ending == .accepted
+                ? .accepted(by: last) : ending == .failed ? .failed(at: last, error: "e") : .fellOffTheEnd
+            return Trace(
+                id: UInt64(index),
+                commandKind: "Tap",
+                commandID: "e\(index)",
+                entry: "Cell",
+                chain: "editor",
+                startTime: Int64(index) * 10_000,
+                hops: hops,
+                outcome: outcome,
+                duration: hops.reduce(0) { $0 + $1.selfDuration }
+            )
         }
     }
 
@@ -73,15 +90,26 @@ struct LogCommandsAgreeWithLibraryTests {
             guard let name = row["handler"]?.stringValue else { continue }
             let mine = hops.filter { $0.handler == name }
             #expect(row["seen"] == .integer(Int64(mine.count)), "seed \(seed): \(name)")
-            #expect(row["selfTotalNs"] == .integer(Int64(mine.reduce(0) { $0 + $1.selfDuration })), "seed \(seed): \(name)")
-            #expect(row["failed"] == .integer(Int64(mine.filter { $0.decision == .failed }.count)), "seed \(seed): \(name)")
+            #expect(
+                row["selfTotalNs"] == .integer(Int64(mine.reduce(0) { $0 + $1.selfDuration })),
+                "seed \(seed): \(name)"
+            )
+            #expect(
+                row["failed"] == .integer(Int64(mine.filter { $0.decision == .failed }.count)),
+                "seed \(seed): \(name)"
+            )
         }
         #expect(Set(rows.compactMap { $0["handler"]?.stringValue }) == Set(hops.map(\.handler)), "seed \(seed)")
 
         // diff: exactly the commands whose path or outcome changed.
         let diff = try CLI.run("diff", beforePath, afterPath, "--format", "json")
-        let changed = zip(before, after).filter { $0.path != $1.path || $0.outcome != $1.outcome }.compactMap(\.0.commandID)
-        #expect(diff.status == (changed.isEmpty ? 0 : 1), "seed \(seed): diff exited \(diff.status): \(diff.standardError)")
+        let changed = zip(before, after).filter { $0.path != $1.path || $0.outcome != $1.outcome }.compactMap(
+            \.0.commandID
+        )
+        #expect(
+            diff.status == (changed.isEmpty ? 0 : 1),
+            "seed \(seed): diff exited \(diff.status): \(diff.standardError)"
+        )
         let comparison = try JSONDocument(bytes: Array(diff.standardOutput.utf8), file: "diff.json").root
         guard case .array(let divergences)? = comparison["divergences"] else {
             Issue.record("seed \(seed): diff printed \(diff.standardOutput.prefix(200))")

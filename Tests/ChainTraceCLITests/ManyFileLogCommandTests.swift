@@ -1,7 +1,7 @@
 import ChainTrace
 import ChainTraceJSON
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -33,7 +33,10 @@ struct ManyFileLogCommandTests {
             #expect(report["droppedTraces"] == .integer(0), "seed \(seed)")
         }
         let text = try CLI.run("stats", logDirectory.path)
-        #expect(text.standardOutput.hasPrefix("\(traces.count) traces of editor in \(sink.files.count) files"), "seed \(seed): \(text.standardOutput.prefix(200))")
+        #expect(
+            text.standardOutput.hasPrefix("\(traces.count) traces of editor in \(sink.files.count) files"),
+            "seed \(seed): \(text.standardOutput.prefix(200))"
+        )
         // The files as a shell's `rotated/*.jsonl` gives them: named in full when a few, else the first two, how many
         // more and the last — never a line of hundreds of names.
         let listed = try CLI.run(["stats"] + sink.files)
@@ -42,13 +45,22 @@ struct ManyFileLogCommandTests {
         let names = paths.map { $0.split(separator: "/").last.map(String.init)! }
         func abbreviated(_ items: [String]) -> String {
             items.count <= 4
-                ? items.joined(separator: ", ") : "\(items[0]), \(items[1]), … (\(items.count - 3) more), \(items[items.count - 1])"
+                ? items.joined(separator: ", ")
+                : "\(items[0]), \(items[1]), … (\(items.count - 3) more), \(items[items.count - 1])"
         }
-        #expect(firstLine == "\(traces.count) traces of editor in \(paths.count) files (\(abbreviated(paths)))", "seed \(seed): \(firstLine)")
+        #expect(
+            firstLine == "\(traces.count) traces of editor in \(paths.count) files (\(abbreviated(paths)))",
+            "seed \(seed): \(firstLine)"
+        )
         let generated = try CLI.run(["gen-tests"] + paths)
-        #expect(generated.standardOutput.contains("@Suite(\"Recorded session: \(abbreviated(names))\")"), "seed \(seed)")
+        #expect(
+            generated.standardOutput.contains("@Suite(\"Recorded session: \(abbreviated(names))\")"),
+            "seed \(seed)"
+        )
         let folded = try CLI.run(["export", "--to", "folded", "--unit", "nanoseconds"] + sink.files)
-        let total = folded.standardOutput.split(separator: "\n").compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }.reduce(0, +)
+        let total = folded.standardOutput.split(separator: "\n").compactMap {
+            $0.split(separator: " ").last.flatMap { Int($0) }
+        }.reduce(0, +)
         #expect(total == traces.reduce(0) { $0 + $1.hops.reduce(0) { $0 + Int($1.selfDuration) } }, "seed \(seed)")
         let diff = try CLI.run("diff", logDirectory.path, sink.files[0])
         #expect(diff.status == 1 || diff.status == 0, "seed \(seed): \(diff.standardError)")
@@ -80,7 +92,12 @@ struct ManyFileLogCommandTests {
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let output = try CLI.run("stats", empty.path)
         #expect(output.status == 2)
-        #expect(output.standardError.contains("expected a directory holding trace log files (*.jsonl, or *.jsonl.gz), found none"), "\(output.standardError)")
+        #expect(
+            output.standardError.contains(
+                "expected a directory holding trace log files (*.jsonl, or *.jsonl.gz), found none"
+            ),
+            "\(output.standardError)"
+        )
         let missing = try CLI.run("stats", empty.path + "/../nothing.jsonl")
         #expect(missing.status == 2)
     }

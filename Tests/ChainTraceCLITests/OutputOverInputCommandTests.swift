@@ -27,9 +27,19 @@ struct OutputOverInputCommandTests {
         try FileManager.default.copyItem(atPath: CLI.fixture("responders.commands.jsonl"), toPath: stream)
         func log(_ name: String) throws -> String {
             let traces = LogCommandsAgreeWithLibraryTests.log(&random, ids: Int.random(in: 1...200, using: &random))
-            return try CLI.write(LogCommandsAgreeWithLibraryTests.bytes(traces, compact: random.chance(0.5)), named: name, in: directory)
+            return try CLI.write(
+                LogCommandsAgreeWithLibraryTests.bytes(traces, compact: random.chance(0.5)),
+                named: name,
+                in: directory
+            )
         }
-        return Inputs(directory: directory, definition: definition, stream: stream, log: try log("a.jsonl"), otherLog: try log("b.jsonl"))
+        return Inputs(
+            directory: directory,
+            definition: definition,
+            stream: stream,
+            log: try log("a.jsonl"),
+            otherLog: try log("b.jsonl")
+        )
     }
 
     /// Each command that writes a file, with the inputs it reads; `OUT` stands for the output's path.
@@ -38,11 +48,27 @@ struct OutputOverInputCommandTests {
             (["replay", inputs.definition, inputs.stream, "--trace-out", "OUT"], [inputs.definition, inputs.stream]),
             (["replay", inputs.definition, inputs.stream, "--expect", inputs.log, "--trace-out", "OUT"], [inputs.log]),
             (["export", inputs.log, inputs.otherLog, "--to", "jsonl", "-o", "OUT"], [inputs.log, inputs.otherLog]),
-            (["gen-tests", inputs.log, "--definition", inputs.definition, "-o", "OUT"], [inputs.log, inputs.definition]),
-            (["render", inputs.definition, "--trace", inputs.log, "--format", "dot", "-o", "OUT"], [inputs.definition, inputs.log]),
-            (["render", inputs.definition, "--trace", inputs.log, "--diff", inputs.otherLog, "--format", "dot", "-o", "OUT"], [inputs.otherLog]),
-            (["report", inputs.log, "--compare", inputs.otherLog, "--definition", inputs.definition, "--output", "OUT"],
-                [inputs.log, inputs.otherLog, inputs.definition]),
+            (
+                ["gen-tests", inputs.log, "--definition", inputs.definition, "-o", "OUT"],
+                [inputs.log, inputs.definition]
+            ),
+            (
+                ["render", inputs.definition, "--trace", inputs.log, "--format", "dot", "-o", "OUT"],
+                [inputs.definition, inputs.log]
+            ),
+            (
+                [
+                    "render", inputs.definition, "--trace", inputs.log, "--diff", inputs.otherLog, "--format", "dot",
+                    "-o", "OUT",
+                ], [inputs.otherLog]
+            ),
+            (
+                [
+                    "report", inputs.log, "--compare", inputs.otherLog, "--definition", inputs.definition, "--output",
+                    "OUT",
+                ],
+                [inputs.log, inputs.otherLog, inputs.definition]
+            ),
         ]
     }
 
@@ -70,22 +96,33 @@ struct OutputOverInputCommandTests {
             let input = random.pick(command.reads)
             let output = try Self.otherName(for: input, in: inputs.directory, &random)
             try Self.expectRefused(
-                command.arguments, writing: output, expected: "an output file that is not one of the command's inputs",
-                untouched: input, in: inputs.directory,
-                context: "seed \(seed), \(command.arguments.first!) writing \(output) over \(input)")
+                command.arguments,
+                writing: output,
+                expected: "an output file that is not one of the command's inputs",
+                untouched: input,
+                in: inputs.directory,
+                context: "seed \(seed), \(command.arguments.first!) writing \(output) over \(input)"
+            )
         }
     }
 
     /// Runs a command of ``commands(_:)`` with `output` for `OUT`, and expects it refused before any work: status 2,
     /// an error naming `output` and what was `expected`, the file at `untouched` as it was, nothing half-written.
     static func expectRefused(
-        _ arguments: [String], writing output: String, expected: String, untouched: String, in directory: URL,
+        _ arguments: [String],
+        writing output: String,
+        expected: String,
+        untouched: String,
+        in directory: URL,
         context: String
     ) throws {
         let before = try Data(contentsOf: URL(fileURLWithPath: untouched))
         let ended = try CLI.run(arguments.map { $0 == "OUT" ? output : $0 })
         #expect(ended.status == 2, "\(context): \(ended.standardError)")
-        #expect(ended.standardError.hasPrefix("chaintrace: \(output): expected \(expected)"), "\(context): \(ended.standardError)")
+        #expect(
+            ended.standardError.hasPrefix("chaintrace: \(output): expected \(expected)"),
+            "\(context): \(ended.standardError)"
+        )
         #expect(try Data(contentsOf: URL(fileURLWithPath: untouched)) == before, "\(context)")
         #expect(CLI.partialFiles(in: directory).isEmpty, "\(context)")
     }
@@ -102,14 +139,26 @@ struct OutputOverInputCommandTests {
         let sink = try TraceLogSink(path: live, options: options)
         sink.record(
             Trace(
-                id: 1, commandKind: "K", commandID: "c1", entry: "A", chain: "c",
+                id: 1,
+                commandKind: "K",
+                commandID: "c1",
+                entry: "A",
+                chain: "c",
                 hops: [Hop(handler: "A", position: 0, decision: .accepted, inclusiveDuration: 3, selfDuration: 3)],
-                outcome: .accepted(by: "A"), duration: 3))
+                outcome: .accepted(by: "A"),
+                duration: 3
+            )
+        )
         try sink.flush()
         for command in Self.commands(inputs) {
             try Self.expectRefused(
-                command.arguments, writing: live, expected: "a trace log no other sink is writing", untouched: live,
-                in: inputs.directory, context: "seed \(seed), \(command.arguments.first!)")
+                command.arguments,
+                writing: live,
+                expected: "a trace log no other sink is writing",
+                untouched: live,
+                in: inputs.directory,
+                context: "seed \(seed), \(command.arguments.first!)"
+            )
         }
         try sink.close()
         // Closed, it is an output like any file.
@@ -126,7 +175,11 @@ struct OutputOverInputCommandTests {
         for command in Self.commands(inputs) {
             let ended = try CLI.run(command.arguments.map { $0 == "OUT" ? directory.path : $0 })
             #expect(ended.status == 2, "seed \(seed), \(command.arguments.first!): \(ended.standardError)")
-            #expect(ended.standardError.hasPrefix("chaintrace: \(directory.path): expected a file to write, found a directory\n"))
+            #expect(
+                ended.standardError.hasPrefix(
+                    "chaintrace: \(directory.path): expected a file to write, found a directory\n"
+                )
+            )
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
             #expect(CLI.partialFiles(in: inputs.directory).isEmpty)
         }
@@ -138,11 +191,19 @@ struct OutputOverInputCommandTests {
         var random = SeededGenerator(seed: seed)
         let inputs = try Self.inputs(&random)
         for command in Self.commands(inputs) {
-            let output = inputs.directory.appendingPathComponent("out-\(UInt32.random(in: 0...UInt32.max, using: &random))").path
+            let output = inputs.directory.appendingPathComponent(
+                "out-\(UInt32.random(in: 0...UInt32.max, using: &random))"
+            ).path
             if random.chance(0.5) { try Data("old".utf8).write(to: URL(fileURLWithPath: output)) }
             let ended = try CLI.run(command.arguments.map { $0 == "OUT" ? output : $0 })
-            #expect(ended.status == 0 || ended.status == 1, "seed \(seed), \(command.arguments.first!): \(ended.standardError)")
-            #expect(try Data(contentsOf: URL(fileURLWithPath: output)) != Data("old".utf8), "seed \(seed), \(command.arguments.first!)")
+            #expect(
+                ended.status == 0 || ended.status == 1,
+                "seed \(seed), \(command.arguments.first!): \(ended.standardError)"
+            )
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: output)) != Data("old".utf8),
+                "seed \(seed), \(command.arguments.first!)"
+            )
         }
     }
 }

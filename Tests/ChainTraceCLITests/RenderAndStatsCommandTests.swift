@@ -1,8 +1,8 @@
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceJSON
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -17,11 +17,23 @@ struct RenderAndStatsCommandTests {
         return (0..<Int.random(in: 5...40, using: &random)).map { index in
             let hops = names.enumerated().map { position, name in
                 let time = scale[position] / 2 + UInt64.random(in: 0...scale[position], using: &random)
-                return Hop(handler: name, position: position, decision: position == names.count - 1 ? .accepted : .passed,
-                           inclusiveDuration: time, selfDuration: time)
+                return Hop(
+                    handler: name,
+                    position: position,
+                    decision: position == names.count - 1 ? .accepted : .passed,
+                    inclusiveDuration: time,
+                    selfDuration: time
+                )
             }
-            return Trace(id: UInt64(index), commandKind: "K", entry: "H0", chain: "c", hops: hops, outcome: .accepted(by: names.last!),
-                         duration: hops.reduce(0) { $0 + $1.selfDuration })
+            return Trace(
+                id: UInt64(index),
+                commandKind: "K",
+                entry: "H0",
+                chain: "c",
+                hops: hops,
+                outcome: .accepted(by: names.last!),
+                duration: hops.reduce(0) { $0 + $1.selfDuration }
+            )
         }
     }
 
@@ -31,7 +43,9 @@ struct RenderAndStatsCommandTests {
         let traces = Self.log(&random)
         let bytes = TraceLogFormat.header + [0x0A] + traces.flatMap { TraceLogFormat.encode($0) + [0x0A] }
         let path = try CLI.write(bytes, named: "log.jsonl", in: try CLI.temporaryDirectory())
-        let rule = random.pick(["p95>500us", "share>30%", "3x-median", "p50>1ms,share>25%", "max>2x-median", "mean>200us"])
+        let rule = random.pick([
+            "p95>500us", "share>30%", "3x-median", "p50>1ms,share>25%", "max>2x-median", "mean>200us",
+        ])
         let output = try CLI.run("stats", path, "--slow", rule, "--format", "json")
         #expect(output.status == 0, "seed \(seed): \(output.standardError)")
         let report = try JSONDocument(bytes: Array(output.standardOutput.utf8), file: "stats.json").root
@@ -49,7 +63,10 @@ struct RenderAndStatsCommandTests {
         let output = directory.appendingPathComponent("diagram.svg").path
         let definition = "Docs/examples/editor.chain.json"
         // No file yet: a failing render leaves none.
-        for failing in [["--focus", "Ghost"], ["--ignore", "Nobody,Cell"], ["--trace", "Docs/examples/editor-before.traces.jsonl", "--slow", "p95>fast"]] {
+        for failing in [
+            ["--focus", "Ghost"], ["--ignore", "Nobody,Cell"],
+            ["--trace", "Docs/examples/editor-before.traces.jsonl", "--slow", "p95>fast"],
+        ] {
             let run = try CLI.binary.run(["render", definition, "-o", output] + failing)
             #expect(run.status == 2, "\(failing): \(run.standardError)")
             #expect(!FileManager.default.fileExists(atPath: output), "\(failing) left a file")
@@ -61,7 +78,9 @@ struct RenderAndStatsCommandTests {
         let ok = try CLI.binary.run(["render", definition, "-o", output])
         #expect(ok.status == 0, "\(ok.standardError)")
         #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("<?xml"))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != "diagram.svg" }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0 != "diagram.svg"
+        }
         #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
     }
 }

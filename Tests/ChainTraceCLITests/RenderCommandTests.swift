@@ -19,7 +19,10 @@ struct RenderCommandTests {
 
     @Test func theFileExtensionChoosesTheFormat() throws {
         let directory = try CLI.temporaryDirectory()
-        for (name, signature) in [("chain.svg", Array("<?xml".utf8)), ("chain.png", [0x89, 0x50, 0x4E, 0x47]), ("chain.pdf", Array("%PDF-".utf8))] {
+        for (name, signature) in [
+            ("chain.svg", Array("<?xml".utf8)), ("chain.png", [0x89, 0x50, 0x4E, 0x47]),
+            ("chain.pdf", Array("%PDF-".utf8)),
+        ] {
             let file = directory.appendingPathComponent(name).path
             let output = try CLI.run("render", Self.definition, "--trace", Self.before, "-o", file)
             #expect(output.status == 0, "\(output.standardError)")
@@ -41,7 +44,10 @@ struct RenderCommandTests {
         for (arguments, said) in drawings {
             let written = try CLI.run(["render"] + arguments + ["-o", file])
             let line = written.standardError
-            #expect(written.status == 0 && line.hasPrefix("Wrote \(file): ") && line.contains(said), "\(arguments): \(line)")
+            #expect(
+                written.status == 0 && line.hasPrefix("Wrote \(file): ") && line.contains(said),
+                "\(arguments): \(line)"
+            )
             let printed = try CLI.run(["render"] + arguments)
             #expect(printed.status == 0 && printed.standardError.isEmpty, "\(arguments): \(printed.standardError)")
         }
@@ -56,7 +62,16 @@ struct RenderCommandTests {
         let profile = try CLI.run("render", "--trace", Self.before, "--slow", "share>40%")
         #expect(profile.status == 0)
         #expect(profile.standardOutput.contains("slow when share of chain time &gt; 40%"))
-        let diff = try CLI.run("render", Self.definition, "--trace", Self.before, "--diff", Self.after, "--format", "dot")
+        let diff = try CLI.run(
+            "render",
+            Self.definition,
+            "--trace",
+            Self.before,
+            "--diff",
+            Self.after,
+            "--format",
+            "dot"
+        )
         #expect(diff.status == 0)
         #expect(diff.standardOutput.contains("<b>Difference in editor</b>"))
         #expect(diff.standardOutput.contains("<i>slower</i>"))
@@ -66,7 +81,10 @@ struct RenderCommandTests {
         // GVBINDIR pointing at an empty directory hides the plugin configuration, as on a machine where the
         // package's configuration step never ran; libgvc alone would fail with `Layout type: "dot" not recognized`.
         let empty = try CLI.temporaryDirectory()
-        let hidden = try CLI.binary.run(["render", Self.definition, "--format", "svg"], extraEnvironment: ["GVBINDIR": empty.path])
+        let hidden = try CLI.binary.run(
+            ["render", Self.definition, "--format", "svg"],
+            extraEnvironment: ["GVBINDIR": empty.path]
+        )
         #expect(hidden.status == 0, "\(hidden.standardError)")
         let normal = try CLI.run("render", Self.definition, "--format", "svg")
         #expect(hidden.standardOutput == normal.standardOutput)
@@ -84,8 +102,13 @@ struct RenderCommandTests {
     @Test func aNameWithCommasIsTakenWholeAndOthersAsLists() throws {
         let directory = try CLI.temporaryDirectory()
         let definition = try CLI.write(
-            Array(#"{"chain":"c","handlers":[{"name":"Cart, Checkout","accepts":{"kind":"Buy"},"next":"Pay"},{"name":"Pay","accepts":{"kind":"Pay"},"next":"Ship"},{"name":"Ship","accepts":{"kind":"Ship"}}]}"#.utf8),
-            named: "commas.chain.json", in: directory)
+            Array(
+                #"{"chain":"c","handlers":[{"name":"Cart, Checkout","accepts":{"kind":"Buy"},"next":"Pay"},{"name":"Pay","accepts":{"kind":"Pay"},"next":"Ship"},{"name":"Ship","accepts":{"kind":"Ship"}}]}"#
+                    .utf8
+            ),
+            named: "commas.chain.json",
+            in: directory
+        )
         let whole = try CLI.run("render", definition, "--ignore", "Cart, Checkout")
         #expect(whole.status == 0, "\(whole.standardError)")
         #expect(!whole.standardOutput.contains("Cart, Checkout") && whole.standardOutput.contains("<b>Pay</b>"))
@@ -102,7 +125,16 @@ struct RenderCommandTests {
     @Test func badInputsExitWithTwoAndAMessageAndLeaveNoFile() throws {
         let directory = try CLI.temporaryDirectory()
         let file = directory.appendingPathComponent("out.svg").path
-        let unknownCommand = try CLI.run("render", Self.definition, "--trace", Self.after, "--command", "nope", "-o", file)
+        let unknownCommand = try CLI.run(
+            "render",
+            Self.definition,
+            "--trace",
+            Self.after,
+            "--command",
+            "nope",
+            "-o",
+            file
+        )
         #expect(unknownCommand.status == 2)
         #expect(unknownCommand.standardError.contains("no command with id \"nope\""))
         let unknownFocus = try CLI.run("render", Self.definition, "--focus", "Windw", "-o", file)
@@ -111,7 +143,12 @@ struct RenderCommandTests {
         let badDefinition = try CLI.run("render", CLI.fixture("unknown-names.chain.json"), "-o", file)
         #expect(badDefinition.status == 2)
         #expect(badDefinition.standardError.contains("unknown-names.chain.json:"))
-        let badExtension = try CLI.run("render", Self.definition, "-o", directory.appendingPathComponent("out.jpeg").path)
+        let badExtension = try CLI.run(
+            "render",
+            Self.definition,
+            "-o",
+            directory.appendingPathComponent("out.jpeg").path
+        )
         #expect(badExtension.status == 2)
         #expect(badExtension.standardError.contains("name it .dot, .svg, .png or .pdf"))
         let nothing = try CLI.run("render")

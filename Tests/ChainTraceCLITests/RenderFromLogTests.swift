@@ -1,6 +1,6 @@
 import ChainTrace
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -24,20 +24,33 @@ struct RenderFromLogTests {
             let ending: Decision = random.pick([.accepted, .failed, .passed])
             let hops = (0..<length).map { position in
                 Hop(
-                    handler: handlers[position], position: position,
+                    handler: handlers[position],
+                    position: position,
                     decision: position == length - 1 ? ending : .passed,
                     reason: position == length - 1 && ending == .failed ? "broke" : nil,
-                    startOffset: UInt64(position * 100), inclusiveDuration: UInt64((length - position) * 100),
-                    selfDuration: 100)
+                    startOffset: UInt64(position * 100),
+                    inclusiveDuration: UInt64((length - position) * 100),
+                    selfDuration: 100
+                )
             }
-            let outcome: Outcome = switch ending {
-            case .accepted: .accepted(by: handlers[length - 1])
-            case .failed: .failed(at: handlers[length - 1], error: "broke")
-            default: .fellOffTheEnd
-            }
-            traces.append(Trace(
-                id: UInt64(id), commandKind: "K", commandID: "cmd\(id)", entry: handlers[0], chain: chain, hops: hops,
-                outcome: outcome, duration: UInt64(length * 100)))
+            let outcome: Outcome =
+                switch ending {
+                case .accepted: .accepted(by: handlers[length - 1])
+                case .failed: .failed(at: handlers[length - 1], error: "broke")
+                default: .fellOffTheEnd
+                }
+            traces.append(
+                Trace(
+                    id: UInt64(id),
+                    commandKind: "K",
+                    commandID: "cmd\(id)",
+                    entry: handlers[0],
+                    chain: chain,
+                    hops: hops,
+                    outcome: outcome,
+                    duration: UInt64(length * 100)
+                )
+            )
         }
         return (traces, chains)
     }
@@ -67,11 +80,17 @@ struct RenderFromLogTests {
         let visited = Set(picked.path)
         for handler in chains[picked.chain]! {
             let drawn = dot.contains("<b>\(handler)</b>")
-            #expect(drawn == known.contains(handler), "seed \(seed): \(handler) drawn \(drawn), in the log \(known.contains(handler))")
+            #expect(
+                drawn == known.contains(handler),
+                "seed \(seed): \(handler) drawn \(drawn), in the log \(known.contains(handler))"
+            )
         }
         for (chain, handlers) in chains where chain != picked.chain {
             for handler in handlers {
-                #expect(!dot.contains("<b>\(handler)</b>"), "seed \(seed): \(handler) of \(chain) drawn in \(picked.chain)")
+                #expect(
+                    !dot.contains("<b>\(handler)</b>"),
+                    "seed \(seed): \(handler) of \(chain) drawn in \(picked.chain)"
+                )
             }
         }
         // One grey "not visited" note per handler the log knows that this command did not visit (plus the legend's).

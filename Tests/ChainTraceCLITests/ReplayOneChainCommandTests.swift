@@ -1,9 +1,9 @@
-import ChainTraceReplay
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
-import ChainTraceTraceLog
+import ChainTraceReplay
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -16,8 +16,10 @@ import Testing
 @Suite("Replaying one chain of a log of several")
 struct ReplayOneChainCommandTests {
     static let definitions = [
-        "orders": #"{"chain":"orders","handlers":[{"name":"Check","accepts":{"kind":"Pay"},"next":"Store"},{"name":"Store","accepts":{"kind":"Ship"}}]}"#,
-        "audit": #"{"chain":"audit","handlers":[{"name":"Check","accepts":{"kind":"Ship"},"next":"Store"},{"name":"Store","accepts":{"kind":"Pay"}}]}"#,
+        "orders":
+            #"{"chain":"orders","handlers":[{"name":"Check","accepts":{"kind":"Pay"},"next":"Store"},{"name":"Store","accepts":{"kind":"Ship"}}]}"#,
+        "audit":
+            #"{"chain":"audit","handlers":[{"name":"Check","accepts":{"kind":"Ship"},"next":"Store"},{"name":"Store","accepts":{"kind":"Pay"}}]}"#,
     ]
 
     @Test(arguments: SeededGenerator.seeds(6))
@@ -28,20 +30,31 @@ struct ReplayOneChainCommandTests {
         var recorded: [String: [Trace]] = [:]
         for (chain, text) in Self.definitions {
             let definition = try ChainDefinition.load(bytes: Array(text.utf8), file: "\(chain).chain.json")
-            try text.write(toFile: directory.appendingPathComponent("\(chain).chain.json").path, atomically: true, encoding: .utf8)
+            try text.write(
+                toFile: directory.appendingPathComponent("\(chain).chain.json").path,
+                atomically: true,
+                encoding: .utf8
+            )
             let lines = (0..<Int.random(in: 0...12, using: &random)).map { index in
                 #"{"kind":"\#(random.pick(["Pay", "Ship", "Refund"]))","id":"\#(chain)-\#(index)"}"#
             }
             let session = try ReplaySession(definition: definition)
             let sink = InMemoryTraceSink()
-            _ = try session.run(session.openStream(bytes: Array((lines.joined(separator: "\n") + "\n").utf8)), traceLog: sink)
+            _ = try session.run(
+                session.openStream(bytes: Array((lines.joined(separator: "\n") + "\n").utf8)),
+                traceLog: sink
+            )
             recorded[chain] = sink.traces
         }
         // One log, the two chains' traces interleaved as the app sent them.
         var mixed: [Trace] = []
         var (orders, audit) = (recorded["orders"]!, recorded["audit"]!)
         while !orders.isEmpty || !audit.isEmpty {
-            if audit.isEmpty || (!orders.isEmpty && random.chance(0.5)) { mixed.append(orders.removeFirst()) } else { mixed.append(audit.removeFirst()) }
+            if audit.isEmpty || (!orders.isEmpty && random.chance(0.5)) {
+                mixed.append(orders.removeFirst())
+            } else {
+                mixed.append(audit.removeFirst())
+            }
         }
         let log = directory.appendingPathComponent("app.jsonl").path
         var options = TraceLogSink.Options()
@@ -73,7 +86,19 @@ struct ReplayOneChainCommandTests {
 
             // --chain replays the other chain's commands through this definition (a configuration's sessions
             // through another) and compares them with the other chain's traces, whatever the chains are named.
-            let across = try CLI.run("replay", definition, log, "--chain", other, "--expect", log, "--format", "json", "--paths", "100")
+            let across = try CLI.run(
+                "replay",
+                definition,
+                log,
+                "--chain",
+                other,
+                "--expect",
+                log,
+                "--format",
+                "json",
+                "--paths",
+                "100"
+            )
             if others > 0 {
                 #expect([0, 1].contains(across.status), "\(context): \(across.standardError)")
                 let acrossJSON = try CLI.json(across)
@@ -81,14 +106,20 @@ struct ReplayOneChainCommandTests {
                 #expect(acrossIDs == recorded[other]!.compactMap(\.commandID), "\(context)")
                 #expect((acrossJSON["comparison"] as? [String: Any])?["compared"] as? Int == others, "\(context)")
             } else {
-                #expect(across.status == 2 && across.standardError.contains("pass --chain NAME"), "\(context): \(across.standardError)")
+                #expect(
+                    across.status == 2 && across.standardError.contains("pass --chain NAME"),
+                    "\(context): \(across.standardError)"
+                )
             }
 
             // gen-tests with the definition writes a test for each of its chain's commands, and none for the others.
             let tests = try CLI.run("gen-tests", log, "--definition", definition)
             #expect(tests.status == 0, "\(context): \(tests.standardError)")
             #expect(tests.standardOutput.components(separatedBy: "@Test func").count - 1 == own, "\(context)")
-            #expect(tests.standardError.contains("set aside \(noun)") == (others > 0), "\(context): \(tests.standardError)")
+            #expect(
+                tests.standardError.contains("set aside \(noun)") == (others > 0),
+                "\(context): \(tests.standardError)"
+            )
         }
     }
 }

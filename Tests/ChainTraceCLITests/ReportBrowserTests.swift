@@ -17,12 +17,23 @@ struct ReportBrowserTests {
 
     @Test(.enabled(if: browserAvailable || PythonScript.isCI, "chromium and chromium-driver are not installed"))
     func reportPagesWorkInChromium() throws {
-        #expect(Self.browserAvailable, "CI needs chromium and chromium-driver (apt-get install chromium chromium-driver)")
+        #expect(
+            Self.browserAvailable,
+            "CI needs chromium and chromium-driver (apt-get install chromium chromium-driver)"
+        )
         guard Self.browserAvailable, let binary = CLI.binary.url?.path else { return }
         let run = try PythonScript.run(
-            "browser-tests.py", ["--chaintrace", binary, "--out", BuiltProduct.packageRoot.appendingPathComponent(".build/browser-tests").path])
+            "browser-tests.py",
+            [
+                "--chaintrace", binary, "--out",
+                BuiltProduct.packageRoot.appendingPathComponent(".build/browser-tests").path,
+            ]
+        )
         let failures = run.output.split(separator: "\n").filter { $0.hasPrefix("  FAIL") }
-        #expect(run.status == 0, "browser checks failed:\n\(failures.joined(separator: "\n"))\n\(run.errors)\n\(run.output.suffix(2_000))")
+        #expect(
+            run.status == 0,
+            "browser checks failed:\n\(failures.joined(separator: "\n"))\n\(run.errors)\n\(run.output.suffix(2_000))"
+        )
         #expect(run.output.contains("all browser checks passed"))
     }
 }

@@ -1,7 +1,7 @@
 import ChainTrace
 import ChainTraceJSON
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -14,7 +14,8 @@ struct ReportCommandTests {
     static func data(ofPage path: String) throws -> [String: Any] {
         let page = try String(contentsOfFile: path, encoding: .utf8)
         let opening = #"<script type="application/json" id="chaintrace-data">"#
-        guard let start = page.range(of: opening), let end = page.range(of: "</script>", range: start.upperBound..<page.endIndex)
+        guard let start = page.range(of: opening),
+            let end = page.range(of: "</script>", range: start.upperBound..<page.endIndex)
         else { throw CocoaError(.fileReadCorruptFile) }
         let object = try JSONSerialization.jsonObject(with: Data(page[start.upperBound..<end.lowerBound].utf8))
         return object as? [String: Any] ?? [:]
@@ -22,7 +23,9 @@ struct ReportCommandTests {
 
     /// The contents of every `<tag>` element of the page.
     static func elements(_ tag: String, in page: String) -> [String] {
-        page.components(separatedBy: "<\(tag)>").dropFirst().compactMap { $0.components(separatedBy: "</\(tag)>").first }
+        page.components(separatedBy: "<\(tag)>").dropFirst().compactMap {
+            $0.components(separatedBy: "</\(tag)>").first
+        }
     }
 
     static func sha256Base64(_ text: String) throws -> String {
@@ -31,7 +34,11 @@ struct ReportCommandTests {
         defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import base64,hashlib,sys; print(base64.b64encode(hashlib.sha256(open(sys.argv[1],'rb').read()).digest()).decode())", file.path]
+        process.arguments = [
+            "python3", "-c",
+            "import base64,hashlib,sys; print(base64.b64encode(hashlib.sha256(open(sys.argv[1],'rb').read()).digest()).decode())",
+            file.path,
+        ]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
@@ -55,8 +62,11 @@ struct ReportCommandTests {
         let stats = try CLI.json(try CLI.run("stats", log, "--format", "json", "--slow", rule))
         #expect(data["commands"] as? Int == stats["commands"] as? Int, "seed \(seed)")
         let outcomes = stats["outcomes"] as? [String: Int] ?? [:]
-        #expect(data["accepted"] as? Int == outcomes["accepted"] && data["failed"] as? Int == outcomes["failed"]
-                && data["fellOffTheEnd"] as? Int == outcomes["fellOffTheEnd"], "seed \(seed)")
+        #expect(
+            data["accepted"] as? Int == outcomes["accepted"] && data["failed"] as? Int == outcomes["failed"]
+                && data["fellOffTheEnd"] as? Int == outcomes["fellOffTheEnd"],
+            "seed \(seed)"
+        )
         #expect(data["rule"] as? String == stats["slowRule"] as? String, "seed \(seed)")
         let names = data["names"] as? [String] ?? []
         let handlers = data["handlers"] as? [[String: Any]] ?? []
@@ -68,7 +78,12 @@ struct ReportCommandTests {
                 #expect(mine[key] as? Int == theirs[key] as? Int, "seed \(seed): \(key)")
             }
             let selfTimes = mine["self"] as? [Int] ?? []
-            #expect(selfTimes.prefix(3).elementsEqual([theirs["selfP50Ns"], theirs["selfP95Ns"], theirs["selfP99Ns"]].map { $0 as? Int ?? -1 }), "seed \(seed)")
+            #expect(
+                selfTimes.prefix(3).elementsEqual(
+                    [theirs["selfP50Ns"], theirs["selfP95Ns"], theirs["selfP99Ns"]].map { $0 as? Int ?? -1 }
+                ),
+                "seed \(seed)"
+            )
             #expect(mine["slow"] as? Bool == theirs["slow"] as? Bool, "seed \(seed)")
             #expect((mine["reasons"] as? [String]) == (theirs["slowBecause"] as? [String]), "seed \(seed)")
             let bars = mine["bars"] as? [[Int]] ?? []
@@ -78,7 +93,10 @@ struct ReportCommandTests {
         let listed = data["traces"] as? [[String: Any]] ?? []
         #expect(listed.count == min(limit, traces.count), "seed \(seed)")
         let failures = traces.filter { $0.outcome.failingHandler != nil }.count
-        #expect(listed.filter { $0["o"] as? String == "failed" }.count >= min(failures, limit == 0 ? 0 : max(1, limit / 2)), "seed \(seed)")
+        #expect(
+            listed.filter { $0["o"] as? String == "failed" }.count >= min(failures, limit == 0 ? 0 : max(1, limit / 2)),
+            "seed \(seed)"
+        )
         for entry in listed {
             let number = entry["n"] as? Int ?? 0
             let trace = traces[number - 1]
@@ -91,11 +109,15 @@ struct ReportCommandTests {
     }
 
     @Test func policyAllowsExactlyThePagesOwnScriptAndStyle() throws {
-        let log = try CLI.recordedLog("Samples/VendingMachine/vending-machine.chain.json", "Samples/VendingMachine/coins.jsonl")
+        let log = try CLI.recordedLog(
+            "Samples/VendingMachine/vending-machine.chain.json",
+            "Samples/VendingMachine/coins.jsonl"
+        )
         let page = try CLI.temporaryDirectory().appendingPathComponent("r.html").path
         #expect(try CLI.run("report", log, "-o", page).status == 0)
         let text = try String(contentsOfFile: page, encoding: .utf8)
-        let policy = text.components(separatedBy: #"http-equiv="Content-Security-Policy" content=""#).dropFirst().first?
+        let policy =
+            text.components(separatedBy: #"http-equiv="Content-Security-Policy" content=""#).dropFirst().first?
             .components(separatedBy: "\"").first ?? ""
         #expect(policy.hasPrefix("default-src 'none'"))
         #expect(!policy.contains("unsafe") && !policy.contains("http"))
@@ -120,16 +142,27 @@ struct ReportCommandTests {
         let compare = try Self.data(ofPage: page)["compare"] as? [String: Any] ?? [:]
         let diff = try CLI.json(try CLI.run("diff", first, second, "--format", "json", "--divergences", "100000"))
         #expect(compare["total"] as? Int == diff["total"] as? Int)
-        let listed = (compare["divergences"] as? [[String: Any]] ?? []).map { "\($0["kind"] ?? "") \($0["command"] ?? "")" }
-        let expected = (diff["divergences"] as? [[String: Any]] ?? []).map { "\($0["kind"] ?? "") \($0["command"] ?? "")" }
+        let listed = (compare["divergences"] as? [[String: Any]] ?? []).map {
+            "\($0["kind"] ?? "") \($0["command"] ?? "")"
+        }
+        let expected = (diff["divergences"] as? [[String: Any]] ?? []).map {
+            "\($0["kind"] ?? "") \($0["command"] ?? "")"
+        }
         #expect(listed == expected && !listed.isEmpty)
     }
 
     @Test func badInputLeavesNoFile() throws {
         let directory = try CLI.temporaryDirectory()
         let page = directory.appendingPathComponent("never.html").path
-        let malformed = try CLI.write(Array((String(decoding: TraceLogFormat.header, as: UTF8.self) + "\n{\"not\": a trace}\n").utf8), named: "bad.jsonl", in: directory)
-        let good = try CLI.recordedLog("Samples/VendingMachine/vending-machine.chain.json", "Samples/VendingMachine/coins.jsonl")
+        let malformed = try CLI.write(
+            Array((String(decoding: TraceLogFormat.header, as: UTF8.self) + "\n{\"not\": a trace}\n").utf8),
+            named: "bad.jsonl",
+            in: directory
+        )
+        let good = try CLI.recordedLog(
+            "Samples/VendingMachine/vending-machine.chain.json",
+            "Samples/VendingMachine/coins.jsonl"
+        )
         let runs: [[String]] = [
             ["report", directory.appendingPathComponent("missing.jsonl").path, "-o", page],
             ["report", malformed, "-o", page],
@@ -146,6 +179,9 @@ struct ReportCommandTests {
             #expect(!FileManager.default.fileExists(atPath: page), "\(arguments) wrote a page")
         }
         let malformedRun = try CLI.run("report", malformed, "-o", page)
-        #expect(malformedRun.standardError.contains("bad.jsonl:2:"), "names the file and line: \(malformedRun.standardError)")
+        #expect(
+            malformedRun.standardError.contains("bad.jsonl:2:"),
+            "names the file and line: \(malformedRun.standardError)"
+        )
     }
 }

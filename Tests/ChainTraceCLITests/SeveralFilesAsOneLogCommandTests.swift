@@ -1,7 +1,7 @@
 import ChainTrace
 import ChainTraceJSON
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -23,8 +23,11 @@ struct SeveralFilesAsOneLogCommandTests {
         for (index, (start, end)) in zip(bounds, bounds.dropFirst()).enumerated() {
             let bytes = LogCommandsAgreeWithLibraryTests.bytes(Array(traces[start..<end]), compact: random.chance(0.5))
             let name = "part-\(index).jsonl"
-            paths.append(random.chance(0.4)
-                ? try GzipLogTests.gzip(bytes, in: directory, named: name) : try CLI.write(bytes, named: name, in: directory))
+            paths.append(
+                random.chance(0.4)
+                    ? try GzipLogTests.gzip(bytes, in: directory, named: name)
+                    : try CLI.write(bytes, named: name, in: directory)
+            )
         }
         return paths
     }
@@ -37,7 +40,9 @@ struct SeveralFilesAsOneLogCommandTests {
     /// `output` with the file names that differ between spellings taken out.
     static func withoutNames(_ output: String, _ names: [String]) -> String {
         var output = output
-        for name in names.sorted(by: { $0.count > $1.count }) { output = output.replacingOccurrences(of: name, with: "LOG") }
+        for name in names.sorted(by: { $0.count > $1.count }) {
+            output = output.replacingOccurrences(of: name, with: "LOG")
+        }
         return output
     }
 
@@ -45,9 +50,20 @@ struct SeveralFilesAsOneLogCommandTests {
     func statsDiffRenderAndExportReadTheFilesAsTheWholeLog(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let directory = try CLI.temporaryDirectory()
-        let (before, after) = LogCommandsAgreeWithLibraryTests.runs(&random, ids: Int.random(in: 2...120, using: &random))
-        let wholeBefore = try CLI.write(LogCommandsAgreeWithLibraryTests.bytes(before), named: "before.jsonl", in: directory)
-        let wholeAfter = try CLI.write(LogCommandsAgreeWithLibraryTests.bytes(after), named: "after.jsonl", in: directory)
+        let (before, after) = LogCommandsAgreeWithLibraryTests.runs(
+            &random,
+            ids: Int.random(in: 2...120, using: &random)
+        )
+        let wholeBefore = try CLI.write(
+            LogCommandsAgreeWithLibraryTests.bytes(before),
+            named: "before.jsonl",
+            in: directory
+        )
+        let wholeAfter = try CLI.write(
+            LogCommandsAgreeWithLibraryTests.bytes(after),
+            named: "after.jsonl",
+            in: directory
+        )
         let beforeDirectory = directory.appendingPathComponent("before")
         let afterDirectory = directory.appendingPathComponent("after")
         let beforeParts = try Self.split(before, into: beforeDirectory, &random)
@@ -61,7 +77,10 @@ struct SeveralFilesAsOneLogCommandTests {
         let path = try CLI.run("render", "--trace", wholeBefore, "--command", command, "--format", "dot")
         let rows = try CLI.run("export", wholeBefore, "--to", "jsonl")
         let folded = try CLI.run("export", wholeBefore, "--to", "folded")
-        #expect(profile.status == 0 && changes.status == 0 && path.status == 0, "seed \(seed): \(profile.standardError)")
+        #expect(
+            profile.status == 0 && changes.status == 0 && path.status == 0,
+            "seed \(seed): \(profile.standardError)"
+        )
 
         for (spelling, arguments) in Self.spellings(of: beforeParts, in: beforeDirectory) {
             let label = "seed \(seed), \(spelling)"
@@ -72,17 +91,32 @@ struct SeveralFilesAsOneLogCommandTests {
             let traced = arguments.flatMap { ["--trace", $0] }
             let drawn = directory.appendingPathComponent("profile-\(spelling).dot").path
             let written = try CLI.run(["render"] + traced + ["-o", drawn])
-            #expect(written.standardError == "Wrote \(drawn): \(before.count) traces from \(beforeParts.count) files.\n", "\(label)")
+            #expect(
+                written.standardError == "Wrote \(drawn): \(before.count) traces from \(beforeParts.count) files.\n",
+                "\(label)"
+            )
             #expect(try String(contentsOfFile: drawn, encoding: .utf8) == profile.standardOutput, "\(label)")
-            #expect(try CLI.run(["render"] + traced + ["--format", "dot"]).standardOutput == profile.standardOutput, "\(label)")
-            #expect(try CLI.run(["render"] + traced + ["--command", command, "--format", "dot"]).standardOutput == path.standardOutput, "\(label)")
-            #expect(try CLI.run(["export"] + arguments + ["--to", "folded"]).standardOutput == folded.standardOutput, "\(label)")
+            #expect(
+                try CLI.run(["render"] + traced + ["--format", "dot"]).standardOutput == profile.standardOutput,
+                "\(label)"
+            )
+            #expect(
+                try CLI.run(["render"] + traced + ["--command", command, "--format", "dot"]).standardOutput
+                    == path.standardOutput,
+                "\(label)"
+            )
+            #expect(
+                try CLI.run(["export"] + arguments + ["--to", "folded"]).standardOutput == folded.standardOutput,
+                "\(label)"
+            )
             // The rows name their file and their number in it; everything else is the whole log's.
             let splitRows = try CLI.run(["export"] + arguments + ["--to", "jsonl"]).standardOutput
             #expect(Self.hopColumns(splitRows) == Self.hopColumns(rows.standardOutput), "\(label)")
             for (otherSpelling, otherArguments) in Self.spellings(of: afterParts, in: afterDirectory) {
                 let againstLabel = "\(label) against \(otherSpelling)"
-                let splitDiff = try CLI.run(["diff"] + arguments + ["--against"] + otherArguments + ["--format", "json"])
+                let splitDiff = try CLI.run(
+                    ["diff"] + arguments + ["--against"] + otherArguments + ["--format", "json"]
+                )
                 #expect(splitDiff.status == diff.status, "\(againstLabel): \(splitDiff.standardError)")
                 let counts = try CLI.json(splitDiff)
                 #expect((counts["before"] as? [String: Any])?["files"] as? Int == beforeParts.count, "\(againstLabel)")
@@ -93,9 +127,14 @@ struct SeveralFilesAsOneLogCommandTests {
                 let (splitDivergences, places) = try Self.withoutPlaces(splitDiff)
                 #expect(splitDivergences == (try Self.withoutPlaces(diff)).json, "\(againstLabel)")
                 for place in places {
-                    #expect(try Self.line(place.line, of: place.file).contains("\"\(place.command)\""), "\(againstLabel): \(place)")
+                    #expect(
+                        try Self.line(place.line, of: place.file).contains("\"\(place.command)\""),
+                        "\(againstLabel): \(place)"
+                    )
                 }
-                let drawn = try CLI.run(["render"] + traced + otherArguments.flatMap { ["--diff", $0] } + ["--format", "dot"])
+                let drawn = try CLI.run(
+                    ["render"] + traced + otherArguments.flatMap { ["--diff", $0] } + ["--format", "dot"]
+                )
                 #expect(drawn.standardOutput == changes.standardOutput, "\(againstLabel)")
             }
         }
@@ -105,12 +144,16 @@ struct SeveralFilesAsOneLogCommandTests {
     }
 
     /// `diff --format json`'s output without the line and file of each run, and those places with their command.
-    static func withoutPlaces(_ output: BuiltProduct.Output) throws -> (json: NSDictionary, places: [(file: String, line: Int, command: String)]) {
+    static func withoutPlaces(_ output: BuiltProduct.Output) throws -> (
+        json: NSDictionary, places: [(file: String, line: Int, command: String)]
+    ) {
         try withoutPlaces(try CLI.json(output))
     }
 
     /// A comparison's JSON without the line and file of each run, and those places with their command.
-    static func withoutPlaces(_ json: [String: Any]) throws -> (json: NSDictionary, places: [(file: String, line: Int, command: String)]) {
+    static func withoutPlaces(_ json: [String: Any]) throws -> (
+        json: NSDictionary, places: [(file: String, line: Int, command: String)]
+    ) {
         var json = json
         // How many files each side was read from is the one count that differs.
         for side in ["before", "after"] {
@@ -124,7 +167,9 @@ struct SeveralFilesAsOneLogCommandTests {
             var divergence = divergence
             for side in ["expected", "actual"] {
                 guard var run = divergence[side] as? [String: Any] else { continue }
-                if let file = run["file"] as? String, let line = run["line"] as? Int, let command = divergence["command"] as? String {
+                if let file = run["file"] as? String, let line = run["line"] as? Int,
+                    let command = divergence["command"] as? String
+                {
                     places.append((file, line, command))
                 }
                 run["file"] = nil
@@ -138,7 +183,8 @@ struct SeveralFilesAsOneLogCommandTests {
 
     /// Line `number` (from 1) of the log file at `path`, decompressed when it is gzip.
     static func line(_ number: Int, of path: String) throws -> String {
-        let bytes = path.hasSuffix(".gz") ? try TestFiles.gunzip(path: path) : try Data(contentsOf: URL(fileURLWithPath: path))
+        let bytes =
+            path.hasSuffix(".gz") ? try TestFiles.gunzip(path: path) : try Data(contentsOf: URL(fileURLWithPath: path))
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         return number >= 1 && number <= lines.count ? String(lines[number - 1]) : ""
     }
@@ -146,7 +192,10 @@ struct SeveralFilesAsOneLogCommandTests {
     /// Each row of `export --to jsonl` without the members that say where it was read (file, trace number).
     static func hopColumns(_ rows: String) -> [NSDictionary] {
         rows.split(separator: "\n").map { line in
-            var members = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? ["unreadable": String(line)]
+            var members =
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [
+                    "unreadable": String(line)
+                ]
             members["file"] = nil
             members["trace"] = nil
             return NSDictionary(dictionary: members)
@@ -162,12 +211,27 @@ struct SeveralFilesAsOneLogCommandTests {
         let directory = try CLI.temporaryDirectory().appendingPathComponent("rotated")
         let parts = try Self.split(traces, into: directory, &random)
         // The stream changed the chain midway; a log replays without the changes, so two commands go elsewhere.
-        let whole = try CLI.run("replay", definition, recorded, "--expect", recorded, "--format", "json", "--paths", "1000")
+        let whole = try CLI.run(
+            "replay",
+            definition,
+            recorded,
+            "--expect",
+            recorded,
+            "--format",
+            "json",
+            "--paths",
+            "1000"
+        )
         #expect(whole.status == 1, "seed \(seed): \(whole.standardError)")
         for (spelling, arguments) in Self.spellings(of: parts, in: directory) {
             let expected = arguments.flatMap { ["--expect", $0] }
-            let split = try CLI.run(["replay", definition] + arguments + expected + ["--format", "json", "--paths", "1000"])
-            #expect(split.status == whole.status, "seed \(seed), \(spelling): \(split.standardError) \(split.standardOutput.prefix(300))")
+            let split = try CLI.run(
+                ["replay", definition] + arguments + expected + ["--format", "json", "--paths", "1000"]
+            )
+            #expect(
+                split.status == whole.status,
+                "seed \(seed), \(spelling): \(split.standardError) \(split.standardOutput.prefix(300))"
+            )
             // Lines count from the start of each file, which is named; the paths, outcomes, profile and comparison
             // are the whole log's.
             // Lines count from the start of each file, which is named; the paths, outcomes, decisions and
@@ -180,23 +244,36 @@ struct SeveralFilesAsOneLogCommandTests {
                 let file = path["file"] as? String ?? "no file"
                 #expect(parts.contains(file), "seed \(seed), \(spelling): \(file)")
                 if let id = path["id"] as? String, let line = path["line"] as? Int {
-                    #expect(try Self.line(line, of: file).contains("\"\(id)\""), "seed \(seed), \(spelling): \(id) at \(file):\(line)")
+                    #expect(
+                        try Self.line(line, of: file).contains("\"\(id)\""),
+                        "seed \(seed), \(spelling): \(id) at \(file):\(line)"
+                    )
                 }
             }
             func unplaced(_ paths: Any?) -> NSArray {
-                NSArray(array: (paths as? [[String: Any]] ?? []).map { $0.filter { $0.key != "line" && $0.key != "file" } })
+                NSArray(
+                    array: (paths as? [[String: Any]] ?? []).map { $0.filter { $0.key != "line" && $0.key != "file" } }
+                )
             }
             #expect(unplaced(splitJSON["paths"]) == unplaced(wholeJSON["paths"]), "seed \(seed), \(spelling)")
             func decisions(_ json: [String: Any]) -> NSArray {
                 let keys: Set = ["handler", "seen", "accepted", "passed", "continued", "failed"]
-                return NSArray(array: (json["handlers"] as? [[String: Any]] ?? []).map { $0.filter { keys.contains($0.key) } })
+                return NSArray(
+                    array: (json["handlers"] as? [[String: Any]] ?? []).map { $0.filter { keys.contains($0.key) } }
+                )
             }
             #expect(decisions(splitJSON) == decisions(wholeJSON), "seed \(seed), \(spelling)")
             let (splitComparison, places) = try Self.withoutPlaces(splitJSON["comparison"] as? [String: Any] ?? [:])
-            #expect(splitComparison == (try Self.withoutPlaces(wholeJSON["comparison"] as? [String: Any] ?? [:])).json, "seed \(seed), \(spelling)")
+            #expect(
+                splitComparison == (try Self.withoutPlaces(wholeJSON["comparison"] as? [String: Any] ?? [:])).json,
+                "seed \(seed), \(spelling)"
+            )
             #expect(!places.isEmpty, "seed \(seed), \(spelling)")
             for place in places {
-                #expect(try Self.line(place.line, of: place.file).contains("\"\(place.command)\""), "seed \(seed), \(spelling): \(place)")
+                #expect(
+                    try Self.line(place.line, of: place.file).contains("\"\(place.command)\""),
+                    "seed \(seed), \(spelling): \(place)"
+                )
             }
         }
     }
@@ -204,7 +281,10 @@ struct SeveralFilesAsOneLogCommandTests {
     @Test(arguments: SeededGenerator.seeds(2))
     func testsGeneratedFromSeveralFilesAreTheWholeLogs(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let recorded = try CLI.recordedLog(CLI.fixture("responders.chain.json"), CLI.fixture("responders.commands.jsonl"))
+        let recorded = try CLI.recordedLog(
+            CLI.fixture("responders.chain.json"),
+            CLI.fixture("responders.commands.jsonl")
+        )
         let traces = try TraceLogReader(path: recorded).readAll().traces
         let directory = try CLI.temporaryDirectory().appendingPathComponent("rotated")
         let parts = try Self.split(traces, into: directory, &random)
@@ -221,7 +301,12 @@ struct SeveralFilesAsOneLogCommandTests {
             #expect(code(split) == code(whole), "seed \(seed), \(spelling)")
             let places = split.standardOutput.split(separator: "\n").filter { $0.contains("/// Line ") }
             #expect(places.count == traces.count, "seed \(seed), \(spelling)")
-            #expect(places.allSatisfy { line in parts.contains { line.contains(" of \(($0 as NSString).lastPathComponent):") } }, "seed \(seed), \(spelling)")
+            #expect(
+                places.allSatisfy { line in
+                    parts.contains { line.contains(" of \(($0 as NSString).lastPathComponent):") }
+                },
+                "seed \(seed), \(spelling)"
+            )
         }
     }
 
@@ -231,14 +316,25 @@ struct SeveralFilesAsOneLogCommandTests {
         for arguments in [["stats", pattern], ["export", pattern, "--to", "folded"], ["render", "--trace", pattern]] {
             let output = try CLI.run(arguments)
             #expect(output.status == 2, "\(arguments)")
-            #expect(output.standardError.contains("\(pattern): expected trace log files matching the pattern, found none"), "\(output.standardError)")
+            #expect(
+                output.standardError.contains("\(pattern): expected trace log files matching the pattern, found none"),
+                "\(output.standardError)"
+            )
         }
         let lonely = try CLI.run("diff", pattern)
         #expect(lonely.status == 2)
-        #expect(lonely.standardError.contains("give two trace logs, or the baseline's files and then the other's after --against"), "\(lonely.standardError)")
+        #expect(
+            lonely.standardError.contains(
+                "give two trace logs, or the baseline's files and then the other's after --against"
+            ),
+            "\(lonely.standardError)"
+        )
         let nothingBefore = try CLI.run("diff", "--against", pattern)
         #expect(nothingBefore.status == 2)
-        #expect(nothingBefore.standardError.contains("give the baseline log's files before --against"), "\(nothingBefore.standardError)")
+        #expect(
+            nothingBefore.standardError.contains("give the baseline log's files before --against"),
+            "\(nothingBefore.standardError)"
+        )
     }
 
     @Test func severalCommandStreamsAreRefusedWithTheReason() throws {

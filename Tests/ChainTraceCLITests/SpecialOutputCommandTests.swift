@@ -4,9 +4,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An output that is not a plain file — standard output as `-`, a named pipe, a device, a symbolic link — gets
@@ -56,7 +56,8 @@ struct SpecialOutputCommandTests {
         -> (arguments: [String], context: String, expected: Data)
     {
         // A render into a pipe or standard output cannot tell its format from the name: given as dot.
-        let arguments = command.first == "render" && !command.contains("--format") ? command + ["--format", "dot"] : command
+        let arguments =
+            command.first == "render" && !command.contains("--format") ? command + ["--format", "dot"] : command
         let context = "seed \(seed), \(arguments.joined(separator: " "))"
         let plain = "\(directory)/plain-\(index).out"
         let reference = try CLI.run(arguments.map { $0 == "OUT" ? plain : $0 })
@@ -134,16 +135,23 @@ struct SpecialOutputCommandTests {
             #expect(stat(file, &before) == 0)
             let appendTo = random.pick(["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"])
             let appended = try CLI.binary.run(
-                arguments.map { $0 == "OUT" ? appendTo : $0 }, extraEnvironment: ["TMPDIR": directory, "CHAINTRACE_TEST_OUT": file],
-                shell: (before: "", after: #">> "$CHAINTRACE_TEST_OUT""#))
+                arguments.map { $0 == "OUT" ? appendTo : $0 },
+                extraEnvironment: ["TMPDIR": directory, "CHAINTRACE_TEST_OUT": file],
+                shell: (before: "", after: #">> "$CHAINTRACE_TEST_OUT""#)
+            )
             #expect(appended.status == 0, "\(context), -o \(appendTo) >>: \(appended.standardError)")
-            #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == earlier + expected, "\(context), -o \(appendTo) >>")
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: file)) == earlier + expected,
+                "\(context), -o \(appendTo) >>"
+            )
 
             // `>`: the file the shell truncated and opened, not a new one renamed over it. Standard error too.
             let (flag, descriptor) = random.pick([("-", ">"), ("/dev/stderr", "2>"), ("/dev/fd/2", "2>")])
             let truncated = try CLI.binary.run(
-                arguments.map { $0 == "OUT" ? flag : $0 }, extraEnvironment: ["TMPDIR": directory, "CHAINTRACE_TEST_OUT": file],
-                shell: (before: "", after: descriptor + #" "$CHAINTRACE_TEST_OUT""#))
+                arguments.map { $0 == "OUT" ? flag : $0 },
+                extraEnvironment: ["TMPDIR": directory, "CHAINTRACE_TEST_OUT": file],
+                shell: (before: "", after: descriptor + #" "$CHAINTRACE_TEST_OUT""#)
+            )
             #expect(truncated.status == 0, "\(context), -o \(flag) \(descriptor): \(truncated.standardError)")
             var content = try Data(contentsOf: URL(fileURLWithPath: file))
             if descriptor == "2>" {
@@ -158,16 +166,33 @@ struct SpecialOutputCommandTests {
         }
 
         let closed = try CLI.binary.run(
-            ["export", inputs.log, "--to", "folded", "-o", random.pick(["-", "/dev/stdout"])], shell: (before: "", after: ">&-"))
+            ["export", inputs.log, "--to", "folded", "-o", random.pick(["-", "/dev/stdout"])],
+            shell: (before: "", after: ">&-")
+        )
         #expect(closed.status == 2, "seed \(seed)")
-        #expect(closed.standardError.contains(": expected descriptor 1 open for writing, found it closed"), "seed \(seed): \(closed.standardError)")
+        #expect(
+            closed.standardError.contains(": expected descriptor 1 open for writing, found it closed"),
+            "seed \(seed): \(closed.standardError)"
+        )
         let reading = try CLI.binary.run(
-            ["export", inputs.log, "--to", "folded", "-o", "/dev/stdin"], shell: (before: "", after: "< /dev/null"))
+            ["export", inputs.log, "--to", "folded", "-o", "/dev/stdin"],
+            shell: (before: "", after: "< /dev/null")
+        )
         #expect(reading.status == 2, "seed \(seed)")
-        #expect(reading.standardError.contains("/dev/stdin: expected descriptor 0 open for writing, found it open only for reading"), "seed \(seed): \(reading.standardError)")
-        let mixed = try CLI.run(["replay", inputs.definition, inputs.stream, "--trace-out", random.pick(["/dev/stdout", "/dev/fd/1"])])
+        #expect(
+            reading.standardError.contains(
+                "/dev/stdin: expected descriptor 0 open for writing, found it open only for reading"
+            ),
+            "seed \(seed): \(reading.standardError)"
+        )
+        let mixed = try CLI.run([
+            "replay", inputs.definition, inputs.stream, "--trace-out", random.pick(["/dev/stdout", "/dev/fd/1"]),
+        ])
         #expect(mixed.status == 2, "seed \(seed)")
-        #expect(mixed.standardError.contains("(standard output, where the replay prints its report: the two would mix)"), "seed \(seed)")
+        #expect(
+            mixed.standardError.contains("(standard output, where the replay prints its report: the two would mix)"),
+            "seed \(seed)"
+        )
         #expect(mixed.standardOutput.isEmpty, "seed \(seed)")
     }
 
@@ -178,12 +203,18 @@ struct SpecialOutputCommandTests {
     func aFailedRunWritesNothingIntoAPipe(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let inputs = try OutputOverInputCommandTests.inputs(&random)
-        let broken = try CLI.write(Array("{\"format\":\"chaintrace-trace-log\",\"version\":1}\n{oops\n".utf8), named: "broken.jsonl", in: inputs.directory)
+        let broken = try CLI.write(
+            Array("{\"format\":\"chaintrace-trace-log\",\"version\":1}\n{oops\n".utf8),
+            named: "broken.jsonl",
+            in: inputs.directory
+        )
         let fifo = inputs.directory.appendingPathComponent("pipe.out").path
         #expect(mkfifo(fifo, 0o600) == 0)
         let reader = PipeReader(fifo)
-        let failed = try CLI.binary.run(["export", broken, "--to", random.pick(["chrome", "folded", "otlp", "jsonl"]), "-o", fifo],
-            extraEnvironment: ["TMPDIR": inputs.directory.path])
+        let failed = try CLI.binary.run(
+            ["export", broken, "--to", random.pick(["chrome", "folded", "otlp", "jsonl"]), "-o", fifo],
+            extraEnvironment: ["TMPDIR": inputs.directory.path]
+        )
         #expect(failed.status == 2, "seed \(seed): \(failed.standardError)")
         #expect(failed.standardError.contains("broken.jsonl:2:"), "seed \(seed): \(failed.standardError)")
         #expect(reader.read(fifo)?.isEmpty == true, "seed \(seed)")
@@ -192,14 +223,25 @@ struct SpecialOutputCommandTests {
 
         // With nowhere to finish the output, the message says where it looked (not the pipe's own directory).
         let missing = inputs.directory.appendingPathComponent("missing").path
-        let nowhere = try CLI.binary.run(["export", inputs.log, "--to", "folded", "-o", "-"], extraEnvironment: ["TMPDIR": missing])
+        let nowhere = try CLI.binary.run(
+            ["export", inputs.log, "--to", "folded", "-o", "-"],
+            extraEnvironment: ["TMPDIR": missing]
+        )
         #expect(nowhere.status == 2, "seed \(seed)")
-        #expect(nowhere.standardError.contains("expected a writable temporary directory to finish the output in (\(missing), set by TMPDIR)"), "seed \(seed): \(nowhere.standardError)")
+        #expect(
+            nowhere.standardError.contains(
+                "expected a writable temporary directory to finish the output in (\(missing), set by TMPDIR)"
+            ),
+            "seed \(seed): \(nowhere.standardError)"
+        )
         #expect(nowhere.standardOutput.isEmpty, "seed \(seed)")
 
         let mixed = try CLI.run(["replay", inputs.definition, inputs.stream, "--trace-out", "-"])
         #expect(mixed.status == 2, "seed \(seed)")
-        #expect(mixed.standardError.contains("expected a file for --trace-out, found - (standard output"), "seed \(seed)")
+        #expect(
+            mixed.standardError.contains("expected a file for --trace-out, found - (standard output"),
+            "seed \(seed)"
+        )
         #expect(mixed.standardOutput.isEmpty, "seed \(seed)")
     }
 
@@ -211,7 +253,10 @@ struct SpecialOutputCommandTests {
             let run = try CLI.run(["export", log, "--to", "folded", "-o", device])
             if device == "/dev/full" {
                 #expect(run.status == 2, "\(run.standardError)")
-                #expect(run.standardError.contains("chaintrace: /dev/full: expected to write the file, found "), "\(run.standardError)")
+                #expect(
+                    run.standardError.contains("chaintrace: /dev/full: expected to write the file, found "),
+                    "\(run.standardError)"
+                )
             } else {
                 #expect(run.status == 0, "\(run.standardError)")
             }

@@ -4,9 +4,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `-` reads an input from standard input, as `cat` and `jq` do: every command, every input it reads, from a pipe
@@ -16,25 +16,40 @@ import Darwin
 struct StandardInputCommandTests {
     /// Each reading command, with the inputs it reads (any may be `-`) and how to compare its output: `OUT` stands
     /// for an output file, whose bytes are compared when the command writes one.
-    static func commands(_ inputs: OutputOverInputCommandTests.Inputs, _ random: inout SeededGenerator) -> [(arguments: [String], reads: [String])] {
+    static func commands(_ inputs: OutputOverInputCommandTests.Inputs, _ random: inout SeededGenerator) -> [(
+        arguments: [String], reads: [String]
+    )] {
         let threads = String(Int.random(in: 1...3, using: &random))
         let command = inputs.directory.appendingPathComponent("one.json").path
         try? Data(#"{"kind":"Command","entry":null}"#.utf8).write(to: URL(fileURLWithPath: command))
         return [
-            (["stats", inputs.log, "--threads", threads, "--format", "json", "--definition", inputs.definition], [inputs.log, inputs.definition]),
+            (
+                ["stats", inputs.log, "--threads", threads, "--format", "json", "--definition", inputs.definition],
+                [inputs.log, inputs.definition]
+            ),
             (["stats", inputs.log, inputs.otherLog, "--threads", threads], [inputs.log, inputs.otherLog]),
             (["export", inputs.log, "--to", random.pick(["chrome", "folded", "otlp", "jsonl"])], [inputs.log]),
             (["export", inputs.log, inputs.otherLog, "--to", "jsonl", "-o", "OUT"], [inputs.log, inputs.otherLog]),
             (["diff", inputs.log, inputs.otherLog, "--format", "json"], [inputs.log, inputs.otherLog]),
             (["diff", inputs.log, "--against", inputs.otherLog], [inputs.log, inputs.otherLog]),
             (["gen-tests", inputs.log, "--definition", inputs.definition], [inputs.log, inputs.definition]),
-            (["render", inputs.definition, "--trace", inputs.log, "--format", "dot"], [inputs.definition, inputs.log]),
-            (["render", "--trace", inputs.log, "--diff", inputs.otherLog, "--format", "dot", "-o", "OUT"], [inputs.log, inputs.otherLog]),
-            (["report", inputs.log, "--compare", inputs.otherLog, "--definition", inputs.definition, "-o", "OUT"],
-                [inputs.log, inputs.otherLog, inputs.definition]),
+            (
+                ["render", inputs.definition, "--trace", inputs.log, "--format", "dot"],
+                [inputs.definition, inputs.log]
+            ),
+            (
+                ["render", "--trace", inputs.log, "--diff", inputs.otherLog, "--format", "dot", "-o", "OUT"],
+                [inputs.log, inputs.otherLog]
+            ),
+            (
+                ["report", inputs.log, "--compare", inputs.otherLog, "--definition", inputs.definition, "-o", "OUT"],
+                [inputs.log, inputs.otherLog, inputs.definition]
+            ),
             (["replay", inputs.definition, inputs.stream, "--format", "json"], [inputs.definition, inputs.stream]),
-            (["replay", inputs.definition, inputs.log, "--expect", inputs.otherLog, "--format", "json"],
-                [inputs.definition, inputs.log, inputs.otherLog]),
+            (
+                ["replay", inputs.definition, inputs.log, "--expect", inputs.otherLog, "--format", "json"],
+                [inputs.definition, inputs.log, inputs.otherLog]
+            ),
             (["validate", inputs.definition, "--format", "json"], [inputs.definition]),
             (["which", inputs.definition, "@" + command, "--format", "json"], [inputs.definition, command]),
         ]
@@ -86,20 +101,25 @@ struct StandardInputCommandTests {
             let compresses = [inputs.log, inputs.otherLog, inputs.stream].contains(input) && random.chance(0.5)
             let found = try CLI.binary.run(
                 Self.readingStandardInput(command.arguments, input, output: piped),
-                shell: (before: "\(compresses ? "gzip -c" : "cat") \(quoted) |", after: ""))
-            let context = "seed \(seed), \(command.arguments.joined(separator: " ")) with \(input) as -\(compresses ? ", compressed" : "")"
+                shell: (before: "\(compresses ? "gzip -c" : "cat") \(quoted) |", after: "")
+            )
+            let context =
+                "seed \(seed), \(command.arguments.joined(separator: " ")) with \(input) as -\(compresses ? ", compressed" : "")"
             #expect(found.status == expected.status, "\(context): \(found.standardError)")
             #expect(expected.status == 0 || expected.status == 1, "\(context): \(expected.standardError)")
             #expect(
                 Self.comparable(found.standardOutput, arguments: command.arguments, input: input)
                     == Self.comparable(expected.standardOutput, arguments: command.arguments, input: input),
-                "\(context)")
+                "\(context)"
+            )
             if command.arguments.contains("OUT") {
                 let written = try String(contentsOfFile: piped, encoding: .utf8)
                 let wanted = try String(contentsOfFile: named, encoding: .utf8)
                 #expect(
                     Self.comparable(written, arguments: command.arguments, input: input)
-                        == Self.comparable(wanted, arguments: command.arguments, input: input), "\(context)")
+                        == Self.comparable(wanted, arguments: command.arguments, input: input),
+                    "\(context)"
+                )
             }
         }
     }
@@ -119,7 +139,8 @@ struct StandardInputCommandTests {
             #expect(ended.status == 2, "\(context): \(ended.standardError)")
             #expect(
                 ended.standardError.contains("expected standard input (-) as one input at most, found it 2 times"),
-                "\(context): \(ended.standardError)")
+                "\(context): \(ended.standardError)"
+            )
             #expect(ended.standardOutput.isEmpty, "\(context)")
             #expect(!FileManager.default.fileExists(atPath: output), "\(context)")
         }
@@ -127,7 +148,9 @@ struct StandardInputCommandTests {
 
     /// The copies of read-once inputs in `directory` (the runs' TMPDIR).
     static func copies(in directory: URL) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.contains("chaintrace-input") }
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
+            $0.contains("chaintrace-input")
+        }
     }
 
     @Test(arguments: SeededGenerator.seeds(4))
@@ -147,8 +170,10 @@ struct StandardInputCommandTests {
             let output = inputs.directory.appendingPathComponent("report.html").path
             try? FileManager.default.removeItem(atPath: output)
             let ended = try CLI.binary.run(
-                ["report", "-", "--compare", inputs.otherLog, "-o", output], extraEnvironment: ["TMPDIR": temporary.path],
-                shell: (before: "cat '\(damaged.path)' |", after: ""))
+                ["report", "-", "--compare", inputs.otherLog, "-o", output],
+                extraEnvironment: ["TMPDIR": temporary.path],
+                shell: (before: "cat '\(damaged.path)' |", after: "")
+            )
             if broken {
                 #expect(ended.status == 2, "seed \(seed): \(ended.standardError)")
                 #expect(ended.standardError.contains("chaintrace: /dev/stdin:"), "seed \(seed): \(ended.standardError)")
@@ -175,7 +200,9 @@ struct StandardInputCommandTests {
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         let output = directory.appendingPathComponent("report.html").path
         let started = try CLI.binary.start(
-            ["report", input, "--compare", other, "-o", output], extraEnvironment: ["TMPDIR": temporary.path])
+            ["report", input, "--compare", other, "-o", output],
+            extraEnvironment: ["TMPDIR": temporary.path]
+        )
         let pipe = try InterruptedRunCommandTests.openForWriting(input)
         let part = log.prefix(Int.random(in: 0...log.count, using: &random))
         _ = part.withUnsafeBytes { write(pipe, $0.baseAddress, $0.count) }

@@ -1,6 +1,6 @@
 import ChainTrace
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -16,11 +16,24 @@ struct StatsChainCommandTests {
         let traces = (0..<Int.random(in: 5...60, using: &random)).map { index in
             let path = Array(["Logger", "Check", "Store"].prefix(Int.random(in: 1...3, using: &random)))
             let hops = path.enumerated().map { position, name in
-                Hop(handler: name, position: position, decision: position == path.count - 1 ? .accepted : .passed,
-                    inclusiveDuration: UInt64.random(in: 100...90_000, using: &random), selfDuration: UInt64.random(in: 100...90_000, using: &random))
+                Hop(
+                    handler: name,
+                    position: position,
+                    decision: position == path.count - 1 ? .accepted : .passed,
+                    inclusiveDuration: UInt64.random(in: 100...90_000, using: &random),
+                    selfDuration: UInt64.random(in: 100...90_000, using: &random)
+                )
             }
-            return Trace(id: UInt64(index), commandKind: "K", commandID: "c\(index)", entry: path[0], chain: random.pick(Array(chains)),
-                         hops: hops, outcome: .accepted(by: path.last!), duration: 1)
+            return Trace(
+                id: UInt64(index),
+                commandKind: "K",
+                commandID: "c\(index)",
+                entry: path[0],
+                chain: random.pick(Array(chains)),
+                hops: hops,
+                outcome: .accepted(by: path.last!),
+                duration: 1
+            )
         }
         let directory = try CLI.temporaryDirectory()
         func write(_ traces: [Trace], _ name: String) throws -> String {
@@ -39,12 +52,18 @@ struct StatsChainCommandTests {
         let expected = try CLI.run("stats", alone, "--format", "json")
         #expect(filtered.status == 0, "seed \(seed): \(filtered.standardError)")
         let (found, wanted) = (try CLI.json(filtered), try CLI.json(expected))
-        #expect((found["handlers"] as? NSArray)?.isEqual(to: wanted["handlers"] as? [Any] ?? []) == true, "seed \(seed)")
+        #expect(
+            (found["handlers"] as? NSArray)?.isEqual(to: wanted["handlers"] as? [Any] ?? []) == true,
+            "seed \(seed)"
+        )
         #expect(found["commands"] as? Int == traces.filter { $0.chain == chosen }.count, "seed \(seed)")
 
         let text = try CLI.run("stats", log)
         let used = Set(traces.map(\.chain)).count
-        #expect(text.standardOutput.contains("\(used) chains in one table") == (used > 1), "seed \(seed): \(text.standardOutput)")
+        #expect(
+            text.standardOutput.contains("\(used) chains in one table") == (used > 1),
+            "seed \(seed): \(text.standardOutput)"
+        )
         let none = try CLI.run("stats", log, "--chain", "nowhere")
         #expect(none.standardError.contains("no trace of nowhere is in the log"), "seed \(seed): \(none.standardError)")
     }

@@ -1,6 +1,6 @@
 import ChainTrace
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -13,7 +13,8 @@ struct TableAlignmentCommandTests {
         text.unicodeScalars.reduce(0) { total, scalar in
             if scalar.properties.generalCategory == .nonspacingMark { return total }
             switch scalar.value {
-            case 0x4E00...0x9FFF, 0x3041...0x30FF, 0xAC00...0xD7A3, 0x1F300...0x1F64F, 0x1F900...0x1F9FF: return total + 2
+            case 0x4E00...0x9FFF, 0x3041...0x30FF, 0xAC00...0xD7A3, 0x1F300...0x1F64F, 0x1F900...0x1F9FF:
+                return total + 2
             default: return total + 1
             }
         }
@@ -24,17 +25,34 @@ struct TableAlignmentCommandTests {
         var random = SeededGenerator(seed: seed)
         let pieces = ["中", "文", "名", "前", "한", "글", "🚀", "🧪", "e\u{301}", "a", "Z", "ß", "ä", "カ"]
         let names = (0..<Int.random(in: 2...6, using: &random)).map { index in
-            (0..<Int.random(in: 1...7, using: &random)).map { _ in random.pick(pieces) }.joined() + "_\(Character(Unicode.Scalar(UInt8(65 + index))))"
+            (0..<Int.random(in: 1...7, using: &random)).map { _ in random.pick(pieces) }.joined()
+                + "_\(Character(Unicode.Scalar(UInt8(65 + index))))"
         }
         let traces = (0..<10).map { id in
             let hops = names.enumerated().map { position, name in
-                Hop(handler: name, position: position, decision: position == names.count - 1 ? .accepted : .passed,
-                    inclusiveDuration: UInt64.random(in: 1...99_999_999, using: &random), selfDuration: UInt64.random(in: 1...99_999_999, using: &random))
+                Hop(
+                    handler: name,
+                    position: position,
+                    decision: position == names.count - 1 ? .accepted : .passed,
+                    inclusiveDuration: UInt64.random(in: 1...99_999_999, using: &random),
+                    selfDuration: UInt64.random(in: 1...99_999_999, using: &random)
+                )
             }
-            return Trace(id: UInt64(id), commandKind: "K", entry: names[0], chain: "wide", hops: hops, outcome: .accepted(by: names.last!), duration: 1)
+            return Trace(
+                id: UInt64(id),
+                commandKind: "K",
+                entry: names[0],
+                chain: "wide",
+                hops: hops,
+                outcome: .accepted(by: names.last!),
+                duration: 1
+            )
         }
-        let log = try CLI.write(TraceLogFormat.header + [0x0A] + traces.flatMap { TraceLogFormat.encode($0) + [0x0A] },
-                                named: "wide.jsonl", in: try CLI.temporaryDirectory())
+        let log = try CLI.write(
+            TraceLogFormat.header + [0x0A] + traces.flatMap { TraceLogFormat.encode($0) + [0x0A] },
+            named: "wide.jsonl",
+            in: try CLI.temporaryDirectory()
+        )
         let output = try CLI.run("stats", log)
         #expect(output.status == 0, "seed \(seed): \(output.standardError)")
         let lines = output.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
@@ -52,6 +70,9 @@ struct TableAlignmentCommandTests {
             let count = rest.prefix { $0 != " " }
             return 2 + Self.columns(body[..<nameEnd]) + (body[nameEnd...].count - rest.count) + count.count
         }
-        #expect(Set(ends).count == 1, "seed \(seed): the counts end at columns \(ends)\n\(table.joined(separator: "\n"))")
+        #expect(
+            Set(ends).count == 1,
+            "seed \(seed): the counts end at columns \(ends)\n\(table.joined(separator: "\n"))"
+        )
     }
 }

@@ -16,12 +16,19 @@ struct TextAgreesWithJSONCommandTests {
         let directory = try CLI.temporaryDirectory()
         let definitionPath = try CLI.write(Array(CLI.literal(definition).utf8), named: "g.chain.json", in: directory)
         let commands = (0..<Int.random(in: 1...12, using: &random)).map { index in
-            CLI.literal(.object([
-                "kind": .string(random.pick(["Tap", "Swipe", "Coin"])), "id": .string("c\(index)"),
-                "size": .string(random.pick(["S", "M"])), "weight": .integer(Int64.random(in: 1...9, using: &random)),
-            ]))
+            CLI.literal(
+                .object([
+                    "kind": .string(random.pick(["Tap", "Swipe", "Coin"])), "id": .string("c\(index)"),
+                    "size": .string(random.pick(["S", "M"])),
+                    "weight": .integer(Int64.random(in: 1...9, using: &random)),
+                ])
+            )
         }
-        let stream = try CLI.write(Array((commands.joined(separator: "\n") + "\n").utf8), named: "s.jsonl", in: directory)
+        let stream = try CLI.write(
+            Array((commands.joined(separator: "\n") + "\n").utf8),
+            named: "s.jsonl",
+            in: directory
+        )
 
         let text = try CLI.run("replay", definitionPath, stream)
         let json = try CLI.run("replay", definitionPath, stream, "--format", "json")
@@ -36,7 +43,10 @@ struct TextAgreesWithJSONCommandTests {
             guard case .array(let names)? = path["path"], let id = path["id"]?.stringValue else { continue }
             let shown = names.compactMap(\.stringValue).joined(separator: " → ")
             let line = lines.first { $0.contains(" \(id) ") }
-            #expect(line?.contains(shown) == true, "seed \(seed): command \(index) \(id): \(shown) not in \(line ?? "no line")")
+            #expect(
+                line?.contains(shown) == true,
+                "seed \(seed): command \(index) \(id): \(shown) not in \(line ?? "no line")"
+            )
             if let kind = path["outcome"]?["kind"]?.stringValue {
                 let words = kind == "accepted" ? "accepted by" : kind == "failed" ? "failed at" : "fell off the end"
                 #expect(line?.contains(words) == true, "seed \(seed): \(id) \(kind)")
@@ -49,7 +59,10 @@ struct TextAgreesWithJSONCommandTests {
             #expect(whichText.status == whichJSON.status, "seed \(seed)")
             let answer = try JSONDocument(bytes: Array(whichJSON.standardOutput.utf8), file: "which.json").root
             if case .array(let names)? = answer["path"], !names.isEmpty {
-                #expect(whichText.standardOutput.contains(names.compactMap(\.stringValue).joined(separator: " → ")), "seed \(seed)")
+                #expect(
+                    whichText.standardOutput.contains(names.compactMap(\.stringValue).joined(separator: " → ")),
+                    "seed \(seed)"
+                )
             }
             if let handler = answer["handler"]?.stringValue {
                 #expect(whichText.standardOutput.contains("\(handler) would take it"), "seed \(seed)")

@@ -1,7 +1,7 @@
 import ChainTrace
 import ChainTraceJSON
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -12,7 +12,9 @@ import Testing
 /// same path again.
 @Suite("replay --trace-out round trip, through the binary")
 struct TraceOutRoundTripCommandTests {
-    static func paths(_ output: BuiltProduct.Output, seed: UInt64) throws -> [(id: String?, path: JSONValue?, outcome: JSONValue?)] {
+    static func paths(_ output: BuiltProduct.Output, seed: UInt64) throws -> [(
+        id: String?, path: JSONValue?, outcome: JSONValue?
+    )] {
         let report = try JSONDocument(bytes: Array(output.standardOutput.utf8), file: "replay.json").root
         guard case .array(let paths)? = report["paths"] else {
             Issue.record("seed \(seed): replay printed \(output.standardOutput.prefix(200))")
@@ -30,21 +32,35 @@ struct TraceOutRoundTripCommandTests {
         let ids = (0..<Int.random(in: 1...25, using: &random)).map { index in
             switch Int.random(in: 0..<3, using: &random) {
             case 0: "c\(index)"
-            case 1: "cmd-\(index)-\(Int.random(in: 100_000...999_999, using: &random))-\(random.pick(["long", "longer-still"]))"
+            case 1:
+                "cmd-\(index)-\(Int.random(in: 100_000...999_999, using: &random))-\(random.pick(["long", "longer-still"]))"
             default: "id-\(index)-" + random.hostileName(maximumLength: 24)
             }
         }
         let lines = ids.map { id in
-            CLI.literal(.object([
-                "kind": .string(random.pick(["Tap", "Swipe", "Coin"])), "id": .string(id),
-                "size": .string(random.pick(["S", "M"])), "weight": .double(Double(Int.random(in: 0...40, using: &random)) / 4),
-                "name": .string(random.hostileName(maximumLength: 4)),
-            ]))
+            CLI.literal(
+                .object([
+                    "kind": .string(random.pick(["Tap", "Swipe", "Coin"])), "id": .string(id),
+                    "size": .string(random.pick(["S", "M"])),
+                    "weight": .double(Double(Int.random(in: 0...40, using: &random)) / 4),
+                    "name": .string(random.hostileName(maximumLength: 4)),
+                ])
+            )
         }
         let stream = try CLI.write(Array((lines.joined(separator: "\n") + "\n").utf8), named: "s.jsonl", in: directory)
         let log = directory.appendingPathComponent("out.traces.jsonl").path
 
-        let first = try CLI.run("replay", definitionPath, stream, "--trace-out", log, "--format", "json", "--paths", "1000")
+        let first = try CLI.run(
+            "replay",
+            definitionPath,
+            stream,
+            "--trace-out",
+            log,
+            "--format",
+            "json",
+            "--paths",
+            "1000"
+        )
         #expect([0, 1].contains(first.status), "seed \(seed): \(first.standardError)")
         let printed = try Self.paths(first, seed: seed)
         let recorded = try TraceLogReader.readAll(path: log).traces

@@ -4,9 +4,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Every command that prints to standard output says so, and ends with status 2, when the output cannot be
@@ -20,7 +20,9 @@ struct UnwritableOutputCommandTests {
         let definition = CLI.fixture("responders.chain.json")
         let stream = CLI.fixture("responders.commands.jsonl")
         let command = try #require(
-            String(decoding: try Data(contentsOf: URL(fileURLWithPath: stream)), as: UTF8.self).split(separator: "\n").first)
+            String(decoding: try Data(contentsOf: URL(fileURLWithPath: stream)), as: UTF8.self).split(separator: "\n")
+                .first
+        )
         var invocations: [[String]] = [
             ["replay", definition, stream], ["replay", definition, stream, "--format", "json"],
             ["replay", definition, log], ["which", definition, String(command)],
@@ -43,8 +45,16 @@ struct UnwritableOutputCommandTests {
         let first = LogCommandsAgreeWithLibraryTests.log(&random, ids: Int.random(in: 1...400, using: &random))
         let second = LogCommandsAgreeWithLibraryTests.log(&random, ids: Int.random(in: 1...400, using: &random))
         return (
-            try CLI.write(LogCommandsAgreeWithLibraryTests.bytes(first, compact: random.chance(0.5)), named: "a.jsonl", in: directory),
-            try CLI.write(LogCommandsAgreeWithLibraryTests.bytes(second, compact: random.chance(0.5)), named: "b.jsonl", in: directory)
+            try CLI.write(
+                LogCommandsAgreeWithLibraryTests.bytes(first, compact: random.chance(0.5)),
+                named: "a.jsonl",
+                in: directory
+            ),
+            try CLI.write(
+                LogCommandsAgreeWithLibraryTests.bytes(second, compact: random.chance(0.5)),
+                named: "b.jsonl",
+                in: directory
+            )
         )
     }
 
@@ -60,8 +70,11 @@ struct UnwritableOutputCommandTests {
             #expect(full.status == 2, "seed \(seed), \(arguments): \(full.standardError)")
             #expect(
                 // `contains`: a sanitized build adds LeakSanitizer's summary after it.
-                full.standardError.contains("chaintrace: standard output: expected to write the output, found No space left on device\n"),
-                "seed \(seed), \(arguments): \(full.standardError)")
+                full.standardError.contains(
+                    "chaintrace: standard output: expected to write the output, found No space left on device\n"
+                ),
+                "seed \(seed), \(arguments): \(full.standardError)"
+            )
         }
     }
 
@@ -74,7 +87,8 @@ struct UnwritableOutputCommandTests {
             #expect(closed.status == 2, "\(arguments): \(closed.standardError)")
             #expect(
                 closed.standardError.contains("chaintrace: standard output: expected to write the output, found "),
-                "\(arguments): \(closed.standardError)")
+                "\(arguments): \(closed.standardError)"
+            )
         }
     }
 
@@ -83,12 +97,23 @@ struct UnwritableOutputCommandTests {
         var random = SeededGenerator(seed: seed)
         let directory = try CLI.temporaryDirectory()
         let traces = LogCommandsAgreeWithLibraryTests.log(&random, ids: Int.random(in: 1_500...3_000, using: &random))
-        let log = try CLI.write(LogCommandsAgreeWithLibraryTests.bytes(traces, compact: random.chance(0.5)), named: "log.jsonl", in: directory)
+        let log = try CLI.write(
+            LogCommandsAgreeWithLibraryTests.bytes(traces, compact: random.chance(0.5)),
+            named: "log.jsonl",
+            in: directory
+        )
         // The fixture's commands (not its chain change, which can be made once), again and again: a stream whose
         // traces outgrow the limit.
-        let fixture = String(decoding: try Data(contentsOf: URL(fileURLWithPath: CLI.fixture("responders.commands.jsonl"))), as: UTF8.self)
+        let fixture = String(
+            decoding: try Data(contentsOf: URL(fileURLWithPath: CLI.fixture("responders.commands.jsonl"))),
+            as: UTF8.self
+        )
         let commands = fixture.split(separator: "\n").filter { $0.contains("\"kind\"") }.joined(separator: "\n") + "\n"
-        let stream = try CLI.write(Array(String(repeating: commands, count: 300).utf8), named: "stream.jsonl", in: directory)
+        let stream = try CLI.write(
+            Array(String(repeating: commands, count: 300).utf8),
+            named: "stream.jsonl",
+            in: directory
+        )
         let definition = CLI.fixture("responders.chain.json")
         // Folded stacks sum the traces up: a small file.
         let exportFormat = random.pick(["chrome", "folded", "otlp", "jsonl"])
@@ -104,7 +129,10 @@ struct UnwritableOutputCommandTests {
             let output = directory.appendingPathComponent(run.output + (random.chance(0.5) ? ".gz" : "")).path
             let ignoringSignal = random.chance(0.5)
             // Past the limit, a write fails with EFBIG when SIGXFSZ is ignored; otherwise the signal ends the run.
-            let ended = try CLI.binary.run(run.arguments + [output], shell: ((ignoringSignal ? "trap '' XFSZ;" : "") + "ulimit -f 16;", ""))
+            let ended = try CLI.binary.run(
+                run.arguments + [output],
+                shell: ((ignoringSignal ? "trap '' XFSZ;" : "") + "ulimit -f 16;", "")
+            )
             let context = "seed \(seed), \(run.arguments.first!), SIGXFSZ \(ignoringSignal ? "ignored" : "not ignored")"
             let partial = CLI.partialFiles(in: directory)
             #expect(partial.isEmpty, "\(context): \(partial)")
@@ -117,7 +145,10 @@ struct UnwritableOutputCommandTests {
             #expect(!FileManager.default.fileExists(atPath: output), "\(context)")
             if ignoringSignal {
                 #expect(ended.signal == nil && ended.status == 2, "\(context): \(ended.status) \(ended.standardError)")
-                #expect(ended.standardError.hasPrefix("chaintrace: \(output): expected to write"), "\(context): \(ended.standardError)")
+                #expect(
+                    ended.standardError.hasPrefix("chaintrace: \(output): expected to write"),
+                    "\(context): \(ended.standardError)"
+                )
                 #expect(ended.standardError.contains(", found File too large\n"), "\(context): \(ended.standardError)")
             } else {
                 #expect(ended.signal == SIGXFSZ, "\(context): \(ended.status) \(ended.standardError)")

@@ -16,7 +16,10 @@ struct ValidateAndSkipInvalidCommandTests {
         var (value, _) = GeneratedDefinition.make(&random)
         if random.chance(0.5), case .array(let handlers)? = value["handlers"] {
             // A mistake: a next naming nobody.
-            value = value.changing(at: ["handlers", "\(Int.random(in: 0..<handlers.count, using: &random))", "next"], to: .string("Ghost"))
+            value = value.changing(
+                at: ["handlers", "\(Int.random(in: 0..<handlers.count, using: &random))", "next"],
+                to: .string("Ghost")
+            )
         }
         let text = CLI.literal(value)
         let path = try CLI.write(Array(text.utf8), named: "g.chain.json", in: try CLI.temporaryDirectory())
@@ -31,8 +34,15 @@ struct ValidateAndSkipInvalidCommandTests {
                 Issue.record("seed \(seed): validate printed \(output.standardOutput.prefix(200))")
                 continue
             }
-            let printed = reported.map { [$0["check"]?.stringValue ?? "", "\($0["line"] ?? .null)", "\($0["column"] ?? .null)"] }
-            let expected = findings.map { [$0.check.rawValue, "\(JSONValue.integer(Int64($0.error.line)))", "\(JSONValue.integer(Int64($0.error.column)))"] }
+            let printed = reported.map {
+                [$0["check"]?.stringValue ?? "", "\($0["line"] ?? .null)", "\($0["column"] ?? .null)"]
+            }
+            let expected = findings.map {
+                [
+                    $0.check.rawValue, "\(JSONValue.integer(Int64($0.error.line)))",
+                    "\(JSONValue.integer(Int64($0.error.column)))",
+                ]
+            }
             #expect(printed == expected, "seed \(seed): \(printed) vs \(expected)")
             #expect(report["errors"] == .integer(Int64(errors)), "seed \(seed)")
         }
@@ -41,7 +51,10 @@ struct ValidateAndSkipInvalidCommandTests {
     @Test(arguments: SeededGenerator.seeds(6))
     func skipInvalidReplaysTheGoodLinesAndReportsEachBadOne(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let bad = [#"{"kind":"#, #"{"kind":7}"#, "[1,2]", #"{"kind":"Coin","kind":"Coin"}"#, #"{"kind":"Coin","id":true}"#, "nonsense", #"{"kind":"Coin","entry":"Ghost"}"#]
+        let bad = [
+            #"{"kind":"#, #"{"kind":7}"#, "[1,2]", #"{"kind":"Coin","kind":"Coin"}"#, #"{"kind":"Coin","id":true}"#,
+            "nonsense", #"{"kind":"Coin","entry":"Ghost"}"#,
+        ]
         var lines: [String] = []
         var badLines: [Int] = []
         for _ in 0..<Int.random(in: 5...30, using: &random) {
@@ -49,11 +62,24 @@ struct ValidateAndSkipInvalidCommandTests {
                 lines.append(random.pick(bad))
                 badLines.append(lines.count)
             } else {
-                lines.append(#"{"kind":"Coin","diameter":\#(random.pick(["19.05", "24.26", "30"])),"weight":\#(random.pick(["2.5", "5.67", "9"]))}"#)
+                lines.append(
+                    #"{"kind":"Coin","diameter":\#(random.pick(["19.05", "24.26", "30"])),"weight":\#(random.pick(["2.5", "5.67", "9"]))}"#
+                )
             }
         }
-        let path = try CLI.write(Array((lines.joined(separator: "\n") + "\n").utf8), named: "mixed.jsonl", in: try CLI.temporaryDirectory())
-        let output = try CLI.run("replay", "Samples/VendingMachine/vending-machine.chain.json", path, "--skip-invalid", "--format", "json")
+        let path = try CLI.write(
+            Array((lines.joined(separator: "\n") + "\n").utf8),
+            named: "mixed.jsonl",
+            in: try CLI.temporaryDirectory()
+        )
+        let output = try CLI.run(
+            "replay",
+            "Samples/VendingMachine/vending-machine.chain.json",
+            path,
+            "--skip-invalid",
+            "--format",
+            "json"
+        )
         #expect(output.status == (badLines.isEmpty ? 0 : 1), "seed \(seed): \(output.standardError)")
         let report = try JSONDocument(bytes: Array(output.standardOutput.utf8), file: "replay.json").root
         #expect(report["invalidLineCount"] == .integer(Int64(badLines.count)), "seed \(seed)")
@@ -82,17 +108,26 @@ struct ValidateAndSkipInvalidCommandTests {
         }
         if random.chance(0.5) {
             // A gzipped stream cut short: its read fails once, and the replay goes on to its end.
-            let zipped = try GzipLogTests.gzip(Array(#"{"kind":"Coin"}"#.utf8) + [0x0A], in: directory, named: "cut.jsonl")
+            let zipped = try GzipLogTests.gzip(
+                Array(#"{"kind":"Coin"}"#.utf8) + [0x0A],
+                in: directory,
+                named: "cut.jsonl"
+            )
             let bytes = try Data(contentsOf: URL(fileURLWithPath: zipped))
             try bytes.prefix(bytes.count - 4).write(to: URL(fileURLWithPath: zipped))
             names.insert(zipped, at: Int.random(in: 0...names.count, using: &random))
         }
         let output = try CLI.binary.run(
-            ["replay", CLI.fixture("responders.chain.json")] + names + ["--skip-invalid"], timeLimit: 60)
+            ["replay", CLI.fixture("responders.chain.json")] + names + ["--skip-invalid"],
+            timeLimit: 60
+        )
         #expect(!output.timedOut, "seed \(seed): still replaying after a minute")
         for name in names {
             let file = URL(fileURLWithPath: name).lastPathComponent
-            #expect(output.standardOutput.contains(file), "seed \(seed): \(file) not reported\n\(output.standardOutput)")
+            #expect(
+                output.standardOutput.contains(file),
+                "seed \(seed): \(file) not reported\n\(output.standardOutput)"
+            )
         }
         // The skipped lines say why, as the first error would without --skip-invalid.
         #expect(output.standardOutput.contains("replay a command stream one file at a time"), "seed \(seed)")

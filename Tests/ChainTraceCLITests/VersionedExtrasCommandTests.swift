@@ -21,6 +21,9 @@ struct VersionedExtrasCommandTests {
         let arguments = command[0] == "diff" ? ["diff", path, path] : [command[0], path] + command.dropFirst()
         let run = try CLI.run(arguments)
         #expect(run.status == 2, "\(command): \(run.standardError)")
-        #expect(run.standardError.contains("\(path):3:53:") && run.standardError.contains("the member \"parents\""), "\(run.standardError)")
+        #expect(
+            run.standardError.contains("\(path):3:53:") && run.standardError.contains("the member \"parents\""),
+            "\(run.standardError)"
+        )
     }
 }

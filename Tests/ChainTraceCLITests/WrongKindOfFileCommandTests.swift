@@ -21,7 +21,8 @@ struct WrongKindOfFileCommandTests {
         return try CLI.write(Array(text), named: "document.json", in: directory)
     }
 
-    static let spreadOverLines = "found the end of the line (JSON Lines hold one whole value a line; this file spreads one over several"
+    static let spreadOverLines =
+        "found the end of the line (JSON Lines hold one whole value a line; this file spreads one over several"
     static let secondValue = "a second value (JSON Lines, one value a line, as a trace log or a command stream holds)"
     /// A command stream's first line, where a log's header should be.
     static let aCommand = "found an object with a kind member: a command, as a command stream's lines are"
@@ -36,9 +37,18 @@ struct WrongKindOfFileCommandTests {
         let inputs = try OutputOverInputCommandTests.inputs(&random)
         let document = try Self.document(&random, in: inputs.directory)
         // A trace log's lines without its header, as copied out of one.
-        let written = try LogGivenAsDefinitionCommandTests.log(&random, count: 2, format: .jsonLines, in: inputs.directory)
+        let written = try LogGivenAsDefinitionCommandTests.log(
+            &random,
+            count: 2,
+            format: .jsonLines,
+            in: inputs.directory
+        )
         let withoutHeader = try String(contentsOfFile: written, encoding: .utf8).split(separator: "\n").dropFirst()
-        let headerless = try CLI.write(Array((withoutHeader.joined(separator: "\n") + "\n").utf8), named: "headerless.jsonl", in: inputs.directory)
+        let headerless = try CLI.write(
+            Array((withoutHeader.joined(separator: "\n") + "\n").utf8),
+            named: "headerless.jsonl",
+            in: inputs.directory
+        )
         let lines = random.pick([inputs.log, inputs.stream])
         let linesSay = lines == inputs.log ? Self.traceLog : Self.secondValue
         let runs: [(arguments: [String], says: String)] = [
@@ -72,7 +82,10 @@ struct WrongKindOfFileCommandTests {
             let said = ended.standardOutput + ended.standardError
             #expect(said.contains(run.says), "\(context): \(said)")
             // Still the exact place: the file, line and column come first.
-            let place = [Self.secondValue: ":2:1: ", Self.traceLog: ":1:1: ", Self.aCommand: ":1:1: ", Self.aTrace: ":1:1: "][run.says] ?? ":1:2: "
+            let place =
+                [Self.secondValue: ":2:1: ", Self.traceLog: ":1:1: ", Self.aCommand: ":1:1: ", Self.aTrace: ":1:1: "][
+                    run.says
+                ] ?? ":1:2: "
             #expect(said.contains(place), "\(context): \(said)")
         }
     }
@@ -85,18 +98,37 @@ struct WrongKindOfFileCommandTests {
         var random = SeededGenerator(seed: seed)
         let inputs = try OutputOverInputCommandTests.inputs(&random)
         // A command object cut after a generated number of its members.
-        let members = (0..<Int.random(in: 0...4, using: &random)).map { #""f\#($0)": \#(Int.random(in: 0...99, using: &random))"# }
+        let members = (0..<Int.random(in: 0...4, using: &random)).map {
+            #""f\#($0)": \#(Int.random(in: 0...99, using: &random))"#
+        }
         let cut = "{" + members.joined(separator: ", ") + (members.isEmpty || random.chance(0.5) ? "" : ",")
-        let last = try CLI.write(Array((random.chance(0.5) ? #"{"kind":"Tap"}"# + "\n" : "").utf8) + Array((cut + "\n").utf8), named: "cut.jsonl", in: inputs.directory)
-        let scalarFirst = try CLI.write(Array("-\n{\"kind\":\"Tap\"}\n".utf8), named: "scalar.jsonl", in: inputs.directory)
-        for arguments in [["replay", inputs.definition, last], ["which", inputs.definition, "@" + last], ["which", inputs.definition, cut],
-                          ["replay", inputs.definition, scalarFirst]] {
+        let last = try CLI.write(
+            Array((random.chance(0.5) ? #"{"kind":"Tap"}"# + "\n" : "").utf8) + Array((cut + "\n").utf8),
+            named: "cut.jsonl",
+            in: inputs.directory
+        )
+        let scalarFirst = try CLI.write(
+            Array("-\n{\"kind\":\"Tap\"}\n".utf8),
+            named: "scalar.jsonl",
+            in: inputs.directory
+        )
+        for arguments in [
+            ["replay", inputs.definition, last], ["which", inputs.definition, "@" + last],
+            ["which", inputs.definition, cut],
+            ["replay", inputs.definition, scalarFirst],
+        ] {
             let ended = try CLI.run(arguments)
             let context = "seed \(seed), \(arguments.joined(separator: " ")): \(ended.standardError)"
             #expect(ended.status == 2, "\(context)")
-            #expect(ended.standardError.contains("found the end of the line") && !ended.standardError.contains("spreads"), "\(context)")
+            #expect(
+                ended.standardError.contains("found the end of the line") && !ended.standardError.contains("spreads"),
+                "\(context)"
+            )
         }
         let dash = try CLI.run(["which", inputs.definition, "-"])
-        #expect(dash.status == 2 && dash.standardError.contains("write @- to read the command from standard input"), "\(dash.standardError)")
+        #expect(
+            dash.status == 2 && dash.standardError.contains("write @- to read the command from standard input"),
+            "\(dash.standardError)"
+        )
     }
 }

@@ -11,7 +11,9 @@ struct ChainDefinitionSchemaTests {
         .deletingLastPathComponent()
 
     func schema() throws -> JSONValue {
-        try JSONParser.parse(String(contentsOf: Self.root.appendingPathComponent("Docs/chain-definition.schema.json"), encoding: .utf8))
+        try JSONParser.parse(
+            String(contentsOf: Self.root.appendingPathComponent("Docs/chain-definition.schema.json"), encoding: .utf8)
+        )
     }
 
     func keys(_ value: JSONValue?) -> Set<String> {
@@ -29,10 +31,12 @@ struct ChainDefinitionSchemaTests {
         }
         let fieldTest = rules.first { $0["required"] == ["field"] }
         #expect(keys(fieldTest?["properties"]) == ChainDefinitionDecoder.fieldTestKeys)
-        let combinators = Set(rules.compactMap { rule -> String? in
-            guard case .array(let required)? = rule["required"], required.count == 1 else { return nil }
-            return required[0].stringValue
-        })
+        let combinators = Set(
+            rules.compactMap { rule -> String? in
+                guard case .array(let required)? = rule["required"], required.count == 1 else { return nil }
+                return required[0].stringValue
+            }
+        )
         #expect(combinators == ["field", "kind", "all", "any", "not"])
     }
 

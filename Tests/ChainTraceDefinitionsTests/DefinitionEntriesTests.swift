@@ -13,14 +13,22 @@ struct DefinitionEntriesTests {
         var random = SeededGenerator(seed: seed)
         let count = Int.random(in: 1...8, using: &random)
         // Each handler forwards to a later one, or to none: roots are those nobody forwards to.
-        let next: [Int?] = (0..<count).map { index in index + 1 < count && random.chance(0.6) ? Int.random(in: (index + 1)..<count, using: &random) : nil }
+        let next: [Int?] = (0..<count).map { index in
+            index + 1 < count && random.chance(0.6) ? Int.random(in: (index + 1)..<count, using: &random) : nil
+        }
         let handlers = (0..<count).map { index in
             #"{"name":"H\#(index)","accepts":{"kind":["K\#(index)"]}\#(next[index].map { #","next":"H\#($0)""# } ?? "")}"#
         }
-        let declared: [String]? = random.chance(0.4) ? Array((0..<count).map { "H\($0)" }.shuffled(using: &random).prefix(Int.random(in: 1...count, using: &random))) : nil
+        let declared: [String]? =
+            random.chance(0.4)
+            ? Array(
+                (0..<count).map { "H\($0)" }.shuffled(using: &random).prefix(Int.random(in: 1...count, using: &random))
+            ) : nil
         let entriesMember = declared.map { #","entries":[\#($0.map { "\"\($0)\"" }.joined(separator: ","))]"# } ?? ""
         let definition = try ChainDefinition.load(
-            bytes: Array(#"{"chain":"e","handlers":[\#(handlers.joined(separator: ","))]\#(entriesMember)}"#.utf8), file: "e.json")
+            bytes: Array(#"{"chain":"e","handlers":[\#(handlers.joined(separator: ","))]\#(entriesMember)}"#.utf8),
+            file: "e.json"
+        )
         let targets = Set(next.compactMap { $0 })
         let roots = (0..<count).filter { !targets.contains($0) }.map { "H\($0)" }
         let expected = declared ?? (roots.isEmpty ? ["H0"] : roots)
@@ -45,8 +53,11 @@ struct DefinitionEntriesTests {
         let count = Int.random(in: 1...5, using: &random)
         let names = (0..<count).map { "H\($0)" }
         let handlers = names.map { #"{"name":"\#($0)","accepts":{"kind":["\#($0)"]}}"# }
-        let entries = (0..<Int.random(in: 0...5, using: &random)).map { _ in random.chance(0.15) ? "Nobody" : random.pick(names) }
-        let text = #"{"chain":"e","handlers":[\#(handlers.joined(separator: ","))],"entries":[\#(entries.map { "\"\($0)\"" }.joined(separator: ","))]}"#
+        let entries = (0..<Int.random(in: 0...5, using: &random)).map { _ in
+            random.chance(0.15) ? "Nobody" : random.pick(names)
+        }
+        let text =
+            #"{"chain":"e","handlers":[\#(handlers.joined(separator: ","))],"entries":[\#(entries.map { "\"\($0)\"" }.joined(separator: ","))]}"#
         let findings = ChainDefinitionLinter.lint(bytes: Array(text.utf8), file: "e.json")
         var expected: [String] = []
         if entries.isEmpty { expected.append("expected at least one entry") }
@@ -55,13 +66,20 @@ struct DefinitionEntriesTests {
             if entry == "Nobody" {
                 expected.append("expected an entry naming a handler of the chain, found \"Nobody\"")
             } else if !seen.insert(entry).inserted {
-                expected.append("expected each entry once, found \"\(entry)\", already entry \((entries.firstIndex(of: entry) ?? 0) + 1)")
+                expected.append(
+                    "expected each entry once, found \"\(entry)\", already entry \((entries.firstIndex(of: entry) ?? 0) + 1)"
+                )
             }
         }
-        let errors = findings.filter { $0.severity == .error }.map { "expected \($0.error.expected), found \($0.error.found)" }
+        let errors = findings.filter { $0.severity == .error }.map {
+            "expected \($0.error.expected), found \($0.error.found)"
+        }
         #expect(errors.count == expected.count, "seed \(seed): \(entries): \(errors)")
         for message in expected {
-            #expect(errors.contains { $0.hasPrefix(message) }, "seed \(seed): \(entries): \(message) missing from \(errors)")
+            #expect(
+                errors.contains { $0.hasPrefix(message) },
+                "seed \(seed): \(entries): \(message) missing from \(errors)"
+            )
         }
         if entries.isEmpty {
             #expect(!findings.contains { $0.check == .unreachable }, "seed \(seed)")

@@ -24,7 +24,10 @@ struct DefinitionErrorPositionTests {
         let definition = try ChainDefinition.load(bytes: valid, file: "generated.chain.json")
         let chain = try definition.makeChain()
         #expect(chain.name == "generated", "seed \(seed)")
-        #expect(definition.handlers.count == targets.filter { $0.path.count == 3 && $0.path[2] == "name" }.count, "seed \(seed)")
+        #expect(
+            definition.handlers.count == targets.filter { $0.path.count == 3 && $0.path[2] == "name" }.count,
+            "seed \(seed)"
+        )
         // Every command goes somewhere without trapping: a dry run and a real run.
         for kind in ["Tap", "Coin", "Other"] {
             let command = JSONCommand(kind: kind, fields: ["size": "M", "weight": 2, "card": ["type": "visa"]])
@@ -44,8 +47,14 @@ struct DefinitionErrorPositionTests {
             let line = Array(lines[error.line - 1])
             #expect(error.column >= 1 && error.column <= line.count, "seed \(seed): \(error)")
             guard error.column >= 1 && error.column <= line.count else { return }
-            #expect(line[error.column - 1] == target.first, "seed \(seed): \(target.path): \(error) points at \(String(decoding: line[(error.column - 1)...], as: UTF8.self))")
-            #expect(error.description.hasPrefix("generated.chain.json:\(error.line):\(error.column): expected "), "seed \(seed): \(error.description)")
+            #expect(
+                line[error.column - 1] == target.first,
+                "seed \(seed): \(target.path): \(error) points at \(String(decoding: line[(error.column - 1)...], as: UTF8.self))"
+            )
+            #expect(
+                error.description.hasPrefix("generated.chain.json:\(error.line):\(error.column): expected "),
+                "seed \(seed): \(error.description)"
+            )
         }
     }
 }

@@ -14,8 +14,11 @@ struct DefinitionRegistryTests {
         var random = SeededGenerator(seed: seed)
         let count = Int.random(in: 1...6, using: &random)
         let weights = (0..<count).map { _ in Int.random(in: 0...2, using: &random) }
-        let members = (0..<count).map { index in #"{"name":"M\#(index)","weight":\#(weights[index]),"accepts":{"kind":["K\#(index)"]}}"# }
-        let text = #"{"chain":"r","handlers":[{"name":"Head","next":"R"},{"name":"R","registry":[\#(members.joined(separator: ","))],"next":"Tail"},{"name":"Tail"}]}"#
+        let members = (0..<count).map { index in
+            #"{"name":"M\#(index)","weight":\#(weights[index]),"accepts":{"kind":["K\#(index)"]}}"#
+        }
+        let text =
+            #"{"chain":"r","handlers":[{"name":"Head","next":"R"},{"name":"R","registry":[\#(members.joined(separator: ","))],"next":"Tail"},{"name":"Tail"}]}"#
         let chain = try ChainDefinition.load(bytes: Array(text.utf8), file: "r.json").makeChain()
         let order = (0..<count).sorted { (weights[$0], -$0) > (weights[$1], -$1) }.map { "M\($0)" }
         #expect(try chain.registry("R").members().map(\.name) == order, "seed \(seed)")
@@ -24,7 +27,10 @@ struct DefinitionRegistryTests {
         chain.recorder = Recorder(sink: sink)
         _ = try chain.send(JSONCommand(kind: "nothing"))
         #expect(sink.traces.last?.path == ["Head", "R"] + order + ["Tail"], "seed \(seed)")
-        #expect(try chain.whoWouldHandle(JSONCommand(kind: "nothing")).path == ["Head", "R"] + order + ["Tail"], "seed \(seed)")
+        #expect(
+            try chain.whoWouldHandle(JSONCommand(kind: "nothing")).path == ["Head", "R"] + order + ["Tail"],
+            "seed \(seed)"
+        )
         for hop in sink.traces.last?.hops ?? [] where hop.handler.hasPrefix("M") {
             #expect(hop.registry == "R", "seed \(seed): \(hop.handler)")
         }

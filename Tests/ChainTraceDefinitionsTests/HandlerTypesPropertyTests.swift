@@ -1,6 +1,6 @@
-import ChainTraceJSON
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceJSON
 import ChainTraceTestSupport
 import Testing
 
@@ -51,14 +51,23 @@ struct HandlerTypesPropertyTests {
                 for index in 0..<definition.handlers.count {
                     expected.append("H\(index)")
                     let takes = typed[index].map { $0 == "Takes" } ?? (index == target)
-                    if takes { taker = "H\(index)"; break }
+                    if takes {
+                        taker = "H\(index)"
+                        break
+                    }
                 }
                 #expect(sink.traces.first?.path == expected, "seed \(seed): K\(target)")
-                #expect(sink.traces.first?.outcome == (taker.map { .accepted(by: $0) } ?? .fellOffTheEnd), "seed \(seed): K\(target)")
+                #expect(
+                    sink.traces.first?.outcome == (taker.map { .accepted(by: $0) } ?? .fellOffTheEnd),
+                    "seed \(seed): K\(target)"
+                )
             }
         } catch let error as FormatError {
             let first = try #require(unknown.first, "seed \(seed): \(error)")
-            #expect(error.expected.contains("a registered handler type") && error.found == "\"Unknown\"", "seed \(seed): \(error)")
+            #expect(
+                error.expected.contains("a registered handler type") && error.found == "\"Unknown\"",
+                "seed \(seed): \(error)"
+            )
             // At the first unknown type's `type` member.
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             #expect(lines[error.line - 1].contains(#""name":"H\#(first)""#), "seed \(seed): \(error)")
@@ -68,7 +77,10 @@ struct HandlerTypesPropertyTests {
     }
 
     @Test func aFactoryThatRenamesOrThrowsIsAnErrorNamingTheType() throws {
-        let definition = try ChainDefinition.load(bytes: Array(#"{"chain":"c","handlers":[{"name":"A","type":"T"}]}"#.utf8), file: "c.json")
+        let definition = try ChainDefinition.load(
+            bytes: Array(#"{"chain":"c","handlers":[{"name":"A","type":"T"}]}"#.utf8),
+            file: "c.json"
+        )
         struct Broken: Error, CustomStringConvertible { var description: String { "no database" } }
         var renaming = HandlerTypes()
         renaming.register("T") { _ in Handler("B") { _ in .pass } }

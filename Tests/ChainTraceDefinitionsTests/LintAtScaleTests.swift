@@ -64,7 +64,9 @@ struct LintAtScaleTests {
     @Test func aChainOfThousandsOfHandlersIsLinted() throws {
         let count = 4_000
         var handlers: [JSONValue] = (0..<count).map { index in
-            var handler: [String: JSONValue] = ["name": .string("H\(index)"), "accepts": ["field": "x", "equals": .integer(Int64(index))]]
+            var handler: [String: JSONValue] = [
+                "name": .string("H\(index)"), "accepts": ["field": "x", "equals": .integer(Int64(index))],
+            ]
             if index + 1 < count { handler["next"] = .string("H\(index + 1)") }
             return .object(handler)
         }
@@ -73,9 +75,15 @@ struct LintAtScaleTests {
         var writer = JSONWriter()
         writer.write(["chain": "long", "handlers": .array(handlers)])
         let findings = ChainDefinitionLinter.lint(bytes: writer.bytes, file: "long.chain.json")
-        #expect(findings.map(\.check) == [.shadowed] && findings.first?.handler == "H\(count - 1)", "\(findings.prefix(3))")
+        #expect(
+            findings.map(\.check) == [.shadowed] && findings.first?.handler == "H\(count - 1)",
+            "\(findings.prefix(3))"
+        )
         // And it is built into a chain, as replay and which build it.
         let chain = try ChainDefinition.load(bytes: writer.bytes, file: "long.chain.json").makeChain()
-        #expect(try chain.whoWouldHandle(JSONCommand(kind: "K", fields: ["x": .integer(Int64(count - 2))])).handler == "H\(count - 2)")
+        #expect(
+            try chain.whoWouldHandle(JSONCommand(kind: "K", fields: ["x": .integer(Int64(count - 2))])).handler
+                == "H\(count - 2)"
+        )
     }
 }

@@ -20,10 +20,12 @@ struct LintPropertyTests {
     }
 
     /// The line and column where `needle` first occurs in `bytes` after `after`, counted as the parser counts.
-    static func position(of needle: String, in bytes: [UInt8], after: Int = 0) -> (line: Int, column: Int, offset: Int)? {
+    static func position(of needle: String, in bytes: [UInt8], after: Int = 0) -> (line: Int, column: Int, offset: Int)?
+    {
         let target = Array(needle.utf8)
         guard target.count <= bytes.count else { return nil }
-        for offset in after...(bytes.count - target.count) where Array(bytes[offset..<(offset + target.count)]) == target {
+        for offset in after...(bytes.count - target.count)
+        where Array(bytes[offset..<(offset + target.count)]) == target {
             let before = bytes[..<offset]
             let line = before.filter { $0 == 0x0A }.count + 1
             let column = offset - (before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
@@ -63,15 +65,23 @@ struct LintPropertyTests {
         let bytes = Self.bytes(broken)
         let findings = ChainDefinitionLinter.lint(bytes: bytes, file: "g.chain.json")
         let found = findings.filter { $0.check == check }
-        #expect(!found.isEmpty && found.allSatisfy { $0.severity == .error }, "seed \(seed): \(check) not found in \(findings.map(\.description))")
+        #expect(
+            !found.isEmpty && found.allSatisfy { $0.severity == .error },
+            "seed \(seed): \(check) not found in \(findings.map(\.description))"
+        )
         if check != .cycle, let finding = found.first {
             // The second occurrence for a duplicate: the first holder of the name is fine.
             var place = Self.position(of: marker, in: bytes)
-            if check == .duplicateName, let first = place { place = Self.position(of: marker, in: bytes, after: first.offset + 1) ?? first }
+            if check == .duplicateName, let first = place {
+                place = Self.position(of: marker, in: bytes, after: first.offset + 1) ?? first
+            }
             // The finding names the member's value (after `"name":` or `"next":`) or the member itself.
             if let place {
                 #expect(finding.error.line == place.line, "seed \(seed): \(finding) vs line \(place.line)")
-                #expect(abs(finding.error.column - place.column) <= marker.count, "seed \(seed): \(finding) vs column \(place.column)")
+                #expect(
+                    abs(finding.error.column - place.column) <= marker.count,
+                    "seed \(seed): \(finding) vs column \(place.column)"
+                )
             }
         }
         #expect(throws: FormatError.self, "seed \(seed): a chain was made from a definition with a \(check)") {
@@ -91,8 +101,13 @@ struct LintPropertyTests {
         // A registry at a random handler, so that every definition has one.
         let owner = Int.random(in: 0..<count, using: &random)
         let member = "H\(owner)m0"
-        value = value.changing(at: ["handlers", "\(owner)", "registry"], to: .array([.object(["name": .string(member), "weight": .integer(1)])]))
-        for key in ["accepts", "fails", "role", "budget"] { value = value.changing(at: ["handlers", "\(owner)", key], to: nil) }
+        value = value.changing(
+            at: ["handlers", "\(owner)", "registry"],
+            to: .array([.object(["name": .string(member), "weight": .integer(1)])])
+        )
+        for key in ["accepts", "fails", "role", "budget"] {
+            value = value.changing(at: ["handlers", "\(owner)", key], to: nil)
+        }
         let victim = Int.random(in: 0..<count, using: &random)
         let atEntry = random.chance(0.5)
         let misspelt = random.chance(0.5)
@@ -101,13 +116,21 @@ struct LintPropertyTests {
         let path: ArraySlice<String> = atEntry ? ["entries"] : ["handlers", "\(victim)", "next"]
         let broken = value.changing(at: path, to: atEntry ? .array([.string(name)]) : .string(name))
         let findings = ChainDefinitionLinter.lint(bytes: Self.bytes(broken), file: "g.chain.json")
-        let finding = try #require(findings.first { $0.check == .unknownHandler }, "seed \(seed): \(findings.map(\.description))")
+        let finding = try #require(
+            findings.first { $0.check == .unknownHandler },
+            "seed \(seed): \(findings.map(\.description))"
+        )
         let found = finding.error.found
         if misspelt {
             #expect(found.contains("did you mean \"H\(victim)\"?"), "seed \(seed): \(found)")
         } else {
-            #expect(found.contains("a member of registry \"H\(owner)\"") && !found.contains("did you mean"), "seed \(seed): \(found)")
+            #expect(
+                found.contains("a member of registry \"H\(owner)\"") && !found.contains("did you mean"),
+                "seed \(seed): \(found)"
+            )
         }
-        #expect(throws: FormatError.self, "seed \(seed)") { try ChainDefinition.load(bytes: Self.bytes(broken), file: "g.chain.json").makeChain() }
+        #expect(throws: FormatError.self, "seed \(seed)") {
+            try ChainDefinition.load(bytes: Self.bytes(broken), file: "g.chain.json").makeChain()
+        }
     }
 }

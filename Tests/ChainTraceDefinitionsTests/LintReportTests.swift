@@ -1,6 +1,6 @@
-import ChainTraceJSON
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceJSON
 import ChainTraceTestSupport
 import Testing
 
@@ -33,8 +33,16 @@ struct LintReportTests {
         for finding in findings {
             let line = finding.description
             #expect(line.hasPrefix("c.chain.json:\(finding.error.line):"), "seed \(seed): \(line)")
-            #expect(line.contains(": \(finding.severity.rawValue): expected ") && line.hasSuffix("[\(finding.check)]"), "seed \(seed): \(line)")
-            #expect(!line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || (0x80..<0xA0).contains($0.value) }, "seed \(seed): \(line.debugDescription)")
+            #expect(
+                line.contains(": \(finding.severity.rawValue): expected ") && line.hasSuffix("[\(finding.check)]"),
+                "seed \(seed): \(line)"
+            )
+            #expect(
+                !line.unicodeScalars.contains {
+                    $0.value < 0x20 || $0.value == 0x7F || (0x80..<0xA0).contains($0.value)
+                },
+                "seed \(seed): \(line.debugDescription)"
+            )
         }
         // Within each severity, in file order.
         for severity in [LintFinding.Severity.error, .warning] {

@@ -12,7 +12,9 @@ struct LintSoundnessTests {
     static func command(_ random: inout SeededGenerator) -> JSONCommand {
         var fields: [String: JSONValue] = [:]
         if random.chance(0.8) { fields["size"] = random.pick([.string("S"), .string("M"), .string("L"), .integer(2)]) }
-        if random.chance(0.8) { fields["weight"] = random.pick([.integer(1), .integer(2), .double(2.5), .integer(9), .integer(12)]) }
+        if random.chance(0.8) {
+            fields["weight"] = random.pick([.integer(1), .integer(2), .double(2.5), .integer(9), .integer(12)])
+        }
         if random.chance(0.6) { fields["card"] = .object(["type": random.pick([.string("visa"), .string("amex")])]) }
         if random.chance(0.4) { fields["name"] = random.pick([.string("ada"), .string("M"), .string("S1")]) }
         return JSONCommand(kind: random.pick(["Tap", "Swipe", "Coin", "Other"]), fields: .object(fields))
@@ -34,6 +36,9 @@ struct LintSoundnessTests {
             for entry in definition.entries { _ = try? chain.send(command, from: entry) }
         }
         let accepted = Set(sink.traces.compactMap(\.outcome.acceptingHandler))
-        #expect(accepted.isDisjoint(with: dead), "seed \(seed): the lint called \(dead.intersection(accepted).sorted()) dead, yet they accepted")
+        #expect(
+            accepted.isDisjoint(with: dead),
+            "seed \(seed): the lint called \(dead.intersection(accepted).sorted()) dead, yet they accepted"
+        )
     }
 }

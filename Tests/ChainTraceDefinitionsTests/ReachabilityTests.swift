@@ -13,12 +13,17 @@ struct ReachabilityTests {
     func unreachableIsExactlyWhatNoEntryLeadsTo(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let count = Int.random(in: 2...8, using: &random)
-        let next: [Int?] = (0..<count).map { index in random.chance(0.7) && index + 1 < count ? Int.random(in: (index + 1)..<count, using: &random) : nil }
-        let entries = Array(Set((0..<Int.random(in: 1...2, using: &random)).map { _ in Int.random(in: 0..<count, using: &random) })).sorted()
+        let next: [Int?] = (0..<count).map { index in
+            random.chance(0.7) && index + 1 < count ? Int.random(in: (index + 1)..<count, using: &random) : nil
+        }
+        let entries = Array(
+            Set((0..<Int.random(in: 1...2, using: &random)).map { _ in Int.random(in: 0..<count, using: &random) })
+        ).sorted()
         let handlers = (0..<count).map { index in
             #"{"name":"H\#(index)","accepts":{"kind":["K\#(index)"]}\#(next[index].map { #","next":"H\#($0)""# } ?? "")}"#
         }
-        let text = #"{"chain":"c","handlers":[\#(handlers.joined(separator: ","))],"entries":[\#(entries.map { "\"H\($0)\"" }.joined(separator: ","))]}"#
+        let text =
+            #"{"chain":"c","handlers":[\#(handlers.joined(separator: ","))],"entries":[\#(entries.map { "\"H\($0)\"" }.joined(separator: ","))]}"#
         var reached = Set<Int>()
         for entry in entries {
             var node: Int? = entry
@@ -26,7 +31,10 @@ struct ReachabilityTests {
         }
         let findings = ChainDefinitionLinter.lint(bytes: Array(text.utf8), file: "r.json")
         let unreachable = Set(findings.filter { $0.check == .unreachable }.compactMap(\.handler))
-        #expect(unreachable == Set((0..<count).filter { !reached.contains($0) }.map { "H\($0)" }), "seed \(seed): \(unreachable.sorted()) with entries \(entries), next \(next)")
+        #expect(
+            unreachable == Set((0..<count).filter { !reached.contains($0) }.map { "H\($0)" }),
+            "seed \(seed): \(unreachable.sorted()) with entries \(entries), next \(next)"
+        )
     }
 
     @Test(arguments: SeededGenerator.seeds(40))
@@ -51,7 +59,10 @@ struct ReachabilityTests {
             _ = try? chain.send(LintSoundnessTests.command(&random))
         }
         for hop in sink.traces.flatMap(\.hops) where observers.contains(hop.handler) {
-            #expect(hop.decision == .continued || hop.decision == .failed, "seed \(seed): observer \(hop.handler) \(hop.decision)")
+            #expect(
+                hop.decision == .continued || hop.decision == .failed,
+                "seed \(seed): observer \(hop.handler) \(hop.decision)"
+            )
         }
     }
 }

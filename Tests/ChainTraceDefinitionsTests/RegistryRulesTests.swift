@@ -1,6 +1,6 @@
-import ChainTraceJSON
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceJSON
 import ChainTraceTestSupport
 import Testing
 
@@ -19,7 +19,11 @@ struct RegistryRulesTests {
         var members = (0..<count).map { index -> [String: String] in
             var member = ["name": #""M\#(index)""#]
             if random.chance(0.6) { member["weight"] = "\(Int.random(in: 0...2, using: &random))" }
-            if random.chance(0.2) { member["role"] = #""observer""# } else { member["accepts"] = #"{"kind":["K\#(index)"]}"# }
+            if random.chance(0.2) {
+                member["role"] = #""observer""#
+            } else {
+                member["accepts"] = #"{"kind":["K\#(index)"]}"#
+            }
             return member
         }
         let victim = Int.random(in: 0..<count, using: &random)
@@ -33,26 +37,40 @@ struct RegistryRulesTests {
         default: break
         }
         let planted = mistake == .duplicateMember && count == 1 ? Mistake.none : mistake
-        let text = "{\"chain\":\"c\",\"handlers\":[{\"name\":\"R\",\"registry\":[\n"
-            + members.map { "{" + $0.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}" }.joined(separator: ",\n")
+        let text =
+            "{\"chain\":\"c\",\"handlers\":[{\"name\":\"R\",\"registry\":[\n"
+            + members.map {
+                "{" + $0.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
+            }.joined(separator: ",\n")
             + "\n]},\n" + outside + "]}"
-        let errors = ChainDefinitionLinter.lint(bytes: Array(text.utf8), file: "r.json").filter { $0.severity == .error }
+        let errors = ChainDefinitionLinter.lint(bytes: Array(text.utf8), file: "r.json").filter {
+            $0.severity == .error
+        }
         if planted == .none {
             #expect(errors.isEmpty, "seed \(seed): \(errors.map(\.description))")
             let definition = try ChainDefinition.load(bytes: Array(text.utf8), file: "r.json")
             let loaded = try #require(definition.handler(named: "R")?.members)
-            #expect(loaded.map(\.weight) == members.map { Int($0["weight"] ?? "0")! }, "seed \(seed): a missing weight is 0")
+            #expect(
+                loaded.map(\.weight) == members.map { Int($0["weight"] ?? "0")! },
+                "seed \(seed): a missing weight is 0"
+            )
             _ = try definition.makeChain()
         } else {
             #expect(!errors.isEmpty, "seed \(seed): \(planted) was accepted")
             // A name used twice is reported at its second use, in file order.
-            let memberLine = switch planted {
-            case .duplicateOutside: count + 3
-            case .duplicateMember: max(victim, (victim + 1) % count) + 2
-            default: victim + 2
+            let memberLine =
+                switch planted {
+                case .duplicateOutside: count + 3
+                case .duplicateMember: max(victim, (victim + 1) % count) + 2
+                default: victim + 2
+                }
+            #expect(
+                errors.contains { $0.error.line == memberLine },
+                "seed \(seed): \(planted) at line \(memberLine): \(errors.map(\.description))"
+            )
+            #expect(throws: FormatError.self, "seed \(seed)") {
+                try ChainDefinition.load(bytes: Array(text.utf8), file: "r.json").makeChain()
             }
-            #expect(errors.contains { $0.error.line == memberLine }, "seed \(seed): \(planted) at line \(memberLine): \(errors.map(\.description))")
-            #expect(throws: FormatError.self, "seed \(seed)") { try ChainDefinition.load(bytes: Array(text.utf8), file: "r.json").makeChain() }
         }
     }
 }

@@ -29,7 +29,9 @@ struct RuleErrorPositionTests {
                 }
                 if key == "not" { result += targets(in: value, at: path + [key]) }
                 if key == "all" || key == "any", case .array(let parts) = value {
-                    for (index, part) in parts.enumerated() { result += targets(in: part, at: path + [key, "\(index)"]) }
+                    for (index, part) in parts.enumerated() {
+                        result += targets(in: part, at: path + [key, "\(index)"])
+                    }
                 }
             }
             return result
@@ -45,7 +47,9 @@ struct RuleErrorPositionTests {
         while Self.targets(in: rule).isEmpty { rule = GeneratedDefinition.rule(&random) }
         let target = random.pick(Self.targets(in: rule))
         let broken = rule.changing(at: target.path[...], to: target.wrong)
-        let definition: JSONValue = .object(["chain": .string("r"), "handlers": .array([.object(["name": .string("H0"), "accepts": broken])])])
+        let definition: JSONValue = .object([
+            "chain": .string("r"), "handlers": .array([.object(["name": .string("H0"), "accepts": broken])]),
+        ])
         var writer = JSONWriter()
         writer.write(definition)
         // Break lines after commas so that lines and columns both count.
@@ -65,7 +69,10 @@ struct RuleErrorPositionTests {
                 return
             }
             let first: UInt8 = target.wrong == .integer(5) ? UInt8(ascii: "5") : UInt8(ascii: "\"")
-            #expect(line[error.column - 1] == first, "seed \(seed): \(target.path): \(error) points at \(String(decoding: line[(error.column - 1)...], as: UTF8.self))")
+            #expect(
+                line[error.column - 1] == first,
+                "seed \(seed): \(target.path): \(error) points at \(String(decoding: line[(error.column - 1)...], as: UTF8.self))"
+            )
             if case .string(let text) = target.wrong, text.contains("[") {
                 #expect(error.expected.contains(#"("order.items.2.10.sku")"#), "seed \(seed): \(error)")
             }

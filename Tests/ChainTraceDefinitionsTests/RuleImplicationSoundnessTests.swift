@@ -1,6 +1,6 @@
-import ChainTraceJSON
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceJSON
 import ChainTraceTestSupport
 import Testing
 
@@ -10,13 +10,16 @@ import Testing
 /// rules test, so that matches are common and a wrong conclusion shows.
 @Suite("Rule implication is sound")
 struct RuleImplicationSoundnessTests {
-    static let fields = [FieldPath("size"), FieldPath("weight"), FieldPath("card.type"), FieldPath("card"), FieldPath("size.1")]
+    static let fields = [
+        FieldPath("size"), FieldPath("weight"), FieldPath("card.type"), FieldPath("card"), FieldPath("size.1"),
+    ]
     /// Scalars, and arrays and objects whose numbers are spelt both ways (`[1, 2.0]`, `{"n": 1.0}`): a rule's
     /// `equals` and `in` compare numbers by value inside them too.
     static let values: [JSONValue] = [
         .string("S"), .string("M"), .integer(1), .integer(2), .double(2.5), .null, .bool(true),
         .array([.integer(1), .double(2)]), .array([.double(1), .integer(2)]), .array([.integer(1)]),
-        .object(["type": .integer(1)]), .object(["type": .double(1)]), .object(["type": .string("S"), "n": .integer(1)]),
+        .object(["type": .integer(1)]), .object(["type": .double(1)]),
+        .object(["type": .string("S"), "n": .integer(1)]),
     ]
     /// Numbers where a `Double` and an `Int64` part ways: 2^53 and its neighbours, the ends of `Int64`, 2^63
     /// as a float, a half, zero of both signs.
@@ -30,21 +33,35 @@ struct RuleImplicationSoundnessTests {
         let field = random.pick(fields)
         switch Int.random(in: 0...(depth > 1 ? 6 : 9), using: &random) {
         case 0: return .always(random.chance(0.5))
-        case 1: return .kind(Array(["Tap", "Swipe", "Pan"].shuffled(using: &random).prefix(Int.random(in: 0...2, using: &random))))
+        case 1:
+            return .kind(
+                Array(["Tap", "Swipe", "Pan"].shuffled(using: &random).prefix(Int.random(in: 0...2, using: &random)))
+            )
         case 2: return .equals(field, random.pick(random.chance(0.3) ? edgeNumbers : values))
-        case 3: return .oneOf(field, Array(values.shuffled(using: &random).prefix(Int.random(in: 0...3, using: &random))))
+        case 3:
+            return .oneOf(field, Array(values.shuffled(using: &random).prefix(Int.random(in: 0...3, using: &random))))
         case 4:
             if random.chance(0.3) {
                 let bounds = [random.pick(edgeNumbers), random.pick(edgeNumbers)].compactMap(RuleNumber.init).sorted()
-                return .range(field, minimum: random.chance(0.2) ? nil : bounds[0], maximum: random.chance(0.2) ? nil : bounds[1])
+                return .range(
+                    field,
+                    minimum: random.chance(0.2) ? nil : bounds[0],
+                    maximum: random.chance(0.2) ? nil : bounds[1]
+                )
             }
             let low = random.chance(0.3) ? nil : Int64.random(in: 0...3, using: &random)
             let high = random.chance(0.3) ? nil : (low ?? 0) + Int64.random(in: 0...2, using: &random)
             return .range(field, minimum: low.map { RuleNumber($0) }, maximum: high.map { RuleNumber($0) })
         case 5: return .present(field, random.chance(0.5))
         case 6: return .matches(field, try Pattern(random.pick(["^S", "M$", "^[SM]$", "."])))
-        case 7: return .all(try (0..<Int.random(in: 1...3, using: &random)).map { _ in try rule(&random, depth: depth + 1) })
-        case 8: return .any(try (0..<Int.random(in: 1...3, using: &random)).map { _ in try rule(&random, depth: depth + 1) })
+        case 7:
+            return .all(
+                try (0..<Int.random(in: 1...3, using: &random)).map { _ in try rule(&random, depth: depth + 1) }
+            )
+        case 8:
+            return .any(
+                try (0..<Int.random(in: 1...3, using: &random)).map { _ in try rule(&random, depth: depth + 1) }
+            )
         default: return .not(try rule(&random, depth: depth + 1))
         }
     }
@@ -65,12 +82,18 @@ struct RuleImplicationSoundnessTests {
         let commands = (0..<200).map { _ in Self.command(&random) }
         if first.implies(second) {
             for command in commands where first.matches(command) {
-                #expect(second.matches(command), "seed \(seed): \(first) implies \(second), yet \(command.fields) matches only the first")
+                #expect(
+                    second.matches(command),
+                    "seed \(seed): \(first) implies \(second), yet \(command.fields) matches only the first"
+                )
             }
         }
         if first.isUnsatisfiable {
             for command in commands {
-                #expect(!first.matches(command), "seed \(seed): \(first) is called unsatisfiable, yet \(command.fields) matches")
+                #expect(
+                    !first.matches(command),
+                    "seed \(seed): \(first) is called unsatisfiable, yet \(command.fields) matches"
+                )
             }
         }
         // `false` matches nothing, so it implies every rule.

@@ -1,6 +1,6 @@
-import ChainTraceJSON
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceJSON
 import ChainTraceTestSupport
 import Testing
 
@@ -32,7 +32,10 @@ struct RuleSemanticsTests {
     }
 
     /// A number of either kind.
-    enum Number { case integer(Int64), double(Double) }
+    enum Number {
+        case integer(Int64)
+        case double(Double)
+    }
 
     static func number(_ value: JSONValue?) -> Number? {
         switch value {
@@ -86,7 +89,8 @@ struct RuleSemanticsTests {
             return candidates.contains { same(found, $0) }
         case .range(let field, let minimum, let maximum):
             guard let found = number(value(command.fields, field.components)) else { return false }
-            return (minimum.map { !below(found, number($0.json)!) } ?? true) && (maximum.map { !below(number($0.json)!, found) } ?? true)
+            return (minimum.map { !below(found, number($0.json)!) } ?? true)
+                && (maximum.map { !below(number($0.json)!, found) } ?? true)
         case .matches(let field, let pattern):
             guard case .string(let text)? = value(command.fields, field.components) else { return false }
             return pattern.matches(text)
@@ -107,7 +111,10 @@ struct RuleSemanticsTests {
                 members["card"] = random.pick([.array([.object(["type": .string("visa")])]), .string("visa"), .null])
                 command.fields = .object(members)
             }
-            #expect(rule.matches(command) == Self.model(rule, command), "seed \(seed): \(rule) on \(command.kind) \(command.fields)")
+            #expect(
+                rule.matches(command) == Self.model(rule, command),
+                "seed \(seed): \(rule) on \(command.kind) \(command.fields)"
+            )
         }
     }
 
@@ -120,10 +127,13 @@ struct RuleSemanticsTests {
             switch Int.random(in: 0..<5, using: &random) {
             case 0: return random.pick(RuleImplicationSoundnessTests.edgeNumbers)
             case 1:
-                let near = Int64.random(in: -3...3, using: &random) + random.pick([0, 9_007_199_254_740_992, -9_007_199_254_740_992])
+                let near =
+                    Int64.random(in: -3...3, using: &random)
+                    + random.pick([0, 9_007_199_254_740_992, -9_007_199_254_740_992])
                 return random.chance(0.5) ? .integer(near) : .double(Double(near))
             case 2: return .integer(Int64.random(in: .min ... .max, using: &random))
-            case 3: return .double(Double(Int64.random(in: .min ... .max, using: &random)) + random.pick([0, 0.5, -0.25]))
+            case 3:
+                return .double(Double(Int64.random(in: .min ... .max, using: &random)) + random.pick([0, 0.5, -0.25]))
             default: return .double(Double.random(in: -1e20...1e20, using: &random))
             }
         }
@@ -132,7 +142,10 @@ struct RuleSemanticsTests {
             let (a, b) = (RuleNumber(left)!, RuleNumber(right)!)
             let (modelA, modelB) = (Self.number(left)!, Self.number(right)!)
             #expect((a < b) == Self.below(modelA, modelB), "seed \(seed): \(left) < \(right)")
-            #expect((a == b) == (!Self.below(modelA, modelB) && !Self.below(modelB, modelA)), "seed \(seed): \(left) == \(right)")
+            #expect(
+                (a == b) == (!Self.below(modelA, modelB) && !Self.below(modelB, modelA)),
+                "seed \(seed): \(left) == \(right)"
+            )
             if a == b { #expect(a.hashValue == b.hashValue, "seed \(seed): \(left), \(right)") }
         }
     }

@@ -1,6 +1,6 @@
 import ChainTrace
-import ChainTraceTestSupport
 import ChainTraceDistributedTracing
+import ChainTraceTestSupport
 import Dispatch
 import Foundation
 import InMemoryTracing
@@ -18,8 +18,16 @@ struct SpanTraceSinkBackgroundTests {
         (0..<count).map { index in
             let trace = SpanTraceSinkPropertyTests.trace(&random, nested: random.chance(0.5))
             return Trace(
-                id: UInt64(index), commandKind: trace.commandKind, commandID: "c\(index)", entry: trace.entry, chain: trace.chain,
-                startTime: trace.startTime + Int64(index) * 1_000_000, hops: trace.hops, outcome: trace.outcome, duration: trace.duration)
+                id: UInt64(index),
+                commandKind: trace.commandKind,
+                commandID: "c\(index)",
+                entry: trace.entry,
+                chain: trace.chain,
+                startTime: trace.startTime + Int64(index) * 1_000_000,
+                hops: trace.hops,
+                outcome: trace.outcome,
+                duration: trace.duration
+            )
         }
     }
 
@@ -33,7 +41,8 @@ struct SpanTraceSinkBackgroundTests {
             span.attributes.forEach { key, value in pairs.append("\(key)=\(value)") }
             let attributes = pairs.sorted().joined(separator: ",")
             let events = span.events.map { "\($0.name)@\($0.nanosecondsSinceEpoch)" }.joined(separator: ",")
-            return "\(span.operationName) [\(span.startInstant.nanosecondsSinceEpoch)–\(span.endInstant.nanosecondsSinceEpoch)] "
+            return
+                "\(span.operationName) [\(span.startInstant.nanosecondsSinceEpoch)–\(span.endInstant.nanosecondsSinceEpoch)] "
                 + "{\(attributes)} \(span.status.map { "\($0.code) \($0.message ?? "")" } ?? "ok") <\(events)> in (\(parent))"
         }
         return spans.reduce(into: [:]) { $0[describe($1), default: 0] += 1 }
@@ -78,7 +87,9 @@ struct SpanTraceSinkBackgroundTests {
         tracer.withSpan("request") { _ in sink.record(trace) }
         sink.flush()
         let request = try #require(tracer.finishedSpans.first { $0.operationName == "request" })
-        let command = try #require(tracer.finishedSpans.first { $0.operationName == "\(trace.chain) \(trace.commandKind)" })
+        let command = try #require(
+            tracer.finishedSpans.first { $0.operationName == "\(trace.chain) \(trace.commandKind)" }
+        )
         #expect(command.parentSpanID == request.spanID)
         #expect(command.traceID == request.traceID)
     }
@@ -145,21 +156,42 @@ struct GatedTracer: Tracer {
     let gate: Gate
 
     func startSpan<Instant: TracerInstant>(
-        _ operationName: String, context: @autoclosure () -> InstrumentationContext, ofKind kind: SpanKind,
-        at instant: @autoclosure () -> Instant, function: String, file fileID: String, line: UInt
+        _ operationName: String,
+        context: @autoclosure () -> InstrumentationContext,
+        ofKind kind: SpanKind,
+        at instant: @autoclosure () -> Instant,
+        function: String,
+        file fileID: String,
+        line: UInt
     ) -> InMemorySpan {
         gate.pass()
-        return inner.startSpan(operationName, context: context(), ofKind: kind, at: instant(), function: function, file: fileID, line: line)
+        return inner.startSpan(
+            operationName,
+            context: context(),
+            ofKind: kind,
+            at: instant(),
+            function: function,
+            file: fileID,
+            line: line
+        )
     }
 
     func forceFlush() {}
 
-    func extract<Carrier, Extract: Extractor>(_ carrier: Carrier, into context: inout InstrumentationContext, using extractor: Extract)
+    func extract<Carrier, Extract: Extractor>(
+        _ carrier: Carrier,
+        into context: inout InstrumentationContext,
+        using extractor: Extract
+    )
     where Extract.Carrier == Carrier {
         inner.extract(carrier, into: &context, using: extractor)
     }
 
-    func inject<Carrier, Inject: Injector>(_ context: InstrumentationContext, into carrier: inout Carrier, using injector: Inject)
+    func inject<Carrier, Inject: Injector>(
+        _ context: InstrumentationContext,
+        into carrier: inout Carrier,
+        using injector: Inject
+    )
     where Inject.Carrier == Carrier {
         inner.inject(context, into: &carrier, using: injector)
     }

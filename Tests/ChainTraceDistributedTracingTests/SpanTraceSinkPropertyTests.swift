@@ -1,6 +1,6 @@
 import ChainTrace
-import ChainTraceTestSupport
 import ChainTraceDistributedTracing
+import ChainTraceTestSupport
 import InMemoryTracing
 import Testing
 import Tracing
@@ -20,16 +20,34 @@ struct SpanTraceSinkPropertyTests {
         for position in 0..<count {
             let last = position == count - 1
             let decision: Decision = last ? ending : .passed
-            hops.append(Hop(
-                handler: "H\(position)", position: position, decision: decision, reason: decision == .failed ? "H\(position) broke" : nil,
-                startOffset: offset, inclusiveDuration: nested ? selfTimes[position...].reduce(0, +) : selfTimes[position],
-                selfDuration: selfTimes[position]))
+            hops.append(
+                Hop(
+                    handler: "H\(position)",
+                    position: position,
+                    decision: decision,
+                    reason: decision == .failed ? "H\(position) broke" : nil,
+                    startOffset: offset,
+                    inclusiveDuration: nested ? selfTimes[position...].reduce(0, +) : selfTimes[position],
+                    selfDuration: selfTimes[position]
+                )
+            )
             offset += selfTimes[position]
         }
         let last = hops.last!.handler
-        let outcome: Outcome = ending == .accepted ? .accepted(by: last) : ending == .failed ? .failed(at: last, error: "\(last) broke") : .fellOffTheEnd
-        return Trace(id: 1, commandKind: "K", commandID: "c1", entry: "H0", chain: "spans", startTime: 1_700_000_000_000_000_000,
-                     hops: hops, outcome: outcome, duration: offset)
+        let outcome: Outcome =
+            ending == .accepted
+            ? .accepted(by: last) : ending == .failed ? .failed(at: last, error: "\(last) broke") : .fellOffTheEnd
+        return Trace(
+            id: 1,
+            commandKind: "K",
+            commandID: "c1",
+            entry: "H0",
+            chain: "spans",
+            startTime: 1_700_000_000_000_000_000,
+            hops: hops,
+            outcome: outcome,
+            duration: offset
+        )
     }
 
     @Test(arguments: SeededGenerator.seeds(40))
@@ -48,16 +66,31 @@ struct SpanTraceSinkPropertyTests {
         for (index, hop) in trace.hops.enumerated() {
             let span = try #require(byName[hop.handler], "seed \(seed)")
             // Its parent: the innermost earlier hop whose time contains it, else the command.
-            let enclosing = trace.hops[..<index].last { $0.startOffset <= hop.startOffset && hop.startOffset + hop.inclusiveDuration <= $0.startOffset + $0.inclusiveDuration }
+            let enclosing = trace.hops[..<index].last {
+                $0.startOffset <= hop.startOffset
+                    && hop.startOffset + hop.inclusiveDuration <= $0.startOffset + $0.inclusiveDuration
+            }
             let parent = enclosing.flatMap { byName[$0.handler] } ?? command
-            #expect(span.parentSpanID == parent.spanID, "seed \(seed): \(hop.handler) under \(enclosing?.handler ?? "the command")")
-            #expect(span.startInstant.nanosecondsSinceEpoch >= parent.startInstant.nanosecondsSinceEpoch, "seed \(seed)")
+            #expect(
+                span.parentSpanID == parent.spanID,
+                "seed \(seed): \(hop.handler) under \(enclosing?.handler ?? "the command")"
+            )
+            #expect(
+                span.startInstant.nanosecondsSinceEpoch >= parent.startInstant.nanosecondsSinceEpoch,
+                "seed \(seed)"
+            )
             #expect(span.endInstant.nanosecondsSinceEpoch <= parent.endInstant.nanosecondsSinceEpoch, "seed \(seed)")
-            #expect(span.endInstant.nanosecondsSinceEpoch - span.startInstant.nanosecondsSinceEpoch == hop.inclusiveDuration, "seed \(seed)")
+            #expect(
+                span.endInstant.nanosecondsSinceEpoch - span.startInstant.nanosecondsSinceEpoch
+                    == hop.inclusiveDuration,
+                "seed \(seed)"
+            )
             #expect(span.attributes.get("chaintrace.decision") == .string(hop.decision.rawValue), "seed \(seed)")
             #expect(span.attributes.get("chaintrace.self_ns") == .int64(Int64(hop.selfDuration)), "seed \(seed)")
             #expect((span.status?.code == .error) == (hop.decision == .failed), "seed \(seed)")
-            if let reason = hop.reason { #expect(span.attributes.get("chaintrace.reason") == .string(reason), "seed \(seed)") }
+            if let reason = hop.reason {
+                #expect(span.attributes.get("chaintrace.reason") == .string(reason), "seed \(seed)")
+            }
         }
     }
 

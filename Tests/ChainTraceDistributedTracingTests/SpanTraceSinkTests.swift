@@ -1,6 +1,6 @@
-import ChainTraceTestSupport
 import ChainTrace
 import ChainTraceDistributedTracing
+import ChainTraceTestSupport
 import InMemoryTracing
 import Testing
 import Tracing

@@ -13,17 +13,18 @@ struct ByteChunkTests {
         var expected: [UInt8] = Array("prefix".utf8)
         var array = expected
         for _ in 0..<50 {
-            let number: Int64 = switch Int.random(in: 0..<6, using: &random) {
-            case 0: .min
-            case 1: .max
-            case 2: Int64.random(in: -10...10, using: &random)
-            case 3: Int64(bitPattern: random.next())
-            case 4:
-                // Either side of every power of ten, where the digit count changes.
-                (0..<Int.random(in: 0...18, using: &random)).reduce(Int64(1)) { power, _ in power * 10 }
-                    + Int64.random(in: -1...1, using: &random) * (random.chance(0.5) ? 1 : -1)
-            default: Int64.random(in: -1_000_000...1_000_000, using: &random)
-            }
+            let number: Int64 =
+                switch Int.random(in: 0..<6, using: &random) {
+                case 0: .min
+                case 1: .max
+                case 2: Int64.random(in: -10...10, using: &random)
+                case 3: Int64(bitPattern: random.next())
+                case 4:
+                    // Either side of every power of ten, where the digit count changes.
+                    (0..<Int.random(in: 0...18, using: &random)).reduce(Int64(1)) { power, _ in power * 10 }
+                        + Int64.random(in: -1...1, using: &random) * (random.chance(0.5) ? 1 : -1)
+                default: Int64.random(in: -1_000_000...1_000_000, using: &random)
+                }
             if !chunk.hasRoom(for: ByteChunk.decimalWidth + 1) { chunk.move(to: &array) }
             chunk.append(decimal: number)
             chunk.append(UInt8(ascii: ","))

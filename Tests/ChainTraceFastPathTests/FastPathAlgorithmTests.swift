@@ -13,7 +13,9 @@ struct FastPathAlgorithmTests {
         let alphabet = Array("abcxyz_09é\"")
         return (0..<Int.random(in: 0...12, using: &random)).map { _ in
             if Bool.random(using: &random) { return "a" + String(alphabet.randomElement(using: &random)!) + "z" }
-            return String((0..<Int.random(in: 0...14, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+            return String(
+                (0..<Int.random(in: 0...14, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+            )
         }
     }
 
@@ -49,7 +51,9 @@ struct FastPathAlgorithmTests {
             ranges.append(start..<bytes.count)
         }
         let distinct = bytes.withUnsafeBufferPointer { buffer in
-            ranges.withUnsafeBufferPointer { $0.baseAddress.map { NameBytes.areDistinct($0, count: ranges.count, in: buffer) } ?? true }
+            ranges.withUnsafeBufferPointer {
+                $0.baseAddress.map { NameBytes.areDistinct($0, count: ranges.count, in: buffer) } ?? true
+            }
         }
         let plain = Set(ranges.map { Array(bytes[$0]) }).count == ranges.count
         #expect(distinct == plain, "seed \(seed): \(names.map { String($0) })")
@@ -101,15 +105,21 @@ struct FastPathAlgorithmTests {
             let key = keys.randomElement(using: &random)!
             let text = "\"" + key + "\":"
             // The key at a random place in a line, with bytes after it or not.
-            let line = String(repeating: " ", count: Int.random(in: 0...3, using: &random)) + text
+            let line =
+                String(repeating: " ", count: Int.random(in: 0...3, using: &random)) + text
                 + (Bool.random(using: &random) ? "1234567890" : "")
             let start = line.utf8.count - text.utf8.count - (line.hasSuffix("0") ? 10 : 0)
             let bytes = Array(line.utf8)
             var end = -1
             var id = -2
-            let answer = bytes.withUnsafeBufferPointer { cache.member(at: position, in: $0, from: start, end: &end, id: &id) }
+            let answer = bytes.withUnsafeBufferPointer {
+                cache.member(at: position, in: $0, from: start, end: &end, id: &id)
+            }
             let expected = remembered[position] == key ? keys.firstIndex(of: key) : nil
-            #expect(answer == expected, "seed \(seed): \(key) at \(position), remembered \(remembered[position] ?? "-")")
+            #expect(
+                answer == expected,
+                "seed \(seed): \(key) at \(position), remembered \(remembered[position] ?? "-")"
+            )
             if answer != nil {
                 #expect(end == start + text.utf8.count)
                 #expect(id == ids[key], "seed \(seed): \(key)'s id")
@@ -117,7 +127,13 @@ struct FastPathAlgorithmTests {
             let remember = Bool.random(using: &random)
             if remember {
                 let raw = Array(key.utf8)
-                let recalled = Self.read(key, into: cache, at: position, colonFollows: true, meaning: keys.firstIndex(of: key)!)
+                let recalled = Self.read(
+                    key,
+                    into: cache,
+                    at: position,
+                    colonFollows: true,
+                    meaning: keys.firstIndex(of: key)!
+                )
                 #expect(recalled.member == keys.firstIndex(of: key)!)
                 if raw.count <= MemberKeyCache<Int>.longestKey {
                     // The first time a key is read it gets the next id; afterwards always that one.
@@ -137,12 +153,18 @@ struct FastPathAlgorithmTests {
     /// `key` read from a line that holds it (followed by its colon, or by a space and its colon) as a line
     /// decoder reads it: recalled from the cache, or given `meaning` and remembered.
     static func read<Member>(
-        _ key: String, into cache: MemberKeyCache<Member>, at position: Int, colonFollows: Bool, meaning: Member
+        _ key: String,
+        into cache: MemberKeyCache<Member>,
+        at position: Int,
+        colonFollows: Bool,
+        meaning: Member
     ) -> (member: Member, id: Int) {
         let line = Array(("\"" + key + "\"" + (colonFollows ? ":" : " :")).utf8)
         return line.withUnsafeBufferPointer { bytes in
             let raw = RawKey(bytes: UnsafeBufferPointer(rebasing: bytes[1..<(1 + key.utf8.count)]))
-            if let known = cache.recall(raw, in: bytes, from: 0, at: position, colonFollows: colonFollows) { return known }
+            if let known = cache.recall(raw, in: bytes, from: 0, at: position, colonFollows: colonFollows) {
+                return known
+            }
             let id = cache.remember(raw, in: bytes, from: 0, as: meaning, at: position, colonFollows: colonFollows)
             return (meaning, id)
         }
@@ -177,14 +199,27 @@ struct FastPathAlgorithmTests {
             let position = Int.random(in: 0..<(MemberKeyCache<String>.positions + 2), using: &random)
             var end = -1
             var id = -2
-            let answer = line.withUnsafeBufferPointer { cache.lookUp(at: position, in: $0, from: start, end: &end, id: &id) }
+            let answer = line.withUnsafeBufferPointer {
+                cache.lookUp(at: position, in: $0, from: start, end: &end, id: &id)
+            }
             // What a decoder reading the key in full finds.
             let raw = Array(key.utf8)
-            let plain = raw.allSatisfy { $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-            let recalled: (member: String, id: Int)? = plain ? line.withUnsafeBufferPointer { bytes in
-                cache.recall(RawKey(bytes: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(start + 1 + raw.count)])), in: bytes, from: start, at: position, colonFollows: colonFollows)
-            } : nil
-            let mayAnswer = plain && colonFollows && raw.count <= MemberKeyCache<String>.longestKey && start + 16 <= line.count
+            let plain = raw.allSatisfy {
+                $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+            }
+            let recalled: (member: String, id: Int)? =
+                plain
+                ? line.withUnsafeBufferPointer { bytes in
+                    cache.recall(
+                        RawKey(bytes: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(start + 1 + raw.count)])),
+                        in: bytes,
+                        from: start,
+                        at: position,
+                        colonFollows: colonFollows
+                    )
+                } : nil
+            let mayAnswer =
+                plain && colonFollows && raw.count <= MemberKeyCache<String>.longestKey && start + 16 <= line.count
             if let answer {
                 answered += 1
                 #expect(mayAnswer && answer == recalled?.member && id == recalled?.id, "seed \(seed): \(text)")
@@ -192,8 +227,13 @@ struct FastPathAlgorithmTests {
                 if position < MemberKeyCache<String>.positions {
                     var again = -1
                     var againID = -2
-                    let remembered = line.withUnsafeBufferPointer { cache.member(at: position, in: $0, from: start, end: &again, id: &againID) }
-                    #expect(remembered == answer && again == end && againID == id, "seed \(seed): \(text) remembered at \(position)")
+                    let remembered = line.withUnsafeBufferPointer {
+                        cache.member(at: position, in: $0, from: start, end: &again, id: &againID)
+                    }
+                    #expect(
+                        remembered == answer && again == end && againID == id,
+                        "seed \(seed): \(text) remembered at \(position)"
+                    )
                 }
             } else {
                 #expect(!(mayAnswer && recalled != nil), "seed \(seed): \(text) not looked up")
@@ -218,7 +258,8 @@ struct FastPathAlgorithmTests {
         for _ in 0..<400 {
             // Short keys of similar text, so that many share their first or last word.
             let count = Int.random(in: 1...MemberKeyCache<String>.longestKey, using: &random)
-            let key = String((0..<count).map { _ in letters[Int.random(in: 0..<3, using: &random) * 12] })
+            let key =
+                String((0..<count).map { _ in letters[Int.random(in: 0..<3, using: &random) * 12] })
                 + String(letters.randomElement(using: &random)!)
             let raw = Array(key.utf8)
             let colonFollows = Int.random(in: 0..<10, using: &random) > 0
@@ -248,7 +289,9 @@ struct FastPathAlgorithmTests {
     func hopCountersCountWhatAPlainCountCounts(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
         var counters = HopCounters()
-        let handlers = random.chance(0.4) ? Int.random(in: HopCounters.scannedLinks...(3 * HopCounters.scannedLinks), using: &random)
+        let handlers =
+            random.chance(0.4)
+            ? Int.random(in: HopCounters.scannedLinks...(3 * HopCounters.scannedLinks), using: &random)
             : Int.random(in: 1...12, using: &random)
         for _ in 0..<handlers { counters.addHandler() }
         var rows = [HopCounters.Row](repeating: HopCounters.Row(), count: handlers)
@@ -259,7 +302,9 @@ struct FastPathAlgorithmTests {
             var previous = 0
             for _ in 0..<Int.random(in: 1...6, using: &random) {
                 let handler = Int.random(in: 0..<handlers, using: &random)
-                let decision = [HopCounters.CountedDecision.accepted, .passed, .continued, .failed].randomElement(using: &random)!
+                let decision = [HopCounters.CountedDecision.accepted, .passed, .continued, .failed].randomElement(
+                    using: &random
+                )!
                 let selfTime = Bool.random(using: &random) ? UInt64.random(in: 0..<300, using: &random) : .max - 5
                 let inclusive = UInt64.random(in: 0...UInt64.max / 2, using: &random)
                 if !counters.add(decision, selfNanoseconds: selfTime, inclusiveNanoseconds: inclusive, at: handler) {
@@ -277,7 +322,9 @@ struct FastPathAlgorithmTests {
                 rows[handler].totalSelfNanoseconds = selfOverflow ? .max : selfSum
                 let (sum, overflow) = rows[handler].totalInclusiveNanoseconds.addingReportingOverflow(inclusive)
                 rows[handler].totalInclusiveNanoseconds = overflow ? .max : sum
-                if selfTime < UInt64(HopCounters.exactSelfTimeLimit) { pending[[handler, Int(selfTime)], default: 0] += 1 }
+                if selfTime < UInt64(HopCounters.exactSelfTimeLimit) {
+                    pending[[handler, Int(selfTime)], default: 0] += 1
+                }
                 links[[previous, handler], default: 0] += 1
                 previous = handler + 1
             }
@@ -289,7 +336,9 @@ struct FastPathAlgorithmTests {
             let plain = rows[handler]
             #expect(
                 [row.seen, row.accepted, row.passed, row.continued, row.failed]
-                    == [plain.seen, plain.accepted, plain.passed, plain.continued, plain.failed], "seed \(seed)")
+                    == [plain.seen, plain.accepted, plain.passed, plain.continued, plain.failed],
+                "seed \(seed)"
+            )
             #expect(row.totalSelfNanoseconds == plain.totalSelfNanoseconds, "seed \(seed)")
             #expect(row.totalInclusiveNanoseconds == plain.totalInclusiveNanoseconds, "seed \(seed)")
             counters.withPendingSelfTimes(of: handler) { counts in
@@ -324,7 +373,9 @@ struct FastPathAlgorithmTests {
         let storage = CommandStorage<[Int]>(kind: "Command", id: nil, entry: nil, fields: [], slots: nil)
         var line: [UInt8] = []
         for _ in 0..<Int.random(in: 1...30, using: &random) {
-            line = (0..<Int.random(in: 0...200, using: &random)).map { _ in UInt8.random(in: 0x20...0x7E, using: &random) }
+            line = (0..<Int.random(in: 0...200, using: &random)).map { _ in
+                UInt8.random(in: 0x20...0x7E, using: &random)
+            }
             line.withUnsafeBufferPointer(storage.setLine)
             #expect(storage.withLine(Array.init) == line, "seed \(seed)")
             if line.count >= 2 {
@@ -350,21 +401,27 @@ struct FastPathAlgorithmTests {
             0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED, 0xEE,
             0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
         ]
-        let scalars: [Unicode.Scalar] = ["a", "é", "\u{7FF}", "\u{800}", "\u{D7FF}", "\u{E000}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}", "日", "😀"]
+        let scalars: [Unicode.Scalar] = [
+            "a", "é", "\u{7FF}", "\u{800}", "\u{D7FF}", "\u{E000}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}", "日", "😀",
+        ]
         for _ in 0..<2_000 {
             var bytes: [UInt8] = []
             for _ in 0..<Int.random(in: 0...12, using: &random) {
                 bytes += Array(String(scalars.randomElement(using: &random)!).utf8)
             }
             for _ in 0..<Int.random(in: 0...2, using: &random) {
-                let byte = Bool.random(using: &random) ? edges.randomElement(using: &random)! : UInt8.random(in: 0...255, using: &random)
+                let byte =
+                    Bool.random(using: &random)
+                    ? edges.randomElement(using: &random)! : UInt8.random(in: 0...255, using: &random)
                 if Bool.random(using: &random), !bytes.isEmpty {
                     bytes[Int.random(in: 0..<bytes.count, using: &random)] = byte
                 } else {
                     bytes.insert(byte, at: Int.random(in: 0...bytes.count, using: &random))
                 }
             }
-            if Int.random(in: 0..<4, using: &random) == 0, !bytes.isEmpty { bytes.removeLast(Int.random(in: 1...min(3, bytes.count), using: &random)) }
+            if Int.random(in: 0..<4, using: &random) == 0, !bytes.isEmpty {
+                bytes.removeLast(Int.random(in: 1...min(3, bytes.count), using: &random))
+            }
             let expected = String(validating: bytes, as: UTF8.self) != nil
             #expect(bytes.withUnsafeBufferPointer { UTF8Validation.isValid($0) } == expected, "seed \(seed): \(bytes)")
         }
@@ -376,15 +433,22 @@ struct FastPathAlgorithmTests {
     @Test(arguments: SeededGenerator.seeds(40))
     func skippingAnEscapeAgreesWithReadingIt(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
-        let hexes = ["0041", "00e9", "D7FF", "d800", "DBFF", "dc00", "DFFF", "E000", "ffff", "0G00", "12", "zzzz", "D83D", "de00"]
+        let hexes = [
+            "0041", "00e9", "D7FF", "d800", "DBFF", "dc00", "DFFF", "E000", "ffff", "0G00", "12", "zzzz", "D83D",
+            "de00",
+        ]
         for _ in 0..<2_000 {
             var text = ""
             for _ in 0..<Int.random(in: 1...3, using: &random) {
-                text += random.pick([#"\""#, #"\\"#, #"\/"#, #"\b"#, #"\f"#, #"\n"#, #"\r"#, #"\t"#, #"\x"#, #"\"#, "a", "é"])
+                text += random.pick([
+                    #"\""#, #"\\"#, #"\/"#, #"\b"#, #"\f"#, #"\n"#, #"\r"#, #"\t"#, #"\x"#, #"\"#, "a", "é",
+                ])
                 if random.chance(0.6) { text += #"\u"# + random.pick(hexes) }
             }
             var bytes = Array(text.utf8)
-            if random.chance(0.3), !bytes.isEmpty { bytes.removeLast(Int.random(in: 1...min(4, bytes.count), using: &random)) }
+            if random.chance(0.3), !bytes.isEmpty {
+                bytes.removeLast(Int.random(in: 1...min(4, bytes.count), using: &random))
+            }
             guard let backslash = bytes.firstIndex(of: UInt8(ascii: "\\")) else { continue }
             bytes.withUnsafeBufferPointer { buffer in
                 var readIndex = backslash + 1
@@ -414,7 +478,13 @@ struct FastPathAlgorithmTests {
             if random.chance(0.3) {
                 // A high surrogate, then (mostly) a second escape.
                 bytes = Array(#"\u"#.utf8) + Array(random.pick(["D800", "dbff", "D83D", "DAbc"]).utf8)
-                if random.chance(0.8) { bytes += Array(#"\u"#.utf8) + (random.chance(0.5) ? Array(random.pick(["DC00", "dfff", "DE00", "E000", "0041", "D800"]).utf8) : digits(&random)) }
+                if random.chance(0.8) {
+                    bytes +=
+                        Array(#"\u"#.utf8)
+                        + (random.chance(0.5)
+                            ? Array(random.pick(["DC00", "dfff", "DE00", "E000", "0041", "D800"]).utf8)
+                            : digits(&random))
+                }
             }
             if random.chance(0.2) { bytes.removeLast(Int.random(in: 1...min(5, bytes.count - 2), using: &random)) }
             if random.chance(0.5) { bytes += Array("xyz".utf8) }
@@ -427,7 +497,10 @@ struct FastPathAlgorithmTests {
                 let skipped = JSONEscape.skip(buffer, at: &skipIndex)
                 switch expected {
                 case .success(let (scalar, end)):
-                    #expect(failure == nil && emitted == Array(String(scalar).utf8) && index == end, "seed \(seed): \(bytes)")
+                    #expect(
+                        failure == nil && emitted == Array(String(scalar).utf8) && index == end,
+                        "seed \(seed): \(bytes)"
+                    )
                     #expect(skipped && skipIndex == end, "seed \(seed): \(bytes)")
                 case .failure(let plain):
                     #expect(failure == plain.failure, "seed \(seed): \(bytes)")
@@ -444,13 +517,16 @@ struct FastPathAlgorithmTests {
     func hexWordsReadAsTheStandardLibraryReadsThem(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
         let edges: [UInt8] =
-            Array("0123456789abcdefABCDEF/:@G`g[{pPqQvVyY".utf8) + [0x00, 0x10, 0x20, 0x7F, 0x80, 0xB0, 0xC1, 0xE6, 0xFF]
+            Array("0123456789abcdefABCDEF/:@G`g[{pPqQvVyY".utf8) + [
+                0x00, 0x10, 0x20, 0x7F, 0x80, 0xB0, 0xC1, 0xE6, 0xFF,
+            ]
         for _ in 0..<20_000 {
             let bytes = (0..<4).map { _ in
                 random.chance(0.8) ? random.pick(edges) : UInt8.random(in: 0...255, using: &random)
             }
             let word = UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
-            let plain: UInt32? = bytes.allSatisfy { $0 < 0x80 && Character(Unicode.Scalar($0)).isHexDigit }
+            let plain: UInt32? =
+                bytes.allSatisfy { $0 < 0x80 && Character(Unicode.Scalar($0)).isHexDigit }
                 ? UInt32(String(decoding: bytes, as: UTF8.self), radix: 16) : nil
             #expect(JSONEscape.hexValue(of: word) == plain, "seed \(seed): \(bytes)")
         }
@@ -462,10 +538,14 @@ struct FastPathAlgorithmTests {
 
     /// The `\u` escape whose digits start at `start` (past `\u`), read a byte at a time with the standard
     /// library: its character and where it ends, or the failure `JSONEscape` names.
-    private static func plainUnicodeEscape(_ bytes: [UInt8], from start: Int) -> Result<(Unicode.Scalar, Int), PlainEscapeFailure> {
+    private static func plainUnicodeEscape(_ bytes: [UInt8], from start: Int) -> Result<
+        (Unicode.Scalar, Int), PlainEscapeFailure
+    > {
         func hex(at position: Int) -> Result<UInt32, PlainEscapeFailure> {
             for offset in 0..<4 {
-                guard position + offset < bytes.count else { return .failure(PlainEscapeFailure(failure: .missingHexDigit(at: position + offset))) }
+                guard position + offset < bytes.count else {
+                    return .failure(PlainEscapeFailure(failure: .missingHexDigit(at: position + offset)))
+                }
                 let byte = bytes[position + offset]
                 guard byte < 0x80, Character(Unicode.Scalar(byte)).isHexDigit else {
                     return .failure(PlainEscapeFailure(failure: .badHexDigit(at: position + offset)))
@@ -476,7 +556,9 @@ struct FastPathAlgorithmTests {
         switch hex(at: start) {
         case .failure(let failure): return .failure(failure)
         case .success(let code):
-            if (0xDC00..<0xE000).contains(code) { return .failure(PlainEscapeFailure(failure: .lowSurrogateFirst(at: start))) }
+            if (0xDC00..<0xE000).contains(code) {
+                return .failure(PlainEscapeFailure(failure: .lowSurrogateFirst(at: start)))
+            }
             guard (0xD800..<0xDC00).contains(code) else { return .success((Unicode.Scalar(code)!, start + 4)) }
             let next = start + 4
             guard next + 1 < bytes.count, bytes[next] == UInt8(ascii: "\\"), bytes[next + 1] == UInt8(ascii: "u") else {
@@ -485,7 +567,9 @@ struct FastPathAlgorithmTests {
             switch hex(at: next + 2) {
             case .failure(let failure): return .failure(failure)
             case .success(let low):
-                guard (0xDC00..<0xE000).contains(low) else { return .failure(PlainEscapeFailure(failure: .badLowSurrogate(at: next + 2))) }
+                guard (0xDC00..<0xE000).contains(low) else {
+                    return .failure(PlainEscapeFailure(failure: .badLowSurrogate(at: next + 2)))
+                }
                 return .success((Unicode.Scalar(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00))!, next + 6))
             }
         }
@@ -498,9 +582,12 @@ struct FastPathAlgorithmTests {
         var random = SeededGenerator(seed: seed)
         for _ in 0..<1_000 {
             var bytes: [UInt8] = (0..<Int.random(in: 0...40, using: &random)).map { _ in
-                random.chance(0.85) ? UInt8.random(in: 0x30...0x39, using: &random) : UInt8.random(in: 0...255, using: &random)
+                random.chance(0.85)
+                    ? UInt8.random(in: 0x30...0x39, using: &random) : UInt8.random(in: 0...255, using: &random)
             }
-            if random.chance(0.3) { bytes.append(random.pick([0x2F, 0x3A, 0x2E, 0x65, 0x45, 0x00, 0xB9, 0xBA, 0xFF, 0x80] as [UInt8])) }
+            if random.chance(0.3) {
+                bytes.append(random.pick([0x2F, 0x3A, 0x2E, 0x65, 0x45, 0x00, 0xB9, 0xBA, 0xFF, 0x80] as [UInt8]))
+            }
             let start = bytes.isEmpty ? 0 : Int.random(in: 0...bytes.count, using: &random)
             var expected = start
             while expected < bytes.count, (0x30...0x39).contains(bytes[expected]) { expected += 1 }
@@ -523,7 +610,9 @@ struct FastPathAlgorithmTests {
         var kept: [(object: InlineBytesHolder, expected: [UInt8])] = []
         for _ in 0..<200 {
             let room = random.chance(0.1) ? 0 : Int.random(in: 0...2_000, using: &random)
-            let bytes = (0..<Int.random(in: 0...room, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let bytes = (0..<Int.random(in: 0...room, using: &random)).map { _ in
+                UInt8.random(in: 0...255, using: &random)
+            }
             var plain: [UInt8] = []
             plain.reserveCapacity(room)
             // Half the time in two parts, split anywhere (at either end too).
@@ -534,7 +623,8 @@ struct FastPathAlgorithmTests {
                     plain.append(byte)
                 }
             }
-            let object = InlineBytes.make(InlineBytesHolder.self, capacity: room) { pointer -> (count: Int, split: Int) in
+            let object = InlineBytes.make(InlineBytesHolder.self, capacity: room) {
+                pointer -> (count: Int, split: Int) in
                 write(pointer)
                 return (bytes.count, split ?? bytes.count)
             }
@@ -543,7 +633,10 @@ struct FastPathAlgorithmTests {
                 let (first, second) = InlineBytes.parts(of: object)
                 let cut = split ?? plain.count
                 #expect(Array(first) + Array(second) == plain, "seed \(seed): \(room) bytes of room")
-                #expect(Array(first) == Array(plain[..<cut]) && Array(second) == Array(plain[cut...]), "seed \(seed): split at \(cut)")
+                #expect(
+                    Array(first) == Array(plain[..<cut]) && Array(second) == Array(plain[cut...]),
+                    "seed \(seed): split at \(cut)"
+                )
             }
             if random.chance(0.5) { kept.append((object, plain)) }
             if random.chance(0.2), !kept.isEmpty { kept.remove(at: Int.random(in: 0..<kept.count, using: &random)) }

@@ -77,16 +77,23 @@ struct FastPathTests {
         var random = SeededGenerator(seed: seed)
         var names: [String] = []
         for _ in 0..<Int.random(in: 2...40, using: &random) {
-            let name = random.chance(0.3) ? random.hostileName(maximumLength: 60) : "Handler\(Int.random(in: 0...3, using: &random))"
+            let name =
+                random.chance(0.3)
+                ? random.hostileName(maximumLength: 60) : "Handler\(Int.random(in: 0...3, using: &random))"
             names.append(name)
             // The same characters stored apart, and a long one built by appending.
             if random.chance(0.3) { names.append(String(decoding: Array(name.utf8), as: UTF8.self)) }
-            if random.chance(0.2) { names.append(name + String(repeating: "x", count: Int.random(in: 0...30, using: &random))) }
+            if random.chance(0.2) {
+                names.append(name + String(repeating: "x", count: Int.random(in: 0...30, using: &random)))
+            }
         }
         for name in names {
             let identity = StringIdentity(of: name)
             let copy = name
-            #expect(identity.matches(copy) == (MemoryLayout<String>.size == 16), "seed \(seed): \(name.debugDescription)")
+            #expect(
+                identity.matches(copy) == (MemoryLayout<String>.size == 16),
+                "seed \(seed): \(name.debugDescription)"
+            )
             #expect(!StringIdentity.none.matches(name), "seed \(seed): \(name.debugDescription)")
             for other in names where identity.matches(other) {
                 #expect(other == name, "seed \(seed): \(name.debugDescription) matched \(other.debugDescription)")
@@ -104,7 +111,10 @@ struct FastPathTests {
         for step in 0..<Int.random(in: 1...400, using: &random) {
             switch Int.random(in: 0..<10, using: &random) {
             case 0..<5:
-                let value = (Int32.random(in: .min ... .max, using: &random), UInt64.random(in: 0 ... .max, using: &random), Bool.random(using: &random))
+                let value = (
+                    Int32.random(in: .min ... .max, using: &random), UInt64.random(in: 0 ... .max, using: &random),
+                    Bool.random(using: &random)
+                )
                 buffer.append(value)
                 plain.append(value)
             case 5..<7 where !plain.isEmpty:
@@ -116,7 +126,10 @@ struct FastPathTests {
             case 7..<9:
                 let popped = buffer.popLast()
                 let expected = plain.popLast()
-                #expect(popped?.0 == expected?.0 && popped?.1 == expected?.1 && popped?.2 == expected?.2, "seed \(seed), step \(step)")
+                #expect(
+                    popped?.0 == expected?.0 && popped?.1 == expected?.1 && popped?.2 == expected?.2,
+                    "seed \(seed), step \(step)"
+                )
             default:
                 if Int.random(in: 0..<8, using: &random) == 0 {
                     buffer.removeAll()
@@ -161,10 +174,12 @@ struct FastPathTests {
             var mineFromMutex: [UInt64] = []
             for _ in 0..<additions {
                 mine.append(counter.next())
-                mineFromMutex.append(reference.withLock { value in
-                    defer { value += 1 }
-                    return value
-                })
+                mineFromMutex.append(
+                    reference.withLock { value in
+                        defer { value += 1 }
+                        return value
+                    }
+                )
             }
             got.withLock { $0.append(mine) }
             fromMutex.withLock { $0.append(mineFromMutex) }
@@ -208,7 +223,10 @@ struct FastPathTests {
                     counters.second += step
                     counters.inside -= 1
                 }
-                reference.withLock { $0.first += step; $0.second += step }
+                reference.withLock {
+                    $0.first += step
+                    $0.second += step
+                }
             }
         }
         let expected = reference.withLock { $0 }

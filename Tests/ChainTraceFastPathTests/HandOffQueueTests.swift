@@ -58,11 +58,14 @@ struct HandOffQueueTests {
         func push() -> Bool {
             let before = reclaimed.count
             let pushedBefore = next
-            let accepted = queue.push(next, reclaiming: { element in
-                if let element { reclaimed.append(element) }
-                // Left in the slot half the time: the queue releases it then.
-                if element.map({ $0.isMultiple(of: 2) }) ?? false { element = nil }
-            })
+            let accepted = queue.push(
+                next,
+                reclaiming: { element in
+                    if let element { reclaimed.append(element) }
+                    // Left in the slot half the time: the queue releases it then.
+                    if element.map({ $0.isMultiple(of: 2) }) ?? false { element = nil }
+                }
+            )
             if accepted { next += 1 }
             // In step: one a push, more only when the push's slot still holds one not handed back (a whole ring
             // pushed since the last one handed back).
@@ -77,7 +80,8 @@ struct HandOffQueueTests {
             }
             #expect(
                 reclaimed == Array(finished.prefix(reclaimed.count)),
-                "seed \(seed): handed back \(reclaimed.suffix(3)) of \(finished.suffix(3))")
+                "seed \(seed): handed back \(reclaimed.suffix(3)) of \(finished.suffix(3))"
+            )
         }
         // The consumer catches up and the producer goes on: everything finished comes back.
         let target = finished.count + queue.capacity
@@ -123,7 +127,11 @@ struct HandOffQueueTests {
                 (releasedOnProducer, releasedElsewhere, self.producer) = (onProducer, elsewhere, producer)
             }
             deinit {
-                if ObjectIdentifier(Thread.current) == producer { releasedOnProducer.increment() } else { releasedElsewhere.increment() }
+                if ObjectIdentifier(Thread.current) == producer {
+                    releasedOnProducer.increment()
+                } else {
+                    releasedElsewhere.increment()
+                }
             }
         }
         let onProducer = PublishedCounter()

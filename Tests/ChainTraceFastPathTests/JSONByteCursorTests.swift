@@ -63,10 +63,12 @@ struct JSONByteCursorTests {
         plain.withUnsafeBufferPointer { buffer in
             var cursor = JSONByteCursor(bytes: buffer, names: NameTable())
             var seen: [String: String] = [:]
-            #expect(cursor.members { cursor, key in
-                seen[String(decoding: key.bytes, as: UTF8.self)] = cursor.string()
-                return true
-            })
+            #expect(
+                cursor.members { cursor, key in
+                    seen[String(decoding: key.bytes, as: UTF8.self)] = cursor.string()
+                    return true
+                }
+            )
             #expect(seen == ["a-long-key-name": "abcdefghijklmnopqrstu", "n": "x"])
         }
     }
@@ -96,7 +98,13 @@ struct JSONByteCursorTests {
                 text += String(Int.random(in: 1...9, using: &random)) + digits(integerDigits - 1)
             }
             if Bool.random(using: &random) {
-                text += "." + digits(Int.random(in: 1...20, using: &random), leadingZeros: Int.random(in: 0...3, using: &random) == 0 ? Int.random(in: 0...330, using: &random) : 0)
+                text +=
+                    "."
+                    + digits(
+                        Int.random(in: 1...20, using: &random),
+                        leadingZeros: Int.random(in: 0...3, using: &random) == 0
+                            ? Int.random(in: 0...330, using: &random) : 0
+                    )
             }
             if Int.random(in: 0..<4, using: &random) > 0 {
                 text += ["e", "E"].randomElement(using: &random)! + ["", "+", "-"].randomElement(using: &random)!
@@ -119,8 +127,10 @@ struct JSONByteCursorTests {
         // The edges themselves.
         for (text, finite) in [
             ("1e308", true), ("1.7976931348623157e308", true), ("1.7976931348623159e308", false), ("2e308", false),
-            ("10e307", true), ("0.1e309", true), ("0.001e311", true), ("0.0e999999999999999999", true), ("1e309", false),
-            ("1e-999999999999999999", true), ("0e0", true), ("-9e307", true), ("179769313486231580793e288", true), ("179769313486231580794e288", false),
+            ("10e307", true), ("0.1e309", true), ("0.001e311", true), ("0.0e999999999999999999", true),
+            ("1e309", false),
+            ("1e-999999999999999999", true), ("0e0", true), ("-9e307", true), ("179769313486231580793e288", true),
+            ("179769313486231580794e288", false),
         ] {
             let bytes = Array(text.utf8)
             bytes.withUnsafeBufferPointer { buffer in
@@ -140,7 +150,10 @@ struct JSONByteCursorTests {
             case 1: return random.pick(["true", "false", "null"])
             case 2, 3:
                 let parts = (0..<Int.random(in: 0...4, using: &random)).map { _ in
-                    random.pick(["plain", #"\""#, #"\\"#, #"\/"#, #"\n"#, #"\t"#, #"\u00e9"#, #"\ud83d\ude00"#, "é", "日本", "😀", " ", #"\uD800"#, #"\x"#])
+                    random.pick([
+                        "plain", #"\""#, #"\\"#, #"\/"#, #"\n"#, #"\t"#, #"\u00e9"#, #"\ud83d\ude00"#, "é", "日本", "😀",
+                        " ", #"\uD800"#, #"\x"#,
+                    ])
                 }
                 return "\"" + parts.joined() + "\""
             case 4: return random.pick(["\"a\"", "\"\"", "\"key\""])
@@ -148,22 +161,35 @@ struct JSONByteCursorTests {
                 let elements = (0..<Int.random(in: 0...4, using: &random)).map { _ in value(depth + 1) }
                 return "[" + elements.joined(separator: random.pick([",", ", "])) + "]"
             default:
-                var keys = (0..<Int.random(in: 0...5, using: &random)).map { _ in random.pick(["a", "b", "c", "dd", "a-long-key-name"]) }
+                var keys = (0..<Int.random(in: 0...5, using: &random)).map { _ in
+                    random.pick(["a", "b", "c", "dd", "a-long-key-name"])
+                }
                 if keys.count > 1, random.chance(0.3) {
                     keys[1] = keys[0]
                 } else {
                     // Each key once, in the order drawn (a `Set`'s order changes from run to run).
                     keys = keys.enumerated().filter { keys.firstIndex(of: $0.element) == $0.offset }.map(\.element)
                 }
-                return "{" + keys.map { "\"\($0)\"" + random.pick([":", " : "]) + value(depth + 1) }.joined(separator: ",") + "}"
+                return "{"
+                    + keys.map { "\"\($0)\"" + random.pick([":", " : "]) + value(depth + 1) }.joined(separator: ",")
+                    + "}"
             }
         }
         var bytes = Array(value(0).utf8)
         if random.chance(0.5) {
             for _ in 0..<Int.random(in: 1...2, using: &random) {
-                let byte = random.pick([0x80, 0xBF, 0xC0, 0xC2, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF, 0x00, 0x1F, 0x22, 0x5C, 0x5D, 0x7D, 0x2C] as [UInt8])
+                let byte = random.pick(
+                    [
+                        0x80, 0xBF, 0xC0, 0xC2, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF, 0x00, 0x1F, 0x22, 0x5C, 0x5D, 0x7D,
+                        0x2C,
+                    ] as [UInt8]
+                )
                 let place = Int.random(in: 0...bytes.count, using: &random)
-                if random.chance(0.5), place < bytes.count { bytes[place] = byte } else { bytes.insert(byte, at: place) }
+                if random.chance(0.5), place < bytes.count {
+                    bytes[place] = byte
+                } else {
+                    bytes.insert(byte, at: place)
+                }
             }
         }
         return bytes
@@ -174,7 +200,9 @@ struct JSONByteCursorTests {
     static func keysArePlain(_ value: JSONValue) -> Bool {
         switch value {
         case .object(let members):
-            members.allSatisfy { key, value in key.allSatisfy { $0 == "-" || ("a"..."z").contains($0) } && keysArePlain(value) }
+            members.allSatisfy { key, value in
+                key.allSatisfy { $0 == "-" || ("a"..."z").contains($0) } && keysArePlain(value)
+            }
         case .array(let elements): elements.allSatisfy(keysArePlain)
         default: true
         }
@@ -192,7 +220,10 @@ struct JSONByteCursorTests {
                 var cursor = JSONByteCursor(bytes: buffer, names: NameTable())
                 let skipped = cursor.skipValue() && cursor.index == buffer.count
                 let mustSkip = parsed.map(Self.keysArePlain) ?? false
-                #expect(skipped == (parsed != nil) || (!skipped && !mustSkip), "seed \(seed): \(String(decoding: bytes, as: UTF8.self)) \(bytes)")
+                #expect(
+                    skipped == (parsed != nil) || (!skipped && !mustSkip),
+                    "seed \(seed): \(String(decoding: bytes, as: UTF8.self)) \(bytes)"
+                )
             }
         }
     }
@@ -222,14 +253,18 @@ struct JSONByteCursorTests {
             text += "{" + (0..<width).map { "\"w\($0)\":\($0)" }.joined(separator: ",") + "}"
             text += closers.reversed().joined()
             let bytes = Array(text.utf8)
-            let parsed = bytes.withUnsafeBufferPointer { buffer in try? JSONParser.parse(buffer, enclosingDepth: enclosing) }
+            let parsed = bytes.withUnsafeBufferPointer { buffer in
+                try? JSONParser.parse(buffer, enclosingDepth: enclosing)
+            }
             bytes.withUnsafeBufferPointer { buffer in
                 var cursor = JSONByteCursor(bytes: buffer, names: NameTable())
                 cursor.depth = enclosing
                 let skipped = cursor.skipValue() && cursor.index == buffer.count
                 let summary = "seed \(seed): \(levels) levels from \(enclosing), \(width) wide"
                 if skipped { #expect(parsed != nil, "\(summary)") }
-                let fits = levels + 2 <= JSONByteCursor.maximumOpenContainers && levels * 2 + width <= JSONByteCursor.maximumOpenKeys
+                let fits =
+                    levels + 2 <= JSONByteCursor.maximumOpenContainers
+                    && levels * 2 + width <= JSONByteCursor.maximumOpenKeys
                     && width <= JSONByteCursor.maximumFastMembers
                 if parsed != nil, fits { #expect(skipped, "\(summary)") }
             }

@@ -17,14 +17,17 @@ struct AtomicOutputPropertyTests {
         let path = directory.appendingPathComponent("out.bin").path
         var onDisk: [UInt8]? = nil
         if random.chance(0.5) {
-            onDisk = (0..<Int.random(in: 0...100, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            onDisk = (0..<Int.random(in: 0...100, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random)
+            }
             try Data(onDisk!).write(to: URL(fileURLWithPath: path))
         }
         for _ in 0..<Int.random(in: 1...4, using: &random) {
             let file = try AtomicOutputFile(path: path)
             var expected: [UInt8] = []
             for _ in 0..<Int.random(in: 0...5, using: &random) {
-                let chunk = (0..<Int.random(in: 0...5_000, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+                let chunk = (0..<Int.random(in: 0...5_000, using: &random)).map { _ in
+                    UInt8.random(in: 0...255, using: &random)
+                }
                 if random.chance(0.3) {
                     try file.write(chunk)
                     expected = chunk
@@ -43,7 +46,10 @@ struct AtomicOutputPropertyTests {
                 break  // abandoned: dropped without a word
             }
             let current = FileManager.default.contents(atPath: path).map { [UInt8]($0) }
-            #expect(current == onDisk, "seed \(seed): \(current?.count ?? -1) bytes on disk, expected \(onDisk?.count ?? -1)")
+            #expect(
+                current == onDisk,
+                "seed \(seed): \(current?.count ?? -1) bytes on disk, expected \(onDisk?.count ?? -1)"
+            )
         }
         let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != "out.bin" }
         #expect(left.isEmpty, "seed \(seed): left behind \(left)")
@@ -63,12 +69,19 @@ struct AtomicOutputPropertyTests {
         }
         // Each of the three paths holds one writer's bytes whole: one value, at one of the sizes written to it.
         for name in 0..<3 {
-            let bytes = FileManager.default.contents(atPath: directory.appendingPathComponent("f\(name).bin").path).map { [UInt8]($0) } ?? []
+            let bytes =
+                FileManager.default.contents(atPath: directory.appendingPathComponent("f\(name).bin").path).map {
+                    [UInt8]($0)
+                } ?? []
             let writers = sizes.indices.filter { $0 % 3 == name }
-            let whole = writers.contains { writer in bytes.count == sizes[writer] && bytes.allSatisfy { $0 == UInt8(writer) } }
+            let whole = writers.contains { writer in
+                bytes.count == sizes[writer] && bytes.allSatisfy { $0 == UInt8(writer) }
+            }
             #expect(whole, "seed \(seed): f\(name) holds \(bytes.count) bytes, no writer's whole output")
         }
-        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasSuffix(".bin") || $0.hasPrefix(".") }
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            !$0.hasSuffix(".bin") || $0.hasPrefix(".")
+        }
         #expect(left.isEmpty, "seed \(seed): left behind \(left)")
     }
 
@@ -106,7 +119,9 @@ struct AtomicOutputPropertyTests {
             #expect(mkfifo(real, 0o600) == 0)
             try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: real)
         }
-        let count = random.chance(0.3) ? Int.random(in: 1_000_000...3_000_000, using: &random) : Int.random(in: 0...5_000, using: &random)
+        let count =
+            random.chance(0.3)
+            ? Int.random(in: 1_000_000...3_000_000, using: &random) : Int.random(in: 0...5_000, using: &random)
         let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed % 7)) }
         // A pipe is read on its own thread while the file is committed into it.
         let pipePath = target == .linkToPipe ? real : path
@@ -128,7 +143,10 @@ struct AtomicOutputPropertyTests {
             #expect(readerDone.wait(timeout: .now() + 60) == .success, "seed \(seed): nothing reached the pipe")
             written = received.value ?? Data()
             var status = stat()
-            #expect(stat(pipePath, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "seed \(seed): the pipe was replaced")
+            #expect(
+                stat(pipePath, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO,
+                "seed \(seed): the pipe was replaced"
+            )
         case .linkToFile, .linkToNothing:
             written = try Data(contentsOf: URL(fileURLWithPath: real))
         case .nothing, .file:
@@ -136,7 +154,10 @@ struct AtomicOutputPropertyTests {
         }
         if target == .linkToFile || target == .linkToNothing || target == .linkToPipe {
             var status = stat()
-            #expect(lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK, "seed \(seed): the link was replaced")
+            #expect(
+                lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK,
+                "seed \(seed): the link was replaced"
+            )
         }
         if compressed {
             let archive = temporary.appendingPathComponent("received.gz").path
@@ -146,7 +167,9 @@ struct AtomicOutputPropertyTests {
         }
         #expect(written == Data(bytes), "seed \(seed), \(target), compressed \(compressed), \(count) bytes")
         for place in [directory, temporary] {
-            let left = try FileManager.default.contentsOfDirectory(atPath: place.path).filter { $0.contains(".partial-") }
+            let left = try FileManager.default.contentsOfDirectory(atPath: place.path).filter {
+                $0.contains(".partial-")
+            }
             #expect(left.isEmpty, "seed \(seed): left \(left) in \(place.path)")
         }
     }

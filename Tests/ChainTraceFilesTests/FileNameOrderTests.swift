@@ -17,7 +17,8 @@ struct FileNameOrderTests {
         static func < (a: Part, b: Part) -> Bool {
             switch (a, b) {
             case (.byte(let x), .byte(let y)): return x < y
-            case (.number(let x), .number(let y)): return x.count != y.count ? x.count < y.count : x.lexicographicallyPrecedes(y)
+            case (.number(let x), .number(let y)):
+                return x.count != y.count ? x.count < y.count : x.lexicographicallyPrecedes(y)
             // Digits lie together in ASCII: a byte that is no digit is below or above all of them.
             case (.byte(let x), .number): return x < UInt8(ascii: "0")
             case (.number, .byte(let y)): return y > UInt8(ascii: "9")
@@ -52,7 +53,9 @@ struct FileNameOrderTests {
     static func name(_ random: inout SeededGenerator) -> String {
         (0..<Int.random(in: 0...6, using: &random)).map { _ in
             switch Int.random(in: 0..<5, using: &random) {
-            case 0: String(repeating: "0", count: Int.random(in: 0...2, using: &random)) + String(Int.random(in: 0...12_000, using: &random))
+            case 0:
+                String(repeating: "0", count: Int.random(in: 0...2, using: &random))
+                    + String(Int.random(in: 0...12_000, using: &random))
             case 1: String(repeating: "9", count: Int.random(in: 18...24, using: &random))
             case 2: random.pick(["traces", "a", "b", "-", ".", ".jsonl", ".gz", "_"])
             case 3: random.pick(["é", "ü", "日志", "~", " "])
@@ -75,10 +78,15 @@ struct FileNameOrderTests {
         var random = SeededGenerator(seed: seed)
         for _ in 0..<200 {
             // Names close to one another: drawn from a few parts, so that ties and near-ties are common.
-            let names = (0..<3).map { _ in random.pick(["a", "a0", "a00", "a1", "a01", "a10", "a9", "b", ""]) + random.pick(["", "1", "01", ".jsonl"]) }
+            let names = (0..<3).map { _ in
+                random.pick(["a", "a0", "a00", "a1", "a01", "a10", "a9", "b", ""])
+                    + random.pick(["", "1", "01", ".jsonl"])
+            }
             let (a, b, c) = (names[0], names[1], names[2])
             #expect(!FileNameOrder.precedes(a, a), "seed \(seed): '\(a)'")
-            if a != b { #expect(FileNameOrder.precedes(a, b) != FileNameOrder.precedes(b, a), "seed \(seed): '\(a)', '\(b)'") }
+            if a != b {
+                #expect(FileNameOrder.precedes(a, b) != FileNameOrder.precedes(b, a), "seed \(seed): '\(a)', '\(b)'")
+            }
             if FileNameOrder.precedes(a, b), FileNameOrder.precedes(b, c) {
                 #expect(FileNameOrder.precedes(a, c), "seed \(seed): '\(a)' < '\(b)' < '\(c)'")
             }

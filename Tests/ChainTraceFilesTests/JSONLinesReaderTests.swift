@@ -47,7 +47,11 @@ struct JSONLinesReaderTests {
         var text = ""
         for index in 0..<6_000 {
             // Mostly short lines, now and then a long one, once one of 1.5 MB.
-            let length = index == 2_500 ? 1_500_000 : index % 97 == 0 ? Int.random(in: 1_000...90_000, using: &generator) : Int.random(in: 0...120, using: &generator)
+            let length =
+                index == 2_500
+                ? 1_500_000
+                : index % 97 == 0
+                    ? Int.random(in: 1_000...90_000, using: &generator) : Int.random(in: 0...120, using: &generator)
             let value = "v\(index)-" + String(repeating: "x", count: length)
             expected.append(value)
             text += "\"\(value)\"" + (index % 5 == 0 ? "\r\n" : "\n")
@@ -63,7 +67,10 @@ struct JSONLinesReaderTests {
         var read: [String] = []
         var lines: [Int] = []
         while let (line, value) = try reader.next() {
-            guard case .string(let string) = value else { Issue.record("line \(line) is not a string"); return }
+            guard case .string(let string) = value else {
+                Issue.record("line \(line) is not a string")
+                return
+            }
             read.append(string)
             lines.append(line)
         }

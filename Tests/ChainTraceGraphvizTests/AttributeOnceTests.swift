@@ -21,19 +21,35 @@ struct AttributeOnceTests {
         var random = SeededGenerator(seed: seed)
         let defined = (0..<Int.random(in: 1...5, using: &random)).map { "D\($0)" }
         let graph = ChainGraph(
-            name: "c", handlers: defined.map { ChainGraph.Handler(name: $0) },
-            links: zip(defined, defined.dropFirst()).map { ChainGraph.Link(from: $0, to: $1) }, entries: [defined[0]])
+            name: "c",
+            handlers: defined.map { ChainGraph.Handler(name: $0) },
+            links: zip(defined, defined.dropFirst()).map { ChainGraph.Link(from: $0, to: $1) },
+            entries: [defined[0]]
+        )
         let logOnly = (0..<Int.random(in: 1...3, using: &random)).map { "L\($0)" }
         func trace(_ index: Int) -> Trace {
             let path = Array((defined + logOnly).shuffled(using: &random).prefix(Int.random(in: 1...6, using: &random)))
             let hops = path.enumerated().map { position, name in
                 // Some hops far slower than the rest, so the rule flags their handlers.
                 let time = UInt64(random.chance(0.2) ? 50_000_000 : Int.random(in: 100...2_000, using: &random))
-                return Hop(handler: name, position: position, decision: position == path.count - 1 ? .accepted : .passed,
-                           inclusiveDuration: time, selfDuration: time)
+                return Hop(
+                    handler: name,
+                    position: position,
+                    decision: position == path.count - 1 ? .accepted : .passed,
+                    inclusiveDuration: time,
+                    selfDuration: time
+                )
             }
-            return Trace(id: UInt64(index), commandKind: "K", commandID: "c\(index)", entry: path[0], chain: "c", hops: hops,
-                         outcome: .accepted(by: path.last!), duration: 1)
+            return Trace(
+                id: UInt64(index),
+                commandKind: "K",
+                commandID: "c\(index)",
+                entry: path[0],
+                chain: "c",
+                hops: hops,
+                outcome: .accepted(by: path.last!),
+                duration: 1
+            )
         }
         let before = (0..<20).map(trace)
         let after = (0..<20).map(trace)

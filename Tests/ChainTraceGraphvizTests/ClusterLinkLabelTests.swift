@@ -28,8 +28,11 @@ struct ClusterLinkLabelTests {
         }
         let line = names + (hasRegistry ? ["R"] : [])
         let graph = ChainGraph(
-            name: "c", handlers: handlers, links: zip(line, line.dropFirst()).map { ChainGraph.Link(from: $0, to: $1) },
-            entries: [line[0]])
+            name: "c",
+            handlers: handlers,
+            links: zip(line, line.dropFirst()).map { ChainGraph.Link(from: $0, to: $1) },
+            entries: [line[0]]
+        )
         // Paths that loop back (a chain relinked into a circle) and pass through the registry's members.
         func trace(_ index: Int) -> Trace {
             var path: [String] = []
@@ -39,8 +42,16 @@ struct ClusterLinkLabelTests {
             let hops = path.enumerated().map { position, name in
                 Hop(handler: name, position: position, decision: .passed, inclusiveDuration: 100, selfDuration: 100)
             }
-            return Trace(id: UInt64(index), commandKind: "K", commandID: "c\(index)", entry: path[0], chain: "c", hops: hops,
-                         outcome: .fellOffTheEnd, duration: 1)
+            return Trace(
+                id: UInt64(index),
+                commandKind: "K",
+                commandID: "c\(index)",
+                entry: path[0],
+                chain: "c",
+                hops: hops,
+                outcome: .fellOffTheEnd,
+                duration: 1
+            )
         }
         let before = (0..<15).map(trace)
         let after = (0..<15).map(trace)
@@ -48,13 +59,20 @@ struct ClusterLinkLabelTests {
         let diagrams = [
             ChainDiagram.path(before[0], over: graph, options: options),
             ChainDiagram.profile(ChainProfile(before), over: graph, options: options),
-            ChainDiagram.profile(ChainProfile(before), over: ChainGraph(profile: ChainProfile(before)), options: options),
+            ChainDiagram.profile(
+                ChainProfile(before),
+                over: ChainGraph(profile: ChainProfile(before)),
+                options: options
+            ),
             ChainDiagram.diff(before: ChainProfile(before), after: ChainProfile(after), over: graph, options: options),
         ]
         for dot in diagrams {
             let (inside, outside) = Self.labels(dot)
             let clustered = dot.subgraphs.contains { $0.id.hasPrefix("cluster") }
-            #expect(clustered ? inside == 0 : outside == 0, "seed \(seed): \(inside) labels, \(outside) xlabels\n\(dot.text)")
+            #expect(
+                clustered ? inside == 0 : outside == 0,
+                "seed \(seed): \(inside) labels, \(outside) xlabels\n\(dot.text)"
+            )
             _ = try GraphvizRenderer.render(dot.text, as: .svg)
         }
     }

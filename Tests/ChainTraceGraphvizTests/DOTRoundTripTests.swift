@@ -12,7 +12,9 @@ struct DOTRoundTripTests {
     /// An HTML-like label's text as Graphviz shows it: the entities and line breaks ``DOTText/html(_:)`` writes.
     static func unescapeHTML(_ text: String) -> String {
         var out = text.replacingAll("<br/>", with: "\n")
-        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&#91;", "["), ("&#93;", "]")] {
+        for (entity, character) in [
+            ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&#91;", "["), ("&#93;", "]"),
+        ] {
             out = out.replacingAll(entity, with: character)
         }
         return out.replacingAll("&amp;", with: "&")
@@ -69,8 +71,14 @@ struct DOTRoundTripTests {
                 }
                 let label = Self.attribute(UnsafeMutableRawPointer(node), "label") ?? ""
                 let tooltip = Self.attribute(UnsafeMutableRawPointer(node), "tooltip") ?? ""
-                #expect(Self.unescapeHTML(label) == DOTText.displayed(name), "seed \(seed): label of \(name.debugDescription)")
-                #expect(Self.unescapeQuoted(tooltip) == DOTText.displayed(name), "seed \(seed): tooltip of \(name.debugDescription)")
+                #expect(
+                    Self.unescapeHTML(label) == DOTText.displayed(name),
+                    "seed \(seed): label of \(name.debugDescription)"
+                )
+                #expect(
+                    Self.unescapeQuoted(tooltip) == DOTText.displayed(name),
+                    "seed \(seed): tooltip of \(name.debugDescription)"
+                )
             }
         }
         // And Graphviz lays it out and draws it with no error (an error would throw).

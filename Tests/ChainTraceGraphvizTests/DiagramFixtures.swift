@@ -1,8 +1,8 @@
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
-import ChainTraceTraceLog
 import ChainTraceGraphviz
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -13,7 +13,9 @@ enum DiagramFixtures {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
     static func path(_ name: String) -> String {
-        directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Docs/examples/\(name)").path
+        directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+            "Docs/examples/\(name)"
+        ).path
     }
 
     static func definition() throws -> ChainDefinition { try ChainDefinition.load(path: path("editor.chain.json")) }
@@ -41,12 +43,14 @@ enum DiagramFixtures {
         guard text != expected else { return }
         let actualLines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
-        let first = zip(actualLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        let first =
+            zip(actualLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
             ?? min(actualLines.count, expectedLines.count)
         let expectedLine = first < expectedLines.count ? String(expectedLines[first]) : "<end>"
         let actualLine = first < actualLines.count ? String(actualLines[first]) : "<end>"
         Issue.record(
             "\(name) differs at line \(first + 1)\n  expected: \(expectedLine)\n    actual: \(actualLine)\n(set CHAINTRACE_UPDATE_GOLDEN=1 to accept)",
-            sourceLocation: sourceLocation)
+            sourceLocation: sourceLocation
+        )
     }
 }

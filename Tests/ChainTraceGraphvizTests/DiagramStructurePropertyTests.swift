@@ -2,8 +2,8 @@ import CGraphviz
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
-import ChainTraceJSON
 import ChainTraceGraphviz
+import ChainTraceJSON
 import ChainTraceTestSupport
 import Foundation
 import Testing
@@ -53,7 +53,10 @@ struct DiagramStructurePropertyTests {
             Issue.record("seed \(seed): libcgraph could not read the structure")
             return
         }
-        #expect(read.nodes.sorted() == names.sorted(), "seed \(seed): nodes \(read.nodes.sorted()) vs \(names.sorted())")
+        #expect(
+            read.nodes.sorted() == names.sorted(),
+            "seed \(seed): nodes \(read.nodes.sorted()) vs \(names.sorted())"
+        )
         for link in graph.links {
             #expect(read.edges.contains([link.from, link.to]), "seed \(seed): no edge \(link.from) → \(link.to)")
         }
@@ -61,8 +64,14 @@ struct DiagramStructurePropertyTests {
 
         // Replay commands into a log, then draw its profile, one path, and the diff with a second run.
         let commands = (0..<20).map { index in
-            JSONCommand(kind: random.pick(["Tap", "Swipe", "Coin"]), id: "c\(index)",
-                        fields: ["size": .string(random.pick(["S", "M"])), "weight": .integer(Int64.random(in: 1...9, using: &random))])
+            JSONCommand(
+                kind: random.pick(["Tap", "Swipe", "Coin"]),
+                id: "c\(index)",
+                fields: [
+                    "size": .string(random.pick(["S", "M"])),
+                    "weight": .integer(Int64.random(in: 1...9, using: &random)),
+                ]
+            )
         }
         let chain = try definition.makeChain(unknownTypes: .modelFromRules)
         func run() -> [Trace] {
@@ -71,7 +80,8 @@ struct DiagramStructurePropertyTests {
             for command in commands { _ = try? chain.send(command) }
             return sink.traces
         }
-        let before = run(), after = run()
+        let before = run()
+        let after = run()
         let profile = ChainProfile(before)
         for dot in [
             ChainDiagram.profile(profile, over: graph).text,
@@ -95,8 +105,15 @@ struct DiagramCuttingPropertyTests {
         let count = Int.random(in: 3...14, using: &random)
         let names = (0..<count).map { "H\($0)" }
         var links: [ChainGraph.Link] = []
-        for index in 1..<count { links.append(ChainGraph.Link(from: names[Int.random(in: 0..<index, using: &random)], to: names[index])) }
-        let graph = ChainGraph(name: "cut", handlers: names.map { ChainGraph.Handler(name: $0) }, links: links, entries: [names[0]])
+        for index in 1..<count {
+            links.append(ChainGraph.Link(from: names[Int.random(in: 0..<index, using: &random)], to: names[index]))
+        }
+        let graph = ChainGraph(
+            name: "cut",
+            handlers: names.map { ChainGraph.Handler(name: $0) },
+            links: links,
+            entries: [names[0]]
+        )
         let all = Set(names)
 
         let focus = Array(names.shuffled(using: &random).prefix(Int.random(in: 0...2, using: &random)))
@@ -110,10 +127,15 @@ struct DiagramCuttingPropertyTests {
         var expected = all.subtracting(ignore)
         if !focus.isEmpty {
             var kept = Set(focus)
-            for link in links where focus.contains(link.from) || focus.contains(link.to) { kept.formUnion([link.from, link.to]) }
+            for link in links where focus.contains(link.from) || focus.contains(link.to) {
+                kept.formUnion([link.from, link.to])
+            }
             expected.formIntersection(kept)
         }
-        #expect(Set(read.nodes) == expected, "seed \(seed): focus \(focus), ignore \(ignore): drew \(read.nodes.sorted()), expected \(expected.sorted())")
+        #expect(
+            Set(read.nodes) == expected,
+            "seed \(seed): focus \(focus), ignore \(ignore): drew \(read.nodes.sorted()), expected \(expected.sorted())"
+        )
         // Every edge joins two drawn handlers, and a drawn handler's drawn child is joined to it.
         for edge in read.edges { #expect(expected.contains(edge[0]) && expected.contains(edge[1]), "seed \(seed)") }
         for link in links where expected.contains(link.from) && expected.contains(link.to) {
@@ -121,14 +143,34 @@ struct DiagramCuttingPropertyTests {
         }
 
         // A profile with more handlers than the maximum draws the hottest ones.
-        let selfTimes = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, UInt64(($0 * 7_919) % 1_000 + 1)) })
+        let selfTimes = Dictionary(
+            uniqueKeysWithValues: names.enumerated().map { ($1, UInt64(($0 * 7_919) % 1_000 + 1)) }
+        )
         let traces = names.map { name in
-            Trace(id: 0, commandKind: "K", entry: name, chain: "cut",
-                  hops: [Hop(handler: name, position: 0, decision: .passed, inclusiveDuration: selfTimes[name]!, selfDuration: selfTimes[name]!)],
-                  outcome: .fellOffTheEnd, duration: selfTimes[name]!)
+            Trace(
+                id: 0,
+                commandKind: "K",
+                entry: name,
+                chain: "cut",
+                hops: [
+                    Hop(
+                        handler: name,
+                        position: 0,
+                        decision: .passed,
+                        inclusiveDuration: selfTimes[name]!,
+                        selfDuration: selfTimes[name]!
+                    )
+                ],
+                outcome: .fellOffTheEnd,
+                duration: selfTimes[name]!
+            )
         }
         let maximum = Int.random(in: 1...count, using: &random)
-        let profileDOT = ChainDiagram.profile(ChainProfile(traces), over: graph, options: DiagramOptions(rowLength: 1_000, maximumHandlers: maximum)).text
+        let profileDOT = ChainDiagram.profile(
+            ChainProfile(traces),
+            over: graph,
+            options: DiagramOptions(rowLength: 1_000, maximumHandlers: maximum)
+        ).text
         let hottest = Set(names.sorted { selfTimes[$0]! > selfTimes[$1]! }.prefix(maximum))
         let profileRead = DiagramStructurePropertyTests.read(profileDOT, names: all)
         #expect(profileRead.map { Set($0.nodes) } == hottest, "seed \(seed): max \(maximum)")
@@ -149,9 +191,16 @@ struct ConcurrentRenderingTests {
         let sink = InMemoryTraceSink()
         chain.recorder = Recorder(sink: sink)
         for index in 0..<15 {
-            _ = try? chain.send(JSONCommand(
-                kind: random.pick(["Tap", "Swipe", "Coin"]), id: "c\(index)",
-                fields: ["size": .string(random.pick(["S", "M"])), "weight": .integer(Int64.random(in: 1...9, using: &random))]))
+            _ = try? chain.send(
+                JSONCommand(
+                    kind: random.pick(["Tap", "Swipe", "Coin"]),
+                    id: "c\(index)",
+                    fields: [
+                        "size": .string(random.pick(["S", "M"])),
+                        "weight": .integer(Int64.random(in: 1...9, using: &random)),
+                    ]
+                )
+            )
         }
         return (ChainGraph(definition: definition), sink.traces, definition)
     }
@@ -170,10 +219,15 @@ struct ConcurrentRenderingTests {
         let parallel = LockedOutputs(count: jobs.count)
         DispatchQueue.concurrentPerform(iterations: jobs.count * 2) { index in
             let job = jobs[index % jobs.count]
-            if let bytes = try? GraphvizRenderer.render(job.0, as: job.1).bytes { parallel.set(index % jobs.count, bytes) }
+            if let bytes = try? GraphvizRenderer.render(job.0, as: job.1).bytes {
+                parallel.set(index % jobs.count, bytes)
+            }
         }
         for index in jobs.indices {
-            #expect(parallel.get(index) == serial[index], "seed \(seed): job \(index) (\(jobs[index].1)) differs when rendered in parallel")
+            #expect(
+                parallel.get(index) == serial[index],
+                "seed \(seed): job \(index) (\(jobs[index].1)) differs when rendered in parallel"
+            )
         }
     }
 
@@ -183,20 +237,30 @@ struct ConcurrentRenderingTests {
         let (graph, traces, definition) = try Self.graphAndTraces(&random)
         for trace in traces.prefix(5) {
             let dot = ChainDiagram.path(trace, over: graph).text
-            #expect(dot.contains("fell off the end") == (trace.outcome == .fellOffTheEnd) || trace.hops.isEmpty, "seed \(seed): \(trace.outcome)")
+            #expect(
+                dot.contains("fell off the end") == (trace.outcome == .fellOffTheEnd) || trace.hops.isEmpty,
+                "seed \(seed): \(trace.outcome)"
+            )
             if case .failed(_, let error) = trace.outcome {
                 #expect(dot.contains("error: \(DOTText.html(error))"), "seed \(seed): the error is not shown")
             }
         }
         let rule = try SlowHandlerRule.parse(random.pick(["share>20%", "p95>1us", "2x-median"]))
         let profile = ChainProfile(traces)
-        let dot = ChainDiagram.profile(profile, over: graph, options: DiagramOptions(maximumHandlers: nil, slowRule: rule)).text
+        let dot = ChainDiagram.profile(
+            profile,
+            over: graph,
+            options: DiagramOptions(maximumHandlers: nil, slowRule: rule)
+        ).text
         // The diagram holds handlers to the budgets the chain gives them, as a profile declaring them does: a
         // handler whose slowest hops went over a 250 ns budget (a slow or sanitized run) is flagged by both.
         var budgeted = profile
         budgeted.declareBudgets(of: definition)
         let flagged = rule.flags(in: budgeted)
-        #expect(dot.components(separatedBy: "<b>slow:</b>").count - 1 == flagged.count, "seed \(seed): \(flagged.map(\.handler))")
+        #expect(
+            dot.components(separatedBy: "<b>slow:</b>").count - 1 == flagged.count,
+            "seed \(seed): \(flagged.map(\.handler))"
+        )
         #expect(dot.contains("no handler is slow by this rule") == flagged.isEmpty, "seed \(seed)")
     }
 }
@@ -239,7 +303,9 @@ struct RowFoldingTests {
             } else if inside, trimmed == "}" {
                 inside = false
             } else if inside, !trimmed.hasPrefix("rank") {
-                rows[rows.count - 1] += trimmed.split(separator: ";").map { $0.trimmingCharacters() }.filter { !$0.isEmpty }
+                rows[rows.count - 1] += trimmed.split(separator: ";").map { $0.trimmingCharacters() }.filter {
+                    !$0.isEmpty
+                }
             }
         }
         return rows
@@ -252,8 +318,11 @@ struct RowFoldingTests {
         let length = Int.random(in: 2...12, using: &random)
         let names = (0..<count).map { "S\($0)" }
         let graph = ChainGraph(
-            name: "line", handlers: names.map { ChainGraph.Handler(name: $0) },
-            links: zip(names, names.dropFirst()).map { ChainGraph.Link(from: $0, to: $1) }, entries: [names[0]])
+            name: "line",
+            handlers: names.map { ChainGraph.Handler(name: $0) },
+            links: zip(names, names.dropFirst()).map { ChainGraph.Link(from: $0, to: $1) },
+            entries: [names[0]]
+        )
         let dot = ChainDiagram.structure(graph, options: DiagramOptions(rowLength: length, maximumHandlers: nil)).text
         let rows = Self.rows(in: dot)
         // A chain that fits in one row is drawn as it is, unfolded.
@@ -261,11 +330,20 @@ struct RowFoldingTests {
             #expect(rows.count <= 1, "seed \(seed): \(rows)")
             return
         }
-        #expect(rows.allSatisfy { !$0.isEmpty && $0.count <= length }, "seed \(seed): rows of \(rows.map(\.count)) for length \(length)")
+        #expect(
+            rows.allSatisfy { !$0.isEmpty && $0.count <= length },
+            "seed \(seed): rows of \(rows.map(\.count)) for length \(length)"
+        )
         #expect(rows.flatMap { $0 } == (0..<count).map { "h\($0)" }, "seed \(seed): \(rows)")
-        #expect(rows.count == (count + length - 1) / length, "seed \(seed): \(rows.count) rows of \(count) at \(length)")
+        #expect(
+            rows.count == (count + length - 1) / length,
+            "seed \(seed): \(rows.count) rows of \(count) at \(length)"
+        )
         for (row, next) in zip(rows, rows.dropFirst()) {
-            #expect(dot.contains("\(row[0]) -> \(next[0]) [style=\"invis\""), "seed \(seed): row \(next[0]) does not start under \(row[0])")
+            #expect(
+                dot.contains("\(row[0]) -> \(next[0]) [style=\"invis\""),
+                "seed \(seed): row \(next[0]) does not start under \(row[0])"
+            )
         }
         _ = try GraphvizRenderer.render(dot, as: .svg)
     }

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Handler names, reasons and errors are user text: whatever they hold, the DOT stays valid and the SVG inert.
@@ -23,12 +23,25 @@ struct EscapingTests {
         let links = zip(names, names.dropFirst()).map { ChainGraph.Link(from: $0, to: $1) }
         let graph = ChainGraph(name: "<chain \"x\">", handlers: handlers, links: links, entries: [names[0]])
         let hops = names.prefix(4).enumerated().map { index, name in
-            Hop(handler: name, position: index, decision: index == 3 ? .failed : .passed, reason: index == 1 ? "<b>why</b> & \"how\"" : nil,
-                inclusiveDuration: 1_000, selfDuration: 500)
+            Hop(
+                handler: name,
+                position: index,
+                decision: index == 3 ? .failed : .passed,
+                reason: index == 1 ? "<b>why</b> & \"how\"" : nil,
+                inclusiveDuration: 1_000,
+                selfDuration: 500
+            )
         }
         let trace = Trace(
-            id: 1, commandKind: "Kind<script>", commandID: "id\"&", entry: names[0], chain: "<chain \"x\">", hops: hops,
-            outcome: .failed(at: names[3], error: "</font><script>boom</script>"), duration: 2_000)
+            id: 1,
+            commandKind: "Kind<script>",
+            commandID: "id\"&",
+            entry: names[0],
+            chain: "<chain \"x\">",
+            hops: hops,
+            outcome: .failed(at: names[3], error: "</font><script>boom</script>"),
+            duration: 2_000
+        )
         return (graph, trace)
     }
 
@@ -70,20 +83,39 @@ extension EscapingTests {
             (0..<20).map { id in
                 let hops = Self.names.enumerated().map { index, name in
                     let time: UInt64 = name.isEmpty ? slowness : 100 + UInt64(index)
-                    return Hop(handler: name, position: index, decision: .passed, inclusiveDuration: time, selfDuration: time)
+                    return Hop(
+                        handler: name,
+                        position: index,
+                        decision: .passed,
+                        inclusiveDuration: time,
+                        selfDuration: time
+                    )
                 }
                 return Trace(
-                    id: UInt64(id), commandKind: "K", entry: Self.names[0], chain: "<chain \"x\">", hops: hops,
-                    outcome: .fellOffTheEnd, duration: 10_000_000)
+                    id: UInt64(id),
+                    commandKind: "K",
+                    entry: Self.names[0],
+                    chain: "<chain \"x\">",
+                    hops: hops,
+                    outcome: .fellOffTheEnd,
+                    duration: 10_000_000
+                )
             }
         }
-        let before = ChainProfile(traces(slowness: 5_000_000)), after = ChainProfile(traces(slowness: 50))
-        for dot in [ChainDiagram.profile(before, over: graph).text, ChainDiagram.diff(before: before, after: after, over: graph).text] {
+        let before = ChainProfile(traces(slowness: 5_000_000))
+        let after = ChainProfile(traces(slowness: 50))
+        for dot in [
+            ChainDiagram.profile(before, over: graph).text,
+            ChainDiagram.diff(before: before, after: after, over: graph).text,
+        ] {
             let document = try SVGDocument(try GraphvizRenderer.render(dot, as: .svg).bytes)
             #expect(document.text.contains("(empty name)"), "\(dot)")
         }
         let profile = ChainDiagram.profile(before, over: graph).text
-        #expect(profile.components(separatedBy: "(empty name)").count - 1 == 2, "the node and the legend's flag: \(profile)")
+        #expect(
+            profile.components(separatedBy: "(empty name)").count - 1 == 2,
+            "the node and the legend's flag: \(profile)"
+        )
     }
 
     /// A chain with the empty name — what `traceHop` records when given no `chain` — is titled as unnamed in every
@@ -91,9 +123,14 @@ extension EscapingTests {
     @Test func anUnnamedChainIsTitledAsOne() throws {
         let graph = ChainGraph(name: "", handlers: [.init(name: "A")], links: [], entries: ["A"])
         let trace = Trace(
-            id: 1, commandKind: "K", entry: "A", chain: "",
+            id: 1,
+            commandKind: "K",
+            entry: "A",
+            chain: "",
             hops: [Hop(handler: "A", position: 0, decision: .accepted, inclusiveDuration: 5, selfDuration: 5)],
-            outcome: .accepted(by: "A"), duration: 5)
+            outcome: .accepted(by: "A"),
+            duration: 5
+        )
         let profile = ChainProfile([trace])
         let titles = [
             (ChainDiagram.structure(graph).text, "An unnamed chain"),
@@ -119,7 +156,13 @@ struct SVGDocument {
         let parser = XMLParser(data: Data(bytes))
         parser.delegate = delegate
         guard parser.parse() else {
-            throw CocoaError(.propertyListReadCorrupt, userInfo: [NSLocalizedDescriptionKey: "SVG is not XML: \(parser.parserError.map(String.init(describing:)) ?? "?")"])
+            throw CocoaError(
+                .propertyListReadCorrupt,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "SVG is not XML: \(parser.parserError.map(String.init(describing:)) ?? "?")"
+                ]
+            )
         }
         elements = delegate.elements
         attributes = delegate.attributes
@@ -131,7 +174,13 @@ struct SVGDocument {
         var attributes: Set<String> = []
         var text = ""
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String]) {
+        func parser(
+            _ parser: XMLParser,
+            didStartElement name: String,
+            namespaceURI: String?,
+            qualifiedName: String?,
+            attributes: [String: String]
+        ) {
             elements.insert(name)
             self.attributes.formUnion(attributes.keys)
             text += "\n"

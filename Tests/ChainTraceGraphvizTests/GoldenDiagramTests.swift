@@ -43,9 +43,16 @@ struct GoldenDiagramTests {
     }
 
     @Test func profileScalesByTimeAndStatesTheSlowRuleWithItsNumbers() throws {
-        let dot = ChainDiagram.profile(try DiagramFixtures.profile("editor-before.traces.jsonl"), over: try DiagramFixtures.graph()).text
+        let dot = ChainDiagram.profile(
+            try DiagramFixtures.profile("editor-before.traces.jsonl"),
+            over: try DiagramFixtures.graph()
+        ).text
         try DiagramFixtures.expectGolden(dot, "profile.dot")
-        #expect(dot.contains("slow when p95 self time &gt; 1ms, or p95 self time &gt; 5× the median handler&#39;s on enough of its hops, or over its budget"))
+        #expect(
+            dot.contains(
+                "slow when p95 self time &gt; 1ms, or p95 self time &gt; 5× the median handler&#39;s on enough of its hops, or over its budget"
+            )
+        )
         #expect(dot.contains("⚠ <b>Window</b>: p95 9µs = 7.5× the median 1.2µs &gt; 5× (4 of 4 hops over 6µs)"))
         #expect(!dot.contains("⚠ <b>Search</b>"))
     }
@@ -53,7 +60,8 @@ struct GoldenDiagramTests {
     @Test func diffShowsSlowerFasterAndAppearedLinks() throws {
         let dot = ChainDiagram.diff(
             before: try DiagramFixtures.profile("editor-before.traces.jsonl"),
-            after: try DiagramFixtures.profile("editor-after.traces.jsonl"), over: try DiagramFixtures.graph()
+            after: try DiagramFixtures.profile("editor-after.traces.jsonl"),
+            over: try DiagramFixtures.graph()
         ).text
         try DiagramFixtures.expectGolden(dot, "diff.dot")
         #expect(dot.contains("p95 9µs → 27µs (3×)"))
@@ -64,7 +72,10 @@ struct GoldenDiagramTests {
     @Test func theSameInputGivesTheSameBytes() throws {
         let profile = try DiagramFixtures.profile("editor-after.traces.jsonl")
         let first = ChainDiagram.profile(profile, over: ChainGraph(profile: profile)).text
-        let second = ChainDiagram.profile(try DiagramFixtures.profile("editor-after.traces.jsonl"), over: ChainGraph(profile: profile)).text
+        let second = ChainDiagram.profile(
+            try DiagramFixtures.profile("editor-after.traces.jsonl"),
+            over: ChainGraph(profile: profile)
+        ).text
         #expect(first == second)
     }
 }

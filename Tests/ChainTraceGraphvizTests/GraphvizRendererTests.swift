@@ -40,7 +40,9 @@ struct GraphvizRendererTests {
         #expect {
             _ = try GraphvizRenderer.render("digraph { rankdir=LR; \(nodes); \(chain); }", as: .png)
         } throws: { error in
-            guard let error = error as? GraphvizError, case .tooLarge(let width, _, let limit) = error.kind else { return false }
+            guard let error = error as? GraphvizError, case .tooLarge(let width, _, let limit) = error.kind else {
+                return false
+            }
             return width > limit && limit == 32_767 && error.description.contains("write SVG or PDF instead")
         }
     }

@@ -17,15 +17,34 @@ struct InferredGraphTests {
             let start = Int.random(in: 0..<names.count, using: &random)
             let path = Array(names[start...].prefix(Int.random(in: 1...(names.count - start), using: &random)))
             let hops = path.enumerated().map { position, name in
-                Hop(handler: name, position: position, decision: position == path.count - 1 ? .accepted : .passed, inclusiveDuration: 1, selfDuration: 1)
+                Hop(
+                    handler: name,
+                    position: position,
+                    decision: position == path.count - 1 ? .accepted : .passed,
+                    inclusiveDuration: 1,
+                    selfDuration: 1
+                )
             }
-            return Trace(id: UInt64(id), commandKind: "K", entry: path[0], chain: "inferred", hops: hops,
-                         outcome: .accepted(by: path.last!), duration: UInt64(hops.count))
+            return Trace(
+                id: UInt64(id),
+                commandKind: "K",
+                entry: path[0],
+                chain: "inferred",
+                hops: hops,
+                outcome: .accepted(by: path.last!),
+                duration: UInt64(hops.count)
+            )
         }
         let graph = ChainGraph(profile: ChainProfile(traces))
         let inChainOrder = ChainOrderModel.order(paths: traces.map(\.path))
-        #expect(graph.handlers.map(\.name) == inChainOrder, "seed \(seed): \(graph.handlers.map(\.name)) vs \(inChainOrder)")
-        #expect(!graph.handlers.contains(where: \.isObservedOnly) && !graph.links.contains(where: \.isObservedOnly), "seed \(seed)")
+        #expect(
+            graph.handlers.map(\.name) == inChainOrder,
+            "seed \(seed): \(graph.handlers.map(\.name)) vs \(inChainOrder)"
+        )
+        #expect(
+            !graph.handlers.contains(where: \.isObservedOnly) && !graph.links.contains(where: \.isObservedOnly),
+            "seed \(seed)"
+        )
         let steps = Set(traces.flatMap { trace in zip(trace.path, trace.path.dropFirst()).map { [$0, $1] } })
         #expect(Set(graph.links.map { [$0.from, $0.to] }) == steps && graph.links.count == steps.count, "seed \(seed)")
         #expect(Set(graph.entries) == Set(traces.map { $0.path[0] }), "seed \(seed)")

@@ -11,8 +11,11 @@ struct LargeChainTests {
     static func line(_ count: Int) -> ChainGraph {
         let names = (0..<count).map { "Handler\($0)" }
         return ChainGraph(
-            name: "long", handlers: names.map { ChainGraph.Handler(name: $0) },
-            links: zip(names, names.dropFirst()).map { ChainGraph.Link(from: $0, to: $1) }, entries: [names[0]])
+            name: "long",
+            handlers: names.map { ChainGraph.Handler(name: $0) },
+            links: zip(names, names.dropFirst()).map { ChainGraph.Link(from: $0, to: $1) },
+            entries: [names[0]]
+        )
     }
 
     @Test func aThousandHandlerChainFoldsIntoRowsAndFitsAPNG() throws {
@@ -33,11 +36,25 @@ struct LargeChainTests {
         for command in 0..<20 {
             let hops = (0..<1000).map { position in
                 // Every 50th handler is hot; the rest take 100 ns.
-                Hop(handler: "Handler\(position)", position: position, decision: position == 999 ? .accepted : .passed,
-                    inclusiveDuration: position % 50 == 0 ? 50_000 : 100, selfDuration: position % 50 == 0 ? 50_000 : 100)
+                Hop(
+                    handler: "Handler\(position)",
+                    position: position,
+                    decision: position == 999 ? .accepted : .passed,
+                    inclusiveDuration: position % 50 == 0 ? 50_000 : 100,
+                    selfDuration: position % 50 == 0 ? 50_000 : 100
+                )
             }
-            profile.add(Trace(id: UInt64(command), commandKind: "Tap", entry: "Handler0", chain: "long", hops: hops,
-                              outcome: .accepted(by: "Handler999"), duration: 1_000_000))
+            profile.add(
+                Trace(
+                    id: UInt64(command),
+                    commandKind: "Tap",
+                    entry: "Handler0",
+                    chain: "long",
+                    hops: hops,
+                    outcome: .accepted(by: "Handler999"),
+                    duration: 1_000_000
+                )
+            )
         }
         let dot = ChainDiagram.profile(profile, over: graph, options: DiagramOptions(maximumHandlers: 30)).text
         let drawn = dot.split(separator: "\n").filter { $0.hasPrefix("  h") && $0.contains(" [tooltip=\"Handler") }

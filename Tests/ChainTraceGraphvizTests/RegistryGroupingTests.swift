@@ -1,6 +1,7 @@
 import ChainTraceTestSupport
-@testable import ChainTraceGraphviz
 import Testing
+
+@testable import ChainTraceGraphviz
 
 /// A graph inferred from a log keeps each registry's members together, where the first of them was met — the
 /// registry, then its members in the order they came. Generated handler lists (unique names, registries met

@@ -1,8 +1,8 @@
-import ChainTraceReplay
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
 import ChainTraceGraphviz
+import ChainTraceReplay
 import ChainTraceTestSupport
 import Testing
 
@@ -14,7 +14,8 @@ struct RegistryOrderTests {
     /// The documented order, written out independently: for each weight from the highest down, the members of
     /// that weight in file order.
     static func documentedOrder(_ members: [(name: String, weight: Int)]) -> [String] {
-        Set(members.map(\.weight)).sorted(by: >).flatMap { weight in members.filter { $0.weight == weight }.map(\.name) }
+        Set(members.map(\.weight)).sorted(by: >).flatMap { weight in members.filter { $0.weight == weight }.map(\.name)
+        }
     }
 
     @Test(arguments: SeededGenerator.seeds(200))
@@ -25,7 +26,8 @@ struct RegistryOrderTests {
         let expected = Self.documentedOrder(members)
         // Written as a user writes the file; nobody accepts, so a command visits every member in order.
         let memberText = members.map { #"{"name":"\#($0.name)","weight":\#($0.weight),"accepts":false}"# }
-        let text = #"{"chain":"c","handlers":[{"name":"R","registry":[\#(memberText.joined(separator: ","))],"next":"End"},{"name":"End"}]}"#
+        let text =
+            #"{"chain":"c","handlers":[{"name":"R","registry":[\#(memberText.joined(separator: ","))],"next":"End"},{"name":"End"}]}"#
         let definition = try ChainDefinition.load(bytes: Array(text.utf8), file: "ties.chain.json")
         let visited = ["R"] + expected + ["End"]
 
@@ -34,11 +36,19 @@ struct RegistryOrderTests {
         #expect(try chain.whoWouldHandle(JSONCommand(kind: "A")).path == visited, "seed \(seed): dry run")
 
         let session = try ReplaySession(definition: definition)
-        let report = try session.run(CommandStreamReader(bytes: Array(#"{"kind":"A"}"#.utf8) + [10], schema: session.schema))
+        let report = try session.run(
+            CommandStreamReader(bytes: Array(#"{"kind":"A"}"#.utf8) + [10], schema: session.schema)
+        )
         #expect(report.paths.first?.trace.path == visited, "seed \(seed): replay")
 
-        #expect(ChainDefinitionLinter.ordered(definition.handlers[0].members ?? []).map(\.name) == expected, "seed \(seed)")
-        #expect(ChainGraph(definition: definition).registries.first?.members == ["R"] + expected, "seed \(seed): diagram")
+        #expect(
+            ChainDefinitionLinter.ordered(definition.handlers[0].members ?? []).map(\.name) == expected,
+            "seed \(seed)"
+        )
+        #expect(
+            ChainGraph(definition: definition).registries.first?.members == ["R"] + expected,
+            "seed \(seed): diagram"
+        )
     }
 
     @Test(arguments: SeededGenerator.seeds(100))

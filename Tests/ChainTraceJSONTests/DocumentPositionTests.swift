@@ -33,7 +33,9 @@ struct DocumentPositionTests {
     @Test(arguments: SeededGenerator.seeds(60))
     func everyValueIsWhereItsPositionSays(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let value = JSONValue.object(["root": GeneratedJSON.value(&random), "list": .array([GeneratedJSON.value(&random)])])
+        let value = JSONValue.object([
+            "root": GeneratedJSON.value(&random), "list": .array([GeneratedJSON.value(&random)]),
+        ])
         var writer = JSONWriter()
         writer.write(value)
         // Line breaks and indentation after every comma and opening bracket, so lines and columns both vary.
@@ -43,7 +45,13 @@ struct DocumentPositionTests {
         for byte in writer.bytes {
             bytes.append(byte)
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             if byte == UInt8(ascii: "\"") { inString = true }
@@ -60,7 +68,10 @@ struct DocumentPositionTests {
                 Issue.record("seed \(seed): \(path) at \(line):\(column) is outside the text")
                 continue
             }
-            #expect(Array(lines[line - 1])[column - 1] == Self.firstCharacter(of: member), "seed \(seed): \(path) at \(line):\(column)")
+            #expect(
+                Array(lines[line - 1])[column - 1] == Self.firstCharacter(of: member),
+                "seed \(seed): \(path) at \(line):\(column)"
+            )
         }
         // A member that is not there: the object that would hold it.
         let (line, column) = document.position(of: "root.no-such-member")

@@ -21,14 +21,22 @@ struct JSONNumberRoundTripTests {
             guard double.isFinite else { continue }
             let back = try Self.roundTrip(.double(double))
             switch back {
-            case .double(let read): #expect(read.bitPattern == double.bitPattern || (read == 0 && double == 0), "seed \(seed): \(double) read as \(read)")
-            case .integer(let read): #expect(Double(read) == double, "seed \(seed): \(double) read as the integer \(read)")
+            case .double(let read):
+                #expect(
+                    read.bitPattern == double.bitPattern || (read == 0 && double == 0),
+                    "seed \(seed): \(double) read as \(read)"
+                )
+            case .integer(let read):
+                #expect(Double(read) == double, "seed \(seed): \(double) read as the integer \(read)")
             default: Issue.record("seed \(seed): \(double) read as \(back)")
             }
             let integer = Int64(bitPattern: random.next())
             #expect(try Self.roundTrip(.integer(integer)) == .integer(integer), "seed \(seed): \(integer)")
         }
-        for special in [Double.leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1e-300, 0.1, -0.0] {
+        for special in [
+            Double.leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+            1e-300, 0.1, -0.0,
+        ] {
             let back = try Self.roundTrip(.double(special))
             #expect(back.doubleValue == special, "\(special) read as \(back)")
         }
@@ -45,6 +53,8 @@ struct JSONNumberRoundTripTests {
 
     @Test(arguments: ["01", "+1", ".5", "5.", "1e", "1e+", "-", "0x10", "NaN", "Infinity", "1_000"])
     func malformedNumbersAreRefused(text: String) {
-        #expect(throws: FormatError.self, "\(text) was accepted") { try JSONDocument(bytes: Array(text.utf8), file: "n.json") }
+        #expect(throws: FormatError.self, "\(text) was accepted") {
+            try JSONDocument(bytes: Array(text.utf8), file: "n.json")
+        }
     }
 }

@@ -10,7 +10,9 @@ import Testing
 struct JSONParserPropertyTests {
     static func string(_ random: inout SeededGenerator) -> String { GeneratedJSON.string(&random) }
 
-    static func value(_ random: inout SeededGenerator, depth: Int = 0) -> JSONValue { GeneratedJSON.value(&random, depth: depth) }
+    static func value(_ random: inout SeededGenerator, depth: Int = 0) -> JSONValue {
+        GeneratedJSON.value(&random, depth: depth)
+    }
 
     /// `text` as a JSON string literal.
     static func quoted(_ text: String) -> String {
@@ -80,7 +82,10 @@ struct JSONParserPropertyTests {
                 _ = try JSONDocument(bytes: prefix, file: "cut.json")
                 Issue.record("seed \(seed): a document cut at \(cut) of \(bytes.count) read as a value")
             } catch {
-                #expect(error.line == 1 && error.column >= 1 && error.column <= cut + 1, "seed \(seed), cut \(cut): \(error)")
+                #expect(
+                    error.line == 1 && error.column >= 1 && error.column <= cut + 1,
+                    "seed \(seed), cut \(cut): \(error)"
+                )
             }
         }
     }

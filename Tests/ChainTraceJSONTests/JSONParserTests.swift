@@ -34,7 +34,10 @@ struct JSONParserTests {
         ("", 1, 1, "a JSON value"),
     ])
     func malformedTextIsReportedWithLineColumnAndWhatWasExpected(
-        text: String, line: Int, column: Int, expected: String
+        text: String,
+        line: Int,
+        column: Int,
+        expected: String
     ) {
         let error = #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
         #expect(error?.line == line)
@@ -79,7 +82,9 @@ struct JSONParserTests {
         writer.write(value)
         let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
         let error = #expect(throws: JSONParseError.self) {
-            try (mark + writer.bytes).withUnsafeBufferPointer { bytes throws(JSONParseError) in try JSONParser.parse(bytes) }
+            try (mark + writer.bytes).withUnsafeBufferPointer { bytes throws(JSONParseError) in
+                try JSONParser.parse(bytes)
+            }
         }
         #expect(error?.line == 1 && error?.column == 1)
         #expect(error?.found == "a byte order mark (EF BB BF; save the file as UTF-8 without one)")
@@ -104,7 +109,8 @@ struct JSONParserTests {
             number += String(Int.random(in: 400...99_999, using: &random))
         }
         let before = String(repeating: " ", count: Int.random(in: 0...3, using: &random))
-        let (text, column) = random.chance(0.5)
+        let (text, column) =
+            random.chance(0.5)
             ? ("{\"a\":\(before)\(number)}", 6 + before.count)
             : ("[1,\(before)\(number),2]", 4 + before.count)
         let error = #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }

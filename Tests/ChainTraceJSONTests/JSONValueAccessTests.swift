@@ -31,7 +31,10 @@ struct JSONValueAccessTests {
         default: #expect(value.doubleValue == nil, "seed \(seed)")
         }
         let summary = value.summary
-        #expect(!summary.isEmpty && !summary.unicodeScalars.contains { $0 == "\n" || $0 == "\r" || $0.value == 0x1B }, "seed \(seed): \(summary.debugDescription)")
+        #expect(
+            !summary.isEmpty && !summary.unicodeScalars.contains { $0 == "\n" || $0 == "\r" || $0.value == 0x1B },
+            "seed \(seed): \(summary.debugDescription)"
+        )
     }
 
     @Test(arguments: SeededGenerator.seeds(40))
@@ -43,8 +46,14 @@ struct JSONValueAccessTests {
         #expect(summary == "the string \"\(text.prefix(40))\"", "seed \(seed): \(summary)")
         let number = Int64.random(in: .min ... .max, using: &random)
         #expect(JSONValue.integer(number).summary == "the number \(number)", "seed \(seed)")
-        #expect(JSONValue.array([.null]).summary == "an array" && JSONValue.object([:]).summary == "an object", "seed \(seed)")
-        #expect(JSONValue.null.summary == "null" && JSONValue.bool(true).summary == "true" && JSONValue.bool(false).summary == "false")
+        #expect(
+            JSONValue.array([.null]).summary == "an array" && JSONValue.object([:]).summary == "an object",
+            "seed \(seed)"
+        )
+        #expect(
+            JSONValue.null.summary == "null" && JSONValue.bool(true).summary == "true"
+                && JSONValue.bool(false).summary == "false"
+        )
     }
 
     /// A whole number written past 64 bits reads as a float; its summary says so, since the field may want an
@@ -55,9 +64,14 @@ struct JSONValueAccessTests {
         var random = SeededGenerator(seed: seed)
         let digits = Int.random(in: 20...40, using: &random)
         let sign = random.chance(0.5) ? "-" : ""
-        let text = sign + String(Int.random(in: 1...9, using: &random)) + String((1..<digits).map { _ in random.pick(Array("0123456789")) })
+        let text =
+            sign + String(Int.random(in: 1...9, using: &random))
+            + String((1..<digits).map { _ in random.pick(Array("0123456789")) })
         let past = try JSONParser.parse(text)
-        #expect(past.summary.hasSuffix("(an integer past the 64-bit range -2^63 to 2^63 - 1)"), "seed \(seed): \(text) → \(past.summary)")
+        #expect(
+            past.summary.hasSuffix("(an integer past the 64-bit range -2^63 to 2^63 - 1)"),
+            "seed \(seed): \(text) → \(past.summary)"
+        )
         let within = try JSONParser.parse(String(Int64.random(in: .min ... .max, using: &random)))
         #expect(!within.summary.contains("past"), "seed \(seed): \(within.summary)")
         let fraction = try JSONParser.parse(String(Double.random(in: -1e6...1e6, using: &random)) + "5")
@@ -66,6 +80,11 @@ struct JSONValueAccessTests {
 
     @Test func literalsBuildTheCases() {
         let literal: JSONValue = ["a": [1, 2.5, "x", true, nil], "b": [:]]
-        #expect(literal == .object(["a": .array([.integer(1), .double(2.5), .string("x"), .bool(true), .null]), "b": .object([:])]))
+        #expect(
+            literal
+                == .object([
+                    "a": .array([.integer(1), .double(2.5), .string("x"), .bool(true), .null]), "b": .object([:]),
+                ])
+        )
     }
 }

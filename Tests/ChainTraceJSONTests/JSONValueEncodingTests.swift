@@ -43,24 +43,38 @@ struct JSONValueEncodingTests {
         func text() -> String { random.chance(0.5) ? random.hostileName(maximumLength: 6) : "plain" }
         let lines = (0..<Int.random(in: 0...3, using: &random)).map { _ in
             Line(
-                sku: text(), count: UInt16.random(in: 0 ... .max, using: &random),
+                sku: text(),
+                count: UInt16.random(in: 0 ... .max, using: &random),
                 grid: (0..<Int.random(in: 0...2, using: &random)).map { _ in [Int.random(in: -9...9, using: &random)] },
-                discount: random.chance(0.5) ? nil : Double(Int.random(in: 0...100, using: &random)) / 8)
+                discount: random.chance(0.5) ? nil : Double(Int.random(in: 0...100, using: &random)) / 8
+            )
         }
         var attributes: [String: Int] = [:]
-        for _ in 0..<Int.random(in: 0...3, using: &random) { attributes[text()] = Int.random(in: .min ... .max, using: &random) }
-        let payment: Payment = switch Int.random(in: 0..<3, using: &random) {
-        case 0: .card(number: text(), expiry: Int.random(in: 2000...2100, using: &random))
-        case 1: .cash(Double(Int.random(in: 0...10_000, using: &random)) / 4)
-        default: .none
+        for _ in 0..<Int.random(in: 0...3, using: &random) {
+            attributes[text()] = Int.random(in: .min ... .max, using: &random)
         }
+        let payment: Payment =
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: .card(number: text(), expiry: Int.random(in: 2000...2100, using: &random))
+            case 1: .cash(Double(Int.random(in: 0...10_000, using: &random)) / 4)
+            default: .none
+            }
         return Order(
-            id: text(), quantity: Int.random(in: .min ... .max, using: &random),
-            price: random.pick([0, -0.5, 1e-9, 123.25, 6.02e23, Double(Int.random(in: -1000...1000, using: &random)) / 3]),
-            tags: (0..<Int.random(in: 0...3, using: &random)).map { _ in text() }, note: random.chance(0.5) ? nil : text(),
-            lines: lines, attributes: attributes, kind: random.pick(Kind.allCases), payment: payment,
-            big: UInt64.random(in: 0...UInt64(Int64.max), using: &random), small: Int8.random(in: .min ... .max, using: &random),
-            flag: random.chance(0.5))
+            id: text(),
+            quantity: Int.random(in: .min ... .max, using: &random),
+            price: random.pick([
+                0, -0.5, 1e-9, 123.25, 6.02e23, Double(Int.random(in: -1000...1000, using: &random)) / 3,
+            ]),
+            tags: (0..<Int.random(in: 0...3, using: &random)).map { _ in text() },
+            note: random.chance(0.5) ? nil : text(),
+            lines: lines,
+            attributes: attributes,
+            kind: random.pick(Kind.allCases),
+            payment: payment,
+            big: UInt64.random(in: 0...UInt64(Int64.max), using: &random),
+            small: Int8.random(in: .min ... .max, using: &random),
+            flag: random.chance(0.5)
+        )
     }
 
     /// Equal as JSON values: numbers by value (Foundation writes 2.0 as 2), everything else exactly.
@@ -83,7 +97,10 @@ struct JSONValueEncodingTests {
         let text = try JSONEncoder().encode(order)
         // Foundation's text, read by ChainTrace's strict parser (tested on its own against JSONSerialization).
         let theirs = try JSONDocument(bytes: Array(text), file: "foundation.json").root
-        #expect(Self.same(ours, theirs), "seed \(seed): ours \(ours) vs Foundation \(String(decoding: text, as: UTF8.self))")
+        #expect(
+            Self.same(ours, theirs),
+            "seed \(seed): ours \(ours) vs Foundation \(String(decoding: text, as: UTF8.self))"
+        )
     }
 
     @Test func aNonFiniteNumberIsAnErrorNamingItsPlace() {

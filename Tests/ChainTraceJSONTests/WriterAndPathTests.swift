@@ -56,7 +56,9 @@ struct WriterAndPathTests {
         var current = value
         while random.chance(0.8) {
             if random.chance(0.15) {
-                steps.append(random.pick(["missing", "01", "+1", "-1", "1e0", " 0", "99999999999999999999999", "0x1", "٣"]))
+                steps.append(
+                    random.pick(["missing", "01", "+1", "-1", "1e0", " 0", "99999999999999999999999", "0x1", "٣"])
+                )
                 break
             }
             switch current {
@@ -105,7 +107,10 @@ struct WriterAndPathTests {
         let all = ["Tap", "Swipe", "Pan", "Pinch"]
         let first = Array(all.shuffled(using: &random).prefix(Int.random(in: 1...4, using: &random)))
         let second = Array(all.shuffled(using: &random).prefix(Int.random(in: 1...4, using: &random)))
-        #expect(Rule.kind(first).implies(.kind(second)) == Set(first).isSubset(of: Set(second)), "seed \(seed): \(first) ⇒ \(second)")
+        #expect(
+            Rule.kind(first).implies(.kind(second)) == Set(first).isSubset(of: Set(second)),
+            "seed \(seed): \(first) ⇒ \(second)"
+        )
         let values = first.map { JSONValue.string($0) }
         let field = FieldPath("kind")
         let one = random.pick(values)

@@ -23,7 +23,11 @@ struct LogTraceSinkPropertyTests {
     static func shown(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
-            if scalar == "\n" { out += "\\n" } else if scalar == "\t" { out += "\\t" } else if active(String(scalar)) {
+            if scalar == "\n" {
+                out += "\\n"
+            } else if scalar == "\t" {
+                out += "\\t"
+            } else if active(String(scalar)) {
                 out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             } else {
                 out.unicodeScalars.append(scalar)
@@ -37,15 +41,31 @@ struct LogTraceSinkPropertyTests {
         var random = SeededGenerator(seed: seed)
         let names = (0..<Int.random(in: 1...4, using: &random)).map { random.hostileName(maximumLength: 6) + "\($0)" }
         let hops = names.enumerated().map { position, name in
-            Hop(handler: name, position: position, decision: position == names.count - 1 ? .failed : .passed,
-                reason: random.chance(0.5) ? random.hostileName() : nil, inclusiveDuration: 10, selfDuration: 5)
+            Hop(
+                handler: name,
+                position: position,
+                decision: position == names.count - 1 ? .failed : .passed,
+                reason: random.chance(0.5) ? random.hostileName() : nil,
+                inclusiveDuration: 10,
+                selfDuration: 5
+            )
         }
         let error = random.hostileName()
-        let trace = Trace(id: 1, commandKind: random.hostileName(), commandID: random.hostileName(), entry: names[0],
-                          chain: random.hostileName(), hops: hops, outcome: .failed(at: names.last!, error: error), duration: 10)
+        let trace = Trace(
+            id: 1,
+            commandKind: random.hostileName(),
+            commandID: random.hostileName(),
+            entry: names[0],
+            chain: random.hostileName(),
+            hops: hops,
+            outcome: .failed(at: names.last!, error: error),
+            duration: 10
+        )
         for granularity in [LogTraceSink.Granularity.perTrace, .perHop] {
             let handler = CapturingLogHandler()
-            LogTraceSink(logger: Logger(label: "test") { _ in handler }, level: .info, granularity: granularity).record(trace)
+            LogTraceSink(logger: Logger(label: "test") { _ in handler }, level: .info, granularity: granularity).record(
+                trace
+            )
             let entries = handler.entries
             #expect(entries.count == (granularity == .perTrace ? 1 : hops.count), "seed \(seed)")
             for entry in entries {
@@ -53,7 +73,10 @@ struct LogTraceSinkPropertyTests {
                 for (key, value) in entry.metadata {
                     #expect(!Self.active("\(value)"), "seed \(seed): \(key) = \("\(value)".debugDescription)")
                 }
-                #expect(entry.metadata["chaintrace.command.id"].map { "\($0)" } == Self.shown(trace.commandID!), "seed \(seed)")
+                #expect(
+                    entry.metadata["chaintrace.command.id"].map { "\($0)" } == Self.shown(trace.commandID!),
+                    "seed \(seed)"
+                )
                 #expect(entry.metadata["chaintrace.chain"].map { "\($0)" } == Self.shown(trace.chain), "seed \(seed)")
             }
             if granularity == .perHop {
@@ -64,7 +87,9 @@ struct LogTraceSinkPropertyTests {
                 let message = Array(entries[0].message.unicodeScalars)
                 for name in names {
                     let wanted = Array(Self.shown(name).unicodeScalars)
-                    let found = (0...max(0, message.count - wanted.count)).contains { Array(message.dropFirst($0).prefix(wanted.count)) == wanted }
+                    let found = (0...max(0, message.count - wanted.count)).contains {
+                        Array(message.dropFirst($0).prefix(wanted.count)) == wanted
+                    }
                     #expect(found, "seed \(seed): \(name.debugDescription)")
                 }
             }

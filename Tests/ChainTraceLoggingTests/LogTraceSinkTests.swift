@@ -1,6 +1,6 @@
-import ChainTraceTestSupport
 import ChainTrace
 import ChainTraceLogging
+import ChainTraceTestSupport
 import Foundation
 import Logging
 import Testing
@@ -27,7 +27,9 @@ final class CapturingLogHandler: LogHandler, @unchecked Sendable {
     }
 
     func log(event: LogEvent) {
-        lock.withLock { stored.append(Entry(level: event.level, message: "\(event.message)", metadata: event.metadata ?? [:])) }
+        lock.withLock {
+            stored.append(Entry(level: event.level, message: "\(event.message)", metadata: event.metadata ?? [:]))
+        }
     }
 }
 
@@ -54,7 +56,11 @@ struct LogTraceSinkTests {
         let chain = try makeSinkTestChain(recorder: Recorder(sink: sink))
         _ = try chain.send("penny")
         let entries = handler.entries
-        #expect(entries.map(\.message) == ["vending String hop 1 Counter: continued", "vending String hop 2 Penny: accepted"])
+        #expect(
+            entries.map(\.message) == [
+                "vending String hop 1 Counter: continued", "vending String hop 2 Penny: accepted",
+            ]
+        )
         #expect(entries[1].metadata["chaintrace.handler"] == "Penny")
         #expect(entries[1].metadata["chaintrace.decision"] == "accepted")
         #expect(entries[1].metadata["chaintrace.position"] == "1")
@@ -68,7 +74,9 @@ struct LogTraceSinkTests {
     @Test func aLoggerAboveTheLevelGetsNothing() throws {
         let handler = CapturingLogHandler()
         handler.logLevel = .warning
-        let chain = try makeSinkTestChain(recorder: Recorder(sink: LogTraceSink(logger: logger(handler), level: .debug)))
+        let chain = try makeSinkTestChain(
+            recorder: Recorder(sink: LogTraceSink(logger: logger(handler), level: .debug))
+        )
         _ = try chain.send("penny")
         #expect(handler.entries.isEmpty)
     }

@@ -1,10 +1,10 @@
-import ChainTraceTraceLog
-import ChainTraceFiles
-import ChainTraceReplay
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceFiles
 import ChainTraceJSON
+import ChainTraceReplay
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// The two ways a stream line may give a command's fields — beside `kind`, `id` and `entry`, or inside `fields` —
@@ -13,8 +13,11 @@ import Testing
 @Suite("Command line forms")
 struct CommandLineFormsTests {
     static func read(_ lines: [String]) -> [JSONCommand?] {
-        let reader = CommandStreamReader(bytes: Array((lines.joined(separator: "\n") + "\n").utf8), name: "s.jsonl",
-                                         schema: FieldSchema(names: ["size", "weight"]))
+        let reader = CommandStreamReader(
+            bytes: Array((lines.joined(separator: "\n") + "\n").utf8),
+            name: "s.jsonl",
+            schema: FieldSchema(names: ["size", "weight"])
+        )
         var result: [JSONCommand?] = []
         while true {
             do {
@@ -32,8 +35,10 @@ struct CommandLineFormsTests {
         var random = SeededGenerator(seed: seed)
         var fields: [String: JSONValue] = [:]
         for name in ["size", "weight", "card", "note"] where random.chance(0.6) {
-            fields[name] = random.pick([.string("M"), .integer(Int64.random(in: -99...99, using: &random)), .double(2.5), .null,
-                                        .object(["type": .string("visa")]), .array([.bool(true)])])
+            fields[name] = random.pick([
+                .string("M"), .integer(Int64.random(in: -99...99, using: &random)), .double(2.5), .null,
+                .object(["type": .string("visa")]), .array([.bool(true)]),
+            ])
         }
         var head: [String: JSONValue] = ["kind": .string(random.pick(["Tap", "Coin"]))]
         let idForm = Int.random(in: 0..<4, using: &random)
@@ -54,8 +59,14 @@ struct CommandLineFormsTests {
             return
         }
         for (index, command) in commands.enumerated() where index != 2 {
-            #expect(command?.kind == first.kind && command?.id == first.id && command?.entry == first.entry, "seed \(seed): line \(index + 1)")
-            #expect(command?.fields == .object(fields), "seed \(seed): line \(index + 1): \(String(describing: command?.fields))")
+            #expect(
+                command?.kind == first.kind && command?.id == first.id && command?.entry == first.entry,
+                "seed \(seed): line \(index + 1)"
+            )
+            #expect(
+                command?.fields == .object(fields),
+                "seed \(seed): line \(index + 1): \(String(describing: command?.fields))"
+            )
         }
         #expect(first.id == (idForm == 0 || idForm == 1 ? (idForm == 0 ? "c7" : "7") : nil), "seed \(seed)")
         #expect(first.entry == head["entry"]?.stringValue, "seed \(seed)")

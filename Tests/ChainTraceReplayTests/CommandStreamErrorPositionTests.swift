@@ -1,9 +1,9 @@
-import ChainTraceTraceLog
-import ChainTraceFiles
-import ChainTraceReplay
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceFiles
+import ChainTraceReplay
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// A stream line that is valid JSON but not a valid command or change is an error at the column of the value at
@@ -21,7 +21,10 @@ struct CommandStreamErrorPositionTests {
         if member == "handler" { members = [#""change":"remove""#] }
         members.shuffle(using: &random)
         members.removeAll { $0.hasPrefix("\"\(member)\"") }
-        members.insert("\"\(member)\":\(random.chance(0.5) ? " " : "")\(wrong)", at: Int.random(in: 0...members.count, using: &random))
+        members.insert(
+            "\"\(member)\":\(random.chance(0.5) ? " " : "")\(wrong)",
+            at: Int.random(in: 0...members.count, using: &random)
+        )
         let bad = "{" + members.joined(separator: random.pick([",", ", "])) + "}"
         let before = (0..<Int.random(in: 0...2, using: &random)).map { _ in #"{"kind":"K","w":1}"# }
         let stream = (before + [bad]).joined(separator: "\n") + "\n"

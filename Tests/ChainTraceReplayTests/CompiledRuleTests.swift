@@ -1,9 +1,10 @@
-import ChainTraceTraceLog
+import ChainTrace
 import ChainTraceFiles
 import ChainTraceReplay
-import ChainTrace
-@testable import ChainTraceDefinitions
+import ChainTraceTraceLog
 import Testing
+
+@testable import ChainTraceDefinitions
 
 /// Replays test rules in their compiled form (slot reads, `all`/`any` of two parts without a loop, of any other
 /// number with one); whatever the shape, a compiled rule must decide exactly as the written rule does.
@@ -34,7 +35,8 @@ struct CompiledRuleTests {
             return leaves.randomElement(using: &generator)!
         }
         // One to four parts, so the one-, two- and many-part forms are all made.
-        let parts = (0..<Int.random(in: 1...4, using: &generator)).map { _ in rule(depth: depth - 1, using: &generator) }
+        let parts = (0..<Int.random(in: 1...4, using: &generator)).map { _ in rule(depth: depth - 1, using: &generator)
+        }
         switch Int.random(in: 0..<3, using: &generator) {
         case 0: return .all(parts)
         case 1: return .any(parts)
@@ -50,8 +52,10 @@ struct CompiledRuleTests {
         case 0: members.append(member("w", "\(Double(Int.random(in: 0...80, using: &generator)) / 10)"))
         case 4:
             // Around 2^53 and the ends of 64 bits, as integers and as floats.
-            let edges = ["9007199254740992", "9007199254740993", "9007199254740992.0", "9007199254740994e0",
-                "9223372036854775807", "-9223372036854775808", "9223372036854775808", "1e300", "-0.0"]
+            let edges = [
+                "9007199254740992", "9007199254740993", "9007199254740992.0", "9007199254740994e0",
+                "9223372036854775807", "-9223372036854775808", "9223372036854775808", "1e300", "-0.0",
+            ]
             members.append(member("w", edges.randomElement(using: &generator)!))
         case 1: members.append(member("w", "\"3\""))
         case 2: members.append(member("w", "null"))
@@ -64,7 +68,8 @@ struct CompiledRuleTests {
         for distractor in ["ww", "w2", "cw", "pp", "kindly", "wide-and-long-key"] where Bool.random(using: &generator) {
             members.append(member(distractor, ["1", "\"w\"", "true"].randomElement(using: &generator)!))
         }
-        return "{" + members.shuffled(using: &generator).joined(separator: [",", ", "].randomElement(using: &generator)!) + "}"
+        return "{"
+            + members.shuffled(using: &generator).joined(separator: [",", ", "].randomElement(using: &generator)!) + "}"
     }
 
     @Test func compiledRulesDecideAsWrittenRulesWithAndWithoutSlots() throws {
@@ -78,8 +83,12 @@ struct CompiledRuleTests {
             let compiled = rules.map { RuleCompiler.compile($0, schema: withSlots ? schema : nil) }
             let stream = CommandStreamReader(bytes: bytes, name: "commands.jsonl", schema: withSlots ? schema : nil)
             while let (line, item) = try stream.next() {
-                guard case .command(let command) = item else { Issue.record("line \(line) is not a command"); return }
-                for (rule, compiledRule) in zip(rules, compiled) where compiledRule.matches(command) != rule.matches(command) {
+                guard case .command(let command) = item else {
+                    Issue.record("line \(line) is not a command")
+                    return
+                }
+                for (rule, compiledRule) in zip(rules, compiled)
+                where compiledRule.matches(command) != rule.matches(command) {
                     Issue.record("\(rule) on \(lines[line - 1]) (slots: \(withSlots))")
                 }
                 compared += rules.count

@@ -1,11 +1,11 @@
-import ChainTraceTraceLog
-import ChainTraceFiles
-import ChainTraceReplay
-import ChainTraceJSON
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
+import ChainTraceFiles
+import ChainTraceJSON
+import ChainTraceReplay
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// `which` (the dry run) and `replay` (the real run) decide with one procedure: over generated definitions —
@@ -20,7 +20,8 @@ struct DryRunAgreesWithReplayTests {
             .equals(FieldPath("c"), "x"), .oneOf(FieldPath("c"), ["x", 3]), .present(FieldPath("p"), true),
             .present(FieldPath("p"), false), .equals(FieldPath("n.k"), 1),
             // Into arrays by index (and into objects whose members are named like indexes).
-            .equals(FieldPath("l.1"), "b"), .range(FieldPath("l.0.v"), minimum: 1, maximum: 3), .present(FieldPath("l.2"), true),
+            .equals(FieldPath("l.1"), "b"), .range(FieldPath("l.0.v"), minimum: 1, maximum: 3),
+            .present(FieldPath("l.2"), true),
         ]
         if depth == 0 || random.chance(0.4) { return random.pick(leaves) }
         let parts = (0..<Int.random(in: 1...3, using: &random)).map { _ in rule(depth: depth - 1, &random) }
@@ -38,7 +39,8 @@ struct DryRunAgreesWithReplayTests {
             type: random.chance(0.1) ? "AppType" : nil,
             role: observer ? .observer : .responder,
             accepts: observer || random.chance(0.1) ? nil : rule(depth: 2, &random),
-            failure: random.chance(0.3) ? FailureRule(when: rule(depth: 1, &random), error: "\(name) failed") : nil)
+            failure: random.chance(0.3) ? FailureRule(when: rule(depth: 1, &random), error: "\(name) failed") : nil
+        )
     }
 
     /// A definition of 1–7 nodes: each node forwards to a later one (a line or a tree), some are registries.
@@ -49,12 +51,15 @@ struct DryRunAgreesWithReplayTests {
         for index in 0..<count {
             var node: HandlerDefinition
             if random.chance(0.25) {
-                node = HandlerDefinition(name: "R\(index)", members: (0..<Int.random(in: 0...4, using: &random)).map { _ in
-                    memberNumber += 1
-                    var member = handler("M\(memberNumber)", &random)
-                    member.weight = Int.random(in: 0...2, using: &random)  // many ties
-                    return member
-                })
+                node = HandlerDefinition(
+                    name: "R\(index)",
+                    members: (0..<Int.random(in: 0...4, using: &random)).map { _ in
+                        memberNumber += 1
+                        var member = handler("M\(memberNumber)", &random)
+                        member.weight = Int.random(in: 0...2, using: &random)  // many ties
+                        return member
+                    }
+                )
             } else {
                 node = handler("H\(index)", &random)
             }
@@ -72,7 +77,9 @@ struct DryRunAgreesWithReplayTests {
         if let c = random.pick(["\"x\"", "\"y\"", "3", "3.0", nil]) { members.append(#""c":\#(c)"#) }
         if let p = random.pick(["1", "null", "false", nil]) { members.append(#""p":\#(p)"#) }
         if let n = random.pick(["{\"k\":1}", "{\"k\":2}", "[]", nil]) { members.append(#""n":\#(n)"#) }
-        let lists = [#"["a","b"]"#, #"[{"v":2},"b",null]"#, #"[{"v":5},"c",0]"#, #"{"0":{"v":2},"1":"b"}"#, "[]", "[[1]]", nil]
+        let lists = [
+            #"["a","b"]"#, #"[{"v":2},"b",null]"#, #"[{"v":5},"c",0]"#, #"{"0":{"v":2},"1":"b"}"#, "[]", "[[1]]", nil,
+        ]
         if let l = random.pick(lists) { members.append(#""l":\#(l)"#) }
         if random.chance(0.3) { members.append(#""entry":"\#(random.pick(entries))""#) }
         return "{" + members.shuffled(using: &random).joined(separator: ",") + "}"
@@ -111,10 +118,13 @@ struct DryRunAgreesWithReplayTests {
     }
 
     @Test func aHandlerThatCannotTellMakesTheOutcomeUndecided() throws {
-        let chain = try Chain<JSONCommand, JSONValue>("c", handlers: [
-            Handler("Opaque") { _ in .pass },
-            Handler("Known", canHandle: { _ in true }) { _ in .accept("k") },
-        ])
+        let chain = try Chain<JSONCommand, JSONValue>(
+            "c",
+            handlers: [
+                Handler("Opaque") { _ in .pass },
+                Handler("Known", canHandle: { _ in true }) { _ in .accept("k") },
+            ]
+        )
         let dryRun = try chain.whoWouldHandle(JSONCommand(kind: "A"))
         #expect(dryRun.undecided == ["Opaque"])
         #expect(dryRun.predictedOutcome == nil)

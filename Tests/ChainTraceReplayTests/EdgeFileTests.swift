@@ -1,10 +1,10 @@
-import ChainTraceFiles
-import ChainTraceReplay
-import ChainTraceJSON
 import ChainTrace
 import ChainTraceDefinitions
-import ChainTraceTraceLog
+import ChainTraceFiles
+import ChainTraceJSON
+import ChainTraceReplay
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 

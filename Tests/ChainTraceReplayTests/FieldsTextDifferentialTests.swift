@@ -1,10 +1,10 @@
-import ChainTraceTraceLog
-import ChainTraceFiles
-import ChainTraceReplay
 import ChainTrace
 import ChainTraceDefinitions
 import ChainTraceFastPath
+import ChainTraceFiles
+import ChainTraceReplay
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// A command's fields kept as its line's text (how a replay logs payloads) mean exactly the fields parsed into a
@@ -23,7 +23,9 @@ struct FieldsTextDifferentialTests {
                 + random.pick([" ", " \t", ""]) + "}" + random.pick([" ", ""])
         }
         // Behind a first line, so that the rest go through the fast decoder, which keeps fields in the line.
-        let reader = CommandStreamReader(bytes: Array((#"{"kind":"First"}"# + "\n" + lines.joined(separator: "\n") + "\n").utf8))
+        let reader = CommandStreamReader(
+            bytes: Array((#"{"kind":"First"}"# + "\n" + lines.joined(separator: "\n") + "\n").utf8)
+        )
         var checked = 0
         while true {
             let next: (line: Int, item: CommandStreamReader.Item)?
@@ -31,10 +33,24 @@ struct FieldsTextDifferentialTests {
             guard let next else { break }
             guard case .command(let command) = next.item else { continue }
             guard let text = command.fieldsText(keepingID: random.chance(0.5)).payload else { continue }
-            #expect(text.value == command.fields, "seed \(seed) line \(next.line): \(String(decoding: text.text ?? [], as: UTF8.self))")
+            #expect(
+                text.value == command.fields,
+                "seed \(seed) line \(next.line): \(String(decoding: text.text ?? [], as: UTF8.self))"
+            )
             // What the log writer copies, read in place, is the same text.
-            #expect(text.withKeptText({ Array($0) }) != nil && text.withKeptText({ Array($0) }) == text.text, "seed \(seed) line \(next.line)")
-            var trace = Trace(id: 1, commandKind: command.kind, entry: "A", chain: "c", hops: [], outcome: .fellOffTheEnd, duration: 0)
+            #expect(
+                text.withKeptText({ Array($0) }) != nil && text.withKeptText({ Array($0) }) == text.text,
+                "seed \(seed) line \(next.line)"
+            )
+            var trace = Trace(
+                id: 1,
+                commandKind: command.kind,
+                entry: "A",
+                chain: "c",
+                hops: [],
+                outcome: .fellOffTheEnd,
+                duration: 0
+            )
             trace.attach(text)
             #expect(trace.payload == command.fields, "seed \(seed)")
             checked += 1

@@ -1,10 +1,10 @@
-import ChainTraceFiles
-import ChainTraceReplay
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceFiles
 import ChainTraceJSON
-import ChainTraceTraceLog
+import ChainTraceReplay
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -18,21 +18,35 @@ struct FormatsBehaviourTests {
     func aTraceLogReplayedAsAStreamGivesEachTracesCommand(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let traces = (0..<Int.random(in: 1...12, using: &random)).map { index in
-            Trace(id: UInt64(index), commandKind: random.hostileName(), commandID: random.chance(0.6) ? random.hostileName() : nil,
-                  payload: random.chance(0.8) ? .object(["n": .integer(Int64(index)), "s": .string(random.hostileName())]) : nil,
-                  entry: random.hostileName(maximumLength: 4), chain: "c",
-                  hops: [Hop(handler: "A", position: 0, decision: .accepted, inclusiveDuration: 1, selfDuration: 1)],
-                  outcome: .accepted(by: "A"), duration: 1)
+            Trace(
+                id: UInt64(index),
+                commandKind: random.hostileName(),
+                commandID: random.chance(0.6) ? random.hostileName() : nil,
+                payload: random.chance(0.8)
+                    ? .object(["n": .integer(Int64(index)), "s": .string(random.hostileName())]) : nil,
+                entry: random.hostileName(maximumLength: 4),
+                chain: "c",
+                hops: [Hop(handler: "A", position: 0, decision: .accepted, inclusiveDuration: 1, selfDuration: 1)],
+                outcome: .accepted(by: "A"),
+                duration: 1
+            )
         }
         let bytes = TraceLogFormat.header + [0x0A] + traces.flatMap { TraceLogFormat.encode($0) + [0x0A] }
-        let reader = CommandStreamReader(bytes: bytes, name: "log.jsonl", schema: random.chance(0.5) ? FieldSchema(names: ["n"]) : nil)
+        let reader = CommandStreamReader(
+            bytes: bytes,
+            name: "log.jsonl",
+            schema: random.chance(0.5) ? FieldSchema(names: ["n"]) : nil
+        )
         var commands: [JSONCommand] = []
         while let (_, item) = try reader.next() {
             if case .command(let command) = item { commands.append(command) }
         }
         #expect(commands.count == traces.count, "seed \(seed)")
         for (command, trace) in zip(commands, traces) {
-            #expect(command.kind == trace.commandKind && command.id == trace.commandID && command.entry == trace.entry, "seed \(seed)")
+            #expect(
+                command.kind == trace.commandKind && command.id == trace.commandID && command.entry == trace.entry,
+                "seed \(seed)"
+            )
             #expect(command.fields == (trace.payload ?? [:]), "seed \(seed)")
         }
         #expect(reader.commandsWithoutPayload == traces.filter { $0.payload == nil }.count, "seed \(seed)")
@@ -41,10 +55,16 @@ struct FormatsBehaviourTests {
     @Test(arguments: SeededGenerator.seeds(30))
     func aFactoryReceivesTheOptionsAsWritten(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let options = JSONValue.object(["key": .string(random.hostileName()), "n": .integer(Int64.random(in: .min ... .max, using: &random)),
-                                        "nested": .array([.bool(true), .null, .double(2.5)])])
+        let options = JSONValue.object([
+            "key": .string(random.hostileName()), "n": .integer(Int64.random(in: .min ... .max, using: &random)),
+            "nested": .array([.bool(true), .null, .double(2.5)]),
+        ])
         var writer = JSONWriter()
-        writer.write(JSONValue.object(["chain": "c", "handlers": .array([.object(["name": "A", "type": "Configured", "options": options])])]))
+        writer.write(
+            JSONValue.object([
+                "chain": "c", "handlers": .array([.object(["name": "A", "type": "Configured", "options": options])]),
+            ])
+        )
         let definition = try ChainDefinition.load(bytes: writer.bytes, file: "c.json")
         let received = LockedBox()
         var types = HandlerTypes()
@@ -61,9 +81,17 @@ struct FormatsBehaviourTests {
         var random = SeededGenerator(seed: seed)
         let chains = (0..<Int.random(in: 1...3, using: &random)).map { "chain\($0)" }
         let traces = (0..<Int.random(in: 1...12, using: &random)).map { index in
-            Trace(id: UInt64(index), commandKind: "K", commandID: "c\(index)", entry: "A", chain: random.pick(chains),
-                  startTime: Int64(index) * 1_000, hops: [Hop(handler: "A", position: 0, decision: .passed, inclusiveDuration: 5, selfDuration: 5)],
-                  outcome: .fellOffTheEnd, duration: 5)
+            Trace(
+                id: UInt64(index),
+                commandKind: "K",
+                commandID: "c\(index)",
+                entry: "A",
+                chain: random.pick(chains),
+                startTime: Int64(index) * 1_000,
+                hops: [Hop(handler: "A", position: 0, decision: .passed, inclusiveDuration: 5, selfDuration: 5)],
+                outcome: .fellOffTheEnd,
+                duration: 5
+            )
         }
         var export = ChromeTraceExport()
         var bytes = ChromeTraceExport.header
@@ -75,10 +103,16 @@ struct FormatsBehaviourTests {
         }
         let processes = events.filter { $0["name"] == "process_name" }
         let used = Set(traces.map(\.chain))
-        #expect(Set(processes.compactMap { $0["args"]?["name"]?.stringValue }) == used && processes.count == used.count, "seed \(seed)")
+        #expect(
+            Set(processes.compactMap { $0["args"]?["name"]?.stringValue }) == used && processes.count == used.count,
+            "seed \(seed)"
+        )
         let tracks = events.filter { $0["name"] == "thread_name" }
         #expect(tracks.count == traces.count, "seed \(seed)")
-        #expect(tracks.compactMap { $0["args"]?["name"]?.stringValue } == traces.map { "K \($0.commandID!)" }, "seed \(seed)")
+        #expect(
+            tracks.compactMap { $0["args"]?["name"]?.stringValue } == traces.map { "K \($0.commandID!)" },
+            "seed \(seed)"
+        )
         // Each command's events are on its own track, in its chain's process.
         for (index, trace) in traces.enumerated() {
             let pid = processes.first { $0["args"]?["name"]?.stringValue == trace.chain }?["pid"]
@@ -91,7 +125,15 @@ struct FormatsBehaviourTests {
         let path = TestFiles.directory.appendingPathComponent("closed-\(UUID()).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let sink = try TraceLogSink(path: path, bufferSize: 0)
-        let trace = Trace(id: 1, commandKind: "K", entry: "A", chain: "c", hops: [], outcome: .fellOffTheEnd, duration: 0)
+        let trace = Trace(
+            id: 1,
+            commandKind: "K",
+            entry: "A",
+            chain: "c",
+            hops: [],
+            outcome: .fellOffTheEnd,
+            duration: 0
+        )
         sink.record(trace)
         try sink.close()
         sink.record(trace)

@@ -1,10 +1,10 @@
+import ChainTrace
+import ChainTraceDefinitions
 import ChainTraceFiles
 import ChainTraceReplay
-import ChainTrace
 import ChainTraceTestGeneration
-import ChainTraceDefinitions
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// The trace log header, which decides how a file is read: only the first non-blank line can be one; a header of
@@ -51,7 +51,10 @@ struct HeaderTests {
         // Every line is a command; the header among them is one of kind "Command" (the documented default), its
         // members its fields — it does not turn the rest of the stream into a log.
         #expect(read.count == lines.count, "seed \(seed)")
-        #expect(read[at].kind == "Command" && read[at].fields == ["format": "chaintrace-trace-log", "version": 1], "seed \(seed)")
+        #expect(
+            read[at].kind == "Command" && read[at].fields == ["format": "chaintrace-trace-log", "version": 1],
+            "seed \(seed)"
+        )
         #expect(read.enumerated().allSatisfy { $0.offset == at || $0.element.kind.hasPrefix("K") }, "seed \(seed)")
     }
 
@@ -60,12 +63,28 @@ struct HeaderTests {
         var random = SeededGenerator(seed: seed)
         var generator = SwiftTestGenerator(logName: "l", definitionPath: nil, mode: .lenient, commandLine: "c")
         for index in 0..<8 {
-            generator.add(Trace(id: UInt64(index), commandKind: "K", commandID: random.chance(0.8) ? random.hostileName() : nil, entry: "A",
-                                chain: "c", hops: [], outcome: .fellOffTheEnd, duration: 0), line: index + 2)
+            generator.add(
+                Trace(
+                    id: UInt64(index),
+                    commandKind: "K",
+                    commandID: random.chance(0.8) ? random.hostileName() : nil,
+                    entry: "A",
+                    chain: "c",
+                    hops: [],
+                    outcome: .fellOffTheEnd,
+                    duration: 0
+                ),
+                line: index + 2
+            )
         }
         for line in generator.source.split(separator: "\n") where line.contains("@Test func ") {
-            let name = line.split(separator: " ").last { $0.hasSuffix("()") || $0.contains("(") }.map { $0.prefix { $0 != "(" } } ?? ""
-            let valid = name.unicodeScalars.allSatisfy { $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+            let name =
+                line.split(separator: " ").last { $0.hasSuffix("()") || $0.contains("(") }.map {
+                    $0.prefix { $0 != "(" }
+                } ?? ""
+            let valid = name.unicodeScalars.allSatisfy {
+                $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+            }
             #expect(valid && name.hasPrefix("command") && name.unicodeScalars.count <= 60, "seed \(seed): \(name)")
         }
     }

@@ -1,10 +1,10 @@
-import ChainTraceFiles
-import ChainTraceReplay
-import ChainTraceJSON
 import ChainTrace
 import ChainTraceDefinitions
-import ChainTraceTraceLog
+import ChainTraceFiles
+import ChainTraceJSON
+import ChainTraceReplay
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// Files written on Windows, or by tools that mix line endings: a command stream or trace log with `\r\n` line
@@ -53,14 +53,23 @@ struct LineEndingTests {
 
         // A trace log likewise.
         let traces = (0..<Int.random(in: 1...6, using: &random)).map { index in
-            Trace(id: UInt64(index), commandKind: "K", entry: "A", chain: "c",
-                  hops: [Hop(handler: "A", position: 0, decision: .accepted, inclusiveDuration: 1, selfDuration: 1)],
-                  outcome: .accepted(by: "A"), duration: 1)
+            Trace(
+                id: UInt64(index),
+                commandKind: "K",
+                entry: "A",
+                chain: "c",
+                hops: [Hop(handler: "A", position: 0, decision: .accepted, inclusiveDuration: 1, selfDuration: 1)],
+                outcome: .accepted(by: "A"),
+                duration: 1
+            )
         }
         let logLines = [TraceLogFormat.header] + traces.map(TraceLogFormat.encode)
         let logLF: [UInt8] = logLines.flatMap { line -> [UInt8] in line + [0x0A] }
         var logCRLF: [UInt8] = []
         for line in logLines { logCRLF += line + (random.chance(0.7) ? [0x0D, 0x0A] : [0x0A]) }
-        #expect(try TraceLogReader(bytes: logCRLF).readAll().traces == TraceLogReader(bytes: logLF).readAll().traces, "seed \(seed)")
+        #expect(
+            try TraceLogReader(bytes: logCRLF).readAll().traces == TraceLogReader(bytes: logLF).readAll().traces,
+            "seed \(seed)"
+        )
     }
 }

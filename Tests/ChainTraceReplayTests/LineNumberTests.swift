@@ -1,10 +1,10 @@
-import ChainTraceFiles
-import ChainTraceReplay
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceFiles
 import ChainTraceJSON
-import ChainTraceTraceLog
+import ChainTraceReplay
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// Line numbers, which every error and every replayed path points with: in logs and streams with blank lines,
@@ -24,8 +24,17 @@ struct LineNumberTests {
         var traceLines: [Int] = []
         for index in 0..<Int.random(in: 1...10, using: &random) {
             lines += Self.filler(&random)
-            let trace = Trace(id: UInt64(index), commandKind: "K", commandID: "c\(index)", payload: ["n": .integer(Int64(index))],
-                              entry: "A", chain: "c", hops: [], outcome: .fellOffTheEnd, duration: 0)
+            let trace = Trace(
+                id: UInt64(index),
+                commandKind: "K",
+                commandID: "c\(index)",
+                payload: ["n": .integer(Int64(index))],
+                entry: "A",
+                chain: "c",
+                hops: [],
+                outcome: .fellOffTheEnd,
+                duration: 0
+            )
             lines.append(String(decoding: TraceLogFormat.encode(trace), as: UTF8.self))
             traceLines.append(lines.count)
         }

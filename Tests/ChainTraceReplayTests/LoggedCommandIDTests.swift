@@ -1,8 +1,8 @@
-import ChainTraceFiles
-@_spi(Benchmarks) import ChainTraceReplay
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
+import ChainTraceFiles
+@_spi(Benchmarks) import ChainTraceReplay
 import ChainTraceTestSupport
 import ChainTraceTraceLog
 import Foundation

@@ -1,7 +1,7 @@
-import ChainTraceFiles
-import ChainTraceReplay
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceFiles
+import ChainTraceReplay
 import ChainTraceTestSupport
 import ChainTraceTraceLog
 import Testing
@@ -29,7 +29,8 @@ struct NestingLimitDifferentialTests {
         }
         let inner = random.pick(["1", "\"s\"", "true", "null", "[]", "{}", "-2.5e3"])
         // The innermost container needs something in it to be valid when it is an object.
-        return opening + (opening.hasSuffix(":") || opening.hasSuffix("[") || opening.hasSuffix(",") ? inner : "") + closing
+        return opening + (opening.hasSuffix(":") || opening.hasSuffix("[") || opening.hasSuffix(",") ? inner : "")
+            + closing
     }
 
     @Test(arguments: SeededGenerator.seeds(12))
@@ -42,18 +43,28 @@ struct NestingLimitDifferentialTests {
             // Around the limit: the line's object is one level, `fields` another.
             let levels = Int.random(in: 508...513, using: &random)
             let value = Self.nested(&random, levels: levels)
-            let line = switch Int.random(in: 0..<3, using: &random) {
-            case 0: #"{"kind":"K","w":1,"nested":\#(value)}"#
-            case 1: #"{"kind":"K","other":\#(value),"w":1}"#
-            default: #"{"kind":"K","fields":{"x":\#(value)}}"#
-            }
-            let general = StreamDecoderDifferentialTests.read(CommandStreamReader(bytes: Array((line + "\n").utf8)), skipping: 0)
+            let line =
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: #"{"kind":"K","w":1,"nested":\#(value)}"#
+                case 1: #"{"kind":"K","other":\#(value),"w":1}"#
+                default: #"{"kind":"K","fields":{"x":\#(value)}}"#
+                }
+            let general = StreamDecoderDifferentialTests.read(
+                CommandStreamReader(bytes: Array((line + "\n").utf8)),
+                skipping: 0
+            )
             let stream = [warmUp, warmUp, line].joined(separator: "\n") + "\n"
-            let fast = StreamDecoderDifferentialTests.read(CommandStreamReader(bytes: Array(stream.utf8), schema: schema), skipping: 2)
+            let fast = StreamDecoderDifferentialTests.read(
+                CommandStreamReader(bytes: Array(stream.utf8), schema: schema),
+                skipping: 2
+            )
             #expect(fast == general, "seed \(seed): \(levels) levels in \(line.prefix(40))…")
             if case .command = general { outcomes.insert("read") } else { outcomes.insert("refused") }
         }
-        #expect(outcomes.count == 2 || seed != SeededGenerator.seeds(12)[0], "the first seed reaches both sides of the limit")
+        #expect(
+            outcomes.count == 2 || seed != SeededGenerator.seeds(12)[0],
+            "the first seed reaches both sides of the limit"
+        )
     }
 
     /// What a trace log reader gives for `bytes`: its traces, or its error.
@@ -74,13 +85,23 @@ struct NestingLimitDifferentialTests {
             let levels = Int.random(in: 508...512, using: &random)
             let value = Self.nested(&random, levels: levels)
             // Version 1: the payload stands in the line's object and the command's.
-            let version1 = #"{"format":"chaintrace-trace-log","version":1}"# + "\n"
+            let version1 =
+                #"{"format":"chaintrace-trace-log","version":1}"# + "\n"
                 + #"{"chain":"c","chainVersion":0,"command":{"kind":"K","payload":\#(value)},"durationNs":1,"entry":"A","hops":[],"id":1,"outcome":{"kind":"fellOffTheEnd"},"startTimeNs":1}"#
                 + "\n"
             // Compact: a trace written with a small payload, which the nested value then replaces.
             var compact = CompactTraceLogFormat.header + [0x0A]
             var encoder = CompactTraceLogEncoder()
-            let trace = Trace(id: 1, commandKind: "K", payload: ["x": 0], entry: "A", chain: "c", hops: [], outcome: .fellOffTheEnd, duration: 1)
+            let trace = Trace(
+                id: 1,
+                commandKind: "K",
+                payload: ["x": 0],
+                entry: "A",
+                chain: "c",
+                hops: [],
+                outcome: .fellOffTheEnd,
+                duration: 1
+            )
             encoder.encode(trace, into: &compact)
             let text = String(decoding: compact, as: UTF8.self)
             #expect(text.contains(#"{"x":0}"#), "seed \(seed): the compact line has the payload to replace")

@@ -1,10 +1,10 @@
-import ChainTraceTraceLog
-import ChainTraceFiles
-import ChainTraceReplay
-import ChainTraceJSON
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
+import ChainTraceFiles
+import ChainTraceJSON
+import ChainTraceReplay
+import ChainTraceTraceLog
 import Testing
 
 /// The replay's fast path — commands decoded into slots and refilled in place, rules compiled to read the slots,
@@ -52,7 +52,10 @@ struct ReplayFastPathTests {
         let session = try ReplaySession(definition: definition, options: options)
         let bytes = Array(Self.lines.joined(separator: "\n").utf8) + [UInt8(ascii: "\n")]
         // Without the session's schema the reader gives commands no slots, so every rule reads `fields`.
-        let stream = withSlots ? session.openStream(bytes: bytes, name: "commands.jsonl") : CommandStreamReader(bytes: bytes, name: "commands.jsonl")
+        let stream =
+            withSlots
+            ? session.openStream(bytes: bytes, name: "commands.jsonl")
+            : CommandStreamReader(bytes: bytes, name: "commands.jsonl")
         return try session.run(stream)
     }
 
@@ -62,7 +65,9 @@ struct ReplayFastPathTests {
         #expect(fast.commands == Self.lines.count)
         #expect(fast.paths.map(\.trace.path) == plain.paths.map(\.trace.path))
         #expect(fast.paths.map(\.trace.outcome) == plain.paths.map(\.trace.outcome))
-        let acceptedBy = Dictionary(uniqueKeysWithValues: fast.paths.map { ($0.trace.commandID ?? "", $0.trace.outcome) })
+        let acceptedBy = Dictionary(
+            uniqueKeysWithValues: fast.paths.map { ($0.trace.commandID ?? "", $0.trace.outcome) }
+        )
         #expect(acceptedBy["a"] == .accepted(by: "Heavy"))
         #expect(acceptedBy["b"] == .fellOffTheEnd)  // a Token is not a heavy coin and weighs too much to be light
         #expect(acceptedBy["c"] == .fellOffTheEnd)  // "7.5" is a string, not a number
@@ -83,7 +88,11 @@ struct ReplayFastPathTests {
     @Test func keptTracesSurviveTheStorageBeingReused() throws {
         let report = try replay(withSlots: true)
         // Every kept trace still describes its own command, though later commands reused what they could.
-        #expect(report.paths.map(\.trace.commandID) == ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "7", "n"])
+        #expect(
+            report.paths.map(\.trace.commandID) == [
+                "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "7", "n",
+            ]
+        )
         #expect(report.paths.map(\.line) == Array(1...Self.lines.count))
         #expect(report.paths[0].trace.path == ["Heavy"])
         #expect(report.paths[11].trace.path == ["Heavy", "Card", "Named", "Sized", "Photo", "Light"])
@@ -199,7 +208,9 @@ struct ReplayFastPathTests {
         #expect(inSequence[4].kind == "Coin")
         #expect(inSequence[14].kind == "Token")
         // The rules read the slots the decoder filled: each line is decided as it is decided on its own.
-        let replayed = try session.run(CommandStreamReader(bytes: Array(lines.joined(separator: "\n").utf8), schema: session.schema))
+        let replayed = try session.run(
+            CommandStreamReader(bytes: Array(lines.joined(separator: "\n").utf8), schema: session.schema)
+        )
         var decidedAlone: [Outcome] = []
         for line in lines {
             let report = try session.run(CommandStreamReader(bytes: Array(line.utf8), schema: session.schema))
@@ -215,12 +226,16 @@ struct ReplayFastPathTests {
 
         // Keys that share their first eight bytes with the one remembered, and differ only after them.
         let wide = try ChainDefinition.load(
-            bytes: Array(#"""
+            bytes: Array(
+                #"""
                 { "chain": "keys", "handlers": [
                   { "name": "Wide", "accepts": { "field": "diameter", "min": 20 }, "next": "Delivered" },
                   { "name": "Delivered", "accepts": { "field": "delivered", "present": true }, "next": "Dented" },
                   { "name": "Dented", "accepts": { "field": "d", "present": true } } ] }
-                """#.utf8), file: "keys.json")
+                """#.utf8
+            ),
+            file: "keys.json"
+        )
         let wideSession = try ReplaySession(definition: wide)
         let wideLines = [
             #"{"diameter":25}"#, #"{"diameterX":25}"#, #"{"diameter":25}"#, #"{"diametex":25}"#,
@@ -229,12 +244,14 @@ struct ReplayFastPathTests {
             #"{"d":1}"#, #"{"e":1}"#, #"{"d":1}"#,
         ]
         let wideReport = try wideSession.run(
-            CommandStreamReader(bytes: Array(wideLines.joined(separator: "\n").utf8), schema: wideSession.schema))
+            CommandStreamReader(bytes: Array(wideLines.joined(separator: "\n").utf8), schema: wideSession.schema)
+        )
         #expect(
             wideReport.paths.map(\.trace.outcome) == [
                 .accepted(by: "Wide"), .fellOffTheEnd, .accepted(by: "Wide"), .fellOffTheEnd,
                 .accepted(by: "Delivered"), .fellOffTheEnd, .accepted(by: "Delivered"),
                 .accepted(by: "Dented"), .fellOffTheEnd, .accepted(by: "Dented"),
-            ])
+            ]
+        )
     }
 }

@@ -1,11 +1,11 @@
-import ChainTraceTraceLog
-import ChainTraceFiles
-import ChainTraceReplay
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
+import ChainTraceFiles
 import ChainTraceJSON
+import ChainTraceReplay
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// A replay's table lists every handler of the definition — reached or not, in the definition's order, a
@@ -38,13 +38,18 @@ struct ReplayProfileDeclaresTests {
         var options = ReplaySession.Options()
         options.keptPaths = lines.count
         let session = try ReplaySession(definition: definition, options: options)
-        let report = try session.run(CommandStreamReader(bytes: Array((lines.joined(separator: "\n") + "\n").utf8), schema: session.schema))
+        let report = try session.run(
+            CommandStreamReader(bytes: Array((lines.joined(separator: "\n") + "\n").utf8), schema: session.schema)
+        )
         let listed = report.profile.handlers.map(\.handler)
         // Every handler of the definition, in its order, and nothing else: a registry stands before its members,
         // not where a command first left it.
         #expect(listed == expectedNames, "seed \(seed): \(listed) vs \(expectedNames)")
         for statistics in report.profile.handlers where expectedNames.contains(statistics.handler) {
-            #expect(statistics.budgetNanoseconds == budgets[statistics.handler] ?? nil, "seed \(seed): \(statistics.handler)")
+            #expect(
+                statistics.budgetNanoseconds == budgets[statistics.handler] ?? nil,
+                "seed \(seed): \(statistics.handler)"
+            )
             let hops = report.paths.flatMap(\.trace.hops).filter { $0.handler == statistics.handler }
             #expect(statistics.seen == hops.count, "seed \(seed): \(statistics.handler)")
         }

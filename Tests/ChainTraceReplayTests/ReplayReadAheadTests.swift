@@ -1,15 +1,16 @@
-import ChainTraceFiles
-@_spi(Benchmarks) import ChainTraceReplay
-import ChainTraceJSON
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
+import ChainTraceFiles
+import ChainTraceJSON
+@_spi(Benchmarks) import ChainTraceReplay
 import ChainTraceTestSupport
 import ChainTraceTraceLog
-import Testing
 import Foundation
+import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A replay that reads its stream ahead on other threads (against `Options.readsInLine`, the default) against one that reads
@@ -46,7 +47,9 @@ struct ReplayReadAheadTests {
         default:
             var members = [#""id":"c\#(Int.random(in: 0...9_999, using: &random))""#]
             if random.chance(0.7) { members.append(#""kind":"\#(random.pick(["Coin", "Token", "KNew0"]))""#) }
-            if random.chance(0.6) { members.append(#""weight":\#(Double(Int.random(in: -20...200, using: &random)) / 10)"#) }
+            if random.chance(0.6) {
+                members.append(#""weight":\#(Double(Int.random(in: -20...200, using: &random)) / 10)"#)
+            }
             if random.chance(0.3) { members.append(#""card":{"type":"\#(random.pick(["visa", "amex", "diners"]))"}"#) }
             if random.chance(0.3) { members.append(#""name":"\#(random.pick(["ada", "Ada", "zed", "ünï"]))""#) }
             members.shuffle(using: &random)
@@ -79,8 +82,15 @@ struct ReplayReadAheadTests {
     }
 
     func replay(
-        _ bytes: [UInt8], readsAhead: Bool, skips: Bool, helps: Bool = true, batchSize: Int = 1024, batchBytes: Int? = nil,
-        from source: Source = .memory, logs: Bool = false, warmUp: Int = 64
+        _ bytes: [UInt8],
+        readsAhead: Bool,
+        skips: Bool,
+        helps: Bool = true,
+        batchSize: Int = 1024,
+        batchBytes: Int? = nil,
+        from source: Source = .memory,
+        logs: Bool = false,
+        warmUp: Int = 64
     ) throws -> Outcome {
         let definition = try ChainDefinition.load(bytes: Array(Self.definitionText.utf8), file: "ahead.json")
         var options = ReplaySession.Options()
@@ -118,7 +128,9 @@ struct ReplayReadAheadTests {
             outcome.changes = report.changes
             outcome.invalidLineCount = report.invalidLineCount
             outcome.invalidLines = report.invalidLines.map(\.description)
-            outcome.paths = report.paths.map { "\($0.line) \($0.trace.commandID ?? "-") \($0.trace.path) \($0.trace.outcome) v\($0.trace.chainVersion)" }
+            outcome.paths = report.paths.map {
+                "\($0.line) \($0.trace.commandID ?? "-") \($0.trace.path) \($0.trace.outcome) v\($0.trace.chainVersion)"
+            }
             outcome.handlers = report.profile.handlers.map {
                 "\($0.handler): seen \($0.seen), accepted \($0.accepted), passed \($0.passed), failed \($0.failed)"
             }
@@ -169,8 +181,18 @@ struct ReplayReadAheadTests {
             let batchSize = Int.random(in: 1...40, using: &random)
             // Later batches sized in bytes half the time: then they hold other counts of lines than the first.
             let batchBytes = random.chance(0.5) ? Int.random(in: 1...3_000, using: &random) : nil
-            let ahead = try replay(bytes, readsAhead: true, skips: skips, helps: helps, batchSize: batchSize, batchBytes: batchBytes)
-            #expect(ahead == inLine, "seed \(seed), skips \(skips), helping \(helps), batches of \(batchSize), \(batchBytes.map(String.init) ?? "-") bytes")
+            let ahead = try replay(
+                bytes,
+                readsAhead: true,
+                skips: skips,
+                helps: helps,
+                batchSize: batchSize,
+                batchBytes: batchBytes
+            )
+            #expect(
+                ahead == inLine,
+                "seed \(seed), skips \(skips), helping \(helps), batches of \(batchSize), \(batchBytes.map(String.init) ?? "-") bytes"
+            )
         }
     }
 
@@ -186,7 +208,10 @@ struct ReplayReadAheadTests {
             var line = Self.line(&random, inserted: &inserted)
             if random.chance(0.1), line.hasPrefix("{\"id\"") || line.hasPrefix("{\"") && line.hasSuffix("}") {
                 // A long member in front: a valid command stays valid, an invalid line stays invalid.
-                let note = String(repeating: random.pick(["x", "é", "\\n"]), count: Int.random(in: 1_000...120_000, using: &random))
+                let note = String(
+                    repeating: random.pick(["x", "é", "\\n"]),
+                    count: Int.random(in: 1_000...120_000, using: &random)
+                )
                 line = "{\"note\":\"\(note)\"," + line.dropFirst()
             }
             text += line + (random.chance(0.03) ? "\n\n" : "\n")
@@ -200,7 +225,14 @@ struct ReplayReadAheadTests {
         let fromMemory = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize, batchBytes: batchBytes)
         #expect(fromMemory == inLine, "seed \(seed), skips \(skips), batches of \(batchSize)")
         let file = TestFiles.directory.appendingPathComponent("ahead-long-\(seed).jsonl").path
-        var fromFile = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize, batchBytes: batchBytes, from: .file(file))
+        var fromFile = try replay(
+            bytes,
+            readsAhead: true,
+            skips: skips,
+            batchSize: batchSize,
+            batchBytes: batchBytes,
+            from: .file(file)
+        )
         fromFile.error = fromFile.error?.replacingOccurrences(of: file, with: "ahead.jsonl")
         fromFile.invalidLines = fromFile.invalidLines.map { $0.replacingOccurrences(of: file, with: "ahead.jsonl") }
         #expect(fromFile == inLine, "seed \(seed), file, skips \(skips), batches of \(batchSize)")
@@ -218,9 +250,23 @@ struct ReplayReadAheadTests {
         // Later batches sized in bytes half the time: then they hold other counts of lines than the first.
         let batchBytes = random.chance(0.5) ? Int.random(in: 1...3_000, using: &random) : nil
         let file = TestFiles.directory.appendingPathComponent("ahead-\(seed).jsonl").path
-        let fromFile = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize, batchBytes: batchBytes, from: .file(file))
+        let fromFile = try replay(
+            bytes,
+            readsAhead: true,
+            skips: skips,
+            batchSize: batchSize,
+            batchBytes: batchBytes,
+            from: .file(file)
+        )
         let pipe = TestFiles.directory.appendingPathComponent("ahead-\(seed).fifo").path
-        let fromPipe = try replay(bytes, readsAhead: true, skips: skips, batchSize: batchSize, batchBytes: batchBytes, from: .pipe(pipe))
+        let fromPipe = try replay(
+            bytes,
+            readsAhead: true,
+            skips: skips,
+            batchSize: batchSize,
+            batchBytes: batchBytes,
+            from: .pipe(pipe)
+        )
         // Errors name the file read: the memory stream's name in its place.
         let named = { (outcome: Outcome, path: String) -> Outcome in
             var outcome = outcome
@@ -264,9 +310,14 @@ struct ReplayReadAheadTests {
             try Data(bytes).write(to: URL(fileURLWithPath: file))
             for fromFile in [false, true] {
                 let ahead = CommandReadAhead(
-                    fromFile ? try session.openStream(path: file) : session.openStream(bytes: bytes, name: "ahead.jsonl"),
-                    readsPastErrors: readsPastErrors, batchSize: batchSize, batchBytes: batchBytes,
-                    batchesAhead: Int.random(in: 1...3, using: &random), callerDecodes: helps)
+                    fromFile
+                        ? try session.openStream(path: file) : session.openStream(bytes: bytes, name: "ahead.jsonl"),
+                    readsPastErrors: readsPastErrors,
+                    batchSize: batchSize,
+                    batchBytes: batchBytes,
+                    batchesAhead: Int.random(in: 1...3, using: &random),
+                    callerDecodes: helps
+                )
                 var read: [Summary] = []
                 while let entry = ahead.next() {
                     var entry = summary(entry)
@@ -274,7 +325,10 @@ struct ReplayReadAheadTests {
                     read.append(entry)
                 }
                 ahead.finish()
-                #expect(read == expected, "seed \(seed), past errors \(readsPastErrors), helping \(helps), batches of \(batchSize), from a file \(fromFile)")
+                #expect(
+                    read == expected,
+                    "seed \(seed), past errors \(readsPastErrors), helping \(helps), batches of \(batchSize), from a file \(fromFile)"
+                )
             }
         }
     }
@@ -285,7 +339,9 @@ struct ReplayReadAheadTests {
     @Test func aSecondReaderOnlyWhereTheStreamCanBeReadTwice() throws {
         let definition = try ChainDefinition.load(bytes: Array(Self.definitionText.utf8), file: "ahead.json")
         let session = try ReplaySession(definition: definition)
-        let lines = Array((0..<50).map { #"{"kind":"Coin","id":"c\#($0)","weight":\#($0)}"# }.joined(separator: "\n").utf8)
+        let lines = Array(
+            (0..<50).map { #"{"kind":"Coin","id":"c\#($0)","weight":\#($0)}"# }.joined(separator: "\n").utf8
+        )
         func hasReader(_ stream: CommandStreamReader) -> Bool {
             let ahead = CommandReadAhead(stream, readsPastErrors: false, batchSize: 8)
             defer { ahead.finish() }
@@ -330,8 +386,11 @@ struct ReplayReadAheadTests {
         lines[2 * size - 1] = "not json"
         for round in 0..<5 {
             let ahead = CommandReadAhead(
-                session.openStream(bytes: Array(lines.joined(separator: "\n").utf8)), readsPastErrors: false,
-                batchSize: size, batchesAhead: 4)
+                session.openStream(bytes: Array(lines.joined(separator: "\n").utf8)),
+                readsPastErrors: false,
+                batchSize: size,
+                batchesAhead: 4
+            )
             var count = 0
             var last: CommandReadAhead.Entry?
             while let entry = ahead.next() {

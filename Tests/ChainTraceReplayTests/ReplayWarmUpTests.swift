@@ -1,10 +1,10 @@
-import ChainTraceTraceLog
-import ChainTraceFiles
-@_spi(Benchmarks) import ChainTraceReplay
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
+import ChainTraceFiles
+@_spi(Benchmarks) import ChainTraceReplay
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Synchronization
 import Testing
 

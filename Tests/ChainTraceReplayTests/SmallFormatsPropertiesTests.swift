@@ -1,10 +1,10 @@
-import ChainTraceReplay
-import ChainTraceFiles
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceFiles
 import ChainTraceJSON
-import ChainTraceTraceLog
+import ChainTraceReplay
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// Smaller promises of the formats module, on generated values: durations shown never go down as times go up (a
@@ -23,17 +23,24 @@ struct SmallFormatsPropertiesTests {
         let b = a + Int64.random(in: 0...max(1, scale), using: &random)
         let shownA = try #require(DurationText.nanoseconds(DurationText.format(nanoseconds: a)))
         let shownB = try #require(DurationText.nanoseconds(DurationText.format(nanoseconds: b)))
-        #expect(shownA <= shownB, "seed \(seed): \(a) shows as \(DurationText.format(nanoseconds: a)), \(b) as \(DurationText.format(nanoseconds: b))")
+        #expect(
+            shownA <= shownB,
+            "seed \(seed): \(a) shows as \(DurationText.format(nanoseconds: a)), \(b) as \(DurationText.format(nanoseconds: b))"
+        )
     }
 
     @Test(arguments: SeededGenerator.seeds(60))
     func aCommandHoldsItsPartsAndEqualityFollowsThem(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
-        let kind = random.hostileName(), id: String? = random.chance(0.5) ? random.hostileName() : nil
+        let kind = random.hostileName()
+        let id: String? = random.chance(0.5) ? random.hostileName() : nil
         let entry: String? = random.chance(0.5) ? random.hostileName() : nil
         let fields = GeneratedJSON.value(&random)
         let command = JSONCommand(kind: kind, id: id, entry: entry, fields: fields)
-        #expect(command.kind == kind && command.id == id && command.entry == entry && command.fields == fields, "seed \(seed)")
+        #expect(
+            command.kind == kind && command.id == id && command.entry == entry && command.fields == fields,
+            "seed \(seed)"
+        )
         #expect(command == JSONCommand(kind: kind, id: id, entry: entry, fields: fields), "seed \(seed)")
         #expect(command != JSONCommand(kind: kind + "x", id: id, entry: entry, fields: fields), "seed \(seed)")
         #expect(JSONCommand().kind == "Command" && JSONCommand().fields == [:], "seed \(seed)")
@@ -44,8 +51,16 @@ struct SmallFormatsPropertiesTests {
         var random = SeededGenerator(seed: seed)
         let chains = (0..<Int.random(in: 1...4, using: &random)).map { "chain\($0)" }
         let traces = (0..<Int.random(in: 1...12, using: &random)).map { index in
-            Trace(id: UInt64(index), commandKind: "K", entry: "A", chain: random.pick(chains),
-                  startTime: Int64.random(in: -1_000_000...1_000_000, using: &random), hops: [], outcome: .fellOffTheEnd, duration: 1_000)
+            Trace(
+                id: UInt64(index),
+                commandKind: "K",
+                entry: "A",
+                chain: random.pick(chains),
+                startTime: Int64.random(in: -1_000_000...1_000_000, using: &random),
+                hops: [],
+                outcome: .fellOffTheEnd,
+                duration: 1_000
+            )
         }
         var export = ChromeTraceExport()
         var bytes = ChromeTraceExport.header

@@ -1,8 +1,8 @@
-import ChainTraceFiles
-import ChainTraceReplay
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
+import ChainTraceFiles
+import ChainTraceReplay
 import ChainTraceTestSupport
 import ChainTraceTraceLog
 import Foundation
@@ -41,7 +41,9 @@ struct StreamChangesModelTests {
         }
         handlers.append(#"{"name":"R","registry":[\#(Self.handlerObject("R0", weight: 1))]}"#)
         let definition = try ChainDefinition.load(
-            bytes: Array(#"{"chain":"changing","handlers":[\#(handlers.joined(separator: ","))]}"#.utf8), file: "c.json")
+            bytes: Array(#"{"chain":"changing","handlers":[\#(handlers.joined(separator: ","))]}"#.utf8),
+            file: "c.json"
+        )
         var model = Model(order: base + ["R"], members: [("R0", 1, 0)])
 
         var lines: [String] = []
@@ -78,7 +80,9 @@ struct StreamChangesModelTests {
                 fresh += 1
                 let name = "M\(fresh)"
                 let weight = Int.random(in: 0...2, using: &random)
-                lines.append(#"{"change":"register","registry":"R","handler":\#(Self.handlerObject(name, weight: weight))}"#)
+                lines.append(
+                    #"{"change":"register","registry":"R","handler":\#(Self.handlerObject(name, weight: weight))}"#
+                )
                 model.members.append((name, weight, step))
             case 5 where !model.members.isEmpty:
                 let gone = model.members.remove(at: Int.random(in: 0..<model.members.count, using: &random)).name
@@ -99,14 +103,22 @@ struct StreamChangesModelTests {
         var options = ReplaySession.Options()
         options.keptPaths = expectations.count
         let session = try ReplaySession(definition: definition, options: options)
-        let report = try session.run(CommandStreamReader(bytes: Array((lines.joined(separator: "\n") + "\n").utf8), schema: session.schema))
+        let report = try session.run(
+            CommandStreamReader(bytes: Array((lines.joined(separator: "\n") + "\n").utf8), schema: session.schema)
+        )
         #expect(report.changes == changes, "seed \(seed)")
         #expect(report.paths.count == expectations.count, "seed \(seed)")
         let firstVersion = report.paths.first.map { $0.trace.chainVersion - expectations[0].changesBefore } ?? 0
         for (replayed, expected) in zip(report.paths, expectations) {
             let line = lines[replayed.line - 1]
-            #expect(replayed.trace.path == expected.path, "seed \(seed), \(line): \(replayed.trace.path) vs \(expected.path)")
-            #expect(replayed.trace.chainVersion == firstVersion + expected.changesBefore, "seed \(seed), \(line): version")
+            #expect(
+                replayed.trace.path == expected.path,
+                "seed \(seed), \(line): \(replayed.trace.path) vs \(expected.path)"
+            )
+            #expect(
+                replayed.trace.chainVersion == firstVersion + expected.changesBefore,
+                "seed \(seed), \(line): version"
+            )
         }
 
         // Replayed into a trace log, the log records each change — of the stream's kind, in the stream's order, with
@@ -118,14 +130,20 @@ struct StreamChangesModelTests {
         let path = try TestFiles.newDirectory("stream-changes").appendingPathComponent("replay.jsonl").path
         let log = try TraceLogSink(path: path)
         let logged = try ReplaySession(definition: definition, options: options)
-        _ = try logged.run(CommandStreamReader(bytes: Array((lines.joined(separator: "\n") + "\n").utf8), schema: logged.schema), traceLog: log)
+        _ = try logged.run(
+            CommandStreamReader(bytes: Array((lines.joined(separator: "\n") + "\n").utf8), schema: logged.schema),
+            traceLog: log
+        )
         try log.close()
         let reader = try TraceLogReader(path: path)
         var versions: [Int] = []
         while let trace = try reader.next() { versions.append(trace.chainVersion) }
         #expect(versions == report.paths.map(\.trace.chainVersion), "seed \(seed)")
         #expect(reader.chainEdits.map(\.kind.rawValue) == changeKinds, "seed \(seed)")
-        #expect(reader.chainEdits.map(\.version) == Array((firstVersion..<(firstVersion + changes)).map { $0 + 1 }), "seed \(seed)")
+        #expect(
+            reader.chainEdits.map(\.version) == Array((firstVersion..<(firstVersion + changes)).map { $0 + 1 }),
+            "seed \(seed)"
+        )
         #expect(reader.chainEdits.allSatisfy { $0.chain == "changing" }, "seed \(seed)")
     }
 }

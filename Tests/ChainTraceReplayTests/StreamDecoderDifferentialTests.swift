@@ -1,10 +1,10 @@
-import ChainTraceFiles
-import ChainTraceReplay
-import ChainTraceJSON
 import ChainTrace
 import ChainTraceDefinitions
-import ChainTraceTraceLog
+import ChainTraceFiles
+import ChainTraceJSON
+import ChainTraceReplay
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -30,7 +30,10 @@ struct StreamDecoderDifferentialTests {
         if random.chance(0.03) { return random.pick(rejected) }
         if depth > 1 || random.chance(0.7) { return random.pick(scalars) }
         if random.chance(0.5) {
-            return "[" + (0..<Int.random(in: 0...3, using: &random)).map { _ in value(&random, depth: depth + 1) }.joined(separator: ",") + "]"
+            return "["
+                + (0..<Int.random(in: 0...3, using: &random)).map { _ in value(&random, depth: depth + 1) }.joined(
+                    separator: ","
+                ) + "]"
         }
         let keys = (0..<Int.random(in: 0...3, using: &random)).map { _ in random.pick(["x", "y", "x", "z"]) }
         return "{" + keys.map { #""\#($0)":\#(value(&random, depth: depth + 1))"# }.joined(separator: ",") + "}"
@@ -61,7 +64,9 @@ struct StreamDecoderDifferentialTests {
     static func read(_ reader: CommandStreamReader, skipping: Int) -> Reading {
         do {
             for _ in 0..<skipping { _ = try reader.next() }
-            guard case (_, .command(let command))? = try reader.next() else { return .error(column: -1, expected: "a command") }
+            guard case (_, .command(let command))? = try reader.next() else {
+                return .error(column: -1, expected: "a command")
+            }
             return .command(kind: command.kind, id: command.id, entry: command.entry, fields: command.fields)
         } catch {
             return .error(column: error.column, expected: error.expected)
@@ -106,11 +111,17 @@ struct StreamDecoderDifferentialTests {
             if random.chance(0.15) { members.append(random.pick(members)) }
             lines.append("{" + members.shuffled(using: &random).joined(separator: ",") + "}")
         }
-        let reader = CommandStreamReader(bytes: Array((lines.joined(separator: "\n") + "\n").utf8), schema: FieldSchema(names: ["w"]))
+        let reader = CommandStreamReader(
+            bytes: Array((lines.joined(separator: "\n") + "\n").utf8),
+            schema: FieldSchema(names: ["w"])
+        )
         for line in lines {
             let fast: Reading
             do {
-                guard case (_, .command(let command))? = try reader.next() else { Issue.record("no command"); return }
+                guard case (_, .command(let command))? = try reader.next() else {
+                    Issue.record("no command")
+                    return
+                }
                 fast = .command(kind: command.kind, id: command.id, entry: command.entry, fields: command.fields)
             } catch {
                 fast = .error(column: error.column, expected: error.expected)
@@ -121,9 +132,15 @@ struct StreamDecoderDifferentialTests {
     }
 
     @Test func aRepeatedKeyIsRejectedWithItsPositionOnEveryPath() {
-        for line in [#"{"kind":"Coin","kind":"Other"}"#, #"{"kind":"K","w":1,"w":2}"#, #"{"kind":"K","q":{"a":1,"a":2}}"#] {
+        for line in [
+            #"{"kind":"Coin","kind":"Other"}"#, #"{"kind":"K","w":1,"w":2}"#, #"{"kind":"K","q":{"a":1,"a":2}}"#,
+        ] {
             let stream = [#"{"kind":"K","w":1}"#, #"{"kind":"K","w":1}"#, line].joined(separator: "\n") + "\n"
-            let reader = CommandStreamReader(bytes: Array(stream.utf8), name: "dup.jsonl", schema: FieldSchema(names: ["w"]))
+            let reader = CommandStreamReader(
+                bytes: Array(stream.utf8),
+                name: "dup.jsonl",
+                schema: FieldSchema(names: ["w"])
+            )
             do {
                 while try reader.next() != nil {}
                 Issue.record("\(line) was accepted")
@@ -141,7 +158,9 @@ struct StreamDecoderDifferentialTests {
             do {
                 guard let (_, item) = try reader.next() else { break }
                 if case .command(let command) = item {
-                    readings.append(.command(kind: command.kind, id: command.id, entry: command.entry, fields: command.fields))
+                    readings.append(
+                        .command(kind: command.kind, id: command.id, entry: command.entry, fields: command.fields)
+                    )
                 }
             } catch {
                 readings.append(.error(column: error.column, expected: "\(error.line): \(error.expected)"))
@@ -161,13 +180,17 @@ struct StreamDecoderDifferentialTests {
         }
         let text = lines.joined(separator: "\n")
         for schema in [nil, FieldSchema(names: ["w", "c"])] {
-            #expect(Self.readAll(text, schema: schema) == Self.readAll(text + "\n", schema: schema), "seed \(seed): \(text)")
+            #expect(
+                Self.readAll(text, schema: schema) == Self.readAll(text + "\n", schema: schema),
+                "seed \(seed): \(text)"
+            )
         }
     }
 
     @Test func aTraceLogLineWithARepeatedKeyIsRejected() {
         let header = #"{"format":"chaintrace-trace-log","version":1}"#
-        let good = #"{"chain":"c","chainVersion":0,"command":{"kind":"K"},"durationNs":1,"entry":"A","hops":[{"decision":"accepted","handler":"A","inclusiveNs":1,"position":0,"selfNs":1,"startOffsetNs":0}],"id":1,"outcome":{"handler":"A","kind":"accepted"},"startTimeNs":1}"#
+        let good =
+            #"{"chain":"c","chainVersion":0,"command":{"kind":"K"},"durationNs":1,"entry":"A","hops":[{"decision":"accepted","handler":"A","inclusiveNs":1,"position":0,"selfNs":1,"startOffsetNs":0}],"id":1,"outcome":{"handler":"A","kind":"accepted"},"startTimeNs":1}"#
         // Each member written twice: at the top, in a hop, in the command.
         for member in [#""chain":"c""#, #""selfNs":1"#, #""kind":"K""#] {
             let bad = good.replacingFirst(member, with: member + "," + member)

@@ -1,10 +1,10 @@
-import ChainTraceTraceLog
-import ChainTraceFiles
-import ChainTraceReplay
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceFiles
 import ChainTraceJSON
+import ChainTraceReplay
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// A command read from a stream keeps its line and parses its fields once, when first asked for (a rule on a field

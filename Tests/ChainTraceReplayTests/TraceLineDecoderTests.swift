@@ -1,8 +1,8 @@
-import ChainTraceReplay
-import ChainTraceFiles
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceFiles
 import ChainTraceJSON
+import ChainTraceReplay
 import ChainTraceTraceLog
 import Testing
 
@@ -39,17 +39,35 @@ struct TraceLineDecoderTests {
 
     @Test func refusesWhatTheGeneralDecoderRefusesWithTheSameError() throws {
         let bad = [
-            (#"{"chain":"c","chainVersion":-1,"command":{"kind":"K"},"durationNs":1,"entry":"A","hops":[],"id":1,"outcome":{"kind":"fellOffTheEnd"},"startTimeNs":1}"#, "chainVersion to be an integer ≥ 0"),
-            (#"{"chain":"c","chainVersion":0,"command":{"kind":"K"},"durationNs":1.5,"entry":"A","hops":[],"id":1,"outcome":{"kind":"fellOffTheEnd"},"startTimeNs":1}"#, "durationNs to be an integer"),
-            (#"{"chain":"c","chainVersion":0,"command":{"kind":"K"},"durationNs":1,"entry":"A","hops":[{"decision":"passed","handler":"A","inclusiveNs":1,"position":1,"selfNs":1,"startOffsetNs":0}],"id":1,"outcome":{"kind":"fellOffTheEnd"},"startTimeNs":1}"#, "hops[0].position"),
-            (#"{"chain":"c","chainVersion":0,"command":{"kind":"K"},"durationNs":1,"entry":"A","hops":[],"id":1,"outcome":{"kind":"won"},"startTimeNs":1}"#, "outcome.kind"),
-            (#"{"chain":"c","chainVersion":0,"command":{"kind":"K"},"durationNs":1,"entry":"A","hops":[],"id":1,"outcome":{"kind":"fellOffTheEnd"},"startTimeNs":01}"#, "t.jsonl:2:"),
+            (
+                #"{"chain":"c","chainVersion":-1,"command":{"kind":"K"},"durationNs":1,"entry":"A","hops":[],"id":1,"outcome":{"kind":"fellOffTheEnd"},"startTimeNs":1}"#,
+                "chainVersion to be an integer ≥ 0"
+            ),
+            (
+                #"{"chain":"c","chainVersion":0,"command":{"kind":"K"},"durationNs":1.5,"entry":"A","hops":[],"id":1,"outcome":{"kind":"fellOffTheEnd"},"startTimeNs":1}"#,
+                "durationNs to be an integer"
+            ),
+            (
+                #"{"chain":"c","chainVersion":0,"command":{"kind":"K"},"durationNs":1,"entry":"A","hops":[{"decision":"passed","handler":"A","inclusiveNs":1,"position":1,"selfNs":1,"startOffsetNs":0}],"id":1,"outcome":{"kind":"fellOffTheEnd"},"startTimeNs":1}"#,
+                "hops[0].position"
+            ),
+            (
+                #"{"chain":"c","chainVersion":0,"command":{"kind":"K"},"durationNs":1,"entry":"A","hops":[],"id":1,"outcome":{"kind":"won"},"startTimeNs":1}"#,
+                "outcome.kind"
+            ),
+            (
+                #"{"chain":"c","chainVersion":0,"command":{"kind":"K"},"durationNs":1,"entry":"A","hops":[],"id":1,"outcome":{"kind":"fellOffTheEnd"},"startTimeNs":01}"#,
+                "t.jsonl:2:"
+            ),
         ]
         for (line, expected) in bad {
             let text = Self.header + "\n" + line + "\n"
-            #expect(performing: { _ = try TraceLogReader(bytes: Array(text.utf8), name: "t.jsonl").readAll() }, throws: { error in
-                "\(error)".contains(expected)
-            })
+            #expect(
+                performing: { _ = try TraceLogReader(bytes: Array(text.utf8), name: "t.jsonl").readAll() },
+                throws: { error in
+                    "\(error)".contains(expected)
+                }
+            )
         }
     }
 }

@@ -1,10 +1,10 @@
-import ChainTraceFiles
-import ChainTraceReplay
 import ChainTrace
 import ChainTraceDefinitions
+import ChainTraceFiles
 import ChainTraceJSON
-import ChainTraceTraceLog
+import ChainTraceReplay
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// Whole generated streams — key orders changing from line to line, repeated keys, nested values, escapes, bad
@@ -25,7 +25,15 @@ struct WholeStreamDifferentialTests {
             do {
                 guard let (line, item) = try reader.next() else { break }
                 if case .command(let command) = item {
-                    out.append(.command(line: line, kind: command.kind, id: command.id, entry: command.entry, fields: command.fields))
+                    out.append(
+                        .command(
+                            line: line,
+                            kind: command.kind,
+                            id: command.id,
+                            entry: command.entry,
+                            fields: command.fields
+                        )
+                    )
                 }
             } catch {
                 out.append(.error(line: error.line, column: error.column, expected: error.expected))
@@ -54,13 +62,20 @@ struct WholeStreamDifferentialTests {
 
     @Test func nestingDeeperThanTheLimitIsAnErrorInEveryReader() throws {
         let deep = String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000)
-        let document = try #require(throws: FormatError.self) { try JSONDocument(bytes: Array(deep.utf8), file: "d.json") }
+        let document = try #require(throws: FormatError.self) {
+            try JSONDocument(bytes: Array(deep.utf8), file: "d.json")
+        }
         #expect(document.expected.contains("levels of nesting") && document.column == 513, "\(document)")
         let stream = CommandStreamReader(bytes: Array((#"{"kind":"K","x":"# + deep + "}\n").utf8), name: "s")
         let streamError = try #require(throws: FormatError.self) { _ = try stream.next() }
         #expect(streamError.expected.contains("levels of nesting"), "\(streamError)")
-        let log = TraceLogFormat.header + [0x0A] + Array(#"{"chain":"c","chainVersion":0,"command":{"kind":"K","payload":"#.utf8) + Array(deep.utf8)
-            + Array(#"},"durationNs":0,"entry":"A","hops":[],"id":1,"outcome":{"kind":"fellOffTheEnd"},"startTimeNs":0}"#.utf8) + [0x0A]
+        let log =
+            TraceLogFormat.header + [0x0A]
+            + Array(#"{"chain":"c","chainVersion":0,"command":{"kind":"K","payload":"#.utf8) + Array(deep.utf8)
+            + Array(
+                #"},"durationNs":0,"entry":"A","hops":[],"id":1,"outcome":{"kind":"fellOffTheEnd"},"startTimeNs":0}"#
+                    .utf8
+            ) + [0x0A]
         let logError = try #require(throws: FormatError.self) { _ = try TraceLogReader(bytes: log).readAll() }
         #expect(logError.line == 2 && logError.expected.contains("levels of nesting"), "\(logError)")
         let definition = Array((#"{"chain":"c","handlers":[{"name":"A","options":"# + deep + "}]}").utf8)

@@ -1,10 +1,10 @@
-import ChainTraceTraceLog
-import ChainTraceFiles
-import ChainTraceReplay
 import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceDefinitions
+import ChainTraceFiles
+import ChainTraceReplay
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// The `work` and `budget` members of generated definitions, in real replays: a handler with `work` takes at
@@ -17,7 +17,8 @@ struct WorkAndBudgetTests {
         var random = SeededGenerator(seed: seed)
         let workMicroseconds = Int.random(in: 20...200, using: &random)
         let budgetMicroseconds = max(1, workMicroseconds / Int.random(in: 2...10, using: &random))
-        let text = #"{"chain":"w","handlers":[{"name":"Busy","work":"\#(workMicroseconds)us","budget":"\#(budgetMicroseconds)us","next":"Idle"},{"name":"Idle","accepts":{"kind":["K"]}}]}"#
+        let text =
+            #"{"chain":"w","handlers":[{"name":"Busy","work":"\#(workMicroseconds)us","budget":"\#(budgetMicroseconds)us","next":"Idle"},{"name":"Idle","accepts":{"kind":["K"]}}]}"#
         let definition = try ChainDefinition.load(bytes: Array(text.utf8), file: "w.json")
         #expect(definition.handler(named: "Busy")?.work == Int64(workMicroseconds) * 1_000, "seed \(seed)")
         var options = ReplaySession.Options()
@@ -28,11 +29,17 @@ struct WorkAndBudgetTests {
         let busy = report.paths.flatMap(\.trace.hops).filter { $0.handler == "Busy" }
         #expect(busy.count == 20, "seed \(seed)")
         // Never less than the work asked for (allowing the clock's rounding of a nanosecond).
-        #expect(busy.allSatisfy { $0.selfDuration + 1 >= UInt64(workMicroseconds) * 1_000 }, "seed \(seed): \(busy.map(\.selfDuration).min() ?? 0) ns < \(workMicroseconds) µs")
+        #expect(
+            busy.allSatisfy { $0.selfDuration + 1 >= UInt64(workMicroseconds) * 1_000 },
+            "seed \(seed): \(busy.map(\.selfDuration).min() ?? 0) ns < \(workMicroseconds) µs"
+        )
         let flags = SlowHandlerRule.standard.flags(in: report.profile)
         let flag = flags.first { $0.handler == "Busy" }
         #expect(flag != nil, "seed \(seed): a handler over its budget was not flagged")
         #expect(flag?.reasons.contains { $0.contains("budget") } == true, "seed \(seed): \(flag?.reasons ?? [])")
-        #expect(report.profile.statistics(of: "Busy")?.budgetNanoseconds == Int64(budgetMicroseconds) * 1_000, "seed \(seed)")
+        #expect(
+            report.profile.statistics(of: "Busy")?.budgetNanoseconds == Int64(budgetMicroseconds) * 1_000,
+            "seed \(seed)"
+        )
     }
 }

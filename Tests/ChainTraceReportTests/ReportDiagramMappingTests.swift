@@ -2,10 +2,11 @@ import ChainTrace
 import ChainTraceAnalysis
 import ChainTraceGraphviz
 import ChainTraceJSON
-@testable import ChainTraceReport
 import ChainTraceTestSupport
 import Foundation
 import Testing
+
+@testable import ChainTraceReport
 
 /// What the page's script relies on to draw a command's path: the diagram's node `h<i>` is the handler
 /// `names[i]` of the data — with a chain definition that names handlers no command reached, and handlers the log
@@ -24,11 +25,15 @@ struct ReportDiagramMappingTests {
     static func nodeTexts(of html: String) -> [Int: String] {
         var texts: [Int: String] = [:]
         for group in html.components(separatedBy: #"class="node""#).dropFirst() {
-            guard let title = group.components(separatedBy: "<title>").dropFirst().first?.components(separatedBy: "</title>").first,
+            guard
+                let title = group.components(separatedBy: "<title>").dropFirst().first?.components(
+                    separatedBy: "</title>"
+                ).first,
                 title.hasPrefix("h"), let index = Int(title.dropFirst())
             else { continue }
             let body = group.components(separatedBy: "</g>").first ?? ""
-            texts[index] = body.components(separatedBy: ">").compactMap { $0.components(separatedBy: "<").first }.joined(separator: " ")
+            texts[index] = body.components(separatedBy: ">").compactMap { $0.components(separatedBy: "<").first }
+                .joined(separator: " ")
         }
         return texts
     }
@@ -42,18 +47,38 @@ struct ReportDiagramMappingTests {
         let traces = (0..<Int.random(in: 1...80, using: &random)).map { index in
             let path = (0..<Int.random(in: 1...4, using: &random)).map { _ in random.pick(pool) }
             let hops = path.enumerated().map { position, name in
-                Hop(handler: name, position: position, decision: position == path.count - 1 ? .accepted : .passed,
-                    startOffset: UInt64(position) * 100, inclusiveDuration: 100, selfDuration: UInt64.random(in: 1...100, using: &random))
+                Hop(
+                    handler: name,
+                    position: position,
+                    decision: position == path.count - 1 ? .accepted : .passed,
+                    startOffset: UInt64(position) * 100,
+                    inclusiveDuration: 100,
+                    selfDuration: UInt64.random(in: 1...100, using: &random)
+                )
             }
-            return Trace(id: UInt64(index), commandKind: "K", entry: path[0], chain: "c", hops: hops,
-                         outcome: .accepted(by: path[path.count - 1]), duration: UInt64(path.count) * 100)
+            return Trace(
+                id: UInt64(index),
+                commandKind: "K",
+                entry: path[0],
+                chain: "c",
+                hops: hops,
+                outcome: .accepted(by: path[path.count - 1]),
+                duration: UInt64(path.count) * 100
+            )
         }
         var collected = TraceReport.Collector(limit: 50)
         for trace in traces { collected.add(trace) }
-        let graph: ChainGraph? = defined.isEmpty ? nil : ChainGraph(
-            name: "c", handlers: defined.map { ChainGraph.Handler(name: $0) },
-            links: zip(defined, defined.dropFirst()).map { ChainGraph.Link(from: $0, to: $1) }, entries: [defined[0]])
-        let page = try TraceReport(profile: ChainProfile(traces), collected: collected, sources: ["log"], graph: graph).page()
+        let graph: ChainGraph? =
+            defined.isEmpty
+            ? nil
+            : ChainGraph(
+                name: "c",
+                handlers: defined.map { ChainGraph.Handler(name: $0) },
+                links: zip(defined, defined.dropFirst()).map { ChainGraph.Link(from: $0, to: $1) },
+                entries: [defined[0]]
+            )
+        let page = try TraceReport(profile: ChainProfile(traces), collected: collected, sources: ["log"], graph: graph)
+            .page()
         let data = try Self.data(of: page.html)
         guard case .array(let nameValues)? = data["names"], case .integer(let drawn)? = data["diagramNodes"] else {
             Issue.record("seed \(seed): no names")
@@ -66,7 +91,11 @@ struct ReportDiagramMappingTests {
             // The label starts with the handler's name (a slow one has "⚠ " before it).
             #expect(index < names.count && text.contains(names[index]), "seed \(seed): node h\(index) reads \(text)")
         }
-        #expect(Set(defined + observed.filter { name in traces.contains { $0.visited(name) } }) == Set(names.prefix(Int(drawn))), "seed \(seed)")
+        #expect(
+            Set(defined + observed.filter { name in traces.contains { $0.visited(name) } })
+                == Set(names.prefix(Int(drawn))),
+            "seed \(seed)"
+        )
         guard case .array(let listed)? = data["traces"] else { return }
         #expect(listed.count == page.listedCommands && listed.count == min(50, traces.count), "seed \(seed)")
         for entry in listed {

@@ -42,19 +42,30 @@ public struct BuiltProduct: Sendable {
     /// `shell` runs it through `/bin/sh` instead, between shell code `before` (`ulimit -f 16;`, `trap '' INT;`)
     /// and `after` (redirections such as `>&-`), for a run in conditions `Process` cannot set up.
     public func run(
-        _ arguments: [String], in directory: URL = packageRoot, extraEnvironment: [String: String] = [:],
-        timeLimit: Double? = nil, standardOutputPath: String? = nil, shell: (before: String, after: String)? = nil
+        _ arguments: [String],
+        in directory: URL = packageRoot,
+        extraEnvironment: [String: String] = [:],
+        timeLimit: Double? = nil,
+        standardOutputPath: String? = nil,
+        shell: (before: String, after: String)? = nil
     ) throws -> Output {
         try start(
-            arguments, in: directory, extraEnvironment: extraEnvironment, standardOutputPath: standardOutputPath, shell: shell
+            arguments,
+            in: directory,
+            extraEnvironment: extraEnvironment,
+            standardOutputPath: standardOutputPath,
+            shell: shell
         ).finish(timeLimit: timeLimit)
     }
 
     /// Starts it as ``run(_:in:extraEnvironment:timeLimit:standardOutputPath:shell:)`` does, without waiting for it: for
     /// a test that acts on the running program (sends it a signal, say) before ``Running/finish(timeLimit:)``.
     public func start(
-        _ arguments: [String], in directory: URL = packageRoot, extraEnvironment: [String: String] = [:],
-        standardOutputPath: String? = nil, shell: (before: String, after: String)? = nil
+        _ arguments: [String],
+        in directory: URL = packageRoot,
+        extraEnvironment: [String: String] = [:],
+        standardOutputPath: String? = nil,
+        shell: (before: String, after: String)? = nil
     ) throws -> Running {
         guard let url else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(name) was not built"])
@@ -78,7 +89,10 @@ public struct BuiltProduct: Sendable {
         let error = Pipe()
         if let standardOutputPath {
             guard let file = FileHandle(forWritingAtPath: standardOutputPath) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot open \(standardOutputPath)"])
+                throw CocoaError(
+                    .fileWriteUnknown,
+                    userInfo: [NSLocalizedDescriptionKey: "cannot open \(standardOutputPath)"]
+                )
             }
             process.standardOutput = file
             // Nothing writes the unused pipe: closed, its reader ends at once.
@@ -90,8 +104,11 @@ public struct BuiltProduct: Sendable {
         try process.run()
         // Read both pipes at once: a child that fills one while we wait on the other would never finish.
         return Running(
-            process: process, outputReader: PipeReader(output.fileHandleForReading),
-            errorReader: PipeReader(error.fileHandleForReading), outputCaptured: standardOutputPath == nil)
+            process: process,
+            outputReader: PipeReader(output.fileHandleForReading),
+            errorReader: PipeReader(error.fileHandleForReading),
+            outputCaptured: standardOutputPath == nil
+        )
     }
 
     /// A run that ``start(_:in:extraEnvironment:standardOutputPath:shell:)`` began.

@@ -102,7 +102,9 @@ public indirect enum EncodingScript: Encodable, Sendable, CustomStringConvertibl
         }
     }
 
-    public static func write(_ members: [(String, EncodingScript)], into container: inout KeyedEncodingContainer<Key>) throws {
+    public static func write(_ members: [(String, EncodingScript)], into container: inout KeyedEncodingContainer<Key>)
+        throws
+    {
         for (key, value) in members {
             switch value {
             case .string(let text): try container.encode(text, forKey: Key(key))
@@ -143,7 +145,12 @@ public indirect enum EncodingScript: Encodable, Sendable, CustomStringConvertibl
         switch random.next() % (leafOnly ? 8 : 16) {
         case 0: return .integer(random.pick([0, -1, 42, Int64.max, Int64.min, Int64(bitPattern: random.next())]))
         case 1: return .unsigned(random.pick([0, UInt64.max, UInt64(Int64.max) + 1, random.next() >> 3]))
-        case 2: return .double(random.pick([0.5, -0.0, 1e300, 2.5e-308, 6.02214076e23, Double(Int64(bitPattern: random.next())) / 1e6, 3.0]))
+        case 2:
+            return .double(
+                random.pick([
+                    0.5, -0.0, 1e300, 2.5e-308, 6.02214076e23, Double(Int64(bitPattern: random.next())) / 1e6, 3.0,
+                ])
+            )
         case 3: return .float(random.pick([0.1, 1e-30, 3.4e38, -7]))
         case 4: return .string(text(&random))
         case 5: return .bool(random.next() % 2 == 0)
@@ -153,8 +160,11 @@ public indirect enum EncodingScript: Encodable, Sendable, CustomStringConvertibl
         case 10: return .array((0..<Int(random.next() % 5)).map { _ in make(&random, depth: depth + 1) })
         case 11:
             return .nested(
-                key: key(&random), inner: members(&random, depth: depth), listKey: key(&random),
-                list: (0..<Int(random.next() % 4)).map { _ in make(&random, depth: depth + 1) })
+                key: key(&random),
+                inner: members(&random, depth: depth),
+                listKey: key(&random),
+                list: (0..<Int(random.next() % 4)).map { _ in make(&random, depth: depth + 1) }
+            )
         case 12: return .twice(members(&random, depth: depth), members(&random, depth: depth))
         case 13: return .wrapped(make(&random, depth: depth + 1))
         case 14: return random.next() % 2 == 0 ? .interleaved : .superEncoded(make(&random, depth: depth + 1))
@@ -168,12 +178,17 @@ public indirect enum EncodingScript: Encodable, Sendable, CustomStringConvertibl
 
     /// Keys from a small set (so some repeat), some needing escapes.
     public static func key(_ random: inout SeededGenerator) -> String {
-        random.pick(["id", "amount", "kind", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o",
-                     "p", "q", "r", "s", "t", "u", "w", "x", "y", "z", "quo\"te", "back\\slash", "nl\n", "ü", "\u{FEFF}bom", "\u{202E}rtl", ""])
+        random.pick([
+            "id", "amount", "kind", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o",
+            "p", "q", "r", "s", "t", "u", "w", "x", "y", "z", "quo\"te", "back\\slash", "nl\n", "ü", "\u{FEFF}bom",
+            "\u{202E}rtl", "",
+        ])
     }
 
     public static func text(_ random: inout SeededGenerator) -> String {
-        let pieces = ["plain", "ünï", "\"", "\\", "\n", "\t", "\u{0}", "\u{1F}", "\u{FEFF}", "日本", "😀", " ", "/", "</script>"]
+        let pieces = [
+            "plain", "ünï", "\"", "\\", "\n", "\t", "\u{0}", "\u{1F}", "\u{FEFF}", "日本", "😀", " ", "/", "</script>",
+        ]
         return (0..<Int(random.next() % 6)).map { _ in random.pick(pieces) }.joined()
     }
 
@@ -186,9 +201,11 @@ public indirect enum EncodingScript: Encodable, Sendable, CustomStringConvertibl
         case .string(let value): value.debugDescription
         case .bool(let value): "\(value)"
         case .null: "null"
-        case .object(let members): "{" + members.map { "\($0.0.debugDescription): \($0.1)" }.joined(separator: ", ") + "}"
+        case .object(let members):
+            "{" + members.map { "\($0.0.debugDescription): \($0.1)" }.joined(separator: ", ") + "}"
         case .array(let elements): "[" + elements.map(\.description).joined(separator: ", ") + "]"
-        case .nested(let key, let inner, let listKey, let list): "nested(\(key): \(EncodingScript.object(inner)), \(listKey): \(EncodingScript.array(list)))"
+        case .nested(let key, let inner, let listKey, let list):
+            "nested(\(key): \(EncodingScript.object(inner)), \(listKey): \(EncodingScript.array(list)))"
         case .twice(let first, let second): "twice(\(EncodingScript.object(first)), \(EncodingScript.object(second)))"
         case .wrapped(let inner): "wrapped(\(inner))"
         case .interleaved: "interleaved"

@@ -11,7 +11,8 @@ public enum GeneratedDefinition {
         switch Int.random(in: 0...(depth > 1 ? 5 : 8), using: &random) {
         case 0: return .bool(random.chance(0.5))
         case 1: return .object(["kind": .array([.string(random.pick(["Tap", "Swipe", "Coin"]))])])
-        case 2: return .object(["field": .string(field), "equals": random.pick([.string("M"), .integer(2), .double(2.5)])])
+        case 2:
+            return .object(["field": .string(field), "equals": random.pick([.string("M"), .integer(2), .double(2.5)])])
         case 3: return .object(["field": .string(field), "in": .array([.string("S"), .string("M")])])
         case 4: return .object(["field": .string(field), "min": .integer(1), "max": .double(9.5)])
         case 5: return .object(["field": .string(field), "present": .bool(random.chance(0.5))])
@@ -29,7 +30,9 @@ public enum GeneratedDefinition {
         return writer.bytes
     }
 
-    public static func make(_ random: inout SeededGenerator) -> (JSONValue, [(path: [String], wrong: JSONValue, first: UInt8)]) {
+    public static func make(_ random: inout SeededGenerator) -> (
+        JSONValue, [(path: [String], wrong: JSONValue, first: UInt8)]
+    ) {
         let count = Int.random(in: 1...6, using: &random)
         var handlers: [JSONValue] = []
         var targets: [(path: [String], wrong: JSONValue, first: UInt8)] = [(["chain"], .integer(5), UInt8(ascii: "5"))]
@@ -68,8 +71,13 @@ public enum GeneratedDefinition {
                 // A registry's members decide: it has no rules, role or budget of its own.
                 handler["registry"] = .array(members)
                 for key in ["accepts", "fails", "role", "budget"] { handler[key] = nil }
-                targets.removeAll { $0.path.count >= 3 && $0.path[1] == "\(index)" && ["accepts", "fails", "role", "budget"].contains($0.path[2]) }
-                targets.append((["handlers", "\(index)", "registry", "0", "weight"], .string("heavy"), UInt8(ascii: "\"")))
+                targets.removeAll {
+                    $0.path.count >= 3 && $0.path[1] == "\(index)"
+                        && ["accepts", "fails", "role", "budget"].contains($0.path[2])
+                }
+                targets.append(
+                    (["handlers", "\(index)", "registry", "0", "weight"], .string("heavy"), UInt8(ascii: "\""))
+                )
                 targets.append((["handlers", "\(index)", "registry", "0", "weight"], .double(2.5), UInt8(ascii: "2")))
             }
             handlers.append(.object(handler))

@@ -65,7 +65,11 @@ public final class HandlerTree: Sendable {
 
     /// ``random(_:chain:leafDepth:atOnce:maximumWait:)`` from a generator seeded with `seed`.
     public static func random(
-        seed: UInt64, chain: String, leafDepth: Int, atOnce: Double, maximumWait: Duration
+        seed: UInt64,
+        chain: String,
+        leafDepth: Int,
+        atOnce: Double,
+        maximumWait: Duration
     ) -> HandlerTree {
         var generator = SeededGenerator(seed: seed)
         return random(&generator, chain: chain, leafDepth: leafDepth, atOnce: atOnce, maximumWait: maximumWait)

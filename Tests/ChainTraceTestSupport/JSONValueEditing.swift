@@ -1,5 +1,5 @@
-public import ChainTraceJSON
 import ChainTrace
+public import ChainTraceJSON
 
 extension JSONValue {
     /// This value with the member or element at `path` (member names, and array indices as digits) set to

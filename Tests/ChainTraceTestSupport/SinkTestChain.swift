@@ -13,5 +13,6 @@ public func makeSinkTestChain(recorder: Recorder) throws -> Chain<String, String
                 return coin == "quarter" ? .accept("quarter") : .pass
             },
         ],
-        recorder: recorder)
+        recorder: recorder
+    )
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where tests write their files: one directory per test process, under the system's temporary directory,
@@ -37,7 +37,10 @@ extension TestFiles {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "gzip exited with \(process.terminationStatus) for \(path)"])
+            throw CocoaError(
+                .fileWriteUnknown,
+                userInfo: [NSLocalizedDescriptionKey: "gzip exited with \(process.terminationStatus) for \(path)"]
+            )
         }
         return path + ".gz"
     }
@@ -54,7 +57,10 @@ extension TestFiles {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "gzip -dc exited with \(process.terminationStatus) for \(path)"])
+            throw CocoaError(
+                .fileReadUnknown,
+                userInfo: [NSLocalizedDescriptionKey: "gzip -dc exited with \(process.terminationStatus) for \(path)"]
+            )
         }
         return data
     }

@@ -1,5 +1,5 @@
-import ChainTraceJSON
 import ChainTrace
+import ChainTraceJSON
 
 /// What a trace says about its command, apart from its times and id: what a test compares when the same commands
 /// were recorded twice (into a sink that keeps everything and into one that recycles, a log read back).

@@ -14,16 +14,29 @@ struct AssertionTruthTests {
         let path = Array(names.shuffled(using: &random).prefix(Int.random(in: 0...names.count, using: &random)))
         let ending = random.pick([Decision.accepted, .failed, .passed, .continued])
         let hops = path.enumerated().map { position, name in
-            Hop(handler: name, position: position, decision: position == path.count - 1 ? ending : random.pick([.passed, .continued]),
-                inclusiveDuration: UInt64.random(in: 0...10_000, using: &random), selfDuration: UInt64.random(in: 0...10_000, using: &random))
+            Hop(
+                handler: name,
+                position: position,
+                decision: position == path.count - 1 ? ending : random.pick([.passed, .continued]),
+                inclusiveDuration: UInt64.random(in: 0...10_000, using: &random),
+                selfDuration: UInt64.random(in: 0...10_000, using: &random)
+            )
         }
-        let outcome: Outcome = switch (path.last, ending) {
-        case (let last?, .accepted): .accepted(by: last)
-        case (let last?, .failed): .failed(at: last, error: "Username is already in use. (AuthError.taken)")
-        default: .fellOffTheEnd
-        }
-        return Trace(id: 1, commandKind: "K", entry: path.first ?? "Cell", chain: "c", hops: hops, outcome: outcome,
-                     duration: hops.reduce(0) { $0 + $1.selfDuration })
+        let outcome: Outcome =
+            switch (path.last, ending) {
+            case (let last?, .accepted): .accepted(by: last)
+            case (let last?, .failed): .failed(at: last, error: "Username is already in use. (AuthError.taken)")
+            default: .fellOffTheEnd
+            }
+        return Trace(
+            id: 1,
+            commandKind: "K",
+            entry: path.first ?? "Cell",
+            chain: "c",
+            hops: hops,
+            outcome: outcome,
+            duration: hops.reduce(0) { $0 + $1.selfDuration }
+        )
     }
 
     @Test(arguments: SeededGenerator.seeds(100))
@@ -50,7 +63,10 @@ struct AssertionTruthTests {
         let text = random.pick(["Username is already in use.", "AuthError", "taken", "nothing like it"])
         let failsHere = trace.outcome.failingHandler == handler
         #expect((verifyFailed(trace, at: handler) == nil) == failsHere, "seed \(seed)")
-        #expect((verifyFailed(trace, at: handler, error: text) == nil) == (failsHere && text != "nothing like it"), "seed \(seed)")
+        #expect(
+            (verifyFailed(trace, at: handler, error: text) == nil) == (failsHere && text != "nothing like it"),
+            "seed \(seed)"
+        )
 
         // A failing message says what was expected and lists every hop.
         if let message = verifyDecision(trace, handler, decision) {
@@ -65,6 +81,10 @@ struct AssertionTruthTests {
         #expect((verdict == nil) == (largest <= budget), "seed \(seed): largest \(largest), budget \(budget)")
         #expect(verifyNoHandlerSlower(than: .seconds(Int64.max), in: [trace]) == nil, "seed \(seed)")
         // A negative budget is a budget of zero.
-        #expect(verifyNoHandlerSlower(than: .seconds(Int64.min), in: [trace]) == verifyNoHandlerSlower(than: .zero, in: [trace]), "seed \(seed)")
+        #expect(
+            verifyNoHandlerSlower(than: .seconds(Int64.min), in: [trace])
+                == verifyNoHandlerSlower(than: .zero, in: [trace]),
+            "seed \(seed)"
+        )
     }
 }

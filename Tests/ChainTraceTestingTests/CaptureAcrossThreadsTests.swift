@@ -17,7 +17,8 @@ struct CaptureAcrossThreadsTests {
             handlers: [
                 Handler("Even") { $0 % 2 == 0 ? .accept($0) : .pass },
                 Handler("Odd") { .accept($0) },
-            ])
+            ]
+        )
     }
 
     /// An instrumented handler chain of the kind users already have: one `traceHop` per handler.
@@ -136,8 +137,11 @@ struct CaptureAcrossThreadsTests {
     func overlappingCapturesOfOneChainNameEachOther(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let captures = Int.random(in: 2...4, using: &random)
-        let names = (0..<Int.random(in: 1...captures, using: &random)).map { "shared-\(seed)-\($0)-\(UInt64.random(in: 0 ... .max))" }
-        let plans = (0..<captures).map { _ in (chain: random.pick(names), count: Int.random(in: 1...30, using: &random)) }
+        let names = (0..<Int.random(in: 1...captures, using: &random)).map {
+            "shared-\(seed)-\($0)-\(UInt64.random(in: 0 ... .max))"
+        }
+        let plans = (0..<captures).map { _ in (chain: random.pick(names), count: Int.random(in: 1...30, using: &random))
+        }
         let chains = try Dictionary(uniqueKeysWithValues: names.map { ($0, try Self.chain($0)) })
         let results = LockedResults(count: captures)
         let allOpen = DispatchGroup()
@@ -164,11 +168,14 @@ struct CaptureAcrossThreadsTests {
         for (index, plan) in plans.enumerated() {
             let result = results.get(index)!
             #expect(result.traces.allSatisfy { $0.chain == plan.chain }, "seed \(seed): a capture took another chain")
-            for trace in result.traces { #expect(seen.insert(trace.id).inserted, "seed \(seed): a trace in two captures") }
+            for trace in result.traces {
+                #expect(seen.insert(trace.id).inserted, "seed \(seed): a trace in two captures")
+            }
             let sharing = plans.indices.filter { $0 != index && plans[$0].chain == plan.chain }
             #expect(
                 Set(result.overlaps) == Set(sharing.map { "capture \($0)" }),
-                "seed \(seed): capture \(index) names \(result.overlaps)")
+                "seed \(seed): capture \(index) names \(result.overlaps)"
+            )
             let taken = result.traces.count
             if sharing.isEmpty {
                 #expect(taken == plan.count, "seed \(seed): capture \(index) alone got \(taken) of \(plan.count)")
@@ -212,7 +219,11 @@ struct CaptureAcrossThreadsTests {
         gate.signal()
         otherDone.wait()
         let result = other.get(0)!
-        #expect(result.overlaps == ["captureTraces(of: [\"\(name)\"]) at ChainTraceTestingTests/CaptureAcrossThreadsTests.swift:\(line)"])
+        #expect(
+            result.overlaps == [
+                "captureTraces(of: [\"\(name)\"]) at ChainTraceTestingTests/CaptureAcrossThreadsTests.swift:\(line)"
+            ]
+        )
         #expect(result.unattributed == [name: 5])
     }
 

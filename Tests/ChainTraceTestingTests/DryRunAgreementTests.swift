@@ -18,12 +18,17 @@ struct DryRunAgreementTests {
     }
 
     static func chain(_ specs: [Spec]) throws -> Chain<Int, String> {
-        try Chain("numbers", handlers: specs.map { spec in
-            if spec.observer { return Handler.observer(spec.name) { _ in } }
-            let body: @Sendable (Int) -> HandlerResponse<Int, String> = { $0 % spec.divisor == 0 ? .accept(spec.name) : .pass }
-            guard let tested = spec.tested else { return Handler(spec.name, handle: body) }
-            return Handler(spec.name, canHandle: { $0 % tested == 0 }, handle: body)
-        })
+        try Chain(
+            "numbers",
+            handlers: specs.map { spec in
+                if spec.observer { return Handler.observer(spec.name) { _ in } }
+                let body: @Sendable (Int) -> HandlerResponse<Int, String> = {
+                    $0 % spec.divisor == 0 ? .accept(spec.name) : .pass
+                }
+                guard let tested = spec.tested else { return Handler(spec.name, handle: body) }
+                return Handler(spec.name, canHandle: { $0 % tested == 0 }, handle: body)
+            }
+        )
     }
 
     /// Where the dry run and the real run of `value` first part, worked out independently of the library: the
@@ -46,13 +51,16 @@ struct DryRunAgreementTests {
         var random = SeededGenerator(seed: seed)
         let specs = (0..<Int.random(in: 1...6, using: &random)).map { index -> Spec in
             let divisor = Int.random(in: 2...9, using: &random)
-            let tested: Int? = random.chance(0.15) ? nil : random.chance(0.3) ? Int.random(in: 2...9, using: &random) : divisor
+            let tested: Int? =
+                random.chance(0.15) ? nil : random.chance(0.3) ? Int.random(in: 2...9, using: &random) : divisor
             return Spec(name: "H\(index)", divisor: divisor, tested: tested, observer: random.chance(0.15))
         }
         let chain = try Self.chain(specs)
         let commands = (0..<50).map { _ in Int.random(in: 0...200, using: &random) }
         let found = try chain.dryRunDisagreements(commands)
-        let expected = commands.enumerated().compactMap { index, value in Self.expectedDisagreement(specs, value).map { (index, $0) } }
+        let expected = commands.enumerated().compactMap { index, value in
+            Self.expectedDisagreement(specs, value).map { (index, $0) }
+        }
         #expect(found.map(\.index) == expected.map(\.0), "seed \(seed): \(found.map(\.description))")
         #expect(found.map(\.handler) == expected.map(\.1), "seed \(seed)")
         // The assertion says the same, and passes exactly when nothing disagrees.
@@ -81,8 +89,12 @@ struct DryRunAgreementTests {
         } matching: { issue in
             issue.comments.contains { comment in
                 comment.rawValue.contains("for 2 commands")
-                    && comment.rawValue.contains("command 1 (Int): at Three the dry run says wouldPass, the real run accepted")
-                    && comment.rawValue.contains("command 2 (Int): at Three the dry run says wouldAccept, the real run passed")
+                    && comment.rawValue.contains(
+                        "command 1 (Int): at Three the dry run says wouldPass, the real run accepted"
+                    )
+                    && comment.rawValue.contains(
+                        "command 2 (Int): at Three the dry run says wouldAccept, the real run passed"
+                    )
             }
         }
         expectDryRunAgrees(chain, with: [2, 4, 7])

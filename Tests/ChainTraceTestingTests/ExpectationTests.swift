@@ -15,7 +15,8 @@ func makeEditorChain() throws -> Chain<String, String> {
                 if command == "crash" { throw Crash() }
                 return command == "close" ? .accept("Window") : .pass
             },
-        ])
+        ]
+    )
 }
 
 @Suite("ChainTraceTesting assertions")
@@ -45,7 +46,8 @@ struct ExpectationTests {
         withKnownIssue {
             expectPath(traces[0], ["Cell", "List", "Window"])
         } matching: { issue in
-            issue.sourceLocation?.line == line && issue.sourceLocation?.fileID.hasSuffix("ExpectationTests.swift") == true
+            issue.sourceLocation?.line == line
+                && issue.sourceLocation?.fileID.hasSuffix("ExpectationTests.swift") == true
         }
         let message = try #require(verifyPath(traces[0], ["Cell", "List", "Window"]))
         let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -66,12 +68,30 @@ struct ExpectationTests {
             _ = try chain.send("edit")
             _ = try? chain.send("crash")
         }
-        #expect(verifyHandled(traces[0], by: "List")?.hasPrefix("Expected \"List\" to accept the command; \"Cell\" accepted it.\n") == true)
-        #expect(verifyUnhandled(traces[0])?.hasPrefix("Expected no handler to take the command; \"Cell\" accepted it.") == true)
-        #expect(verifyFailed(traces[1], at: "Window", error: "jammed")?.hasPrefix(
-            "Expected the command to fail at \"Window\" with an error containing \"jammed\"; it failed at \"Window\": window is gone (Crash).") == true)
-        #expect(verifyDecision(traces[0], "List", .passed)?.hasPrefix("Expected \"List\" to decide passed; the command never reached it.") == true)
-        #expect(verifyVisited(traces[0], "Cell", false)?.hasPrefix("Expected the command not to visit \"Cell\"; its path: Cell.") == true)
+        #expect(
+            verifyHandled(traces[0], by: "List")?.hasPrefix(
+                "Expected \"List\" to accept the command; \"Cell\" accepted it.\n"
+            ) == true
+        )
+        #expect(
+            verifyUnhandled(traces[0])?.hasPrefix("Expected no handler to take the command; \"Cell\" accepted it.")
+                == true
+        )
+        #expect(
+            verifyFailed(traces[1], at: "Window", error: "jammed")?.hasPrefix(
+                "Expected the command to fail at \"Window\" with an error containing \"jammed\"; it failed at \"Window\": window is gone (Crash)."
+            ) == true
+        )
+        #expect(
+            verifyDecision(traces[0], "List", .passed)?.hasPrefix(
+                "Expected \"List\" to decide passed; the command never reached it."
+            ) == true
+        )
+        #expect(
+            verifyVisited(traces[0], "Cell", false)?.hasPrefix(
+                "Expected the command not to visit \"Cell\"; its path: Cell."
+            ) == true
+        )
         withKnownIssue {
             expectHandled(traces[0], by: "List")
             expectUnhandled(traces[0])
@@ -82,14 +102,17 @@ struct ExpectationTests {
     }
 
     @Test func budgetFailureNamesTheSlowHandlersAndTheirTimes() throws {
-        let chain = try Chain<Int, Int>("slow", handlers: [
-            Handler("Fast") { _ in .pass },
-            Handler("Sleepy") { value in
-                let deadline = ContinuousClock.now + .milliseconds(2)
-                while ContinuousClock.now < deadline {}
-                return .accept(value)
-            },
-        ])
+        let chain = try Chain<Int, Int>(
+            "slow",
+            handlers: [
+                Handler("Fast") { _ in .pass },
+                Handler("Sleepy") { value in
+                    let deadline = ContinuousClock.now + .milliseconds(2)
+                    while ContinuousClock.now < deadline {}
+                    return .accept(value)
+                },
+            ]
+        )
         let traces = try captureTraces { for value in 0..<5 { _ = try chain.send(value) } }
         let message = try #require(verifyNoHandlerSlower(than: .milliseconds(1), in: traces, percentile: 95))
         #expect(message.hasPrefix("Expected no handler's p95 self time over 1ms in 5 traces:\n  Sleepy: "))
@@ -107,10 +130,17 @@ struct ExpectationTests {
     @Test func lintAssertionListsTheFindings() throws {
         let root = #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
         expectLintClean(definitionAt: "/\(root)/Samples/VendingMachine/vending-machine.chain.json")
-        let message = try #require(verifyLintClean(definitionAt: "/\(root)/Tests/ChainTraceCLITests/Fixtures/warnings-only.chain.json"))
+        let message = try #require(
+            verifyLintClean(definitionAt: "/\(root)/Tests/ChainTraceCLITests/Fixtures/warnings-only.chain.json")
+        )
         #expect(message.contains("4 findings"))
         #expect(message.contains("[shadowed]"))
-        #expect(verifyLintClean(definitionAt: "/\(root)/Tests/ChainTraceCLITests/Fixtures/warnings-only.chain.json", allowingWarnings: true) == nil)
+        #expect(
+            verifyLintClean(
+                definitionAt: "/\(root)/Tests/ChainTraceCLITests/Fixtures/warnings-only.chain.json",
+                allowingWarnings: true
+            ) == nil
+        )
     }
 
     @Test func captureIsScopedToTheTaskSoParallelTestsDoNotMix() async throws {

@@ -21,7 +21,10 @@ struct FailureTextTests {
         }
     }
 
-    enum PlainError: Error { case jammed, bent(Int) }
+    enum PlainError: Error {
+        case jammed
+        case bent(Int)
+    }
 
     struct DescribedError: Error, CustomStringConvertible { var description: String }
 
@@ -61,10 +64,13 @@ struct FailureTextTests {
         let traces: [Trace]
         switch route {
         case 0:
-            let chain = try Chain<Int, Int>(chainName, handlers: [
-                Handler("First") { _ in .pass },
-                Handler("Failing") { _ in throw box.error },
-            ])
+            let chain = try Chain<Int, Int>(
+                chainName,
+                handlers: [
+                    Handler("First") { _ in .pass },
+                    Handler("Failing") { _ in throw box.error },
+                ]
+            )
             traces = captureTraces { _ = try? chain.send(1) }
         case 1:
             traces = captureTraces {
@@ -76,27 +82,37 @@ struct FailureTextTests {
             // A handler that returns its error, as the sign-up flow's do, judged failed.
             traces = captureTraces {
                 _ = traceHop("First", command: 1, chain: chainName) {
-                    traceHop("Failing", command: 1, chain: chainName, decide: { $0 == nil ? nil : .failed }) { box.error }
+                    traceHop("Failing", command: 1, chain: chainName, decide: { $0 == nil ? nil : .failed }) {
+                        box.error
+                    }
                 }
             }
         default:
-            let chain = try AsyncChain<Int, Int>(chainName, handlers: [
-                AsyncHandler("First") { _ in .pass },
-                AsyncHandler("Failing") { _ in throw box.error },
-            ])
+            let chain = try AsyncChain<Int, Int>(
+                chainName,
+                handlers: [
+                    AsyncHandler("First") { _ in .pass },
+                    AsyncHandler("Failing") { _ in throw box.error },
+                ]
+            )
             traces = await captureTraces { _ = try? await chain.send(1) }
         }
         let trace = try #require(traces.first, "seed \(seed): route \(route) recorded nothing")
         for text in matches {
-            #expect(verifyFailed(trace, at: "Failing", error: text) == nil, "seed \(seed), route \(route): \(trace.outcome) does not match \"\(text)\"")
+            #expect(
+                verifyFailed(trace, at: "Failing", error: text) == nil,
+                "seed \(seed), route \(route): \(trace.outcome) does not match \"\(text)\""
+            )
         }
         #expect(verifyFailed(trace, at: "Failing", error: "not in any text") != nil, "seed \(seed)")
         #expect(trace.hops.last?.reason == FailureText.of(error), "seed \(seed), route \(route)")
     }
 
     @Test func theSignUpArticlesErrorReadsAsItsMessage() {
-        #expect(FailureText.of(AuthError.usernameAlreadyUsed("Username is already in use."))
-            == "Username is already in use. (AuthError.usernameAlreadyUsed)")
+        #expect(
+            FailureText.of(AuthError.usernameAlreadyUsed("Username is already in use."))
+                == "Username is already in use. (AuthError.usernameAlreadyUsed)"
+        )
         #expect(FailureText.of(PlainError.jammed) == "PlainError.jammed")
         #expect(FailureText.of(DescribedError(description: "window is gone")) == "window is gone (DescribedError)")
         #expect(FailureText.of("just a value") == "just a value")

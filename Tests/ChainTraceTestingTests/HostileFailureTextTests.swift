@@ -33,16 +33,31 @@ struct HostileFailureTextTests {
         }
         let ending = random.pick([Decision.accepted, .failed, .passed])
         let hops = names.enumerated().map { position, name in
-            Hop(handler: name, position: position, decision: position == names.count - 1 ? ending : .passed,
-                reason: random.chance(0.5) ? random.hostileName() : nil, inclusiveDuration: 10, selfDuration: 5)
+            Hop(
+                handler: name,
+                position: position,
+                decision: position == names.count - 1 ? ending : .passed,
+                reason: random.chance(0.5) ? random.hostileName() : nil,
+                inclusiveDuration: 10,
+                selfDuration: 5
+            )
         }
-        let outcome: Outcome = switch ending {
-        case .accepted: .accepted(by: names.last!)
-        case .failed: .failed(at: names.last!, error: random.hostileName())
-        default: .fellOffTheEnd
-        }
-        let trace = Trace(id: 1, commandKind: random.hostileName(), commandID: random.chance(0.5) ? random.hostileName() : nil,
-                          entry: names[0], chain: random.hostileName(), hops: hops, outcome: outcome, duration: 10)
+        let outcome: Outcome =
+            switch ending {
+            case .accepted: .accepted(by: names.last!)
+            case .failed: .failed(at: names.last!, error: random.hostileName())
+            default: .fellOffTheEnd
+            }
+        let trace = Trace(
+            id: 1,
+            commandKind: random.hostileName(),
+            commandID: random.chance(0.5) ? random.hostileName() : nil,
+            entry: names[0],
+            chain: random.hostileName(),
+            hops: hops,
+            outcome: outcome,
+            duration: 10
+        )
         let other = random.hostileName(minimumLength: 1) + "·x"
         let messages = [
             verifyPath(trace, names.reversed() + [other]),
@@ -57,16 +72,24 @@ struct HostileFailureTextTests {
         ].compactMap { $0 }
         #expect(messages.count >= 7, "seed \(seed)")
         for message in messages {
-            #expect(Self.active(message).isEmpty, "seed \(seed): \(Self.active(message).map { String($0.value, radix: 16) }) in \(message)")
+            #expect(
+                Self.active(message).isEmpty,
+                "seed \(seed): \(Self.active(message).map { String($0.value, radix: 16) }) in \(message)"
+            )
             // The hop table: one line per hop, and the decision column at the same place on each.
             let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
             guard let header = lines.firstIndex(where: { $0.hasPrefix("  hops of ") }) else { continue }
             let rows = lines[(header + 1)...].prefix(hops.count)
             #expect(rows.count == hops.count && rows.allSatisfy { $0.hasPrefix("    ") }, "seed \(seed): \(message)")
-            let columns = Set(rows.compactMap { row -> Int? in
-                guard let range = row.range(of: "  passed  ") ?? row.range(of: "  accepted  ") ?? row.range(of: "  failed  ") else { return nil }
-                return row.distance(from: row.startIndex, to: range.lowerBound)
-            })
+            let columns = Set(
+                rows.compactMap { row -> Int? in
+                    guard
+                        let range = row.range(of: "  passed  ") ?? row.range(of: "  accepted  ")
+                            ?? row.range(of: "  failed  ")
+                    else { return nil }
+                    return row.distance(from: row.startIndex, to: range.lowerBound)
+                }
+            )
             #expect(columns.count == 1, "seed \(seed): decisions not aligned in \(message)")
         }
     }

@@ -18,29 +18,36 @@ final class FailingProbe: XCTestCase {
 final class XCTestReportingTests: XCTestCase {
     func testFailingAssertionFailsTheXCTestCaseThatMadeIt() throws {
         #if os(Linux)
-        let probe = FailingProbe(name: "failingAssertion") { testCase in
-            try (testCase as? FailingProbe)?.failingAssertion()
-        }
-        let observer = FailureObserver()
-        XCTestObservationCenter.shared.addTestObserver(observer)
-        probe.run()
-        XCTestObservationCenter.shared.removeTestObserver(observer)
-        XCTAssertEqual(probe.testRun?.failureCount, 1)
-        XCTAssertEqual(observer.failures.count, 1)
-        XCTAssertTrue(observer.failures.first?.description.hasPrefix("Path differs:\n  expected: Cell → Window") == true)
-        XCTAssertEqual(observer.failures.first?.line, Int(FailingProbe.failureLine))
-        XCTAssertTrue(observer.failures.first?.file?.hasSuffix("XCTestReportingTests.swift") == true)
+            let probe = FailingProbe(name: "failingAssertion") { testCase in
+                try (testCase as? FailingProbe)?.failingAssertion()
+            }
+            let observer = FailureObserver()
+            XCTestObservationCenter.shared.addTestObserver(observer)
+            probe.run()
+            XCTestObservationCenter.shared.removeTestObserver(observer)
+            XCTAssertEqual(probe.testRun?.failureCount, 1)
+            XCTAssertEqual(observer.failures.count, 1)
+            XCTAssertTrue(
+                observer.failures.first?.description.hasPrefix("Path differs:\n  expected: Cell → Window") == true
+            )
+            XCTAssertEqual(observer.failures.first?.line, Int(FailingProbe.failureLine))
+            XCTAssertTrue(observer.failures.first?.file?.hasSuffix("XCTestReportingTests.swift") == true)
         #endif
     }
 }
 
 #if os(Linux)
-/// Collects the failures XCTest records.
-final class FailureObserver: NSObject, XCTestObservation {
-    nonisolated(unsafe) var failures: [(description: String, file: String?, line: Int)] = []
+    /// Collects the failures XCTest records.
+    final class FailureObserver: NSObject, XCTestObservation {
+        nonisolated(unsafe) var failures: [(description: String, file: String?, line: Int)] = []
 
-    func testCase(_ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?, atLine lineNumber: Int) {
-        failures.append((description, filePath, lineNumber))
+        func testCase(
+            _ testCase: XCTestCase,
+            didFailWithDescription description: String,
+            inFile filePath: String?,
+            atLine lineNumber: Int
+        ) {
+            failures.append((description, filePath, lineNumber))
+        }
     }
-}
 #endif

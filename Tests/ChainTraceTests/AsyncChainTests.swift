@@ -111,7 +111,8 @@ struct AsyncChainTests {
             }
             seen.insert(value)
             let even = value % 2 == 0
-            let expected: [String] = even ? ["Even"] : (trace.chain == "parity" ? ["Even", "Observer", "Odd"] : ["Even", "Odd"])
+            let expected: [String] =
+                even ? ["Even"] : (trace.chain == "parity" ? ["Even", "Observer", "Odd"] : ["Even", "Odd"])
             if trace.path != expected || trace.outcome != .accepted(by: even ? "Even" : "Odd") {
                 Issue.record("trace of \(value) mixed: \(trace.path) \(trace.outcome)")
             }

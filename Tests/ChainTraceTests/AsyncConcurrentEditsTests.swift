@@ -20,16 +20,22 @@ struct AsyncConcurrentEditsTests {
         var random = SeededGenerator(seed: seed)
         let sink = InMemoryTraceSink()
         let chain = try AsyncChain<Int, Int>(
-            "async-edited-\(seed)", handlers: [Self.passer("Head"), Self.passer("Tail")], recorder: Recorder(sink: sink))
+            "async-edited-\(seed)",
+            handlers: [Self.passer("Head"), Self.passer("Tail")],
+            recorder: Recorder(sink: sink)
+        )
         let registry = try chain.addRegistry("R", at: .after("Head"))
         let versions = ConcurrentEditsTests.Versions()
         var top = ["Head", "R", "Tail"]
         var members: [(name: String, weight: Int, age: Int)] = []
         func full() -> [String] {
-            top.flatMap { $0 == "R" ? ["R"] + members.sorted { ($0.weight, $0.age) > ($1.weight, $1.age) }.map(\.name) : [$0] }
+            top.flatMap {
+                $0 == "R" ? ["R"] + members.sorted { ($0.weight, $0.age) > ($1.weight, $1.age) }.map(\.name) : [$0]
+            }
         }
         versions.record(chain.version, full())
-        let edits = (0..<120).map { _ in (Int.random(in: 0..<4, using: &random), Int.random(in: 0...2, using: &random)) }
+        let edits = (0..<120).map { _ in (Int.random(in: 0..<4, using: &random), Int.random(in: 0...2, using: &random))
+        }
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             for sender in 0..<4 {

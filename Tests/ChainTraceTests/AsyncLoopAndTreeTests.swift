@@ -42,9 +42,13 @@ struct AsyncLoopAndTreeTests {
         let deepest = Int.random(in: 1..<count, using: &random)
         let loop = climb(deepest)
         try chain.link("N0", to: "N\(deepest)")
-        let error = try await #require(throws: ChainError.self, "seed \(seed)") { try await chain.send("nobody", from: "N\(deepest)") }
+        let error = try await #require(throws: ChainError.self, "seed \(seed)") {
+            try await chain.send("nobody", from: "N\(deepest)")
+        }
         #expect(error.code == .loop && Set(error.handlers) == Set(loop), "seed \(seed): \(error.handlers) vs \(loop)")
-        let dryError = try #require(throws: ChainError.self, "seed \(seed)") { try chain.whoWouldHandle("nobody", from: "N\(deepest)") }
+        let dryError = try #require(throws: ChainError.self, "seed \(seed)") {
+            try chain.whoWouldHandle("nobody", from: "N\(deepest)")
+        }
         #expect(dryError.code == .loop && Set(dryError.handlers) == Set(loop), "seed \(seed)")
         let taker = random.pick(loop)
         #expect(try await chain.send(taker, from: "N\(deepest)") == taker, "seed \(seed)")

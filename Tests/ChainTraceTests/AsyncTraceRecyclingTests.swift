@@ -19,17 +19,21 @@ struct AsyncTraceRecyclingTests {
             let (lateGate, openLate) = AsyncStream.makeStream(of: Void.self)
             let (lateDone, finishLate) = AsyncStream.makeStream(of: Void.self)
             let late = await ChainTracing.withRecorder(recorder) { () async -> Task<Void, Never> in
-                let task = await traceHop("First", command: Sent(number: round), chain: "asynctracerecycling") { () async -> Task<Void, Never> in
+                let task = await traceHop("First", command: Sent(number: round), chain: "asynctracerecycling") {
+                    () async -> Task<Void, Never> in
                     // Inherits the task-local that names the first command's trace, and outlives its hop.
                     Task {
                         for await _ in lateGate { break }
-                        _ = await traceHop("Late", command: Sent(number: round), chain: "asynctracerecycling") { () async -> Int in 0 }
+                        _ = await traceHop("Late", command: Sent(number: round), chain: "asynctracerecycling") {
+                            () async -> Int in 0
+                        }
                         finishLate.yield()
                         finishLate.finish()
                     }
                 }
                 // The next command, in the same task: its trace is started while the late hop is still to run.
-                _ = await traceHop("Second", command: Sent(number: round), chain: "asynctracerecycling") { () async -> Int in
+                _ = await traceHop("Second", command: Sent(number: round), chain: "asynctracerecycling") {
+                    () async -> Int in
                     openLate.yield()
                     openLate.finish()
                     for await _ in lateDone { break }
@@ -63,22 +67,34 @@ struct AsyncTraceRecyclingTests {
         let plans: [[Plan]] = (0..<Int.random(in: 1...4, using: &random)).map { _ in
             (0..<Int.random(in: 1...3, using: &random)).map { _ in
                 Plan(
-                    depth: Int.random(in: 1...3, using: &random), synchronous: Bool.random(using: &random),
-                    observer: Bool.random(using: &random))
+                    depth: Int.random(in: 1...3, using: &random),
+                    synchronous: Bool.random(using: &random),
+                    observer: Bool.random(using: &random)
+                )
             }
         }
         @Sendable func late(_ name: String, depth: Int, plan: Plan) async -> Int {
             let role: HandlerRole = plan.observer ? .observer : .responder
             if plan.synchronous {
                 func step(_ level: Int) -> Int? {
-                    traceHop("\(name).\(level)", command: Sent(number: 0), chain: "asynctracerecycling", role: level == 0 ? role : .responder) {
+                    traceHop(
+                        "\(name).\(level)",
+                        command: Sent(number: 0),
+                        chain: "asynctracerecycling",
+                        role: level == 0 ? role : .responder
+                    ) {
                         level + 1 < depth ? step(level + 1) : level
                     }
                 }
                 return step(0) ?? -1
             }
             func step(_ level: Int) async -> Int? {
-                await traceHop("\(name).\(level)", command: Sent(number: 0), chain: "asynctracerecycling", role: level == 0 ? role : .responder) {
+                await traceHop(
+                    "\(name).\(level)",
+                    command: Sent(number: 0),
+                    chain: "asynctracerecycling",
+                    role: level == 0 ? role : .responder
+                ) {
                     level + 1 < depth ? await step(level + 1) : level
                 }
             }
@@ -87,11 +103,14 @@ struct AsyncTraceRecyclingTests {
         let sink = InMemoryTraceSink()
         let (gate, open) = AsyncStream.makeStream(of: Void.self)
         let tasks = await ChainTracing.withRecorder(Recorder(sink: sink)) { () async -> [Task<Void, Never>] in
-            let tasks = await traceHop("Command", command: Sent(number: 0), chain: "asynctracerecycling") { () async -> [Task<Void, Never>] in
+            let tasks = await traceHop("Command", command: Sent(number: 0), chain: "asynctracerecycling") {
+                () async -> [Task<Void, Never>] in
                 plans.enumerated().map { index, hops in
                     Task {
                         for await _ in gate { break }
-                        for (hop, plan) in hops.enumerated() { _ = await late("T\(index)H\(hop)", depth: plan.depth, plan: plan) }
+                        for (hop, plan) in hops.enumerated() {
+                            _ = await late("T\(index)H\(hop)", depth: plan.depth, plan: plan)
+                        }
                     }
                 }
             }
@@ -103,7 +122,9 @@ struct AsyncTraceRecyclingTests {
         }
         _ = tasks
         let traces = sink.traces
-        let expected = plans.enumerated().flatMap { index, hops in hops.enumerated().map { hop, plan in (index, hop, plan) } }
+        let expected = plans.enumerated().flatMap { index, hops in
+            hops.enumerated().map { hop, plan in (index, hop, plan) }
+        }
         #expect(traces.count == 1 + expected.count, "seed \(seed): \(traces.map(\.path))")
         #expect(traces.filter { $0.path == ["Command"] }.count == 1, "seed \(seed)")
         for (index, hop, plan) in expected {
@@ -127,10 +148,13 @@ struct AsyncTraceRecyclingTests {
         let (begun, noteBegun) = AsyncStream.makeStream(of: Void.self)
         let (release, letGo) = AsyncStream.makeStream(of: Void.self)
         let late = await ChainTracing.withRecorder(recorder) { () async -> Task<Void, Never> in
-            await traceHop("First", command: Sent(number: 0), chain: "asynctracerecycling") { () async -> Task<Void, Never> in
+            await traceHop("First", command: Sent(number: 0), chain: "asynctracerecycling") {
+                () async -> Task<Void, Never> in
                 let task = Task {
-                    _ = await traceHop("Late", command: Sent(number: 0), chain: "asynctracerecycling") { () async -> Int in
-                        await traceHop("Later", command: Sent(number: 0), chain: "asynctracerecycling") { () async -> Int in
+                    _ = await traceHop("Late", command: Sent(number: 0), chain: "asynctracerecycling") {
+                        () async -> Int in
+                        await traceHop("Later", command: Sent(number: 0), chain: "asynctracerecycling") {
+                            () async -> Int in
                             noteBegun.yield()
                             noteBegun.finish()
                             for await _ in release { break }
@@ -163,10 +187,17 @@ struct AsyncTraceRecyclingTests {
         let recorder = Recorder(sink: sink)
         await ChainTracing.withRecorder(recorder) {
             for number in 0..<200 {
-                _ = await traceHop("Outer", command: Sent(number: number), chain: "asynctracerecycling") { () async -> Int in
+                _ = await traceHop("Outer", command: Sent(number: number), chain: "asynctracerecycling") {
+                    () async -> Int in
                     await withTaskGroup(of: Int.self) { group in
                         for child in 0..<(number % 3) {
-                            group.addTask { await traceHop("Child\(child)", command: Sent(number: number), chain: "asynctracerecycling") { () async -> Int in child } }
+                            group.addTask {
+                                await traceHop(
+                                    "Child\(child)",
+                                    command: Sent(number: number),
+                                    chain: "asynctracerecycling"
+                                ) { () async -> Int in child }
+                            }
                         }
                         return await group.reduce(0, +)
                     }
@@ -179,7 +210,10 @@ struct AsyncTraceRecyclingTests {
         for trace in traces {
             let number = try #require(trace.commandID.flatMap { Int($0) })
             #expect(trace.path.first == "Outer")
-            #expect(Set(trace.path.dropFirst()) == Set((0..<(number % 3)).map { "Child\($0)" }), "command \(number): \(trace.path)")
+            #expect(
+                Set(trace.path.dropFirst()) == Set((0..<(number % 3)).map { "Child\($0)" }),
+                "command \(number): \(trace.path)"
+            )
         }
     }
 
@@ -197,22 +231,39 @@ struct AsyncTraceRecyclingTests {
         let depths = (0..<children).map { _ in Int.random(in: 1...4, using: &random) }
         let failing = Set((0..<children).filter { _ in random.chance(0.2) })
         let synchronous = Set((0..<children).filter { !failing.contains($0) && random.chance(0.3) })
-        let parents = Set((0..<children).filter { depths[$0] == 1 && !failing.contains($0) && !synchronous.contains($0) && random.chance(0.5) })
-        let deciding = Set((0..<children).filter { !failing.contains($0) && !synchronous.contains($0) && !parents.contains($0) && random.chance(0.3) })
+        let parents = Set(
+            (0..<children).filter {
+                depths[$0] == 1 && !failing.contains($0) && !synchronous.contains($0) && random.chance(0.5)
+            }
+        )
+        let deciding = Set(
+            (0..<children).filter {
+                !failing.contains($0) && !synchronous.contains($0) && !parents.contains($0) && random.chance(0.3)
+            }
+        )
         struct Failure: Error {}
         let command = Sent(number: Int(seed % 1000))
         /// A child's hops, nested `depth` deep; the innermost fails, runs a synchronous hop, or starts two
         /// children of its own.
         @Sendable func hops(_ child: Int, _ level: Int, _ depth: Int) async -> Int {
-            (try? await traceHop("C\(child).\(level)", command: command, chain: "asynctracerecycling") { () async throws -> Int in
+            (try? await traceHop("C\(child).\(level)", command: command, chain: "asynctracerecycling") {
+                () async throws -> Int in
                 if level + 1 < depth { return await hops(child, level + 1, depth) }
                 if failing.contains(child) { throw Failure() }
-                if synchronous.contains(child) { return traceHop("S\(child)", command: command, chain: "asynctracerecycling") { child } }
+                if synchronous.contains(child) {
+                    return traceHop("S\(child)", command: command, chain: "asynctracerecycling") { child }
+                }
                 if deciding.contains(child) { ChainTracing.decide(.continued, reason: "noted") }
                 if parents.contains(child) {
                     return await withTaskGroup(of: Int.self) { group in
                         for grandchild in 0..<2 {
-                            group.addTask { await traceHop("G\(child).\(grandchild)", command: command, chain: "asynctracerecycling") { () async -> Int in grandchild } }
+                            group.addTask {
+                                await traceHop(
+                                    "G\(child).\(grandchild)",
+                                    command: command,
+                                    chain: "asynctracerecycling"
+                                ) { () async -> Int in grandchild }
+                            }
                         }
                         return await group.reduce(0, +)
                     }
@@ -258,18 +309,24 @@ struct AsyncTraceRecyclingTests {
         // The same for the outer hop, when every child is one hop that continued — or when a child one hop deep
         // failed, its error swallowed in its task, and no hop accepted: the outer hop recovered.
         if (0..<children).allSatisfy({ deciding.contains($0) && depths[$0] == 1 }) { expected["Outer"] = .accepted }
-        if (0..<children).contains(where: { failing.contains($0) && depths[$0] == 1 }), !expected.values.contains(.accepted) {
+        if (0..<children).contains(where: { failing.contains($0) && depths[$0] == 1 }),
+            !expected.values.contains(.accepted)
+        {
             expected["Outer"] = .accepted
         }
         #expect(trace.path.sorted() == expected.keys.sorted(), "seed \(seed): \(trace.path)")
         let decided = Dictionary(trace.hops.map { ($0.handler, $0.decision) }, uniquingKeysWith: { first, _ in first })
         for (handler, decision) in expected where decided[handler] != decision {
-            Issue.record("seed \(seed): \(handler) \(decided[handler].map { "\($0)" } ?? "missing"), expected \(decision)")
+            Issue.record(
+                "seed \(seed): \(handler) \(decided[handler].map { "\($0)" } ?? "missing"), expected \(decision)"
+            )
         }
         #expect(trace.hops.allSatisfy { $0.selfDuration <= $0.inclusiveDuration }, "seed \(seed)")
         // Each child's hops nest: one hop's inclusive time covers the next one's.
         for child in 0..<children where depths[child] > 1 {
-            let times = (0..<depths[child]).compactMap { level in trace.hops.first { $0.handler == "C\(child).\(level)" }?.inclusiveDuration }
+            let times = (0..<depths[child]).compactMap { level in
+                trace.hops.first { $0.handler == "C\(child).\(level)" }?.inclusiveDuration
+            }
             #expect(zip(times, times.dropFirst()).allSatisfy { $0 >= $1 }, "seed \(seed), child \(child): \(times)")
         }
     }

@@ -143,7 +143,9 @@ struct ChainDecisionTests {
         chain.recorder = Recorder(sink: sink)
         try chain.send(.penny)
         #expect(sink.traces[0].payload == nil)
-        #expect(!Payloads.none.areCaptured && Payloads.captured.areCaptured && Payloads.captured(redacting: { _ in }).areCaptured)
+        #expect(
+            !Payloads.none.areCaptured && Payloads.captured.areCaptured
+                && Payloads.captured(redacting: { _ in }).areCaptured
+        )
     }
 }
-

@@ -65,7 +65,10 @@ struct ChainEditModelTests {
                 let target = Int.random(in: 0..<model.count, using: &random)
                 let name = newName()
                 let after = random.chance(0.5)
-                try chain.insert(Self.handler(name), at: after ? .after(model[target].name) : .before(model[target].name))
+                try chain.insert(
+                    Self.handler(name),
+                    at: after ? .after(model[target].name) : .before(model[target].name)
+                )
                 model.insert(.handler(name), at: after ? target + 1 : target)
             case 3 where !model.isEmpty:
                 let target = Int.random(in: 0..<model.count, using: &random)
@@ -116,13 +119,19 @@ struct ChainEditModelTests {
         var index = 0
         for name in full where !registryNames.contains(name) {
             let expected = Array(full.prefix { $0 != name }) + [name]
-            #expect(traces[index].path == expected, "seed \(seed), step \(step): \(name) went \(traces[index].path), model \(expected)")
+            #expect(
+                traces[index].path == expected,
+                "seed \(seed), step \(step): \(name) went \(traces[index].path), model \(expected)"
+            )
             #expect(traces[index].outcome == .accepted(by: name), "seed \(seed), step \(step)")
             #expect(try chain.whoWouldHandle(name).path == expected, "seed \(seed), step \(step): dry run for \(name)")
             index += 1
         }
         if !full.isEmpty {
-            #expect(traces[index].path == full && traces[index].outcome == .fellOffTheEnd, "seed \(seed), step \(step): \(traces[index].path) vs \(full)")
+            #expect(
+                traces[index].path == full && traces[index].outcome == .fellOffTheEnd,
+                "seed \(seed), step \(step): \(traces[index].path) vs \(full)"
+            )
         }
     }
 }

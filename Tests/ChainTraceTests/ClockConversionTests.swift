@@ -16,11 +16,18 @@ struct ClockConversionTests {
         for _ in 0..<200 {
             let ticks = UInt64.random(in: 0..<(1 << 20), using: &random)
             let exact = (ticks * scale + (1 << 31)) >> 32
-            #expect(MonotonicClock.nanoseconds(ticks, scale: scale) == exact, "seed \(seed): \(ticks) ticks at \(scale)")
+            #expect(
+                MonotonicClock.nanoseconds(ticks, scale: scale) == exact,
+                "seed \(seed): \(ticks) ticks at \(scale)"
+            )
 
-            let a = UInt64.random(in: 0..<(1 << 40), using: &random), b = UInt64.random(in: 0..<(1 << 40), using: &random)
+            let a = UInt64.random(in: 0..<(1 << 40), using: &random)
+            let b = UInt64.random(in: 0..<(1 << 40), using: &random)
             let (low, high) = (min(a, b), max(a, b))
-            #expect(MonotonicClock.nanoseconds(low, scale: scale) <= MonotonicClock.nanoseconds(high, scale: scale), "seed \(seed)")
+            #expect(
+                MonotonicClock.nanoseconds(low, scale: scale) <= MonotonicClock.nanoseconds(high, scale: scale),
+                "seed \(seed)"
+            )
             let sum = MonotonicClock.nanoseconds(a + b, scale: scale)
             let parts = MonotonicClock.nanoseconds(a, scale: scale) + MonotonicClock.nanoseconds(b, scale: scale)
             #expect(sum + 1 >= parts && sum <= parts + 1, "seed \(seed): \(sum) vs \(parts)")

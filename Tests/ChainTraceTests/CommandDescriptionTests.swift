@@ -1,5 +1,5 @@
-import ChainTraceJSON
 import ChainTrace
+import ChainTraceJSON
 import ChainTraceTestSupport
 import ChainTraceTesting
 import Testing
@@ -30,16 +30,25 @@ struct CommandDescriptionTests {
     }
 
     enum Sent {
-        case plain(Plain), encoded(Encoded), described(Described), carrying(Carrying)
+        case plain(Plain)
+        case encoded(Encoded)
+        case described(Described)
+        case carrying(Carrying)
     }
 
     static func expected(_ sent: Sent, payloads: Bool) -> (kind: String, id: String?, payload: JSONValue?) {
         switch sent {
         case .plain: ("Plain", nil, nil)
         case .encoded(let command):
-            ("Encoded", nil, payloads ? ["value": .integer(Int64(command.value)), "label": .string(command.label)] : nil)
+            (
+                "Encoded", nil,
+                payloads ? ["value": .integer(Int64(command.value)), "label": .string(command.label)] : nil
+            )
         case .described(let command):
-            (command.commandKind, command.commandID, payloads ? ["value": .integer(Int64(command.value)), "label": .string(command.label)] : nil)
+            (
+                command.commandKind, command.commandID,
+                payloads ? ["value": .integer(Int64(command.value)), "label": .string(command.label)] : nil
+            )
         case .carrying(let command): ("Carrying", nil, payloads ? command.commandPayload : nil)
         }
     }
@@ -62,7 +71,11 @@ struct CommandDescriptionTests {
         if instrumented {
             ChainTracing.withRecorder(recorder) { _ = traceHop("Only", command: command, chain: "described") { 1 } }
         } else {
-            let chain = try Chain<Command, Int>("described", handlers: [Handler("Only") { _ in .accept(1) }], recorder: recorder)
+            let chain = try Chain<Command, Int>(
+                "described",
+                handlers: [Handler("Only") { _ in .accept(1) }],
+                recorder: recorder
+            )
             _ = try chain.send(command)
         }
         return sink.traces.first
@@ -74,16 +87,20 @@ struct CommandDescriptionTests {
         let sent = Self.randomCommand(&random)
         let payloads = random.chance(0.5)
         let instrumented = random.chance(0.5)
-        let trace: Trace? = switch sent {
-        case .plain(let command): try Self.send(command, instrumented: instrumented, payloads: payloads)
-        case .encoded(let command): try Self.send(command, instrumented: instrumented, payloads: payloads)
-        case .described(let command): try Self.send(command, instrumented: instrumented, payloads: payloads)
-        case .carrying(let command): try Self.send(command, instrumented: instrumented, payloads: payloads)
-        }
+        let trace: Trace? =
+            switch sent {
+            case .plain(let command): try Self.send(command, instrumented: instrumented, payloads: payloads)
+            case .encoded(let command): try Self.send(command, instrumented: instrumented, payloads: payloads)
+            case .described(let command): try Self.send(command, instrumented: instrumented, payloads: payloads)
+            case .carrying(let command): try Self.send(command, instrumented: instrumented, payloads: payloads)
+            }
         let want = Self.expected(sent, payloads: payloads)
         #expect(trace?.commandKind == want.kind, "seed \(seed): \(sent)")
         #expect(trace?.commandID == want.id, "seed \(seed): \(sent)")
-        #expect(trace?.payload == want.payload, "seed \(seed): \(sent), payloads \(payloads): \(String(describing: trace?.payload))")
+        #expect(
+            trace?.payload == want.payload,
+            "seed \(seed): \(sent), payloads \(payloads): \(String(describing: trace?.payload))"
+        )
     }
 
     /// Mixed commands one after another on one thread, into a small ring: each trace is made in the storage of
@@ -105,7 +122,11 @@ struct CommandDescriptionTests {
             if instrumented {
                 ChainTracing.withRecorder(recorder) { _ = traceHop("Only", command: sent, chain: "described") { 1 } }
             } else {
-                let chain = try Chain<Sent, Int>("described", handlers: [Handler("Only") { _ in .accept(1) }], recorder: recorder)
+                let chain = try Chain<Sent, Int>(
+                    "described",
+                    handlers: [Handler("Only") { _ in .accept(1) }],
+                    recorder: recorder
+                )
                 _ = try chain.send(sent)
             }
         }
@@ -150,7 +171,8 @@ extension CommandDescriptionTests.Sent: TracedCommand, Encodable, Sendable {
         case .plain: throw EncodingError.invalidValue(self, .init(codingPath: [], debugDescription: "not encodable"))
         case .encoded(let command): try command.encode(to: encoder)
         case .described(let command): try command.encode(to: encoder)
-        case .carrying: throw EncodingError.invalidValue(self, .init(codingPath: [], debugDescription: "carries its own"))
+        case .carrying:
+            throw EncodingError.invalidValue(self, .init(codingPath: [], debugDescription: "carries its own"))
         }
     }
 }

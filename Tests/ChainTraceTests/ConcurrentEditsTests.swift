@@ -22,13 +22,19 @@ struct ConcurrentEditsTests {
 
     /// Makes the edits one by one, recording after each what a command visits at the version it made.
     static func edit(
-        _ chain: Chain<Int, Int>, _ registry: Registry<Handler<Int, Int>>, edits: [Int], weights: [Int], versions: Versions,
+        _ chain: Chain<Int, Int>,
+        _ registry: Registry<Handler<Int, Int>>,
+        edits: [Int],
+        weights: [Int],
+        versions: Versions,
         seed: UInt64
     ) {
         var top = ["Head", "R", "Tail"]
         var members: [(name: String, weight: Int, age: Int)] = []
         func full() -> [String] {
-            top.flatMap { $0 == "R" ? ["R"] + members.sorted { ($0.weight, $0.age) > ($1.weight, $1.age) }.map(\.name) : [$0] }
+            top.flatMap {
+                $0 == "R" ? ["R"] + members.sorted { ($0.weight, $0.age) > ($1.weight, $1.age) }.map(\.name) : [$0]
+            }
         }
         versions.record(chain.version, full())
         for (step, edit) in edits.enumerated() {
@@ -60,7 +66,11 @@ struct ConcurrentEditsTests {
     func everyTraceTookThePathOfItsVersion(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let sink = InMemoryTraceSink()
-        let chain = try Chain<Int, Int>("edited-\(seed)", handlers: [Self.passer("Head"), Self.passer("Tail")], recorder: Recorder(sink: sink))
+        let chain = try Chain<Int, Int>(
+            "edited-\(seed)",
+            handlers: [Self.passer("Head"), Self.passer("Tail")],
+            recorder: Recorder(sink: sink)
+        )
         let registry = try chain.addRegistry("R", at: .after("Head"))
         let versions = Versions()
         let edits = (0..<200).map { _ in Int.random(in: 0..<4, using: &random) }

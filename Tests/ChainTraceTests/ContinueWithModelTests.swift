@@ -10,8 +10,8 @@ import Testing
 @Suite("Stages that change the command")
 struct ContinueWithModelTests {
     enum Stage: Sendable {
-        case add(Int)          // continues with command + n
-        case double            // continues with command * 2
+        case add(Int)  // continues with command + n
+        case double  // continues with command * 2
         case takeIfMultiple(of: Int)
         case observe
         case pass
@@ -57,15 +57,24 @@ struct ContinueWithModelTests {
     func syncAndAsyncPipelinesDoWhatThePlainLoopDoes(seed: UInt64) async throws {
         var random = SeededGenerator(seed: seed)
         let stages = Self.stages(&random)
-        let sync = try Chain<Int, Int>("pipeline-\(seed)", handlers: stages.enumerated().map { index, stage in
-            Handler("S\(index)", role: { if case .observe = stage { .observer } else { .responder } }()) { Self.step(stage, $0).0 }
-        })
-        let async = try AsyncChain<Int, Int>("pipeline-\(seed)", handlers: stages.enumerated().map { index, stage in
-            AsyncHandler("S\(index)", role: { if case .observe = stage { .observer } else { .responder } }()) { value in
-                await Task.yield()
-                return Self.step(stage, value).0
+        let sync = try Chain<Int, Int>(
+            "pipeline-\(seed)",
+            handlers: stages.enumerated().map { index, stage in
+                Handler("S\(index)", role: { if case .observe = stage { .observer } else { .responder } }()) {
+                    Self.step(stage, $0).0
+                }
             }
-        })
+        )
+        let async = try AsyncChain<Int, Int>(
+            "pipeline-\(seed)",
+            handlers: stages.enumerated().map { index, stage in
+                AsyncHandler("S\(index)", role: { if case .observe = stage { .observer } else { .responder } }()) {
+                    value in
+                    await Task.yield()
+                    return Self.step(stage, value).0
+                }
+            }
+        )
         let values = (0..<20).map { _ in Int.random(in: 0...50, using: &random) }
         var results: [Int?] = []
         let syncTraces = try captureTraces { for value in values { results.append(try sync.send(value)) } }

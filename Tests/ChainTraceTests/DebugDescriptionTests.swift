@@ -35,7 +35,10 @@ struct DebugDescriptionTests {
             }
         }
         let lines = chain.debugDescription.split(separator: "\n").map(String.init)
-        #expect(lines.first == "Chain 'described-\(seed)' version \(chain.version)", "seed \(seed): \(lines.first ?? "")")
+        #expect(
+            lines.first == "Chain 'described-\(seed)' version \(chain.version)",
+            "seed \(seed): \(lines.first ?? "")"
+        )
         #expect(lines.count == expected.count + 1, "seed \(seed)")
         for (index, (line, node)) in zip(lines.dropFirst(), expected).enumerated() {
             let next = index + 1 < expected.count ? expected[index + 1].name : "end"

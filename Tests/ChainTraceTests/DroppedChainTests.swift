@@ -25,7 +25,10 @@ struct DroppedChainTests {
                 while true {
                     condition.lock()
                     while jobs.isEmpty && !finished { condition.wait() }
-                    if jobs.isEmpty { condition.unlock(); break }
+                    if jobs.isEmpty {
+                        condition.unlock()
+                        break
+                    }
                     var job = Optional(jobs.removeFirst())
                     condition.unlock()
                     job?()
@@ -67,16 +70,20 @@ struct DroppedChainTests {
         var count: Int { lock.withLock { references.count } }
     }
 
-    static func makeChain(_ index: Int, handlers: Int, watched: Watched, sink: InMemoryTraceSink?) throws -> Chain<Int, Int> {
+    static func makeChain(_ index: Int, handlers: Int, watched: Watched, sink: InMemoryTraceSink?) throws -> Chain<
+        Int, Int
+    > {
         var list: [Handler<Int, Int>] = []
         for position in 0..<handlers {
             let resource = Resource()
             watched.watch(resource)
             let last = position == handlers - 1
-            list.append(Handler("C\(index)H\(position)") { command in
-                withExtendedLifetime(resource) {}
-                return last && command % 2 == 0 ? .accept(command) : .pass
-            })
+            list.append(
+                Handler("C\(index)H\(position)") { command in
+                    withExtendedLifetime(resource) {}
+                    return last && command % 2 == 0 ? .accept(command) : .pass
+                }
+            )
         }
         return try Chain("chain-\(index)", handlers: list, recorder: sink.map { Recorder(sink: $0) } ?? .off)
     }
@@ -96,7 +103,14 @@ struct DroppedChainTests {
             for index in 0..<chainCount {
                 let sink = random.chance(0.3) ? InMemoryTraceSink() : nil
                 if let sink { watched.watch(sink) }
-                chains.append(try Self.makeChain(index, handlers: Int.random(in: 1...5, using: &random), watched: watched, sink: sink))
+                chains.append(
+                    try Self.makeChain(
+                        index,
+                        handlers: Int.random(in: 1...5, using: &random),
+                        watched: watched,
+                        sink: sink
+                    )
+                )
             }
             for _ in 0..<Int.random(in: 1...60, using: &random) {
                 let chain = random.pick(chains)
@@ -126,7 +140,9 @@ struct DroppedChainTests {
         do {
             let sink = random.chance(0.5) ? InMemoryTraceSink() : nil
             let chain = try Self.makeChain(0, handlers: handlers, watched: watched, sink: sink)
-            for _ in 0..<Int.random(in: 1...5, using: &random) { _ = try chain.send(Int.random(in: 0...9, using: &random)) }
+            for _ in 0..<Int.random(in: 1...5, using: &random) {
+                _ = try chain.send(Int.random(in: 0...9, using: &random))
+            }
             #expect(watched.alive == handlers, "seed \(seed)")
         }
         #expect(watched.alive == 0, "seed \(seed): \(watched.alive) of \(handlers) handlers outlived their chain")

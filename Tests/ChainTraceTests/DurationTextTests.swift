@@ -16,7 +16,10 @@ struct DurationTextTests {
         for _ in 0..<magnitude { power *= 10 }
         let nanoseconds = Int64.random(in: 0...min(power * 9, 9_000_000_000_000_000_000), using: &random)
         let text = DurationText.format(nanoseconds: nanoseconds)
-        let parsed = try #require(DurationText.nanoseconds(text), "seed \(seed): \(nanoseconds) formats as \(text), which does not parse")
+        let parsed = try #require(
+            DurationText.nanoseconds(text),
+            "seed \(seed): \(nanoseconds) formats as \(text), which does not parse"
+        )
         if nanoseconds < 1_000 {
             #expect(parsed == nanoseconds, "seed \(seed): \(text)")
         } else {
@@ -32,7 +35,9 @@ struct DurationTextTests {
         let fraction = random.chance(0.5) ? "" : "." + String(Int.random(in: 0...99, using: &random))
         let number = "\(whole)\(fraction)"
         let value = Double(number)!
-        for (units, scale) in [(["ns"], 1.0), (["us", "\u{B5}s", "\u{3BC}s"], 1_000.0), (["ms"], 1_000_000.0), (["s"], 1_000_000_000.0)] {
+        for (units, scale) in [
+            (["ns"], 1.0), (["us", "\u{B5}s", "\u{3BC}s"], 1_000.0), (["ms"], 1_000_000.0), (["s"], 1_000_000_000.0),
+        ] {
             for unit in units {
                 let spaced = random.chance(0.3) ? " \(number) \(unit) " : "\(number)\(unit)"
                 #expect(DurationText.nanoseconds(spaced) == Int64((value * scale).rounded()), "seed \(seed): \(spaced)")
@@ -53,13 +58,20 @@ struct DurationTextTests {
     /// Durations written well but past 2^63 nanoseconds, in every unit, are refused as too long, and a definition
     /// says so; one just under the limit reads.
     @Test func tooLongDurationsAreSaidToBe() throws {
-        for text in ["9300000000s", "9300000000000ms", "9300000000000000us", "99999999999999999999ns", "9223372036.9s"] {
+        for text in ["9300000000s", "9300000000000ms", "9300000000000000us", "99999999999999999999ns", "9223372036.9s"]
+        {
             #expect(DurationText.nanoseconds(text) == nil && DurationText.isTooLong(text), "\(text)")
             let definition = #"{"chain":"c","handlers":[{"name":"A","accepts":true,"budget":"\#(text)"}]}"#
             let findings = ChainDefinitionLinter.lint(bytes: Array(definition.utf8), file: "c.chain.json")
-            #expect(findings.contains { $0.error.expected == "a duration under 292 years (2^63 ns)" }, "\(text): \(findings)")
+            #expect(
+                findings.contains { $0.error.expected == "a duration under 292 years (2^63 ns)" },
+                "\(text): \(findings)"
+            )
         }
-        #expect(DurationText.nanoseconds("9100000000s") == 9_100_000_000_000_000_000 && !DurationText.isTooLong("9100000000s"))
+        #expect(
+            DurationText.nanoseconds("9100000000s") == 9_100_000_000_000_000_000
+                && !DurationText.isTooLong("9100000000s")
+        )
     }
 
     /// Exact to the nanosecond up to 2^63 - 1, in every unit: random digit strings, up to 21 before the point and
@@ -68,7 +80,9 @@ struct DurationTextTests {
     @Test(arguments: SeededGenerator.seeds(300))
     func durationsAreExactUpToTheLastNanosecond(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
-        func digits(_ count: Int) -> String { String((0..<count).map { _ in Character(String(Int.random(in: 0...9, using: &random))) }) }
+        func digits(_ count: Int) -> String {
+            String((0..<count).map { _ in Character(String(Int.random(in: 0...9, using: &random))) })
+        }
         let (unit, places) = random.pick([("ns", 0), ("us", 3), ("\u{B5}s", 3), ("ms", 6), ("s", 9)])
         // Near the limit half the time: 19 digits once the point has moved.
         let integer = random.chance(0.5) ? digits(19 - places) : digits(Int.random(in: 1...21, using: &random))
@@ -79,7 +93,9 @@ struct DurationTextTests {
         let whole = String((integer + padded.prefix(places)).drop { $0 == "0" })
         let roundsUp = padded.count > places && padded[padded.index(padded.startIndex, offsetBy: places)] >= "5"
         let limit = String(Int64.max)
-        func fits(_ number: String) -> Bool { number.count < limit.count || (number.count == limit.count && number <= limit) }
+        func fits(_ number: String) -> Bool {
+            number.count < limit.count || (number.count == limit.count && number <= limit)
+        }
         var expected: Int64? = fits(whole) ? Int64(whole.isEmpty ? "0" : whole)! : nil
         if roundsUp, let value = expected {
             expected = value == Int64.max ? nil : value + 1

@@ -37,7 +37,11 @@ struct FailedEditTests {
             default: _ = try chain.registry(existing)
             }
         }
-        #expect(!error.message.isEmpty && (error.message.contains("Ghost") || error.message.contains(existing) || error.message.contains("R")), "seed \(seed): \(error)")
+        #expect(
+            !error.message.isEmpty
+                && (error.message.contains("Ghost") || error.message.contains(existing) || error.message.contains("R")),
+            "seed \(seed): \(error)"
+        )
         #expect(chain.version == version, "seed \(seed): attempt \(attempt) bumped the version")
         #expect(chain.debugDescription == description, "seed \(seed): attempt \(attempt) changed the structure")
         #expect(try names.map { try chain.whoWouldHandle($0).path } == paths, "seed \(seed)")

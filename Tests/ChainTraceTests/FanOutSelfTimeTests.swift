@@ -33,7 +33,12 @@ struct FanOutSelfTimeTests {
     @Test(arguments: SeededGenerator.seeds(16))
     func aHopsSelfTimeIsWhatNoneOfItsChildrenCovered(seed: UInt64) async throws {
         let root = HandlerTree.random(
-            seed: seed, chain: "fan", leafDepth: 2, atOnce: 0.7, maximumWait: .microseconds(2_000))
+            seed: seed,
+            chain: "fan",
+            leafDepth: 2,
+            atOnce: 0.7,
+            maximumWait: .microseconds(2_000)
+        )
         let traces = await captureTraces { _ = await root.run() }
         let trace = try #require(traces.first)
         #expect(traces.count == 1, "seed \(seed)")

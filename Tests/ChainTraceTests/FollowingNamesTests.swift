@@ -29,7 +29,10 @@ struct FollowingNamesTests {
     @Test(arguments: SeededGenerator.seeds(40))
     func everyTraceNamesItsHopsAsTheyWereNamed(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
-        let pool = (0..<4).map { _ in random.hostileName(maximumLength: 30) } + ["Validator", "A long handler name past fifteen bytes"]
+        let pool =
+            (0..<4).map { _ in random.hostileName(maximumLength: 30) } + [
+                "Validator", "A long handler name past fifteen bytes",
+            ]
         var handlers = (0..<Int.random(in: 1...8, using: &random)).map { _ in
             Renamable(name: pool.randomElement(using: &random)!, takes: Int.random(in: 2...9, using: &random))
         }
@@ -43,7 +46,13 @@ struct FollowingNamesTests {
                     switch Int.random(in: 0..<4, using: &random) {
                     case 0: handler.name = String(decoding: Array(handler.name.utf8), as: UTF8.self)
                     case 1: handler.name = pool.randomElement(using: &random)!
-                    case 2: handlers.append(Renamable(name: pool.randomElement(using: &random)!, takes: Int.random(in: 2...9, using: &random)))
+                    case 2:
+                        handlers.append(
+                            Renamable(
+                                name: pool.randomElement(using: &random)!,
+                                takes: Int.random(in: 2...9, using: &random)
+                            )
+                        )
                     default: if handlers.count > 1 { handlers.removeLast() }
                     }
                 }
@@ -58,7 +67,10 @@ struct FollowingNamesTests {
         let paths = sink.traces.map(\.path)
         #expect(paths.count == expected.count, "seed \(seed)")
         for (index, (path, names)) in zip(paths, expected).enumerated() {
-            #expect(path.elementsEqual(names) { $0.utf8.elementsEqual($1.utf8) }, "seed \(seed), command \(index): \(path) is not \(names)")
+            #expect(
+                path.elementsEqual(names) { $0.utf8.elementsEqual($1.utf8) },
+                "seed \(seed), command \(index): \(path) is not \(names)"
+            )
         }
     }
 }

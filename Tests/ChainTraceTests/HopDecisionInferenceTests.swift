@@ -1,5 +1,6 @@
-@testable import ChainTrace
 import Testing
+
+@testable import ChainTrace
 
 /// The decision rules `traceHop` documents, checked on the pure inference for every combination of what a closing
 /// hop can have: how its body came back, its role, whether the command went on from it, whether a hop inside it
@@ -10,8 +11,11 @@ struct HopDecisionInferenceTests {
     struct Cancelled: Error {}
 
     static var returns: [(String, HopReturn)] {
-        [("value", .value), ("nothing", .nothing), ("error", .error(Cancelled())), ("error", .error(CancellationError()))]
-        + [Decision.accepted, .passed, .continued, .failed].map { ("judged \($0)", .judged($0, "judged")) }
+        [
+            ("value", .value), ("nothing", .nothing), ("error", .error(Cancelled())),
+            ("error", .error(CancellationError())),
+        ]
+            + [Decision.accepted, .passed, .continued, .failed].map { ("judged \($0)", .judged($0, "judged")) }
     }
 
     /// The documented rules, first match wins.
@@ -26,7 +30,12 @@ struct HopDecisionInferenceTests {
         }
         // `decide` overrides everything.
         if let override = facts.override {
-            return .init(decision: override.decision, reason: override.reason, reasonIsThrown: false, recovered: facts.caught != nil && HopDecisionInference.returnedAValue(facts.returned))
+            return .init(
+                decision: override.decision,
+                reason: override.reason,
+                reasonIsThrown: false,
+                recovered: facts.caught != nil && HopDecisionInference.returnedAValue(facts.returned)
+            )
         }
         // A failure handed up through it stays where it started — unless it cancelled the hops that threw.
         let handedUp = base.0 == .failed && facts.failedInside && !(threw && facts.failedOnlyByCancellation)
@@ -51,16 +60,24 @@ struct HopDecisionInferenceTests {
                     for failedInside in [false, true] {
                         for onlyCancelled in [false, true] {
                             for caught in [nil, false, true] as [Bool?] {
-                                for override in [nil] + [Decision.accepted, .passed, .continued, .failed].map({ ($0, "set") }) {
+                                for override in [nil]
+                                    + [Decision.accepted, .passed, .continued, .failed].map({ ($0, "set") })
+                                {
                                     let facts = HopDecisionInference.Facts(
-                                        returned: returned, role: role, wentOn: wentOn, failedInside: failedInside,
-                                        failedOnlyByCancellation: onlyCancelled, caught: caught,
-                                        override: override.map { (decision: $0.0, reason: Optional($0.1)) })
+                                        returned: returned,
+                                        role: role,
+                                        wentOn: wentOn,
+                                        failedInside: failedInside,
+                                        failedOnlyByCancellation: onlyCancelled,
+                                        caught: caught,
+                                        override: override.map { (decision: $0.0, reason: Optional($0.1)) }
+                                    )
                                     let inferred = HopDecisionInference.decide(facts)
                                     let expected = Self.expected(facts)
                                     #expect(
                                         inferred == expected,
-                                        "\(name), \(role), wentOn \(wentOn), failedInside \(failedInside), cancelled \(onlyCancelled), caught \(String(describing: caught)), override \(String(describing: override))")
+                                        "\(name), \(role), wentOn \(wentOn), failedInside \(failedInside), cancelled \(onlyCancelled), caught \(String(describing: caught)), override \(String(describing: override))"
+                                    )
                                     checked += 1
                                 }
                             }
@@ -78,11 +95,17 @@ struct HopDecisionInferenceTests {
             for role in [HandlerRole.responder, .observer] {
                 for wentOn in [false, true] {
                     var asked = false
-                    let shortcut = HopDecisionInference.returnedNormally(accepted: accepted, role: role, wentOn: {
-                        asked = true
-                        return wentOn
-                    }())
-                    let full = HopDecisionInference.decide(.init(returned: accepted ? .value : .nothing, role: role, wentOn: wentOn))
+                    let shortcut = HopDecisionInference.returnedNormally(
+                        accepted: accepted,
+                        role: role,
+                        wentOn: {
+                            asked = true
+                            return wentOn
+                        }()
+                    )
+                    let full = HopDecisionInference.decide(
+                        .init(returned: accepted ? .value : .nothing, role: role, wentOn: wentOn)
+                    )
                     #expect(shortcut == full.decision && full.reason == nil && !full.recovered)
                     #expect(asked == (accepted && role == .responder))
                 }
@@ -96,7 +119,8 @@ struct HopDecisionInferenceTests {
             for inside in all {
                 let went = HopDecisionInference.wentOn(decision, inside: inside)
                 let expected: Decision =
-                    decision == .failed || inside == .failed ? .failed
+                    decision == .failed || inside == .failed
+                    ? .failed
                     : decision == .continued && inside != .passed ? .continued : .passed
                 #expect(went == expected, "\(decision) with \(inside) inside")
             }

@@ -22,10 +22,24 @@ struct HopNestingTests {
     /// Lays out a subtree under `parent` from `start`; returns its end. `fansOut` lets a node run its children at
     /// once, each of them then a leaf.
     static func grow(
-        _ tree: inout Tree, parent: Int?, start: UInt64, depth: Int, fansOut: Bool, _ random: inout SeededGenerator
+        _ tree: inout Tree,
+        parent: Int?,
+        start: UInt64,
+        depth: Int,
+        fansOut: Bool,
+        _ random: inout SeededGenerator
     ) -> UInt64 {
         let index = tree.hops.count
-        tree.hops.append(Hop(handler: "H\(index)", position: index, decision: .passed, startOffset: start, inclusiveDuration: 0, selfDuration: 0))
+        tree.hops.append(
+            Hop(
+                handler: "H\(index)",
+                position: index,
+                decision: .passed,
+                startOffset: start,
+                inclusiveDuration: 0,
+                selfDuration: 0
+            )
+        )
         tree.parents.append(parent)
         let children = depth < 4 ? Int.random(in: 0...3, using: &random) : 0
         var cursor = start + UInt64.random(in: 1...5_000, using: &random)
@@ -57,7 +71,9 @@ struct HopNestingTests {
         var tree = Tree()
         var cursor: UInt64 = 0
         for _ in 0..<Int.random(in: 1...3, using: &random) {
-            cursor = grow(&tree, parent: nil, start: cursor, depth: 0, fansOut: fansOut, &random) + UInt64.random(in: 0...100, using: &random)
+            cursor =
+                grow(&tree, parent: nil, start: cursor, depth: 0, fansOut: fansOut, &random)
+                + UInt64.random(in: 0...100, using: &random)
         }
         return tree
     }
@@ -73,7 +89,10 @@ struct HopNestingTests {
         for (index, parent) in enclosing.enumerated() {
             guard let parent else { continue }
             let (hop, outer) = (tree.hops[index], tree.hops[parent])
-            #expect(parent < index && outer.startOffset <= hop.startOffset && Self.end(hop) <= Self.end(outer), "seed \(seed)")
+            #expect(
+                parent < index && outer.startOffset <= hop.startOffset && Self.end(hop) <= Self.end(outer),
+                "seed \(seed)"
+            )
         }
     }
 
@@ -84,10 +103,19 @@ struct HopNestingTests {
         var random = SeededGenerator(seed: seed)
         var start: UInt64 = 0
         let hops = (0..<Int.random(in: 0...12, using: &random)).map { index in
-            start = random.chance(0.05) ? .max - UInt64.random(in: 0...3, using: &random) : start.saturatingAdd(UInt64.random(in: 0...50, using: &random))
+            start =
+                random.chance(0.05)
+                ? .max - UInt64.random(in: 0...3, using: &random)
+                : start.saturatingAdd(UInt64.random(in: 0...50, using: &random))
             let duration = random.chance(0.05) ? UInt64.max : UInt64.random(in: 0...200, using: &random)
-            return Hop(handler: "H", position: index, decision: .passed, startOffset: start, inclusiveDuration: duration,
-                       selfDuration: UInt64.random(in: 0...duration, using: &random))
+            return Hop(
+                handler: "H",
+                position: index,
+                decision: .passed,
+                startOffset: start,
+                inclusiveDuration: duration,
+                selfDuration: UInt64.random(in: 0...duration, using: &random)
+            )
         }
         for (index, parent) in HopNesting.enclosing(hops).enumerated() {
             guard let parent else { continue }
@@ -113,7 +141,11 @@ struct HopNestingTests {
             }
         }
         let fannedOut = tree.parents.indices.contains { index in
-            tree.parents.indices.contains { $0 != index && tree.parents[$0] == tree.parents[index] && tree.hops[$0].startOffset < Self.end(tree.hops[index]) && tree.hops[index].startOffset < Self.end(tree.hops[$0]) }
+            tree.parents.indices.contains {
+                $0 != index && tree.parents[$0] == tree.parents[index]
+                    && tree.hops[$0].startOffset < Self.end(tree.hops[index])
+                    && tree.hops[index].startOffset < Self.end(tree.hops[$0])
+            }
         }
         if !fannedOut { #expect(Set(lanes) == [0], "seed \(seed): no overlap, one track") }
     }
@@ -124,19 +156,37 @@ struct HopNestingTests {
         var random = SeededGenerator(seed: seed)
         let tree = Self.tree(&random, fansOut: true)
         let trace = Trace(
-            id: 1, commandKind: "K", entry: "H0", chain: "c", startTime: 1_000, hops: tree.hops, outcome: .fellOffTheEnd,
-            duration: tree.hops.map(Self.end).max() ?? 0)
+            id: 1,
+            commandKind: "K",
+            entry: "H0",
+            chain: "c",
+            startTime: 1_000,
+            hops: tree.hops,
+            outcome: .fellOffTheEnd,
+            duration: tree.hops.map(Self.end).max() ?? 0
+        )
         var export = OTLPTraceExport()
-        let text = String(decoding: OTLPTraceExport.header + export.spans(for: trace) + OTLPTraceExport.footer, as: UTF8.self)
+        let text = String(
+            decoding: OTLPTraceExport.header + export.spans(for: trace) + OTLPTraceExport.footer,
+            as: UTF8.self
+        )
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        let spans = ((object["resourceSpans"] as? [[String: Any]])?.first?["scopeSpans"] as? [[String: Any]])?.first?["spans"] as? [[String: Any]] ?? []
+        let spans =
+            ((object["resourceSpans"] as? [[String: Any]])?.first?["scopeSpans"] as? [[String: Any]])?.first?["spans"]
+            as? [[String: Any]] ?? []
         #expect(spans.count == tree.hops.count + 1, "seed \(seed)")
-        let byID = Dictionary(spans.map { ($0["spanId"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+        let byID = Dictionary(
+            spans.map { ($0["spanId"] as? String ?? "", $0) },
+            uniquingKeysWith: { first, _ in first }
+        )
         func time(_ span: [String: Any], _ key: String) -> UInt64 { UInt64(span[key] as? String ?? "") ?? 0 }
         for span in spans {
             guard let parentID = span["parentSpanId"] as? String, let parent = byID[parentID] else { continue }
             #expect(time(parent, "startTimeUnixNano") <= time(span, "startTimeUnixNano"), "seed \(seed)")
-            #expect(time(span, "endTimeUnixNano") <= time(parent, "endTimeUnixNano"), "seed \(seed): \(span["name"] ?? "") ends after its parent")
+            #expect(
+                time(span, "endTimeUnixNano") <= time(parent, "endTimeUnixNano"),
+                "seed \(seed): \(span["name"] ?? "") ends after its parent"
+            )
         }
     }
 }

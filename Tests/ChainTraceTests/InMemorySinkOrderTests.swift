@@ -18,8 +18,18 @@ struct InMemorySinkOrderTests {
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             for index in 0..<perThread {
                 let id = thread * perThread + index
-                sink.record(Trace(id: UInt64(id), commandKind: "K", entry: "A", chain: "c", startTime: starts[id],
-                                  hops: [], outcome: .fellOffTheEnd, duration: 0))
+                sink.record(
+                    Trace(
+                        id: UInt64(id),
+                        commandKind: "K",
+                        entry: "A",
+                        chain: "c",
+                        startTime: starts[id],
+                        hops: [],
+                        outcome: .fellOffTheEnd,
+                        duration: 0
+                    )
+                )
             }
         }
         let traces = sink.traces

@@ -81,7 +81,10 @@ struct InstrumentationTests {
     @Test func theHandlerThatThrewFirstIsNamedNotTheOnesItPassedThrough() throws {
         let sink = InMemoryTraceSink()
         let chain = linked(
-            [RangeCheck("Small", 0..<10), RangeCheck("Medium", 10..<100, rejects: true), RangeCheck("Large", 100..<1000)]
+            [
+                RangeCheck("Small", 0..<10), RangeCheck("Medium", 10..<100, rejects: true),
+                RangeCheck("Large", 100..<1000),
+            ]
                 as [any Checking]
         ) { $0.next = $1 }
         let recorder = Recorder(sink: sink, payloads: .captured)
@@ -135,14 +138,19 @@ struct InstrumentationTests {
         // not a loop (one shared global, so in this test rather than a parallel one).
         let long = linked((0..<60).map { CoinValidator("V\($0)", .penny) } as [any CoinHandling]) { $0.next = $1 }
         let longSink = InMemoryTraceSink()
-        #expect(ChainTracing.withRecorder(Recorder(sink: longSink, payloads: .captured)) { long.validate(.washer) } == nil)
+        #expect(
+            ChainTracing.withRecorder(Recorder(sink: longSink, payloads: .captured)) { long.validate(.washer) } == nil
+        )
         let longTrace = try #require(longSink.traces.first)
         #expect(longTrace.hops.count == 51)
         guard case .failed("V50", let reason) = longTrace.outcome else {
             Issue.record("expected a failure at V50, got \(longTrace.outcome)")
             return
         }
-        #expect(reason.contains("no handler repeated") && reason.contains("maximumHops 50") && !reason.contains("loops"), "\(reason)")
+        #expect(
+            reason.contains("no handler repeated") && reason.contains("maximumHops 50") && !reason.contains("loops"),
+            "\(reason)"
+        )
     }
 
     @Test func withoutARecorderInstrumentedChainsRunUntraced() {

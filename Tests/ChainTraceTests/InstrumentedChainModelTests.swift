@@ -61,7 +61,9 @@ struct InstrumentedChainModelTests {
     }
 
     /// What a plain walk says: the hops with their decisions, and the outcome.
-    static func model(_ behaviours: [Behaviour], _ value: Int) -> (path: [String], decisions: [Decision], outcome: Outcome) {
+    static func model(_ behaviours: [Behaviour], _ value: Int) -> (
+        path: [String], decisions: [Decision], outcome: Outcome
+    ) {
         var path: [String] = []
         var decisions: [Decision] = []
         for (index, behaviour) in behaviours.enumerated() {
@@ -136,7 +138,10 @@ struct InstrumentedChainModelTests {
                 continue
             }
             let expected = Self.model(behaviours, Int(value))
-            #expect(trace.path == expected.path && trace.hops.map(\.decision) == expected.decisions, "seed \(seed), \(value): \(trace.path)")
+            #expect(
+                trace.path == expected.path && trace.hops.map(\.decision) == expected.decisions,
+                "seed \(seed), \(value): \(trace.path)"
+            )
             #expect(trace.outcome == expected.outcome, "seed \(seed), \(value)")
         }
     }
@@ -175,7 +180,9 @@ struct InstrumentedChainModelTests {
             return TreeNode(
                 name: label,
                 takes: Int.random(in: 3...13, using: &random),
-                children: (0..<count).map { Self.random(&random, depth: depth - 1, name: "\(name).\($0)", chain: chain) },
+                children: (0..<count).map {
+                    Self.random(&random, depth: depth - 1, name: "\(name).\($0)", chain: chain)
+                },
                 chain: chain
             )
         }
@@ -187,8 +194,17 @@ struct InstrumentedChainModelTests {
     @Test(arguments: SeededGenerator.seeds(30))
     func branchingTreesNameEveryHopOfTheirOwnPath(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
-        let trees = (0..<2).map { TreeNode.random(&random, depth: Int.random(in: 1...4, using: &random), name: "T\($0)", chain: "tree-\(seed)-\($0)") }
-        let sends = (0..<40).map { _ in (tree: Int.random(in: 0..<2, using: &random), value: Int.random(in: 1...500, using: &random)) }
+        let trees = (0..<2).map {
+            TreeNode.random(
+                &random,
+                depth: Int.random(in: 1...4, using: &random),
+                name: "T\($0)",
+                chain: "tree-\(seed)-\($0)"
+            )
+        }
+        let sends = (0..<40).map { _ in
+            (tree: Int.random(in: 0..<2, using: &random), value: Int.random(in: 1...500, using: &random))
+        }
         let traces = captureTraces(payloads: .captured) {
             for send in sends { _ = trees[send.tree].handle(send.value) }
         }
@@ -197,7 +213,10 @@ struct InstrumentedChainModelTests {
             let expected = trees[send.tree].walk(send.value)
             #expect(trace.path == expected.path, "seed \(seed), tree \(send.tree), \(send.value)")
             #expect(trace.chain == "tree-\(seed)-\(send.tree)", "seed \(seed)")
-            #expect(trace.outcome == (expected.taker.map { .accepted(by: $0) } ?? .fellOffTheEnd), "seed \(seed), \(send.value)")
+            #expect(
+                trace.outcome == (expected.taker.map { .accepted(by: $0) } ?? .fellOffTheEnd),
+                "seed \(seed), \(send.value)"
+            )
         }
     }
 }

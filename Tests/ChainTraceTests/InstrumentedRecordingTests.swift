@@ -19,7 +19,9 @@ struct InstrumentedRecordingTests {
     /// override Express's decision for orders divisible by `overrideEvery`.
     static func handle(_ order: Order, chain: String, overrideEvery: Int?) -> String? {
         traceHop("Express", command: order, chain: chain) {
-            if let every = overrideEvery, order.number % every == 0 { ChainTracing.decide(.continued, reason: "audited") }
+            if let every = overrideEvery, order.number % every == 0 {
+                ChainTracing.decide(.continued, reason: "audited")
+            }
             if order.express { return "express" }
             return traceHop("Standard", command: order, chain: chain) { "standard" }
         }
@@ -29,7 +31,9 @@ struct InstrumentedRecordingTests {
     static func handle(_ order: Order, chain: String, overrideEvery: Int?) async -> String? {
         await traceHop("Express", command: order, chain: chain) {
             await Task.yield()
-            if let every = overrideEvery, order.number % every == 0 { ChainTracing.decide(.continued, reason: "audited") }
+            if let every = overrideEvery, order.number % every == 0 {
+                ChainTracing.decide(.continued, reason: "audited")
+            }
             if order.express { return "express" }
             return await traceHop("Standard", command: order, chain: chain) { () async -> String? in "standard" }
         }
@@ -45,19 +49,26 @@ struct InstrumentedRecordingTests {
         let orders = (0..<Int.random(in: 1...60, using: &random)).map { Order(number: $0, express: random.chance(0.4)) }
         let sink = InMemoryTraceSink()
         let recorder = Recorder(
-            sink: sink, sampling: .oneIn(interval), payloads: payloads ? .captured : .none,
-            filter: { (order: Order) in order.number % divisor == 0 })
+            sink: sink,
+            sampling: .oneIn(interval),
+            payloads: payloads ? .captured : .none,
+            filter: { (order: Order) in order.number % divisor == 0 }
+        )
         let isAsync = random.chance(0.5)
         var results: [String?] = []
         if isAsync {
             results = await ChainTracing.withRecorder(recorder) {
                 var results: [String?] = []
-                for order in orders { results.append(await Self.handle(order, chain: "orders-\(seed)", overrideEvery: overrideEvery)) }
+                for order in orders {
+                    results.append(await Self.handle(order, chain: "orders-\(seed)", overrideEvery: overrideEvery))
+                }
                 return results
             }
         } else {
             ChainTracing.withRecorder(recorder) {
-                for order in orders { results.append(Self.handle(order, chain: "orders-\(seed)", overrideEvery: overrideEvery)) }
+                for order in orders {
+                    results.append(Self.handle(order, chain: "orders-\(seed)", overrideEvery: overrideEvery))
+                }
             }
         }
         // Recording never changes what the chain does.
@@ -69,9 +80,15 @@ struct InstrumentedRecordingTests {
         // task moves between threads, each counting on its own: at least that many, each admitted, none twice.
         let traced: [Order]
         if isAsync {
-            #expect(traces.count >= (admitted.count + interval - 1) / interval && traces.count <= admitted.count, "seed \(seed): \(traces.count) traced")
+            #expect(
+                traces.count >= (admitted.count + interval - 1) / interval && traces.count <= admitted.count,
+                "seed \(seed): \(traces.count) traced"
+            )
             guard payloads else {
-                #expect(traces.allSatisfy { $0.hops.first?.handler == "Express" }, "seed \(seed): a trace started mid-chain")
+                #expect(
+                    traces.allSatisfy { $0.hops.first?.handler == "Express" },
+                    "seed \(seed): a trace started mid-chain"
+                )
                 return
             }
             let byNumber = Dictionary(uniqueKeysWithValues: admitted.map { ($0.number, $0) })
@@ -79,7 +96,10 @@ struct InstrumentedRecordingTests {
                 guard case .integer(let number)? = trace.payload?["number"] else { return nil }
                 return byNumber[Int(number)]
             }
-            #expect(traced.count == traces.count && Set(traced.map(\.number)).count == traced.count, "seed \(seed): a trace of a filtered or twice-traced command")
+            #expect(
+                traced.count == traces.count && Set(traced.map(\.number)).count == traced.count,
+                "seed \(seed): a trace of a filtered or twice-traced command"
+            )
         } else {
             traced = admitted.enumerated().filter { $0.offset % interval == 0 }.map(\.element)
             #expect(traces.count == traced.count, "seed \(seed): \(traces.count) of \(traced.count)")
@@ -90,9 +110,15 @@ struct InstrumentedRecordingTests {
             let express = trace.hops.first
             let overridden = overrideEvery.map { order.number % $0 == 0 } ?? false
             if overridden {
-                #expect(express?.decision == .continued && express?.reason == "audited", "seed \(seed): order \(order.number)")
+                #expect(
+                    express?.decision == .continued && express?.reason == "audited",
+                    "seed \(seed): order \(order.number)"
+                )
             } else {
-                #expect(express?.decision == (order.express ? .accepted : .passed), "seed \(seed): order \(order.number)")
+                #expect(
+                    express?.decision == (order.express ? .accepted : .passed),
+                    "seed \(seed): order \(order.number)"
+                )
             }
             #expect(trace.path == (order.express ? ["Express"] : ["Express", "Standard"]), "seed \(seed)")
         }

@@ -108,7 +108,11 @@ struct InstrumentedRegistryTests {
         let responders = specs.filter { $0.members == nil }.map { spec in
             Handler<Int, String>(spec.name) { $0 % spec.divisor == 0 ? .accept(spec.name) : .pass }
         }
-        let chain = try Chain<Int, String>(name, handlers: responders, recorder: Recorder(sink: sink, payloads: .captured))
+        let chain = try Chain<Int, String>(
+            name,
+            handlers: responders,
+            recorder: Recorder(sink: sink, payloads: .captured)
+        )
         for (index, spec) in specs.enumerated() {
             guard let members = spec.members else { continue }
             // Before the first responder that comes after it, or last.

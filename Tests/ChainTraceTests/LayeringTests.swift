@@ -24,7 +24,8 @@ struct LayeringTests {
             .filter { $0.hasSuffix(".swift") }
             .map { name in
                 let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
-                let code = text
+                let code =
+                    text
                     .replacingOccurrences(of: #"//[^\n]*"#, with: "", options: .regularExpression)
                     .replacingOccurrences(of: #""(?:[^"\\\n]|\\.)*""#, with: "\"\"", options: .regularExpression)
                 return (name, code)
@@ -48,7 +49,10 @@ struct LayeringTests {
     @Test func everyFolderIsALayer() throws {
         let folders = try FileManager.default.contentsOfDirectory(atPath: Self.root.path)
             .filter { !$0.hasSuffix(".docc") && !$0.hasPrefix(".") }
-        #expect(Set(folders) == Set(Self.layers.map(\.folder)), "a folder that is not a layer: add it to the list above")
+        #expect(
+            Set(folders) == Set(Self.layers.map(\.folder)),
+            "a folder that is not a layer: add it to the list above"
+        )
     }
 
     @Test(arguments: layers.map(\.folder))

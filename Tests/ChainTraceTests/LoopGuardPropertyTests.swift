@@ -4,9 +4,13 @@ import Testing
 
 /// A chain H0 → H1 → … → H(count − 1), recorded into `sink`, in which each handler takes only its own name (and
 /// says so in `canHandle`, for the dry run); and the names.
-func takingOwnNames(_ chain: String, count: Int, into sink: InMemoryTraceSink) throws -> (Chain<String, String>, [String]) {
+func takingOwnNames(_ chain: String, count: Int, into sink: InMemoryTraceSink) throws -> (
+    Chain<String, String>, [String]
+) {
     let names = (0..<count).map { "H\($0)" }
-    let handlers = names.map { name in Handler<String, String>(name, canHandle: { $0 == name }) { $0 == name ? .accept(name) : .pass } }
+    let handlers = names.map { name in
+        Handler<String, String>(name, canHandle: { $0 == name }) { $0 == name ? .accept(name) : .pass }
+    }
     return (try Chain(chain, handlers: handlers, recorder: Recorder(sink: sink)), names)
 }
 
@@ -31,7 +35,9 @@ struct LoopGuardPropertyTests {
         let loop = Array(names[start...end])
         let entry = Int.random(in: 0...end, using: &random)
 
-        let error = try #require(throws: ChainError.self, "seed \(seed)") { try chain.send("nobody", from: names[entry]) }
+        let error = try #require(throws: ChainError.self, "seed \(seed)") {
+            try chain.send("nobody", from: names[entry])
+        }
         #expect(error.code == .loop, "seed \(seed)")
         #expect(Set(error.handlers) == Set(loop), "seed \(seed): \(error.handlers) vs \(loop)")
         let trace = try #require(sink.traces.last, "seed \(seed)")
@@ -47,7 +53,9 @@ struct LoopGuardPropertyTests {
         #expect(try chain.whoWouldHandle(names[taker], from: names[entry]).handler == names[taker], "seed \(seed)")
 
         // The dry run of the command nobody takes stops at the loop too, naming it.
-        let dryError = try #require(throws: ChainError.self, "seed \(seed)") { try chain.whoWouldHandle("nobody", from: names[entry]) }
+        let dryError = try #require(throws: ChainError.self, "seed \(seed)") {
+            try chain.whoWouldHandle("nobody", from: names[entry])
+        }
         #expect(dryError.code == .loop && Set(dryError.handlers) == Set(loop), "seed \(seed): \(dryError)")
     }
 
@@ -69,8 +77,12 @@ struct LoopGuardPropertyTests {
         #expect(error.code == .loop, "seed \(seed)")
         let trace = try #require(sink.traces.last, "seed \(seed)")
         let own = trace.hops.filter { $0.registry == nil }.count - 1
-        #expect(error.message.contains("stopped after \(Self.hops(own)) along its own path (a registry and its members count as one)"),
-                "seed \(seed): \(error.message) for \(trace.path)")
+        #expect(
+            error.message.contains(
+                "stopped after \(Self.hops(own)) along its own path (a registry and its members count as one)"
+            ),
+            "seed \(seed): \(error.message) for \(trace.path)"
+        )
     }
 }
 
@@ -93,23 +105,35 @@ struct HopLimitPropertyTests {
 
         guard limit < length else {
             #expect(try chain.send("nobody", from: names[entry]) == nil, "seed \(seed)")
-            #expect(try chain.whoWouldHandle("nobody", from: names[entry]).path == Array(names[entry...]), "seed \(seed)")
+            #expect(
+                try chain.whoWouldHandle("nobody", from: names[entry]).path == Array(names[entry...]),
+                "seed \(seed)"
+            )
             return
         }
         let stoppedAt = names[entry + max(0, limit)]
-        let error = try #require(throws: ChainError.self, "seed \(seed)") { try chain.send("nobody", from: names[entry]) }
+        let error = try #require(throws: ChainError.self, "seed \(seed)") {
+            try chain.send("nobody", from: names[entry])
+        }
         #expect(error.code == .hopLimit && error.handlers == [stoppedAt], "seed \(seed): \(error)")
         #expect(error.message.contains("at least \(length)"), "seed \(seed): \(error.message)")
         #expect(!error.message.contains("loops"), "seed \(seed): \(error.message)")
         let trace = try #require(sink.traces.last, "seed \(seed)")
         #expect(trace.outcome.failingHandler == stoppedAt, "seed \(seed): \(trace.outcome)")
-        let dryError = try #require(throws: ChainError.self, "seed \(seed)") { try chain.whoWouldHandle("nobody", from: names[entry]) }
+        let dryError = try #require(throws: ChainError.self, "seed \(seed)") {
+            try chain.whoWouldHandle("nobody", from: names[entry])
+        }
         #expect(dryError == error, "seed \(seed): \(dryError) vs \(error)")
 
         // The same chain relinked into a loop, under a limit above its length, is a loop again.
         chain.maximumHops = count + 1
         try chain.link(names[count - 1], to: names[entry])
-        let loopError = try #require(throws: ChainError.self, "seed \(seed)") { try chain.send("nobody", from: names[entry]) }
-        #expect(loopError.code == .loop && Set(loopError.handlers) == Set(names[entry...]), "seed \(seed): \(loopError)")
+        let loopError = try #require(throws: ChainError.self, "seed \(seed)") {
+            try chain.send("nobody", from: names[entry])
+        }
+        #expect(
+            loopError.code == .loop && Set(loopError.handlers) == Set(names[entry...]),
+            "seed \(seed): \(loopError)"
+        )
     }
 }

@@ -85,7 +85,9 @@ struct LoopStopTimeTests {
         let names = Self.longNames(Int.random(in: 1...4, using: &random))
         let naming = Self.namingTime(try Self.loopingChain(names), from: names[0])
         let chain = try AsyncChain<Int, Int>(
-            "looping", handlers: names.map { AsyncHandler($0) { (_: Int) async in .pass } })
+            "looping",
+            handlers: names.map { AsyncHandler($0) { (_: Int) async in .pass } }
+        )
         try chain.link(names[names.count - 1], to: names[0])
         chain.maximumHops = names.count
         _ = await captureTraces { _ = try? await chain.send(1) }

@@ -19,7 +19,9 @@ struct ModuleGraphTests {
         "ChainTraceJSON": ["CChainTraceSupport", "ChainTraceFastPath"],
         "ChainTraceFiles": ["CChainTraceSupport", "CZlib", "ChainTraceFastPath", "ChainTraceJSON"],
         // The core: failure texts read `LocalizedError` (Foundation's essentials where there are only those).
-        "ChainTrace": ["CChainTraceSupport", "ChainTraceFastPath", "ChainTraceJSON", "Foundation", "FoundationEssentials"],
+        "ChainTrace": [
+            "CChainTraceSupport", "ChainTraceFastPath", "ChainTraceJSON", "Foundation", "FoundationEssentials",
+        ],
         "ChainTraceTraceLog": ["ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles"],
         "ChainTraceDefinitions": ["ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles"],
         "ChainTraceAnalysis": [
@@ -40,12 +42,15 @@ struct ModuleGraphTests {
             "ChainTraceDefinitions", "ChainTraceAnalysis",
         ],
         "ChainTraceReport": [
-            "ChainTrace", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog", "ChainTraceAnalysis", "ChainTraceGraphviz",
+            "ChainTrace", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog", "ChainTraceAnalysis",
+            "ChainTraceGraphviz",
         ],
         // The command line: every library, and the argument parser.
         "ChainTraceCLI": [
-            "ArgumentParser", "CChainTraceSupport", "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles",
-            "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceReplay", "ChainTraceGraphviz",
+            "ArgumentParser", "CChainTraceSupport", "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON",
+            "ChainTraceFiles",
+            "ChainTraceTraceLog", "ChainTraceDefinitions", "ChainTraceAnalysis", "ChainTraceReplay",
+            "ChainTraceGraphviz",
             "ChainTraceReport", "ChainTraceTestGeneration",
         ],
         "chaintrace": ["ChainTraceCLI"],
@@ -58,7 +63,8 @@ struct ModuleGraphTests {
         let folder = sources.appendingPathComponent(module)
         guard let files = FileManager.default.enumerator(atPath: folder.path) else { return [] }
         var found: [(String, String)] = []
-        let line = #/(?m)^(?:@_exported\s+|@_spi\(\w+\)\s+|@preconcurrency\s+)*(?:public\s+|package\s+|internal\s+|private\s+|fileprivate\s+)?import\s+(?:struct\s+|enum\s+|class\s+|protocol\s+|func\s+|typealias\s+)?(\w+)/#
+        let line =
+            #/(?m)^(?:@_exported\s+|@_spi\(\w+\)\s+|@preconcurrency\s+)*(?:public\s+|package\s+|internal\s+|private\s+|fileprivate\s+)?import\s+(?:struct\s+|enum\s+|class\s+|protocol\s+|func\s+|typealias\s+)?(\w+)/#
         // Imports start their line; the indented ones are in string literals (the code `gen-tests` writes).
         for case let file as String in files where file.hasSuffix(".swift") {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
@@ -68,8 +74,13 @@ struct ModuleGraphTests {
     }
 
     @Test func everyModuleIsPlaced() throws {
-        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { !$0.hasPrefix(".") }
-        #expect(Set(modules) == Set(Self.allowed.keys), "a module this map does not place: add it with what it may import")
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter {
+            !$0.hasPrefix(".")
+        }
+        #expect(
+            Set(modules) == Set(Self.allowed.keys),
+            "a module this map does not place: add it with what it may import"
+        )
     }
 
     @Test(arguments: allowed.keys.sorted())

@@ -77,9 +77,12 @@ struct ObserverSideCallModelTests {
             counter += 1
             let name = "H\(counter)"
             let role: HandlerRole = Int.random(in: 0..<3, using: &random) == 0 ? .observer : .responder
-            let sideCalls = depth >= 3 ? [] : (0..<Int.random(in: 0...2, using: &random)).map { _ in
-                Self.random(&random, depth: depth + 1, counter: &counter)
-            }
+            let sideCalls =
+                depth >= 3
+                ? []
+                : (0..<Int.random(in: 0...2, using: &random)).map { _ in
+                    Self.random(&random, depth: depth + 1, counter: &counter)
+                }
             let action: Action
             switch Int.random(in: 0..<(role == .observer ? 3 : 4), using: &random) {
             case 0 where depth < 4: action = .forward(Self.random(&random, depth: depth + 1, counter: &counter))
@@ -107,13 +110,17 @@ struct ObserverSideCallModelTests {
     /// it failed (a side call's error it swallowed) caught the error and recovered: it accepted unless a hop inside
     /// it accepted, and those failures no longer end the command.
     @discardableResult
-    static func model(_ node: Node, _ expected: inout Expected) -> (result: String??, wentOn: Bool, failed: Bool, accepted: Bool) {
+    static func model(_ node: Node, _ expected: inout Expected) -> (
+        result: String??, wentOn: Bool, failed: Bool, accepted: Bool
+    ) {
         expected.path.append(node.name)
         let failuresBefore = expected.failures.count
         var (wentOnInside, failedInside, acceptedInside) = (false, false, false)
         for side in node.sideCalls {
             let (_, wentOn, failed, accepted) = model(side, &expected)
-            (wentOnInside, failedInside, acceptedInside) = (wentOnInside || wentOn, failedInside || failed, acceptedInside || accepted)
+            (wentOnInside, failedInside, acceptedInside) = (
+                wentOnInside || wentOn, failedInside || failed, acceptedInside || accepted
+            )
         }
         var threw = false
         var result: String?
@@ -123,7 +130,9 @@ struct ObserverSideCallModelTests {
         case .fail: threw = true
         case .forward(let next):
             let (returned, wentOn, failed, accepted) = model(next, &expected)
-            (wentOnInside, failedInside, acceptedInside) = (wentOnInside || wentOn, failedInside || failed, acceptedInside || accepted)
+            (wentOnInside, failedInside, acceptedInside) = (
+                wentOnInside || wentOn, failedInside || failed, acceptedInside || accepted
+            )
             if let returned { result = returned } else { threw = true }
         }
         var decision: Decision
@@ -158,12 +167,18 @@ struct ObserverSideCallModelTests {
             #expect(trace.path == expected.path, "\(context)")
         }
         for hop in trace.hops {
-            #expect(hop.decision == expected.decisions[hop.handler], "\(context): \(hop.handler), \(trace.hops.map { "\($0.handler) \($0.decision)" })")
+            #expect(
+                hop.decision == expected.decisions[hop.handler],
+                "\(context): \(hop.handler), \(trace.hops.map { "\($0.handler) \($0.decision)" })"
+            )
         }
         if !expected.failures.isEmpty {
             // At once, the first failure is whichever closes first.
             let failures = atOnce ? expected.failures : [expected.failures[0]]
-            #expect(failures.contains { trace.outcome == .failed(at: $0, error: "\($0) broke (Failure)") }, "\(context): \(trace.outcome)")
+            #expect(
+                failures.contains { trace.outcome == .failed(at: $0, error: "\($0) broke (Failure)") },
+                "\(context): \(trace.outcome)"
+            )
         } else if expected.accepted.count == 1 || (!atOnce && !expected.accepted.isEmpty) {
             #expect(trace.outcome == .accepted(by: expected.accepted.last!), "\(context)")
         } else if expected.accepted.isEmpty {

@@ -12,7 +12,9 @@ struct OneGoEditingTests {
         private let lock = NSLock()
         private var kept: [String] = []
         func record(_ trace: Trace) {}
-        func record(_ edit: ChainEdit) { lock.withLock { kept.append("\(edit.version) \(edit.kind) \(edit.handler) \(edit.detail ?? "")") } }
+        func record(_ edit: ChainEdit) {
+            lock.withLock { kept.append("\(edit.version) \(edit.kind) \(edit.handler) \(edit.detail ?? "")") }
+        }
         var edits: [String] { lock.withLock { kept } }
     }
 
@@ -30,7 +32,11 @@ struct OneGoEditingTests {
         case 2: _ = try? chain.link(other, to: random.chance(0.8) ? random.pick(names + ["ghost"]) : nil)
         case 3: _ = try? chain.remove(other)
         case 4: _ = try? chain.addRegistry("R\(step)", at: .last)
-        case 5: _ = try? chain.registry(random.pick(names + ["ghost"])).register(handler(name), weight: Int.random(in: 0...2, using: &random))
+        case 5:
+            _ = try? chain.registry(random.pick(names + ["ghost"])).register(
+                handler(name),
+                weight: Int.random(in: 0...2, using: &random)
+            )
         default: _ = try? chain.append(handler(name))
         }
     }
@@ -61,7 +67,10 @@ struct OneGoEditingTests {
         #expect(logs.0.edits == logs.1.edits, "seed \(seed)")
         for name in chains.0.handlerNames {
             #expect(chains.0.path(from: name) == chains.1.path(from: name), "seed \(seed): from \(name)")
-            #expect((try? chains.0.whoWouldHandle(name).path) == (try? chains.1.whoWouldHandle(name).path), "seed \(seed): \(name)")
+            #expect(
+                (try? chains.0.whoWouldHandle(name).path) == (try? chains.1.whoWouldHandle(name).path),
+                "seed \(seed): \(name)"
+            )
         }
     }
 }

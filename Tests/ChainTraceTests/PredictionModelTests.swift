@@ -16,7 +16,9 @@ struct PredictionModelTests {
     enum Behaviour: CaseIterable { case accepts, passes, continues, fails, unknowable }
 
     /// What the handler does with `value`.
-    static func respond(_ name: String, _ behaviour: Behaviour, divisor: Int, _ value: Int) throws -> HandlerResponse<Int, String> {
+    static func respond(_ name: String, _ behaviour: Behaviour, divisor: Int, _ value: Int) throws -> HandlerResponse<
+        Int, String
+    > {
         guard value % divisor == 0 else { return .pass }
         switch behaviour {
         case .accepts, .unknowable: return .accept(name)
@@ -40,7 +42,9 @@ struct PredictionModelTests {
     }
 
     static func handler(_ name: String, _ behaviour: Behaviour, divisor: Int) -> Handler<Int, String> {
-        Handler(name, predict: { predict(name, behaviour, divisor: divisor, $0) }) { try respond(name, behaviour, divisor: divisor, $0) }
+        Handler(name, predict: { predict(name, behaviour, divisor: divisor, $0) }) {
+            try respond(name, behaviour, divisor: divisor, $0)
+        }
     }
 
     @Test(arguments: SeededGenerator.seeds(60))
@@ -49,14 +53,20 @@ struct PredictionModelTests {
         let specs = (0..<Int.random(in: 1...7, using: &random)).map { _ in
             (random.pick(Behaviour.allCases), Int.random(in: 1...5, using: &random))
         }
-        let chain = try Chain<Int, String>("predicted-\(seed)", handlers: specs.enumerated().map { Self.handler("H\($0)", $1.0, divisor: $1.1) })
+        let chain = try Chain<Int, String>(
+            "predicted-\(seed)",
+            handlers: specs.enumerated().map { Self.handler("H\($0)", $1.0, divisor: $1.1) }
+        )
         let values = (0..<30).map { _ in Int.random(in: 0...60, using: &random) }
         let traces = captureTraces { for value in values { _ = try? chain.send(value) } }
         for (value, trace) in zip(values, traces) {
             let dryRun = try chain.whoWouldHandle(value)
             if dryRun.undecided.isEmpty {
                 #expect(dryRun.path == trace.path, "seed \(seed), \(value)")
-                #expect(dryRun.predictedOutcome == trace.outcome, "seed \(seed), \(value): \(String(describing: dryRun.predictedOutcome)) vs \(trace.outcome)")
+                #expect(
+                    dryRun.predictedOutcome == trace.outcome,
+                    "seed \(seed), \(value): \(String(describing: dryRun.predictedOutcome)) vs \(trace.outcome)"
+                )
             } else {
                 #expect(dryRun.predictedOutcome == nil, "seed \(seed), \(value)")
                 // Up to the first handler that cannot tell, the walk is the real one.

@@ -42,23 +42,33 @@ struct RecordedTimingTests {
     func chainHopsFollowOneAnotherAndAddUp(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let rounds = (0..<Int.random(in: 1...6, using: &random)).map { _ in Int.random(in: 0...20_000, using: &random) }
-        let chain = try Chain<Int, Int>("timed", handlers: rounds.enumerated().map { index, work in
-            Handler("H\(index)") { value in
-                _ = Self.work(work)
-                return value % (index + 2) == 0 ? .accept(value) : .pass
+        let chain = try Chain<Int, Int>(
+            "timed",
+            handlers: rounds.enumerated().map { index, work in
+                Handler("H\(index)") { value in
+                    _ = Self.work(work)
+                    return value % (index + 2) == 0 ? .accept(value) : .pass
+                }
             }
-        })
+        )
         let traces = captureTraces { for value in 0..<30 { _ = try? chain.send(value) } }
         for trace in traces {
             var expectedStart: UInt64 = 0
             for hop in trace.hops {
                 // Ticks become nanoseconds once per boundary: allow a nanosecond of rounding per hop.
-                #expect(hop.startOffset + 1 >= expectedStart && hop.startOffset <= expectedStart + 1, "seed \(seed): \(hop.handler) starts at \(hop.startOffset), expected \(expectedStart)")
+                #expect(
+                    hop.startOffset + 1 >= expectedStart && hop.startOffset <= expectedStart + 1,
+                    "seed \(seed): \(hop.handler) starts at \(hop.startOffset), expected \(expectedStart)"
+                )
                 #expect(hop.selfDuration == hop.inclusiveDuration, "seed \(seed): \(hop.handler)")
                 expectedStart = hop.startOffset + hop.inclusiveDuration
             }
             let total = trace.hops.reduce(0) { $0 + $1.selfDuration }
-            #expect(trace.duration + UInt64(trace.hops.count) >= total && trace.duration <= total + UInt64(trace.hops.count), "seed \(seed): duration \(trace.duration), hops \(total)")
+            #expect(
+                trace.duration + UInt64(trace.hops.count) >= total
+                    && trace.duration <= total + UInt64(trace.hops.count),
+                "seed \(seed): duration \(trace.duration), hops \(total)"
+            )
         }
     }
 
@@ -67,7 +77,12 @@ struct RecordedTimingTests {
         var random = SeededGenerator(seed: seed)
         var next: Stage?
         for index in (0..<Int.random(in: 1...6, using: &random)).reversed() {
-            next = Stage(name: "S\(index)", rounds: Int.random(in: 0...20_000, using: &random), takes: Int.random(in: 2...7, using: &random), next: next)
+            next = Stage(
+                name: "S\(index)",
+                rounds: Int.random(in: 0...20_000, using: &random),
+                takes: Int.random(in: 2...7, using: &random),
+                next: next
+            )
         }
         let head = next!
         let traces = captureTraces { for value in 0..<30 { _ = head.handle(value) } }
@@ -76,10 +91,16 @@ struct RecordedTimingTests {
             for (outer, inner) in zip(trace.hops, trace.hops.dropFirst()) {
                 // The inner hop runs inside the outer one.
                 #expect(inner.startOffset >= outer.startOffset, "seed \(seed)")
-                #expect(inner.startOffset + inner.inclusiveDuration <= outer.startOffset + outer.inclusiveDuration + 1, "seed \(seed): \(inner.handler) ends after \(outer.handler)")
+                #expect(
+                    inner.startOffset + inner.inclusiveDuration <= outer.startOffset + outer.inclusiveDuration + 1,
+                    "seed \(seed): \(inner.handler) ends after \(outer.handler)"
+                )
                 // Self time is inclusive time less the hop nested in it (and only it: the next nests in that one).
                 let left = outer.inclusiveDuration - min(outer.inclusiveDuration, inner.inclusiveDuration)
-                #expect(outer.selfDuration + 2 >= left && outer.selfDuration <= left + 2, "seed \(seed): \(outer.handler) self \(outer.selfDuration), left \(left)")
+                #expect(
+                    outer.selfDuration + 2 >= left && outer.selfDuration <= left + 2,
+                    "seed \(seed): \(outer.handler) self \(outer.selfDuration), left \(left)"
+                )
             }
             if let last = trace.hops.last { #expect(last.selfDuration <= last.inclusiveDuration, "seed \(seed)") }
             if let first = trace.hops.first { #expect(trace.duration + 2 >= first.inclusiveDuration, "seed \(seed)") }

@@ -43,7 +43,9 @@ struct RecorderTests {
     @Test(arguments: SeededGenerator.seeds(20))
     func typedFilterTracesWhatFilteringTheListKeeps(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let coins = (0..<Int.random(in: 0...40, using: &random)).map { _ in random.pick([Coin.penny, .nickel, .dime, .quarter, .washer]) }
+        let coins = (0..<Int.random(in: 0...40, using: &random)).map { _ in
+            random.pick([Coin.penny, .nickel, .dime, .quarter, .washer])
+        }
         let threshold = Double.random(in: 0...8, using: &random)
         let typed = InMemoryTraceSink()
         let untyped = InMemoryTraceSink()
@@ -113,10 +115,16 @@ struct RecorderTests {
         }
         let sink = InMemoryTraceSink()
         let actions = try Chain<Action, Bool>(
-            "actions", handlers: [Handler("Editor") { _ in .accept(true) }], recorder: Recorder(sink: sink, payloads: .captured))
+            "actions",
+            handlers: [Handler("Editor") { _ in .accept(true) }],
+            recorder: Recorder(sink: sink, payloads: .captured)
+        )
         try actions.send(.paste)
         let numbers = try Chain<Int, Bool>(
-            "numbers", handlers: [Handler("Any") { _ in .accept(true) }], recorder: Recorder(sink: sink, payloads: .captured))
+            "numbers",
+            handlers: [Handler("Any") { _ in .accept(true) }],
+            recorder: Recorder(sink: sink, payloads: .captured)
+        )
         try numbers.send(1)
         #expect(sink.traces.map(\.commandKind) == ["paste", "Int"])
         #expect(sink.traces.map(\.payload) == [nil, .integer(1)])

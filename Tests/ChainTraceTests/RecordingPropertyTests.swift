@@ -21,8 +21,11 @@ struct RecordingPropertyTests {
         let ring = InMemoryTraceSink(limit: limit)
         let chain = try Chain<Int, Int>("recorded-\(seed)", handlers: [Handler("Any") { .accept($0) }])
         chain.recorder = Recorder(
-            sink: FanOutTraceSink([everything, ring]), sampling: .oneIn(interval), payloads: .captured,
-            filter: { (number: Int) in number % divisor == 0 })
+            sink: FanOutTraceSink([everything, ring]),
+            sampling: .oneIn(interval),
+            payloads: .captured,
+            filter: { (number: Int) in number % divisor == 0 }
+        )
 
         let group = DispatchGroup()
         for thread in 0..<threads {
@@ -50,7 +53,10 @@ struct RecordingPropertyTests {
         }
         // The ring: the newest `limit` of them, the rest counted as dropped.
         let newest = all.suffix(limit)
-        #expect(ring.traces.map(\.id) == newest.map(\.id), "seed \(seed): ring kept \(ring.traces.count) of \(all.count), limit \(limit)")
+        #expect(
+            ring.traces.map(\.id) == newest.map(\.id),
+            "seed \(seed): ring kept \(ring.traces.count) of \(all.count), limit \(limit)"
+        )
         #expect(ring.droppedCount == max(0, all.count - limit), "seed \(seed)")
         ring.removeAll()
         #expect(ring.traces.isEmpty && ring.droppedCount == 0, "seed \(seed)")

@@ -15,7 +15,9 @@ struct ReentrantDescriptionTests {
         var depth: Int
         var commandKind: String {
             // The description sends another command of this type, known `Sendable` here.
-            if depth > 0 { _ = ReentrantDescriptionTests.sendKnowingSendable(Audited(number: number + 1, depth: depth - 1)) }
+            if depth > 0 {
+                _ = ReentrantDescriptionTests.sendKnowingSendable(Audited(number: number + 1, depth: depth - 1))
+            }
             return "Audited\(depth)"
         }
     }

@@ -1,5 +1,5 @@
-import ChainTraceJSON
 import ChainTrace
+import ChainTraceJSON
 import ChainTraceTestSupport
 import Testing
 
@@ -19,7 +19,8 @@ struct ReusedTraceTests {
     static func handle(_ order: Order, at index: Int, divisors: [Int], chain: String) -> String? {
         guard index < divisors.count else { return nil }
         return traceHop("H\(index)", command: order, chain: chain) {
-            order.number % divisors[index] == 0 ? "H\(index)" : handle(order, at: index + 1, divisors: divisors, chain: chain)
+            order.number % divisors[index] == 0
+                ? "H\(index)" : handle(order, at: index + 1, divisors: divisors, chain: chain)
         }
     }
 
@@ -36,7 +37,8 @@ struct ReusedTraceTests {
         var expected: [(captured: Bool, order: Order, chain: String, path: [String])] = []
         for _ in 0..<Int.random(in: 1...60, using: &random) {
             let order = Order(number: Int.random(in: 0...1000, using: &random))
-            let divisors = (0..<Int.random(in: 1...6, using: &random)).map { _ in Int.random(in: 1...7, using: &random) }
+            let divisors = (0..<Int.random(in: 1...6, using: &random)).map { _ in Int.random(in: 1...7, using: &random)
+            }
             let chain = random.chance(0.5) ? "orders" : "refunds"
             let captured = random.chance(0.5)
             let taker = divisors.firstIndex { order.number % $0 == 0 }

@@ -42,8 +42,11 @@ struct RingRecyclingTests {
 
     /// The same generated chain twice: one recording into a sink that keeps everything, one into a ring of `limit`.
     static func sameChainTwice(
-        _ random: inout SeededGenerator, limit: Int
-    ) throws -> (everything: InMemoryTraceSink, ring: InMemoryTraceSink, plain: Chain<Command, Int>, ringed: Chain<Command, Int>) {
+        _ random: inout SeededGenerator,
+        limit: Int
+    ) throws -> (
+        everything: InMemoryTraceSink, ring: InMemoryTraceSink, plain: Chain<Command, Int>, ringed: Chain<Command, Int>
+    ) {
         let everything = InMemoryTraceSink()
         let ring = InMemoryTraceSink(limit: limit)
         var chainRandom = random
@@ -54,7 +57,10 @@ struct RingRecyclingTests {
 
     static func commands(_ random: inout SeededGenerator) -> [Command] {
         (0..<Int.random(in: 1...300, using: &random)).map { _ in
-            Command(value: Int.random(in: 1...1_000, using: &random), note: random.chance(0.3) ? "n\(Int.random(in: 0...99, using: &random))" : nil)
+            Command(
+                value: Int.random(in: 1...1_000, using: &random),
+                note: random.chance(0.3) ? "n\(Int.random(in: 0...99, using: &random))" : nil
+            )
         }
     }
 
@@ -85,7 +91,11 @@ struct RingRecyclingTests {
         let limit = Int.random(in: 1...20, using: &random)
         var head: Node?
         for index in (0..<Int.random(in: 1...8, using: &random)).reversed() {
-            head = Node(name: index.isMultiple(of: 2) ? "N\(index)" : "N\(index)-with-a-name-too-long-to-be-inline", divisor: Int.random(in: 2...9, using: &random), next: head)
+            head = Node(
+                name: index.isMultiple(of: 2) ? "N\(index)" : "N\(index)-with-a-name-too-long-to-be-inline",
+                divisor: Int.random(in: 2...9, using: &random),
+                next: head
+            )
         }
         let commands = Self.commands(&random)
         let everything = InMemoryTraceSink()
@@ -105,9 +115,16 @@ struct RingRecyclingTests {
     /// accounts for — which the trace keeps beside its hops.
     static func handBuilt(hops: Int, outcome: Outcome, id: UInt64) -> Trace {
         Trace(
-            id: id, commandKind: "Hand", entry: "P0", chain: "hand",
-            hops: (0..<hops).map { Hop(handler: "P\($0)", position: $0, decision: .passed, reason: $0 == 0 ? "built" : nil) },
-            outcome: outcome, duration: UInt64(hops) * 100)
+            id: id,
+            commandKind: "Hand",
+            entry: "P0",
+            chain: "hand",
+            hops: (0..<hops).map {
+                Hop(handler: "P\($0)", position: $0, decision: .passed, reason: $0 == 0 ? "built" : nil)
+            },
+            outcome: outcome,
+            duration: UInt64(hops) * 100
+        )
     }
 
     /// Hand-built traces recorded into the same ring as a chain's, on the same thread: a ring lets go of either

@@ -12,7 +12,14 @@ struct ScopedRecorderNestingTests {
     }
 
     /// Sends `plan[depth]` commands at each depth, opening the next scope in between; returns the sinks by depth.
-    static func run(_ plan: [Int], depth: Int = 0, chain: Chain<Int, Int>, owned: Chain<Int, Int>, name: String, sinks: inout [InMemoryTraceSink]) {
+    static func run(
+        _ plan: [Int],
+        depth: Int = 0,
+        chain: Chain<Int, Int>,
+        owned: Chain<Int, Int>,
+        name: String,
+        sinks: inout [InMemoryTraceSink]
+    ) {
         let sink = InMemoryTraceSink()
         sinks.append(sink)
         ChainTracing.withRecorder(Recorder(sink: sink, payloads: .captured)) {
@@ -35,7 +42,11 @@ struct ScopedRecorderNestingTests {
         let plan = (0..<Int.random(in: 1...5, using: &random)).map { _ in Int.random(in: 0...4, using: &random) }
         let chain = try Chain<Int, Int>("scoped-\(seed)", handlers: [Handler("Only") { .accept($0) }])
         let ownSink = InMemoryTraceSink()
-        let owned = try Chain<Int, Int>("owned-\(seed)", handlers: [Handler("Only") { .accept($0) }], recorder: Recorder(sink: ownSink, payloads: .captured))
+        let owned = try Chain<Int, Int>(
+            "owned-\(seed)",
+            handlers: [Handler("Only") { .accept($0) }],
+            recorder: Recorder(sink: ownSink, payloads: .captured)
+        )
         var sinks: [InMemoryTraceSink] = []
         Self.run(plan, chain: chain, owned: owned, name: "instrumented-\(seed)", sinks: &sinks)
         for (depth, sink) in sinks.enumerated() {
@@ -45,10 +56,17 @@ struct ScopedRecorderNestingTests {
             }
             // Every command sent at this depth, twice (the chain and the instrumented handlers), and the one sent
             // after the inner scope closed; nothing from any other depth, nothing of the chain with its own recorder.
-            let expected = (0..<plan[depth]).map { depth * 1_000 + $0 } + (depth + 1 < plan.count ? [depth * 1_000 + 999] : [])
-            #expect(values.sorted() == (expected + (0..<plan[depth]).map { depth * 1_000 + $0 }).sorted(), "seed \(seed), depth \(depth): \(values)")
+            let expected =
+                (0..<plan[depth]).map { depth * 1_000 + $0 } + (depth + 1 < plan.count ? [depth * 1_000 + 999] : [])
+            #expect(
+                values.sorted() == (expected + (0..<plan[depth]).map { depth * 1_000 + $0 }).sorted(),
+                "seed \(seed), depth \(depth): \(values)"
+            )
             #expect(!sink.traces.contains { $0.chain == "owned-\(seed)" }, "seed \(seed), depth \(depth)")
         }
-        #expect(ownSink.traces.count == plan.reduce(0, +), "seed \(seed): the chain's own recorder got \(ownSink.traces.count)")
+        #expect(
+            ownSink.traces.count == plan.reduce(0, +),
+            "seed \(seed): the chain's own recorder got \(ownSink.traces.count)"
+        )
     }
 }

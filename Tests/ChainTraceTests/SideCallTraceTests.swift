@@ -69,7 +69,9 @@ struct SideCallTraceTests {
         let audit: AuditNode
 
         init(name: String, behaviour: Behaviour, sideCalls: [String], next: Node?, audit: AuditNode) {
-            (self.name, self.behaviour, self.sideCalls, self.next, self.audit) = (name, behaviour, sideCalls, next, audit)
+            (self.name, self.behaviour, self.sideCalls, self.next, self.audit) = (
+                name, behaviour, sideCalls, next, audit
+            )
         }
 
         var role: HandlerRole {
@@ -81,7 +83,8 @@ struct SideCallTraceTests {
                 for note in sideCalls { _ = audit.handle(note) }
                 switch behaviour {
                 case .accepts(let divisor) where value % divisor == 0: return name
-                case .throwsOn(let divisor) where value % divisor == 0: throw InstrumentedChainModelTests.Failure(handler: name)
+                case .throwsOn(let divisor) where value % divisor == 0:
+                    throw InstrumentedChainModelTests.Failure(handler: name)
                 default: return try next?.handle(value)
                 }
             }
@@ -92,7 +95,8 @@ struct SideCallTraceTests {
                 for note in sideCalls { _ = await audit.handle(note) }
                 switch behaviour {
                 case .accepts(let divisor) where value % divisor == 0: return name
-                case .throwsOn(let divisor) where value % divisor == 0: throw InstrumentedChainModelTests.Failure(handler: name)
+                case .throwsOn(let divisor) where value % divisor == 0:
+                    throw InstrumentedChainModelTests.Failure(handler: name)
                 default: return try await next?.handle(value)
                 }
             }
@@ -130,7 +134,13 @@ struct SideCallTraceTests {
             next = Node(name: "N\(index)", behaviour: behaviour, sideCalls: sideCalls[index], next: next, audit: audit!)
         }
         return Setup(
-            head: next!, behaviours: behaviours, sideCalls: sideCalls, audit: audit!, auditCount: auditCount, hasMetrics: hasMetrics)
+            head: next!,
+            behaviours: behaviours,
+            sideCalls: sideCalls,
+            audit: audit!,
+            auditCount: auditCount,
+            hasMetrics: hasMetrics
+        )
     }
 
     /// Checks `traces` against the model: the main ones (matched to `values` by payload), then every audit and
@@ -168,7 +178,9 @@ struct SideCallTraceTests {
             if let index = expectedAudits.firstIndex(of: trace.path) { expectedAudits.remove(at: index) }
         }
         #expect(expectedAudits.isEmpty, "seed \(seed): audit walks with no trace: \(expectedAudits)")
-        for trace in metrics { #expect(trace.path == ["Metric"] && trace.outcome == .accepted(by: "Metric"), "seed \(seed)") }
+        for trace in metrics {
+            #expect(trace.path == ["Metric"] && trace.outcome == .accepted(by: "Metric"), "seed \(seed)")
+        }
     }
 
     @Test(arguments: SeededGenerator.seeds(30))
@@ -221,10 +233,34 @@ struct SideCallTraceTests {
     static func stages(_ random: inout SeededGenerator) -> (head: any StageHandling, names: [String], failing: Int?) {
         let failing: Int? = random.chance(0.5) ? Int.random(in: 0..<4, using: &random) : nil
         let namesChain = (0..<4).map { $0 == 0 || random.chance(0.5) }
-        let profile = Stage("SaveProfile", request: ProfileRequest(bio: "b"), fails: failing == 3, namesChain: namesChain[3], next: nil)
-        let photo = Stage("UploadPhoto", request: PhotoRequest(bytes: 3), fails: failing == 2, namesChain: namesChain[2], next: profile)
-        let auth = Stage("Authenticate", request: AuthRequest(name: "n"), fails: failing == 1, namesChain: namesChain[1], next: photo)
-        let head = Stage("CheckUsername", request: UsernameRequest(name: "n"), fails: failing == 0, namesChain: namesChain[0], next: auth)
+        let profile = Stage(
+            "SaveProfile",
+            request: ProfileRequest(bio: "b"),
+            fails: failing == 3,
+            namesChain: namesChain[3],
+            next: nil
+        )
+        let photo = Stage(
+            "UploadPhoto",
+            request: PhotoRequest(bytes: 3),
+            fails: failing == 2,
+            namesChain: namesChain[2],
+            next: profile
+        )
+        let auth = Stage(
+            "Authenticate",
+            request: AuthRequest(name: "n"),
+            fails: failing == 1,
+            namesChain: namesChain[1],
+            next: photo
+        )
+        let head = Stage(
+            "CheckUsername",
+            request: UsernameRequest(name: "n"),
+            fails: failing == 0,
+            namesChain: namesChain[0],
+            next: auth
+        )
         let names = ["CheckUsername", "Authenticate", "UploadPhoto", "SaveProfile"]
         return (head, Array(names.prefix((failing ?? 3) + 1)), failing)
     }

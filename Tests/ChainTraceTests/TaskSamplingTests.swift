@@ -80,7 +80,8 @@ struct TaskSamplingTests {
                         return .accept(command)
                     },
                 ],
-                recorder: recorder)
+                recorder: recorder
+            )
             return { _ = try await chain.send($0) }
         }
     }
@@ -96,7 +97,10 @@ struct TaskSamplingTests {
                 }
             }
         }
-        try await Self.check(seed: seed, scope: { recorder, body in try await ChainTracing.withRecorder(recorder, operation: body) }) { _ in
+        try await Self.check(
+            seed: seed,
+            scope: { recorder, body in try await ChainTracing.withRecorder(recorder, operation: body) }
+        ) { _ in
             { _ = await handle($0) }
         }
     }

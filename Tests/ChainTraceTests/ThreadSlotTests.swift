@@ -40,10 +40,14 @@ struct ThreadSlotTests {
                 var matches = true
                 for use in 0..<uses[index] {
                     // Alternately lent and returned: always the object the key holds.
-                    let seen = use % 2 == 0 ? ThreadState.withCurrent { ObjectIdentifier($0) } : ObjectIdentifier(ThreadState.current)
+                    let seen =
+                        use % 2 == 0
+                        ? ThreadState.withCurrent { ObjectIdentifier($0) } : ObjectIdentifier(ThreadState.current)
                     same = same && seen == first
                     let keyed = threadStates.existing.map(ObjectIdentifier.init)
-                    let slotted = chaintrace_thread_object().map { ObjectIdentifier(Unmanaged<ThreadState>.fromOpaque($0).takeUnretainedValue()) }
+                    let slotted = chaintrace_thread_object().map {
+                        ObjectIdentifier(Unmanaged<ThreadState>.fromOpaque($0).takeUnretainedValue())
+                    }
                     matches = matches && keyed == seen && slotted == seen
                 }
                 sighting.sameEveryTime = same
@@ -88,7 +92,9 @@ struct ThreadSlotTests {
             if threadStates.existing != nil {
                 // Called before the state's own destructor (keys are destroyed in the order of their slots, and a
                 // freed slot may be reused): set again, this one runs in the next round, after it.
-                if let key = ThreadSlotTests.lateKey.withLock({ $0 }) { pthread_setspecific(key, UnsafeMutableRawPointer(bitPattern: 1)) }
+                if let key = ThreadSlotTests.lateKey.withLock({ $0 }) {
+                    pthread_setspecific(key, UnsafeMutableRawPointer(bitPattern: 1))
+                }
                 return
             }
             // The freed state, if the slot still held it, would carry the mark (or crash under AddressSanitizer);

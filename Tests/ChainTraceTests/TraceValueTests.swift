@@ -1,5 +1,5 @@
-import ChainTraceJSON
 import ChainTrace
+import ChainTraceJSON
 import ChainTraceTestSupport
 import Testing
 
@@ -22,30 +22,56 @@ struct TraceValueTests {
         var duration: UInt64
 
         var trace: Trace {
-            Trace(id: id, commandKind: kind, commandID: commandID, payload: payload, entry: entry, chain: chain, chainVersion: version,
-                  startTime: start, hops: hops, outcome: outcome, duration: duration)
+            Trace(
+                id: id,
+                commandKind: kind,
+                commandID: commandID,
+                payload: payload,
+                entry: entry,
+                chain: chain,
+                chainVersion: version,
+                startTime: start,
+                hops: hops,
+                outcome: outcome,
+                duration: duration
+            )
         }
     }
 
     static func parts(_ random: inout SeededGenerator) -> Parts {
         let names = (0..<Int.random(in: 1...4, using: &random)).map { _ in random.hostileName(maximumLength: 5) }
         let hops = (0..<Int.random(in: 0...6, using: &random)).map { position in
-            Hop(handler: random.pick(names), position: position, decision: random.pick(Decision.allCases),
-                reason: random.chance(0.4) ? random.hostileName() : nil, registry: random.chance(0.2) ? random.pick(names) : nil,
-                startOffset: UInt64.random(in: 0 ... .max, using: &random), inclusiveDuration: UInt64.random(in: 0 ... .max, using: &random),
-                selfDuration: UInt64.random(in: 0 ... .max, using: &random))
+            Hop(
+                handler: random.pick(names),
+                position: position,
+                decision: random.pick(Decision.allCases),
+                reason: random.chance(0.4) ? random.hostileName() : nil,
+                registry: random.chance(0.2) ? random.pick(names) : nil,
+                startOffset: UInt64.random(in: 0 ... .max, using: &random),
+                inclusiveDuration: UInt64.random(in: 0 ... .max, using: &random),
+                selfDuration: UInt64.random(in: 0 ... .max, using: &random)
+            )
         }
-        let outcome: Outcome = switch Int.random(in: 0..<3, using: &random) {
-        case 0: .accepted(by: random.chance(0.7) ? hops.last?.handler ?? "x" : random.pick(names))
-        case 1: .failed(at: random.pick(names), error: random.hostileName())
-        default: .fellOffTheEnd
-        }
+        let outcome: Outcome =
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: .accepted(by: random.chance(0.7) ? hops.last?.handler ?? "x" : random.pick(names))
+            case 1: .failed(at: random.pick(names), error: random.hostileName())
+            default: .fellOffTheEnd
+            }
         return Parts(
-            id: random.next(), kind: random.hostileName(), commandID: random.chance(0.5) ? random.hostileName() : nil,
-            payload: random.chance(0.5) ? .object(["k": .integer(Int64.random(in: .min ... .max, using: &random))]) : nil,
-            entry: random.chance(0.6) ? hops.first?.handler ?? names[0] : random.pick(names), chain: random.hostileName(),
-            version: Int.random(in: 0...1_000, using: &random), start: Int64.random(in: .min ... .max, using: &random),
-            hops: hops, outcome: outcome, duration: UInt64.random(in: 0 ... .max, using: &random))
+            id: random.next(),
+            kind: random.hostileName(),
+            commandID: random.chance(0.5) ? random.hostileName() : nil,
+            payload: random.chance(0.5)
+                ? .object(["k": .integer(Int64.random(in: .min ... .max, using: &random))]) : nil,
+            entry: random.chance(0.6) ? hops.first?.handler ?? names[0] : random.pick(names),
+            chain: random.hostileName(),
+            version: Int.random(in: 0...1_000, using: &random),
+            start: Int64.random(in: .min ... .max, using: &random),
+            hops: hops,
+            outcome: outcome,
+            duration: UInt64.random(in: 0 ... .max, using: &random)
+        )
     }
 
     @Test(arguments: SeededGenerator.seeds(100))
@@ -53,9 +79,18 @@ struct TraceValueTests {
         var random = SeededGenerator(seed: seed)
         let parts = Self.parts(&random)
         let trace = parts.trace
-        #expect(trace.id == parts.id && trace.commandKind == parts.kind && trace.commandID == parts.commandID, "seed \(seed)")
-        #expect(trace.payload == parts.payload && trace.entry == parts.entry && trace.chain == parts.chain, "seed \(seed)")
-        #expect(trace.chainVersion == parts.version && trace.startTime == parts.start && trace.duration == parts.duration, "seed \(seed)")
+        #expect(
+            trace.id == parts.id && trace.commandKind == parts.kind && trace.commandID == parts.commandID,
+            "seed \(seed)"
+        )
+        #expect(
+            trace.payload == parts.payload && trace.entry == parts.entry && trace.chain == parts.chain,
+            "seed \(seed)"
+        )
+        #expect(
+            trace.chainVersion == parts.version && trace.startTime == parts.start && trace.duration == parts.duration,
+            "seed \(seed)"
+        )
         #expect(trace.hops == parts.hops, "seed \(seed): \(trace.hops) vs \(parts.hops)")
         #expect(trace.path == parts.hops.map(\.handler), "seed \(seed)")
         #expect(trace.outcome == parts.outcome, "seed \(seed): \(trace.outcome) vs \(parts.outcome)")

@@ -31,18 +31,28 @@ struct TreeModelTests {
             let up: Int? = index == 0 || random.chance(0.15) ? nil : Int.random(in: 0..<index, using: &random)
             parent.append(up)
             let name = "N\(index)"
-            try chain.add(Handler(name, canHandle: { $0 == name }) { $0 == name ? .accept(name) : .pass }, next: up.map { "N\($0)" })
+            try chain.add(
+                Handler(name, canHandle: { $0 == name }) { $0 == name ? .accept(name) : .pass },
+                next: up.map { "N\($0)" }
+            )
         }
         for _ in 0..<20 {
             let entry = Int.random(in: 0..<count, using: &random)
             let upward = Self.climb(parent, from: entry)
-            let target = random.chance(0.7) ? random.pick(upward) : random.pick((0..<count).map { "N\($0)" } + ["nobody"])
+            let target =
+                random.chance(0.7) ? random.pick(upward) : random.pick((0..<count).map { "N\($0)" } + ["nobody"])
             let expected = upward.contains(target) ? Array(upward.prefix { $0 != target }) + [target] : upward
             let traces = try captureTraces { _ = try chain.send(target, from: "N\(entry)") }
             #expect(traces.first?.path == expected, "seed \(seed): \(target) from N\(entry)")
-            #expect(traces.first?.outcome == (upward.contains(target) ? .accepted(by: target) : .fellOffTheEnd), "seed \(seed)")
+            #expect(
+                traces.first?.outcome == (upward.contains(target) ? .accepted(by: target) : .fellOffTheEnd),
+                "seed \(seed)"
+            )
             let dryRun = try chain.whoWouldHandle(target, from: "N\(entry)")
-            #expect(dryRun.path == expected && dryRun.handler == (upward.contains(target) ? target : nil), "seed \(seed): dry run")
+            #expect(
+                dryRun.path == expected && dryRun.handler == (upward.contains(target) ? target : nil),
+                "seed \(seed): dry run"
+            )
         }
         let error = try #require(throws: ChainError.self) { try chain.send("x", from: "Ghost") }
         #expect(error.code == .unknownHandler && error.message.contains("N0"), "seed \(seed): \(error)")
@@ -84,7 +94,10 @@ struct TreeModelTests {
             #expect(chain.path() == expected, "seed \(seed): after removing \(gone)")
             guard !order.isEmpty else { break }
             let traces = try captureTraces { _ = try chain.send("nobody") }
-            #expect(traces.first?.path == expected && traces.first?.outcome == .fellOffTheEnd, "seed \(seed): after removing \(gone)")
+            #expect(
+                traces.first?.path == expected && traces.first?.outcome == .fellOffTheEnd,
+                "seed \(seed): after removing \(gone)"
+            )
             #expect(try chain.whoWouldHandle("nobody").path == expected, "seed \(seed): dry run after removing \(gone)")
         }
     }

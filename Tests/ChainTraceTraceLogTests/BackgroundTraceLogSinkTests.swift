@@ -1,7 +1,7 @@
-import ChainTraceFiles
 import ChainTrace
-import ChainTraceTraceLog
+import ChainTraceFiles
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -17,15 +17,32 @@ struct BackgroundTraceLogSinkTests {
 
     static func trace(_ number: Int, thread: Int = 0) -> Trace {
         let hops = (0..<(number % 7)).map { position in
-            Hop(handler: "H\(position)", position: position, decision: .passed, startOffset: UInt64(position * 10),
-                inclusiveDuration: 100, selfDuration: 10)
+            Hop(
+                handler: "H\(position)",
+                position: position,
+                decision: .passed,
+                startOffset: UInt64(position * 10),
+                inclusiveDuration: 100,
+                selfDuration: 10
+            )
         }
         return Trace(
-            id: UInt64(thread << 32 | number), commandKind: "K\(number % 3)", commandID: "t\(thread)-\(number)", entry: "H0",
-            chain: "c", startTime: Int64(number), hops: hops, outcome: .fellOffTheEnd, duration: UInt64(number))
+            id: UInt64(thread << 32 | number),
+            commandKind: "K\(number % 3)",
+            commandID: "t\(thread)-\(number)",
+            entry: "H0",
+            chain: "c",
+            startTime: Int64(number),
+            hops: hops,
+            outcome: .fellOffTheEnd,
+            duration: UInt64(number)
+        )
     }
 
-    @Test(arguments: [(TraceLogSink.Format.compact, nil), (.jsonLines, nil), (.compact, 20_000), (.jsonLines, 50_000)] as [(TraceLogSink.Format, Int?)])
+    @Test(
+        arguments: [(TraceLogSink.Format.compact, nil), (.jsonLines, nil), (.compact, 20_000), (.jsonLines, 50_000)]
+            as [(TraceLogSink.Format, Int?)]
+    )
     func tracesFromManyThreadsAllReachTheLog(format: TraceLogSink.Format, rotation: Int?) throws {
         let directory = TestFiles.directory.appendingPathComponent("threads-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -1,8 +1,8 @@
+import ChainTrace
 import ChainTraceFiles
 import ChainTraceJSON
-import ChainTrace
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -11,7 +11,10 @@ import Testing
 /// keeps no log ignores them; a malformed record is an error naming its line.
 @Suite("Chain changes in the trace log")
 struct ChainEditLogTests {
-    @Test(arguments: [(TraceLogSink.Format.compact, true), (.compact, false), (.jsonLines, true), (.jsonLines, false)] as [(TraceLogSink.Format, Bool)])
+    @Test(
+        arguments: [(TraceLogSink.Format.compact, true), (.compact, false), (.jsonLines, true), (.jsonLines, false)]
+            as [(TraceLogSink.Format, Bool)]
+    )
     func editsAreRecordedInOrderWithTheirVersions(format: TraceLogSink.Format, background: Bool) throws {
         let path = TestFiles.directory.appendingPathComponent("edits-\(UUID()).jsonl").path
         var options = TraceLogSink.Options()
@@ -19,7 +22,10 @@ struct ChainEditLogTests {
         options.writesInBackground = background
         let sink = try TraceLogSink(path: path, options: options)
         let chain = try Chain<Int, String>(
-            "orders", handlers: [Handler("A") { _ in .pass }, Handler("B") { _ in .accept("b") }], recorder: Recorder(sink: sink))
+            "orders",
+            handlers: [Handler("A") { _ in .pass }, Handler("B") { _ in .accept("b") }],
+            recorder: Recorder(sink: sink)
+        )
         try chain.send(1)
         try chain.insert(Handler("Audit") { _ in .pass }, at: .first)
         try chain.send(2)
@@ -44,7 +50,9 @@ struct ChainEditLogTests {
     }
 
     @Test func aMalformedRecordIsAnErrorNamingItsLine() {
-        let log = TraceLogFormat.header + [0x0A] + Array(#"{"change":"explode","chain":"c","handler":"H","version":1}"#.utf8) + [0x0A]
+        let log =
+            TraceLogFormat.header + [0x0A] + Array(#"{"change":"explode","chain":"c","handler":"H","version":1}"#.utf8)
+            + [0x0A]
         let error = #expect(throws: FormatError.self) { try TraceLogReader(bytes: log, name: "edits.jsonl").readAll() }
         #expect(error?.line == 2)
         #expect(error?.expected.hasPrefix("change to be one of insert, add, remove") == true)

@@ -1,5 +1,5 @@
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
 import ChainTraceTestSupport
 import ChainTraceTraceLog
 import Foundation
@@ -24,12 +24,17 @@ struct ChangeOrderInLogTests {
         options.flushInterval = .milliseconds(Int.random(in: 1...5, using: &random))
         let sink = try TraceLogSink(path: path, options: options)
         let threads = Int.random(in: 1...3, using: &random)
-        let plans: [[Bool]] = (0..<threads).map { _ in (0..<Int.random(in: 50...300, using: &random)).map { _ in random.chance(0.1) } }
+        let plans: [[Bool]] = (0..<threads).map { _ in
+            (0..<Int.random(in: 50...300, using: &random)).map { _ in random.chance(0.1) }
+        }
         // Each chain's version before its first change.
         let startVersions = Versions(count: threads)
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             let chain = try! Chain<Int, Int>(
-                "c\(thread)", handlers: [Handler("A") { $0 % 2 == 0 ? .accept($0) : .pass }], recorder: Recorder(sink: sink))
+                "c\(thread)",
+                handlers: [Handler("A") { $0 % 2 == 0 ? .accept($0) : .pass }],
+                recorder: Recorder(sink: sink)
+            )
             startVersions.set(chain.version, at: thread)
             var added = 0
             for (step, edits) in plans[thread].enumerated() {
@@ -51,11 +56,19 @@ struct ChangeOrderInLogTests {
             let start = startVersions.get(thread)
             let read = Set(reader.chainEdits.filter { $0.chain == trace.chain }.map(\.version))
             let missing = (start..<max(start, trace.chainVersion)).map { $0 + 1 }.filter { !read.contains($0) }
-            #expect(missing.isEmpty, "seed \(seed): a trace of \(trace.chain) on version \(trace.chainVersion) came before the changes to \(missing)")
+            #expect(
+                missing.isEmpty,
+                "seed \(seed): a trace of \(trace.chain) on version \(trace.chainVersion) came before the changes to \(missing)"
+            )
             // And no change made after it ran: a trace still queued when its thread changed the chain is written
             // before the change.
-            let early = reader.chainEdits.filter { $0.chain == trace.chain && $0.version > trace.chainVersion }.map(\.version)
-            #expect(early.isEmpty, "seed \(seed): the changes to \(early) came before a trace of \(trace.chain) that ran on version \(trace.chainVersion)")
+            let early = reader.chainEdits.filter { $0.chain == trace.chain && $0.version > trace.chainVersion }.map(
+                \.version
+            )
+            #expect(
+                early.isEmpty,
+                "seed \(seed): the changes to \(early) came before a trace of \(trace.chain) that ran on version \(trace.chainVersion)"
+            )
         }
         #expect(traces == plans.map(\.count).reduce(0, +), "seed \(seed)")
         #expect(reader.chainEdits.count == plans.joined().filter { $0 }.count, "seed \(seed)")

@@ -1,8 +1,8 @@
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// `export --to chrome`'s events, written member by member, against the plain way — each event's members handed
@@ -45,14 +45,36 @@ struct ChromeEventsDifferentialTests {
             let start = trace.startTime.saturatingSubtract(base)
             func microseconds<Value: BinaryInteger>(_ nanoseconds: Value) -> Double { Double(nanoseconds) / 1000 }
             event([
-                ("args", { writer in
-                    writer.write(JSONValue.object([
-                        "chain": .string(trace.chain), "entry": .string(trace.entry), "outcome": .string("\(trace.outcome)"),
-                    ].merging(trace.commandID.map { ["id": JSONValue.string($0)] } ?? [:]) { first, _ in first }))
-                }),
+                (
+                    "args",
+                    { writer in
+                        writer.write(
+                            JSONValue.object(
+                                [
+                                    "chain": .string(trace.chain), "entry": .string(trace.entry),
+                                    "outcome": .string("\(trace.outcome)"),
+                                ].merging(trace.commandID.map { ["id": JSONValue.string($0)] } ?? [:]) { first, _ in
+                                    first
+                                }
+                            )
+                        )
+                    }
+                ),
                 ("cat", { $0.write("command") }),
                 // Covering every hop, however the log's times add up.
-                ("dur", { $0.write(microseconds(trace.hops.map { $0.startOffset.saturatingAdd($0.inclusiveDuration) }.reduce(trace.duration, max))) }),
+                (
+                    "dur",
+                    {
+                        $0.write(
+                            microseconds(
+                                trace.hops.map { $0.startOffset.saturatingAdd($0.inclusiveDuration) }.reduce(
+                                    trace.duration,
+                                    max
+                                )
+                            )
+                        )
+                    }
+                ),
                 ("name", { $0.write(name) }),
                 ("ph", { $0.write("X") }),
                 ("pid", { $0.write(Int64(pid)) }),
@@ -97,7 +119,9 @@ struct ChromeEventsDifferentialTests {
             return writer.bytes
         }
 
-        private static func metadata(_ kind: String, _ name: String, pid: Int, tid: Int) -> [(String, (inout JSONWriter) -> Void)] {
+        private static func metadata(_ kind: String, _ name: String, pid: Int, tid: Int) -> [(
+            String, (inout JSONWriter) -> Void
+        )] {
             [
                 ("args", { $0.write(JSONValue.object(["name": .string(name)])) }),
                 ("name", { $0.write(kind) }),
@@ -117,7 +141,10 @@ struct ChromeEventsDifferentialTests {
             let trace = HopRowsDifferentialTests.trace(&random, id: UInt64(index))
             let written = export.events(for: trace)
             let expected = plain.events(for: trace)
-            #expect(written == expected, "seed \(seed), trace \(index): \(String(decoding: written.prefix(300), as: UTF8.self))")
+            #expect(
+                written == expected,
+                "seed \(seed), trace \(index): \(String(decoding: written.prefix(300), as: UTF8.self))"
+            )
         }
     }
 }

@@ -1,5 +1,5 @@
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
 import ChainTraceTestSupport
 import ChainTraceTraceLog
@@ -19,13 +19,26 @@ struct CompactExtrasMemberTests {
             let parent = position == 0 ? nil : Int.random(in: 0..<position, using: &random)
             hops.append(
                 Hop(
-                    handler: "H\(position)", position: position, decision: position == count - 1 ? .accepted : .passed,
-                    parent: parent, startOffset: UInt64(position * 10), inclusiveDuration: UInt64((count - position) * 10),
-                    selfDuration: 5))
+                    handler: "H\(position)",
+                    position: position,
+                    decision: position == count - 1 ? .accepted : .passed,
+                    parent: parent,
+                    startOffset: UInt64(position * 10),
+                    inclusiveDuration: UInt64((count - position) * 10),
+                    selfDuration: 5
+                )
+            )
         }
         return Trace(
-            id: 1 + random.next() >> 20, commandKind: "K", commandID: random.chance(0.5) ? "id-\(random.next() % 99)" : nil,
-            entry: "H0", chain: "c", hops: hops, outcome: .accepted(by: "H\(count - 1)"), duration: UInt64(count * 10))
+            id: 1 + random.next() >> 20,
+            commandKind: "K",
+            commandID: random.chance(0.5) ? "id-\(random.next() % 99)" : nil,
+            entry: "H0",
+            chain: "c",
+            hops: hops,
+            outcome: .accepted(by: "H\(count - 1)"),
+            duration: UInt64(count * 10)
+        )
     }
 
     /// `trace` as a compact log of `version`, its trace line last; and where in that line its extras' member
@@ -58,12 +71,20 @@ struct CompactExtrasMemberTests {
         let (version3, _, _) = Self.log(of: trace, version: 3)
         #expect(try TraceLogReader(bytes: version3).readAll().traces.map(\.hops) == [trace.hops], "seed \(seed)")
         let (version2, line, traceLine) = Self.log(of: trace, version: 2)
-        let column = try #require(String(decoding: traceLine, as: UTF8.self).range(of: "\"parents\":")).upperBound.utf16Offset(
-            in: String(decoding: traceLine, as: UTF8.self)) + 1
+        let column =
+            try #require(String(decoding: traceLine, as: UTF8.self).range(of: "\"parents\":")).upperBound.utf16Offset(
+                in: String(decoding: traceLine, as: UTF8.self)
+            ) + 1
         for fastPath in [true, false] {
-            let error = try #require(Self.readError(version2, fastPath: fastPath), "seed \(seed): a version 2 log with parents read")
+            let error = try #require(
+                Self.readError(version2, fastPath: fastPath),
+                "seed \(seed): a version 2 log with parents read"
+            )
             #expect(error.line == line && error.column == column, "seed \(seed): \(error)")
-            #expect(error.found == "the member \"parents\"" && error.expected.contains("version 3"), "seed \(seed): \(error)")
+            #expect(
+                error.found == "the member \"parents\"" && error.expected.contains("version 3"),
+                "seed \(seed): \(error)"
+            )
         }
     }
 

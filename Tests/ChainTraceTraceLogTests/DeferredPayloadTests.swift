@@ -1,5 +1,5 @@
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
 import ChainTraceTestSupport
 import ChainTraceTraceLog
@@ -7,9 +7,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A `Sendable` command sent on a chain or an instrumented hop that records payloads into a compact trace log
@@ -78,9 +78,9 @@ struct DeferredPayloadTests {
         /// The calling thread.
         static var current: UInt {
             #if canImport(Darwin)
-            UInt(bitPattern: pthread_self())
+                UInt(bitPattern: pthread_self())
             #else
-            UInt(pthread_self())
+                UInt(pthread_self())
             #endif
         }
         func note() { lock.withLock { threads.append(Self.current) } }
@@ -134,7 +134,11 @@ struct DeferredPayloadTests {
         #expect(sendable.threads.count == 20 && !sendable.threads.contains(here))
 
         let other = try Self.encodings("chain-other") { recorder, threads in
-            let chain = try Chain<NotesItsThreadToo, Int>("c", handlers: [Handler("Take") { _ in .accept(1) }], recorder: recorder)
+            let chain = try Chain<NotesItsThreadToo, Int>(
+                "c",
+                handlers: [Handler("Take") { _ in .accept(1) }],
+                recorder: recorder
+            )
             for value in 0..<20 { _ = try chain.send(NotesItsThreadToo(value, threads)) }
         }
         #expect(other.payloads == (0..<20).map { .integer(Int64($0)) })
@@ -145,8 +149,10 @@ struct DeferredPayloadTests {
         let hops = try Self.encodings("hops") { recorder, threads in
             ChainTracing.withRecorder(recorder) {
                 for value in 0..<10 {
-                    _ = traceHop("A", command: NotesItsThread(value: value, threads: threads), chain: "deferredpayload") { () -> Int? in
-                        traceHop("B", command: NotesItsThread(value: value, threads: threads), chain: "deferredpayload") { 1 }
+                    _ = traceHop("A", command: NotesItsThread(value: value, threads: threads), chain: "deferredpayload")
+                    { () -> Int? in
+                        traceHop("B", command: NotesItsThread(value: value, threads: threads), chain: "deferredpayload")
+                        { 1 }
                     }
                 }
             }
@@ -163,7 +169,11 @@ struct DeferredPayloadTests {
         var options = TraceLogSink.Options()
         if policy == "block" { options.whenBehind = .block } else { options.writesInBackground = false }
         let encoded = try Self.encodings("\(policy)", options: options) { recorder, threads in
-            let chain = try Chain<NotesItsThread, Int>("c", handlers: [Handler("Take") { _ in .accept(1) }], recorder: recorder)
+            let chain = try Chain<NotesItsThread, Int>(
+                "c",
+                handlers: [Handler("Take") { _ in .accept(1) }],
+                recorder: recorder
+            )
             for value in 0..<20 { _ = try chain.send(NotesItsThread(value: value, threads: threads)) }
         }
         #expect(encoded.payloads == (0..<20).map { .integer(Int64($0)) })
@@ -176,7 +186,11 @@ struct DeferredPayloadTests {
         let log = try TraceLogSink(path: path)
         let threads = EncodingThreads()
         let recorder = Recorder(sink: log, payloads: .captured)
-        let chain = try AsyncChain<NotesItsThread, Int>("c", handlers: [AsyncHandler("Take") { _ in .accept(1) }], recorder: recorder)
+        let chain = try AsyncChain<NotesItsThread, Int>(
+            "c",
+            handlers: [AsyncHandler("Take") { _ in .accept(1) }],
+            recorder: recorder
+        )
         for value in 0..<5 { _ = try await chain.send(NotesItsThread(value: value, threads: threads)) }
         try log.close()
         #expect(try TraceLogReader.readAll(path: path).traces.map(\.payload) == (0..<5).map { .integer(Int64($0)) })
@@ -203,7 +217,10 @@ struct DeferredPayloadTests {
         let log = try TraceLogSink(path: path, options: options)
         let before = CountsItsEncodings.count.value
         let chain = try Chain<CountsItsEncodings, Int>(
-            "c", handlers: [Handler("Take") { _ in .accept(1) }], recorder: Recorder(sink: log, payloads: .captured))
+            "c",
+            handlers: [Handler("Take") { _ in .accept(1) }],
+            recorder: Recorder(sink: log, payloads: .captured)
+        )
         // The writer held still: the queue fills and the rest are dropped.
         try log.withWriterPaused {
             for value in 0..<200 { _ = try chain.send(CountsItsEncodings(value: value)) }

@@ -1,8 +1,8 @@
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// Exports of generated traces — nested hops as instrumented chains record them, and flat ones as chains on
@@ -21,16 +21,29 @@ struct ExportPropertyTests {
         var offset: UInt64 = 0
         for position in 0..<count {
             let inclusive = nested ? selfTimes[position...].reduce(0, +) : selfTimes[position]
-            hops.append(Hop(
-                handler: random.hostileName(maximumLength: 6) + "\(position)", position: position,
-                decision: position == count - 1 ? .accepted : .passed, startOffset: offset,
-                inclusiveDuration: inclusive, selfDuration: selfTimes[position]))
+            hops.append(
+                Hop(
+                    handler: random.hostileName(maximumLength: 6) + "\(position)",
+                    position: position,
+                    decision: position == count - 1 ? .accepted : .passed,
+                    startOffset: offset,
+                    inclusiveDuration: inclusive,
+                    selfDuration: selfTimes[position]
+                )
+            )
             offset += selfTimes[position]
         }
         return Trace(
-            id: id, commandKind: "K", commandID: "c\(id)", entry: hops[0].handler, chain: random.hostileName(maximumLength: 5),
-            startTime: 1_000_000 * Int64(id), hops: hops, outcome: .accepted(by: hops.last!.handler),
-            duration: addsUp ? offset : UInt64.random(in: 0...(offset / 2), using: &random))
+            id: id,
+            commandKind: "K",
+            commandID: "c\(id)",
+            entry: hops[0].handler,
+            chain: random.hostileName(maximumLength: 5),
+            startTime: 1_000_000 * Int64(id),
+            hops: hops,
+            outcome: .accepted(by: hops.last!.handler),
+            duration: addsUp ? offset : UInt64.random(in: 0...(offset / 2), using: &random)
+        )
     }
 
     @Test(arguments: SeededGenerator.seeds(30))
@@ -66,10 +79,17 @@ struct ExportPropertyTests {
             let hops = track.filter { $0["cat"]?.stringValue != "command" }
             #expect(hops.count == trace.hops.count, "seed \(seed)")
             for hop in hops {
-                let hopStart = hop["ts"]?.doubleValue ?? -1, hopDuration = hop["dur"]?.doubleValue ?? -1
-                #expect(hopStart >= start - 0.001 && hopStart + hopDuration <= start + duration + 0.001, "seed \(seed): a hop outside its command")
+                let hopStart = hop["ts"]?.doubleValue ?? -1
+                let hopDuration = hop["dur"]?.doubleValue ?? -1
+                #expect(
+                    hopStart >= start - 0.001 && hopStart + hopDuration <= start + duration + 0.001,
+                    "seed \(seed): a hop outside its command"
+                )
             }
-            #expect(Set(hops.compactMap { $0["name"]?.stringValue }) == Set(trace.hops.map(\.handler)), "seed \(seed): names changed")
+            #expect(
+                Set(hops.compactMap { $0["name"]?.stringValue }) == Set(trace.hops.map(\.handler)),
+                "seed \(seed): names changed"
+            )
         }
 
         var folded = FoldedStacksExport()
@@ -80,16 +100,24 @@ struct ExportPropertyTests {
         #expect(text.last == 0x0A, "seed \(seed)")
         var total: UInt64 = 0
         for line in text.split(separator: 0x0A) {
-            guard let space = line.lastIndex(of: 0x20), let value = UInt64(String(decoding: line[(space + 1)...], as: UTF8.self)) else {
+            guard let space = line.lastIndex(of: 0x20),
+                let value = UInt64(String(decoding: line[(space + 1)...], as: UTF8.self))
+            else {
                 Issue.record("seed \(seed): a line without a value: \(String(decoding: line, as: UTF8.self))")
                 continue
             }
             total += value
             let frames = line[..<space].split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)
             // chain; the hops it ran inside; the hop: flat traces have two frames, nested ones up to six.
-            #expect(frames.count >= 2 && frames.count <= (nested ? 6 : 2), "seed \(seed): \(frames.count) frames in \(String(decoding: line, as: UTF8.self))")
+            #expect(
+                frames.count >= 2 && frames.count <= (nested ? 6 : 2),
+                "seed \(seed): \(frames.count) frames in \(String(decoding: line, as: UTF8.self))"
+            )
         }
-        #expect(total == traces.flatMap(\.hops).reduce(0) { $0 + $1.selfDuration }, "seed \(seed): folded total \(total)")
+        #expect(
+            total == traces.flatMap(\.hops).reduce(0) { $0 + $1.selfDuration },
+            "seed \(seed): folded total \(total)"
+        )
 
         // In microseconds each line is its nanoseconds rounded once: the lines add up to the self time within half
         // a microsecond a line, and name the same stacks in the same order.

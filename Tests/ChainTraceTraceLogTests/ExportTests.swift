@@ -1,5 +1,5 @@
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
 import ChainTraceTraceLog
 import Testing
@@ -14,10 +14,12 @@ struct ExportTests {
         try chain.append(.observer("Counter") { _ in })
         let registry = try chain.addRegistry("Screens")
         try registry.register(Handler("Detail") { $0 == "share" ? .accept("Detail") : .pass }, weight: 10)
-        try chain.append(Handler("Window") { command in
-            if command == "crash" { throw Jam() }
-            return .pass
-        })
+        try chain.append(
+            Handler("Window") { command in
+                if command == "crash" { throw Jam() }
+                return .pass
+            }
+        )
         _ = try chain.send("share")
         _ = try? chain.send("crash")
         return sink.traces
@@ -49,7 +51,8 @@ struct ExportTests {
         #expect(detail["args"]?["selfUs"]?.doubleValue != nil)
         // Nesting: the member's slice lies within its registry's slice, on the same track.
         let screens = try #require(hops.first { $0["name"] == "Screens" && $0["tid"] == detail["tid"] })
-        let start = try #require(screens["ts"]?.doubleValue), end = start + (screens["dur"]?.doubleValue ?? 0)
+        let start = try #require(screens["ts"]?.doubleValue)
+        let end = start + (screens["dur"]?.doubleValue ?? 0)
         let detailStart = try #require(detail["ts"]?.doubleValue)
         #expect(detailStart >= start && detailStart + (detail["dur"]?.doubleValue ?? 0) <= end + 0.001)
         // One track per command, named after it; an instant where each ended.

@@ -1,11 +1,10 @@
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
-
-import ChainTraceTraceLog
 
 #if canImport(Glibc)
     import Glibc

@@ -1,8 +1,8 @@
+import ChainTrace
 import ChainTraceFiles
 import ChainTraceJSON
-import ChainTrace
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// Folded stacks summed by numbered stacks (one lookup a hop) against the plain way — each hop's stack joined into
@@ -17,10 +17,15 @@ struct FoldedStacksDifferentialTests {
         var order: [String] = []
         func frame(_ name: String) -> String {
             // `;`, C0 and C1 controls and DEL, and the two Unicode separators.
-            String(String.UnicodeScalarView(name.unicodeScalars.map { scalar in
-                let value = scalar.value
-                return scalar == ";" || value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029 ? "_" : scalar
-            }))
+            String(
+                String.UnicodeScalarView(
+                    name.unicodeScalars.map { scalar in
+                        let value = scalar.value
+                        return scalar == ";" || value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028
+                            || value == 0x2029 ? "_" : scalar
+                    }
+                )
+            )
         }
         for trace in traces {
             // The frames below each hop: the hops it ran inside, by the one nesting rule (tested on its own in
@@ -44,7 +49,8 @@ struct FoldedStacksDifferentialTests {
     }
 
     static func traces(_ random: inout SeededGenerator) -> [Trace] {
-        let names = ["a;b", "a_b", "a\nb", "a\rb", "a\u{1B}[31mb", "a\u{85}b", "a\u{2028}b", "a\tb", "A", "B", "C"]
+        let names =
+            ["a;b", "a_b", "a\nb", "a\rb", "a\u{1B}[31mb", "a\u{85}b", "a\u{2028}b", "a\tb", "A", "B", "C"]
             + (0..<3).map { _ in random.hostileName() }
         return (0..<Int.random(in: 1...80, using: &random)).map { index in
             var hops: [Hop] = []
@@ -52,15 +58,37 @@ struct FoldedStacksDifferentialTests {
             var ends: [UInt64] = []
             for position in 0..<Int.random(in: 0...9, using: &random) {
                 // Nest inside the open hops or after them, at random; now and then a time near the top.
-                while let end = ends.last, random.chance(0.4) || end <= cursor { ends.removeLast(); cursor = max(cursor, end) }
-                let duration = random.chance(0.05) ? UInt64.max - UInt64.random(in: 0...10, using: &random) : UInt64.random(in: 1...1_000, using: &random)
-                hops.append(Hop(handler: random.pick(names), position: position, decision: .passed, startOffset: cursor,
-                                inclusiveDuration: duration, selfDuration: random.chance(0.05) ? .max : UInt64.random(in: 0...500, using: &random)))
+                while let end = ends.last, random.chance(0.4) || end <= cursor {
+                    ends.removeLast()
+                    cursor = max(cursor, end)
+                }
+                let duration =
+                    random.chance(0.05)
+                    ? UInt64.max - UInt64.random(in: 0...10, using: &random)
+                    : UInt64.random(in: 1...1_000, using: &random)
+                hops.append(
+                    Hop(
+                        handler: random.pick(names),
+                        position: position,
+                        decision: .passed,
+                        startOffset: cursor,
+                        inclusiveDuration: duration,
+                        selfDuration: random.chance(0.05) ? .max : UInt64.random(in: 0...500, using: &random)
+                    )
+                )
                 ends.append(cursor.addingReportingOverflow(duration).overflow ? .max : cursor + duration)
                 if cursor < .max { cursor += 1 }
             }
-            return Trace(id: UInt64(index), commandKind: "K", entry: "A", chain: random.pick(["c", "c;d", "c_d"]),
-                         startTime: 0, hops: hops, outcome: .fellOffTheEnd, duration: cursor)
+            return Trace(
+                id: UInt64(index),
+                commandKind: "K",
+                entry: "A",
+                chain: random.pick(["c", "c;d", "c_d"]),
+                startTime: 0,
+                hops: hops,
+                outcome: .fellOffTheEnd,
+                duration: cursor
+            )
         }
     }
 

@@ -50,7 +50,13 @@ struct JSONTextEncoderDifferentialTests {
     }
 
     @Test func aPayloadTextIsTheEncodedPayloadOfARecordedCommand() throws {
-        let order = Order(id: "o-1", lines: [.init(sku: "a\"b\u{1}", quantity: 2, price: 1.5e-7)], note: nil, tags: ["x": 1], state: .held(reason: "ß"))
+        let order = Order(
+            id: "o-1",
+            lines: [.init(sku: "a\"b\u{1}", quantity: 2, price: 1.5e-7)],
+            note: nil,
+            tags: ["x": 1],
+            state: .held(reason: "ß")
+        )
         let payload = try #require(JSONTextPayloadEncoder().encode(order))
         #expect(payload.value == (try JSONValue(encoding: order)))
     }
@@ -69,7 +75,10 @@ struct JSONTextEncoderDifferentialTests {
             let log = try TraceLogSink(path: path, options: options)
             let memory = InMemoryTraceSink()
             let chain = try Chain<Order, Int>(
-                "orders", handlers: [Handler("Take") { _ in .accept(1) }], recorder: Recorder(sink: FanOutTraceSink([memory, log]), payloads: .captured))
+                "orders",
+                handlers: [Handler("Take") { _ in .accept(1) }],
+                recorder: Recorder(sink: FanOutTraceSink([memory, log]), payloads: .captured)
+            )
             for order in orders { _ = try chain.send(order) }
             try log.close()
             let expected = try orders.map { try JSONValue(encoding: $0) }
@@ -98,7 +107,15 @@ struct JSONTextEncoderDifferentialTests {
     }
 
     @Test func aValueThatEncodesAnotherWhileEncodingGetsTheTreesText() throws {
-        let value = EncodesAnother(order: Order(id: "in\"ner", lines: [.init(sku: "s", quantity: 1, price: 2.5)], note: nil, tags: [:], state: .open))
+        let value = EncodesAnother(
+            order: Order(
+                id: "in\"ner",
+                lines: [.init(sku: "s", quantity: 1, price: 2.5)],
+                note: nil,
+                tags: [:],
+                state: .open
+            )
+        )
         let bytes = try #require(JSONTextEncoder.encode(value))
         #expect(try bytes.withUnsafeBufferPointer { try JSONParser.parse($0) } == (try JSONValue(encoding: value)))
     }
@@ -138,7 +155,6 @@ struct JSONTextEncoderDifferentialTests {
 
     typealias Script = EncodingScript
 
-
     // MARK: Synthesized Codable
 
     struct Order: Codable, Equatable {
@@ -164,11 +180,20 @@ struct JSONTextEncoderDifferentialTests {
             Order(
                 id: "o-\(random.next() % 10_000)\(Script.text(&random))",
                 lines: (0..<Int(random.next() % 5)).map { _ in
-                    Line(sku: Script.text(&random), quantity: Int(random.next() % 100) - 50, price: Double(random.next() % 100_000) / 7.0)
+                    Line(
+                        sku: Script.text(&random),
+                        quantity: Int(random.next() % 100) - 50,
+                        price: Double(random.next() % 100_000) / 7.0
+                    )
                 },
                 note: random.next() % 2 == 0 ? nil : Script.text(&random),
-                tags: Dictionary(uniqueKeysWithValues: (0..<Int(random.next() % 4)).map { ("t\($0)\(Script.text(&random))", $0) }),
-                state: random.pick([.open, .held(reason: Script.text(&random)), .shipped(at: Int64(bitPattern: random.next()), carrier: nil)])
+                tags: Dictionary(
+                    uniqueKeysWithValues: (0..<Int(random.next() % 4)).map { ("t\($0)\(Script.text(&random))", $0) }
+                ),
+                state: random.pick([
+                    .open, .held(reason: Script.text(&random)),
+                    .shipped(at: Int64(bitPattern: random.next()), carrier: nil),
+                ])
             )
         }
     }

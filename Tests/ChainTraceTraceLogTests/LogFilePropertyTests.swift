@@ -1,8 +1,8 @@
+import ChainTrace
 import ChainTraceFiles
 import ChainTraceJSON
-import ChainTrace
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -14,12 +14,32 @@ struct LogFilePropertyTests {
     static func trace(id: UInt64, thread: Int, reasonLength: Int) -> Trace {
         let reason = String(repeating: "r", count: reasonLength)
         return Trace(
-            id: id, commandKind: "K", commandID: "t\(thread)-\(id)", entry: "A", chain: "c",
+            id: id,
+            commandKind: "K",
+            commandID: "t\(thread)-\(id)",
+            entry: "A",
+            chain: "c",
             hops: [
-                Hop(handler: "A", position: 0, decision: .passed, reason: reason, inclusiveDuration: 3, selfDuration: 1),
-                Hop(handler: "B", position: 1, decision: .accepted, startOffset: 1, inclusiveDuration: 2, selfDuration: 2),
+                Hop(
+                    handler: "A",
+                    position: 0,
+                    decision: .passed,
+                    reason: reason,
+                    inclusiveDuration: 3,
+                    selfDuration: 1
+                ),
+                Hop(
+                    handler: "B",
+                    position: 1,
+                    decision: .accepted,
+                    startOffset: 1,
+                    inclusiveDuration: 2,
+                    selfDuration: 2
+                ),
             ],
-            outcome: .accepted(by: "B"), duration: 3)
+            outcome: .accepted(by: "B"),
+            duration: 3
+        )
     }
 
     static func path(_ name: String) -> String {
@@ -50,7 +70,9 @@ struct LogFilePropertyTests {
         var traces: [Trace] = []
         // About 600 KB: across at least two chunk boundaries, with a few lines longer than a whole chunk.
         while bytes.count < 600_000 {
-            let length = random.chance(0.01) ? Int.random(in: 262_144...300_000, using: &random) : Int.random(in: 0...3_000, using: &random)
+            let length =
+                random.chance(0.01)
+                ? Int.random(in: 262_144...300_000, using: &random) : Int.random(in: 0...3_000, using: &random)
             let trace = Self.trace(id: UInt64(traces.count), thread: 0, reasonLength: length)
             traces.append(trace)
             bytes += TraceLogFormat.encode(trace) + (random.chance(0.1) ? [0x0D, 0x0A] : [0x0A])
@@ -85,14 +107,19 @@ struct LogFilePropertyTests {
         let lengths = (0..<perThread).map { _ in Int.random(in: 0...500, using: &random) }
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             for index in 0..<perThread {
-                sink.record(Self.trace(id: UInt64(thread * perThread + index), thread: thread, reasonLength: lengths[index]))
+                sink.record(
+                    Self.trace(id: UInt64(thread * perThread + index), thread: thread, reasonLength: lengths[index])
+                )
             }
         }
         try sink.close()
         let log = try TraceLogReader(path: path).readAll()
         #expect(log.tornTail == nil, "seed \(seed)")
         #expect(log.traces.count == earlier.count + threads * perThread, "seed \(seed): \(log.traces.count) traces")
-        #expect(Array(log.traces.prefix(earlier.count)) == earlier, "seed \(seed): the earlier traces come first, unchanged")
+        #expect(
+            Array(log.traces.prefix(earlier.count)) == earlier,
+            "seed \(seed): the earlier traces come first, unchanged"
+        )
         let ids = log.traces.dropFirst(earlier.count).compactMap(\.commandID)
         #expect(Set(ids).count == threads * perThread, "seed \(seed): a trace lost or written twice")
         // Each thread's own traces stay in the order it recorded them.

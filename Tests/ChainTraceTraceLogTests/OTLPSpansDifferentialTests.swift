@@ -1,8 +1,8 @@
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// `export --to otlp`'s spans, written member by member, against the plain way — each span built as a JSON object
@@ -39,13 +39,18 @@ struct OTLPSpansDifferentialTests {
             ]
             if let id = trace.commandID { rootAttributes.insert(("chaintrace.command.id", Self.text(id)), at: 3) }
             var root: [String: JSONValue] = [
-                "traceId": .string(traceID), "spanId": .string(spanID(0)), "name": .string("\(trace.chain) \(trace.commandKind)"),
+                "traceId": .string(traceID), "spanId": .string(spanID(0)),
+                "name": .string("\(trace.chain) \(trace.commandKind)"),
                 "kind": 1, "startTimeUnixNano": time(0),
                 // Covering every hop, however the log's times add up.
-                "endTimeUnixNano": time(trace.hops.map { $0.startOffset.saturatingAdd($0.inclusiveDuration) }.reduce(trace.duration, max)),
+                "endTimeUnixNano": time(
+                    trace.hops.map { $0.startOffset.saturatingAdd($0.inclusiveDuration) }.reduce(trace.duration, max)
+                ),
                 "attributes": Self.attributes(rootAttributes),
             ]
-            if case .failed(let handler, let error) = trace.outcome { root["status"] = Self.error("\(handler): \(error)") }
+            if case .failed(let handler, let error) = trace.outcome {
+                root["status"] = Self.error("\(handler): \(error)")
+            }
             span(root)
             // Each span's parent: the hop it ran inside, by the one nesting rule (tested on its own in
             // HopNestingTests); here the objects' bytes are the subject.
@@ -62,11 +67,15 @@ struct OTLPSpansDifferentialTests {
                 if let registry = hop.registry { attributes.append(("chaintrace.registry", Self.text(registry))) }
                 let id = spanID(index + 1)
                 var object: [String: JSONValue] = [
-                    "traceId": .string(traceID), "spanId": .string(id), "parentSpanId": .string(spanID((enclosing[index] ?? -1) + 1)),
-                    "name": .string(hop.handler), "kind": 1, "startTimeUnixNano": time(hop.startOffset), "endTimeUnixNano": time(end),
+                    "traceId": .string(traceID), "spanId": .string(id),
+                    "parentSpanId": .string(spanID((enclosing[index] ?? -1) + 1)),
+                    "name": .string(hop.handler), "kind": 1, "startTimeUnixNano": time(hop.startOffset),
+                    "endTimeUnixNano": time(end),
                     "attributes": Self.attributes(attributes),
                 ]
-                if hop.decision == .failed { object["status"] = Self.error(hop.reason.flatMap { $0.isEmpty ? nil : $0 } ?? "failed") }
+                if hop.decision == .failed {
+                    object["status"] = Self.error(hop.reason.flatMap { $0.isEmpty ? nil : $0 } ?? "failed")
+                }
                 span(object)
             }
             return writer.bytes
@@ -94,7 +103,10 @@ struct OTLPSpansDifferentialTests {
             let trace = HopRowsDifferentialTests.trace(&random, id: UInt64(index))
             let written = export.spans(for: trace)
             let expected = plain.spans(for: trace)
-            #expect(written == expected, "seed \(seed), trace \(index): \(String(decoding: written.prefix(300), as: UTF8.self))")
+            #expect(
+                written == expected,
+                "seed \(seed), trace \(index): \(String(decoding: written.prefix(300), as: UTF8.self))"
+            )
         }
     }
 }

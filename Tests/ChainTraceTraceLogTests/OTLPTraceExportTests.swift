@@ -1,8 +1,8 @@
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// The OTLP/JSON export's own promises, without Python: the streamed pieces make one JSON request; trace ids are
@@ -16,7 +16,8 @@ struct OTLPTraceExportTests {
         for trace in traces { bytes += export.spans(for: trace) }
         bytes += OTLPTraceExport.footer
         let value = try JSONParser.parse(String(decoding: bytes, as: UTF8.self))
-        guard case .array(let resources)? = value["resourceSpans"], case .array(let scopes)? = resources.first?["scopeSpans"],
+        guard case .array(let resources)? = value["resourceSpans"],
+            case .array(let scopes)? = resources.first?["scopeSpans"],
             case .array(let spans)? = scopes.first?["spans"]
         else { return [] }
         return spans
@@ -24,7 +25,8 @@ struct OTLPTraceExportTests {
 
     static func isHex(_ text: String?, digits: Int) -> Bool {
         guard let text else { return false }
-        return text.count == digits && text.allSatisfy { $0.isHexDigit && !$0.isUppercase } && text.contains { $0 != "0" }
+        return text.count == digits && text.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+            && text.contains { $0 != "0" }
     }
 
     @Test(arguments: SeededGenerator.seeds(20))
@@ -32,12 +34,26 @@ struct OTLPTraceExportTests {
         var random = SeededGenerator(seed: seed)
         let traces = (0..<Int.random(in: 0...40, using: &random)).map { index in
             let hops = (0..<Int.random(in: 0...6, using: &random)).map { position in
-                Hop(handler: random.hostileName(), position: position, decision: .passed, startOffset: UInt64(position) * 10,
-                    inclusiveDuration: 10, selfDuration: 10)
+                Hop(
+                    handler: random.hostileName(),
+                    position: position,
+                    decision: .passed,
+                    startOffset: UInt64(position) * 10,
+                    inclusiveDuration: 10,
+                    selfDuration: 10
+                )
             }
             // Ids and starts repeat on purpose: traces from several processes.
-            return Trace(id: UInt64(index % 3), commandKind: "K", entry: hops.first?.handler ?? "E", chain: "c",
-                         startTime: Int64(index % 2), hops: hops, outcome: .fellOffTheEnd, duration: 100)
+            return Trace(
+                id: UInt64(index % 3),
+                commandKind: "K",
+                entry: hops.first?.handler ?? "E",
+                chain: "c",
+                startTime: Int64(index % 2),
+                hops: hops,
+                outcome: .fellOffTheEnd,
+                duration: 100
+            )
         }
         let spans = try Self.request(traces)
         #expect(spans.count == traces.reduce(0) { $0 + $1.hops.count + 1 }, "seed \(seed)")
@@ -50,7 +66,10 @@ struct OTLPTraceExportTests {
             #expect(ids.allSatisfy { Self.isHex($0, digits: 16) } && Set(ids).count == members.count, "seed \(seed)")
             let roots = members.filter { $0["parentSpanId"] == nil }
             #expect(roots.count == 1, "seed \(seed)")
-            #expect(members.allSatisfy { $0["parentSpanId"].map { ids.contains($0.stringValue ?? "") } ?? true }, "seed \(seed)")
+            #expect(
+                members.allSatisfy { $0["parentSpanId"].map { ids.contains($0.stringValue ?? "") } ?? true },
+                "seed \(seed)"
+            )
         }
     }
 
@@ -60,7 +79,12 @@ struct OTLPTraceExportTests {
     func theRootSpanCoversEveryHop(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let traces = (0..<Int.random(in: 1...10, using: &random)).map { index in
-            ExportPropertyTests.trace(&random, id: UInt64(index), nested: random.chance(0.5), addsUp: random.chance(0.3))
+            ExportPropertyTests.trace(
+                &random,
+                id: UInt64(index),
+                nested: random.chance(0.5),
+                addsUp: random.chance(0.3)
+            )
         }
         let spans = try Self.request(traces)
         #expect(spans.count == traces.reduce(0) { $0 + 1 + $1.hops.count }, "seed \(seed)")
@@ -71,7 +95,10 @@ struct OTLPTraceExportTests {
                 root = (time(span, "startTimeUnixNano"), time(span, "endTimeUnixNano"))
                 continue
             }
-            #expect(time(span, "startTimeUnixNano") >= root.start && time(span, "endTimeUnixNano") <= root.end, "seed \(seed)")
+            #expect(
+                time(span, "startTimeUnixNano") >= root.start && time(span, "endTimeUnixNano") <= root.end,
+                "seed \(seed)"
+            )
         }
     }
 

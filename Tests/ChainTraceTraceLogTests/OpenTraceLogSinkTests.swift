@@ -1,6 +1,6 @@
+import ChainTrace
 import ChainTraceFiles
 import ChainTraceJSON
-import ChainTrace
 import ChainTraceTestSupport
 import ChainTraceTraceLog
 import Foundation

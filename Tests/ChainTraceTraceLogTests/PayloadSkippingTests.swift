@@ -1,8 +1,8 @@
+import ChainTrace
 import ChainTraceFiles
 import ChainTraceJSON
-import ChainTrace
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// Reading a log without payloads — what `stats`, `diff` and `render` do to go faster — gives exactly the traces
@@ -14,11 +14,26 @@ struct PayloadSkippingTests {
     func skippingPayloadsChangesNothingElse(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let traces = (0..<Int.random(in: 1...20, using: &random)).map { index in
-            Trace(id: UInt64(index), commandKind: random.hostileName(), commandID: random.chance(0.5) ? "c\(index)" : nil,
-                  payload: random.chance(0.8) ? TraceEncodingPropertyTests.payload(&random) : nil, entry: "A", chain: "c",
-                  hops: [Hop(handler: "A", position: 0, decision: .accepted, reason: random.chance(0.3) ? random.hostileName() : nil,
-                             inclusiveDuration: UInt64.random(in: 0...1_000_000, using: &random), selfDuration: 7)],
-                  outcome: .accepted(by: "A"), duration: 9)
+            Trace(
+                id: UInt64(index),
+                commandKind: random.hostileName(),
+                commandID: random.chance(0.5) ? "c\(index)" : nil,
+                payload: random.chance(0.8) ? TraceEncodingPropertyTests.payload(&random) : nil,
+                entry: "A",
+                chain: "c",
+                hops: [
+                    Hop(
+                        handler: "A",
+                        position: 0,
+                        decision: .accepted,
+                        reason: random.chance(0.3) ? random.hostileName() : nil,
+                        inclusiveDuration: UInt64.random(in: 0...1_000_000, using: &random),
+                        selfDuration: 7
+                    )
+                ],
+                outcome: .accepted(by: "A"),
+                duration: 9
+            )
         }
         var bytes = TraceLogFormat.header + [0x0A] + traces.flatMap { TraceLogFormat.encode($0) + [0x0A] }
         let with = try TraceLogReader(bytes: bytes, payloads: true).readAll().traces
@@ -27,12 +42,19 @@ struct PayloadSkippingTests {
         #expect(without.count == traces.count, "seed \(seed)")
         for (skipped, full) in zip(without, traces) {
             #expect(skipped.payload == nil, "seed \(seed)")
-            #expect(skipped.hops == full.hops && skipped.outcome == full.outcome && skipped.commandKind == full.commandKind
-                        && skipped.commandID == full.commandID && skipped.duration == full.duration, "seed \(seed)")
+            #expect(
+                skipped.hops == full.hops && skipped.outcome == full.outcome && skipped.commandKind == full.commandKind
+                    && skipped.commandID == full.commandID && skipped.duration == full.duration,
+                "seed \(seed)"
+            )
         }
 
         // A broken payload in the last line is an error both ways, at the same line and column.
-        bytes += Array(#"{"chain":"c","chainVersion":0,"command":{"kind":"K","payload":{"a":[1,}},"durationNs":1,"entry":"A","hops":[],"id":1,"outcome":{"kind":"fellOffTheEnd"},"startTimeNs":0}"#.utf8) + [0x0A]
+        bytes +=
+            Array(
+                #"{"chain":"c","chainVersion":0,"command":{"kind":"K","payload":{"a":[1,}},"durationNs":1,"entry":"A","hops":[],"id":1,"outcome":{"kind":"fellOffTheEnd"},"startTimeNs":0}"#
+                    .utf8
+            ) + [0x0A]
         var errors: [FormatError] = []
         for payloads in [true, false] {
             do {

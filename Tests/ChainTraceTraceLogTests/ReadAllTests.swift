@@ -1,7 +1,7 @@
-import ChainTraceFiles
 import ChainTrace
-import ChainTraceTraceLog
+import ChainTraceFiles
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 

@@ -1,6 +1,6 @@
+import ChainTrace
 import ChainTraceFiles
 import ChainTraceJSON
-import ChainTrace
 import ChainTraceTestSupport
 import ChainTraceTraceLog
 import Foundation
@@ -28,7 +28,9 @@ struct ReadPastErrorsTests {
     }
 
     /// A file of `kind`: its bytes, the traces a reader must give from it, and its lines.
-    static func file(_ kind: Kind, first id: UInt64, _ random: inout SeededGenerator) -> (bytes: [UInt8], traces: [Trace], lines: Int) {
+    static func file(_ kind: Kind, first id: UInt64, _ random: inout SeededGenerator) -> (
+        bytes: [UInt8], traces: [Trace], lines: Int
+    ) {
         let newline: [UInt8] = [0x0A]
         switch kind {
         case .log, .logWithBadLines, .tornLog:
@@ -40,7 +42,11 @@ struct ReadPastErrorsTests {
                     bytes += Array(random.pick(["{\"id\":", "not json", "[1,2]", "{}"]).utf8) + newline
                     lines += 1
                 }
-                let trace = LogFilePropertyTests.trace(id: id + UInt64(index), thread: 0, reasonLength: Int.random(in: 0...8, using: &random))
+                let trace = LogFilePropertyTests.trace(
+                    id: id + UInt64(index),
+                    thread: 0,
+                    reasonLength: Int.random(in: 0...8, using: &random)
+                )
                 traces.append(trace)
                 bytes += TraceLogFormat.encode(trace) + newline
                 lines += 1
@@ -105,7 +111,10 @@ struct ReadPastErrorsTests {
                 errors.append(error)
             }
         }
-        #expect(calls < bound, "seed \(seed): still reading after \(calls) calls for \(lines) lines in \(paths.count) files")
+        #expect(
+            calls < bound,
+            "seed \(seed): still reading after \(calls) calls for \(lines) lines in \(paths.count) files"
+        )
         // In file order; all of each file's traces, or (cut short) the ones before the cut.
         #expect(read.map(\.id) == read.map(\.id).sorted(), "seed \(seed): out of order")
         for (index, file) in expected.enumerated() {
@@ -113,7 +122,10 @@ struct ReadPastErrorsTests {
             if file.cut {
                 #expect(Array(file.traces.prefix(fromFile.count)) == fromFile, "seed \(seed): file \(index), cut")
             } else {
-                #expect(fromFile == file.traces, "seed \(seed): file \(index), \(fromFile.count) of \(file.traces.count) traces")
+                #expect(
+                    fromFile == file.traces,
+                    "seed \(seed): file \(index), \(fromFile.count) of \(file.traces.count) traces"
+                )
             }
         }
         for path in notLogs {
@@ -121,9 +133,15 @@ struct ReadPastErrorsTests {
         }
         for path in empty {
             if paths.count > 1 {
-                #expect(reader.tornTails.contains { $0.file == path && $0.byteCount == 0 }, "seed \(seed): \(path) is empty, and was not reported")
+                #expect(
+                    reader.tornTails.contains { $0.file == path && $0.byteCount == 0 },
+                    "seed \(seed): \(path) is empty, and was not reported"
+                )
             } else {
-                #expect(errors.contains { $0.file == path }, "seed \(seed): \(path) is empty, alone, and was not reported")
+                #expect(
+                    errors.contains { $0.file == path },
+                    "seed \(seed): \(path) is empty, alone, and was not reported"
+                )
             }
         }
     }

@@ -43,12 +43,24 @@ struct RedactedPayloadTests {
         let recorder = Recorder(sink: FanOutTraceSink([memory, log]), payloads: .captured(redacting: Self.redact))
         let form = SignUp(username: "ada", password: secrets[0], email: "ada@example.com")
 
-        let chain = try Chain<SignUp, Int>("sign-up", handlers: [Handler("Take") { _ in .accept(1) }], recorder: recorder)
+        let chain = try Chain<SignUp, Int>(
+            "sign-up",
+            handlers: [Handler("Take") { _ in .accept(1) }],
+            recorder: recorder
+        )
         _ = try chain.send(form)
-        let asyncChain = try AsyncChain<SignUp, Int>("sign-up-async", handlers: [AsyncHandler("Take") { _ in .accept(1) }], recorder: recorder)
+        let asyncChain = try AsyncChain<SignUp, Int>(
+            "sign-up-async",
+            handlers: [AsyncHandler("Take") { _ in .accept(1) }],
+            recorder: recorder
+        )
         _ = try await asyncChain.send(SignUp(username: "bo", password: secrets[1], email: "bo@example.com"))
         ChainTracing.withRecorder(recorder) {
-            _ = traceHop("Take", command: SignUp(username: "cy", password: secrets[2], email: "cy@example.com"), chain: "hops") { 1 }
+            _ = traceHop(
+                "Take",
+                command: SignUp(username: "cy", password: secrets[2], email: "cy@example.com"),
+                chain: "hops"
+            ) { 1 }
             _ = traceHop("Own", command: OwnPayload(secret: secrets[3]), chain: "own") { 1 }
         }
         try log.close()
@@ -68,7 +80,11 @@ struct RedactedPayloadTests {
         let path = TestFiles.directory.appendingPathComponent("no-payloads-\(getpid()).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let log = try TraceLogSink(path: path)
-        let chain = try Chain<SignUp, Int>("sign-up", handlers: [Handler("Take") { _ in .accept(1) }], recorder: Recorder(sink: log))
+        let chain = try Chain<SignUp, Int>(
+            "sign-up",
+            handlers: [Handler("Take") { _ in .accept(1) }],
+            recorder: Recorder(sink: log)
+        )
         _ = try chain.send(SignUp(username: "ada", password: "hunter2", email: "ada@example.com"))
         try log.close()
         let bytes = try String(contentsOfFile: path, encoding: .utf8)

@@ -1,6 +1,6 @@
+import ChainTrace
 import ChainTraceFiles
 import ChainTraceJSON
-import ChainTrace
 import ChainTraceTestSupport
 import ChainTraceTraceLog
 import Foundation
@@ -16,9 +16,15 @@ import Testing
 struct RotatedLogSeriesTests {
     static func trace(_ number: Int) -> Trace {
         Trace(
-            id: UInt64(number), commandKind: "K", commandID: "c\(number)", entry: "A", chain: "c",
+            id: UInt64(number),
+            commandKind: "K",
+            commandID: "c\(number)",
+            entry: "A",
+            chain: "c",
             hops: [Hop(handler: "A", position: 0, decision: .accepted, inclusiveDuration: 3, selfDuration: 3)],
-            outcome: .accepted(by: "A"), duration: 3)
+            outcome: .accepted(by: "A"),
+            duration: 3
+        )
     }
 
     /// A sink's options as a test picks them: either format, in the background or not, rotating at `rotation`.
@@ -60,7 +66,10 @@ struct RotatedLogSeriesTests {
             let log = try TraceLogReader(path: directory.appendingPathComponent("\(stem)-0*").path).readAll()
             #expect(log.traces.map { Int($0.id) } == expected, "seed \(seed), run \(run) (appending: \(appending))")
             #expect(log.tornTail == nil, "seed \(seed), run \(run)")
-            #expect(FileManager.default.contents(atPath: lookalike).map(Array.init) == archive, "seed \(seed), run \(run)")
+            #expect(
+                FileManager.default.contents(atPath: lookalike).map(Array.init) == archive,
+                "seed \(seed), run \(run)"
+            )
         }
     }
 

@@ -1,9 +1,9 @@
+import ChainTrace
 import ChainTraceFiles
 import ChainTraceJSON
-import ChainTrace
-import Foundation
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
+import Foundation
 import Testing
 
 /// A trace log cut at any byte — as a writer that died leaves it: cut inside its last line, every complete trace
@@ -13,9 +13,26 @@ import Testing
 struct TornTailPropertyTests {
     static func traces(_ random: inout SeededGenerator) -> [Trace] {
         (0..<Int.random(in: 1...8, using: &random)).map { index in
-            Trace(id: UInt64(index), commandKind: "K", commandID: "c\(index)", payload: ["n": .integer(Int64(index))], entry: "A",
-                  chain: "c", hops: [Hop(handler: "A", position: 0, decision: .accepted, reason: random.hostileName(), inclusiveDuration: 2, selfDuration: 2)],
-                  outcome: .accepted(by: "A"), duration: 2)
+            Trace(
+                id: UInt64(index),
+                commandKind: "K",
+                commandID: "c\(index)",
+                payload: ["n": .integer(Int64(index))],
+                entry: "A",
+                chain: "c",
+                hops: [
+                    Hop(
+                        handler: "A",
+                        position: 0,
+                        decision: .accepted,
+                        reason: random.hostileName(),
+                        inclusiveDuration: 2,
+                        selfDuration: 2
+                    )
+                ],
+                outcome: .accepted(by: "A"),
+                duration: 2
+            )
         }
     }
 
@@ -46,7 +63,10 @@ struct TornTailPropertyTests {
             #expect(log.traces == Array(traces.prefix(complete + 1)), "seed \(seed): cut at \(cut)")
             #expect(log.tornTail == nil, "seed \(seed)")
         } else {
-            #expect(log.traces == Array(traces.prefix(complete)), "seed \(seed): cut at \(cut), \(log.traces.count) read, \(complete) whole")
+            #expect(
+                log.traces == Array(traces.prefix(complete)),
+                "seed \(seed): cut at \(cut), \(log.traces.count) read, \(complete) whole"
+            )
             #expect(log.tornTail?.line == complete + 2, "seed \(seed): \(String(describing: log.tornTail))")
             #expect(log.tornTail?.byteCount == leftover, "seed \(seed)")
         }
@@ -71,7 +91,9 @@ struct TornTailPropertyTests {
         other += (0..<Int.random(in: 0...20, using: &random)).map { _ in random.pick(Array("abc{}[]\",:0 ".utf8)) }
         do {
             let read = try TraceLogReader(bytes: other, name: "other.jsonl").readAll()
-            Issue.record("seed \(seed): \(String(decoding: other, as: UTF8.self)) read as \(read.traces.count) traces, torn \(String(describing: read.tornTail))")
+            Issue.record(
+                "seed \(seed): \(String(decoding: other, as: UTF8.self)) read as \(read.traces.count) traces, torn \(String(describing: read.tornTail))"
+            )
         } catch {
             #expect(error.line == 1 && error.expected.hasPrefix("a trace log header"), "seed \(seed): \(error)")
         }
@@ -94,7 +116,9 @@ struct AppendingToCutLogsTests {
         let whole = TraceLogFormat.header + [0x0A] + old.flatMap { TraceLogFormat.encode($0) + [0x0A] }
         // Now and then exactly before a newline: a whole last line that only lacks it.
         let ends = whole.indices.filter { whole[$0] == 0x0A && $0 > TraceLogFormat.header.count }
-        let cut = random.chance(0.2) ? random.pick(ends) : Int.random(in: (TraceLogFormat.header.count + 1)...whole.count, using: &random)
+        let cut =
+            random.chance(0.2)
+            ? random.pick(ends) : Int.random(in: (TraceLogFormat.header.count + 1)...whole.count, using: &random)
         let path = Self.path()
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data(whole[..<cut]).write(to: URL(fileURLWithPath: path))
@@ -102,8 +126,17 @@ struct AppendingToCutLogsTests {
 
         let sink = try TraceLogSink(path: path, appending: true)
         let new = TornTailPropertyTests.traces(&random).map { trace in
-            Trace(id: trace.id + 100, commandKind: "New", commandID: trace.commandID, payload: trace.payload, entry: trace.entry,
-                  chain: trace.chain, hops: trace.hops, outcome: trace.outcome, duration: trace.duration)
+            Trace(
+                id: trace.id + 100,
+                commandKind: "New",
+                commandID: trace.commandID,
+                payload: trace.payload,
+                entry: trace.entry,
+                chain: trace.chain,
+                hops: trace.hops,
+                outcome: trace.outcome,
+                duration: trace.duration
+            )
         }
         for trace in new { sink.record(trace) }
         try sink.close()
@@ -111,8 +144,14 @@ struct AppendingToCutLogsTests {
         let after = try TraceLogReader(path: path).readAll()
         #expect(after.tornTail == nil, "seed \(seed)")
         // A whole last line without its newline reads as a trace before, and is kept (completed) after.
-        #expect(after.traces == before.traces + new, "seed \(seed): \(after.traces.count) traces after, \(before.traces.count) + \(new.count) expected")
-        #expect(sink.repairedTail?.byteCount == before.tornTail?.byteCount, "seed \(seed): \(String(describing: sink.repairedTail)) vs \(String(describing: before.tornTail))")
+        #expect(
+            after.traces == before.traces + new,
+            "seed \(seed): \(after.traces.count) traces after, \(before.traces.count) + \(new.count) expected"
+        )
+        #expect(
+            sink.repairedTail?.byteCount == before.tornTail?.byteCount,
+            "seed \(seed): \(String(describing: sink.repairedTail)) vs \(String(describing: before.tornTail))"
+        )
         #expect(sink.repairedTail?.line == before.tornTail?.line, "seed \(seed)")
     }
 
@@ -130,13 +169,18 @@ struct AppendingToCutLogsTests {
         let sink = try TraceLogSink(path: path, appending: true)
         for trace in new { sink.record(trace) }
         try sink.close()
-        #expect(sink.repairedTail?.line == 1 && sink.repairedTail?.byteCount == cut, "seed \(seed): \(String(describing: sink.repairedTail))")
+        #expect(
+            sink.repairedTail?.line == 1 && sink.repairedTail?.byteCount == cut,
+            "seed \(seed): \(String(describing: sink.repairedTail))"
+        )
         let after = try TraceLogReader(path: path).readAll()
         #expect(after.traces.map(\.commandID) == new.map(\.commandID), "seed \(seed)")
         #expect(after.tornTail == nil, "seed \(seed)")
     }
 
-    @Test(arguments: ["not a log\n", #"{"format":"something-else","version":1}"# + "\n", #"{"chain":"c"}"# + "\n", "\u{0}\u{1}binary"])
+    @Test(arguments: [
+        "not a log\n", #"{"format":"something-else","version":1}"# + "\n", #"{"chain":"c"}"# + "\n", "\u{0}\u{1}binary",
+    ])
     func aFileThatIsNotATraceLogIsRefusedAndLeftAsItWas(content: String) throws {
         let path = Self.path()
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -1,8 +1,8 @@
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// The log line of a generated trace — hostile names, reasons, registries, payloads of every JSON kind, extreme
@@ -17,10 +17,13 @@ struct TraceEncodingPropertyTests {
         case 2: return .integer(Int64.random(in: .min ... .max, using: &random))
         case 3: return .double(Double(Int.random(in: -1_000_000...1_000_000, using: &random)) / 64)
         case 4: return .string(random.hostileName())
-        case 5: return .array((0..<Int.random(in: 0...3, using: &random)).map { _ in payload(&random, depth: depth + 1) })
+        case 5:
+            return .array((0..<Int.random(in: 0...3, using: &random)).map { _ in payload(&random, depth: depth + 1) })
         default:
             var members: [String: JSONValue] = [:]
-            for _ in 0..<Int.random(in: 0...3, using: &random) { members[random.hostileName(maximumLength: 4)] = payload(&random, depth: depth + 1) }
+            for _ in 0..<Int.random(in: 0...3, using: &random) {
+                members[random.hostileName(maximumLength: 4)] = payload(&random, depth: depth + 1)
+            }
             return .object(members)
         }
     }
@@ -30,23 +33,37 @@ struct TraceEncodingPropertyTests {
         var random = SeededGenerator(seed: seed)
         let names = (0..<3).map { _ in random.hostileName(maximumLength: 6) }
         let hops = (0..<Int.random(in: 0...5, using: &random)).map { position in
-            Hop(handler: random.pick(names), position: position, decision: random.pick(Decision.allCases),
-                reason: random.chance(0.4) ? random.hostileName() : nil, registry: random.chance(0.3) ? random.pick(names) : nil,
+            Hop(
+                handler: random.pick(names),
+                position: position,
+                decision: random.pick(Decision.allCases),
+                reason: random.chance(0.4) ? random.hostileName() : nil,
+                registry: random.chance(0.3) ? random.pick(names) : nil,
                 parent: position > 0 && random.chance(0.5) ? Int.random(in: 0..<position, using: &random) : nil,
                 startOffset: UInt64.random(in: 0...UInt64(Int64.max), using: &random),
                 inclusiveDuration: UInt64.random(in: 0...UInt64(Int64.max), using: &random),
-                selfDuration: UInt64.random(in: 0...UInt64(Int64.max), using: &random))
+                selfDuration: UInt64.random(in: 0...UInt64(Int64.max), using: &random)
+            )
         }
-        let outcome: Outcome = switch (Int.random(in: 0..<3, using: &random), hops.last) {
-        case (0, let last?): .accepted(by: last.handler)
-        case (1, let last?): .failed(at: last.handler, error: random.hostileName())
-        default: .fellOffTheEnd
-        }
+        let outcome: Outcome =
+            switch (Int.random(in: 0..<3, using: &random), hops.last) {
+            case (0, let last?): .accepted(by: last.handler)
+            case (1, let last?): .failed(at: last.handler, error: random.hostileName())
+            default: .fellOffTheEnd
+            }
         let trace = Trace(
-            id: random.next() >> 1, commandKind: random.hostileName(), commandID: random.chance(0.6) ? random.hostileName() : nil,
-            payload: random.chance(0.7) ? Self.payload(&random) : nil, entry: random.pick(names), chain: random.hostileName(),
-            chainVersion: Int.random(in: 0...10_000, using: &random), startTime: Int64.random(in: .min ... .max, using: &random),
-            hops: hops, outcome: outcome, duration: UInt64.random(in: 0...UInt64(Int64.max), using: &random))
+            id: random.next() >> 1,
+            commandKind: random.hostileName(),
+            commandID: random.chance(0.6) ? random.hostileName() : nil,
+            payload: random.chance(0.7) ? Self.payload(&random) : nil,
+            entry: random.pick(names),
+            chain: random.hostileName(),
+            chainVersion: Int.random(in: 0...10_000, using: &random),
+            startTime: Int64.random(in: .min ... .max, using: &random),
+            hops: hops,
+            outcome: outcome,
+            duration: UInt64.random(in: 0...UInt64(Int64.max), using: &random)
+        )
 
         let direct = TraceLogFormat.encode(trace)
         var writer = JSONWriter()

@@ -1,8 +1,8 @@
+import ChainTrace
 import ChainTraceFiles
 import ChainTraceJSON
-import ChainTrace
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -13,7 +13,10 @@ import Testing
 struct TraceLogDocumentationTests {
     /// The field paths of the page's table: the first column's code spans.
     static func documentedFields() throws -> Set<String> {
-        let page = try String(contentsOf: BuiltProduct.packageRoot.appendingPathComponent("Docs/TraceLogFormat.md"), encoding: .utf8)
+        let page = try String(
+            contentsOf: BuiltProduct.packageRoot.appendingPathComponent("Docs/TraceLogFormat.md"),
+            encoding: .utf8
+        )
         var fields = Set<String>()
         for line in page.split(separator: "\n") where line.hasPrefix("| `") {
             let cell = line.dropFirst(3).prefix { $0 != "`" }
@@ -42,38 +45,97 @@ struct TraceLogDocumentationTests {
     }
 
     @Test func everyDocumentedFieldIsWrittenAndNoOther() throws {
-        let outer = Hop(handler: "O", position: 0, decision: .passed, startOffset: 0, inclusiveDuration: 3, selfDuration: 1)
+        let outer = Hop(
+            handler: "O",
+            position: 0,
+            decision: .passed,
+            startOffset: 0,
+            inclusiveDuration: 3,
+            selfDuration: 1
+        )
         let hop = Hop(
-            handler: "A", position: 1, decision: .failed, reason: "broke", registry: "R", parent: 0, startOffset: 1, inclusiveDuration: 2,
-            selfDuration: 1)
-        let failed = Trace(id: 1, commandKind: "K", commandID: "c1", payload: ["n": 1], entry: "O", chain: "c", chainVersion: 3, startTime: 5,
-                           hops: [outer, hop], outcome: .failed(at: "A", error: "broke"), duration: 3)
+            handler: "A",
+            position: 1,
+            decision: .failed,
+            reason: "broke",
+            registry: "R",
+            parent: 0,
+            startOffset: 1,
+            inclusiveDuration: 2,
+            selfDuration: 1
+        )
+        let failed = Trace(
+            id: 1,
+            commandKind: "K",
+            commandID: "c1",
+            payload: ["n": 1],
+            entry: "O",
+            chain: "c",
+            chainVersion: 3,
+            startTime: 5,
+            hops: [outer, hop],
+            outcome: .failed(at: "A", error: "broke"),
+            duration: 3
+        )
         let written = Self.writtenFields(TraceLogFormat.value(of: failed))
         let documented = try Self.documentedFields()
         // The header's own members are described above the table, not in it.
         let header = Set(["format", "version"])
-        #expect(written.subtracting(documented).isEmpty, "written but not documented: \(written.subtracting(documented))")
-        #expect(documented.subtracting(written).subtracting(header).isEmpty, "documented but not written: \(documented.subtracting(written))")
+        #expect(
+            written.subtracting(documented).isEmpty,
+            "written but not documented: \(written.subtracting(documented))"
+        )
+        #expect(
+            documented.subtracting(written).subtracting(header).isEmpty,
+            "documented but not written: \(documented.subtracting(written))"
+        )
     }
 
     @Test(arguments: SeededGenerator.seeds(30))
     func optionalFieldsAreLeftOutNotNull(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
-        let trace = Trace(id: 1, commandKind: "K", commandID: random.chance(0.5) ? "c" : nil, payload: random.chance(0.5) ? ["n": 1] : nil,
-                          entry: "A", chain: "c",
-                          hops: [Hop(handler: "A", position: 0, decision: .passed, reason: random.chance(0.5) ? "r" : nil,
-                                     registry: random.chance(0.5) ? "R" : nil, inclusiveDuration: 1, selfDuration: 1)],
-                          outcome: .fellOffTheEnd, duration: 1)
+        let trace = Trace(
+            id: 1,
+            commandKind: "K",
+            commandID: random.chance(0.5) ? "c" : nil,
+            payload: random.chance(0.5) ? ["n": 1] : nil,
+            entry: "A",
+            chain: "c",
+            hops: [
+                Hop(
+                    handler: "A",
+                    position: 0,
+                    decision: .passed,
+                    reason: random.chance(0.5) ? "r" : nil,
+                    registry: random.chance(0.5) ? "R" : nil,
+                    inclusiveDuration: 1,
+                    selfDuration: 1
+                )
+            ],
+            outcome: .fellOffTheEnd,
+            duration: 1
+        )
         let line = String(decoding: TraceLogFormat.encode(trace), as: UTF8.self)
         #expect(!line.contains("null"), "seed \(seed): \(line)")
-        #expect(line.contains(#""id":"c""#) == (trace.commandID != nil) && line.contains(#""payload""#) == (trace.payload != nil), "seed \(seed)")
-        #expect(line.contains(#""reason""#) == (trace.hops[0].reason != nil) && line.contains(#""registry""#) == (trace.hops[0].registry != nil), "seed \(seed)")
+        #expect(
+            line.contains(#""id":"c""#) == (trace.commandID != nil)
+                && line.contains(#""payload""#) == (trace.payload != nil),
+            "seed \(seed)"
+        )
+        #expect(
+            line.contains(#""reason""#) == (trace.hops[0].reason != nil)
+                && line.contains(#""registry""#) == (trace.hops[0].registry != nil),
+            "seed \(seed)"
+        )
     }
 
     /// The page's version 3 example is a log the reader reads and the writer writes byte for byte, and the sizes
     /// it quotes for the first coin are the real ones.
     @Test func theCompactExampleIsWhatTheWriterWritesAndItsSizesAreTrue() throws {
-        let page = try String(contentsOf: BuiltProduct.packageRoot.appendingPathComponent("Docs/TraceLogFormat.md"), encoding: .utf8)
+        let page = try String(
+            contentsOf: BuiltProduct.packageRoot.appendingPathComponent("Docs/TraceLogFormat.md"),
+            encoding: .utf8
+        )
         let start = try #require(page.range(of: "```jsonl\n"))
         let end = try #require(page.range(of: "```", range: start.upperBound..<page.endIndex))
         let example = Array(page[start.upperBound..<end.lowerBound].utf8)
@@ -88,6 +150,9 @@ struct TraceLogDocumentationTests {
         encoder.encode(traces[1], into: &written)
         #expect(String(decoding: written, as: UTF8.self) == String(decoding: example, as: UTF8.self))
         let version1 = TraceLogFormat.encode(traces[0]).count + 1
-        #expect(page.contains("in \(firstCoin) bytes instead of \(version1)"), "the first coin: \(firstCoin) bytes, \(version1) in version 1")
+        #expect(
+            page.contains("in \(firstCoin) bytes instead of \(version1)"),
+            "the first coin: \(firstCoin) bytes, \(version1) in version 1"
+        )
     }
 }

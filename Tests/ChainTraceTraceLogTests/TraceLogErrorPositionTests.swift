@@ -1,8 +1,8 @@
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
-import ChainTraceTraceLog
 import ChainTraceTestSupport
+import ChainTraceTraceLog
 import Testing
 
 /// A trace log line that is valid JSON but not a valid trace is an error at the line *and column* of the value at
@@ -13,12 +13,26 @@ struct TraceLogErrorPositionTests {
         let names = ["A", "B", "C"]
         let count = Int.random(in: 1...3, using: &random)
         let hops = (0..<count).map { position in
-            Hop(handler: names[position], position: position, decision: position == count - 1 ? .accepted : .passed,
-                registry: random.chance(0.3) ? "R" : nil, startOffset: UInt64(position), inclusiveDuration: 5, selfDuration: 1)
+            Hop(
+                handler: names[position],
+                position: position,
+                decision: position == count - 1 ? .accepted : .passed,
+                registry: random.chance(0.3) ? "R" : nil,
+                startOffset: UInt64(position),
+                inclusiveDuration: 5,
+                selfDuration: 1
+            )
         }
         return Trace(
-            id: random.next() >> 1, commandKind: "K", commandID: random.chance(0.5) ? "c" : nil, entry: "A", chain: "c",
-            hops: hops, outcome: .accepted(by: names[count - 1]), duration: 9)
+            id: random.next() >> 1,
+            commandKind: "K",
+            commandID: random.chance(0.5) ? "c" : nil,
+            entry: "A",
+            chain: "c",
+            hops: hops,
+            outcome: .accepted(by: names[count - 1]),
+            duration: 9
+        )
     }
 
     /// Every member path of a trace's value that decoding requires or type-checks, with the object holding it.
@@ -59,13 +73,19 @@ struct TraceLogErrorPositionTests {
         do {
             _ = try TraceLogReader(bytes: log, name: "log.jsonl").readAll()
             // A removed optional member (the command's id) reads fine.
-            #expect(removes && path == ["command", "id"], "seed \(seed): \(path) \(removes ? "removed" : "changed") was accepted")
+            #expect(
+                removes && path == ["command", "id"],
+                "seed \(seed): \(path) \(removes ? "removed" : "changed") was accepted"
+            )
         } catch {
             #expect(error.line == 2, "seed \(seed): \(error)")
             #expect(error.column >= 1 && error.column <= line.count, "seed \(seed): \(error)")
             let at = line[max(0, min(line.count - 1, error.column - 1))]
             // The wrong value itself, or the object the member is missing from.
-            #expect(at == (removes ? UInt8(ascii: "{") : UInt8(ascii: "t")), "seed \(seed): \(path): column \(error.column) is at \(Unicode.Scalar(at))")
+            #expect(
+                at == (removes ? UInt8(ascii: "{") : UInt8(ascii: "t")),
+                "seed \(seed): \(path): column \(error.column) is at \(Unicode.Scalar(at))"
+            )
             #expect(error.description.contains("log.jsonl:2:\(error.column):"), "seed \(seed): \(error.description)")
         }
     }

@@ -1,5 +1,5 @@
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
 import ChainTraceTestSupport
 import ChainTraceTraceLog
 import Foundation
@@ -59,7 +59,11 @@ struct TraceLogStorageReuseTests {
         let everything = InMemoryTraceSink()
         let payloads = random.chance(0.5)
         let handlers = Self.handlers(&random)
-        let logged = try Chain("own", handlers: handlers, recorder: Recorder(sink: log, payloads: payloads ? .captured : .none))
+        let logged = try Chain(
+            "own",
+            handlers: handlers,
+            recorder: Recorder(sink: log, payloads: payloads ? .captured : .none)
+        )
         let kept = try Chain(
             "own",
             handlers: handlers,

@@ -1,5 +1,5 @@
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceFiles
 import ChainTraceJSON
 import ChainTraceTestSupport
 import ChainTraceTesting
@@ -64,22 +64,51 @@ struct TraceLogTests {
 
     @Test func theSameTraceAlwaysEncodesToTheSameBytesWithSortedKeys() throws {
         let trace = Trace(
-            id: 7, commandKind: "Order", commandID: "o-7", payload: ["b": 1, "a": [true]], entry: "Audit",
-            chain: "orders", chainVersion: 2, startTime: 1_763_800_000_000_000_000,
-            hops: [Hop(handler: "Audit", position: 0, decision: .accepted, startOffset: 0, inclusiveDuration: 40, selfDuration: 40)],
-            outcome: .accepted(by: "Audit"), duration: 40
+            id: 7,
+            commandKind: "Order",
+            commandID: "o-7",
+            payload: ["b": 1, "a": [true]],
+            entry: "Audit",
+            chain: "orders",
+            chainVersion: 2,
+            startTime: 1_763_800_000_000_000_000,
+            hops: [
+                Hop(
+                    handler: "Audit",
+                    position: 0,
+                    decision: .accepted,
+                    startOffset: 0,
+                    inclusiveDuration: 40,
+                    selfDuration: 40
+                )
+            ],
+            outcome: .accepted(by: "Audit"),
+            duration: 40
         )
         let line = String(decoding: TraceLogFormat.encode(trace), as: UTF8.self)
-        #expect(line == #"{"chain":"orders","chainVersion":2,"command":{"id":"o-7","kind":"Order","payload":{"a":[true],"b":1}},"durationNs":40,"entry":"Audit","hops":[{"decision":"accepted","handler":"Audit","inclusiveNs":40,"position":0,"selfNs":40,"startOffsetNs":0}],"id":7,"outcome":{"handler":"Audit","kind":"accepted"},"startTimeNs":1763800000000000000}"#)
+        #expect(
+            line
+                == #"{"chain":"orders","chainVersion":2,"command":{"id":"o-7","kind":"Order","payload":{"a":[true],"b":1}},"durationNs":40,"entry":"Audit","hops":[{"decision":"accepted","handler":"Audit","inclusiveNs":40,"position":0,"selfNs":40,"startOffsetNs":0}],"id":7,"outcome":{"handler":"Audit","kind":"accepted"},"startTimeNs":1763800000000000000}"#
+        )
         #expect(TraceLogFormat.encode(trace) == TraceLogFormat.encode(trace))
     }
 
     @Test func directEncodingMatchesWritingTheValueForEveryKindOfTrace() throws {
         let memory = InMemoryTraceSink()
         try recordedTraces(into: memory)
-        let traces = memory.traces + [
-            Trace(id: UInt64.max, commandKind: "K", entry: "A", chain: "c", startTime: -5, hops: [], outcome: .fellOffTheEnd, duration: 0)
-        ]
+        let traces =
+            memory.traces + [
+                Trace(
+                    id: UInt64.max,
+                    commandKind: "K",
+                    entry: "A",
+                    chain: "c",
+                    startTime: -5,
+                    hops: [],
+                    outcome: .fellOffTheEnd,
+                    duration: 0
+                )
+            ]
         for trace in traces {
             var writer = JSONWriter()
             writer.write(TraceLogFormat.value(of: trace))
@@ -116,16 +145,31 @@ struct TraceLogTests {
     }
 
     @Test(arguments: [
-        (#""hops":[{"decision":"passed","handler":"A","inclusiveNs":1,"position":0,"selfNs":1,"startOffsetNs":0}]"#, #""hops":{}"#, "hops to be an array", "an object"),
+        (
+            #""hops":[{"decision":"passed","handler":"A","inclusiveNs":1,"position":0,"selfNs":1,"startOffsetNs":0}]"#,
+            #""hops":{}"#, "hops to be an array", "an object"
+        ),
         (#""id":1,"#, #""id":"1","#, "id to be an integer", "the string \"1\""),
         (#""position":0"#, #""position":3"#, "hops[0].position to be 0, its index in hops", "the number 3"),
-        (#""decision":"passed""#, #""decision":"skipped""#, "hops[0].decision to be one of accepted, passed, continued, failed", "the string \"skipped\""),
+        (
+            #""decision":"passed""#, #""decision":"skipped""#,
+            "hops[0].decision to be one of accepted, passed, continued, failed", "the string \"skipped\""
+        ),
         (#""durationNs":1"#, #""durationNs":-1"#, "durationNs to be an integer ≥ 0", "the number -1"),
         (#""entry":"A","#, "", "entry (a string)", "no such field"),
-        (#""kind":"fellOffTheEnd""#, #""kind":"vanished""#, "outcome.kind to be accepted, fellOffTheEnd or failed", "\"vanished\""),
+        (
+            #""kind":"fellOffTheEnd""#, #""kind":"vanished""#, "outcome.kind to be accepted, fellOffTheEnd or failed",
+            "\"vanished\""
+        ),
     ])
-    func wrongFieldsNameTheFieldTheLineAndWhatWasFound(original: String, replacement: String, expected: String, found: String) {
-        let good = #"{"chain":"c","chainVersion":0,"command":{"kind":"K"},"durationNs":1,"entry":"A","hops":[{"decision":"passed","handler":"A","inclusiveNs":1,"position":0,"selfNs":1,"startOffsetNs":0}],"id":1,"outcome":{"kind":"fellOffTheEnd"},"startTimeNs":0}"#
+    func wrongFieldsNameTheFieldTheLineAndWhatWasFound(
+        original: String,
+        replacement: String,
+        expected: String,
+        found: String
+    ) {
+        let good =
+            #"{"chain":"c","chainVersion":0,"command":{"kind":"K"},"durationNs":1,"entry":"A","hops":[{"decision":"passed","handler":"A","inclusiveNs":1,"position":0,"selfNs":1,"startOffsetNs":0}],"id":1,"outcome":{"kind":"fellOffTheEnd"},"startTimeNs":0}"#
         let bad = good.replacingOccurrences(of: original, with: replacement)
         let text = "{\"format\":\"chaintrace-trace-log\",\"version\":1}\n\(good)\n\(bad)\n"
         let error = #expect(throws: FormatError.self) {
@@ -146,7 +190,10 @@ struct TraceLogTests {
         let version = #expect(throws: FormatError.self) {
             try TraceLogReader(bytes: Array(newer.utf8), name: "b.jsonl").readAll()
         }
-        #expect(version?.description == "b.jsonl:1:1: expected trace log version 1, 2 or 3 (the versions this ChainTrace reads), found version 4")
+        #expect(
+            version?.description
+                == "b.jsonl:1:1: expected trace log version 1, 2 or 3 (the versions this ChainTrace reads), found version 4"
+        )
         let empty = #expect(throws: FormatError.self) { try TraceLogReader(bytes: [], name: "c.jsonl").readAll() }
         #expect(empty?.found == "an empty file")
     }
@@ -170,12 +217,16 @@ struct TraceLogTests {
         #expect(try TraceLogReader.readAll(path: path).traces.count == 8)
         // Each run starts a new segment with a header of its format: a version 1 run appended after a compact
         // segment (whatever the file's first header) was read as compact lines without one.
-        let headers = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { $0.contains(#""format""#) }
+        let headers = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter {
+            $0.contains(#""format""#)
+        }
         #expect(headers.count == 2)
     }
 
     /// Runs appending in alternating formats — whatever the file's first header, each reads in its own.
-    @Test(arguments: [[TraceLogSink.Format.jsonLines, .compact, .jsonLines], [.compact, .jsonLines, .compact, .jsonLines]])
+    @Test(arguments: [
+        [TraceLogSink.Format.jsonLines, .compact, .jsonLines], [.compact, .jsonLines, .compact, .jsonLines],
+    ])
     func appendingGoesOnInTheOtherFormat(formats: [TraceLogSink.Format]) throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -196,7 +247,10 @@ struct TraceLogTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let log = try TraceLogSink(path: path)
         let chain = try Chain<Int, Int>(
-            "many", handlers: (0..<20).map { index in Handler("H\(index)") { _ in .pass } }, recorder: Recorder(sink: log, payloads: .captured))
+            "many",
+            handlers: (0..<20).map { index in Handler("H\(index)") { _ in .pass } },
+            recorder: Recorder(sink: log, payloads: .captured)
+        )
         for value in 0..<6_000 { try chain.send(value) }
         try log.close()
         let reader = try TraceLogReader(path: path)

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (Each `// doc:` block is compared line by line with the Markdown that shows it: kept as the docs show it.)
 // doc: formats-imports
 import ChainTrace
 import ChainTraceTraceLog

@@ -22,7 +22,9 @@ struct DocumentationSnippetTests {
         }
         var pages: [URL] = []
         for folder in folders where files.fileExists(atPath: folder.path) {
-            pages += try files.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).filter { $0.pathExtension == "md" }
+            pages += try files.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).filter {
+                $0.pathExtension == "md"
+            }
         }
         return [root.appendingPathComponent("README.md")] + pages.sorted { $0.path < $1.path }
     }
@@ -97,10 +99,16 @@ struct DocumentationSnippetTests {
         #expect(libraries.contains("ChainTrace") && libraries.contains("ChainTraceTesting"))
         var excerpts = 0
         for file in try Self.markdownFiles() {
-            for block in Self.swiftBlocks(in: try String(contentsOf: file, encoding: .utf8)) where Self.isManifestExcerpt(block) {
+            for block in Self.swiftBlocks(in: try String(contentsOf: file, encoding: .utf8))
+            where Self.isManifestExcerpt(block) {
                 excerpts += 1
-                for match in block.joined(separator: "\n").matches(of: /\.product\(name: "([A-Za-z]+)", package: "([a-z-]+)"\)/) {
-                    #expect(libraries.contains(String(match.1)), "\(file.lastPathComponent): no library product \(match.1)")
+                for match in block.joined(separator: "\n").matches(
+                    of: /\.product\(name: "([A-Za-z]+)", package: "([a-z-]+)"\)/
+                ) {
+                    #expect(
+                        libraries.contains(String(match.1)),
+                        "\(file.lastPathComponent): no library product \(match.1)"
+                    )
                     #expect(match.2 == "chaintrace", "\(file.lastPathComponent): package identity \(match.2)")
                 }
             }

@@ -1,7 +1,7 @@
 import ChainTrace
-import ChainTraceTraceLog
 import ChainTraceTestSupport
 import ChainTraceTesting
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -12,11 +12,15 @@ struct LateRespondersSampleTests {
 
     func run(in directory: URL) throws -> (lines: [String], traces: [String: Trace], log: String) {
         let log = directory.appendingPathComponent("traces.jsonl").path
-        let output = try sample.run([Self.stream, "--trace-out", log, "--diagram", directory.appendingPathComponent("profile.svg").path])
+        let output = try sample.run([
+            Self.stream, "--trace-out", log, "--diagram", directory.appendingPathComponent("profile.svg").path,
+        ])
         #expect(output.status == 0, "stderr: \(output.standardError)")
         let traces = try TraceLogReader.readAll(path: log).traces
-        return (output.standardOutput.split(separator: "\n").map(String.init),
-                Dictionary(uniqueKeysWithValues: traces.map { ($0.commandID ?? "?", $0) }), log)
+        return (
+            output.standardOutput.split(separator: "\n").map(String.init),
+            Dictionary(uniqueKeysWithValues: traces.map { ($0.commandID ?? "?", $0) }), log
+        )
     }
 
     func temporaryDirectory() throws -> URL {
@@ -42,7 +46,11 @@ struct LateRespondersSampleTests {
         let alone = try #require(traces["a09"])
         expectUnhandled(alone)
         expectNotVisited(alone, "DetailScreen")
-        #expect(lines.contains("ShareSheet appears (weight 100): Screens asks ShareSheet (100) → DetailScreen (10) → HomeScreen (0)"))
+        #expect(
+            lines.contains(
+                "ShareSheet appears (weight 100): Screens asks ShareSheet (100) → DetailScreen (10) → HomeScreen (0)"
+            )
+        )
         #expect(alone.chainVersion > afterSheet.chainVersion)
     }
 

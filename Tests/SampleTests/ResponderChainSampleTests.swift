@@ -1,7 +1,7 @@
 import ChainTrace
-import ChainTraceTraceLog
 import ChainTraceTestSupport
 import ChainTraceTesting
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -17,7 +17,9 @@ struct ResponderChainSampleTests {
         #expect(output.status == 0, "stderr: \(output.standardError)")
         var traces: [String: [String: Trace]] = [:]
         for app in ["app-a", "app-b", "app-c"] {
-            let log = try TraceLogReader.readAll(path: directory.appendingPathComponent("responder-chain-\(app).traces.jsonl").path)
+            let log = try TraceLogReader.readAll(
+                path: directory.appendingPathComponent("responder-chain-\(app).traces.jsonl").path
+            )
             traces[app] = Dictionary(uniqueKeysWithValues: log.traces.map { ($0.commandID ?? "?", $0) })
         }
         return (output.standardOutput.split(separator: "\n").map(String.init), traces, directory)
@@ -26,7 +28,9 @@ struct ResponderChainSampleTests {
     @Test func eachConfigurationLoadsItsOwnModules() throws {
         let (_, traces, directory) = try run()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let a = try #require(traces["app-a"]), b = try #require(traces["app-b"]), c = try #require(traces["app-c"])
+        let a = try #require(traces["app-a"])
+        let b = try #require(traces["app-b"])
+        let c = try #require(traces["app-c"])
         // A favourite reaches the favourites module only in app B; in A and C nobody takes it.
         expectHandled(try #require(b["r03"]), by: "Favorites")
         expectUnhandled(try #require(a["r03"]))
@@ -56,7 +60,8 @@ struct ResponderChainSampleTests {
         let (lines, traces, directory) = try run()
         defer { try? FileManager.default.removeItem(at: directory) }
         for app in ["app-a", "app-b", "app-c"] {
-            let before = try #require(traces[app]?["r07"]), after = try #require(traces[app]?["r08"])
+            let before = try #require(traces[app]?["r07"])
+            let after = try #require(traces[app]?["r08"])
             expectUnhandled(before)
             expectNotVisited(before, "Themes")
             expectHandled(after, by: "Themes")
@@ -68,10 +73,21 @@ struct ResponderChainSampleTests {
     @Test func theDryRunNamesWhoWouldTakeACommandAndEachAppWritesADiagram() throws {
         let (lines, _, directory) = try run()
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(lines.contains("app-c: who would take \"help\" from Cell? SupportChat (asks Cell → List → Navigation → Window → SupportChat)"))
-        #expect(lines.contains("app-a: who would take \"help\" from Cell? nobody (asks Cell → List → Navigation → Analytics → Window → AppDelegate)"))
+        #expect(
+            lines.contains(
+                "app-c: who would take \"help\" from Cell? SupportChat (asks Cell → List → Navigation → Window → SupportChat)"
+            )
+        )
+        #expect(
+            lines.contains(
+                "app-a: who would take \"help\" from Cell? nobody (asks Cell → List → Navigation → Analytics → Window → AppDelegate)"
+            )
+        )
         for app in ["app-a", "app-b", "app-c"] {
-            let svg = try String(contentsOf: directory.appendingPathComponent("responder-chain-\(app).svg"), encoding: .utf8)
+            let svg = try String(
+                contentsOf: directory.appendingPathComponent("responder-chain-\(app).svg"),
+                encoding: .utf8
+            )
             #expect(svg.contains("Profile of app"))
             #expect(svg.contains("not in the definition"))  // Themes, plugged in at run time
         }

@@ -1,8 +1,8 @@
 import ChainTrace
 import ChainTraceAnalysis
-import ChainTraceTraceLog
 import ChainTraceTestSupport
 import ChainTraceTesting
+import ChainTraceTraceLog
 import Foundation
 import Testing
 
@@ -54,7 +54,11 @@ struct SignUpFlowSampleTests {
         let dara = try #require(traces["s05"])
         expectFailed(dara, at: "UploadPhoto", error: "upload of dara.jpg.corrupt failed: timed out after 12 ms")
         expectPath(dara, Array(Self.stages.prefix(3)))
-        #expect(lines.contains("  s05 failed at UploadPhoto: upload of dara.jpg.corrupt failed: timed out after 12 ms (SignUpError)"))
+        #expect(
+            lines.contains(
+                "  s05 failed at UploadPhoto: upload of dara.jpg.corrupt failed: timed out after 12 ms (SignUpError)"
+            )
+        )
     }
 
     @Test func concurrentSignUpsOverlapInTimeYetStaySeparate() throws {
@@ -79,7 +83,9 @@ struct SignUpFlowSampleTests {
         let (lines, traces, diagram) = try run()
         // The sample's rule applied to its own log: the upload (12 ms of a ~19 ms flow) is always flagged; what
         // else a loaded machine's timings flag is the rule's business, so it is computed, not fixed.
-        let flagged = SlowHandlerRule(clauses: [.share(over: 0.4)]).flags(in: ChainProfile(Array(traces.values))).map(\.handler)
+        let flagged = SlowHandlerRule(clauses: [.share(over: 0.4)]).flags(in: ChainProfile(Array(traces.values))).map(
+            \.handler
+        )
         #expect(flagged.contains("UploadPhoto"))
         #expect(lines.contains { $0.hasSuffix("(slow: \(flagged.joined(separator: ", ")))") })
         for handler in Set(traces.values.flatMap(\.path)) {

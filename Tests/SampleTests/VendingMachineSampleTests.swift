@@ -21,8 +21,15 @@ struct VendingMachineSampleTests {
         let output = try sample.run(["--trace-out", log.path, "--diagram", diagram.path])
         #expect(output.status == 0, "stderr: \(output.standardError)")
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.first == "c01: CoinCounter(continued) → PennyValidator(passed) → NickelValidator(passed) → DimeValidator(passed) → QuarterValidator(accepted) ⇒ accepted by QuarterValidator")
-        #expect(lines.contains("c05: CoinCounter(continued) → PennyValidator(passed) → NickelValidator(passed) → DimeValidator(passed) → QuarterValidator(passed) ⇒ fell off the end"))
+        #expect(
+            lines.first
+                == "c01: CoinCounter(continued) → PennyValidator(passed) → NickelValidator(passed) → DimeValidator(passed) → QuarterValidator(accepted) ⇒ accepted by QuarterValidator"
+        )
+        #expect(
+            lines.contains(
+                "c05: CoinCounter(continued) → PennyValidator(passed) → NickelValidator(passed) → DimeValidator(passed) → QuarterValidator(passed) ⇒ fell off the end"
+            )
+        )
         #expect(lines.contains("accepted 102 cents from 10 coins; trace log: \(log.path)"))
         // The profile diagram flags what the standard rule flags in the recorded traces: always the deliberately
         // slow validator (2 ms a coin), and on a loaded machine perhaps a handler a preemption made slow too —
@@ -65,19 +72,32 @@ struct VendingMachineSampleTests {
         let coins = temporaryFile("coins.jsonl")
         defer { try? FileManager.default.removeItem(at: coins) }
         try text.write(to: coins, atomically: true, encoding: .utf8)
-        return (coins.path, try sample.run([coins.path, "--trace-out", temporaryFile("unused.jsonl").path, "--diagram", temporaryFile("unused.svg").path]))
+        return (
+            coins.path,
+            try sample.run([
+                coins.path, "--trace-out", temporaryFile("unused.jsonl").path, "--diagram",
+                temporaryFile("unused.svg").path,
+            ])
+        )
     }
 
     @Test func aCoinWithAWronglyTypedFieldIsReportedWithFileLineAndWhatWasFound() throws {
         let (path, output) = try run(
-            onCoins: "{\"id\":\"a\",\"diameter\":19.05,\"weight\":2.5}\n\n{\"id\":\"b\",\"diameter\":\"big\",\"weight\":2.5}\n")
+            onCoins:
+                "{\"id\":\"a\",\"diameter\":19.05,\"weight\":2.5}\n\n{\"id\":\"b\",\"diameter\":\"big\",\"weight\":2.5}\n"
+        )
         #expect(output.status == 2)
-        #expect(output.standardError == "VendingMachine: \(path):3: expected \"diameter\" to be a number, found the string \"big\"\n")
+        #expect(
+            output.standardError
+                == "VendingMachine: \(path):3: expected \"diameter\" to be a number, found the string \"big\"\n"
+        )
     }
 
     @Test func aMalformedCoinStreamIsReportedWithFileLineAndColumn() throws {
         let (path, output) = try run(
-            onCoins: "{\"id\":\"a\",\"diameter\":19.05,\"weight\":2.5}\n{\"id\":\"b\",\"diameter\":19.05 \"weight\":2.5}\n")
+            onCoins:
+                "{\"id\":\"a\",\"diameter\":19.05,\"weight\":2.5}\n{\"id\":\"b\",\"diameter\":19.05 \"weight\":2.5}\n"
+        )
         #expect(output.status == 2)
         #expect(output.standardError == "VendingMachine: \(path):2:28: expected ',' or '}', found '\"'\n")
     }

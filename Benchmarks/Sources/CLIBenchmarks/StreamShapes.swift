@@ -63,7 +63,9 @@ enum StreamShape: String, CaseIterable {
             for extra in extras.shuffled(using: &random).prefix(2 + random.below(4)) { members.append(extra) }
             return "{" + members.shuffled(using: &random).joined(separator: ",") + "}"
         case .varied:
-            var members = [#""id":"cmd-\#(index)-\#(random.below(1 << 20))""#, #""kind":"\#(kind)""#, #""weight":\#(weight)"#]
+            var members = [
+                #""id":"cmd-\#(index)-\#(random.below(1 << 20))""#, #""kind":"\#(kind)""#, #""weight":\#(weight)"#,
+            ]
             for key in Self.extraKeys.shuffled(using: &random).prefix(2 + random.below(26)) {
                 members.append(#""\#(key)":\#(value(&random, depth: 0))"#)
             }
@@ -72,10 +74,12 @@ enum StreamShape: String, CaseIterable {
             let items = (0..<(1 + random.below(5))).map { _ in
                 #"{"sku":"SKU-\#(random.below(100_000))","quantity":\#(1 + random.below(9)),"price":{"amount":\#(random.below(100_000)),"currency":"EUR","tax":{"rate":0.\#(random.below(30)),"inclusive":\#(random.below(2) == 0)}},"tags":["\#(random.below(50))","gift"]}"#
             }
-            return #"{"kind":"\#(kind)","id":"order-\#(index)","weight":\#(weight),"order":{"customer":{"id":\#(random.below(1 << 30)),"address":{"city":"Zürich","lines":["Bahnhofstrasse \#(random.below(200))",null]}},"items":[\#(items.joined(separator: ","))],"total":\#(Double(random.below(1 << 20)) / 100)e2}}"#
+            return
+                #"{"kind":"\#(kind)","id":"order-\#(index)","weight":\#(weight),"order":{"customer":{"id":\#(random.below(1 << 30)),"address":{"city":"Zürich","lines":["Bahnhofstrasse \#(random.below(200))",null]}},"items":[\#(items.joined(separator: ","))],"total":\#(Double(random.below(1 << 20)) / 100)e2}}"#
         case .escaped:
             let texts = (0..<(2 + random.below(4))).map { _ in Self.texts[random.below(Self.texts.count)] }
-            return #"{"kind":"\#(kind)","id":"msg \"\#(index)\"","weight":\#(weight),"subject":"\#(texts[0])","body":"\#(texts.joined(separator: "\\n"))","from":"Ünïcödé Ñame <a@b.c>"}"#
+            return
+                #"{"kind":"\#(kind)","id":"msg \"\#(index)\"","weight":\#(weight),"subject":"\#(texts[0])","body":"\#(texts.joined(separator: "\\n"))","from":"Ünïcödé Ñame <a@b.c>"}"#
         }
     }
 
@@ -88,7 +92,9 @@ enum StreamShape: String, CaseIterable {
         case 4: return #""é-\#(random.below(999)) \"q\" \\ ok""#
         case 5: return #""\u00e9t\u00e9 \ud83d\ude00 \#(random.below(99))""#
         case 6: return "-\(random.below(1000)).\(random.below(1000))E+\(random.below(5))"
-        case 7: return "[" + (0..<random.below(5)).map { _ in value(&random, depth: depth + 1) }.joined(separator: ",") + "]"
+        case 7:
+            return "[" + (0..<random.below(5)).map { _ in value(&random, depth: depth + 1) }.joined(separator: ",")
+                + "]"
         default:
             let keys = ["a", "b", "c", "d"].prefix(1 + random.below(4))
             return "{" + keys.map { #""\#($0)":\#(value(&random, depth: depth + 1))"# }.joined(separator: ",") + "}"
@@ -131,7 +137,12 @@ struct SplitMix: RandomNumberGenerator {
 
 /// Any JSON value, for JSONDecoder to read lines of any shape into (what a user without ChainTrace would write).
 enum AnyJSON: Decodable {
-    case null, bool(Bool), number(Double), string(String), array([AnyJSON]), object([String: AnyJSON])
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([AnyJSON])
+    case object([String: AnyJSON])
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()

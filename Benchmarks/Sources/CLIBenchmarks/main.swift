@@ -14,13 +14,13 @@
 
 import ChainTrace
 import ChainTraceAnalysis
-@_spi(Benchmarks) import ChainTraceReplay
 import ChainTraceDefinitions
+@_spi(Benchmarks) import ChainTraceReplay
 import ChainTraceTraceLog
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 func envInt(_ name: String, _ fallback: Int) -> Int {
@@ -78,7 +78,8 @@ func writeDefinition(in directory: URL) throws -> String {
             """
             {"name": "Validator\(index)", "accepts": {"all": [{"kind": ["Coin", "Token"]}, \
             {"field": "weight", "min": \(Double(index)), "max": \(Double(index) + 0.999)}]}\(next)}
-            """)
+            """
+        )
     }
     let text = "{\"chain\": \"bench\", \"handlers\": [\n" + handlers.joined(separator: ",\n") + "\n]}\n"
     let path = directory.appendingPathComponent("bench.chain.json").path
@@ -94,7 +95,9 @@ func writeCommands(_ count: Int) throws -> String {
 
 /// Replays the stream at `streamPath` through `definition`'s chain into a trace log at `logPath` in `format`, the
 /// writer waiting rather than dropping: the logs the stats rows read.
-func writeTraceLog(of streamPath: String, definition: ChainDefinition, to logPath: String, format: TraceLogSink.Format) throws {
+func writeTraceLog(of streamPath: String, definition: ChainDefinition, to logPath: String, format: TraceLogSink.Format)
+    throws
+{
     let session = try ReplaySession(definition: definition)
     var options = TraceLogSink.Options()
     options.format = format
@@ -115,9 +118,22 @@ struct DecodedCommand: Decodable {
 
 /// What JSONDecoder reads of a trace line: everything `stats` uses.
 struct DecodedTrace: Decodable {
-    struct Command: Decodable { var kind: String; var id: String? }
-    struct Hop: Decodable { var handler: String; var decision: String; var position: Int; var selfNs: Int; var inclusiveNs: Int; var startOffsetNs: Int }
-    struct Outcome: Decodable { var kind: String; var handler: String? }
+    struct Command: Decodable {
+        var kind: String
+        var id: String?
+    }
+    struct Hop: Decodable {
+        var handler: String
+        var decision: String
+        var position: Int
+        var selfNs: Int
+        var inclusiveNs: Int
+        var startOffsetNs: Int
+    }
+    struct Outcome: Decodable {
+        var kind: String
+        var handler: String?
+    }
     var id: Int
     var chain: String
     var entry: String
@@ -174,8 +190,18 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--write-shapes
     }
     // The flat stream's trace log in both versions, as the stats rows read them.
     let flat = target.appendingPathComponent("flat.jsonl").path
-    try writeTraceLog(of: flat, definition: chain, to: target.appendingPathComponent("flat.traces.v1.jsonl").path, format: .jsonLines)
-    try writeTraceLog(of: flat, definition: chain, to: target.appendingPathComponent("flat.traces.compact.jsonl").path, format: .compact)
+    try writeTraceLog(
+        of: flat,
+        definition: chain,
+        to: target.appendingPathComponent("flat.traces.v1.jsonl").path,
+        format: .jsonLines
+    )
+    try writeTraceLog(
+        of: flat,
+        definition: chain,
+        to: target.appendingPathComponent("flat.traces.compact.jsonl").path,
+        format: .compact
+    )
     exit(0)
 }
 
@@ -233,7 +259,9 @@ for _ in 0..<repeats {
     }
     precondition(replayed == commandCount)
     replayRates.append(Double(commandCount) / replay)
-    replayDecoderRates.append(Double(commandCount) / (try seconds { _ = try decodeLines(commandsPath, as: DecodedCommand.self) }))
+    replayDecoderRates.append(
+        Double(commandCount) / (try seconds { _ = try decodeLines(commandsPath, as: DecodedCommand.self) })
+    )
     if cliExists { endToEndRates.append(Double(commandCount) / (try endToEndReplay(cliPath))) }
     var profiled = 0
     let stats = try seconds {
@@ -244,7 +272,9 @@ for _ in 0..<repeats {
     }
     precondition(profiled == commandCount)
     statsRates.append(Double(logBytes) / stats / 1e6)
-    statsDecoderRates.append(Double(logBytes) / (try seconds { _ = try decodeLines(logPath, as: DecodedTrace.self) }) / 1e6)
+    statsDecoderRates.append(
+        Double(logBytes) / (try seconds { _ = try decodeLines(logPath, as: DecodedTrace.self) }) / 1e6
+    )
     let compactStats = try seconds {
         let reader = try TraceLogReader(path: compactLogPath, payloads: false)
         var profile = ChainProfile()
@@ -254,18 +284,25 @@ for _ in 0..<repeats {
     precondition(profiled == commandCount)
     compactStatsRates.append(Double(commandCount) / compactStats)
     let profiler = TraceLogProfiler(partBytes: 4 << 20)
-    parallelStatsRates.append(Double(logBytes) / (try seconds {
-        profiled = try profiler.profile(paths: [logPath]).profile.commands
-    }) / 1e6)
+    parallelStatsRates.append(
+        Double(logBytes)
+            / (try seconds {
+                profiled = try profiler.profile(paths: [logPath]).profile.commands
+            }) / 1e6
+    )
     precondition(profiled == commandCount)
-    parallelCompactStatsRates.append(Double(commandCount) / (try seconds {
-        profiled = try profiler.profile(paths: [compactLogPath]).profile.commands
-    }))
+    parallelCompactStatsRates.append(
+        Double(commandCount)
+            / (try seconds {
+                profiled = try profiler.profile(paths: [compactLogPath]).profile.commands
+            })
+    )
     precondition(profiled == commandCount)
     // JSONDecoder cannot decode a trace from a compact line alone (names are earlier lines): it reads each line
     // into a JSON tree, less work than a trace.
     compactStatsDecoderRates.append(
-        Double(commandCount) / (try seconds { _ = try decodeLines(compactLogPath, as: AnyJSON.self) }))
+        Double(commandCount) / (try seconds { _ = try decodeLines(compactLogPath, as: AnyJSON.self) })
+    )
 }
 
 func range(_ values: [Double], _ format: (Double) -> String) -> String {
@@ -273,32 +310,52 @@ func range(_ values: [Double], _ format: (Double) -> String) -> String {
 }
 let thousands = { (value: Double) in "\(Int(value / 1000))k" }
 let megabytes = { (value: Double) in "\(Int(value))" }
-print("chaintrace CLI benchmarks — \(commandCount) commands (\(commandBytes / 1_000_000) MB), trace log \(logBytes / 1_000_000) MB, \(repeats) rounds")
+print(
+    "chaintrace CLI benchmarks — \(commandCount) commands (\(commandBytes / 1_000_000) MB), trace log \(logBytes / 1_000_000) MB, \(repeats) rounds"
+)
 print("")
 print("| task | ChainTrace | JSONDecoder (decode only) | ratio |")
 print("|---|---|---|---|")
 let replayRatio = zip(replayRates, replayDecoderRates).map { $0 / $1 }
 let statsRatio = zip(statsRates, statsDecoderRates).map { $0 / $1 }
-print("| replay: read, run 10-handler rule chain traced, profile (commands/s) | \(range(replayRates, thousands)) | \(range(replayDecoderRates, thousands)) | \(range(replayRatio) { String(format: "%.1f×", $0) }) |")
+print(
+    "| replay: read, run 10-handler rule chain traced, profile (commands/s) | \(range(replayRates, thousands)) | \(range(replayDecoderRates, thousands)) | \(range(replayRatio) { String(format: "%.1f×", $0) }) |"
+)
 if cliExists {
-    print("| replay end to end: `chaintrace replay` process, start and output included (commands/s) | \(range(endToEndRates, thousands)) | \(range(replayDecoderRates, thousands)) | \(range(zip(endToEndRates, replayDecoderRates).map { $0 / $1 }) { String(format: "%.1f×", $0) }) |")
+    print(
+        "| replay end to end: `chaintrace replay` process, start and output included (commands/s) | \(range(endToEndRates, thousands)) | \(range(replayDecoderRates, thousands)) | \(range(zip(endToEndRates, replayDecoderRates).map { $0 / $1 }) { String(format: "%.1f×", $0) }) |"
+    )
 } else {
     print("| replay end to end: skipped, no executable at \(cliPath) | | | |")
 }
-print("| stats: read trace log v1, profile (MB/s) | \(range(statsRates, megabytes)) | \(range(statsDecoderRates, megabytes)) | \(range(statsRatio) { String(format: "%.1f×", $0) }) |")
-print("| stats: read trace log v1, profile (traces/s) | \(range(statsRates.map { $0 * 1e6 / Double(logBytes) * Double(commandCount) }, thousands)) | \(range(statsDecoderRates.map { $0 * 1e6 / Double(logBytes) * Double(commandCount) }, thousands)) | |")
-print("| stats on \(TraceLogProfiler.availableCores) threads (TraceLogProfiler, as `chaintrace stats` reads): trace log v1 (MB/s) | \(range(parallelStatsRates, megabytes)) | \(range(statsDecoderRates, megabytes)) | \(range(zip(parallelStatsRates, statsRates).map { $0 / $1 }) { String(format: "%.2f× one thread", $0) }) |")
-print("| stats on \(TraceLogProfiler.availableCores) threads: compact trace log (traces/s) | \(range(parallelCompactStatsRates, thousands)) | | \(range(zip(parallelCompactStatsRates, compactStatsRates).map { $0 / $1 }) { String(format: "%.2f× one thread", $0) }) |")
-print("| stats: read compact trace log (\(compactLogBytes / 1_000_000) MB), profile (traces/s; JSONDecoder: JSON tree only) | \(range(compactStatsRates, thousands)) | \(range(compactStatsDecoderRates, thousands)) | \(range(zip(compactStatsRates, compactStatsDecoderRates).map { $0 / $1 }) { String(format: "%.1f×", $0) }) |")
+print(
+    "| stats: read trace log v1, profile (MB/s) | \(range(statsRates, megabytes)) | \(range(statsDecoderRates, megabytes)) | \(range(statsRatio) { String(format: "%.1f×", $0) }) |"
+)
+print(
+    "| stats: read trace log v1, profile (traces/s) | \(range(statsRates.map { $0 * 1e6 / Double(logBytes) * Double(commandCount) }, thousands)) | \(range(statsDecoderRates.map { $0 * 1e6 / Double(logBytes) * Double(commandCount) }, thousands)) | |"
+)
+print(
+    "| stats on \(TraceLogProfiler.availableCores) threads (TraceLogProfiler, as `chaintrace stats` reads): trace log v1 (MB/s) | \(range(parallelStatsRates, megabytes)) | \(range(statsDecoderRates, megabytes)) | \(range(zip(parallelStatsRates, statsRates).map { $0 / $1 }) { String(format: "%.2f× one thread", $0) }) |"
+)
+print(
+    "| stats on \(TraceLogProfiler.availableCores) threads: compact trace log (traces/s) | \(range(parallelCompactStatsRates, thousands)) | | \(range(zip(parallelCompactStatsRates, compactStatsRates).map { $0 / $1 }) { String(format: "%.2f× one thread", $0) }) |"
+)
+print(
+    "| stats: read compact trace log (\(compactLogBytes / 1_000_000) MB), profile (traces/s; JSONDecoder: JSON tree only) | \(range(compactStatsRates, thousands)) | \(range(compactStatsDecoderRates, thousands)) | \(range(zip(compactStatsRates, compactStatsDecoderRates).map { $0 / $1 }) { String(format: "%.1f×", $0) }) |"
+)
 
 // MARK: Stream shapes: the replay rate on streams shaped as users' are, each beside JSONDecoder on the same bytes.
 
 let shapeCount = envInt("CHAINTRACE_BENCH_SHAPE_COMMANDS", 100_000)
 if shapeCount > 0 {
     print("")
-    print("Stream shapes — \(shapeCount) commands each, fixed seed; replay = read, run the chain traced, profile (in process)")
+    print(
+        "Stream shapes — \(shapeCount) commands each, fixed seed; replay = read, run the chain traced, profile (in process)"
+    )
     print("")
-    print("| shape | MB | replay (commands/s) | replay, processor time a command (µs, both threads) | replay, reading in line (commands/s) | replay with trace log (commands/s) | JSONDecoder into a JSON tree (commands/s) | replay ÷ JSONDecoder | simdjson full parse, one thread (commands/s) | simdjson first stage only, one thread (commands/s) |")
+    print(
+        "| shape | MB | replay (commands/s) | replay, processor time a command (µs, both threads) | replay, reading in line (commands/s) | replay with trace log (commands/s) | JSONDecoder into a JSON tree (commands/s) | replay ÷ JSONDecoder | simdjson full parse, one thread (commands/s) | simdjson first stage only, one thread (commands/s) |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for shape in StreamShape.allCases {
         let path = directory.appendingPathComponent("\(shape.rawValue).jsonl").path
@@ -337,7 +394,10 @@ if shapeCount > 0 {
         for _ in 0..<repeats {
             rates.append(try replayRate(ReplaySession.Options(), "with the defaults"))
             // Once more for the processor time alone: what both threads spend, whatever the wall clock.
-            processorTimes.append(try processorSeconds { _ = try replayRate(ReplaySession.Options(), "for its processor time") } / Double(shapeCount) * 1e6)
+            processorTimes.append(
+                try processorSeconds { _ = try replayRate(ReplaySession.Options(), "for its processor time") }
+                    / Double(shapeCount) * 1e6
+            )
             // The same replay reading each line as it sends (no second thread), in the same round: what reading
             // ahead buys.
             var inLineOptions = ReplaySession.Options()
@@ -352,7 +412,9 @@ if shapeCount > 0 {
         let ratio = zip(rates, decoderRates).map { $0 / $1 }
         let simdjson = try simdjsonRates(path, lines: shapeCount)
         let simdjsonColumns = simdjson.map { "\(thousands($0.full)) | \(thousands($0.stage))" } ?? "not run | not run"
-        print("| \(shape.rawValue) | \(fileSize(path) / 1_000_000) | \(range(rates, thousands)) | \(range(processorTimes) { String(format: "%.2f", $0) }) | \(range(inLineRates, thousands)) | \(range(tracedRates, thousands)) | \(range(decoderRates, thousands)) | \(range(ratio) { String(format: "%.1f×", $0) }) | \(simdjsonColumns) |")
+        print(
+            "| \(shape.rawValue) | \(fileSize(path) / 1_000_000) | \(range(rates, thousands)) | \(range(processorTimes) { String(format: "%.2f", $0) }) | \(range(inLineRates, thousands)) | \(range(tracedRates, thousands)) | \(range(decoderRates, thousands)) | \(range(ratio) { String(format: "%.1f×", $0) }) | \(simdjsonColumns) |"
+        )
         try? FileManager.default.removeItem(atPath: path)
         try? FileManager.default.removeItem(atPath: tracePath)
     }
@@ -363,7 +425,10 @@ if shapeCount > 0 {
 let targetMegabytes = envInt("CHAINTRACE_BENCH_LOG_MB", 1024)
 if targetMegabytes > 0 {
     let bigPath = directory.appendingPathComponent("big.traces.jsonl").path
-    let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: true)
+    let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(
+        separator: "\n",
+        omittingEmptySubsequences: true
+    )
     let body = lines.dropFirst().joined(separator: "\n") + "\n"
     _ = FileManager.default.createFile(atPath: bigPath, contents: Data((lines[0] + "\n").utf8))
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: bigPath))
@@ -384,8 +449,13 @@ if targetMegabytes > 0 {
         try child.run()
         child.waitUntilExit()
     }
-    let peakKilobytes = Int(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    let peakKilobytes =
+        Int(
+            String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        ) ?? 0
     print("")
-    print("| memory: stats over a \(written / 1_000_000) MB log | peak RSS \(peakKilobytes / 1024) MB | \(Int(Double(written) / 1e6 / elapsed)) MB/s | target ≤ 64 MB |")
+    print(
+        "| memory: stats over a \(written / 1_000_000) MB log | peak RSS \(peakKilobytes / 1024) MB | \(Int(Double(written) / 1e6 / elapsed)) MB/s | target ≤ 64 MB |"
+    )
 }

@@ -1,19 +1,19 @@
 // Measures what tracing costs per hop on a 10-handler chain, beside the alternatives users reach for today
 // (print, swift-log), all in one run so the ratios compare like with like. Release build only.
 
-import ChainTrace
-import ChainTraceTraceLog
-import ChainTraceLogging
-import ChainTraceDistributedTracing
-import InMemoryTracing
-import Dispatch
-import Logging
 import CBenchFloor
+import ChainTrace
+import ChainTraceDistributedTracing
+import ChainTraceLogging
+import ChainTraceTraceLog
+import Dispatch
+import InMemoryTracing
+import Logging
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 let handlerCount = 10
@@ -149,7 +149,9 @@ func wrappedAsync<Result>(
     return try await body()
 }
 
-func linkAsync<Handler: AsyncNumberHandling>(_ handlers: [Handler], _ set: (Handler, Handler) -> Void) -> any AsyncNumberHandling {
+func linkAsync<Handler: AsyncNumberHandling>(_ handlers: [Handler], _ set: (Handler, Handler) -> Void)
+    -> any AsyncNumberHandling
+{
     for (handler, following) in zip(handlers, handlers.dropFirst()) { set(handler, following) }
     return handlers[0]
 }
@@ -235,10 +237,16 @@ struct Order: Codable, Sendable {
 }
 
 let sampleOrder = Order(
-    id: "ord-20261123-000917", customer: "cust-4821",
-    lines: [.init(sku: "SKU-1042", quantity: 2, price: 19.99), .init(sku: "SKU-2210", quantity: 1, price: 4.5),
-            .init(sku: "SKU-0007", quantity: 12, price: 0.35)],
-    total: 48.68, note: "leave at the door", value: 9)
+    id: "ord-20261123-000917",
+    customer: "cust-4821",
+    lines: [
+        .init(sku: "SKU-1042", quantity: 2, price: 19.99), .init(sku: "SKU-2210", quantity: 1, price: 4.5),
+        .init(sku: "SKU-0007", quantity: 12, price: 0.35),
+    ],
+    total: 48.68,
+    note: "leave at the door",
+    value: 9
+)
 
 func makeOrderChain(_ recorder: Recorder) -> Chain<Order, Int> {
     let handlers = (0..<handlerCount).map { index in
@@ -320,12 +328,17 @@ func logSink(_ name: String, _ configure: (inout TraceLogSink.Options) -> Void) 
 }
 let droppingLog = logSink("drop") { _ in }
 let blockingLog = logSink("block") { $0.whenBehind = .block }
-let callerLog = logSink("caller") { $0.writesInBackground = false; $0.format = .jsonLines }
+let callerLog = logSink("caller") {
+    $0.writesInBackground = false
+    $0.format = .jsonLines
+}
 let callerCompactLog = logSink("caller-compact") { $0.writesInBackground = false }
 let treePayloadLog = logSink("tree-payloads") { $0.format = .jsonLines }
 let logSinks = [droppingLog, blockingLog, callerLog, callerCompactLog, treePayloadLog]
 let dropping = makeChain(Recorder(sink: droppingLog))
-variant("trace log, background, drop when behind", share: 0.3, after: { try! droppingLog.flush() }) { send(dropping, $0) }
+variant("trace log, background, drop when behind", share: 0.3, after: { try! droppingLog.flush() }) {
+    send(dropping, $0)
+}
 let blocking = makeChain(Recorder(sink: blockingLog))
 variant("trace log, background, block when behind", share: 0.3) { count in
     send(blocking, count)
@@ -341,15 +354,25 @@ variant("trace log, background, block, + payloads", share: 0.1) { count in
 // the one-field benchmark command and on an order-like command (strings, an array of objects, floats, an
 // optional) — what commands in apps look like.
 let textPayloads = makeChain(Recorder(sink: droppingLog, payloads: .captured))
-variant("trace log, drop, + payloads as text", share: 0.1, after: { try! droppingLog.flush() }) { send(textPayloads, $0) }
+variant("trace log, drop, + payloads as text", share: 0.1, after: { try! droppingLog.flush() }) {
+    send(textPayloads, $0)
+}
 let treePayloads = makeChain(Recorder(sink: treePayloadLog, payloads: .captured))
-variant("trace log v1, drop, + payloads as tree", share: 0.1, after: { try! treePayloadLog.flush() }) { send(treePayloads, $0) }
+variant("trace log v1, drop, + payloads as tree", share: 0.1, after: { try! treePayloadLog.flush() }) {
+    send(treePayloads, $0)
+}
 let textOrders = makeOrderChain(Recorder(sink: droppingLog, payloads: .captured))
-variant("order command, trace log, drop, payloads as text", share: 0.1, after: { try! droppingLog.flush() }) { sendOrders(textOrders, $0) }
+variant("order command, trace log, drop, payloads as text", share: 0.1, after: { try! droppingLog.flush() }) {
+    sendOrders(textOrders, $0)
+}
 let treeOrders = makeOrderChain(Recorder(sink: treePayloadLog, payloads: .captured))
-variant("order command, trace log v1, drop, payloads as tree", share: 0.1, after: { try! treePayloadLog.flush() }) { sendOrders(treeOrders, $0) }
+variant("order command, trace log v1, drop, payloads as tree", share: 0.1, after: { try! treePayloadLog.flush() }) {
+    sendOrders(treeOrders, $0)
+}
 let bareOrders = makeOrderChain(Recorder(sink: droppingLog))
-variant("order command, trace log, drop, no payloads", share: 0.1, after: { try! droppingLog.flush() }) { sendOrders(bareOrders, $0) }
+variant("order command, trace log, drop, no payloads", share: 0.1, after: { try! droppingLog.flush() }) {
+    sendOrders(bareOrders, $0)
+}
 let onCaller = makeChain(Recorder(sink: callerLog))
 variant("trace log v1, written on the caller's thread", share: 0.05) { send(onCaller, $0) }
 let onCallerCompact = makeChain(Recorder(sink: callerCompactLog))
@@ -388,7 +411,9 @@ variant("instrumented chain (traceHop), sampled 1/100", share: 0.3) { count in
 let plainAsync = linkAsync((0..<handlerCount).map(PlainAsyncHandler.init)) { $0.next = $1 }
 variant("async hand-written chain, no ChainTrace", share: 0.3) { sendAsync(plainAsync, $0) }
 let closureWrappedAsync = linkAsync((0..<handlerCount).map(ClosureWrappedAsyncHandler.init)) { $0.next = $1 }
-variant("async hand-written chain, body in a closure (wrapper floor)", share: 0.3) { sendAsync(closureWrappedAsync, $0) }
+variant("async hand-written chain, body in a closure (wrapper floor)", share: 0.3) {
+    sendAsync(closureWrappedAsync, $0)
+}
 let instrumentedAsync = linkAsync((0..<handlerCount).map(InstrumentedAsyncHandler.init)) { $0.next = $1 }
 variant("async instrumented chain (traceHop), recorder off", share: 0.3) { sendAsync(instrumentedAsync, $0) }
 let instrumentedAsyncRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000))
@@ -470,9 +495,14 @@ func fixed(_ value: Double, _ digits: Int = 1) -> String {
     return text
 }
 
-print("ChainTrace per-hop cost — \(handlerCount)-handler chain, up to \(commandsPerRun) commands a run, best of \(repeats) interleaved rounds")
+print(
+    "ChainTrace per-hop cost — \(handlerCount)-handler chain, up to \(commandsPerRun) commands a run, best of \(repeats) interleaved rounds"
+)
 print("")
-print(pad("variant", 46) + lpad("ns/hop", 9) + lpad("+ns vs untraced", 17) + lpad("× untraced", 12) + lpad("× hand-written", 16))
+print(
+    pad("variant", 46) + lpad("ns/hop", 9) + lpad("+ns vs untraced", 17) + lpad("× untraced", 12)
+        + lpad("× hand-written", 16)
+)
 print(String(repeating: "-", count: 100))
 for (variant, nanoseconds) in zip(variants, best) {
     print(
@@ -481,7 +511,9 @@ for (variant, nanoseconds) in zip(variants, best) {
     )
 }
 print("")
-print("trace log, background, drop when behind: \(droppingLog.droppedCount) traces dropped in all its runs (counted, and recorded in its log)")
+print(
+    "trace log, background, drop when behind: \(droppingLog.droppedCount) traces dropped in all its runs (counted, and recorded in its log)"
+)
 if let index = variants.firstIndex(where: { $0.name == "instrumented chain (traceHop), recorder off" }) {
     let instrumentedOff = best[index] - plainBaseline
     print("")
@@ -491,7 +523,9 @@ if let off = variants.firstIndex(where: { $0.name == "async instrumented chain (
     let floor = variants.firstIndex(where: { $0.name == "async hand-written chain, body in a closure (wrapper floor)" })
 {
     let overFloor = best[off] - best[floor]
-    print("async instrumented chain, recorder off, over the wrapper floor: \(overFloor < 0 ? "" : "+")\(fixed(overFloor)) ns/hop")
+    print(
+        "async instrumented chain, recorder off, over the wrapper floor: \(overFloor < 0 ? "" : "+")\(fixed(overFloor)) ns/hop"
+    )
 }
 
 // Thread scaling, interleaved the same way: each round runs every configuration once, best of the rounds.
@@ -501,7 +535,9 @@ let tracedRecorder = Recorder(sink: InMemoryTraceSink(limit: 10_000))
 let ownChains = [makeChain(tracedRecorder), makeChain(tracedRecorder)]
 let sharedChain = makeChain(tracedRecorder)
 nonisolated(unsafe) let sharedPlain = link((0..<handlerCount).map(PlainHandler.init))
-nonisolated(unsafe) let ownPlain = [link((0..<handlerCount).map(PlainHandler.init)), link((0..<handlerCount).map(PlainHandler.init))]
+nonisolated(unsafe) let ownPlain = [
+    link((0..<handlerCount).map(PlainHandler.init)), link((0..<handlerCount).map(PlainHandler.init)),
+]
 let discardingRecorder = Recorder(sink: DiscardingSink())
 let discardingChains = [makeChain(discardingRecorder), makeChain(discardingRecorder)]
 let scalingRuns: [(name: String, threads: Int, send: @Sendable (Int) -> Void)] = [
@@ -521,7 +557,9 @@ for _ in 0..<repeats {
     }
 }
 print("")
-print("Recording from two threads at once (traced into one shared in-memory sink), best of \(repeats) interleaved rounds")
+print(
+    "Recording from two threads at once (traced into one shared in-memory sink), best of \(repeats) interleaved rounds"
+)
 print(String(repeating: "-", count: 100))
 for (index, run) in scalingRuns.enumerated() {
     let reference = index < 3 ? bestThroughput[0] : index < 5 ? bestThroughput[3] : bestThroughput[5]

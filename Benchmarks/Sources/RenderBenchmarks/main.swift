@@ -11,7 +11,7 @@ import ChainTraceGraphviz
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let repeats = getenv("CHAINTRACE_BENCH_REPEATS").flatMap { Int(String(cString: $0)) } ?? 15
@@ -24,22 +24,33 @@ func milliseconds(_ body: () throws -> Void) rethrows -> Double {
 
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
 /// A straight chain of `count` handlers with a registry of three in the middle, as a definition would give.
 func chain(_ count: Int) -> ChainGraph {
-    var handlers = (0..<count).map { ChainGraph.Handler(name: "Handler\($0)", role: $0 % 25 == 0 ? .observer : .responder) }
-    handlers[count / 2] = ChainGraph.Handler(name: "Handler\(count / 2)", registry: "Handler\(count / 2)", isRegistry: true)
+    var handlers = (0..<count).map {
+        ChainGraph.Handler(name: "Handler\($0)", role: $0 % 25 == 0 ? .observer : .responder)
+    }
+    handlers[count / 2] = ChainGraph.Handler(
+        name: "Handler\(count / 2)",
+        registry: "Handler\(count / 2)",
+        isRegistry: true
+    )
     for member in 1...3 { handlers[count / 2 + member].registry = "Handler\(count / 2)" }
     let names = handlers.map(\.name)
     return ChainGraph(
-        name: "bench\(count)", handlers: handlers, links: zip(names, names.dropFirst()).map { ChainGraph.Link(from: $0, to: $1) },
-        entries: [names[0]])
+        name: "bench\(count)",
+        handlers: handlers,
+        links: zip(names, names.dropFirst()).map { ChainGraph.Link(from: $0, to: $1) },
+        entries: [names[0]]
+    )
 }
 
 func dotExecutable() -> String? {
-    for directory in ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"] where FileManager.default.isExecutableFile(atPath: directory + "/dot") {
+    for directory in ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"]
+    where FileManager.default.isExecutableFile(atPath: directory + "/dot") {
         return directory + "/dot"
     }
     return nil
@@ -52,7 +63,9 @@ defer { try? FileManager.default.removeItem(at: directory) }
 
 print("chaintrace render benchmarks — chain structure to SVG, median of \(repeats) runs")
 print("")
-print("| handlers | DOT text (Swift) | ChainTrace in-process: DOT + libgvc → SVG | `dot -Tsvg` process | ratio (dot ÷ ours) | target |")
+print(
+    "| handlers | DOT text (Swift) | ChainTrace in-process: DOT + libgvc → SVG | `dot -Tsvg` process | ratio (dot ÷ ours) | target |"
+)
 print("|---|---|---|---|---|---|")
 for (count, target) in [(100, "≤ 10 ms"), (1000, "≤ 300 ms")] {
     let graph = chain(count)
@@ -63,23 +76,30 @@ for (count, target) in [(100, "≤ 10 ms"), (1000, "≤ 300 ms")] {
     _ = try GraphvizRenderer.render(ChainDiagram.structure(graph).text, as: .svg)  // warm-up: plugins load once
     for _ in 0..<repeats {
         dotTimes.append(milliseconds { text = ChainDiagram.structure(graph).text })
-        inProcess.append(try milliseconds { _ = try GraphvizRenderer.render(ChainDiagram.structure(graph).text, as: .svg) })
+        inProcess.append(
+            try milliseconds { _ = try GraphvizRenderer.render(ChainDiagram.structure(graph).text, as: .svg) }
+        )
     }
     if let dotPath {
         let input = directory.appendingPathComponent("chain\(count).dot")
         try text.write(to: input, atomically: true, encoding: .utf8)
         for _ in 0..<repeats {
-            external.append(try milliseconds {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: dotPath)
-                process.arguments = ["-Tsvg", input.path, "-o", directory.appendingPathComponent("out.svg").path]
-                try process.run()
-                process.waitUntilExit()
-            })
+            external.append(
+                try milliseconds {
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: dotPath)
+                    process.arguments = ["-Tsvg", input.path, "-o", directory.appendingPathComponent("out.svg").path]
+                    try process.run()
+                    process.waitUntilExit()
+                }
+            )
         }
     }
     let ours = median(inProcess)
-    let theirs = external.isEmpty ? "not installed (apt-get install graphviz)" : String(format: "%.1f ms", median(external))
+    let theirs =
+        external.isEmpty ? "not installed (apt-get install graphviz)" : String(format: "%.1f ms", median(external))
     let ratio = external.isEmpty ? "-" : String(format: "%.1f×", median(external) / ours)
-    print("| \(count) | \(String(format: "%.2f ms", median(dotTimes))) | \(String(format: "%.1f ms", ours)) | \(theirs) | \(ratio) | \(target) |")
+    print(
+        "| \(count) | \(String(format: "%.2f ms", median(dotTimes))) | \(String(format: "%.1f ms", ours)) | \(theirs) | \(ratio) | \(target) |"
+    )
 }

@@ -4,7 +4,8 @@ import CFuzzerDriver
 ///
 /// `body` must be a plain function (no captures): it becomes a C callback.
 public func runFuzzer(
-    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+    _ argc: CInt,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
     _ body: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 ) -> CInt {
     var argc = argc

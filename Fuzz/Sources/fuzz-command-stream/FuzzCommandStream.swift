@@ -1,7 +1,8 @@
 import ChainTrace
+import FuzzSupport
+
 @testable import ChainTraceAnalysis  // the replay's read-ahead (`CommandReadAhead`) is package, not public
 @testable import ChainTraceDefinitions  // the stream reader's fast path (`FieldSchema`) is package, not public
-import FuzzSupport
 
 /// A command stream read by the general decoder and by the fast one (slots for fields rules read, member
 /// names remembered from line to line) must give the same commands and the same errors, in the same order — and so
@@ -13,7 +14,9 @@ public func main(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer
 
 func fuzzCommandStream(_ bytes: [UInt8]) -> CInt {
     let general = readings(CommandStreamReader(bytes: bytes, name: "s.jsonl"))
-    let fast = readings(CommandStreamReader(bytes: bytes, name: "s.jsonl", schema: FieldSchema(names: ["w", "c", "nested", "p"])))
+    let fast = readings(
+        CommandStreamReader(bytes: bytes, name: "s.jsonl", schema: FieldSchema(names: ["w", "c", "nested", "p"]))
+    )
     precondition(general == fast, "the decoders disagree:\n\(general)\n\(fast)")
     // The read-ahead, going past errors or stopping at the first (by the input's length), and reporting no torn
     // tail (a command stream has none: its last line is read like any other).
@@ -21,13 +24,25 @@ func fuzzCommandStream(_ bytes: [UInt8]) -> CInt {
     let batchSize = 1 + Int(bytes.count % 7)
     let readsPastErrors = bytes.count % 2 == 0
     let ahead = CommandReadAhead(
-        CommandStreamReader(bytes: bytes, name: "s.jsonl", schema: schema), readsPastErrors: readsPastErrors,
-        batchSize: batchSize, batchesAhead: 2, callerDecodes: true)
+        CommandStreamReader(bytes: bytes, name: "s.jsonl", schema: schema),
+        readsPastErrors: readsPastErrors,
+        batchSize: batchSize,
+        batchesAhead: 2,
+        callerDecodes: true
+    )
     var readAhead: [Reading] = []
     while readAhead.count < 10_000, let entry = ahead.next() {
         switch entry.item {
         case .command(let command)?:
-            readAhead.append(.command(line: entry.line, kind: command.kind, id: command.id, entry: command.entry, fields: command.fields))
+            readAhead.append(
+                .command(
+                    line: entry.line,
+                    kind: command.kind,
+                    id: command.id,
+                    entry: command.entry,
+                    fields: command.fields
+                )
+            )
         case .change?:
             readAhead.append(.other(line: entry.line))
         case nil:
@@ -57,7 +72,15 @@ func readings(_ reader: CommandStreamReader) -> [Reading] {
         do {
             guard let (line, item) = try reader.next() else { break }
             if case .command(let command) = item {
-                result.append(.command(line: line, kind: command.kind, id: command.id, entry: command.entry, fields: command.fields))
+                result.append(
+                    .command(
+                        line: line,
+                        kind: command.kind,
+                        id: command.id,
+                        entry: command.entry,
+                        fields: command.fields
+                    )
+                )
             } else {
                 result.append(.other(line: line))
             }

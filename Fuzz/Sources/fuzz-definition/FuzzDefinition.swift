@@ -21,7 +21,9 @@ func fuzzDefinition(_ bytes: [UInt8]) -> CInt {
     // Simulated work spins for as long as the definition asks; the decisions are what is fuzzed here.
     definition.handlers = definition.handlers.map(withoutWork)
     let sink = InMemoryTraceSink()
-    guard let chain = try? definition.makeChain(unknownTypes: .modelFromRules, recorder: Recorder(sink: sink)) else { return 0 }
+    guard let chain = try? definition.makeChain(unknownTypes: .modelFromRules, recorder: Recorder(sink: sink)) else {
+        return 0
+    }
     var kinds = ["A", "Coin", ""]
     for handler in definition.handlers.prefix(4) { kinds.append(handler.name) }
     for kind in kinds {
@@ -31,7 +33,10 @@ func fuzzDefinition(_ bytes: [UInt8]) -> CInt {
         _ = try? chain.send(command)
         guard let trace = sink.traces.last, dryRun.undecided.isEmpty else { continue }
         precondition(dryRun.path == trace.path, "dry run \(dryRun.path) vs real run \(trace.path) for \(kind)")
-        precondition(dryRun.predictedOutcome == trace.outcome, "dry run \(String(describing: dryRun.predictedOutcome)) vs \(trace.outcome)")
+        precondition(
+            dryRun.predictedOutcome == trace.outcome,
+            "dry run \(String(describing: dryRun.predictedOutcome)) vs \(trace.outcome)"
+        )
     }
     return 0
 }

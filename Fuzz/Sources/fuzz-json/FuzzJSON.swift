@@ -1,6 +1,7 @@
 import ChainTrace
-@testable import ChainTraceJSON
 import FuzzSupport
+
+@testable import ChainTraceJSON
 
 /// The general JSON parser on any bytes: it either reads a document or reports a position inside the input, and
 /// what it reads writes back to bytes that read back to the same value.

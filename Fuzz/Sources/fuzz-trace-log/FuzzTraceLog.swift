@@ -1,7 +1,8 @@
 import ChainTrace
+import FuzzSupport
+
 @testable import ChainTraceJSON
 @testable import ChainTraceTraceLog
-import FuzzSupport
 
 /// A trace log from any bytes, in any version: the reader with its fast line decoders gives exactly the
 /// traces (and the error, if any) that it gives with only the general decoders; every version 1 trace line also
@@ -28,9 +29,18 @@ func read(_ bytes: [UInt8], fast: Bool) -> (traces: [(trace: Trace, line: Int)],
 func fuzzTraceLog(_ bytes: [UInt8]) -> CInt {
     let fast = read(bytes, fast: true)
     let general = read(bytes, fast: false)
-    precondition(fast.traces.map(\.trace) == general.traces.map(\.trace), "fast and general readers disagree on the traces")
-    precondition(fast.traces.map(\.line) == general.traces.map(\.line), "fast and general readers disagree on the lines")
-    precondition(fast.error == general.error, "fast and general readers disagree on the error: \(String(describing: fast.error)) / \(String(describing: general.error))")
+    precondition(
+        fast.traces.map(\.trace) == general.traces.map(\.trace),
+        "fast and general readers disagree on the traces"
+    )
+    precondition(
+        fast.traces.map(\.line) == general.traces.map(\.line),
+        "fast and general readers disagree on the lines"
+    )
+    precondition(
+        fast.error == general.error,
+        "fast and general readers disagree on the error: \(String(describing: fast.error)) / \(String(describing: general.error))"
+    )
     precondition(fast.dropped == general.dropped, "fast and general readers disagree on dropped traces")
     // A version 1 line decodes alone, to the same trace.
     let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
@@ -44,7 +54,10 @@ func fuzzTraceLog(_ bytes: [UInt8]) -> CInt {
         } catch {
             fatalError("line \(number) read as a trace, but not alone: \(error)")
         }
-        precondition(alone == trace, "line \(number) decodes differently alone: \(String(decoding: line, as: UTF8.self))")
+        precondition(
+            alone == trace,
+            "line \(number) decodes differently alone: \(String(decoding: line, as: UTF8.self))"
+        )
     }
     // Both versions write the traces back to logs that read back to them.
     let traces = fast.traces.map(\.trace)
@@ -53,6 +66,9 @@ func fuzzTraceLog(_ bytes: [UInt8]) -> CInt {
     var compact = CompactTraceLogFormat.header + [0x0A]
     var encoder = CompactTraceLogEncoder()
     for trace in traces { encoder.encode(trace, into: &compact) }
-    precondition((try? TraceLogReader(bytes: compact).readAll().traces) == traces, "traces do not survive the compact version")
+    precondition(
+        (try? TraceLogReader(bytes: compact).readAll().traces) == traces,
+        "traces do not survive the compact version"
+    )
     return 0
 }

@@ -79,7 +79,9 @@ public final class AsyncChain<Command, Result>: @unchecked Sendable, CustomDebug
 
     /// Adds `handler` to a tree: it forwards to `next` (a node already in the chain), or ends its path when `nil`.
     /// The first node added to an empty chain becomes its head.
-    public func add(_ handler: AsyncHandler<Command, Result>, next: String?) throws(ChainError) { try core.add(handler, next: next) }
+    public func add(_ handler: AsyncHandler<Command, Result>, next: String?) throws(ChainError) {
+        try core.add(handler, next: next)
+    }
 
     /// Removes the named handler or registry; whatever led to it now leads where it led. Removing the head makes
     /// the node it led to the head; a head that led nowhere (an entry of a tree) hands over to the first node
@@ -97,18 +99,23 @@ public final class AsyncChain<Command, Result>: @unchecked Sendable, CustomDebug
 
     /// Adds a registry — an internal chain of late responders ordered by weight — at `position`.
     @discardableResult
-    public func addRegistry(_ name: String, at position: ChainPosition = .last) throws(ChainError) -> Registry<AsyncHandler<Command, Result>> {
+    public func addRegistry(_ name: String, at position: ChainPosition = .last) throws(ChainError) -> Registry<
+        AsyncHandler<Command, Result>
+    > {
         try core.addRegistry(name, at: position)
     }
 
     /// Adds a registry to a tree: it forwards to `next` (a node already in the chain), or ends its path when `nil`.
     @discardableResult
-    public func addRegistry(_ name: String, next: String?) throws(ChainError) -> Registry<AsyncHandler<Command, Result>> {
+    public func addRegistry(_ name: String, next: String?) throws(ChainError) -> Registry<AsyncHandler<Command, Result>>
+    {
         try core.addRegistry(name, next: next)
     }
 
     /// The registry with this name.
-    public func registry(_ name: String) throws(ChainError) -> Registry<AsyncHandler<Command, Result>> { try core.registry(name) }
+    public func registry(_ name: String) throws(ChainError) -> Registry<AsyncHandler<Command, Result>> {
+        try core.registry(name)
+    }
 
     /// Makes every edit `body` makes as one: one snapshot is built at the end, instead of one an edit.
     package func editingInOneGo<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
@@ -128,7 +135,9 @@ public final class AsyncChain<Command, Result>: @unchecked Sendable, CustomDebug
     public func send(_ command: Command, from entry: String? = nil) async throws -> Result? {
         let chain = core.currentSnapshot(thread: ThreadState.current)
         let start = try chain.entryIndex(entry)
-        guard let configuration = chain.recorder.configuration ?? ChainTracing.scopedConfiguration(thread: ThreadState.current),
+        guard
+            let configuration = chain.recorder.configuration
+                ?? ChainTracing.scopedConfiguration(thread: ThreadState.current),
             configuration.admitsInTask(command, thread: ThreadState.current)
         else {
             var untraced = UntracedHops()
@@ -143,7 +152,11 @@ public final class AsyncChain<Command, Result>: @unchecked Sendable, CustomDebug
         }
         // The id comes from whichever thread the task finishes on; ids stay unique either way.
         let trace = hops.trace(
-            of: command, over: chain, capturing: configuration.payloadCapture, id: ThreadState.current.makeTraceID())
+            of: command,
+            over: chain,
+            capturing: configuration.payloadCapture,
+            id: ThreadState.current.makeTraceID()
+        )
         configuration.record(trace, on: ThreadState.current)
         return try outcome.get()
     }

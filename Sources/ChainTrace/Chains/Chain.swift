@@ -1,7 +1,6 @@
-import ChainTraceJSON
-import ChainTraceFastPath
-
 import CChainTraceSupport
+import ChainTraceFastPath
+import ChainTraceJSON
 
 /// A chain of responsibility of synchronous handlers, traced with no code in the handlers.
 ///
@@ -90,7 +89,9 @@ public final class Chain<Command, Result>: @unchecked Sendable, CustomDebugStrin
 
     /// Adds `handler` to a tree: it forwards to `next` (a node already in the chain), or ends its path when `nil`.
     /// The first node added to an empty chain becomes its head.
-    public func add(_ handler: Handler<Command, Result>, next: String?) throws(ChainError) { try core.add(handler, next: next) }
+    public func add(_ handler: Handler<Command, Result>, next: String?) throws(ChainError) {
+        try core.add(handler, next: next)
+    }
 
     /// Removes the named handler or registry; whatever led to it now leads where it led. Removing the head makes
     /// the node it led to the head; a head that led nowhere (an entry of a tree) hands over to the first node
@@ -108,7 +109,9 @@ public final class Chain<Command, Result>: @unchecked Sendable, CustomDebugStrin
 
     /// Adds a registry — an internal chain of late responders ordered by weight — at `position`.
     @discardableResult
-    public func addRegistry(_ name: String, at position: ChainPosition = .last) throws(ChainError) -> Registry<Handler<Command, Result>> {
+    public func addRegistry(_ name: String, at position: ChainPosition = .last) throws(ChainError) -> Registry<
+        Handler<Command, Result>
+    > {
         try core.addRegistry(name, at: position)
     }
 
@@ -119,7 +122,9 @@ public final class Chain<Command, Result>: @unchecked Sendable, CustomDebugStrin
     }
 
     /// The registry with this name.
-    public func registry(_ name: String) throws(ChainError) -> Registry<Handler<Command, Result>> { try core.registry(name) }
+    public func registry(_ name: String) throws(ChainError) -> Registry<Handler<Command, Result>> {
+        try core.registry(name)
+    }
 
     /// Makes every edit `body` makes as one: one snapshot is built at the end, instead of one an edit.
     package func editingInOneGo<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
@@ -147,12 +152,20 @@ public final class Chain<Command, Result>: @unchecked Sendable, CustomDebugStrin
                     do {
                         let result = try Self.walk(chain, command, from: start, observer: &hops)
                         let trace = hops.trace(
-                            of: command, over: chain, capturing: configuration.payloadCapture, id: thread.makeTraceID())
+                            of: command,
+                            over: chain,
+                            capturing: configuration.payloadCapture,
+                            id: thread.makeTraceID()
+                        )
                         configuration.record(trace, on: thread)
                         return result
                     } catch {
                         let trace = hops.trace(
-                            of: command, over: chain, capturing: configuration.payloadCapture, id: thread.makeTraceID())
+                            of: command,
+                            over: chain,
+                            capturing: configuration.payloadCapture,
+                            id: thread.makeTraceID()
+                        )
                         configuration.record(trace, on: thread)
                         throw error
                     }
@@ -185,7 +198,8 @@ public final class Chain<Command, Result>: @unchecked Sendable, CustomDebugStrin
         _ = try? Self.walk(chain, command, from: start, observer: &hops)
         return hops.trace(
             describedAs: (description.kind, description.id, description.payload, nil),
-            id: thread.makeTraceID())
+            id: thread.makeTraceID()
+        )
     }
 
     /// Sends `command` as ``sendForTrace(_:from:describedAs:on:)`` does, and lets its trace go without taking a

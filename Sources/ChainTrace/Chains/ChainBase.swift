@@ -1,5 +1,5 @@
-import ChainTraceFastPath
 import CChainTraceSupport
+import ChainTraceFastPath
 
 /// What ``Chain`` and ``AsyncChain`` hold and forward to: a named, editable structure of handlers and registries,
 /// its version, and its recorder.
@@ -51,7 +51,9 @@ final class ChainBase<Member: ChainMember>: @unchecked Sendable {
         publication = .allocate(capacity: 1)
         publication.initialize(to: 0)
         let compiled = CompiledChain(structure, recorder: recorder, command: command, hopLimit: nil, boxOf: boxOf)
-        state = LockedValue(State(structure: structure, recorder: recorder, changeSink: nil, maximumHops: nil, compiled: compiled))
+        state = LockedValue(
+            State(structure: structure, recorder: recorder, changeSink: nil, maximumHops: nil, compiled: compiled)
+        )
     }
 
     deinit {
@@ -79,7 +81,9 @@ final class ChainBase<Member: ChainMember>: @unchecked Sendable {
     /// Reads the snapshot under the lock and caches it in `slot` of the calling thread's cache.
     @usableFromInline
     func cacheSnapshot(thread: ThreadState, slot: Int) -> CompiledChain<Member> {
-        let fresh = state.withLock { CachedSnapshot(compiled: $0.compiled, publication: chaintrace_load_acquire(publication)) }
+        let fresh = state.withLock {
+            CachedSnapshot(compiled: $0.compiled, publication: chaintrace_load_acquire(publication))
+        }
         // The entry replaced is released after the cache is consistent: it may hold the last reference to a chain.
         let replaced = thread.value.snapshots[slot]
         thread.value.cacheBusy = true
@@ -128,7 +132,9 @@ final class ChainBase<Member: ChainMember>: @unchecked Sendable {
 
     /// Adds `handler` after the last handler of the head's path.
     func append(_ handler: Member) throws(ChainError) {
-        try edit(.insert, handler.name, "last") { state throws(ChainError) in try state.structure.insert(handler, named: handler.name, at: .last) }
+        try edit(.insert, handler.name, "last") { state throws(ChainError) in
+            try state.structure.insert(handler, named: handler.name, at: .last)
+        }
     }
 
     /// Adds `handler` at `position`.
@@ -155,13 +161,17 @@ final class ChainBase<Member: ChainMember>: @unchecked Sendable {
 
     /// Puts `handler` in the named handler's place, keeping its links.
     func replace(_ name: String, with handler: Member) throws(ChainError) {
-        try edit(.replace, name, "by \(handler.name)") { state throws(ChainError) in try state.structure.replace(name, with: handler) }
+        try edit(.replace, name, "by \(handler.name)") { state throws(ChainError) in
+            try state.structure.replace(name, with: handler)
+        }
     }
 
     /// Makes the named node forward to `next` (`nil`: end of path). Like setting a responder's `nextResponder`,
     /// this can close a loop; a loop is stopped at run time with a ``ChainError`` naming its handlers.
     func link(_ name: String, to next: String?) throws(ChainError) {
-        try edit(.link, name, "next \(next ?? "nothing")") { state throws(ChainError) in try state.structure.link(name, to: next) }
+        try edit(.link, name, "next \(next ?? "nothing")") { state throws(ChainError) in
+            try state.structure.link(name, to: next)
+        }
     }
 
     /// Adds a registry — an internal chain of late responders ordered by weight — at `position`.
@@ -191,7 +201,10 @@ final class ChainBase<Member: ChainMember>: @unchecked Sendable {
     /// Applies a change to the chain's structure, publishes it, and tells the chain's sink (outside the lock).
     @discardableResult
     func edit<T, Failure: Error>(
-        _ kind: ChainEdit.Kind, _ handler: String, _ detail: String?, _ change: (inout State) throws(Failure) -> T
+        _ kind: ChainEdit.Kind,
+        _ handler: String,
+        _ detail: String?,
+        _ change: (inout State) throws(Failure) -> T
     ) throws(Failure) -> T {
         var record: (sink: any TraceSink, edit: ChainEdit)?
         let result = try edit { state throws(Failure) -> T in
@@ -199,8 +212,13 @@ final class ChainBase<Member: ChainMember>: @unchecked Sendable {
             let result = try change(&state)
             if state.structure.version != before, let sink = state.recorder.configuration?.sink ?? state.changeSink {
                 let edit = ChainEdit(
-                    chain: state.structure.chainName, version: state.structure.version, kind: kind, handler: handler,
-                    detail: detail, time: MonotonicClock.wallTime(MonotonicClock.now()))
+                    chain: state.structure.chainName,
+                    version: state.structure.version,
+                    kind: kind,
+                    handler: handler,
+                    detail: detail,
+                    time: MonotonicClock.wallTime(MonotonicClock.now())
+                )
                 record = (sink, edit)
             }
             return result
@@ -249,7 +267,8 @@ final class ChainBase<Member: ChainMember>: @unchecked Sendable {
             case .accept: DryRun.Step(handler: member.name, registry: registry, answer: .wouldAccept)
             case .pass: DryRun.Step(handler: member.name, registry: registry, answer: .wouldPass)
             case .continue: DryRun.Step(handler: member.name, registry: registry, answer: .wouldContinue)
-            case .fail(let error): DryRun.Step(handler: member.name, registry: registry, answer: .wouldFail, error: error)
+            case .fail(let error):
+                DryRun.Step(handler: member.name, registry: registry, answer: .wouldFail, error: error)
             case .unknown: DryRun.Step(handler: member.name, registry: registry, answer: .cannotTell)
             }
         }

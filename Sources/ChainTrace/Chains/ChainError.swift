@@ -1,4 +1,5 @@
 import ChainTraceJSON
+
 /// Why a chain could not do what was asked: an unknown or duplicate handler name, a loop, or a hop limit set
 /// below a path's length.
 ///
@@ -59,7 +60,8 @@ public struct ChainError: SelfDescribingError, Sendable, Hashable {
             code: .wrongKind,
             chain: chain,
             handlers: [name, registry],
-            message: "'\(name)' in chain '\(chain)' is a member of registry '\(registry)', not a handler on the chain's own "
+            message:
+                "'\(name)' in chain '\(chain)' is a member of registry '\(registry)', not a handler on the chain's own "
                 + "paths; name '\(registry)' instead (its members are reached through it, and changed by register and deregister)"
         )
     }
@@ -76,29 +78,40 @@ public struct ChainError: SelfDescribingError, Sendable, Hashable {
     /// A command caught in `cycle`, stopped after `hops` hops. `registriesCountOnce`: the hops were counted along
     /// the chain's own path, a registry and the members it asked counting as one, so a trace shows more.
     @usableFromInline
-    static func loop(_ cycle: [String], in chain: String, afterHops hops: Int, registriesCountOnce: Bool = false) -> ChainError {
+    static func loop(_ cycle: [String], in chain: String, afterHops hops: Int, registriesCountOnce: Bool = false)
+        -> ChainError
+    {
         let route = (cycle + cycle.prefix(1)).joined(separator: " → ")
         let counted = registriesCountOnce ? " along its own path (a registry and its members count as one)" : ""
         return ChainError(
             code: .loop,
             chain: chain,
             handlers: cycle,
-            message: "chain '\(chain)' loops (\(route)); stopped after \(hopCount(hops))\(counted). Relink one of these handlers."
+            message:
+                "chain '\(chain)' loops (\(route)); stopped after \(hopCount(hops))\(counted). Relink one of these handlers."
         )
     }
 
     /// A command stopped at `handler` after `hops` hops, the chain's `limit`, on a path with no loop, which
     /// `needed` hops would have finished (`nil`: not known — an instrumented chain's path is not known ahead).
     static func hopLimit(
-        at handler: String, in chain: String, hops: Int, limit: Int, needed: Int?, registriesCountOnce: Bool = false
+        at handler: String,
+        in chain: String,
+        hops: Int,
+        limit: Int,
+        needed: Int?,
+        registriesCountOnce: Bool = false
     ) -> ChainError {
-        let raise = needed.map { "raise the limit to at least \($0), this path's length" } ?? "raise the limit if the chain is this long"
+        let raise =
+            needed.map { "raise the limit to at least \($0), this path's length" }
+            ?? "raise the limit if the chain is this long"
         let counted = registriesCountOnce ? " along its own path (a registry and its members count as one)" : ""
         return ChainError(
             code: .hopLimit,
             chain: chain,
             handlers: [handler],
-            message: "chain '\(chain)' stopped a command at '\(handler)' after \(hopCount(hops))\(counted), its hop limit "
+            message:
+                "chain '\(chain)' stopped a command at '\(handler)' after \(hopCount(hops))\(counted), its hop limit "
                 + "(maximumHops \(limit)); no handler repeated, so this is no loop: \(raise)"
         )
     }

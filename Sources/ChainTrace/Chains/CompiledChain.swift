@@ -68,7 +68,9 @@ final class CompiledChain<Member: ChainMember>: Sendable {
             }
             var members: [RegisteredMember] = []
             for member in node.members {
-                members.append(RegisteredMember(handler: member.member, name: Int32(names.count), box: box(member.member)))
+                members.append(
+                    RegisteredMember(handler: member.member, name: Int32(names.count), box: box(member.member))
+                )
                 names.append(member.member.name)
             }
             nodes.append(Node(handler: nil, next: next, registry: Int32(registries.count), box: nil))
@@ -124,10 +126,19 @@ final class CompiledChain<Member: ChainMember>: Sendable {
         }
         guard current >= 0, let start = seen[current] else {
             return .hopLimit(
-                at: names.names[Int(index)], in: chainName, hops: hops, limit: hopLimit,
-                needed: hops.addingReportingOverflow(route.count).partialValue, registriesCountOnce: !registries.isEmpty)
+                at: names.names[Int(index)],
+                in: chainName,
+                hops: hops,
+                limit: hopLimit,
+                needed: hops.addingReportingOverflow(route.count).partialValue,
+                registriesCountOnce: !registries.isEmpty
+            )
         }
         return .loop(
-            route[start...].map { names.names[Int($0)] }, in: chainName, afterHops: hops, registriesCountOnce: !registries.isEmpty)
+            route[start...].map { names.names[Int($0)] },
+            in: chainName,
+            afterHops: hops,
+            registriesCountOnce: !registries.isEmpty
+        )
     }
 }

@@ -65,7 +65,8 @@ public struct DryRunDisagreement: Sendable, Hashable, CustomStringConvertible {
 
     /// The disagreements of the dry runs `dryRun` gives for the commands of `traces` with the traces.
     static func comparing<Command>(
-        recorded traces: some Sequence<Trace>, command: (Trace) -> Command?,
+        recorded traces: some Sequence<Trace>,
+        command: (Trace) -> Command?,
         dryRun: (Command, String) throws(ChainError) -> DryRun
     ) throws(ChainError) -> [DryRunDisagreement] {
         var result: [DryRunDisagreement] = []
@@ -116,14 +117,17 @@ extension Chain {
     ///
     /// - Throws: ``ChainError`` for an unknown `entry`.
     public func dryRunDisagreements(
-        _ commands: some Sequence<Command>, from entry: String? = nil
+        _ commands: some Sequence<Command>,
+        from entry: String? = nil
     ) throws(ChainError) -> [DryRunDisagreement] {
         let thread = SendingThread.current
         var result: [DryRunDisagreement] = []
         for (index, command) in commands.enumerated() {
             let dryRun = try whoWouldHandle(command, from: entry)
             let trace = try sendForTrace(command, from: entry, describedAs: (nil, nil, nil), on: thread)
-            if let disagreement = DryRunDisagreement(dryRun: dryRun, trace: trace, index: index) { result.append(disagreement) }
+            if let disagreement = DryRunDisagreement(dryRun: dryRun, trace: trace, index: index) {
+                result.append(disagreement)
+            }
         }
         return result
     }
@@ -134,7 +138,8 @@ extension Chain {
     ///
     /// - Throws: ``ChainError`` for a trace whose entry this chain does not have.
     public func dryRunDisagreements(
-        recorded traces: some Sequence<Trace>, command: (Trace) -> Command?
+        recorded traces: some Sequence<Trace>,
+        command: (Trace) -> Command?
     ) throws(ChainError) -> [DryRunDisagreement] {
         try DryRunDisagreement.comparing(recorded: traces, command: command) { command, entry throws(ChainError) in
             try whoWouldHandle(command, from: entry)
@@ -146,7 +151,8 @@ extension AsyncChain {
     /// Asks the dry run about the command of every recorded trace and returns each one where it disagrees with
     /// what the recording shows; see ``Chain/dryRunDisagreements(recorded:command:)``.
     public func dryRunDisagreements(
-        recorded traces: some Sequence<Trace>, command: (Trace) -> Command?
+        recorded traces: some Sequence<Trace>,
+        command: (Trace) -> Command?
     ) throws(ChainError) -> [DryRunDisagreement] {
         try DryRunDisagreement.comparing(recorded: traces, command: command) { command, entry throws(ChainError) in
             try whoWouldHandle(command, from: entry)

@@ -57,8 +57,11 @@ public struct Handler<Command, Result>: ChainMember {
     public init<Wrapped: ChainHandler>(_ handler: Wrapped) where Wrapped.Command == Command, Wrapped.Result == Result {
         let role = handler.role
         box = HandlerBox(
-            name: handler.name, role: role, body: { try handler.handle($0) },
-            predict: { HandlerPrediction.from(handler.canHandle($0), role: role) })
+            name: handler.name,
+            role: role,
+            body: { try handler.handle($0) },
+            predict: { HandlerPrediction.from(handler.canHandle($0), role: role) }
+        )
     }
 
     /// An observer: runs `observe` on every command and always lets it continue.

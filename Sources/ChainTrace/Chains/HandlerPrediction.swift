@@ -27,7 +27,8 @@ public enum HandlerPrediction: Sendable, Hashable {
 
     /// The prediction of an optional `canHandle` closure.
     static func from<Command>(
-        _ canHandle: (@Sendable (Command) -> Bool)?, role: HandlerRole
+        _ canHandle: (@Sendable (Command) -> Bool)?,
+        role: HandlerRole
     ) -> @Sendable (Command) -> HandlerPrediction {
         guard let canHandle else { return { _ in from(nil, role: role) } }
         return { command in from(canHandle(command), role: role) }

@@ -42,7 +42,9 @@ extension HopObserver {
 extension CompiledChain {
     /// Stops a walk that has taken more hops than the chain allows, naming the loop, and records it at `index`.
     @inlinable @inline(__always)
-    func checkHopLimit<Observer: HopObserver>(_ hops: Int, at index: Int32, _ observer: inout Observer) throws(ChainError) {
+    func checkHopLimit<Observer: HopObserver>(_ hops: Int, at index: Int32, _ observer: inout Observer)
+        throws(ChainError)
+    {
         guard hops > hopLimit else { return }
         throw observer.stopped(index) { loopError(at: index, hops: hops - 1) }
     }

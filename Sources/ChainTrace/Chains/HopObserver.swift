@@ -1,6 +1,5 @@
-import ChainTraceFastPath
-
 import CChainTraceSupport
+import ChainTraceFastPath
 
 /// What a chain walk reports as it goes; the walk is generic over it so an untraced send compiles to the bare
 /// loop and a traced one adds exactly one clock read per hop.
@@ -55,7 +54,14 @@ struct TracedHops: HopObserver {
             storage = spare
         } else {
             storage = .make(capacity: chain.nodes.count) {
-                TraceHeader(id: 0, names: chain.names, entry: entry, chainVersion: chain.version, start: 0, inTicks: true)
+                TraceHeader(
+                    id: 0,
+                    names: chain.names,
+                    entry: entry,
+                    chainVersion: chain.version,
+                    start: 0,
+                    inTicks: true
+                )
             }
         }
         usesCycleCounter = MonotonicClock.usesCycleCounter

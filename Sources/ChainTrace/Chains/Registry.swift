@@ -1,4 +1,5 @@
 import ChainTraceFastPath
+
 /// A registry in a chain: an internal chain of "late responders" that register and deregister at run time,
 /// ordered by weight (highest first; equal weights, newest first).
 ///

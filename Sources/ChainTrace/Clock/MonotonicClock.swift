@@ -1,11 +1,11 @@
 import CChainTraceSupport
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The one clock the recorder reads per hop.
@@ -37,17 +37,17 @@ enum MonotonicClock {
     static let usesCycleCounter: Bool = {
         guard chaintrace_read_cycle_counter() != 0 else { return false }
         #if os(Linux) && (arch(x86_64) || arch(i386))
-        // Trust the TSC only where the kernel does: it is then invariant and synchronised across cores.
-        guard let file = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r") else {
-            return false
-        }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 64)
-        guard fgets(&line, Int32(line.count), file) != nil else { return false }
-        let source = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return source.hasPrefix("tsc")
+            // Trust the TSC only where the kernel does: it is then invariant and synchronised across cores.
+            guard let file = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r") else {
+                return false
+            }
+            defer { fclose(file) }
+            var line = [CChar](repeating: 0, count: 64)
+            guard fgets(&line, Int32(line.count), file) != nil else { return false }
+            let source = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return source.hasPrefix("tsc")
         #else
-        return true
+            return true
         #endif
     }()
 
@@ -119,6 +119,7 @@ enum MonotonicClock {
     static func wallTime(_ ticks: UInt64) -> Int64 {
         let calibration = calibration
         let sinceAnchor = Int64(bitPattern: ticks &- calibration.anchorTicks)
-        return calibration.anchorWallNanoseconds &+ Int64((Double(sinceAnchor) * calibration.nanosecondsPerTick).rounded())
+        return calibration.anchorWallNanoseconds
+            &+ Int64((Double(sinceAnchor) * calibration.nanosecondsPerTick).rounded())
     }
 }

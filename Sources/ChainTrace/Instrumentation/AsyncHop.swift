@@ -45,12 +45,18 @@ extension ChainTracing {
     ) -> AsyncHopOpening {
         var task = taskHops
         if task.isSkipping { return .untraced }
-        if let active = task.trace, active.isDelivered || !active.tracesCommands(of: Command.self) && !active.isOfChain(chain()) {
+        if let active = task.trace,
+            active.isDelivered || !active.tracesCommands(of: Command.self) && !active.isOfChain(chain())
+        {
             task = .none
         }
         guard
             let (trace, isOutermost) = traceForHop(
-                command: command, chain: chain, isAsync: true, task: task)
+                command: command,
+                chain: chain,
+                isAsync: true,
+                task: task
+            )
         else {
             return .skipping
         }

@@ -1,5 +1,5 @@
-import ChainTraceFastPath
 import CChainTraceSupport
+import ChainTraceFastPath
 
 /// What instrumented hops call: the hop itself, its trace, and the decision it records.
 extension ChainTracing {
@@ -71,29 +71,42 @@ extension ChainTracing {
         case .tracing(let active, _):
             // Unless this hop is a side call into another chain, which starts its own (see `runHop`; an async
             // caller has told it apart already).
-            if isAsync || active.tracesCommands(of: Command.self) || active.isOfChain(chain()) { return (active, false) }
+            if isAsync || active.tracesCommands(of: Command.self) || active.isOfChain(chain()) {
+                return (active, false)
+            }
         case .skipping: return nil
         case .none: break
         }
         if thread.untracedDepth > 0 { return nil }
         refreshCache(thread)
-        guard let configuration = (scopedRecorder(thread: thread, inTask: inTask) ?? thread.cachedRecorder).configuration ?? UnscopedTraces.configuration,
-            isAsync ? configuration.admitsInTask(command, thread: thread) : configuration.admits(command, thread: thread)
+        guard
+            let configuration = (scopedRecorder(thread: thread, inTask: inTask) ?? thread.cachedRecorder).configuration
+                ?? UnscopedTraces.configuration,
+            isAsync
+                ? configuration.admitsInTask(command, thread: thread) : configuration.admits(command, thread: thread)
         else {
             return nil
         }
         if isAsync, let spare = thread.spareSharedTrace {
             thread.spareSharedTrace = nil
             spare.reuse(
-                command: command, chain: chain(), configuration: configuration,
-                maximumHops: thread.cachedMaximumHops, thread: thread)
+                command: command,
+                chain: chain(),
+                configuration: configuration,
+                maximumHops: thread.cachedMaximumHops,
+                thread: thread
+            )
             return (spare, true)
         }
         if !isAsync, let spare = thread.spareActiveTrace {
             thread.spareActiveTrace = nil
             spare.reuse(
-                command: command, chain: chain(), configuration: configuration,
-                maximumHops: thread.cachedMaximumHops, thread: thread)
+                command: command,
+                chain: chain(),
+                configuration: configuration,
+                maximumHops: thread.cachedMaximumHops,
+                thread: thread
+            )
             return (spare, true)
         }
         let trace = ActiveTrace(

@@ -1,5 +1,5 @@
-import ChainTraceFastPath
 import CChainTraceSupport
+import ChainTraceFastPath
 
 extension ChainTracing {
     /// What every synchronous `traceHop` runs: the hop's body inside the command's trace, or just the body when
@@ -24,7 +24,9 @@ extension ChainTracing {
             {
                 // A hop nested in this thread's trace — all but a command's first: joined here, inline, without the
                 // call that decides whether a new command is traced, and without retaining the trace.
-                return try outer.withObject { try runNested(handler, in: $0, role: role, judge: judge, onLoop: onLoop, body) }
+                return try outer.withObject {
+                    try runNested(handler, in: $0, role: role, judge: judge, onLoop: onLoop, body)
+                }
             }
             // A side call — a hop for a command of another type, naming another chain than the thread's trace (or
             // the task's): a handler that, while it handles its command, sends another through another chain (an
@@ -44,8 +46,12 @@ extension ChainTracing {
             // `TaskLocal<TaskHops>`'s generic metadata each command (~350 instructions).
             guard
                 let (trace, isOutermost) = traceForHop(
-                    command: command, chain: chain, isAsync: false, thread: thread,
-                    task: outer == nil ? nil : TaskHops.none)
+                    command: command,
+                    chain: chain,
+                    isAsync: false,
+                    thread: thread,
+                    task: outer == nil ? nil : TaskHops.none
+                )
             else {
                 // The command is not traced: its nested hops must not trace it either.
                 let outsideTaskTraces = enterUntraced(thread)
@@ -55,8 +61,16 @@ extension ChainTracing {
             guard isOutermost else {
                 // The task's async trace, joined by a synchronous hop: out of line, as it is rare.
                 return try runInTaskTrace(
-                    handler, in: trace, command: command, chain: chain, thread: thread, role: role,
-                    judge: judge, onLoop: onLoop, body)
+                    handler,
+                    in: trace,
+                    command: command,
+                    chain: chain,
+                    thread: thread,
+                    role: role,
+                    judge: judge,
+                    onLoop: onLoop,
+                    body
+                )
             }
             // `trace` is held by this frame until the `defer` below has cleared the thread's unretained reference.
             thread.activeTrace = UnretainedObject(trace)
@@ -112,7 +126,12 @@ extension ChainTracing {
         case .traceIsOver:
             guard
                 let (own, _) = traceForHop(
-                    command: command, chain: chain, isAsync: false, thread: thread, task: TaskHops.none)
+                    command: command,
+                    chain: chain,
+                    isAsync: false,
+                    thread: thread,
+                    task: TaskHops.none
+                )
             else {
                 let outsideTaskTraces = enterUntraced(thread)
                 defer { leaveUntraced(thread, outsideTaskTraces: outsideTaskTraces) }

@@ -44,8 +44,14 @@ public func traceHop<Command, Result>(
     _ body: () throws -> Result
 ) rethrows -> Result {
     try ChainTracing.runHop(
-        handler, command: command, chain: chain, role: role, judge: { judge($0, decide) },
-        onLoop: nil, body)
+        handler,
+        command: command,
+        chain: chain,
+        role: role,
+        judge: { judge($0, decide) },
+        onLoop: nil,
+        body
+    )
 }
 
 /// Records one hop of a chain whose handlers return an Optional (`nil`: nobody took it). See
@@ -62,8 +68,14 @@ public func traceHop<Command, Wrapped>(
     _ body: () throws -> Wrapped?
 ) rethrows -> Wrapped? {
     try ChainTracing.runHop(
-        handler, command: command, chain: chain, role: role,
-        judge: { judgeOptional($0, decide) }, onLoop: { nil }, body)
+        handler,
+        command: command,
+        chain: chain,
+        role: role,
+        judge: { judgeOptional($0, decide) },
+        onLoop: { nil },
+        body
+    )
 }
 
 /// Records one hop of an async chain — handlers that `await` the next one. See
@@ -102,8 +114,15 @@ public func traceHop<Command, Result>(
     _ body: () async throws -> Result
 ) async rethrows -> Result {
     try await ChainTracing.runAsyncHop(
-        handler, command: command, chain: chain, role: role, judge: { judge($0, decide) },
-        onLoop: nil, isolation: isolation, body)
+        handler,
+        command: command,
+        chain: chain,
+        role: role,
+        judge: { judge($0, decide) },
+        onLoop: nil,
+        isolation: isolation,
+        body
+    )
 }
 
 /// Records one hop of an async chain whose handlers return an Optional. See the synchronous Optional form; the
@@ -119,8 +138,15 @@ public func traceHop<Command, Wrapped>(
     _ body: () async throws -> Wrapped?
 ) async rethrows -> Wrapped? {
     try await ChainTracing.runAsyncHop(
-        handler, command: command, chain: chain, role: role,
-        judge: { judgeOptional($0, decide) }, onLoop: { Wrapped?.none }, isolation: isolation, body)
+        handler,
+        command: command,
+        chain: chain,
+        role: role,
+        judge: { judgeOptional($0, decide) },
+        onLoop: { Wrapped?.none },
+        isolation: isolation,
+        body
+    )
 }
 
 /// The hop's return as the caller's `decide` closure judges it, or a plain return.

@@ -20,8 +20,13 @@ package struct CompactHop: Sendable {
     /// Creates a compact hop.
     @inlinable
     package init(
-        handler: Int, registry: Int, decision: Decision, parent: Int, selfNanoseconds: UInt64,
-        inclusiveNanoseconds: UInt64, startNanoseconds: UInt64
+        handler: Int,
+        registry: Int,
+        decision: Decision,
+        parent: Int,
+        selfNanoseconds: UInt64,
+        inclusiveNanoseconds: UInt64,
+        startNanoseconds: UInt64
     ) {
         self.handler = handler
         self.registry = registry
@@ -144,14 +149,21 @@ extension Trace {
             for index in records.indices {
                 let record = records[index]
                 let (inclusive, exclusive) = TraceStorage.durations(of: record, scale: scale)
-                let start = scale.map { MonotonicClock.nanoseconds(record.startOffset, scale: $0) } ?? record.startOffset
+                let start =
+                    scale.map { MonotonicClock.nanoseconds(record.startOffset, scale: $0) } ?? record.startOffset
                 let source = HopSource.source(of: index, in: records)
                 body(
                     CompactHop(
-                        handler: Int(record.handler), registry: Int(record.registry), decision: record.decision,
-                        parent: Int(record.parent), selfNanoseconds: exclusive, inclusiveNanoseconds: inclusive,
-                        startNanoseconds: start),
-                    source < 0 ? -1 : Int(records[source].handler))
+                        handler: Int(record.handler),
+                        registry: Int(record.registry),
+                        decision: record.decision,
+                        parent: Int(record.parent),
+                        selfNanoseconds: exclusive,
+                        inclusiveNanoseconds: inclusive,
+                        startNanoseconds: start
+                    ),
+                    source < 0 ? -1 : Int(records[source].handler)
+                )
             }
         }
     }

@@ -1,4 +1,5 @@
 import ChainTraceJSON
+
 /// A command's payload kept as JSON text, or as the command itself to be encoded when asked, instead of a
 /// ``JSONValue`` tree: how a replay records the commands it reads without parsing each line a second time, how
 /// the trace log writer copies a payload without walking a tree, and how a `Sendable` command's encoding is left

@@ -1,4 +1,5 @@
 import ChainTraceJSON
+
 /// One handler's turn with one command: who, where in the path, what it decided and how long it took.
 ///
 /// Durations are nanoseconds from a monotonic clock. `inclusiveDuration` covers everything that happened between

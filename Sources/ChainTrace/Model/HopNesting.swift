@@ -1,4 +1,5 @@
 import ChainTraceJSON
+
 /// Which hop each hop of a trace ran inside — the one rule every export that nests hops (spans, flame-graph stacks,
 /// trace-event tracks) follows: the parents the recorder noted (``Hop/parent``) when the trace has them, else
 /// what its times tell, for traces read from logs written before parents were recorded (below).
@@ -57,7 +58,9 @@ package struct HopNesting: Sendable {
         }
         // By index, reading the times alone: a whole `Hop` copied out retains and releases its strings.
         for index in hops.indices {
-            let (start, inclusive, own) = (hops[index].startOffset, hops[index].inclusiveDuration, hops[index].selfDuration)
+            let (start, inclusive, own) = (
+                hops[index].startOffset, hops[index].inclusiveDuration, hops[index].selfDuration
+            )
             let end = start.saturatingAdd(inclusive)
             // Hops over by the time this one starts hold nothing from here on.
             if isStack {

@@ -15,7 +15,9 @@ package enum HopSource {
     ///   - parent: The position of the hop a hop ran inside (below it), or -1.
     ///   - isMember: Whether hop `position` is asked as a member of the registry that is hop `of`.
     @inlinable
-    package static func source(of index: Int, parent: (Int) -> Int, isMember: (_ position: Int, _ of: Int) -> Bool) -> Int {
+    package static func source(of index: Int, parent: (Int) -> Int, isMember: (_ position: Int, _ of: Int) -> Bool)
+        -> Int
+    {
         guard index > 0 else { return -1 }
         let previous = index - 1
         let enclosing = parent(index)

@@ -75,11 +75,15 @@ extension Outcome: Codable {
         case "fellOffTheEnd": self = .fellOffTheEnd
         case "failed":
             self = .failed(
-                at: try container.decode(String.self, forKey: .handler), error: try container.decode(String.self, forKey: .error))
+                at: try container.decode(String.self, forKey: .handler),
+                error: try container.decode(String.self, forKey: .error)
+            )
         case let kind:
             throw DecodingError.dataCorruptedError(
-                forKey: .kind, in: container,
-                debugDescription: "expected \"accepted\", \"fellOffTheEnd\" or \"failed\", found \"\(kind)\"")
+                forKey: .kind,
+                in: container,
+                debugDescription: "expected \"accepted\", \"fellOffTheEnd\" or \"failed\", found \"\(kind)\""
+            )
         }
     }
 }

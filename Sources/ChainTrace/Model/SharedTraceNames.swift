@@ -1,4 +1,5 @@
 import ChainTraceJSON
+
 /// A name list several traces share — the names of one log segment, with one chain's name — so that traces read
 /// from a log are built without a dictionary of their own names each, and analyses that map names once per list
 /// (``Trace/compactNamesIdentity``) do so once per segment rather than once per trace.
@@ -24,8 +25,18 @@ extension Trace {
     ///     nanoseconds; each hop's position is its place in the array.
     ///   - reasons: Hop positions and their reasons.
     package init(
-        id: UInt64, commandKind: String, commandID: String?, payload: JSONValue?, names: SharedTraceNames, entry: Int,
-        chainVersion: Int, startTime: Int64, hops: [CompactHop], reasons: [(Int, String)], outcome: Outcome, duration: UInt64
+        id: UInt64,
+        commandKind: String,
+        commandID: String?,
+        payload: JSONValue?,
+        names: SharedTraceNames,
+        entry: Int,
+        chainVersion: Int,
+        startTime: Int64,
+        hops: [CompactHop],
+        reasons: [(Int, String)],
+        outcome: Outcome,
+        duration: UInt64
     ) {
         let table = names.table
         var hopReasons = HopReasons()
@@ -35,9 +46,15 @@ extension Trace {
         for hop in hops {
             records.append(
                 HopRecord(
-                    handler: Int32(hop.handler), registry: Int32(hop.registry), decision: hop.decision,
-                    parent: Int32(truncatingIfNeeded: hop.parent), startOffset: hop.startNanoseconds,
-                    inclusiveDuration: hop.inclusiveNanoseconds, selfDuration: hop.selfNanoseconds))
+                    handler: Int32(hop.handler),
+                    registry: Int32(hop.registry),
+                    decision: hop.decision,
+                    parent: Int32(truncatingIfNeeded: hop.parent),
+                    startOffset: hop.startNanoseconds,
+                    inclusiveDuration: hop.inclusiveNanoseconds,
+                    selfDuration: hop.selfNanoseconds
+                )
+            )
         }
         // As the public initialiser does: the last hop if it decided this outcome, else the first that did.
         func decides(_ position: Int) -> Bool {
@@ -61,8 +78,16 @@ extension Trace {
             }
         }
         var header = TraceHeader(
-            id: id, names: table, kind: commandKind, commandID: commandID, payload: payload, entry: Int32(entry),
-            chainVersion: chainVersion, start: UInt64(bitPattern: startTime), inTicks: false)
+            id: id,
+            names: table,
+            kind: commandKind,
+            commandID: commandID,
+            payload: payload,
+            entry: Int32(entry),
+            chainVersion: chainVersion,
+            start: UInt64(bitPattern: startTime),
+            inTicks: false
+        )
         header.duration = duration
         header.reasons = hopReasons
         header.outcomeHop = outcomeHop

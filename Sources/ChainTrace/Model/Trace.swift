@@ -1,4 +1,5 @@
 import ChainTraceJSON
+
 /// Everything recorded about one command's trip through a chain.
 ///
 /// A trace is an immutable value: copy it, compare it, keep it. Get them from an ``InMemoryTraceSink``, read them

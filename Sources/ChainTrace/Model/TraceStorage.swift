@@ -1,5 +1,5 @@
-import ChainTraceJSON
 import ChainTraceFastPath
+import ChainTraceJSON
 
 /// A trace's contents in one allocation: a header, and the hop records stored right after it.
 ///
@@ -48,7 +48,8 @@ final class TraceStorage: ManagedBuffer<TraceHeader, HopRecord> {
 
     /// ``fill(with:)`` for a caller already inside `withUnsafeMutablePointers`.
     static func fill(
-        _ header: UnsafeMutablePointer<TraceHeader>, _ elements: UnsafeMutablePointer<HopRecord>,
+        _ header: UnsafeMutablePointer<TraceHeader>,
+        _ elements: UnsafeMutablePointer<HopRecord>,
         with records: UnsafeBufferPointer<HopRecord>
     ) {
         precondition(header.pointee.count == 0 && records.count <= header.pointee.capacity)

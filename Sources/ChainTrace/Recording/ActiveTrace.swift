@@ -1,6 +1,6 @@
-import ChainTraceJSON
-import ChainTraceFastPath
 import CChainTraceSupport
+import ChainTraceFastPath
+import ChainTraceJSON
 
 /// The trace being built by an instrumented chain — handlers of your own that call `traceHop(_:command:chain:role:decide:_:)`.
 ///
@@ -76,8 +76,12 @@ final class ActiveTrace: @unchecked Sendable {
         about = UncheckedCell.make(About(configuration: configuration, chain: chain, maximumHops: maximumHops))
         content.value.names.reserveCapacity(16)
         reuse(
-            command: command, chain: chain, configuration: configuration, maximumHops: maximumHops,
-            thread: thread)
+            command: command,
+            chain: chain,
+            configuration: configuration,
+            maximumHops: maximumHops,
+            thread: thread
+        )
     }
 
     /// Starts this trace for `command`: a new one, or a finished one that its thread reuses, keeping the memory
@@ -198,7 +202,10 @@ final class ActiveTrace: @unchecked Sendable {
         assert(!isShared, "a shared trace's hops open with begin(_:task:owner:)")
         let startOffset = startOffset(first: content.value.records.isEmpty)
         guard content.value.records.count < maximumHops else {
-            return stopAtLimit(content.value.lastNames?.names[content.value.records.count] ?? "", startOffset: startOffset)
+            return stopAtLimit(
+                content.value.lastNames?.names[content.value.records.count] ?? "",
+                startOffset: startOffset
+            )
         }
         content.value.openNamed(startOffset: startOffset)
         nextName.value = content.value.nextNameIdentity
@@ -219,9 +226,15 @@ final class ActiveTrace: @unchecked Sendable {
         content.addName(handler)
         content.records.append(
             HopRecord(
-                handler: Int32(truncatingIfNeeded: index), registry: -1, decision: .failed,
-                parent: Int32(truncatingIfNeeded: enclosing), startOffset: startOffset, inclusiveDuration: 0,
-                selfDuration: 0))
+                handler: Int32(truncatingIfNeeded: index),
+                registry: -1,
+                decision: .failed,
+                parent: Int32(truncatingIfNeeded: enclosing),
+                startOffset: startOffset,
+                inclusiveDuration: 0,
+                selfDuration: 0
+            )
+        )
         content.stoppedAtLimit.append(index)
         content.failure = content.failure ?? index
         content.end = start &+ startOffset
@@ -267,7 +280,11 @@ final class ActiveTrace: @unchecked Sendable {
         // continued.
         let record = content.value.innermost
         guard record >= 0 else { return }
-        var decision = HopDecisionInference.returnedNormally(accepted: accepted, role: role, wentOn: content.value.wentOn(from: record))
+        var decision = HopDecisionInference.returnedNormally(
+            accepted: accepted,
+            role: role,
+            wentOn: content.value.wentOn(from: record)
+        )
         // Returned a value while the trace has a failure: perhaps one it caught.
         if accepted, content.value.failure != nil { decision = recovered(record, role: role, decision: decision) }
         content.value.close(record, as: decision, at: now, traceStart: start)
@@ -282,7 +299,8 @@ final class ActiveTrace: @unchecked Sendable {
     func recovered(_ record: Int, role: HandlerRole, decision: Decision) -> Decision {
         let (recovered, acceptedInside) = content.value.recoverFailures(inside: record)
         guard recovered else { return decision }
-        return HopDecisionInference.decide(.init(returned: .value, role: role, wentOn: true, caught: acceptedInside)).decision
+        return HopDecisionInference.decide(.init(returned: .value, role: role, wentOn: true, caught: acceptedInside))
+            .decision
     }
 
     /// ``end(_:role:)`` for a hop that threw or whose return the caller's `decide` closure judged.
@@ -304,8 +322,13 @@ final class ActiveTrace: @unchecked Sendable {
             default: failedInside = false
             }
             let (decision, reason, _) = Self.decision(
-                for: returned, role: role, wentOn: content.wentOn(from: record), failedInside: failedInside, record: record,
-                content: &content)
+                for: returned,
+                role: role,
+                wentOn: content.wentOn(from: record),
+                failedInside: failedInside,
+                record: record,
+                content: &content
+            )
             content.close(record, as: decision, at: now, traceStart: start)
             // Nothing set this record's reason before (a loop's record is closed as it is made).
             if let reason { content.reasons.set(reason, at: record) }

@@ -1,5 +1,5 @@
-import ChainTraceFastPath
 import CChainTraceSupport
+import ChainTraceFastPath
 import ChainTraceJSON
 
 extension ActiveTrace {
@@ -99,9 +99,15 @@ extension ActiveTrace {
             let index = records.count
             records.append(
                 HopRecord(
-                    handler: Int32(truncatingIfNeeded: index), registry: -1, decision: .passed,
-                    parent: Int32(truncatingIfNeeded: innermost), startOffset: startOffset, inclusiveDuration: 0,
-                    selfDuration: 0))
+                    handler: Int32(truncatingIfNeeded: index),
+                    registry: -1,
+                    decision: .passed,
+                    parent: Int32(truncatingIfNeeded: innermost),
+                    startOffset: startOffset,
+                    inclusiveDuration: 0,
+                    selfDuration: 0
+                )
+            )
             innermost = index
         }
 

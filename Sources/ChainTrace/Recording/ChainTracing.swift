@@ -1,5 +1,5 @@
-import ChainTraceFastPath
 import CChainTraceSupport
+import ChainTraceFastPath
 
 /// Settings and helpers for chains instrumented with `traceHop(_:command:chain:role:decide:_:)`, and the recorder
 /// scopes every chain records into when its own recorder is off.
@@ -130,7 +130,9 @@ public enum ChainTracing {
         defer { chaintrace_add_recording_sources(-source) }
         // Outside any task the task-local is bound to the thread, and so is the copy the hops read (see
         // `scopedRecorder(thread:)`); in a task, the task-local alone.
-        guard currentTaskIdentity() == 0 else { return try $scoped.withValue(ScopedRecorder(recorder), operation: operation) }
+        guard currentTaskIdentity() == 0 else {
+            return try $scoped.withValue(ScopedRecorder(recorder), operation: operation)
+        }
         let thread = ThreadState.current
         let outer = thread.scopedRecorderOutsideTasks
         thread.scopedRecorderOutsideTasks = recorder

@@ -1,4 +1,5 @@
 import ChainTraceJSON
+
 /// A `Sendable` command kept as it was sent, encoded only when its text or value is asked for — by a trace log's
 /// writer, on its own thread, straight into the line it writes.
 ///

@@ -1,5 +1,5 @@
-import ChainTraceFastPath
 import CChainTraceSupport
+import ChainTraceFastPath
 import ChainTraceJSON
 
 /// How a hop's decision is inferred from the way its body came back and from what went on inside it: a pure
@@ -100,11 +100,22 @@ extension ActiveTrace {
     /// ``HopDecisionInference/decide(_:)`` needs from the hops inside it (marking the failures it recovered from),
     /// takes the override set for it, and notes the trace's first failure, and a thrown one.
     static func decision(
-        for returned: HopReturn, role: HandlerRole, wentOn: Bool, failedInside: Bool, record: Int,
+        for returned: HopReturn,
+        role: HandlerRole,
+        wentOn: Bool,
+        failedInside: Bool,
+        record: Int,
         content: inout Content
     ) -> (decision: Decision, reason: String?, recovered: Bool) {
-        var facts = HopDecisionInference.Facts(returned: returned, role: role, wentOn: wentOn, failedInside: failedInside)
-        if failedInside, case .error(let error) = returned, content.failedOnlyByCancellation(inside: record, throwing: error) {
+        var facts = HopDecisionInference.Facts(
+            returned: returned,
+            role: role,
+            wentOn: wentOn,
+            failedInside: failedInside
+        )
+        if failedInside, case .error(let error) = returned,
+            content.failedOnlyByCancellation(inside: record, throwing: error)
+        {
             facts.failedOnlyByCancellation = true
             // Theirs no longer end the command; its own does.
             _ = content.recoverFailures(inside: record)

@@ -1,4 +1,5 @@
 import ChainTraceFastPath
+
 /// Keeps traces in memory: for tests, for dry runs, and as the "last N" ring of a running app.
 ///
 /// Each recording thread appends to its own shard, so threads never contend; ``traces`` merges the shards in
@@ -38,7 +39,8 @@ public final class InMemoryTraceSink: TraceSink {
             // The trace a full ring pushes out goes back to this thread for its next traced send, when nothing
             // else holds it: a ring of the last N then allocates and frees no trace per command.
             var evicted = thread.withSlot(
-                token: token, owner: self,
+                token: token,
+                owner: self,
                 make: { makeShard(for: thread) }
             ) { $0.append(trace) }
             Trace.recycle(&evicted, on: SendingThread(state: thread))

@@ -1,4 +1,5 @@
 import ChainTraceJSON
+
 /// How a recorder captures the payloads of `Encodable` commands: not at all, as ``JSONValue`` trees (redacted or
 /// not), or as JSON text written by its sink's encoder.
 @usableFromInline

@@ -1,5 +1,5 @@
-import ChainTraceFastPath
 import CChainTraceSupport
+import ChainTraceFastPath
 import ChainTraceJSON
 
 extension ActiveTrace {

@@ -1,5 +1,5 @@
-import ChainTraceFastPath
 import CChainTraceSupport
+import ChainTraceFastPath
 import ChainTraceJSON
 
 extension ActiveTrace {
@@ -20,8 +20,11 @@ extension ActiveTrace {
             let enclosing = content.tasks.innermost(of: task) ?? content.tasks.innermost(of: owner) ?? -1
             guard index < maximumHops else {
                 content.tasks.opened(
-                    recordLoop(handler, startOffset: startOffset, enclosing: enclosing, in: &content), in: task,
-                    parent: enclosing, isOpen: false)
+                    recordLoop(handler, startOffset: startOffset, enclosing: enclosing, in: &content),
+                    in: task,
+                    parent: enclosing,
+                    isOpen: false
+                )
                 // A hop inside the one it was to nest in failed.
                 if enclosing >= 0 { content.tasks.note(.failed, inside: enclosing) }
                 return .stopped
@@ -29,9 +32,15 @@ extension ActiveTrace {
             content.addName(handler)
             content.records.append(
                 HopRecord(
-                    handler: Int32(truncatingIfNeeded: index), registry: -1, decision: .passed,
-                    parent: Int32(truncatingIfNeeded: enclosing), startOffset: startOffset, inclusiveDuration: 0,
-                    selfDuration: 0))
+                    handler: Int32(truncatingIfNeeded: index),
+                    registry: -1,
+                    decision: .passed,
+                    parent: Int32(truncatingIfNeeded: enclosing),
+                    startOffset: startOffset,
+                    inclusiveDuration: 0,
+                    selfDuration: 0
+                )
+            )
             content.tasks.opened(index, in: task, parent: enclosing, isOpen: true)
             return .opened
         }
@@ -46,8 +55,13 @@ extension ActiveTrace {
             guard let record = content.tasks.innermost(of: task) else { return }
             var inside = content.tasks.records[record].inside
             let (decision, reason, recovered) = Self.decision(
-                for: returned, role: role, wentOn: inside != .continued, failedInside: inside == .failed, record: record,
-                content: &content)
+                for: returned,
+                role: role,
+                wentOn: inside != .continued,
+                failedInside: inside == .failed,
+                record: record,
+                content: &content
+            )
             // What went on inside a hop that caught a failure, for the hop it ran in: the command went on (to the hop
             // that failed), but no failure came out.
             if recovered { inside = .passed }
@@ -55,7 +69,9 @@ extension ActiveTrace {
             content.close(record, as: decision, at: now, traceStart: start)
             // Hops run at once inside it: its own time is what none of them covered, not its time less their sum.
             if content.tasks.records[record].hasLaterChildren { content.subtractChildrenCovering(record) }
-            if enclosing >= 0 { content.tasks.note(HopDecisionInference.wentOn(decision, inside: inside), inside: enclosing) }
+            if enclosing >= 0 {
+                content.tasks.note(HopDecisionInference.wentOn(decision, inside: inside), inside: enclosing)
+            }
             // `close` is for one thread's hops, nested one in the other; here the innermost is the task's.
             content.innermost = -1
             content.tasks.closed(record, enclosing: enclosing, in: task)

@@ -1,11 +1,12 @@
-import ChainTraceFastPath
 import CChainTraceSupport
+import ChainTraceFastPath
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Per-thread recording state, reached through one pthread key.
@@ -197,7 +198,8 @@ extension UncheckedCell where Value == ThreadStateFields {
         // Released only once this thread's state is consistent again: a dropped handler may hold the last
         // reference to another chain, or run code that sends.
         var dropped: [AnyObject] = []
-        for slot in value.snapshots.indices where value.snapshots[slot] != nil && value.snapshotOwners[slot].owner == nil {
+        for slot in value.snapshots.indices
+        where value.snapshots[slot] != nil && value.snapshotOwners[slot].owner == nil {
             dropped.append(value.snapshots[slot]!)
             value.snapshots[slot] = nil
             value.snapshotTokens[slot] = 0
@@ -256,7 +258,8 @@ extension UncheckedCell where Value == ThreadStateFields {
     /// must not add or drop this thread's slots. What it buys: a sink that keeps per-thread state (the in-memory
     /// sink's shard) reaches it without a retain and a release a trace.
     @inlinable
-    func withSlot<Object: AnyObject, T>(token: UInt64, owner: AnyObject, make: () -> Object, _ body: (Object) -> T) -> T {
+    func withSlot<Object: AnyObject, T>(token: UInt64, owner: AnyObject, make: () -> Object, _ body: (Object) -> T) -> T
+    {
         if let index = value.slotTokens.firstIndex(of: token) {
             // Tokens are never reused and the slot is only ever stored with an `Object`.
             return UnretainedObject(unsafeDowncast(value.slotValues[index], to: Object.self)).withObject(body)

@@ -1,5 +1,5 @@
-import ChainTraceFastPath
 import CChainTraceSupport
+import ChainTraceFastPath
 
 /// One open trace capture — what `captureTraces` in ChainTraceTesting runs on.
 ///
@@ -44,7 +44,10 @@ package final class TraceCaptureScope: TraceSink {
     /// Runs `body` inside a new capture claiming `claims`, described to captures it overlaps as `description`,
     /// and returns its result with what the capture holds.
     package static func run<T>(
-        claims: [String], description: String, payloads: Payloads = .none, _ body: () throws -> T
+        claims: [String],
+        description: String,
+        payloads: Payloads = .none,
+        _ body: () throws -> T
     ) rethrows -> (T, Result) {
         let scope = TraceCaptureScope(claims: claims, description: description)
         UnscopedTraces.open(scope)
@@ -73,7 +76,10 @@ package final class TraceCaptureScope: TraceSink {
         let value: T
         do {
             value = try await ChainTracing.withRecorder(
-                Recorder(sink: scope, payloads: payloads), isolation: isolation, operation: body)
+                Recorder(sink: scope, payloads: payloads),
+                isolation: isolation,
+                operation: body
+            )
         } catch {
             UnscopedTraces.close(scope)
             throw error
@@ -115,7 +121,11 @@ enum UnscopedTraces {
     private static let claiming = LockedValue([TraceCaptureScope]())
 
     private static let recorderConfiguration = RecorderConfiguration(
-        sink: Sink(), sampling: .all, filter: nil, payloads: .none)
+        sink: Sink(),
+        sampling: .all,
+        filter: nil,
+        payloads: .none
+    )
 
     /// The recording settings for a command outside every recorder scope: the captures' while one that claims
     /// chains is open, else `nil`.

@@ -1,5 +1,5 @@
-import ChainTraceFastPath
 import CChainTraceSupport
+import ChainTraceFastPath
 import ChainTraceJSON
 
 extension ActiveTrace {
@@ -23,7 +23,9 @@ extension ActiveTrace {
             let names = sharedNames(&content)
             let count = content.records.count
             let outcomeHop = Int32(
-                content.failure ?? content.records.withUnsafeBufferPointer { $0.lastIndex(where: { $0.decision == .accepted }) } ?? -1
+                content.failure ?? content.records.withUnsafeBufferPointer {
+                    $0.lastIndex(where: { $0.decision == .accepted })
+                } ?? -1
             )
             let storage: TraceStorage
             if let spare = thread.spareTraceStorage, spare.hopCapacity >= count {
@@ -49,7 +51,9 @@ extension ActiveTrace {
                     header.pointee.start = start
                     header.pointee.duration = content.end &- start
                     // Nearly always both empty: then not copied (a retain and a release).
-                    if !(header.pointee.reasons.values.isEmpty && content.reasons.values.isEmpty) { header.pointee.reasons = content.reasons }
+                    if !(header.pointee.reasons.values.isEmpty && content.reasons.values.isEmpty) {
+                        header.pointee.reasons = content.reasons
+                    }
                     header.pointee.outcomeHop = outcomeHop
                     TraceStorage.fill(header, elements, with: records)
                     if !content.tasks.isEmpty {
@@ -92,7 +96,9 @@ extension ActiveTrace {
     private func sharedNames(_ content: inout Content) -> UnretainedObject<HandlerNameTable> {
         let commandType = about.value.commandType
         if content.namesFollowLast, let last = content.lastNames.map({ UnretainedObject($0) }),
-            last.withObject({ $0.names.count == content.records.count && $0.chain == chain && $0.commandType == commandType })
+            last.withObject({
+                $0.names.count == content.records.count && $0.chain == chain && $0.commandType == commandType
+            })
         {
             return last
         }

@@ -1,4 +1,5 @@
 import ChainTraceJSON
+
 /// A command that tells traces what to call it.
 ///
 /// Conform when the type name is not what you want to see in reports — an enum whose cases are the real kinds,
@@ -100,7 +101,8 @@ final class CommandTypeInfo: Sendable {
         if capturing, payload == nil, isEncodable, let encodableReader {
             if case .text(let encoder) = payloads, encoder.encodesWhenWritten, let deferrer {
                 encodedPayload = deferrer.payload(of: command, reader: encodableReader, encoder: encoder)
-            } else if case .text(let encoder) = payloads, let text = encodableReader.text(of: command, encoder: encoder) {
+            } else if case .text(let encoder) = payloads, let text = encodableReader.text(of: command, encoder: encoder)
+            {
                 encodedPayload = text
             } else {
                 payload = encodableReader.value(of: command)
@@ -154,13 +156,20 @@ final class EncodableCommandReader<Encoded: Encodable>: EncodableCommandReading 
 
 /// Reads a ``TracedCommand``'s description through a pointer to it.
 protocol TracedCommandReading: AnyObject, Sendable {
-    func read(_ command: UnsafeRawPointer, _ capturingPayload: Bool) -> (kind: String?, id: String?, payload: JSONValue?)
+    func read(_ command: UnsafeRawPointer, _ capturingPayload: Bool) -> (
+        kind: String?, id: String?, payload: JSONValue?
+    )
 }
 
 /// The reader for one command type.
 final class TracedCommandReader<Traced: TracedCommand>: TracedCommandReading {
-    func read(_ command: UnsafeRawPointer, _ capturingPayload: Bool) -> (kind: String?, id: String?, payload: JSONValue?) {
+    func read(_ command: UnsafeRawPointer, _ capturingPayload: Bool) -> (
+        kind: String?, id: String?, payload: JSONValue?
+    ) {
         let command = command.assumingMemoryBound(to: Traced.self)
-        return (command.pointee.commandKind, command.pointee.commandID, capturingPayload ? command.pointee.commandPayload : nil)
+        return (
+            command.pointee.commandKind, command.pointee.commandID,
+            capturingPayload ? command.pointee.commandPayload : nil
+        )
     }
 }

@@ -1,9 +1,9 @@
-import ChainTraceTraceLog
-import ChainTraceDefinitions
-import ChainTraceAnalysis
-import ChainTraceFiles
 public import ChainTrace
+import ChainTraceAnalysis
+import ChainTraceDefinitions
+import ChainTraceFiles
 import ChainTraceJSON
+import ChainTraceTraceLog
 
 /// A change to a chain written in a command stream, replayed in order with the commands around it — the way an
 /// app plugs a module in or a screen registers a responder while it runs.
@@ -51,9 +51,15 @@ public enum ChainChange: Sendable, Hashable {
     ) throws {
         switch self {
         case .insert(let handler, let position):
-            try chain.insert(definition.handler(for: handler, types: types, unknownTypes: unknownTypes, schema: schema), at: position)
+            try chain.insert(
+                definition.handler(for: handler, types: types, unknownTypes: unknownTypes, schema: schema),
+                at: position
+            )
         case .add(let handler, let next):
-            try chain.add(definition.handler(for: handler, types: types, unknownTypes: unknownTypes, schema: schema), next: next)
+            try chain.add(
+                definition.handler(for: handler, types: types, unknownTypes: unknownTypes, schema: schema),
+                next: next
+            )
         case .remove(let name):
             try chain.remove(name)
         case .register(let handler, let registry):
@@ -84,16 +90,18 @@ extension ChainChange: CustomStringConvertible {
     public var description: String {
         switch self {
         case .insert(let handler, let position):
-            let place = switch position {
-            case .first: "first"
-            case .last: "last"
-            case .before(let name): "before \(name)"
-            case .after(let name): "after \(name)"
-            }
+            let place =
+                switch position {
+                case .first: "first"
+                case .last: "last"
+                case .before(let name): "before \(name)"
+                case .after(let name): "after \(name)"
+                }
             return "insert \(handler.name) \(place)"
         case .add(let handler, let next): return "add \(handler.name) → \(next ?? "end")"
         case .remove(let name): return "remove \(name)"
-        case .register(let handler, let registry): return "register \(handler.name) in \(registry) (weight \(handler.weight))"
+        case .register(let handler, let registry):
+            return "register \(handler.name) in \(registry) (weight \(handler.weight))"
         case .deregister(let name, let registry): return "deregister \(name) from \(registry)"
         case .link(let name, let next): return "link \(name) → \(next ?? "end")"
         }

@@ -1,9 +1,9 @@
-import ChainTraceTraceLog
-import ChainTraceDefinitions
-import ChainTraceAnalysis
-import ChainTraceFiles
 import ChainTrace
+import ChainTraceAnalysis
+import ChainTraceDefinitions
+import ChainTraceFiles
 import ChainTraceJSON
+import ChainTraceTraceLog
 
 /// Reads a ``ChainChange`` from a stream line, with positions inside the line for its errors.
 enum ChainChangeDecoder {
@@ -23,7 +23,11 @@ enum ChainChangeDecoder {
         }
         func handler(inRegistry: Bool) throws(FormatError) -> HandlerDefinition {
             guard let spec = members["handler"], case .object = spec else {
-                throw fail("handler", "\"handler\", a handler object as in a chain definition", members["handler"]?.summary ?? "nothing")
+                throw fail(
+                    "handler",
+                    "\"handler\", a handler object as in a chain definition",
+                    members["handler"]?.summary ?? "nothing"
+                )
             }
             let made = decoder.decodeHandler(spec, at: "handler", inRegistry: inRegistry)
             if let problem = decoder.findings.first { throw problem.error }
@@ -43,7 +47,11 @@ enum ChainChangeDecoder {
         ]
         if let kind = members["change"]?.stringValue, let known = allowed[kind] {
             for key in members.keys.sorted() where !known.contains(key) {
-                throw fail(key, "only \(known.sorted().map { "\"\($0)\"" }.joined(separator: ", ")) in a \"\(kind)\" change", "\"\(key)\"")
+                throw fail(
+                    key,
+                    "only \(known.sorted().map { "\"\($0)\"" }.joined(separator: ", ")) in a \"\(kind)\" change",
+                    "\"\(key)\""
+                )
             }
         }
         switch members["change"]?.stringValue {
@@ -51,15 +59,21 @@ enum ChainChangeDecoder {
             let made = try handler(inRegistry: false)
             let positions = ["before", "after", "at", "next"].filter(members.keys.contains)
             if positions.count > 1 {
-                throw fail(positions[1], "one place for the handler: \"before\", \"after\", \"at\" or \"next\"", "both \"\(positions[0])\" and \"\(positions[1])\"")
+                throw fail(
+                    positions[1],
+                    "one place for the handler: \"before\", \"after\", \"at\" or \"next\"",
+                    "both \"\(positions[0])\" and \"\(positions[1])\""
+                )
             }
             // The handler's own "next", written as a chain definition writes it: its place, as the change's "next"
             // would be — not dropped in silence while the handler went first or last.
             if let next = made.next {
                 if let other = positions.first {
                     throw fail(
-                        "handler.next", "one place for the handler: its own \"next\" or the change's \"\(other)\"",
-                        "both \"next\": \"\(next)\" and \"\(other)\"")
+                        "handler.next",
+                        "one place for the handler: its own \"next\" or the change's \"\(other)\"",
+                        "both \"next\": \"\(next)\" and \"\(other)\""
+                    )
                 }
                 var placed = made
                 placed.next = nil
@@ -83,7 +97,11 @@ enum ChainChangeDecoder {
         case "link"?:
             return .link(try name("handler"), next: try optionalName("next"))
         default:
-            throw fail("change", "one of \(kinds.map { "\"\($0)\"" }.joined(separator: ", "))", members["change"]?.summary ?? "nothing")
+            throw fail(
+                "change",
+                "one of \(kinds.map { "\"\($0)\"" }.joined(separator: ", "))",
+                members["change"]?.summary ?? "nothing"
+            )
         }
     }
 }

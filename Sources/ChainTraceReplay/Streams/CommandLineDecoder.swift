@@ -1,9 +1,9 @@
-import ChainTraceTraceLog
-import ChainTraceDefinitions
-import ChainTraceAnalysis
-import ChainTraceFastPath
 import ChainTrace
+import ChainTraceAnalysis
+import ChainTraceDefinitions
+import ChainTraceFastPath
 import ChainTraceJSON
+import ChainTraceTraceLog
 
 /// The fast path of ``CommandStreamReader``: decodes a command line straight from its bytes, filling the
 /// ``FieldSchema``'s slots as it goes. `nil` for anything unusual (a change line, an escape in a name, a number
@@ -112,11 +112,19 @@ extension CommandLineDecoder {
                     guard let key = cursor.rawString() else { return false }
                     keys.lineKeys[position] = Range(uncheckedBounds: (keyStart &+ 1, cursor.index &- 1))
                     let colonFollows = cursor.index < bytes.count && bytes[cursor.index] == UInt8(ascii: ":")
-                    if let known = keys.recall(key, in: bytes, from: keyStart, at: position, colonFollows: colonFollows) {
+                    if let known = keys.recall(key, in: bytes, from: keyStart, at: position, colonFollows: colonFollows)
+                    {
                         (member, id) = known
                     } else {
                         member = CommandMember.named(key, schema: schema)
-                        id = keys.remember(key, in: bytes, from: keyStart, as: member, at: position, colonFollows: colonFollows)
+                        id = keys.remember(
+                            key,
+                            in: bytes,
+                            from: keyStart,
+                            as: member,
+                            at: position,
+                            colonFollows: colonFollows
+                        )
                     }
                     cursor.skipWhiteSpace()
                     guard cursor.take(UInt8(ascii: ":")) else { return false }

@@ -1,9 +1,9 @@
-import ChainTraceTraceLog
-import ChainTraceDefinitions
-import ChainTraceAnalysis
-import ChainTraceFastPath
 import ChainTrace
+import ChainTraceAnalysis
+import ChainTraceDefinitions
+import ChainTraceFastPath
 import ChainTraceJSON
+import ChainTraceTraceLog
 
 /// What the command line decoder does with a member of a command line, decided from its key.
 enum CommandMember: Equatable {

@@ -1,8 +1,8 @@
-import ChainTraceDefinitions
-import ChainTraceAnalysis
-import ChainTraceFiles
-import ChainTraceFastPath
 import ChainTrace
+import ChainTraceAnalysis
+import ChainTraceDefinitions
+import ChainTraceFastPath
+import ChainTraceFiles
 import ChainTraceJSON
 import ChainTraceTraceLog
 
@@ -206,7 +206,11 @@ public final class CommandStreamReader {
             if trace.payload == nil { commandsWithoutPayload += 1 }
             state.value.changes.add(trace)
             let command = JSONCommand(
-                kind: trace.commandKind, id: trace.commandID, entry: trace.entry, fields: trace.payload ?? [:])
+                kind: trace.commandKind,
+                id: trace.commandID,
+                entry: trace.entry,
+                fields: trace.payload ?? [:]
+            )
             return (traces.line, .command(command))
         }
         guard let lines, let raw = try lines.nextLine() else { return nil }
@@ -268,8 +272,11 @@ public final class CommandStreamReader {
             guard members.count == 1 else {
                 let others = members.keys.filter { $0 != "fields" }.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
                 throw bad(
-                    "fields", "the only member beside kind, id and entry", fields,
-                    found: "\(others) beside it (put them inside \"fields\", or leave \"fields\" out)")
+                    "fields",
+                    "the only member beside kind, id and entry",
+                    fields,
+                    found: "\(others) beside it (put them inside \"fields\", or leave \"fields\" out)"
+                )
             }
             command.fields = fields
         } else {

@@ -102,8 +102,12 @@ public struct ChromeTraceExport: Sendable {
         let hops = trace.hops
         // Covering every hop, also of a log whose times do not add up: each hop's slice lies inside the command's.
         complete(
-            category: "command", duration: microseconds(trace.duration(covering: hops)), name: name, at: microseconds(start),
-            tid: tid)
+            category: "command",
+            duration: microseconds(trace.duration(covering: hops)),
+            name: name,
+            at: microseconds(start),
+            tid: tid
+        )
         // Each hop on the track `lanes` gives it: 0, the command's, or one more of the command's, "Kind id (2)".
         var tids = [tid]
         hopTracks.assign(hops)
@@ -125,8 +129,12 @@ public struct ChromeTraceExport: Sendable {
             writer.write(microseconds(hop.selfDuration))
             writer.append(byte: UInt8(ascii: "}"))
             complete(
-                category: "hop", duration: microseconds(hop.inclusiveDuration), name: hop.handler,
-                at: microseconds(start.saturatingAdd(Int64(clamping: hop.startOffset))), tid: tids[lane])
+                category: "hop",
+                duration: microseconds(hop.inclusiveDuration),
+                name: hop.handler,
+                at: microseconds(start.saturatingAdd(Int64(clamping: hop.startOffset))),
+                tid: tids[lane]
+            )
         }
         let ending = Self.ending(of: trace)
         next()
@@ -203,7 +211,10 @@ public struct ChromeTraceExport: Sendable {
         switch trace.outcome {
         case .accepted(let handler):
             let hop = trace.hops.last { $0.handler == handler && $0.decision == .accepted }
-            return ("accepted by \(HandlerNameText.of(handler))", (hop?.startOffset ?? 0).saturatingAdd(hop?.inclusiveDuration ?? trace.duration))
+            return (
+                "accepted by \(HandlerNameText.of(handler))",
+                (hop?.startOffset ?? 0).saturatingAdd(hop?.inclusiveDuration ?? trace.duration)
+            )
         case .fellOffTheEnd:
             return ("fell off the end", trace.duration)
         case .failed(let handler, let error):

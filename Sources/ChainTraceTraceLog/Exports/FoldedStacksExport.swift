@@ -127,7 +127,8 @@ public struct FoldedStacksExport: Sendable {
         var scalars = String.UnicodeScalarView()
         for scalar in name.unicodeScalars {
             let category = scalar.properties.generalCategory
-            let reserved = scalar == ";" || category == .control || category == .lineSeparator || category == .paragraphSeparator
+            let reserved =
+                scalar == ";" || category == .control || category == .lineSeparator || category == .paragraphSeparator
             scalars.append(reserved ? "_" : scalar)
         }
         return String(scalars)

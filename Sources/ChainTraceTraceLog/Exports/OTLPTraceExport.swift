@@ -37,9 +37,11 @@ public struct OTLPTraceExport: Sendable {
     }
 
     /// The bytes that open the request: one resource (`service.name` = `chaintrace`) and one scope.
-    public static let header = Array(
-        #"{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"chaintrace"}}]},"scopeSpans":[{"scope":{"name":"chaintrace"},"spans":["#
-            .utf8) + [UInt8(ascii: "\n")]
+    public static let header =
+        Array(
+            #"{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"chaintrace"}}]},"scopeSpans":[{"scope":{"name":"chaintrace"},"spans":["#
+                .utf8
+        ) + [UInt8(ascii: "\n")]
 
     /// The bytes that close it.
     public static let footer = Array("\n]}]}]}\n".utf8)
@@ -76,8 +78,13 @@ public struct OTLPTraceExport: Sendable {
             writer.append(byte: UInt8(ascii: "\""))
         }
         func span(
-            attributes: [(key: String, value: AttributeValue?)], start: UInt64, end: UInt64, name: String, parent: String?,
-            id: String, failure: String?
+            attributes: [(key: String, value: AttributeValue?)],
+            start: UInt64,
+            end: UInt64,
+            name: String,
+            parent: String?,
+            id: String,
+            failure: String?
         ) {
             if !first { writer.append(self.separator) }
             first = false
@@ -123,7 +130,8 @@ public struct OTLPTraceExport: Sendable {
             writer.append(#""}"#)
         }
         let hops = trace.hops
-        let rootFailure: String? = if case .failed(let handler, let error) = trace.outcome { "\(handler): \(error)" } else { nil }
+        let rootFailure: String? =
+            if case .failed(let handler, let error) = trace.outcome { "\(handler): \(error)" } else { nil }
         span(
             attributes: [
                 ("chaintrace.chain", .text(trace.chain)),
@@ -134,8 +142,13 @@ public struct OTLPTraceExport: Sendable {
                 ("chaintrace.outcome", .text(trace.outcome.kind)),
                 ("chaintrace.hops", .integer(Int64(clamping: trace.hops.count))),
             ],
-            start: 0, end: trace.duration(covering: hops), name: "\(trace.chain) \(trace.commandKind)", parent: nil,
-            id: spanID(0), failure: rootFailure)
+            start: 0,
+            end: trace.duration(covering: hops),
+            name: "\(trace.chain) \(trace.commandKind)",
+            parent: nil,
+            id: spanID(0),
+            failure: rootFailure
+        )
         // Each hop under the hop it ran inside (HopNesting), or under the command's span.
         let root = spanID(0)
         nesting.place(hops)
@@ -152,8 +165,13 @@ public struct OTLPTraceExport: Sendable {
                     ("chaintrace.reason", hop.reason.map(AttributeValue.text)),
                     ("chaintrace.registry", hop.registry.map(AttributeValue.text)),
                 ],
-                start: hop.startOffset, end: end, name: hop.handler, parent: enclosing[index].map { spanID($0 + 1) } ?? root, id: id,
-                failure: hop.decision == .failed ? hop.failureMessage : nil)
+                start: hop.startOffset,
+                end: end,
+                name: hop.handler,
+                parent: enclosing[index].map { spanID($0 + 1) } ?? root,
+                id: id,
+                failure: hop.decision == .failed ? hop.failureMessage : nil
+            )
         }
         return writer.bytes
     }
@@ -167,7 +185,9 @@ public struct OTLPTraceExport: Sendable {
     /// The ids of the `number`th trace of the log: its trace id and its spans' (0 the root, then each hop's), from
     /// its place, its id and its start — the same log always exports the same ids — in hex, never all zero.
     package static func ids(of trace: Trace, number: Int) -> (trace: String, span: (Int) -> String) {
-        let key = StableHash.mix(UInt64(number) ^ StableHash.mix(trace.id ^ StableHash.mix(UInt64(bitPattern: trace.startTime))))
+        let key = StableHash.mix(
+            UInt64(number) ^ StableHash.mix(trace.id ^ StableHash.mix(UInt64(bitPattern: trace.startTime)))
+        )
         let traceID = hex(nonZero(StableHash.mix(key ^ 0x5445))) + hex(StableHash.mix(key ^ 0x4345))
         return (traceID, { index in hex(nonZero(StableHash.mix(key &+ UInt64(index) &+ 1))) })
     }

@@ -5,10 +5,11 @@
 // Usage: chaintrace-log-exit-probe LOG COUNT compact|jsonLines background|direct return|exit
 import ChainTrace
 import ChainTraceTraceLog
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 let arguments = CommandLine.arguments
@@ -29,7 +30,9 @@ final class Validator: @unchecked Sendable {
     var next: Validator?
     init(_ name: String) { self.name = name }
     func validate(_ value: Int) -> Int? {
-        traceHop(name, command: value, chain: "exiting") { value % 3 == Int(name.dropFirst())! ? value : next?.validate(value) }
+        traceHop(name, command: value, chain: "exiting") {
+            value % 3 == Int(name.dropFirst())! ? value : next?.validate(value)
+        }
     }
 }
 let validators = (0..<3).map { Validator("V\($0)") }

@@ -5,10 +5,11 @@
 // Usage: chaintrace-log-kill-probe LOG [compact|jsonLines]
 import ChainTrace
 import ChainTraceTraceLog
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 let arguments = CommandLine.arguments
@@ -25,7 +26,8 @@ let log = try TraceLogSink(path: arguments[1], options: options)
 let chain = try Chain<Int, Int>(
     "killed",
     handlers: (0..<10).map { index in Handler("Handler\(index)") { value in index == 9 ? .accept(value) : .pass } },
-    recorder: Recorder(sink: log, payloads: .captured))
+    recorder: Recorder(sink: log, payloads: .captured)
+)
 var sent = 0
 while true {
     for _ in 0..<1_000 {

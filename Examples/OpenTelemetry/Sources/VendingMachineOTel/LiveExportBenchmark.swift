@@ -56,13 +56,30 @@ struct LiveExportBenchmark: AsyncParsableCommand {
         rows.append(logRow)
 
         let background = SpanTraceSink.Delivery.background(queueCapacity: commands)
-        let pipelines: [(name: String, slug: String, hops: SpanTraceSink.HopStyle, sized: Bool, delivery: SpanTraceSink.Delivery)] = [
-            ("→ swift-otel, span per hop, default batch processor", "spans-default", .spans, false, .onRecordingThread),
-            ("→ swift-otel, span per hop, queue sized for the run", "spans-sized", .spans, true, .onRecordingThread),
-            ("→ swift-otel, hops as events, default batch processor", "events-default", .events, false, .onRecordingThread),
-            ("→ swift-otel, span per hop, queue sized, background delivery", "spans-sized-background", .spans, true, background),
-            ("→ swift-otel, hops as events, background delivery", "events-default-background", .events, false, background),
-        ]
+        let pipelines:
+            [(name: String, slug: String, hops: SpanTraceSink.HopStyle, sized: Bool, delivery: SpanTraceSink.Delivery)] =
+                [
+                    (
+                        "→ swift-otel, span per hop, default batch processor", "spans-default", .spans, false,
+                        .onRecordingThread
+                    ),
+                    (
+                        "→ swift-otel, span per hop, queue sized for the run", "spans-sized", .spans, true,
+                        .onRecordingThread
+                    ),
+                    (
+                        "→ swift-otel, hops as events, default batch processor", "events-default", .events, false,
+                        .onRecordingThread
+                    ),
+                    (
+                        "→ swift-otel, span per hop, queue sized, background delivery", "spans-sized-background",
+                        .spans, true, background
+                    ),
+                    (
+                        "→ swift-otel, hops as events, background delivery", "events-default-background", .events,
+                        false, background
+                    ),
+                ]
         for pipeline in pipelines {
             var row = Row(name: "Chain, traced " + pipeline.name)
             for round in 0..<self.rounds {
@@ -89,10 +106,17 @@ struct LiveExportBenchmark: AsyncParsableCommand {
                 try await running.value
                 let total = caller + Double((ContinuousClock.now - start).nanoseconds)
                 row.add(caller: caller / hops, total: total / hops)
-                rounds.append(RoundRecord(
-                    row: row.name, service: service, spansMade: (commands - sink.droppedCount) * spansPerCommand,
-                    tracesDroppedBySink: sink.droppedCount, hops: commands * Self.handlerCount,
-                    callerNanosecondsPerHop: caller / hops, totalNanosecondsPerHop: total / hops))
+                rounds.append(
+                    RoundRecord(
+                        row: row.name,
+                        service: service,
+                        spansMade: (commands - sink.droppedCount) * spansPerCommand,
+                        tracesDroppedBySink: sink.droppedCount,
+                        hops: commands * Self.handlerCount,
+                        callerNanosecondsPerHop: caller / hops,
+                        totalNanosecondsPerHop: total / hops
+                    )
+                )
             }
             rows.append(row)
         }
@@ -173,7 +197,8 @@ struct Row {
                 row.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                     + range(row.caller).padding(toLength: 15, withPad: " ", startingAt: 0) + "  "
                     + range(row.total).padding(toLength: 19, withPad: " ", startingAt: 0) + "  "
-                    + String(format: "+%.0f", (row.caller.min() ?? 0) - base))
+                    + String(format: "+%.0f", (row.caller.min() ?? 0) - base)
+            )
         }
         return lines.joined(separator: "\n")
     }

@@ -26,7 +26,10 @@ struct RunMachine: AsyncParsableCommand {
     @Option(help: "How hops appear: spans (a span each) or events (events on the command's span).")
     var hops: HopStyleArgument = .spans
 
-    @Option(help: "Which thread makes the spans: background (the sink's own; the recording thread only hands traces over) or recording-thread.")
+    @Option(
+        help:
+            "Which thread makes the spans: background (the sink's own; the recording thread only hands traces over) or recording-thread."
+    )
     var delivery: DeliveryArgument = .background
 
     @Option(help: "The quarter validator's extra sensor time per coin, in nanoseconds (the sample's slow handler).")
@@ -44,8 +47,13 @@ struct RunMachine: AsyncParsableCommand {
         // The environment's OTEL_* variables override these, as in any swift-otel app.
         let observability = try OTel.bootstrap(configuration: configuration)
         let machine = try VendingMachineService(
-            coins: coins, traceLog: traceOut, repeats: `repeat`, hops: hops.style, delivery: delivery.delivery,
-            slowSensor: slowSensor)
+            coins: coins,
+            traceLog: traceOut,
+            repeats: `repeat`,
+            hops: hops.style,
+            delivery: delivery.delivery,
+            slowSensor: slowSensor
+        )
         // The machine runs once and then shuts the group down gracefully: swift-otel's batch span processor
         // exports what it still holds before `run()` returns.
         let group = ServiceGroup(
@@ -53,12 +61,15 @@ struct RunMachine: AsyncParsableCommand {
                 services: [
                     .init(service: observability),
                     .init(
-                        service: machine, successTerminationBehavior: .gracefullyShutdownGroup,
-                        failureTerminationBehavior: .gracefullyShutdownGroup),
+                        service: machine,
+                        successTerminationBehavior: .gracefullyShutdownGroup,
+                        failureTerminationBehavior: .gracefullyShutdownGroup
+                    ),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: Logger(label: "vending-machine")
-            ))
+            )
+        )
         try await group.run()
     }
 }
@@ -89,7 +100,11 @@ final class VendingMachineService: Service, Sendable {
     let slowSensor: UInt64
 
     init(
-        coins path: String, traceLog: String?, repeats: Int, hops: SpanTraceSink.HopStyle, delivery: SpanTraceSink.Delivery,
+        coins path: String,
+        traceLog: String?,
+        repeats: Int,
+        hops: SpanTraceSink.HopStyle,
+        delivery: SpanTraceSink.Delivery,
         slowSensor: UInt64
     ) throws {
         coins = try CoinStream.read(path: path)
@@ -126,7 +141,9 @@ final class VendingMachineService: Service, Sendable {
         try log?.close()
         // Background delivery: every span made before the group shuts swift-otel down (which exports what it holds).
         spans.close()
-        print("accepted \(cents) cents from \(traces) coins; \(traces - spans.droppedCount) chain traces handed to swift-otel as spans"
-            + (traceLog.map { "; trace log: \($0)" } ?? ""))
+        print(
+            "accepted \(cents) cents from \(traces) coins; \(traces - spans.droppedCount) chain traces handed to swift-otel as spans"
+                + (traceLog.map { "; trace log: \($0)" } ?? "")
+        )
     }
 }
