@@ -183,7 +183,7 @@ let package = Package(
             path: "Tests/ChainTraceTestSupport", swiftSettings: upcomingFeatures),
         // One test target per source target, each depending on its module and those below it.
         .testTarget(
-            name: "ChainTraceFastPathTests", dependencies: ["ChainTraceFastPath", "ChainTraceTestSupport"],
+            name: "ChainTraceFastPathTests", dependencies: ["ChainTraceFastPath", "ChainTraceJSON", "ChainTraceTestSupport"],
             swiftSettings: upcomingFeatures),
         .testTarget(
             name: "ChainTraceJSONTests", dependencies: ["ChainTraceJSON", "ChainTraceFastPath", "ChainTraceTestSupport"],
@@ -193,7 +193,10 @@ let package = Package(
             swiftSettings: upcomingFeatures),
         .testTarget(
             name: "ChainTraceTests",
-            dependencies: ["ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceTesting", "ChainTraceTestSupport"],
+            dependencies: [
+                "CChainTraceSupport", "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceTesting",
+                "ChainTraceTestSupport",
+            ],
             swiftSettings: upcomingFeatures),
         .testTarget(
             name: "ChainTraceTraceLogTests",
@@ -205,7 +208,8 @@ let package = Package(
         .testTarget(
             name: "ChainTraceDefinitionsTests",
             dependencies: [
-                "ChainTrace", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceDefinitions", "ChainTraceTesting", "ChainTraceTestSupport",
+                "ChainTrace", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceDefinitions", "ChainTraceTraceLog", "ChainTraceTesting",
+                "ChainTraceTestSupport",
             ],
             swiftSettings: upcomingFeatures),
         .testTarget(
@@ -219,7 +223,7 @@ let package = Package(
             name: "ChainTraceReplayTests",
             dependencies: [
                 "ChainTrace", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceFastPath", "ChainTraceTraceLog", "ChainTraceDefinitions",
-                "ChainTraceAnalysis", "ChainTraceReplay", "ChainTraceTestSupport",
+                "ChainTraceAnalysis", "ChainTraceReplay", "ChainTraceTestGeneration", "ChainTraceTestSupport",
             ],
             swiftSettings: upcomingFeatures),
         .testTarget(
@@ -240,6 +244,7 @@ let package = Package(
             dependencies: [
                 "ChainTrace", "ChainTraceDistributedTracing", "ChainTraceTestSupport",
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: upcomingFeatures),
         .testTarget(

@@ -19,8 +19,8 @@ swift test --skip-build "${flags[@]}" "$@"
 # ThreadSanitizer over the C helpers too (-fsanitize=thread for clang): built without it, their one-word lock's
 # compare-and-swap is no synchronisation TSan can see, and every hop of an async trace looked like a race.
 threads=(--scratch-path .build/thread-sanitized -Xswiftc -sanitize=thread -Xcc -fsanitize=thread)
-concurrent="Concurrent|Background|ThreadChurn|TaskSampling|InMemorySink|CaptureAcross|SpanTraceSink|LogTraceSink|HandOff"
-concurrent+="|SinkSends|Recycl|ScopedRecorder|UntracedCommandHops|ThreadSlot|ThreadScratch|FailingWriteLog|OneSinkAPath"
-concurrent+="|FanOut|AsyncChain|SideCall|InstrumentedRecording|ReadAhead|ReadingAhead"
+# The suites tagged `.concurrent` in Tests/ (ConcurrentSuiteTagTests keeps every suite that starts threads or tasks
+# tagged).
+concurrent=$(python3 Scripts/concurrent-suites.py)
 swift build --build-tests "${threads[@]}"
 TSAN_OPTIONS="${TSAN_OPTIONS:-}" swift test --skip-build "${threads[@]}" --filter "$concurrent" "$@"

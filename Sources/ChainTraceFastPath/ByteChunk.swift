@@ -2,7 +2,8 @@
 ///
 /// What it buys: the compact trace log encoder writes a hop (four integers, three commas) as one chunk. Appended
 /// byte by byte to the line's array, every byte paid the array's uniqueness and capacity check, and the hop loop
-/// spent a quarter of the writer thread's time in them (perf, `chaintrace-log-kill-probe`); a chunk pays them once.
+/// spent a quarter of the writer thread's time in them (perf, `chaintrace-log-kill-probe`); a chunk pays them once
+/// (`chaintrace-benchmarks`, "compact trace log, written on the caller's thread").
 /// Differential test: ByteChunkTests (against `String(number)`).
 @usableFromInline package struct ByteChunk {
     @usableFromInline var storage:

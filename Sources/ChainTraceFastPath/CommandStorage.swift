@@ -4,7 +4,8 @@
 /// What it buys: passing a command along a chain copies one reference, and a stream of a million commands is
 /// decoded without allocating one per line (the reader refills the previous command's storage when the chain is
 /// done with it); the line is kept so that the id and the fields are only made if someone asks, and most replayed
-/// commands are never asked. The package model (ChainTraceDefinitions' `JSONCommand`) is a value over it.
+/// commands are never asked (`chaintrace-cli-benchmarks`, "replay" column). The package model
+/// (ChainTraceDefinitions' `JSONCommand`) is a value over it.
 ///
 /// `Fields` is the command's data (a `JSONValue` object). Never changed while anyone else can see it: a change to
 /// a command makes a new storage, and a reader refills one only when it is uniquely referenced. That is what makes

@@ -11,7 +11,7 @@ import CChainTraceSupport
 /// A value under a mutex, with a condition to wait on until the value says to go on: how the trace log's
 /// writer thread sleeps between passes and how `flush()` waits for it. Not a speed trick — the pthread calls a
 /// thread that waits needs — kept here with the other raw system primitives (``LockedValue``,
-/// ``ThreadLocalObject``).
+/// ``ThreadLocalObject``), as the pthread calls take pointers.
 ///
 /// `@unchecked Sendable`: the value is only reached with the mutex held.
 @usableFromInline package final class ConditionLock<Value>: @unchecked Sendable {

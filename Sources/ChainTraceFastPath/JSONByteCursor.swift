@@ -14,7 +14,8 @@
 ///
 /// `public` and `@inlinable`, though ChainTraceFastPath is no product: its steps run for every byte of the trace
 /// log and command stream decoders in other modules, and Swift 6.3 does not inline `package` declarations across
-/// modules (called out of line, they cost the replay of a million commands about a third of its speed). The
+/// modules (called out of line, they cost the replay of a million commands about a third of its speed:
+/// `chaintrace-cli-benchmarks`, "replay" column, and the "stats" rows). The
 /// general path it falls back to, and the step that makes a `JSONValue`, are in ChainTraceJSON.
 @usableFromInline package struct JSONByteCursor {
     @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>

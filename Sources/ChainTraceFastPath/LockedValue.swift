@@ -6,7 +6,8 @@
     import Musl
 #endif
 
-/// A mutex around a value, in the manner of SwiftNIO's `NIOLockedValueBox`.
+/// A mutex around a value, in the manner of SwiftNIO's `NIOLockedValueBox`. Not a speed trick: the lock every module
+/// shares, kept here with the other raw system primitives, as the pthread calls take pointers.
 ///
 /// The value lives in an ``UncheckedCell``: the mutex already makes every access exclusive, so the run-time
 /// exclusivity check would only add cost to each lock.

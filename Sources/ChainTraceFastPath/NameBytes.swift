@@ -1,5 +1,6 @@
 /// The two steps the fast decoders' name lookups share: a cheap hash that picks a name's bucket, and a byte
-/// comparison that makes no `String` and calls nothing.
+/// comparison that makes no `String` and calls nothing. What it buys: a name found with no allocation, for every key of
+/// every line the fast decoders read (`chaintrace-cli-benchmarks`, "replay" column and the "stats" rows).
 @usableFromInline package enum NameBytes {
     /// A name's bucket of 256: from its length and first and last bytes, which tell most names in a chain or a
     /// stream apart.

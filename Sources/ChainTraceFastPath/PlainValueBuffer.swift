@@ -1,7 +1,7 @@
 /// A growable list of plain values (no references) in memory it owns alone, appended to and written in place
 /// without a copy-on-write check.
 ///
-/// An `Array` checks that its buffer is unique before every write: an instrumented hop appends a record and a
+/// What it buys: an `Array` checks that its buffer is unique before every write: an instrumented hop appends a record and a
 /// frame, marks its parent and closes itself — six such checks a hop. With the trace's records and open hops in
 /// these instead, a traced `traceHop` chain went from 71–73 to 62–64 ns a hop (`chaintrace-benchmarks`,
 /// "instrumented chain (traceHop), traced", interleaved runs of the two builds). Indexes are still checked: an

@@ -3,7 +3,8 @@ import CChainTraceSupport
 /// A 64-bit value one thread writes and others read, with release stores and acquire loads (plain moves on
 /// x86-64): a trace log sink's "closed" flag, and a recording thread's count of dropped traces.
 ///
-/// Not a read-modify-write atomic: ``increment()`` is only sound when one thread at a time writes.
+/// Not a read-modify-write atomic: ``increment()`` is only sound when one thread at a time writes. Not a speed trick:
+/// the atomics Swift's standard library lacks before `Synchronization`, kept with the other raw primitives.
 @usableFromInline package final class PublishedCounter: @unchecked Sendable {
     @usableFromInline let storage: UnsafeMutablePointer<Int64>
 

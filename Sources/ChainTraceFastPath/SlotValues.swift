@@ -3,7 +3,8 @@
 ///
 /// What it buys: one command's storage owns it, in memory allocated once and refilled for every command of a
 /// stream, so setting or reading a slot retains, hashes and checks nothing — it runs for every command and every
-/// rule test of a replay, where looking fields up by name in the command's object cost most of a rule test.
+/// rule test of a replay, where looking fields up by name in the command's object cost most of a rule test
+/// (`chaintrace-cli-benchmarks`, "replay" column).
 ///
 /// `@unchecked Sendable`: only the decoder writes it, while nothing else holds the command it belongs to (the
 /// command's storage is refilled only when it is uniquely referenced); after that it is only read.

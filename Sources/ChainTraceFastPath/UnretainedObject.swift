@@ -2,7 +2,9 @@
 ///
 /// Retaining and releasing a shared object is an atomic read-modify-write of its reference count; threads that
 /// send through one chain would contend on every hop's handler, and a replay would pay it on every rule test.
-/// Holding the object unretained, with `withObject` calling it as a guaranteed reference, removes that.
+/// Holding the object unretained, with `withObject` calling it as a guaranteed reference, removes that. What it buys:
+/// an untraced hop about half the time of a retained one, and two threads sharing a chain without contending on
+/// its handlers (`chaintrace-benchmarks`, "Chain, no recorder (untraced)" and "2 threads, one shared chain").
 ///
 /// Sound only while the owner named at each use site holds the object: a compiled chain holds its handlers, a
 /// compiled rule its parts, a profile its counters.

@@ -10,7 +10,7 @@ import Testing
 /// its line and file, in order, then the same error at the same place — on generated logs of both versions with
 /// dropped-trace records, chain changes and torn ends, cut into several files, some with a malformed line, read in
 /// batches of every size; and a reader released early stops its thread.
-@Suite("Reading ahead on another thread against a plain read")
+@Suite("Reading ahead on another thread against a plain read", .tags(.concurrent))
 struct TraceReadAheadTests {
     /// What a plain read gives: each trace with its line and (for several files) its file, then the error, if any.
     static func plainRead(_ paths: [String]) -> (items: [String], error: FormatError?) {

@@ -6,7 +6,7 @@ import Testing
 
 /// `chaintrace diff` of two recordings of an app whose stages fan out, as a user makes them: the same commands
 /// twice, through generated trees of instrumented handlers that run some of their children at once.
-@Suite("diff of logs whose stages fan out")
+@Suite("diff of logs whose stages fan out", .tags(.concurrent))
 struct FanOutDiffCommandTests {
     /// Records `commands` runs of `tree` into a trace log at `path`, one command after another or all at once.
     static func record(_ tree: HandlerTree, commands: Int, atOnce: Bool, to path: String) async throws {

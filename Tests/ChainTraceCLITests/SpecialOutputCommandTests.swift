@@ -13,7 +13,7 @@ import Testing
 /// the same bytes a plain file gets, and stays what it was. Before, every output was written under a temporary
 /// name and renamed over its path: `-o /dev/stdout` (or `/dev/null`, `/dev/full`) run as root replaced the device
 /// with a regular file, `-o -` wrote a file named `-`, and `-o link` replaced the link with a file.
-@Suite("Outputs that are not plain files")
+@Suite("Outputs that are not plain files", .tags(.concurrent))
 struct SpecialOutputCommandTests {
     /// The kind of file at `path`, not following a link (`S_IFIFO`, `S_IFLNK`, `S_IFCHR`…), or `nil`.
     static func kind(_ path: String, followingLinks: Bool = false) -> mode_t? {

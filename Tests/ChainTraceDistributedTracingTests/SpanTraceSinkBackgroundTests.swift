@@ -11,7 +11,7 @@ import Tracing
 /// become exactly the spans the recording thread would have made — names, parents, times, attributes, statuses —
 /// each thread's in its order, under the context each command was sent in; a full queue drops and counts, so
 /// spans made plus traces dropped is always every trace recorded.
-@Suite("Spans made on the sink's own thread")
+@Suite("Spans made on the sink's own thread", .tags(.concurrent))
 struct SpanTraceSinkBackgroundTests {
     /// `count` generated traces, each with its own id and command id.
     static func traces(_ random: inout SeededGenerator, count: Int) -> [Trace] {

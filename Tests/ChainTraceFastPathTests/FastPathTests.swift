@@ -5,7 +5,7 @@ import Testing
 
 /// Each trick of ChainTraceFastPath against the plain Swift it stands in for: the same results on generated
 /// operations, and the lifetimes the plain form would give.
-@Suite("Fast path against the plain path")
+@Suite("Fast path against the plain path", .tags(.concurrent))
 struct FastPathTests {
     /// A generated run of edits gives the same value in an `UncheckedCell` as in a plain variable.
     @Test(arguments: SeededGenerator.seeds(40))

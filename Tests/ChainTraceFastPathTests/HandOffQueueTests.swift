@@ -7,7 +7,7 @@ import Testing
 /// as a bounded queue: the same pushes accepted and refused, the same elements out in the same order, on generated
 /// sequences of pushes, pops and drains; and, across two real threads, every element pushed comes out once, in
 /// order.
-@Suite("Hand-off queue against a plain bounded queue")
+@Suite("Hand-off queue against a plain bounded queue", .tags(.concurrent))
 struct HandOffQueueTests {
     @Test(arguments: SeededGenerator.seeds(100))
     func itDoesWhatABoundedArrayQueueDoes(seed: UInt64) {

@@ -1,10 +1,11 @@
 import ChainTraceFastPath
+import ChainTraceTestSupport
 import Foundation
 import Testing
 
 /// `ThreadScratch` against making an object per call: the same object for a thread's successive calls, a new one
 /// for a call nested in another, never one object on two threads.
-@Suite("Per-thread scratch objects")
+@Suite("Per-thread scratch objects", .tags(.concurrent))
 struct ThreadScratchTests {
     final class Scratch: @unchecked Sendable {
         var uses = 0

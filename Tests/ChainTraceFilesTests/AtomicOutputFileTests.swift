@@ -4,7 +4,7 @@ import ChainTraceTestSupport
 import Foundation
 import Testing
 
-@Suite("Atomic output files")
+@Suite("Atomic output files", .tags(.concurrent))
 struct AtomicOutputFileTests {
     #if os(Linux)
         /// The process's umask as the kernel reports it, read without changing it.

@@ -7,7 +7,7 @@ import Testing
 /// Files written whole or not at all, under generated sequences of appends, rewrites, commits and discards, some
 /// over an existing file, several at once: a committed file holds exactly the bytes last written or appended; a
 /// discarded or abandoned one leaves the old file (or none) exactly as it was; no partial file is ever left behind.
-@Suite("Whole or not at all")
+@Suite("Whole or not at all", .tags(.concurrent))
 struct AtomicOutputPropertyTests {
     @Test(arguments: SeededGenerator.seeds(40))
     func committedFilesHoldExactlyWhatWasWrittenAndNothingElseIsLeft(seed: UInt64) throws {

@@ -11,7 +11,7 @@ import Testing
 /// Diagrams of generated definitions and of the logs their replays write: read back with libcgraph, the
 /// structure has one node per handler (registry members included) and an edge for every link the definition
 /// makes; the path, profile and diff diagrams of the same chain render through libgvc without an error.
-@Suite("Diagrams of generated chains", .serialized)
+@Suite("Diagrams of generated chains", .serialized, .tags(.concurrent))
 struct DiagramStructurePropertyTests {
     static func attribute(_ object: UnsafeMutableRawPointer, _ name: String) -> String? {
         name.withCString { key in agget(object, UnsafeMutablePointer(mutating: key)).map { String(cString: $0) } }
@@ -97,7 +97,7 @@ struct DiagramStructurePropertyTests {
 /// `focus`, `ignore` and `maximumHandlers` on generated chains and profiles: exactly the focused handlers and
 /// their neighbours are drawn, never an ignored one; a profile over the maximum draws that many, the hottest; and
 /// a link through hidden handlers is still drawn between the drawn ones it joins.
-@Suite("Cutting diagrams down", .serialized)
+@Suite("Cutting diagrams down", .serialized, .tags(.concurrent))
 struct DiagramCuttingPropertyTests {
     @Test(arguments: SeededGenerator.seeds(25))
     func focusIgnoreAndTheMaximumDrawExactlyWhatTheySay(seed: UInt64) throws {
@@ -182,7 +182,7 @@ struct DiagramCuttingPropertyTests {
 /// threads at once give exactly the bytes the same renders give one at a time, in every format; and what a path
 /// or profile diagram says matches its trace and rule — fell off the end, the failing handler's error, the slow
 /// handlers flagged and only those.
-@Suite("Rendering from many threads, and what diagrams say", .serialized)
+@Suite("Rendering from many threads, and what diagrams say", .serialized, .tags(.concurrent))
 struct ConcurrentRenderingTests {
     static func graphAndTraces(_ random: inout SeededGenerator) throws -> (ChainGraph, [Trace], ChainDefinition) {
         let bytes = GeneratedDefinition.makeBytes(&random)
@@ -289,7 +289,7 @@ final class LockedOutputs: @unchecked Sendable {
 /// Long straight chains fold into rows that read like text: generated lines longer than the row length, each row
 /// at most the row length, the rows together every handler once in chain order, each row starting under the one
 /// before; and libgvc lays the result out without an error. A chain that fits in a row is not folded.
-@Suite("Folding long chains into rows", .serialized)
+@Suite("Folding long chains into rows", .serialized, .tags(.concurrent))
 struct RowFoldingTests {
     /// The node ids of each `subgraph rowN { rank="same"; … }` block of `dot`, in order.
     static func rows(in dot: String) -> [[String]] {

@@ -1,9 +1,10 @@
 import ChainTraceGraphviz
+import ChainTraceTestSupport
 import Foundation
 import Testing
 
 /// libgvc in-process: each format's output is what it claims to be, errors come back as values, calls are serialised.
-@Suite("Rendering through libgvc")
+@Suite("Rendering through libgvc", .tags(.concurrent))
 struct GraphvizRendererTests {
     @Test func svgIsXMLAndPNGAndPDFCarryTheirSignatures() throws {
         let dot = ChainDiagram.structure(try DiagramFixtures.graph()).text

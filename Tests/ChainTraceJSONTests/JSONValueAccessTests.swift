@@ -1,4 +1,3 @@
-import ChainTraceDefinitions
 import ChainTraceJSON
 import ChainTraceTestSupport
 import Testing

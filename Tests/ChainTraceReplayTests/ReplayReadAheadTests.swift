@@ -17,7 +17,7 @@ import Testing
 /// each line as it sends: on generated streams of commands, chain changes, invalid and blank lines, longer than a
 /// read-ahead batch, with invalid lines skipped or stopping the replay, decoded by the reading thread alone or
 /// by the replaying thread too while it waits, from memory, a file or a pipe — the same report, or the same error.
-@Suite("Replay reading ahead against reading in line")
+@Suite("Replay reading ahead against reading in line", .tags(.concurrent))
 struct ReplayReadAheadTests {
     static let definitionText = """
         {

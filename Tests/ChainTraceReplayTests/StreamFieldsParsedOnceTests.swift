@@ -13,7 +13,7 @@ import Testing
 /// the next, so the reader refills its storage), `fields` asked for once, twice or not at all equals a fresh parse
 /// of the line — never a kept parse of an earlier line; and tasks reading one command's fields at once all get
 /// them whole.
-@Suite("Stream commands parse their fields once")
+@Suite("Stream commands parse their fields once", .tags(.concurrent))
 struct StreamFieldsParsedOnceTests {
     /// The fields a line holds: its members but kind, id and entry, parsed afresh.
     static func expectedFields(_ line: String) throws -> JSONValue {

@@ -9,7 +9,7 @@ import Testing
 /// whatever runs beside it; a capture that names a chain also takes that chain's traces from other threads, and
 /// two that name one chain at once both fail, naming each other. Chain names carry a per-case suffix so that
 /// only the cases meant to share a chain do.
-@Suite("Capturing traces beside work on other threads")
+@Suite("Capturing traces beside work on other threads", .tags(.concurrent))
 struct CaptureAcrossThreadsTests {
     static func chain(_ name: String) throws -> Chain<Int, Int> {
         try Chain(

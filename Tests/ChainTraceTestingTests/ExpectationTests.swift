@@ -1,4 +1,5 @@
 import ChainTrace
+import ChainTraceTestSupport
 import ChainTraceTesting
 import Testing
 
@@ -19,7 +20,7 @@ func makeEditorChain() throws -> Chain<String, String> {
     )
 }
 
-@Suite("ChainTraceTesting assertions")
+@Suite("ChainTraceTesting assertions", .tags(.concurrent))
 struct ExpectationTests {
     @Test func passingAssertionsReportNothing() throws {
         let chain = try makeEditorChain()

@@ -1,8 +1,9 @@
 import ChainTrace
+import ChainTraceTestSupport
 import ChainTraceTesting
 import Testing
 
-@Suite("Async chains on ChainTrace types")
+@Suite("Async chains on ChainTrace types", .tags(.concurrent))
 struct AsyncChainTests {
     func signUp(_ sink: InMemoryTraceSink) throws -> AsyncChain<SignUpForm, String> {
         try AsyncChain(

@@ -6,7 +6,7 @@ import Testing
 /// Async chains edited while many tasks send through them — members registered and deregistered, handlers
 /// inserted and removed — with handlers that suspend mid-walk: every trace took exactly the path of the version it
 /// records (a command in flight finishes on the version it started with).
-@Suite("Async sending while the chain is edited")
+@Suite("Async sending while the chain is edited", .tags(.concurrent))
 struct AsyncConcurrentEditsTests {
     static func passer(_ name: String) -> AsyncHandler<Int, Int> {
         AsyncHandler(name) { _ in

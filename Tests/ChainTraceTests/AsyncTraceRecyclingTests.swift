@@ -5,7 +5,7 @@ import Testing
 /// A finished async instrumented trace is kept for the next one its thread starts, but only when nothing else
 /// holds it: a task started inside the command (not a child: an unstructured `Task`) keeps the trace's task-local,
 /// and a hop it runs later joins that command's trace — never the next command's.
-@Suite("Async traces reused only when nothing holds them")
+@Suite("Async traces reused only when nothing holds them", .tags(.concurrent))
 struct AsyncTraceRecyclingTests {
     struct Sent: Sendable, TracedCommand {
         let number: Int

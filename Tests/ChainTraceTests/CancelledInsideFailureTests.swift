@@ -8,7 +8,7 @@ import Testing
 /// command failed at the stage, with its error. Before, the trace named the cancelled hop — "failed at Slow:
 /// CancellationError()" for a command that timed out in Guard. A cancellation that comes from outside — the caller
 /// cancelled the command, and the stage hands the `CancellationError` up — still names the hop that threw it.
-@Suite("Hops cancelled by the hop they run in")
+@Suite("Hops cancelled by the hop they run in", .tags(.concurrent))
 struct CancelledInsideFailureTests {
     struct Timeout: Error, CustomStringConvertible {
         var stage: String

@@ -1,8 +1,9 @@
 import ChainTrace
+import ChainTraceTestSupport
 import ChainTraceTesting
 import Testing
 
-@Suite("Trees, run-time edits, versions and the loop guard")
+@Suite("Trees, run-time edits, versions and the loop guard", .tags(.concurrent))
 struct ChainEditingTests {
     /// cell → list → navigation → window → app, plus a second leaf `button` under `window`.
     func responderTree(_ sink: InMemoryTraceSink) throws -> Chain<String, String> {

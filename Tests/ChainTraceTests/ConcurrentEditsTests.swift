@@ -6,7 +6,7 @@ import Testing
 /// Commands sent from several threads while another thread edits the chain — registering and deregistering late
 /// responders with tied weights, inserting and removing handlers: every trace took exactly the path of the
 /// version of the chain it records, never a mix of two versions.
-@Suite("Sending while the chain is edited")
+@Suite("Sending while the chain is edited", .tags(.concurrent))
 struct ConcurrentEditsTests {
     /// What every command (none is taken) visits at each version, kept by the editing thread.
     final class Versions: @unchecked Sendable {

@@ -7,7 +7,7 @@ import Testing
 /// generated and run on `Chain` and on `AsyncChain` (many commands at once): both give the result, path, decisions
 /// and outcome a plain loop over the same stages gives, each later stage seeing the command as the earlier ones
 /// left it.
-@Suite("Stages that change the command")
+@Suite("Stages that change the command", .tags(.concurrent))
 struct ContinueWithModelTests {
     enum Stage: Sendable {
         case add(Int)  // continues with command + n

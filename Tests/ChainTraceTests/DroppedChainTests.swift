@@ -7,7 +7,7 @@ import Testing
 /// snapshot cache drops a released chain's snapshot at once on the releasing thread and at every other thread's
 /// next send, and a released sink's shards with it. Plain Swift ownership is the reference: with no cache, every
 /// handler would be freed once its chain is.
-@Suite("A released chain's handlers are freed")
+@Suite("A released chain's handlers are freed", .tags(.concurrent))
 struct DroppedChainTests {
     /// An object a handler holds, watched through a weak reference.
     final class Resource: Sendable {}

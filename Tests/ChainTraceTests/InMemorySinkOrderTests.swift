@@ -5,7 +5,7 @@ import Testing
 
 /// An in-memory sink fed from several threads at once keeps every trace once and gives them back in start-time
 /// order (ties by id); with a limit it keeps that many and counts the rest as dropped.
-@Suite("In-memory sink under several threads")
+@Suite("In-memory sink under several threads", .tags(.concurrent))
 struct InMemorySinkOrderTests {
     @Test(arguments: SeededGenerator.seeds(12))
     func tracesComeBackOnceInStartOrder(seed: UInt64) {

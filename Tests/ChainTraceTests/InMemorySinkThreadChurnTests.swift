@@ -17,7 +17,7 @@ import Testing
 /// counts the rest as dropped; and once the threads have exited it holds no more than `limit` traces, where it
 /// kept `limit` for every thread that had ever recorded (400 threads of 2 000 traces into a 1 000-trace ring: 181 MB
 /// before, 20 MB after). Readers running while threads exit never see a trace twice.
-@Suite("An in-memory ring while threads come and go")
+@Suite("An in-memory ring while threads come and go", .tags(.concurrent))
 struct InMemorySinkThreadChurnTests {
     static func trace(id: UInt64, start: Int64) -> Trace {
         Trace(

@@ -1,8 +1,9 @@
 import ChainTrace
+import ChainTraceTestSupport
 import ChainTraceTesting
 import Testing
 
-@Suite("Instrumenting chains users already have")
+@Suite("Instrumenting chains users already have", .tags(.concurrent))
 struct InstrumentationTests {
     func validators(delayedDime: UInt64 = 0) -> any CoinHandling {
         linked(

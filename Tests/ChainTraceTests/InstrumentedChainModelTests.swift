@@ -7,7 +7,7 @@ import Testing
 /// one — generated with responders, observers and handlers that throw, instrumented with one `traceHop` each,
 /// sync and async. The trace's path, every hop's inferred decision and the outcome match what a plain walk of
 /// the same handlers says.
-@Suite("Instrumented chains against a model")
+@Suite("Instrumented chains against a model", .tags(.concurrent))
 struct InstrumentedChainModelTests {
     struct Failure: Error, CustomStringConvertible {
         var handler: String

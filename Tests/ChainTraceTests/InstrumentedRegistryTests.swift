@@ -7,7 +7,7 @@ import Testing
 /// goes on — instrumented with `traceHop` and `traceRegistryMembers`, records what the same handlers record as a
 /// ``Chain`` with a ``Registry``: the same path, decisions, registries, parents and outcome, for generated chains,
 /// members, weights (ties too) and commands, sync and async.
-@Suite("Registries of chains users already have")
+@Suite("Registries of chains users already have", .tags(.concurrent))
 struct InstrumentedRegistryTests {
     /// One handler of a generated chain: a responder, or a registry of members, each taking the commands that are
     /// multiples of its divisor.

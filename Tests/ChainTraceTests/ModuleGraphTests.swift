@@ -105,3 +105,52 @@ struct ModuleGraphTests {
         }
     }
 }
+
+/// A test target imports only what it depends on in Package.swift: a module reached only because the build happened
+/// to make it first (as a plain `swift test` does) is missing from a clean build in another order (the sanitizers').
+@Suite("Test targets import only what they depend on")
+struct TestTargetImportTests {
+    /// What a target may import besides its dependencies.
+    static let system: Set<String> = [
+        "Foundation", "FoundationEssentials", "Dispatch", "Glibc", "Darwin", "Musl", "Synchronization", "Testing", "XCTest",
+    ]
+
+    /// Each target's dependencies (targets and products) and its folder, read from Package.swift.
+    static func targets() throws -> [String: (dependencies: Set<String>, path: String)] {
+        let manifest = try String(
+            contentsOf: BuiltProduct.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        var result: [String: (Set<String>, String)] = [:]
+        let declarations = manifest.components(separatedBy: "\n        .").dropFirst()
+        for declaration in declarations where declaration.hasPrefix("testTarget(") || declaration.hasPrefix("target(") {
+            guard let name = declaration.firstMatch(of: #/name: "([^"]+)"/#)?.1 else { continue }
+            var dependencies: Set<String> = []
+            if let list = declaration.firstMatch(of: #/dependencies: \[([^\]]*)\]/#)?.1 {
+                dependencies = Set(list.matches(of: #/"([^"]+)"/#).map { String($0.1) })
+            }
+            let kind = declaration.hasPrefix("testTarget(") ? "Tests" : "Sources"
+            let path = declaration.firstMatch(of: #/path: "([^"]+)"/#).map { String($0.1) } ?? "\(kind)/\(name)"
+            result[String(name)] = (dependencies, path)
+        }
+        return result
+    }
+
+    @Test func everyTestTargetImportsOnlyItsDependencies() throws {
+        let targets = try Self.targets()
+        let root = BuiltProduct.packageRoot
+        var checked = 0
+        for (name, target) in targets.sorted(by: { $0.key < $1.key }) where target.path.hasPrefix("Tests/") {
+            let folder = root.appendingPathComponent(target.path)
+            let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+            let allowed = target.dependencies.union(Self.system).union([name])
+            for file in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                let imports = text.matches(of: #/(?m)^(?:@testable |@_spi\(\w+\) |public |package )*import (\w+)/#)
+                for imported in imports.map({ String($0.1) }) where !allowed.contains(imported) {
+                    Issue.record("\(target.path)/\(file) imports \(imported), which \(name) does not depend on in Package.swift")
+                }
+            }
+            checked += 1
+        }
+        #expect(checked >= 15, "the manifest gave \(checked) test targets")
+    }
+}

@@ -10,7 +10,7 @@ import Testing
 /// went on from it to something more than an observer. Before, any hop nested in a handler made it *passed*: a
 /// handler that called an analytics observer and then returned its answer was recorded as passing, and the trace
 /// as *fell off the end*.
-@Suite("Hops that call observers before they decide")
+@Suite("Hops that call observers before they decide", .tags(.concurrent))
 struct ObserverSideCallModelTests {
     typealias Failure = InstrumentedChainModelTests.Failure
 

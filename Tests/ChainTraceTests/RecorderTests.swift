@@ -2,7 +2,7 @@ import ChainTrace
 import ChainTraceTestSupport
 import Testing
 
-@Suite("Recorder: off, sampling, filtering, the ring bound, sinks")
+@Suite("Recorder: off, sampling, filtering, the ring bound, sinks", .tags(.concurrent))
 struct RecorderTests {
     @Test func recorderOffRecordsNothing() throws {
         let chain = try coinChain()

@@ -7,7 +7,7 @@ import Testing
 /// runs first; sampling one in n traces exactly the first and every n-th admitted command per thread; a sink
 /// with a limit keeps exactly the newest `limit` of what an unlimited sink beside it got, and counts the rest as
 /// dropped.
-@Suite("Recording under generated loads")
+@Suite("Recording under generated loads", .tags(.concurrent))
 struct RecordingPropertyTests {
     @Test(arguments: SeededGenerator.seeds(12))
     func filterSamplingAndTheRingKeepTheirPromises(seed: UInt64) throws {

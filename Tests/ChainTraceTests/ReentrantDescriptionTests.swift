@@ -8,7 +8,7 @@ import Testing
 /// where the first did not. The recorder's facts about the type are then worked out again while the first
 /// description still uses the old ones (lent, unretained: `ThreadState.withCommandTypeInfo`); the old facts must
 /// outlive it. Run under AddressSanitizer by `Scripts/test-sanitized.sh`, which reports a use after free.
-@Suite("Commands sent while a command is described")
+@Suite("Commands sent while a command is described", .tags(.concurrent))
 struct ReentrantDescriptionTests {
     struct Audited: TracedCommand, Sendable {
         var number: Int

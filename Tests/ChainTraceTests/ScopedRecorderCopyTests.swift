@@ -7,7 +7,7 @@ import Testing
 /// The recorder scope instrumented hops read outside any task (the thread's copy) against the task-local it
 /// stands for, through generated nestings of synchronous scopes, on this thread and on threads of their own, and
 /// inside tasks.
-@Suite("Scoped recorder: the thread's copy against the task-local")
+@Suite("Scoped recorder: the thread's copy against the task-local", .tags(.concurrent))
 struct ScopedRecorderCopyTests {
     /// Which recorder a scope set, by its configuration's identity: `nil` for no scope, `.some(nil)` for
     /// `Recorder.off`.

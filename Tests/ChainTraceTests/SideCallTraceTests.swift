@@ -8,7 +8,7 @@ import Testing
 /// own, of its own chain; the command's trace is exactly what it is without the side calls (path, decisions,
 /// outcome), and no trace holds a hop of another chain. Stages of one chain whose commands differ in type are
 /// no side calls.
-@Suite("Side calls into other chains")
+@Suite("Side calls into other chains", .tags(.concurrent))
 struct SideCallTraceTests {
     typealias Behaviour = InstrumentedChainModelTests.Behaviour
 

@@ -6,7 +6,7 @@ import Testing
 /// up, are traced, each whole — from a few long-lived tasks sending at once (their handlers' suspensions moving
 /// them between threads), and from a task per command, as a server runs a request, where a count per task traced
 /// every one (each new task's first command). One task alone: its first command and every `interval`-th after it.
-@Suite("Async sampling counts every task's commands together")
+@Suite("Async sampling counts every task's commands together", .tags(.concurrent))
 struct TaskSamplingTests {
     /// The command numbers traced, from the payloads, sorted.
     static func traced(_ traces: [Trace]) -> [Int] {

@@ -10,7 +10,7 @@ import Testing
 /// against the plain path, its pthread key: on generated runs of threads, each thread's slot holds exactly the
 /// object its key holds, one per thread, freed with the thread; and code that runs in a later key's destructor, after
 /// the state is gone, gets a fresh state rather than the freed one.
-@Suite("The thread slot against the pthread key")
+@Suite("The thread slot against the pthread key", .tags(.concurrent))
 struct ThreadSlotTests {
     /// What one thread saw.
     struct Sighting: Equatable {

@@ -10,7 +10,7 @@ import Testing
 /// call it makes; a side call from a traced command is a trace of its own if admitted; and a hop of the task's
 /// async trace's type joins that trace wherever it runs — inside a left-out side call too, which is why a hop
 /// inside a left-out command is told apart by one count only where no task's trace is open.
-@Suite("Hops inside commands the recorder leaves out")
+@Suite("Hops inside commands the recorder leaves out", .tags(.concurrent))
 struct UntracedCommandHopsTests {
     struct Order: Sendable { var id: Int }
     struct Audit: Sendable { var id: Int }

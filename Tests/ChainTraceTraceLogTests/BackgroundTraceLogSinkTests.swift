@@ -9,7 +9,7 @@ import Testing
 /// without rotation; a full queue drops (counted on the sink and recorded in the log) or blocks, as chosen;
 /// `flush()` and the timer put traces in the file; and a writer killed with SIGKILL leaves every trace it had
 /// flushed readable.
-@Suite("Trace log sink: the background writer")
+@Suite("Trace log sink: the background writer", .tags(.concurrent))
 struct BackgroundTraceLogSinkTests {
     static func path(_ name: String) -> String {
         TestFiles.directory.appendingPathComponent("\(name)-\(UUID()).jsonl").path

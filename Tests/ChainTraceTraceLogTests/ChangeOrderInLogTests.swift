@@ -12,7 +12,7 @@ import Testing
 /// during a pass was written after traces that ran on the chain it made (a fresh-clone CI run caught it in a
 /// torn-line test whose last line was a change). Generated: edits and commands interleaved on several threads,
 /// each thread with a chain of its own, a flush now and then, both formats.
-@Suite("Chain changes in the log before the traces that ran on them")
+@Suite("Chain changes in the log before the traces that ran on them", .tags(.concurrent))
 struct ChangeOrderInLogTests {
     @Test(arguments: SeededGenerator.seeds(12))
     func everyChangeComesBeforeTheTracesRecordedAfterIt(seed: UInt64) throws {

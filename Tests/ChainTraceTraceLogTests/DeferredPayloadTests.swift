@@ -18,7 +18,7 @@ import Testing
 /// Differential: the two give the same payloads — in the log, and in memory beside it — on generated values,
 /// including those one pass cannot write and those that are not JSON at all. And the encoding really moves: it
 /// runs on the writer's thread, once per trace written, never for a trace the log dropped.
-@Suite("Payloads encoded by the trace log's writer")
+@Suite("Payloads encoded by the trace log's writer", .tags(.concurrent))
 struct DeferredPayloadTests {
     typealias Script = EncodingScript
 

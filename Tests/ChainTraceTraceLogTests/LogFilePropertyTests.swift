@@ -9,7 +9,7 @@ import Testing
 /// Trace logs on disk: files larger than the reader's 256 KiB chunk, with lines of every length and lines longer
 /// than a chunk, read from the file exactly as from memory; and a sink written from many threads at once keeps
 /// every trace whole, once, whether the log is new or appended to.
-@Suite("Trace log files under generated loads")
+@Suite("Trace log files under generated loads", .tags(.concurrent))
 struct LogFilePropertyTests {
     static func trace(id: UInt64, thread: Int, reasonLength: Int) -> Trace {
         let reason = String(repeating: "r", count: reasonLength)

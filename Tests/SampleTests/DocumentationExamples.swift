@@ -197,7 +197,7 @@ final class SaveProfile: SignUpStage {
     }
 }
 
-@Suite("The examples the docs show")
+@Suite("The examples the docs show", .tags(.concurrent))
 struct DocumentationExamples {
     @Test func sideCallsAreTracesOfTheirOwn() {
         let penny = AuditedValidator("Penny", diameter: 19.05)
@@ -512,7 +512,7 @@ struct DocumentationExamples {
 
 
 /// The report page, written from a library as `chaintrace report` writes it.
-@Suite struct ReportExamples {
+@Suite(.tags(.concurrent)) struct ReportExamples {
     @Test func reportOfALog() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("report-doc-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

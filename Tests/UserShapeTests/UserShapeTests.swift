@@ -4,7 +4,7 @@ import Testing
 
 /// Every public entry point a user wraps code in, around the shapes in this target: the traces come out right,
 /// and (the point of this target) the code compiles in default Swift 6 mode.
-@Suite("Users' own chain shapes")
+@Suite("Users' own chain shapes", .tags(.concurrent))
 struct UserShapeTests {
     @Test func asyncSignUpChainOfPlainClasses() async {
         let service = UsernameService()
@@ -114,4 +114,10 @@ struct UserShapeTests {
         try #require(traces.count == 1)
         #expect(traces[0].hops.map(\.registry) == [nil, "Outer"])
     }
+}
+
+extension Tag {
+    /// Suites that record from several tasks at once: `Scripts/test-sanitized.sh` runs them again under
+    /// ThreadSanitizer. (This target depends on no test helper, as a user's would not.)
+    @Tag static var concurrent: Self
 }
