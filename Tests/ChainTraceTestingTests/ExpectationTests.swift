@@ -116,14 +116,20 @@ struct ExpectationTests {
         )
         let traces = try captureTraces { for value in 0..<5 { _ = try chain.send(value) } }
         let message = try #require(verifyNoHandlerSlower(than: .milliseconds(1), in: traces, percentile: 95))
-        #expect(message.hasPrefix("Expected no handler's p95 self time over 1ms in 5 traces:\n  Sleepy: "))
-        let reported = message.split(separator: "\n")[1].split(separator: " ")[1]
+        #expect(message.hasPrefix("Expected no handler's p95 self time over 1ms in 5 traces:\n"))
+        let lines = message.split(separator: "\n").dropFirst()
+        let sleepy = try #require(lines.first { $0.hasPrefix("  Sleepy: ") }, "\(message)")
+        let reported = sleepy.split(separator: " ")[1]
         #expect(reported.hasSuffix("ms") && (Double(reported.dropLast(2)) ?? 0) >= 2, "2 ms of busy work, measured")
-        #expect(!message.contains("Fast"))
+        // "Fast" does nothing, but a loaded machine may preempt it for longer than the budget: it is named exactly
+        // when its own measured times say it was over (p95 of 5 is the slowest).
+        let fastSlowest = traces.compactMap { $0.hop("Fast")?.selfDuration }.max() ?? 0
+        #expect(message.contains("Fast") == (fastSlowest > 1_000_000), "\(message)")
         #expect(message.hasSuffix(" over 5 hops\n"))
         // One trace, one hop: the nouns agree.
         let one = try #require(verifyNoHandlerSlower(than: .milliseconds(1), in: [traces[0]], percentile: 95))
-        #expect(one.hasPrefix("Expected no handler's p95 self time over 1ms in 1 trace:\n  Sleepy: "), "\(one)")
+        #expect(one.hasPrefix("Expected no handler's p95 self time over 1ms in 1 trace:\n"), "\(one)")
+        #expect(one.contains("\n  Sleepy: "), "\(one)")
         #expect(one.hasSuffix(" over 1 hop\n"), "\(one)")
         withKnownIssue { expectNoHandlerSlower(than: .milliseconds(1), in: traces) }
     }
