@@ -21,17 +21,28 @@ let package = Package(
         .library(name: "ChainTraceLogging", targets: ["ChainTraceLogging"]),
         .library(name: "ChainTraceGraphviz", targets: ["ChainTraceGraphviz"]),
         .library(name: "ChainTraceReport", targets: ["ChainTraceReport"]),
+        // Framework integrations: each builds its framework only when its trait is enabled.
+        .library(name: "ChainTraceHummingbird", targets: ["ChainTraceHummingbird"]),
         .executable(name: "chaintrace", targets: ["chaintrace"]),
         .executable(name: "VendingMachine", targets: ["VendingMachine"]),
         .executable(name: "SignUpFlow", targets: ["SignUpFlow"]),
         .executable(name: "ResponderChain", targets: ["ResponderChain"]),
         .executable(name: "LateResponders", targets: ["LateResponders"]),
+        .executable(name: "HummingbirdServer", targets: ["HummingbirdServer"]),
+    ],
+    traits: [
+        .trait(
+            name: "Hummingbird",
+            description: "ChainTraceHummingbird: traces Hummingbird 2 routers' middleware and endpoints (builds Hummingbird)"),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Built only for the `Hummingbird` trait.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // `swift package generate-documentation` for the DocC catalogues; a plugin, never built by `swift test`.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -87,6 +98,28 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         // zlib, for trace logs compressed with gzip (on every Linux and Apple machine).
+        // The sample API; it says how to build it unless the `Hummingbird` trait is enabled.
+        .executableTarget(
+            name: "HummingbirdServer",
+            dependencies: [
+                "ChainTrace", "ChainTraceHummingbird", "ChainTraceTraceLog",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Hummingbird"])),
+            ],
+            path: "Samples/HummingbirdServer",
+            exclude: ["README.md", "run-under-load.sh", "compare-under-load.sh", "orders.lua", "check-load-run.py"],
+            swiftSettings: upcomingFeatures),
+        // Empty unless the `Hummingbird` trait is enabled.
+        .target(
+            name: "ChainTraceHummingbird",
+            dependencies: [
+                "ChainTrace",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Hummingbird"])),
+            ],
+            swiftSettings: upcomingFeatures),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(
             name: "CGraphviz",
@@ -247,6 +280,16 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: upcomingFeatures),
+        .testTarget(
+            name: "ChainTraceHummingbirdTests",
+            dependencies: [
+                "ChainTraceHummingbird", "ChainTrace", "ChainTraceTesting", "ChainTraceTestSupport", "ChainTraceTraceLog",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+            ]
+            // Default Swift 6 settings, no upcoming features: the integration is used as an app writes it.
+        ),
         .testTarget(
             name: "ChainTraceLoggingTests",
             dependencies: [

@@ -5,11 +5,14 @@ import PackageDescription
 // Run: swift run -c release --package-path Benchmarks chaintrace-benchmarks
 //      swift run -c release --package-path Benchmarks chaintrace-cli-benchmarks
 //      swift run -c release --package-path Benchmarks chaintrace-render-benchmarks
+//      swift run -c release --package-path Benchmarks chaintrace-http-benchmarks
 let package = Package(
     name: "ChainTraceBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "ChainTrace", path: "../"),
+        // The Hummingbird trait for the HTTP benchmarks; the other benchmarks build none of Hummingbird.
+        .package(name: "ChainTrace", path: "../", traits: ["Hummingbird"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
@@ -47,6 +50,16 @@ let package = Package(
                 .product(name: "ChainTraceGraphviz", package: "ChainTrace"),
             ],
             path: "Sources/RenderBenchmarks"
+        ),
+        .executableTarget(
+            name: "chaintrace-http-benchmarks",
+            dependencies: [
+                .product(name: "ChainTrace", package: "ChainTrace"),
+                .product(name: "ChainTraceHummingbird", package: "ChainTrace"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/HTTPBenchmarks"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -6,9 +6,9 @@
 # the tool writes it. Tests/SampleTests/DocumentationExamples.swift opts out itself (its blocks are the docs').
 set -euo pipefail
 cd "$(dirname "$0")/.."
-paths=(Sources Samples Benchmarks/Sources Fuzz/Sources Examples/OpenTelemetry/Sources Tests/Probes Tests/ChainTraceTestSupport)
+paths=(Sources Samples Benchmarks/Sources Fuzz/Sources Examples/OpenTelemetry/Sources Tests/Probes Tests/ChainTraceTestSupport Tests/TraitClient/Sources)
 for folder in Tests/*/; do
-    case "$folder" in Tests/GeneratedTests/|Tests/Probes/|Tests/ChainTraceTestSupport/) ;; *) paths+=("${folder%/}") ;; esac
+    case "$folder" in Tests/GeneratedTests/|Tests/Probes/|Tests/ChainTraceTestSupport/|Tests/TraitClient/) ;; *) paths+=("${folder%/}") ;; esac
 done
 if [ "${1:-}" = "--fix" ]; then
     swift format format --in-place --recursive --parallel "${paths[@]}"

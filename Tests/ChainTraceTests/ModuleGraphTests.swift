@@ -37,6 +37,8 @@ struct ModuleGraphTests {
         "ChainTraceTestGeneration": ["ChainTrace", "ChainTraceJSON"],
         "ChainTraceDistributedTracing": ["ChainTrace", "ChainTraceFastPath", "Tracing"],
         "ChainTraceLogging": ["ChainTrace", "ChainTraceJSON", "Logging"],
+        // Framework integrations: the core and their framework (built only with the framework's trait).
+        "ChainTraceHummingbird": ["ChainTrace", "Hummingbird", "HTTPTypes", "Logging"],
         "ChainTraceGraphviz": [
             "CGraphviz", "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog",
             "ChainTraceDefinitions", "ChainTraceAnalysis",
@@ -64,11 +66,14 @@ struct ModuleGraphTests {
         guard let files = FileManager.default.enumerator(atPath: folder.path) else { return [] }
         var found: [(String, String)] = []
         let line =
-            #/(?m)^(?:@_exported\s+|@_spi\(\w+\)\s+|@preconcurrency\s+)*(?:public\s+|package\s+|internal\s+|private\s+|fileprivate\s+)?import\s+(?:struct\s+|enum\s+|class\s+|protocol\s+|func\s+|typealias\s+)?(\w+)/#
-        // Imports start their line; the indented ones are in string literals (the code `gen-tests` writes).
+            #/(?m)^[ \t]*(?:@_exported\s+|@_spi\(\w+\)\s+|@preconcurrency\s+)*(?:public\s+|package\s+|internal\s+|private\s+|fileprivate\s+)?import\s+(?:struct\s+|enum\s+|class\s+|protocol\s+|func\s+|typealias\s+)?(\w+)/#
+        // Imports start their line, indented inside `#if` blocks; those in multi-line string literals (the code
+        // `gen-tests` writes) are not the module's: the literals are cut out first.
         for case let file as String in files where file.hasSuffix(".swift") {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            for match in text.matches(of: line) { found.append((file, String(match.1))) }
+            let code = text.components(separatedBy: "\"\"\"").enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+                .joined(separator: "\n")
+            for match in code.matches(of: line) { found.append((file, String(match.1))) }
         }
         return found
     }
@@ -112,20 +117,33 @@ struct ModuleGraphTests {
 struct TestTargetImportTests {
     /// What a target may import besides its dependencies.
     static let system: Set<String> = [
-        "Foundation", "FoundationEssentials", "Dispatch", "Glibc", "Darwin", "Musl", "Synchronization", "Testing", "XCTest",
+        "Foundation", "FoundationEssentials", "Dispatch", "Glibc", "Darwin", "Musl", "Synchronization", "Testing",
+        "XCTest",
     ]
 
     /// Each target's dependencies (targets and products) and its folder, read from Package.swift.
     static func targets() throws -> [String: (dependencies: Set<String>, path: String)] {
         let manifest = try String(
-            contentsOf: BuiltProduct.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+            contentsOf: BuiltProduct.packageRoot.appendingPathComponent("Package.swift"),
+            encoding: .utf8
+        )
         var result: [String: (Set<String>, String)] = [:]
         let declarations = manifest.components(separatedBy: "\n        .").dropFirst()
         for declaration in declarations where declaration.hasPrefix("testTarget(") || declaration.hasPrefix("target(") {
             guard let name = declaration.firstMatch(of: #/name: "([^"]+)"/#)?.1 else { continue }
             var dependencies: Set<String> = []
-            if let list = declaration.firstMatch(of: #/dependencies: \[([^\]]*)\]/#)?.1 {
-                dependencies = Set(list.matches(of: #/"([^"]+)"/#).map { String($0.1) })
+            if let start = declaration.range(of: "dependencies: [") {
+                // The list up to its closing bracket: brackets nest (`condition: .when(traits: ["…"])`).
+                var depth = 1
+                var end = start.upperBound
+                while end < declaration.endIndex, depth > 0 {
+                    if declaration[end] == "[" { depth += 1 } else if declaration[end] == "]" { depth -= 1 }
+                    end = declaration.index(after: end)
+                }
+                let list = declaration[start.upperBound..<end]
+                // A product's name, or a target's; not the traits a dependency is conditioned on.
+                let withoutConditions = list.replacing(#/condition: \.when\(traits: \[[^\]]*\]\)/#, with: "")
+                dependencies = Set(withoutConditions.matches(of: #/"([^"]+)"/#).map { String($0.1) })
             }
             let kind = declaration.hasPrefix("testTarget(") ? "Tests" : "Sources"
             let path = declaration.firstMatch(of: #/path: "([^"]+)"/#).map { String($0.1) } ?? "\(kind)/\(name)"
@@ -146,7 +164,9 @@ struct TestTargetImportTests {
                 let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
                 let imports = text.matches(of: #/(?m)^(?:@testable |@_spi\(\w+\) |public |package )*import (\w+)/#)
                 for imported in imports.map({ String($0.1) }) where !allowed.contains(imported) {
-                    Issue.record("\(target.path)/\(file) imports \(imported), which \(name) does not depend on in Package.swift")
+                    Issue.record(
+                        "\(target.path)/\(file) imports \(imported), which \(name) does not depend on in Package.swift"
+                    )
                 }
             }
             checked += 1

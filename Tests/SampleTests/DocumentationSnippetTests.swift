@@ -52,15 +52,16 @@ struct DocumentationSnippetTests {
         return blocks
     }
 
-    /// The `// doc: name` … `// end` blocks of DocumentationExamples.swift, each as trimmed lines.
+    /// The `// doc: name` … `// end` blocks of the DocumentationExamples.swift files, each as trimmed lines.
     static func exampleBlocks() throws -> [String: [String]] {
-        let source = try String(
-            contentsOf: root.appendingPathComponent("Tests/SampleTests/DocumentationExamples.swift"),
-            encoding: .utf8
-        )
+        // The framework integrations' examples compile only with their trait (Scripts/test-integrations.sh).
+        let sources = try [
+            "Tests/SampleTests/DocumentationExamples.swift",
+            "Tests/ChainTraceHummingbirdTests/DocumentationExamples.swift",
+        ].map { try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8) }
         var blocks: [String: [String]] = [:]
         var name: String?
-        for line in source.components(separatedBy: "\n") {
+        for line in sources.joined(separator: "\n").components(separatedBy: "\n") {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("// doc: ") {
                 name = String(trimmed.dropFirst("// doc: ".count))

@@ -34,7 +34,7 @@ public enum ChainTracing {
     /// Whether any recorder could be in force — the bootstrapped one if it is on, or any open
     /// `withRecorder(_:operation:)` scope. When none is, an instrumented hop costs this one load.
     @inlinable
-    static var mayRecord: Bool { chaintrace_recording_sources() != 0 }
+    package static var mayRecord: Bool { chaintrace_recording_sources() != 0 }
 
     /// The innermost `withRecorder(_:operation:)` scope's recording settings, which chains whose own recorder is
     /// off also record into — else, while a trace capture is open, the captures' (see ``TraceCaptureScope``); one

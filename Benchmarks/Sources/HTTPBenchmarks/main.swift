@@ -1,0 +1,150 @@
+// What tracing costs a Hummingbird app's middleware, in process: the shape of Hummingbird's own "Router:Middleware"
+// benchmark (an app of 0, 1, 4 or 16 empty middleware and one endpoint, its responder called directly, the response
+// body written to nowhere), for a plain `Router`, a `TracingRouter` with no recorder in force, and a `TracingRouter`
+// tracing every request into a 10 000-trace ring — interleaved, best round of each, ratios in one run. The slope
+// between 0 and 16 middleware is the cost of one middleware hop. Release build only.
+//
+//   swift run -c release --package-path Benchmarks chaintrace-http-benchmarks
+//
+// Environment: CHAINTRACE_BENCH_REQUESTS (requests a round, default 200000), CHAINTRACE_BENCH_REPEATS (rounds,
+// default 5).
+
+import ChainTrace
+import ChainTraceHummingbird
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// A request context that needs no channel, as Hummingbird's benchmarks make it.
+struct BenchmarkContext: RequestContext {
+    typealias Source = BenchmarkContextSource
+    var coreContext: CoreRequestContextStorage
+    init(source: Source) { coreContext = CoreRequestContextStorage(source: source) }
+}
+
+/// The context's source: a logger.
+struct BenchmarkContextSource: RequestContextSource {
+    let logger = Logger(label: "benchmark")
+}
+
+/// Writes a response body nowhere.
+struct DiscardingBodyWriter: ResponseBodyWriter {
+    func write(_: ByteBuffer) async throws {}
+    func finish(_: HTTPFields?) async throws {}
+}
+
+/// Passes every request on: the middleware of Hummingbird's benchmark.
+struct EmptyMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        try await next(request, context)
+    }
+}
+
+func environmentInt(_ name: String, _ fallback: Int) -> Int {
+    ProcessInfo.processInfo.environment[name].flatMap(Int.init) ?? fallback
+}
+
+let requests = environmentInt("CHAINTRACE_BENCH_REQUESTS", 200_000)
+let repeats = environmentInt("CHAINTRACE_BENCH_REPEATS", 5)
+let body = ByteBufferAllocator().buffer(string: "ok")
+
+/// How an app is built and run in one variant.
+enum Variant: String, CaseIterable {
+    case untraced = "Router (untraced)"
+    case off = "TracingRouter, no recorder in force"
+    case traced = "TracingRouter, traced into memory"
+}
+
+/// The app's responder for `variant` with `middlewareCount` empty middleware.
+func makeResponder(_ variant: Variant, middlewareCount: Int) -> any HTTPResponder<BenchmarkContext> {
+    switch variant {
+    case .untraced:
+        let router = Router(context: BenchmarkContext.self)
+        for _ in 0..<middlewareCount { router.add(middleware: EmptyMiddleware()) }
+        router.get { _, _ in body }
+        return router.buildResponder()
+    case .off, .traced:
+        let router = TracingRouter(context: BenchmarkContext.self)
+        for _ in 0..<middlewareCount { router.add(middleware: EmptyMiddleware()) }
+        router.get { _, _ in body }
+        return router.buildResponder()
+    }
+}
+
+/// Nanoseconds a request through `responder`, `requests` of them.
+func measure(_ responder: any HTTPResponder<BenchmarkContext>, recorder: Recorder?) async throws -> Double {
+    let (requestBody, source) = RequestBody.makeStream()
+    source.finish()
+    let request = Request(
+        head: .init(method: .get, scheme: "http", authority: "localhost", path: "/"),
+        body: requestBody
+    )
+    let context = BenchmarkContext(source: BenchmarkContextSource())
+    func run() async throws -> Double {
+        let start = ContinuousClock.now
+        for _ in 0..<requests {
+            let response = try await responder.respond(to: request, context: context)
+            try await response.body.write(DiscardingBodyWriter())
+        }
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+    }
+    let total: Double
+    if let recorder {
+        total = try await ChainTracing.withRecorder(recorder) { try await run() }
+    } else {
+        total = try await run()
+    }
+    return total / Double(requests)
+}
+
+let counts = [0, 1, 4, 16]
+var best: [String: Double] = [:]
+let ring = InMemoryTraceSink(limit: 10_000)
+for _ in 0..<repeats {
+    for count in counts {
+        for variant in Variant.allCases {
+            let responder = makeResponder(variant, middlewareCount: count)
+            let nanoseconds = try await measure(responder, recorder: variant == .traced ? Recorder(sink: ring) : nil)
+            let key = "\(variant.rawValue)|\(count)"
+            best[key] = min(best[key] ?? .infinity, nanoseconds)
+        }
+    }
+}
+
+let results = best
+func cell(_ variant: Variant, _ count: Int) -> Double { results["\(variant.rawValue)|\(count)"] ?? .nan }
+func formatted(_ value: Double) -> String { String(format: "%.0f", value) }
+
+print("Hummingbird middleware, in process — \(requests) requests a round, best of \(repeats) interleaved rounds, ns")
+print("")
+print("| app | " + counts.map { "\($0) middleware" }.joined(separator: " | ") + " | a middleware hop (slope 0→16) |")
+print("|---|" + String(repeating: "---:|", count: counts.count + 1))
+for variant in Variant.allCases {
+    let slope = (cell(variant, 16) - cell(variant, 0)) / 16
+    print(
+        "| \(variant.rawValue) | " + counts.map { formatted(cell(variant, $0)) }.joined(separator: " | ")
+            + " | \(String(format: "%.1f", slope)) |"
+    )
+}
+let untracedSlope = (cell(.untraced, 16) - cell(.untraced, 0)) / 16
+let offSlope = (cell(.off, 16) - cell(.off, 0)) / 16
+let tracedSlope = (cell(.traced, 16) - cell(.traced, 0)) / 16
+print("")
+print(
+    String(
+        format: "a middleware hop: no recorder +%.1f ns over untraced (target ≤ +3), traced +%.1f ns (target ≤ +50)",
+        offSlope - untracedSlope,
+        tracedSlope - untracedSlope
+    )
+)
+print(
+    String(
+        format: "a request's fixed cost traced (0 middleware): +%.0f ns over untraced",
+        cell(.traced, 0) - cell(.untraced, 0)
+    )
+)
