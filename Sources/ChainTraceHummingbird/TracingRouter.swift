@@ -20,7 +20,8 @@
     /// by method and pattern, `GET /api/users/{id}`); a result-builder stack (`router.addMiddleware { … }`) is a hop per
     /// middleware in it. A request that matches no route goes through the router's middleware to a `NotFound` hop.
     /// Requests are traced into whatever recorder is in force — `ChainTracing.bootstrap(_:)` at start-up, or a
-    /// `ChainTracing.withRecorder(_:operation:)` scope — and with none in force each hop costs one load.
+    /// `ChainTracing.withRecorder(_:operation:)` scope. With none in force a request runs the routes exactly as
+    /// written (the traced ones are built beside them) and costs one load more.
     ///
     /// Decisions: a middleware that calls `next` *passed*; one that answers without calling it *accepted*; one that
     /// throws *failed* (the trace names the hop the error started at — the ones it only passed through stay
@@ -30,8 +31,11 @@
     public final class TracingRouter<Context: RequestContext>: RouterMethods, HTTPResponderBuilder {
         /// The app's middleware and routes as written: what a request runs while no recorder is in force.
         let plain: Router<Context>
-        /// The same middleware and routes with each middleware and endpoint a traced hop.
+        /// The same routes with each middleware and endpoint a traced hop; each route's traced chain is built here
+        /// (``TracedLink``), so this router has no middleware of its own until the not-found path is built.
         let traced: Router<Context>
+        /// The router's middleware, each part of a result-builder stack on its own, in the order added.
+        private var tracedMiddleware: [NamedMiddleware<Context>] = []
         /// The chain's name in traces.
         public let chain: String
         /// Whether the `NotFound` hop has been added (once, when the responder is first built).
@@ -57,8 +61,8 @@
         @discardableResult
         public func add(middleware: any MiddlewareProtocol<Request, Response, Context>) -> Self {
             plain.add(middleware: middleware)
-            for part in middlewareParts(of: middleware) {
-                traced.add(middleware: TracedMiddleware(wrapped: part, name: handlerName(of: part), chain: chain))
+            tracedMiddleware += middlewareParts(of: middleware).map {
+                NamedMiddleware(middleware: $0, name: handlerName(of: $0))
             }
             return self
         }
@@ -71,7 +75,11 @@
             responder: Responder
         ) -> Self where Responder.Context == Context {
             plain.on(path, method: method, responder: responder)
-            traced.on(path, method: method, responder: endpoint(responder, path: path, method: method))
+            traced.on(
+                path,
+                method: method,
+                responder: tracedChain([], ending: endpoint(responder, path: path, method: method))
+            )
             return self
         }
 
@@ -84,7 +92,10 @@
         /// request that matched none at a `NotFound` hop; otherwise the routes as written, untouched.
         public func buildResponder() -> TracingRouterResponder<Context> {
             if !addedNotFoundHop {
-                // Middleware applies to the routes added after it, so this reaches the not-found responder alone.
+                // Middleware applies to the routes added after it, so these reach the not-found responder alone.
+                for part in tracedMiddleware {
+                    traced.add(middleware: TracedMiddleware(wrapped: part.middleware, name: part.name, chain: chain))
+                }
                 traced.add(middleware: NotFoundHop(chain: chain))
                 addedNotFoundHop = true
             }
@@ -100,17 +111,36 @@
             TracedEndpoint(wrapped: responder, name: "\(method.rawValue) \(path.description)", chain: chain)
         }
 
-        /// Adds a group's route: its chain as written and its chain traced, each already through the group's
-        /// middleware.
+        /// A route's traced chain: the router's middleware added so far, then `groupMiddleware` (the groups', outermost
+        /// first), then `endpoint`, each a link of its own.
+        func tracedChain(_ groupMiddleware: [NamedMiddleware<Context>], ending endpoint: TracedEndpoint<Context>)
+            -> any HTTPResponder<Context>
+        {
+            var chain: any HTTPResponder<Context> = endpoint
+            for part in (tracedMiddleware + groupMiddleware).reversed() {
+                chain = TracedLink(middleware: part.middleware, name: part.name, chain: self.chain, next: chain)
+            }
+            return chain
+        }
+
+        /// Adds a group's route: its chain as written, already through the group's middleware, and its traced chain
+        /// through the groups' `middleware` to `endpoint`.
         func addGroupRoute(
             _ path: RouterPath,
             method: HTTPRequest.Method,
             plain plainChain: any HTTPResponder<Context>,
-            traced tracedChain: any HTTPResponder<Context>
+            middleware: [NamedMiddleware<Context>],
+            endpoint: TracedEndpoint<Context>
         ) {
             plain.on(path, method: method, responder: AnyResponder(wrapped: plainChain))
-            traced.on(path, method: method, responder: AnyResponder(wrapped: tracedChain))
+            traced.on(path, method: method, responder: AnyResponder(wrapped: tracedChain(middleware, ending: endpoint)))
         }
+    }
+
+    /// A middleware and its name in traces.
+    struct NamedMiddleware<Context: RequestContext> {
+        let middleware: any MiddlewareProtocol<Request, Response, Context>
+        let name: String
     }
 
     /// What a ``TracingRouter`` serves: each request runs the traced routes while a recorder is in force anywhere,

@@ -27,10 +27,8 @@
         @discardableResult
         public func add(middleware: any MiddlewareProtocol<Request, Response, Context>) -> Self {
             middlewares.plain.append(middleware)
-            for part in middlewareParts(of: middleware) {
-                middlewares.traced.append(
-                    TracedMiddleware(wrapped: part, name: handlerName(of: part), chain: router.chain)
-                )
+            middlewares.traced += middlewareParts(of: middleware).map {
+                NamedMiddleware(middleware: $0, name: handlerName(of: $0))
             }
             return self
         }
@@ -44,14 +42,16 @@
         ) -> Self where Responder.Context == Context {
             let fullPath = self.path.appendingPath(path)
             var plain: any HTTPResponder<Context> = responder
-            var traced: any HTTPResponder<Context> = router.endpoint(responder, path: fullPath, method: method)
             for group in [middlewares] + inherited.reversed() {
                 for middleware in group.plain.reversed() { plain = MiddlewareStep(middleware: middleware, next: plain) }
-                for middleware in group.traced.reversed() {
-                    traced = MiddlewareStep(middleware: middleware, next: traced)
-                }
             }
-            router.addGroupRoute(fullPath, method: method, plain: plain, traced: traced)
+            router.addGroupRoute(
+                fullPath,
+                method: method,
+                plain: plain,
+                middleware: (inherited + [middlewares]).flatMap(\.traced),
+                endpoint: router.endpoint(responder, path: fullPath, method: method)
+            )
             return self
         }
 
@@ -70,8 +70,8 @@
     final class GroupMiddleware<Context: RequestContext> {
         /// As added.
         var plain: [any MiddlewareProtocol<Request, Response, Context>] = []
-        /// Each a traced hop (a result-builder stack a hop per part).
-        var traced: [any MiddlewareProtocol<Request, Response, Context>] = []
+        /// Each to be a traced hop (a result-builder stack a hop per part).
+        var traced: [NamedMiddleware<Context>] = []
     }
 
     /// One middleware of a group in front of the rest of a route's chain.

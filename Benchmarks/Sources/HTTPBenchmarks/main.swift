@@ -7,7 +7,8 @@
 //   swift run -c release --package-path Benchmarks chaintrace-http-benchmarks
 //
 // Environment: CHAINTRACE_BENCH_REQUESTS (requests a round, default 200000), CHAINTRACE_BENCH_REPEATS (rounds,
-// default 5).
+// default 5), CHAINTRACE_BENCH_ONLY=VARIANT:COUNT (one app alone, for counting its instructions under callgrind:
+// VARIANT is untraced, off or traced).
 
 import ChainTrace
 import ChainTraceHummingbird
@@ -100,6 +101,21 @@ func measure(_ responder: any HTTPResponder<BenchmarkContext>, recorder: Recorde
         total = try await run()
     }
     return total / Double(requests)
+}
+
+if let only = ProcessInfo.processInfo.environment["CHAINTRACE_BENCH_ONLY"] {
+    let parts = only.split(separator: ":")
+    let variants: [String: Variant] = ["untraced": .untraced, "off": .off, "traced": .traced]
+    guard parts.count == 2, let variant = variants[String(parts[0])], let count = Int(parts[1]) else {
+        FileHandle.standardError.write(Data("CHAINTRACE_BENCH_ONLY must be untraced|off|traced:COUNT\n".utf8))
+        exit(2)
+    }
+    let ring = InMemoryTraceSink(limit: 10_000)
+    _ = try await measure(
+        makeResponder(variant, middlewareCount: count),
+        recorder: variant == .traced ? Recorder(sink: ring) : nil
+    )
+    exit(0)
 }
 
 let counts = [0, 1, 4, 16]
