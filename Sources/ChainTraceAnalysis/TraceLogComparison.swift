@@ -22,7 +22,7 @@ public struct TraceLogComparison: Sendable {
     public var latencyChanges: [LatencyChange] { LatencyChange.between(before, after) }
 
     /// Reads both logs side by side, in constant memory when their commands are in the same order; the first on a
-    /// thread of its own (``TraceReadAhead``), so the two are read at once.
+    /// thread of its own (`TraceReadAhead`), so the two are read at once.
     ///
     /// - Parameters:
     ///   - first: The earlier run (handed over: only the reading thread uses it).

@@ -14,7 +14,7 @@ import Dispatch
 #endif
 
 /// Profiles a trace log on several cores: each file is cut into parts at line and segment boundaries (see
-/// ``TraceLogReader/init(partOf:from:to:payloads:)``), the parts are read and profiled at once, and their
+/// `TraceLogReader/init(partOf:from:to:payloads:)`), the parts are read and profiled at once, and their
 /// profiles merged in order — the same profile as reading the log front to back (counts add; histograms merge
 /// exactly), in memory that does not grow with the log: a part at a time per thread.
 ///
@@ -60,10 +60,13 @@ public struct TraceLogProfiler: Sendable {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 
-    /// Profiles the logs at `paths` (files or directories, as ``TraceLogReader/init(paths:payloads:)`` reads
+    /// Profiles the logs at `paths` (files or directories, as `TraceLogReader/init(paths:payloads:)` reads
     /// them) as one log, into `profile` (which may already declare handlers and budgets).
     ///
-    /// - Parameter progress: Called now and then with the bytes read so far, from any thread.
+    /// - Parameters:
+    ///   - paths: The log's files, read in this order as one log.
+    ///   - profile: The profile the log's traces are added to.
+    ///   - progress: Called now and then with the bytes read so far, from any thread.
     /// - Throws: `FormatError` for the first line that is not a trace, as a plain read reports it.
     public func profile(
         paths: [String],

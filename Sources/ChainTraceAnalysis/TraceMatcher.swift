@@ -26,7 +26,7 @@ public struct TraceMatcher: Sendable {
     /// with another. With ``placesByStart``: those that started while the command before them was still running
     /// (commands that ran at once, whose order is the scheduler's), and those that came more than
     /// ``placeWindow`` traces late. Without: those that started before a command placed before them. Give the
-    /// commands ids (``TracedCommand/commandID``) to compare them one by one.
+    /// commands ids (`TracedCommand/commandID`) to compare them one by one.
     public var uncertainPlaces: Int { firstPlaces.uncertain + secondPlaces.uncertain }
 
     /// How many traces without an id a run may hold back to put them in the order they started.

@@ -62,7 +62,7 @@ extension Rule {
 
     /// Whether no command can match: `false`, an empty `in`, tests that contradict one another (two kinds no
     /// command has at once, ranges that do not meet, a field required and required missing, a rule and its
-    /// negation; see ``RuleSatisfiability``). Conservative: `false` when it cannot tell.
+    /// negation; see `RuleSatisfiability`). Conservative: `false` when it cannot tell.
     public var isUnsatisfiable: Bool {
         isPlainlyUnsatisfiable || RuleSatisfiability.isUnsatisfiable(self)
     }

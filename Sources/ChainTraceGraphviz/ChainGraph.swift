@@ -139,7 +139,7 @@ public struct ChainGraph: Sendable, Hashable {
         self.init(name: definition.name, handlers: handlers, links: links, entries: definition.entries)
     }
 
-    /// The structure a profile shows: handlers in chain order (``ChainProfile/handlers``), links commands went
+    /// The structure a profile shows: handlers in chain order (`ChainProfile/handlers`), links commands went
     /// along, entries where commands arrived. Roles are not guessed (a pipeline stage continues too), so all are
     /// drawn as handlers.
     public init(profile: ChainProfile) {

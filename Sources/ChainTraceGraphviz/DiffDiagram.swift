@@ -2,7 +2,7 @@ public import ChainTraceAnalysis
 
 extension ChainDiagram {
     /// What changed between two runs of the same commands: handlers slower (red) or faster (green) — the p95 self
-    /// time moved by at least 10% and 100 ns, and the runs' self times differ by a rank test (``LatencyChange``) —,
+    /// time moved by at least 10% and 100 ns, and the runs' self times differ by a rank test (`LatencyChange`) —,
     /// handlers only one run reached, and links that appeared (green, bold) or vanished (red, dashed).
     public static func diff(
         before: ChainProfile,

@@ -101,15 +101,15 @@ public struct TraceReport: Sendable {
 
     /// The page.
     ///
-    /// - Throws: ``GraphvizError`` when a diagram cannot be drawn.
+    /// - Throws: `GraphvizError` when a diagram cannot be drawn.
     public func html() throws(GraphvizError) -> String {
         try page().html
     }
 
-    /// The page and Graphviz's warnings; `capturingStandardError` as ``GraphvizRenderer`` takes it (for a
+    /// The page and Graphviz's warnings; `capturingStandardError` as `GraphvizRenderer` takes it (for a
     /// command-line tool; not for a server).
     ///
-    /// - Throws: ``GraphvizError`` when a diagram cannot be drawn.
+    /// - Throws: `GraphvizError` when a diagram cannot be drawn.
     public func page(capturingStandardError: Bool = false) throws(GraphvizError) -> Page {
         var graph = self.graph ?? ChainGraph(profile: profile)
         graph.addObserved(profile)

@@ -30,7 +30,7 @@ public import ChainTrace
 ///
 /// - Parameters:
 ///   - chains: Chains whose traces recorded outside any recorder scope (on other threads) this capture takes.
-///   - payloads: Whether the traces carry their commands as JSON; ``Payloads/none`` by default, as a recorder's.
+///   - payloads: Whether the traces carry their commands as JSON; `Payloads/none` by default, as a recorder's.
 ///   - fileID: Where a failure to attribute traces is reported: the caller's, by default.
 ///   - filePath: The same, as a path (XCTest reports by it).
 ///   - line: The same, its line.
@@ -59,7 +59,7 @@ public func captureTraces(
 ///
 /// - Parameters:
 ///   - chains: Chains whose traces recorded outside any recorder scope (on other threads) this capture takes.
-///   - payloads: Whether the traces carry their commands as JSON; ``Payloads/none`` by default, as a recorder's.
+///   - payloads: Whether the traces carry their commands as JSON; `Payloads/none` by default, as a recorder's.
 ///   - fileID: Where a failure to attribute traces is reported: the caller's, by default.
 ///   - filePath: The same, as a path (XCTest reports by it).
 ///   - line: The same, its line.

@@ -13,7 +13,7 @@ import ChainTraceJSON
 
 /// Streams traces to a trace log file, off the recording thread.
 ///
-/// By default ``record(_:)`` only hands the trace to a queue of the calling thread's own (no lock shared with
+/// By default ``record(_:)-(Trace)`` only hands the trace to a queue of the calling thread's own (no lock shared with
 /// other threads, no system call, no allocation); a background thread drains the queues, encodes the traces in
 /// the compact format (``CompactTraceLogFormat``) and writes them. It writes at least every
 /// ``Options/flushInterval``, on ``flush()``, on ``close()``, and when the process exits normally with the sink

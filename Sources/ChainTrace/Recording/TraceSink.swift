@@ -1,6 +1,6 @@
 /// A destination for finished traces: memory, a trace log, a tracing backend.
 ///
-/// Implement this protocol to send traces somewhere new. The recorder calls ``record(_:)`` once per traced
+/// Implement this protocol to send traces somewhere new. The recorder calls ``record(_:)-(Trace)`` once per traced
 /// command, on the thread that ran the chain, right after the command's last hop. Implementations must be
 /// thread-safe and should be quick: the caller's chain waits for them.
 ///

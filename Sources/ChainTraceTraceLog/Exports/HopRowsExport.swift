@@ -7,7 +7,7 @@ import ChainTraceJSON
 /// Members: `file` (the log file, as named to the reader), `trace` (the trace's number in that file, from 1),
 /// `traceId`, `chain`, `chainVersion`, `commandKind`, `commandId`, `startNs` (the trace's wall-clock start),
 /// `durationNs`, `outcome` (`accepted`, `fellOffTheEnd`, `failed`), `position` (the hop's, from 0), `parent` (the
-/// position of the hop it ran inside, as the other exports nest it (``HopNesting``); `null` at the top), `handler`,
+/// position of the hop it ran inside, as the other exports nest it (`HopNesting`); `null` at the top), `handler`,
 /// `registry`, `decision`, `selfNs`, `inclusiveNs`, `offsetNs` (from the trace's start) and `reason`. A trace
 /// with no hop is one row whose hop members are `null`, so counting distinct `(file, trace)` counts commands.
 /// Times are nanoseconds, saturated to what a signed 64-bit column holds.
