@@ -28,12 +28,17 @@ let package = Package(
         .executable(name: "SignUpFlow", targets: ["SignUpFlow"]),
         .executable(name: "ResponderChain", targets: ["ResponderChain"]),
         .executable(name: "LateResponders", targets: ["LateResponders"]),
+        .library(name: "ChainTraceVapor", targets: ["ChainTraceVapor"]),
         .executable(name: "HummingbirdServer", targets: ["HummingbirdServer"]),
+        .executable(name: "VaporServer", targets: ["VaporServer"]),
     ],
     traits: [
         .trait(
             name: "Hummingbird",
             description: "ChainTraceHummingbird: traces Hummingbird 2 routers' middleware and endpoints (builds Hummingbird)"),
+        .trait(
+            name: "Vapor",
+            description: "ChainTraceVapor: traces Vapor 4 applications' middleware, route groups and endpoints (builds Vapor)"),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -43,6 +48,9 @@ let package = Package(
         // Built only for the `Hummingbird` trait.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Built only for the `Vapor` trait.
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         // `swift package generate-documentation` for the DocC catalogues; a plugin, never built by `swift test`.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -97,7 +105,6 @@ let package = Package(
             dependencies: ["ChainTrace", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcomingFeatures
         ),
-        // zlib, for trace logs compressed with gzip (on every Linux and Apple machine).
         // The sample API; it says how to build it unless the `Hummingbird` trait is enabled.
         .executableTarget(
             name: "HummingbirdServer",
@@ -108,7 +115,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Hummingbird"])),
             ],
             path: "Samples/HummingbirdServer",
-            exclude: ["README.md", "run-under-load.sh", "compare-under-load.sh", "orders.lua", "check-load-run.py"],
+            exclude: ["README.md", "run-under-load.sh", "compare-under-load.sh", "orders.lua"],
             swiftSettings: upcomingFeatures),
         // Empty unless the `Hummingbird` trait is enabled.
         .target(
@@ -120,6 +127,27 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Hummingbird"])),
             ],
             swiftSettings: upcomingFeatures),
+        // The sample Vapor API; it says how to build it unless the `Vapor` trait is enabled.
+        .executableTarget(
+            name: "VaporServer",
+            dependencies: [
+                "ChainTrace", "ChainTraceVapor", "ChainTraceTraceLog",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
+            ],
+            path: "Samples/VaporServer",
+            exclude: ["README.md", "run-under-load.sh"],
+            swiftSettings: upcomingFeatures),
+        // Empty unless the `Vapor` trait is enabled.
+        .target(
+            name: "ChainTraceVapor",
+            dependencies: [
+                "ChainTrace",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Vapor"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Vapor"])),
+            ],
+            swiftSettings: upcomingFeatures),
+        // zlib, for trace logs compressed with gzip (on every Linux and Apple machine).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(
             name: "CGraphviz",
@@ -287,6 +315,15 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+            ]
+            // Default Swift 6 settings, no upcoming features: the integration is used as an app writes it.
+        ),
+        .testTarget(
+            name: "ChainTraceVaporTests",
+            dependencies: [
+                "ChainTraceVapor", "ChainTrace", "ChainTraceTesting", "ChainTraceTestSupport", "ChainTraceTraceLog",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
+                .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Vapor"])),
             ]
             // Default Swift 6 settings, no upcoming features: the integration is used as an app writes it.
         ),

@@ -58,6 +58,32 @@ struct CaptureAcrossThreadsTests {
         #expect(zip(traces, traces.dropFirst()).allSatisfy { $0.startTime <= $1.startTime }, "seed \(seed)")
     }
 
+    /// Two captures open at once, each naming its own chain and asking for payloads or not: each trace from the
+    /// other threads carries its command exactly when the capture that takes it asked.
+    @Test(arguments: [true, false])
+    func aCaptureNamingAChainKeepsItsPayloadSetting(instrumented: Bool) throws {
+        let withPayloads = "payloads-\(UInt64.random(in: 0 ... .max))"
+        let without = "no-payloads-\(UInt64.random(in: 0 ... .max))"
+        let (chainWith, chainWithout) = (try Self.chain(withPayloads), try Self.chain(without))
+        var plain: [Trace] = []
+        let captured = captureTraces(of: [withPayloads], payloads: .captured) {
+            plain = captureTraces(of: [without]) {
+                Self.sendFromQueues(10, width: 3) { value in
+                    if instrumented {
+                        _ = Self.instrumented(value, chain: withPayloads)
+                        _ = Self.instrumented(value, chain: without)
+                    } else {
+                        _ = try? chainWith.send(value)
+                        _ = try? chainWithout.send(value)
+                    }
+                }
+            }
+        }
+        #expect(captured.count == 10 && plain.count == 10)
+        #expect(Set(captured.compactMap(\.payload)) == Set((0..<10).map { JSONValue.integer(Int64($0)) }))
+        #expect(plain.allSatisfy { $0.payload == nil })
+    }
+
     @Test func aPlainCaptureTakesNothingFromOtherThreadsEvenOfItsOwnChain() throws {
         let name = "plain-\(UInt64.random(in: 0 ... .max))"
         let chain = try Self.chain(name)

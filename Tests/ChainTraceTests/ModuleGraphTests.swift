@@ -39,6 +39,7 @@ struct ModuleGraphTests {
         "ChainTraceLogging": ["ChainTrace", "ChainTraceJSON", "Logging"],
         // Framework integrations: the core and their framework (built only with the framework's trait).
         "ChainTraceHummingbird": ["ChainTrace", "Hummingbird", "HTTPTypes", "Logging"],
+        "ChainTraceVapor": ["ChainTrace", "Vapor", "NIOConcurrencyHelpers", "NIOCore"],
         "ChainTraceGraphviz": [
             "CGraphviz", "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog",
             "ChainTraceDefinitions", "ChainTraceAnalysis",

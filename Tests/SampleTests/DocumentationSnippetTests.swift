@@ -58,6 +58,7 @@ struct DocumentationSnippetTests {
         let sources = try [
             "Tests/SampleTests/DocumentationExamples.swift",
             "Tests/ChainTraceHummingbirdTests/DocumentationExamples.swift",
+            "Tests/ChainTraceVaporTests/DocumentationExamples.swift",
         ].map { try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8) }
         var blocks: [String: [String]] = [:]
         var name: String?

@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 // A user's package that depends on ChainTrace's root package: Scripts/test-integrations.sh resolves it without the
-// Hummingbird trait (nothing of Hummingbird may be resolved, so none of it can be built) and with it (Hummingbird
-// and its dependencies are). CHAINTRACE_CLIENT_TRAITS=Hummingbird selects the second.
+// framework traits (nothing of Hummingbird, Vapor or SwiftNIO may be resolved, so none of it can be built) and with
+// each (its framework and their dependencies are). CHAINTRACE_CLIENT_TRAITS=Hummingbird (or Vapor, or both,
+// comma-separated) selects them.
 import Foundation
 import PackageDescription
 
@@ -18,6 +19,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ChainTrace", package: "ChainTrace"),
                 .product(name: "ChainTraceHummingbird", package: "ChainTrace"),
+                .product(name: "ChainTraceVapor", package: "ChainTrace"),
             ]
         )
     ]

@@ -137,7 +137,7 @@ public final class AsyncChain<Command, Result>: @unchecked Sendable, CustomDebug
         let start = try chain.entryIndex(entry)
         guard
             let configuration = chain.recorder.configuration
-                ?? ChainTracing.scopedConfiguration(thread: ThreadState.current),
+                ?? ChainTracing.scopedConfiguration(thread: ThreadState.current, chain: { self.name }),
             configuration.admitsInTask(command, thread: ThreadState.current)
         else {
             var untraced = UntracedHops()

@@ -146,7 +146,9 @@ public final class Chain<Command, Result>: @unchecked Sendable, CustomDebugStrin
         try ThreadState.withCurrent { thread in
             let chain = core.currentSnapshot(thread: thread)
             let start = try chain.entryIndex(entry)
-            if let configuration = chain.recorder.configuration ?? ChainTracing.scopedConfiguration(thread: thread) {
+            if let configuration = chain.recorder.configuration
+                ?? ChainTracing.scopedConfiguration(thread: thread, chain: { self.name })
+            {
                 if configuration.admits(command, thread: thread) {
                     var hops = TracedHops(chain: chain, entry: start, thread: thread)
                     do {

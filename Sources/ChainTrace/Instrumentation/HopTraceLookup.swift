@@ -81,7 +81,7 @@ extension ChainTracing {
         refreshCache(thread)
         guard
             let configuration = (scopedRecorder(thread: thread, inTask: inTask) ?? thread.cachedRecorder).configuration
-                ?? UnscopedTraces.configuration,
+                ?? UnscopedTraces.configuration(chain: chain),
             isAsync
                 ? configuration.admitsInTask(command, thread: thread) : configuration.admits(command, thread: thread)
         else {

@@ -37,12 +37,12 @@ public enum ChainTracing {
     package static var mayRecord: Bool { chaintrace_recording_sources() != 0 }
 
     /// The innermost `withRecorder(_:operation:)` scope's recording settings, which chains whose own recorder is
-    /// off also record into — else, while a trace capture is open, the captures' (see ``TraceCaptureScope``); one
-    /// load when no recorder is in force anywhere.
+    /// off also record into — else, while a trace capture that claims `chain` is open, that capture's (see
+    /// ``TraceCaptureScope``); one load when no recorder is in force anywhere.
     @inlinable
-    static func scopedConfiguration(thread: ThreadState) -> RecorderConfiguration? {
+    static func scopedConfiguration(thread: ThreadState, chain: () -> String) -> RecorderConfiguration? {
         guard mayRecord else { return nil }
-        return scopedRecorder(thread: thread)?.configuration ?? UnscopedTraces.configuration
+        return scopedRecorder(thread: thread)?.configuration ?? UnscopedTraces.configuration(chain: chain)
     }
 
     /// The innermost `withRecorder(_:operation:)` scope's recorder, if any. Outside any task, it is the one the

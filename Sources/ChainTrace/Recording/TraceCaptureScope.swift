@@ -32,13 +32,17 @@ package final class TraceCaptureScope: TraceSink {
 
     /// The chains whose traces from outside every recorder scope this capture takes.
     fileprivate let claims: Set<String>
+    /// The recording settings for the traces of those chains started outside every recorder scope: the capture's
+    /// payloads, into ``UnscopedTraces``' sink.
+    fileprivate let unscopedConfiguration: RecorderConfiguration
     /// How this capture is named to another that overlaps it: where it was opened, and what it claims.
     fileprivate let description: String
     private let state = LockedValue(State())
 
-    private init(claims: [String], description: String) {
+    private init(claims: [String], description: String, payloads: Payloads) {
         self.claims = Set(claims)
         self.description = description
+        unscopedConfiguration = UnscopedTraces.configuration(payloads: payloads)
     }
 
     /// Runs `body` inside a new capture claiming `claims`, described to captures it overlaps as `description`,
@@ -49,7 +53,7 @@ package final class TraceCaptureScope: TraceSink {
         payloads: Payloads = .none,
         _ body: () throws -> T
     ) rethrows -> (T, Result) {
-        let scope = TraceCaptureScope(claims: claims, description: description)
+        let scope = TraceCaptureScope(claims: claims, description: description, payloads: payloads)
         UnscopedTraces.open(scope)
         let value: T
         do {
@@ -71,7 +75,7 @@ package final class TraceCaptureScope: TraceSink {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> T
     ) async rethrows -> (T, Result) {
-        let scope = TraceCaptureScope(claims: claims, description: description)
+        let scope = TraceCaptureScope(claims: claims, description: description, payloads: payloads)
         UnscopedTraces.open(scope)
         let value: T
         do {
@@ -120,18 +124,21 @@ enum UnscopedTraces {
     /// The open captures that claim chains.
     private static let claiming = LockedValue([TraceCaptureScope]())
 
-    private static let recorderConfiguration = RecorderConfiguration(
-        sink: Sink(),
-        sampling: .all,
-        filter: nil,
-        payloads: .none
-    )
+    private static let recorderConfiguration = configuration(payloads: .none)
 
-    /// The recording settings for a command outside every recorder scope: the captures' while one that claims
-    /// chains is open, else `nil`.
+    /// Recording settings into this sink, with `payloads`.
+    fileprivate static func configuration(payloads: Payloads) -> RecorderConfiguration {
+        RecorderConfiguration(sink: Sink(), sampling: .all, filter: nil, payloads: payloads)
+    }
+
+    /// The recording settings for a command of chain `chain` outside every recorder scope while a capture that
+    /// claims chains is open — the payloads of the capture that claims `chain` — else `nil`.
     @usableFromInline
-    static var configuration: RecorderConfiguration? {
-        chaintrace_open_captures() > 0 ? recorderConfiguration : nil
+    static func configuration(chain: () -> String) -> RecorderConfiguration? {
+        guard chaintrace_open_captures() > 0 else { return nil }
+        let name = chain()
+        return claiming.withLock { open in open.first { $0.claims.contains(name) }?.unscopedConfiguration }
+            ?? recorderConfiguration
     }
 
     /// Notes `scope` open; a capture that claims no chain takes nothing from outside its task and is not noted.

@@ -1,5 +1,6 @@
 import ChainTrace
 import ChainTraceHummingbird
+import ChainTraceVapor
 
-// Compiles with or without the trait: the product is there either way, empty without it.
+// Compiles with or without the traits: the products are there either way, empty without them.
 print(Recorder.off.isOn)
