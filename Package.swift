@@ -105,11 +105,13 @@ let package = Package(
             dependencies: ["ChainTrace", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcomingFeatures
         ),
+        // What the server samples share: their command line.
+        .target(name: "ServerSampleSupport", path: "Samples/ServerSampleSupport", swiftSettings: upcomingFeatures),
         // The sample API; it says how to build it unless the `Hummingbird` trait is enabled.
         .executableTarget(
             name: "HummingbirdServer",
             dependencies: [
-                "ChainTrace", "ChainTraceHummingbird", "ChainTraceTraceLog",
+                "ChainTrace", "ChainTraceHummingbird", "ChainTraceTraceLog", "ServerSampleSupport",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Hummingbird"])),
@@ -131,7 +133,7 @@ let package = Package(
         .executableTarget(
             name: "VaporServer",
             dependencies: [
-                "ChainTrace", "ChainTraceVapor", "ChainTraceTraceLog",
+                "ChainTrace", "ChainTraceVapor", "ChainTraceTraceLog", "ServerSampleSupport",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
             ],
             path: "Samples/VaporServer",

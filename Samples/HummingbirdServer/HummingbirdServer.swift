@@ -10,51 +10,18 @@
     import ChainTraceHummingbird
     import ChainTraceTraceLog
     import Foundation
+    import ServerSampleSupport
     import Hummingbird
     import Logging
-
-    /// The server's command line.
-    struct ServerArguments {
-        var port = 8080
-        var traceOut = "hummingbird-server.traces.jsonl"
-        var traced = true
-
-        init(_ arguments: [String]) throws {
-            var rest = arguments.dropFirst()[...]
-            while let argument = rest.popFirst() {
-                switch argument {
-                case "--port":
-                    guard let value = rest.popFirst(), let port = Int(value), (0...65535).contains(port) else {
-                        throw SampleError("--port needs a port number (0–65535)")
-                    }
-                    self.port = port
-                case "--trace-out":
-                    guard let value = rest.popFirst() else { throw SampleError("--trace-out needs a file") }
-                    traceOut = value
-                case "--untraced": traced = false
-                case "--help", "-h":
-                    throw SampleError(
-                        "usage: HummingbirdServer [--port N] [--trace-out FILE] [--untraced]\n"
-                            + "Serves the sample API on 127.0.0.1:N (8080), tracing every request to FILE "
-                            + "(hummingbird-server.traces.jsonl) until SIGINT or SIGTERM."
-                    )
-                default: throw SampleError("unknown argument \(argument); --help explains")
-                }
-            }
-        }
-    }
-
-    /// A message for the user, printed without a stack.
-    struct SampleError: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
 
     @main
     enum HummingbirdServer {
         static func main() async {
             do {
-                let arguments = try ServerArguments(CommandLine.arguments)
+                let arguments = serverArguments(
+                    program: "HummingbirdServer",
+                    traceOut: "hummingbird-server.traces.jsonl"
+                )
                 var logger = Logger(label: "HummingbirdServer")
                 logger.logLevel = .warning
                 var log: TraceLogSink?
@@ -72,15 +39,12 @@
                 if let log {
                     try log.close()
                     let dropped = log.droppedCount
-                    FileHandle.standardError.write(
-                        Data(
-                            "traces written to \(arguments.traceOut); \(dropped) dropped while the writer was behind\n"
-                                .utf8
-                        )
+                    printError(
+                        "traces written to \(arguments.traceOut); \(dropped) dropped while the writer was behind"
                     )
                 }
             } catch {
-                FileHandle.standardError.write(Data("HummingbirdServer: \(error)\n".utf8))
+                printError("HummingbirdServer: \(error)")
                 exit(1)
             }
         }

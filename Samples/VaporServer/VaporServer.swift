@@ -9,50 +9,14 @@
     import ChainTrace
     import ChainTraceTraceLog
     import Foundation
+    import ServerSampleSupport
     import Vapor
-
-    /// The server's command line.
-    struct ServerArguments {
-        var port = 8080
-        var traceOut = "vapor-server.traces.jsonl"
-        var traced = true
-
-        init(_ arguments: [String]) throws {
-            var rest = arguments.dropFirst()[...]
-            while let argument = rest.popFirst() {
-                switch argument {
-                case "--port":
-                    guard let value = rest.popFirst(), let port = Int(value), (0...65535).contains(port) else {
-                        throw SampleError("--port needs a port number (0–65535)")
-                    }
-                    self.port = port
-                case "--trace-out":
-                    guard let value = rest.popFirst() else { throw SampleError("--trace-out needs a file") }
-                    traceOut = value
-                case "--untraced": traced = false
-                case "--help", "-h":
-                    throw SampleError(
-                        "usage: VaporServer [--port N] [--trace-out FILE] [--untraced]\n"
-                            + "Serves the sample API on 127.0.0.1:N (8080), tracing every request to FILE "
-                            + "(vapor-server.traces.jsonl) until SIGINT or SIGTERM."
-                    )
-                default: throw SampleError("unknown argument \(argument); --help explains")
-                }
-            }
-        }
-    }
-
-    /// A message for the user, printed without a stack.
-    struct SampleError: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
 
     @main
     enum VaporServer {
         static func main() async {
             do {
-                let arguments = try ServerArguments(CommandLine.arguments)
+                let arguments = serverArguments(program: "VaporServer", traceOut: "vapor-server.traces.jsonl")
                 var log: TraceLogSink?
                 if arguments.traced {
                     let sink = try TraceLogSink(path: arguments.traceOut)
@@ -76,15 +40,12 @@
                 if let log {
                     try log.close()
                     let dropped = log.droppedCount
-                    FileHandle.standardError.write(
-                        Data(
-                            "traces written to \(arguments.traceOut); \(dropped) dropped while the writer was behind\n"
-                                .utf8
-                        )
+                    printError(
+                        "traces written to \(arguments.traceOut); \(dropped) dropped while the writer was behind"
                     )
                 }
             } catch {
-                FileHandle.standardError.write(Data("VaporServer: \(error)\n".utf8))
+                printError("VaporServer: \(error)")
                 exit(1)
             }
         }

@@ -19,11 +19,20 @@
         /// The request's logger, whose metadata holds the request id; read only when a trace starts.
         let logger: Logger
 
+        /// The kind, when the route's link knows it (made once a route, not once a request).
+        let knownKind: RouteKind?
+
         /// The request `request` seen with `context`. Reads nothing yet: a hop that is not traced pays for a copy.
         public init(request: Request, context: some RequestContext) {
+            self.init(request: request, context: context, kind: nil)
+        }
+
+        /// The request `request` seen with `context`, of the route whose kind is `kind` (`nil`: read it when asked).
+        init(request: Request, context: some RequestContext, kind: RouteKind?) {
             self.request = request
             endpointPath = context.coreContext.endpointPath
             logger = context.logger
+            knownKind = kind
         }
 
         /// The route pattern that matched, as Hummingbird names it (`/users/{id}`), or `nil` when none did.
@@ -33,35 +42,26 @@
         public var requestID: String? { logger[metadataKey: "hb.request.id"]?.description }
 
         /// Headers never recorded in a payload, whatever the recorder captures: credentials and cookies.
-        public static var redactedHeaders: Set<String> {
-            ["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"]
-        }
+        public static var redactedHeaders: Set<String> { HTTPRequestPayload.credentialHeaders }
 
         /// `GET /users/{id}`: the method and the route's pattern, or `GET NotFound` when no route matched.
-        public var commandKind: String { "\(request.method.rawValue) \(routePattern ?? "NotFound")" }
+        public var commandKind: String {
+            if let knownKind, knownKind.method == request.method { return knownKind.text }
+            return "\(request.method.rawValue) \(routePattern ?? "NotFound")"
+        }
 
         /// The request id.
         public var commandID: String? { requestID }
 
         /// The method, path, query and headers (less ``redactedHeaders``) as JSON.
         public var commandPayload: JSONValue? {
-            var headers: [String: JSONValue] = [:]
-            for field in request.headers where !Self.redactedHeaders.contains(field.name.canonicalName) {
-                let name = field.name.canonicalName
-                if case .string(let earlier) = headers[name] {
-                    headers[name] = .string(earlier + ", " + field.value)
-                } else {
-                    headers[name] = .string(field.value)
-                }
-            }
-            var object: [String: JSONValue] = [
-                "method": .string(request.method.rawValue),
-                "path": .string(request.uri.path),
-                "headers": .object(headers),
-            ]
-            if let route = routePattern { object["route"] = .string(route) }
-            if let query = request.uri.query { object["query"] = .string(query) }
-            return .object(object)
+            HTTPRequestPayload.make(
+                method: request.method.rawValue,
+                path: request.uri.path,
+                query: request.uri.query,
+                route: routePattern,
+                headers: request.headers.lazy.map { (name: $0.name.canonicalName, value: $0.value) }
+            )
         }
     }
 #endif

@@ -1,40 +1,66 @@
 #if Hummingbird
     import ChainTrace
+    import HTTPTypes
     import Hummingbird
 
-    /// Runs `call` — a middleware or an endpoint — as the hop `name` of the request's trace: joined to the trace
-    /// its task is running with no frame of its own when it can be, else inside the async `traceHop` (the first
-    /// hop of a request, which starts the trace). Inlined into each link, so that `call` is not a closure.
+    /// Runs `call` — a middleware or an endpoint — as the hop `name` of the request's trace: the trace the task is
+    /// running, found by one task-local read and recorded into with no lock (the links of a route run one inside
+    /// the other in the request's task); at the request's first hop, a trace started for it and bound to the task
+    /// for the rest. Inlined into each link, so that `call` is not a closure.
     @inline(__always)
     func hop<Context: RequestContext>(
         _ name: String,
         chain: String,
+        kind: RouteKind? = nil,
         request: Request,
         context: Context,
         _ call: () async throws -> Response
     ) async throws -> Response {
-        switch ChainTracing.openJoinedHop(name, commandType: HTTPRequestCommand.self, chain: chain) {
-        case .untraced:
+        switch LinearTrace.binding {
+        case .inherited:
             return try await call()
-        case .opened(let joined):
+        case .running(let trace):
+            guard trace.open(name) else { return try await call() }
             let response: Response
             do {
                 response = try await call()
             } catch {
-                ChainTracing.closeJoinedHop(joined, threw: error)
+                trace.close(threw: error)
                 throw error
             }
-            ChainTracing.closeJoinedHop(joined, threw: nil)
+            trace.close(threw: nil)
             return response
-        case .needsTraceHop:
-            return try await traceHop(
-                name,
-                command: HTTPRequestCommand(request: request, context: context),
-                chain: chain
-            ) {
-                try await call()
-            }
+        case .none:
+            break
         }
+        // The request's first hop. Held in an optional that `finish` empties, so that the trace is this frame's
+        // alone by then, and kept for the thread's next request.
+        var started = LinearTrace.start(
+            command: HTTPRequestCommand(request: request, context: context, kind: kind),
+            chain: chain
+        )
+        guard started?.open(name) == true else {
+            LinearTrace.finish(&started)
+            return try await call()
+        }
+        let response: Response
+        do {
+            response = try await started!.run { try await call() }
+        } catch {
+            started!.close(threw: error)
+            LinearTrace.finish(&started)
+            throw error
+        }
+        started!.close(threw: nil)
+        LinearTrace.finish(&started)
+        return response
+    }
+
+    /// The kind of the requests a route answers, made when the route is added: the command's kind for a request of
+    /// its method (a request of another that the router sends it, such as HEAD, is named when asked).
+    struct RouteKind: Sendable {
+        let method: HTTPRequest.Method
+        let text: String
     }
 
     /// One middleware of a traced route's chain, as a hop, and the rest of the chain after it: the link Hummingbird's
@@ -49,9 +75,11 @@
         let chain: String
         /// The rest of the route's chain.
         let next: any HTTPResponder<Context>
+        /// The kind of the requests its route answers (`GET /users/{id}`), made once, not once a request.
+        let kind: RouteKind
 
         func respond(to request: Request, context: Context) async throws -> Response {
-            try await hop(name, chain: chain, request: request, context: context) {
+            try await hop(name, chain: chain, kind: kind, request: request, context: context) {
                 try await middleware.handle(request, context: context) { request, context in
                     try await next.respond(to: request, context: context)
                 }
@@ -86,11 +114,13 @@
         let wrapped: any HTTPResponder<Context>
         /// Its name in traces: the method and the route's pattern.
         let name: String
+        /// Its route's kind of request: its name, for requests of its method.
+        let kind: RouteKind
         /// The chain's name in traces.
         let chain: String
 
         func respond(to request: Request, context: Context) async throws -> Response {
-            try await hop(name, chain: chain, request: request, context: context) {
+            try await hop(name, chain: chain, kind: kind, request: request, context: context) {
                 try await wrapped.respond(to: request, context: context)
             }
         }

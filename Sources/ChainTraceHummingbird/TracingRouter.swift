@@ -108,7 +108,13 @@
             path: RouterPath,
             method: HTTPRequest.Method
         ) -> TracedEndpoint<Context> where Responder.Context == Context {
-            TracedEndpoint(wrapped: responder, name: "\(method.rawValue) \(path.description)", chain: chain)
+            let name = "\(method.rawValue) \(path.description)"
+            return TracedEndpoint(
+                wrapped: responder,
+                name: name,
+                kind: RouteKind(method: method, text: name),
+                chain: chain
+            )
         }
 
         /// A route's traced chain: the router's middleware added so far, then `groupMiddleware` (the groups', outermost
@@ -118,7 +124,13 @@
         {
             var chain: any HTTPResponder<Context> = endpoint
             for part in (tracedMiddleware + groupMiddleware).reversed() {
-                chain = TracedLink(middleware: part.middleware, name: part.name, chain: self.chain, next: chain)
+                chain = TracedLink(
+                    middleware: part.middleware,
+                    name: part.name,
+                    chain: self.chain,
+                    next: chain,
+                    kind: endpoint.kind
+                )
             }
             return chain
         }
@@ -170,11 +182,7 @@
             context: Context,
             next: (Request, Context) async throws -> Response
         ) async throws -> Response {
-            try await traceHop(
-                "NotFound",
-                command: HTTPRequestCommand(request: request, context: context),
-                chain: chain
-            ) {
+            try await hop("NotFound", chain: chain, request: request, context: context) {
                 try await next(request, context)
             }
         }

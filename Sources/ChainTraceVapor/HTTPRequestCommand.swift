@@ -27,9 +27,7 @@
         public var requestID: String { request.id }
 
         /// Headers never recorded in a payload, whatever the recorder captures: credentials and cookies.
-        public static var redactedHeaders: Set<String> {
-            ["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"]
-        }
+        public static var redactedHeaders: Set<String> { HTTPRequestPayload.credentialHeaders }
 
         /// `GET /users/:id`: the method and the route's pattern, or `GET NotFound` when no route matched.
         public var commandKind: String { "\(request.method.rawValue) \(routePattern ?? "NotFound")" }
@@ -39,24 +37,13 @@
 
         /// The method, path, query and headers (less ``redactedHeaders``) as JSON.
         public var commandPayload: JSONValue? {
-            var headers: [String: JSONValue] = [:]
-            for (name, value) in request.headers {
-                let name = name.lowercased()
-                guard !Self.redactedHeaders.contains(name) else { continue }
-                if case .string(let earlier) = headers[name] {
-                    headers[name] = .string(earlier + ", " + value)
-                } else {
-                    headers[name] = .string(value)
-                }
-            }
-            var object: [String: JSONValue] = [
-                "method": .string(request.method.rawValue),
-                "path": .string(request.url.path),
-                "headers": .object(headers),
-            ]
-            if let route = routePattern { object["route"] = .string(route) }
-            if let query = request.url.query { object["query"] = .string(query) }
-            return .object(object)
+            HTTPRequestPayload.make(
+                method: request.method.rawValue,
+                path: request.url.path,
+                query: request.url.query,
+                route: routePattern,
+                headers: request.headers.lazy.map { (name: $0.name, value: $0.value) }
+            )
         }
 
         /// `route`'s path as Vapor writes it: `/users/:id`, `/files/**`, `/` for the root.

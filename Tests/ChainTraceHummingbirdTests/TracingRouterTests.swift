@@ -101,19 +101,7 @@
         where !(expected.uri == "/recoverable" && hop.handler == "RecoveringMiddleware") {
             #expect(hop.decision == passed, "\(expected.uri): \(hop.handler)", sourceLocation: sourceLocation)
         }
-        // Each hop nests in the one before; self times add up to the outermost hop's inclusive time.
-        for (index, hop) in trace.hops.enumerated() {
-            #expect(hop.parent == (index == 0 ? nil : index - 1), sourceLocation: sourceLocation)
-        }
-        // (Each time is rounded to whole nanoseconds on its own: the sum may differ by one a hop.)
-        let selfTotal = trace.hops.reduce(Int64(0)) { $0 + Int64($1.selfDuration) }
-        let inclusive = Int64(trace.hops.first?.inclusiveDuration ?? 0)
-        #expect(
-            abs(selfTotal - inclusive) <= Int64(trace.hops.count),
-            "\(selfTotal) vs \(inclusive)",
-            sourceLocation: sourceLocation
-        )
-        #expect((trace.hops.first?.inclusiveDuration ?? 0) <= trace.duration, sourceLocation: sourceLocation)
+        expectNestedHopsAddUp(trace, sourceLocation: sourceLocation)
     }
 
     @Suite("Hummingbird: TracingRouter traces every middleware and endpoint", .tags(.concurrent))

@@ -100,18 +100,7 @@
             sourceLocation: sourceLocation
         )
         #expect(trace.outcome == expected.outcome, "\(expected.uri)", sourceLocation: sourceLocation)
-        for (index, hop) in trace.hops.enumerated() {
-            #expect(hop.parent == (index == 0 ? nil : index - 1), sourceLocation: sourceLocation)
-        }
-        // (Each time is rounded to whole nanoseconds on its own: the sum may differ by one a hop.)
-        let selfTotal = trace.hops.reduce(Int64(0)) { $0 + Int64($1.selfDuration) }
-        let inclusive = Int64(trace.hops.first?.inclusiveDuration ?? 0)
-        #expect(
-            abs(selfTotal - inclusive) <= Int64(trace.hops.count),
-            "\(selfTotal) vs \(inclusive)",
-            sourceLocation: sourceLocation
-        )
-        #expect((trace.hops.first?.inclusiveDuration ?? 0) <= trace.duration, sourceLocation: sourceLocation)
+        expectNestedHopsAddUp(trace, sourceLocation: sourceLocation)
     }
 
     /// A live server on 127.0.0.1 for `app`, on a port of the system's choosing; stopped after `body`.

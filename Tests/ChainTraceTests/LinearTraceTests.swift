@@ -1,28 +1,46 @@
 import ChainTrace
+import ChainTraceTestSupport
 import Testing
 
-/// Hops an integration opens and closes around its own awaits (`ChainTracing.openJoinedHop`) record what the same
-/// chain written with `traceHop` records: the path, each hop's decision, the failure's origin, nesting.
-@Suite("Joined hops record what traceHop records")
-struct JoinedHopTests {
+/// Hops an integration records with a `LinearTrace` around its own awaits (a middleware stack's links) record what
+/// the same chain written with `traceHop` records: the path, each hop's decision, the failure's origin, nesting; a
+/// hop in a child task that inherited the binding records nothing.
+@Suite("Linear traces record what traceHop records", .tags(.concurrent))
+struct LinearTraceTests {
     struct Boom: Error {}
 
-    /// A link as an integration writes it: joined when it can be, else through `traceHop`.
+    /// A link as an integration writes it: a hop of the task's trace, or the first, which starts one.
     static func link(_ name: String, _ call: () async throws -> String) async throws -> String {
-        switch ChainTracing.openJoinedHop(name, commandType: String.self, chain: "links") {
-        case .untraced:
+        switch LinearTrace.binding {
+        case .inherited:
             return try await call()
-        case .opened(let hop):
+        case .running(let trace):
+            guard trace.open(name) else { return try await call() }
             do {
                 let value = try await call()
-                ChainTracing.closeJoinedHop(hop, threw: nil)
+                trace.close(threw: nil)
                 return value
             } catch {
-                ChainTracing.closeJoinedHop(hop, threw: error)
+                trace.close(threw: error)
                 throw error
             }
-        case .needsTraceHop:
-            return try await traceHop(name, command: "request", chain: "links") { try await call() }
+        case .none:
+            break
+        }
+        var started = LinearTrace.start(command: "request", chain: "links")
+        guard started?.open(name) == true else {
+            LinearTrace.finish(&started)
+            return try await call()
+        }
+        do {
+            let value = try await started!.run { try await call() }
+            started!.close(threw: nil)
+            LinearTrace.finish(&started)
+            return value
+        } catch {
+            started!.close(threw: error)
+            LinearTrace.finish(&started)
+            throw error
         }
     }
 
@@ -78,15 +96,25 @@ struct JoinedHopTests {
         #expect(trace.outcome == .accepted(by: "Middle"))
     }
 
-    @Test("outside any trace no hop opens: the first hop of a command goes through traceHop")
+    @Test("outside any trace nothing is bound, and with no recorder in force here nothing starts")
     func outsideAnyTrace() async throws {
-        let sink = InMemoryTraceSink()
         #expect(try await Self.send(fails: false) == "answer")
-        #expect(sink.traces.isEmpty)
-        // Untraced when no recorder is in force anywhere; needing traceHop when another test's is: never opened.
-        if case .opened = ChainTracing.openJoinedHop("Alone", commandType: String.self, chain: "links") {
-            Issue.record("a hop opened outside any trace")
+        #expect({ if case .none = LinearTrace.binding { true } else { false } }())
+        #expect(LinearTrace.start(command: "request", chain: "links") == nil)
+    }
+
+    @Test("a hop in a child task that inherited the binding is not recorded; the task's own are")
+    func childTaskHopsAreNotRecorded() async throws {
+        let sink = InMemoryTraceSink()
+        let value = try await ChainTracing.withRecorder(Recorder(sink: sink)) {
+            try await Self.link("First") {
+                async let child = Self.link("InChild") { "child" }
+                let inChild = try await child
+                return try await Self.link("Last") { inChild + " answer" }
+            }
         }
+        #expect(value == "child answer")
+        #expect(sink.traces.map(\.path) == [["First", "Last"]])
     }
 
     @Test("sampled out: every link runs untraced")

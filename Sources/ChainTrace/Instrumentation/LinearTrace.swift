@@ -1,0 +1,89 @@
+import ChainTraceFastPath
+
+/// A command's trace for a framework integration whose hops run one inside the other in one task — a middleware
+/// stack awaiting `next`, each link built by the integration — recorded as a synchronous chain's is: no lock, no
+/// per-task bookkeeping. The integration starts it at the command's first hop, runs the rest inside
+/// ``run(_:isolation:)`` (which binds it to the task), and each later hop finds it with ``current``.
+///
+/// Only the task that started it records into it: a hop in a child task or an unstructured task that inherited the
+/// binding runs untraced (``open(_:)`` says so), so the trace is never written from two threads at once. What it
+/// buys: the shared trace's lock and task bookkeeping, the task-local's enum and its retains — about half of a
+/// middleware hop's cost traced (`chaintrace-http-benchmarks`, "TracingRouter, traced into memory").
+package struct LinearTrace: Sendable {
+    let trace: ActiveTrace
+    /// The task that started it, the only one whose hops it records.
+    let owner: Int
+
+    /// The trace bound to the running task, if any.
+    static let local = TaskLocal<LinearTrace?>(wrappedValue: nil)
+
+    /// What the running task has bound.
+    package enum Binding {
+        /// Nothing: a hop here is a command's first, and may start a trace.
+        case none
+        /// The trace of the command this task handles: a hop here is one of its hops.
+        case running(LinearTrace)
+        /// Another task's trace, inherited (a child task, or an unstructured task started in a hop): a hop here is
+        /// not recorded, and starts nothing.
+        case inherited
+    }
+
+    /// What the running task has bound: one task-local read.
+    package static var binding: Binding {
+        guard let bound = local.get() else { return .none }
+        return bound.owner == currentTaskIdentity() ? .running(bound) : .inherited
+    }
+
+    /// Starts a trace of `command` on chain `chain` for the running task, or returns `nil` when it is not to be
+    /// traced (no recorder in force here, sampled or filtered out) or the caller runs in no task.
+    package static func start<Command>(command: Command, chain: String) -> LinearTrace? {
+        let task = currentTaskIdentity()
+        guard ChainTracing.mayRecord, task != 0,
+            let (trace, _) = ChainTracing.traceForHop(
+                command: command,
+                chain: { chain },
+                isAsync: false,
+                task: TaskHops.none
+            )
+        else { return nil }
+        return LinearTrace(trace: trace, owner: task)
+    }
+
+    /// Runs `body` with this trace bound to the task, so that its hops find it with ``current``.
+    package func run<T>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> T
+    ) async rethrows -> T {
+        try await Self.local.withValue(self, operation: body, isolation: isolation)
+    }
+
+    /// Opens the hop `handler` inside the innermost one open; `false` when it is not recorded (the hop limit is
+    /// reached, which the trace records as a loop): run the handler all the same, and do not close it.
+    package func open(_ handler: String) -> Bool {
+        trace.nextName.value.matches(handler) ? trace.beginFollowingName() : trace.begin(handler)
+    }
+
+    /// Closes the innermost open hop as its handler returned (`error` `nil`) or threw `error`: *accepted* if no hop
+    /// opened inside it, *passed* if one did, *failed* (or passing a failure on), and *accepted* with the failure
+    /// from below recovered if it returned after one.
+    package func close(threw error: (any Error)?) {
+        if let error {
+            trace.end(.error(error), role: .responder)
+        } else {
+            trace.end(.value, role: .responder)
+        }
+    }
+
+    /// Hands `trace`'s trace to its recorder's sink, once, after ``run(_:isolation:)`` returned and its first hop
+    /// closed, and empties `trace`; the finished trace is kept for the thread's next one when nothing else holds it.
+    package static func finish(_ trace: inout LinearTrace?) {
+        guard let finished = trace.take() else { return }
+        let thread = ThreadState.current
+        var object = finished.trace
+        _ = consume finished
+        object.deliver(id: thread.makeTraceID(), thread: thread)
+        guard isKnownUniquelyReferenced(&object) else { return }
+        object.retire()
+        thread.spareActiveTrace = object
+    }
+}
