@@ -10,10 +10,11 @@
 #
 #   Scripts/test-integrations.sh [swift test options…]
 #
-# Builds into .build/integrations, beside the plain build. Needs wrk (apt-get install -y wrk).
+# Builds into .build with both traits, as the README's test command's `swift test --traits Hummingbird,Vapor` does
+# before it (so that here only the integrations' tests run, and the samples link). Needs wrk (apt-get install -y wrk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scratch=.build/integrations
+scratch=.build
 
 echo "== a user's package without the framework traits, then with each"
 client=Tests/TraitClient

@@ -3,57 +3,54 @@
     import HTTPTypes
     import Hummingbird
 
-    /// Runs `call` — a middleware or an endpoint — as the hop `name` of the request's trace: the trace the task is
-    /// running, found by one task-local read and recorded into with no lock (the links of a route run one inside
-    /// the other in the request's task); at the request's first hop, a trace started for it and bound to the task
-    /// for the rest. Inlined into each link, so that `call` is not a closure.
+    /// What a link does around its one await (see ``openHop(_:)``).
+    enum LinkHop {
+        /// Nothing is recorded here: call the middleware as it is.
+        case untraced
+        /// The hop is open in the request's trace: call the middleware, then close it.
+        case opened(LinearTrace)
+        /// The request's first link: start its trace (``startingTrace(chain:kind:request:context:_:)``), which
+        /// runs the link again with the trace bound.
+        case first
+    }
+
+    /// Opens the hop `name` in the request's trace, which the task has bound: one task-local read, and no lock
+    /// (the links of a route run one inside the other in the request's task). Each link awaits its middleware
+    /// itself around this, with no closure: an async closure between them was a task-allocated frame and executor
+    /// checks a hop (`chaintrace-http-benchmarks`, "TracingRouter, traced into memory").
     @inline(__always)
-    func hop<Context: RequestContext>(
-        _ name: String,
+    func openHop(_ name: String) -> LinkHop {
+        switch LinearTrace.binding {
+        case .untraced: return .untraced
+        case .running(let trace): return trace.open(name) ? .opened(trace) : .untraced
+        case .none: return .first
+        }
+    }
+
+    /// At a request's first link: starts the request's trace (one that records nothing when the request is not
+    /// to be traced, so that no later link decides again) and runs `link` — the link again — with it bound, then
+    /// hands the trace to its recorder.
+    func startingTrace<Context: RequestContext>(
         chain: String,
-        kind: RouteKind? = nil,
+        kind: RouteKind?,
         request: Request,
         context: Context,
-        _ call: () async throws -> Response
+        _ link: () async throws -> Response
     ) async throws -> Response {
-        switch LinearTrace.binding {
-        case .inherited:
-            return try await call()
-        case .running(let trace):
-            guard trace.open(name) else { return try await call() }
-            let response: Response
-            do {
-                response = try await call()
-            } catch {
-                trace.close(threw: error)
-                throw error
-            }
-            trace.close(threw: nil)
-            return response
-        case .none:
-            break
-        }
-        // The request's first hop. Held in an optional that `finish` empties, so that the trace is this frame's
-        // alone by then, and kept for the thread's next request.
-        var started = LinearTrace.start(
+        // Held in an optional that `finish` empties, so that the trace is this frame's alone by then, and kept for
+        // the thread's next request.
+        var started: LinearTrace? = LinearTrace.start(
             command: HTTPRequestCommand(request: request, context: context, kind: kind),
             chain: chain
         )
-        guard started?.open(name) == true else {
-            LinearTrace.finish(&started)
-            return try await call()
-        }
-        let response: Response
         do {
-            response = try await started!.run { try await call() }
+            let response = try await started!.run { try await link() }
+            LinearTrace.finish(&started)
+            return response
         } catch {
-            started!.close(threw: error)
             LinearTrace.finish(&started)
             throw error
         }
-        started!.close(threw: nil)
-        LinearTrace.finish(&started)
-        return response
     }
 
     /// The kind of the requests a route answers, made when the route is added: the command's kind for a request of
@@ -79,9 +76,25 @@
         let kind: RouteKind
 
         func respond(to request: Request, context: Context) async throws -> Response {
-            try await hop(name, chain: chain, kind: kind, request: request, context: context) {
-                try await middleware.handle(request, context: context) { request, context in
+            switch openHop(name) {
+            case .untraced:
+                return try await middleware.handle(request, context: context) { request, context in
                     try await next.respond(to: request, context: context)
+                }
+            case .opened(let trace):
+                do {
+                    let response = try await middleware.handle(request, context: context) { request, context in
+                        try await next.respond(to: request, context: context)
+                    }
+                    trace.close(threw: nil)
+                    return response
+                } catch {
+                    trace.close(threw: error)
+                    throw error
+                }
+            case .first:
+                return try await startingTrace(chain: chain, kind: kind, request: request, context: context) {
+                    try await respond(to: request, context: context)
                 }
             }
         }
@@ -102,8 +115,22 @@
             context: Context,
             next: (Request, Context) async throws -> Response
         ) async throws -> Response {
-            try await hop(name, chain: chain, request: request, context: context) {
-                try await wrapped.handle(request, context: context, next: next)
+            switch openHop(name) {
+            case .untraced:
+                return try await wrapped.handle(request, context: context, next: next)
+            case .opened(let trace):
+                do {
+                    let response = try await wrapped.handle(request, context: context, next: next)
+                    trace.close(threw: nil)
+                    return response
+                } catch {
+                    trace.close(threw: error)
+                    throw error
+                }
+            case .first:
+                return try await startingTrace(chain: chain, kind: nil, request: request, context: context) {
+                    try await handle(request, context: context, next: next)
+                }
             }
         }
     }
@@ -120,8 +147,22 @@
         let chain: String
 
         func respond(to request: Request, context: Context) async throws -> Response {
-            try await hop(name, chain: chain, kind: kind, request: request, context: context) {
-                try await wrapped.respond(to: request, context: context)
+            switch openHop(name) {
+            case .untraced:
+                return try await wrapped.respond(to: request, context: context)
+            case .opened(let trace):
+                do {
+                    let response = try await wrapped.respond(to: request, context: context)
+                    trace.close(threw: nil)
+                    return response
+                } catch {
+                    trace.close(threw: error)
+                    throw error
+                }
+            case .first:
+                return try await startingTrace(chain: chain, kind: kind, request: request, context: context) {
+                    try await respond(to: request, context: context)
+                }
             }
         }
     }

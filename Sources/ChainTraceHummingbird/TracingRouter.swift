@@ -182,8 +182,22 @@
             context: Context,
             next: (Request, Context) async throws -> Response
         ) async throws -> Response {
-            try await hop("NotFound", chain: chain, request: request, context: context) {
-                try await next(request, context)
+            switch openHop("NotFound") {
+            case .untraced:
+                return try await next(request, context)
+            case .opened(let trace):
+                do {
+                    let response = try await next(request, context)
+                    trace.close(threw: nil)
+                    return response
+                } catch {
+                    trace.close(threw: error)
+                    throw error
+                }
+            case .first:
+                return try await startingTrace(chain: chain, kind: nil, request: request, context: context) {
+                    try await handle(request, context: context, next: next)
+                }
             }
         }
     }

@@ -9,10 +9,11 @@ import Testing
 struct LinearTraceTests {
     struct Boom: Error {}
 
-    /// A link as an integration writes it: a hop of the task's trace, or the first, which starts one.
+    /// A link as an integration writes it: a hop of the task's trace, or the first, which starts one (recording
+    /// or not) and runs the link again with it bound.
     static func link(_ name: String, _ call: () async throws -> String) async throws -> String {
         switch LinearTrace.binding {
-        case .inherited:
+        case .untraced:
             return try await call()
         case .running(let trace):
             guard trace.open(name) else { return try await call() }
@@ -25,22 +26,15 @@ struct LinearTraceTests {
                 throw error
             }
         case .none:
-            break
-        }
-        var started = LinearTrace.start(command: "request", chain: "links")
-        guard started?.open(name) == true else {
-            LinearTrace.finish(&started)
-            return try await call()
-        }
-        do {
-            let value = try await started!.run { try await call() }
-            started!.close(threw: nil)
-            LinearTrace.finish(&started)
-            return value
-        } catch {
-            started!.close(threw: error)
-            LinearTrace.finish(&started)
-            throw error
+            var started: LinearTrace? = LinearTrace.start(command: "request", chain: "links")
+            do {
+                let value = try await started!.run { try await link(name, call) }
+                LinearTrace.finish(&started)
+                return value
+            } catch {
+                LinearTrace.finish(&started)
+                throw error
+            }
         }
     }
 
@@ -100,6 +94,12 @@ struct LinearTraceTests {
     func outsideAnyTrace() async throws {
         #expect(try await Self.send(fails: false) == "answer")
         #expect({ if case .none = LinearTrace.binding { true } else { false } }())
+        // Started where no recorder takes it, a trace records nothing, and binds the command as untraced.
+        let untraced = LinearTrace.start(command: "request", chain: "never-claimed-\(UInt64.random(in: 0 ... .max))")
+        if untraced.isTracing { return }  // another test's capture of unclaimed chains is open: nothing to check
+        await untraced.run {
+            #expect({ if case .untraced = LinearTrace.binding { true } else { false } }())
+        }
     }
 
     @Test("a hop in a child task that inherited the binding is not recorded; the task's own are")
@@ -128,5 +128,15 @@ struct LinearTraceTests {
         #expect(value == "answer")
         #expect(sink.traces.count <= 1)
         #expect(sink.traces.allSatisfy { $0.path == ["First", "Middle", "Last"] })
+    }
+
+    @Test("sampled one in two: a command is traced whole or not at all, never from a later link")
+    func sampledHalf() async throws {
+        let sink = InMemoryTraceSink()
+        try await ChainTracing.withRecorder(Recorder(sink: sink, sampling: .oneIn(2))) {
+            for _ in 0..<20 { _ = try await Self.send(fails: false) }
+        }
+        #expect(!sink.traces.isEmpty && sink.traces.count < 20, "\(sink.traces.count) of 20 traced")
+        #expect(sink.traces.allSatisfy { $0.path == ["First", "Middle", "Last"] }, "\(sink.traces.map(\.path))")
     }
 }

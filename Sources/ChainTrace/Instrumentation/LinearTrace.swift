@@ -10,7 +10,9 @@ import ChainTraceFastPath
 /// buys: the shared trace's lock and task bookkeeping, the task-local's enum and its retains — about half of a
 /// middleware hop's cost traced (`chaintrace-http-benchmarks`, "TracingRouter, traced into memory").
 package struct LinearTrace: Sendable {
-    let trace: ActiveTrace
+    /// `nil` for a command that is not traced (no recorder in force, sampled or filtered out): bound all the same,
+    /// so that its later hops do not decide again.
+    let trace: ActiveTrace?
     /// The task that started it, the only one whose hops it records.
     let owner: Int
 
@@ -23,20 +25,21 @@ package struct LinearTrace: Sendable {
         case none
         /// The trace of the command this task handles: a hop here is one of its hops.
         case running(LinearTrace)
-        /// Another task's trace, inherited (a child task, or an unstructured task started in a hop): a hop here is
-        /// not recorded, and starts nothing.
-        case inherited
+        /// A command that is not traced, or another task's trace, inherited (a child task, or an unstructured task
+        /// started in a hop): a hop here is not recorded, and starts nothing.
+        case untraced
     }
 
     /// What the running task has bound: one task-local read.
     package static var binding: Binding {
         guard let bound = local.get() else { return .none }
-        return bound.owner == currentTaskIdentity() ? .running(bound) : .inherited
+        return bound.trace != nil && bound.owner == currentTaskIdentity() ? .running(bound) : .untraced
     }
 
-    /// Starts a trace of `command` on chain `chain` for the running task, or returns `nil` when it is not to be
-    /// traced (no recorder in force here, sampled or filtered out) or the caller runs in no task.
-    package static func start<Command>(command: Command, chain: String) -> LinearTrace? {
+    /// Starts a trace of `command` on chain `chain` for the running task — one that records nothing when the
+    /// command is not to be traced (no recorder in force here, sampled or filtered out) or the caller runs in no
+    /// task. Bind it with ``run(isolation:_:)`` either way, so that the command's later hops do not decide again.
+    package static func start<Command>(command: Command, chain: String) -> LinearTrace {
         let task = currentTaskIdentity()
         guard ChainTracing.mayRecord, task != 0,
             let (trace, _) = ChainTracing.traceForHop(
@@ -45,9 +48,12 @@ package struct LinearTrace: Sendable {
                 isAsync: false,
                 task: TaskHops.none
             )
-        else { return nil }
+        else { return LinearTrace(trace: nil, owner: task) }
         return LinearTrace(trace: trace, owner: task)
     }
+
+    /// Whether it records the command's hops.
+    package var isTracing: Bool { trace != nil }
 
     /// Runs `body` with this trace bound to the task, so that its hops find it with ``current``.
     package func run<T>(
@@ -60,13 +66,15 @@ package struct LinearTrace: Sendable {
     /// Opens the hop `handler` inside the innermost one open; `false` when it is not recorded (the hop limit is
     /// reached, which the trace records as a loop): run the handler all the same, and do not close it.
     package func open(_ handler: String) -> Bool {
-        trace.nextName.value.matches(handler) ? trace.beginFollowingName() : trace.begin(handler)
+        guard let trace else { return false }
+        return trace.nextName.value.matches(handler) ? trace.beginFollowingName() : trace.begin(handler)
     }
 
     /// Closes the innermost open hop as its handler returned (`error` `nil`) or threw `error`: *accepted* if no hop
     /// opened inside it, *passed* if one did, *failed* (or passing a failure on), and *accepted* with the failure
     /// from below recovered if it returned after one.
     package func close(threw error: (any Error)?) {
+        guard let trace else { return }
         if let error {
             trace.end(.error(error), role: .responder)
         } else {
@@ -77,9 +85,8 @@ package struct LinearTrace: Sendable {
     /// Hands `trace`'s trace to its recorder's sink, once, after ``run(_:isolation:)`` returned and its first hop
     /// closed, and empties `trace`; the finished trace is kept for the thread's next one when nothing else holds it.
     package static func finish(_ trace: inout LinearTrace?) {
-        guard let finished = trace.take() else { return }
+        guard let finished = trace.take(), var object = finished.trace else { return }
         let thread = ThreadState.current
-        var object = finished.trace
         _ = consume finished
         object.deliver(id: thread.makeTraceID(), thread: thread)
         guard isKnownUniquelyReferenced(&object) else { return }
