@@ -3,7 +3,7 @@ import ChainTraceFastPath
 /// A command's trace for a framework integration whose hops run one inside the other in one task — a middleware
 /// stack awaiting `next`, each link built by the integration — recorded as a synchronous chain's is: no lock, no
 /// per-task bookkeeping. The integration starts it at the command's first hop, runs the rest inside
-/// ``run(_:isolation:)`` (which binds it to the task), and each later hop finds it with ``current``.
+/// ``run(isolation:_:)`` (which binds it to the task), and each later hop finds it with ``binding``.
 ///
 /// Only the task that started it records into it: a hop in a child task or an unstructured task that inherited the
 /// binding runs untraced (``binding`` says so), so the trace is never written from two threads at once. What it
@@ -56,7 +56,7 @@ package struct LinearTrace: Sendable {
     /// Whether it records the command's hops.
     package var isTracing: Bool { trace != nil }
 
-    /// Runs `body` with this trace bound to the task, so that its hops find it with ``current``.
+    /// Runs `body` with this trace bound to the task, so that its hops find it with ``binding``.
     package func run<T>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> T
@@ -83,7 +83,7 @@ package struct LinearTrace: Sendable {
         }
     }
 
-    /// Hands `trace`'s trace to its recorder's sink, once, after ``run(_:isolation:)`` returned and its first hop
+    /// Hands `trace`'s trace to its recorder's sink, once, after ``run(isolation:_:)`` returned and its first hop
     /// closed, and empties `trace`; the finished trace is kept for the thread's next one when nothing else holds it.
     package static func finish(_ trace: inout LinearTrace?) {
         guard let finished = trace.take(), var object = finished.trace else { return }
