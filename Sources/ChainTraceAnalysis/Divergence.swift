@@ -76,6 +76,10 @@ public struct Divergence: Sendable, Hashable, Encodable {
                 && theirs.interchangeableOutcomes.contains(outcome)
         }
 
+        /// The hops that ran at once with a sibling, group by group: `[N3, N6]`, `[N4, N5]`; empty when none did.
+        /// Two runs whose paths read the same differ, when they do, in these.
+        package var groupsAtOnce: [[String]] { orderFree?.groupsAtOnce ?? [] }
+
         /// `line 12`, or `line 12 of traces-0002.jsonl` for a log of several files; `nil` when the line is unknown.
         public var place: String? {
             guard let line else { return nil }

@@ -18,6 +18,8 @@ struct OrderFreePath: Sendable, Hashable {
     /// Outcomes other than the trace's own that a run with the same hops could have named (see
     /// ``HopsAtOnce/interchangeableOutcomes(of:)``); empty when the outcome's hop ran alone.
     let interchangeableOutcomes: [Outcome]
+    /// The groups of sibling hops that ran at once (two or more each), by handler name, in the order they started.
+    let groupsAtOnce: [[String]]
 
     /// 128 bits of `Hasher`: seeded per process, which is enough, since both runs' forms are made in one.
     struct Digest: Sendable, Hashable, Comparable {
@@ -66,6 +68,9 @@ struct OrderFreePath: Sendable, Hashable {
             )
         }
         digest = digests[count]
+        groupsAtOnce = (0...count).flatMap { node in
+            tree.groups(of: node).filter { $0.count > 1 }.map { $0.map(name) }
+        }
         interchangeableOutcomes = tree.interchangeableOutcomes(of: trace)
     }
 }

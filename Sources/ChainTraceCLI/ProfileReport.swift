@@ -87,7 +87,20 @@ extension Divergence {
             output +=
                 "    actual\(actual.place.map { " (\(TerminalText.shown($0)))" } ?? ""):   \(TerminalText.shown("\(actual)"))\n"
         }
+        if let expected, let actual, expected.path == actual.path, expected.outcome == actual.outcome {
+            // The same handlers in the same order: what differs is which of them ran at once.
+            output += "    ran at once, expected: \(Self.groupsText(expected.groupsAtOnce))\n"
+            output += "    ran at once, actual:   \(Self.groupsText(actual.groupsAtOnce))\n"
+        }
         return output
+    }
+}
+
+extension Divergence {
+    /// `N3 ‖ N6; N4 ‖ N5`, or `none`.
+    static func groupsText(_ groups: [[String]]) -> String {
+        guard !groups.isEmpty else { return "none" }
+        return groups.map { group in group.map(TerminalText.shown).joined(separator: " ‖ ") }.joined(separator: "; ")
     }
 }
 

@@ -132,7 +132,7 @@ struct FanOutDivergenceTests {
     func recordedFanOutsCompareEqual() async throws {
         var reordered = 0
         for seed in SeededGenerator.seeds(12) {
-            // Every handler waits 3 ms: siblings started at once overlap, whatever the load.
+            // Siblings started at once meet inside their hops (HandlerTree.run), so they overlap whatever the load.
             let tree = HandlerTree.random(seed: seed, chain: "fan", leafDepth: 2, atOnce: 0.8, maximumWait: .zero)
                 .waiting(.milliseconds(3))
             var runs: [Trace] = []

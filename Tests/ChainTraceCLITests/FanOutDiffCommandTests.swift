@@ -25,7 +25,7 @@ struct FanOutDiffCommandTests {
 
     @Test("two recordings of the same fan-outs do not diverge; another tree does", arguments: SeededGenerator.seeds(4))
     func sameFanOutsDoNotDiverge(seed: UInt64) async throws {
-        // Every handler waits 2 ms: siblings started at once overlap, whatever the load.
+        // Siblings started at once meet inside their hops (HandlerTree.run), so they overlap whatever the load.
         let tree = HandlerTree.random(seed: seed, chain: "fan", leafDepth: 2, atOnce: 0.8, maximumWait: .zero)
             .waiting(.milliseconds(2))
         let directory = try CLI.temporaryDirectory()
@@ -92,5 +92,59 @@ struct FanOutDiffCommandTests {
         #expect(quiet.status == 0 && !quiet.standardError.contains("warning"), "\(quiet.standardError)")
         let quietJSON = try CLI.run("diff", inOrder[0], inOrder[1], "--format", "json")
         #expect(quietJSON.standardOutput.contains("\"uncertainPlaces\":0"), "\(quietJSON.standardOutput.prefix(300))")
+    }
+
+    /// The groups a `ran at once` line of `diff`'s text names, each as a set of handler names.
+    static func groups(on label: String, in output: String) -> [Set<String>]? {
+        guard let line = output.split(separator: "\n").first(where: { $0.contains(label) }) else { return nil }
+        let listed = line.components(separatedBy: label).last?.trimmingCharacters(in: .whitespaces) ?? ""
+        guard listed != "none" else { return [] }
+        return listed.components(separatedBy: "; ").map { Set($0.components(separatedBy: " ‖ ")) }
+    }
+
+    @Test("a group that ran in turn instead of at once, in the same order, is shown as such")
+    func aGroupRunInTurnIsShown() throws {
+        var shown = 0
+        for seed in SeededGenerator.seeds(60) {
+            var random = SeededGenerator(seed: seed)
+            let tree = ScheduledTree.random(&random, atOnce: 0.6)
+            var target: (index: Int, children: Set<String>)?
+            var index = 0
+            tree.visit { node in
+                if target == nil, node.atOnce, node.children.count >= 2 {
+                    target = (index, Set(node.children.map(\.name)))
+                }
+                index += 1
+            }
+            guard let target else { continue }
+            let inTurn = tree.editing(target.index) { $0.atOnce = false }
+            // A run in which nothing ran at once is compared in order (the same order: no divergence); one in which
+            // other hops still ran at once is compared order-free, and the group run in turn is a divergence.
+            var othersAtOnce = false
+            inTurn.visit { node in othersAtOnce = othersAtOnce || (node.atOnce && node.children.count >= 2) }
+            guard othersAtOnce else { continue }
+            let first = tree.run(&random)
+            let second = inTurn.run(&random)
+            // Only where both runs read the same in order: the text alone would not say what differs.
+            guard first.path == second.path, first.outcome == second.outcome else { continue }
+            let directory = try CLI.temporaryDirectory()
+            var paths: [String] = []
+            for (number, trace) in [first, second].enumerated() {
+                let path = directory.appendingPathComponent("run-\(number).jsonl").path
+                let sink = try TraceLogSink(path: path)
+                sink.record(trace)
+                try sink.close()
+                paths.append(path)
+            }
+            let output = try CLI.run("diff", paths[0], paths[1])
+            #expect(output.status == 1, "seed \(seed): \(output.standardOutput) \(output.standardError)")
+            #expect(output.standardOutput.contains("differentPath"), "seed \(seed): \(output.standardOutput)")
+            let expected = Self.groups(on: "ran at once, expected:", in: output.standardOutput)
+            let actual = Self.groups(on: "ran at once, actual:", in: output.standardOutput)
+            #expect(expected?.contains(target.children) == true, "seed \(seed): \(output.standardOutput)")
+            #expect(actual?.contains(target.children) == false, "seed \(seed): \(output.standardOutput)")
+            shown += 1
+        }
+        #expect(shown >= 3, "only \(shown) trees ran a serialised group in the same order")
     }
 }

@@ -27,17 +27,27 @@ public final class HandlerTree: Sendable {
     }
 
     /// Awaits its children in turn, or runs them at once in a task group. Returns how many hops ran.
+    ///
+    /// Children run at once meet inside their hops before any goes on (each waits, its hop open, until all have
+    /// started theirs), so their hops overlap in time however late a loaded scheduler starts one of them: what the
+    /// trace model calls "ran at once" is then what the tree says, not what the machine's load made of it.
     public func run() async -> Int {
+        await run(meeting: nil)
+    }
+
+    private func run(meeting: SiblingMeeting?) async -> Int {
         await traceHop(name, command: 1, chain: chain) { () async -> Int in
+            await meeting?.arriveAndWaitForAll()
             if wait > .zero { try? await Task.sleep(for: wait) }
             if atOnce {
+                let meeting = children.count > 1 ? SiblingMeeting(expected: children.count) : nil
                 return await withTaskGroup(of: Int.self) { group in
-                    for child in children { group.addTask { await child.run() } }
+                    for child in children { group.addTask { await child.run(meeting: meeting) } }
                     return await group.reduce(1, +)
                 }
             }
             var total = 1
-            for child in children { total += await child.run() }
+            for child in children { total += await child.run(meeting: nil) }
             return total
         }
     }
@@ -108,8 +118,8 @@ public final class HandlerTree: Sendable {
         )
     }
 
-    /// The same tree with every node waiting `wait` before it calls its children: long enough, children run at
-    /// once always overlap in time, however the scheduler starts them.
+    /// The same tree with every node waiting `wait` before it calls its children (children run at once overlap
+    /// by at least that long).
     public func waiting(_ wait: Duration) -> HandlerTree {
         HandlerTree(name: name, children: children.map { $0.waiting(wait) }, atOnce: atOnce, wait: wait, chain: chain)
     }
@@ -128,5 +138,26 @@ public final class HandlerTree: Sendable {
             for child in node.children { result.updateValue(node.name, forKey: child.name) }
         }
         return result
+    }
+}
+
+/// Siblings started at once that wait for each other: the last to arrive lets all go on.
+private actor SiblingMeeting {
+    private let expected: Int
+    private var arrived = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(expected: Int) {
+        self.expected = expected
+    }
+
+    func arriveAndWaitForAll() async {
+        arrived += 1
+        if arrived >= expected {
+            for continuation in waiting { continuation.resume() }
+            waiting = []
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
     }
 }

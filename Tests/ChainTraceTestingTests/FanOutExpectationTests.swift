@@ -72,7 +72,7 @@ struct FanOutExpectationTests {
     /// Traced for real, task groups and all: the path as the tree lists it passes, run after run.
     @Test(arguments: SeededGenerator.seeds(8))
     func recordedFanOutsPassInTheTreesOrder(seed: UInt64) async {
-        // Every handler waits 3 ms: siblings started at once overlap, whatever the load.
+        // Siblings started at once meet inside their hops (HandlerTree.run), so they overlap whatever the load.
         let tree = HandlerTree.random(seed: seed, chain: "fan", leafDepth: 2, atOnce: 0.8, maximumWait: .zero)
             .waiting(.milliseconds(3))
         var order: [String] = []
