@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "ChainTraceVapor", targets: ["ChainTraceVapor"]),
         .executable(name: "HummingbirdServer", targets: ["HummingbirdServer"]),
         .executable(name: "VaporServer", targets: ["VaporServer"]),
+        .library(name: "ChainTraceGRPC", targets: ["ChainTraceGRPC"]),
     ],
     traits: [
         .trait(
@@ -39,6 +40,9 @@ let package = Package(
         .trait(
             name: "Vapor",
             description: "ChainTraceVapor: traces Vapor 4 applications' middleware, route groups and endpoints (builds Vapor)"),
+        .trait(
+            name: "GRPC",
+            description: "ChainTraceGRPC: traces grpc-swift 2 servers' and clients' interceptors and handlers (builds GRPCCore)"),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -51,6 +55,8 @@ let package = Package(
         // Built only for the `Vapor` trait.
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        // Built only for the `GRPC` trait.
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
         // `swift package generate-documentation` for the DocC catalogues; a plugin, never built by `swift test`.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -147,6 +153,14 @@ let package = Package(
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Vapor"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Vapor"])),
+            ],
+            swiftSettings: upcomingFeatures),
+        // Empty unless the `GRPC` trait is enabled.
+        .target(
+            name: "ChainTraceGRPC",
+            dependencies: [
+                "ChainTrace",
+                .product(name: "GRPCCore", package: "grpc-swift-2", condition: .when(traits: ["GRPC"])),
             ],
             swiftSettings: upcomingFeatures),
         // zlib, for trace logs compressed with gzip (on every Linux and Apple machine).
@@ -326,6 +340,16 @@ let package = Package(
                 "ChainTraceVapor", "ChainTrace", "ChainTraceTesting", "ChainTraceTestSupport", "ChainTraceTraceLog",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
                 .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Vapor"])),
+            ]
+            // Default Swift 6 settings, no upcoming features: the integration is used as an app writes it.
+        ),
+        .testTarget(
+            name: "ChainTraceGRPCTests",
+            dependencies: [
+                "ChainTraceGRPC", "ChainTrace", "ChainTraceTesting", "ChainTraceTestSupport", "ChainTraceTraceLog",
+                .product(name: "GRPCCore", package: "grpc-swift-2", condition: .when(traits: ["GRPC"])),
+                .product(
+                    name: "GRPCInProcessTransport", package: "grpc-swift-2", condition: .when(traits: ["GRPC"])),
             ]
             // Default Swift 6 settings, no upcoming features: the integration is used as an app writes it.
         ),

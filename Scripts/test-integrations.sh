@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # The framework integrations' checks, each with its package trait enabled (a plain `swift test` builds none of the
 # frameworks):
-#   1. a user's package (Tests/TraitClient) resolved without the traits resolves none of Hummingbird, Vapor or
-#      SwiftNIO, and builds; with one trait it resolves that framework and not the other;
-#   2. ChainTraceHummingbird's and ChainTraceVapor's tests, in process and live on 127.0.0.1
-#      (`swift test --traits Hummingbird,Vapor`);
+#   1. a user's package (Tests/TraitClient) resolved without the traits resolves none of Hummingbird, Vapor, gRPC
+#      or SwiftNIO, and builds; with one trait it resolves that framework and not the others;
+#   2. ChainTraceHummingbird's, ChainTraceVapor's and ChainTraceGRPC's tests, in process and live on 127.0.0.1
+#      (`swift test --traits Hummingbird,Vapor,GRPC`);
 #   3. each server sample served on 127.0.0.1 under wrk for a few seconds, its log through `chaintrace stats`,
 #      `render` and `report` (Samples/HummingbirdServer/run-under-load.sh, Samples/VaporServer/run-under-load.sh).
 #
 #   Scripts/test-integrations.sh [swift test options…]
 #
-# Builds into .build with both traits, as the README's test command's `swift test --traits Hummingbird,Vapor` does
+# Builds into .build with every trait, as the README's test command's `swift test --traits Hummingbird,Vapor,GRPC` does
 # before it (so that here only the integrations' tests run, and the samples link). Needs wrk (apt-get install -y wrk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,43 +18,51 @@ scratch=.build
 
 echo "== a user's package without the framework traits, then with each"
 client=Tests/TraitClient
+# Each trait and the package of its framework, by its identity in Package.resolved.
+frameworks="Hummingbird:hummingbird Vapor:vapor GRPC:grpc-swift-2"
 rm -rf "$client/.build" "$client/Package.resolved"
 swift package --package-path "$client" resolve >/dev/null
-if grep -q -E '"(hummingbird|vapor|swift-nio)"' "$client/Package.resolved"; then
-    echo "test-integrations: without the traits the client resolved Hummingbird, Vapor or SwiftNIO:" >&2
+if grep -q -E '"(hummingbird|vapor|grpc-swift-2|swift-nio)"' "$client/Package.resolved"; then
+    echo "test-integrations: without the traits the client resolved Hummingbird, Vapor, gRPC or SwiftNIO:" >&2
     grep '"identity"' "$client/Package.resolved" >&2
     exit 1
 fi
 swift build --package-path "$client" --product TraitClient
-if find "$client/.build" -name 'Hummingbird.swiftmodule' -o -name 'Vapor.swiftmodule' | grep -q .; then
-    echo "test-integrations: without the traits the client built Hummingbird or Vapor" >&2
+if find "$client/.build" -name 'Hummingbird.swiftmodule' -o -name 'Vapor.swiftmodule' -o -name 'GRPCCore.swiftmodule' |
+    grep -q .; then
+    echo "test-integrations: without the traits the client built Hummingbird, Vapor or GRPCCore" >&2
     exit 1
 fi
-echo "without the traits: resolved $(grep -c '"identity"' "$client/Package.resolved") packages, none of Hummingbird, Vapor or SwiftNIO; built"
-for trait in Hummingbird Vapor; do
+echo "without the traits: resolved $(grep -c '"identity"' "$client/Package.resolved") packages, none of Hummingbird, Vapor, gRPC or SwiftNIO; built"
+for entry in $frameworks; do
+    trait=${entry%%:*}
+    framework=${entry#*:}
     rm -rf "$client/.build" "$client/Package.resolved"
     CHAINTRACE_CLIENT_TRAITS=$trait swift package --package-path "$client" resolve >/dev/null
-    framework=$(echo "$trait" | tr '[:upper:]' '[:lower:]')
-    other=$([ "$trait" = Hummingbird ] && echo vapor || echo hummingbird)
-    for package in "$framework" swift-nio; do
-        grep -q "\"$package\"" "$client/Package.resolved" || {
-            echo "test-integrations: with the $trait trait the client did not resolve $package" >&2
-            exit 1
-        }
-    done
-    if grep -q "\"$other\"" "$client/Package.resolved"; then
-        echo "test-integrations: with the $trait trait alone the client resolved $other" >&2
+    grep -q "\"$framework\"" "$client/Package.resolved" || {
+        echo "test-integrations: with the $trait trait the client did not resolve $framework" >&2
         exit 1
-    fi
-    echo "with the $trait trait: resolved $(grep -c '"identity"' "$client/Package.resolved") packages, $framework and SwiftNIO among them, not $other"
+    }
+    others=""
+    for other in $frameworks; do
+        package=${other#*:}
+        [ "$package" = "$framework" ] && continue
+        if grep -q "\"$package\"" "$client/Package.resolved"; then
+            echo "test-integrations: with the $trait trait alone the client resolved $package" >&2
+            exit 1
+        fi
+        others="$others${others:+, }$package"
+    done
+    echo "with the $trait trait: resolved $(grep -c '"identity"' "$client/Package.resolved") packages, $framework among them, not $others"
 done
 rm -rf "$client/.build" "$client/Package.resolved"
 
-# Every build below uses both traits, so that they share one build of SwiftNIO and of the package.
-traits=Hummingbird,Vapor
+# Every build below uses every trait, so that they share one build of SwiftNIO and of the package.
+traits=Hummingbird,Vapor,GRPC
 
-echo "== ChainTraceHummingbird's and ChainTraceVapor's tests"
-swift test --traits "$traits" --scratch-path "$scratch" --filter 'ChainTraceHummingbirdTests|ChainTraceVaporTests' "$@"
+echo "== the integrations' tests: ChainTraceHummingbird, ChainTraceVapor, ChainTraceGRPC"
+swift test --traits "$traits" --scratch-path "$scratch" \
+    --filter 'ChainTraceHummingbirdTests|ChainTraceVaporTests|ChainTraceGRPCTests' "$@"
 
 echo "== the Hummingbird sample under load"
 TRAITS="$traits" SCRATCH="$scratch" Samples/HummingbirdServer/run-under-load.sh "$scratch/hummingbird-sample"

@@ -40,6 +40,7 @@ struct ModuleGraphTests {
         // Framework integrations: the core and their framework (built only with the framework's trait).
         "ChainTraceHummingbird": ["ChainTrace", "Hummingbird", "HTTPTypes", "Logging"],
         "ChainTraceVapor": ["ChainTrace", "Vapor", "NIOConcurrencyHelpers", "NIOCore"],
+        "ChainTraceGRPC": ["ChainTrace", "GRPCCore"],
         "ChainTraceGraphviz": [
             "CGraphviz", "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog",
             "ChainTraceDefinitions", "ChainTraceAnalysis",

@@ -59,6 +59,7 @@ struct DocumentationSnippetTests {
             "Tests/SampleTests/DocumentationExamples.swift",
             "Tests/ChainTraceHummingbirdTests/DocumentationExamples.swift",
             "Tests/ChainTraceVaporTests/DocumentationExamples.swift",
+            "Tests/ChainTraceGRPCTests/DocumentationExamples.swift",
         ].map { try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8) }
         var blocks: [String: [String]] = [:]
         var name: String?

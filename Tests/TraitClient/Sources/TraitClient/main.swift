@@ -1,4 +1,5 @@
 import ChainTrace
+import ChainTraceGRPC
 import ChainTraceHummingbird
 import ChainTraceVapor
 
