@@ -32,6 +32,7 @@ let package = Package(
         .executable(name: "HummingbirdServer", targets: ["HummingbirdServer"]),
         .executable(name: "VaporServer", targets: ["VaporServer"]),
         .library(name: "ChainTraceGRPC", targets: ["ChainTraceGRPC"]),
+        .executable(name: "GRPCService", targets: ["GRPCService"]),
     ],
     traits: [
         .trait(
@@ -154,6 +155,18 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Vapor"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Vapor"])),
             ],
+            swiftSettings: upcomingFeatures),
+        // The sample gRPC service; it says how to build it unless the `GRPC` trait is enabled.
+        .executableTarget(
+            name: "GRPCService",
+            dependencies: [
+                "ChainTrace", "ChainTraceGRPC", "ChainTraceTraceLog", "ServerSampleSupport",
+                .product(name: "GRPCCore", package: "grpc-swift-2", condition: .when(traits: ["GRPC"])),
+                .product(
+                    name: "GRPCInProcessTransport", package: "grpc-swift-2", condition: .when(traits: ["GRPC"])),
+            ],
+            path: "Samples/GRPCService",
+            exclude: ["README.md", "run.sh", "check-run.py"],
             swiftSettings: upcomingFeatures),
         // Empty unless the `GRPC` trait is enabled.
         .target(

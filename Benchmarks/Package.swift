@@ -6,12 +6,14 @@ import PackageDescription
 //      swift run -c release --package-path Benchmarks chaintrace-cli-benchmarks
 //      swift run -c release --package-path Benchmarks chaintrace-render-benchmarks
 //      swift run -c release --package-path Benchmarks chaintrace-http-benchmarks
+//      swift run -c release --package-path Benchmarks chaintrace-grpc-benchmarks
 let package = Package(
     name: "ChainTraceBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        // The Hummingbird trait for the HTTP benchmarks; the other benchmarks build none of Hummingbird.
-        .package(name: "ChainTrace", path: "../", traits: ["Hummingbird"]),
+        // The Hummingbird and GRPC traits for the HTTP and gRPC benchmarks; the others build none of either.
+        .package(name: "ChainTrace", path: "../", traits: ["Hummingbird", "GRPC"]),
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
@@ -60,6 +62,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/HTTPBenchmarks"
+        ),
+        .executableTarget(
+            name: "chaintrace-grpc-benchmarks",
+            dependencies: [
+                .product(name: "ChainTrace", package: "ChainTrace"),
+                .product(name: "ChainTraceGRPC", package: "ChainTrace"),
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+            ],
+            path: "Sources/GRPCBenchmarks"
         ),
     ],
     swiftLanguageModes: [.v6]

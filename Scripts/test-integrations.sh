@@ -6,7 +6,8 @@
 #   2. ChainTraceHummingbird's, ChainTraceVapor's and ChainTraceGRPC's tests, in process and live on 127.0.0.1
 #      (`swift test --traits Hummingbird,Vapor,GRPC`);
 #   3. each server sample served on 127.0.0.1 under wrk for a few seconds, its log through `chaintrace stats`,
-#      `render` and `report` (Samples/HummingbirdServer/run-under-load.sh, Samples/VaporServer/run-under-load.sh).
+#      `render` and `report` (Samples/HummingbirdServer/run-under-load.sh, Samples/VaporServer/run-under-load.sh);
+#      the gRPC sample's 2 000 calls in process, its log through the same (Samples/GRPCService/run.sh).
 #
 #   Scripts/test-integrations.sh [swift test options…]
 #
@@ -69,3 +70,6 @@ TRAITS="$traits" SCRATCH="$scratch" Samples/HummingbirdServer/run-under-load.sh 
 
 echo "== the Vapor sample under load"
 TRAITS="$traits" SCRATCH="$scratch" Samples/VaporServer/run-under-load.sh "$scratch/vapor-sample"
+
+echo "== the gRPC sample"
+TRAITS="$traits" SCRATCH="$scratch" Samples/GRPCService/run.sh "$scratch/grpc-sample"

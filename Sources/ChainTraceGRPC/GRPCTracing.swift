@@ -13,9 +13,9 @@
     ///
     /// Each RPC is a command (``RPCCommand``: its kind the method, `echo.Echo/Get`), recorded when a recorder is in
     /// force (`ChainTracing.bootstrap`, `withRecorder`, `captureTraces`), as one trace: each interceptor a hop, named
-    /// by its type, in the order gRPC runs them, and the service's handler (on a client: the call to the server)
-    /// the last hop, named by the method. No interceptor is edited; with no recorder in force an RPC goes through
-    /// them as before, past three links that read a task-local.
+    /// by its type, in the order gRPC runs them, and the service's handler the last hop, named by the method
+    /// (on a client, the call to the server, `echo.Echo/Get (call)`: a process that is both tells them apart). No interceptor is edited; with no recorder in force an RPC goes through
+    /// them as gRPC would run them, past one check.
     ///
     /// Decisions: an interceptor that called `next` *passed* the RPC on; one that answered without it *accepted*
     /// it — a refusal it made (`StreamingServerResponse(error:)`, an auth check turning a call away) is *accepted*
@@ -24,78 +24,73 @@
     /// failure from below *accepted* it with the failure recovered. The handler *accepted* when it answered and
     /// *failed* when it threw or refused.
     ///
-    /// Time: on a server, a hop covers the RPC from reaching its interceptor to the end of the response stream it
-    /// answered with — for a unary RPC, the handler's work and the one message written; for a server-streaming RPC,
-    /// every message the handler produced, which gRPC writes after the chain has returned. A refusal or a thrown
-    /// error ends the hop at once. On a client, a hop ends when the response's head (its metadata, or its refusal)
-    /// comes back through it: the messages after it are the caller's to read.
+    /// Time: a hop runs from the RPC reaching its interceptor to the interceptor returning its response. On a
+    /// server, the response's messages, which gRPC writes after the chain has returned (a server-streaming handler
+    /// produces them then), are a last hop of their own, `echo.Echo/Get stream`: *continued* when the stream ends,
+    /// *failed* when producing it throws. On a client, a hop ends when the response's head (its metadata, or its
+    /// refusal) comes back through it: the messages after it are the caller's to read.
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     public enum GRPCTracing {
-        /// `interceptors`, traced, for `GRPCServer(transport:services:interceptors:)` or `withGRPCServer`: a link
-        /// that starts each RPC's trace, each interceptor as a hop, and the service's handler as the last hop.
+        /// `interceptors`, traced, for `GRPCServer(transport:services:interceptors:)` or `withGRPCServer`: one
+        /// interceptor that runs them as gRPC would — plain when the RPC is not traced, each a hop when it is, the
+        /// service's handler the last hop.
         public static func server(
             _ interceptors: [any ServerInterceptor],
             chain: String = "grpc"
         ) -> [any ServerInterceptor] {
-            [ServerTraceStart(chain: chain)]
-                + interceptors.map { TracedServerInterceptor(wrapped: $0, name: handlerName(of: $0)) }
-                + [ServerHandlerHop()]
+            [TracingServerChain(links: InterceptorLinks(interceptors), chain: chain)]
         }
 
-        /// `pipeline`, traced, for `GRPCServer(transport:services:interceptorPipeline:)`: each interceptor keeps the
-        /// services or methods it applies to; the trace's start and the handler's hop apply to every RPC.
+        /// `pipeline`, traced, for `GRPCServer(transport:services:interceptorPipeline:)`: each interceptor still
+        /// applies to the services or methods its operation names (gRPC decides, as before), wrapped as a hop,
+        /// between a link that starts each RPC's trace and the handler's hop, both applying to every RPC.
         public static func server(
             pipeline: [ConditionalInterceptor<any ServerInterceptor>],
             chain: String = "grpc"
         ) -> [ConditionalInterceptor<any ServerInterceptor>] {
-            [.apply(ServerTraceStart(chain: chain), to: .all)]
-                + pipeline.map { operation in
-                    let traced = TracedServerInterceptor(
-                        wrapped: operation.interceptor,
-                        name: handlerName(of: operation.interceptor)
-                    )
-                    return .apply(traced, to: subject(of: operation))
-                }
-                + [.apply(ServerHandlerHop(), to: .all)]
+            var traced: [ConditionalInterceptor<any ServerInterceptor>] = [
+                .apply(PipelineTraceStart(chain: chain), to: .all)
+            ]
+            for (index, operation) in pipeline.enumerated() {
+                let hop = PipelineHop(
+                    wrapped: operation.interceptor,
+                    name: handlerName(of: operation.interceptor),
+                    index: index
+                )
+                traced.append(operation.replacingInterceptor(with: hop))
+            }
+            return traced + [.apply(PipelineHandlerHop(), to: .all)]
         }
 
-        /// `interceptors`, traced, for `GRPCClient(transport:interceptors:)` or `withGRPCClient`: a link that starts
-        /// each call's trace, each interceptor as a hop, and the call to the server as the last hop.
+        /// `interceptors`, traced, for `GRPCClient(transport:interceptors:)` or `withGRPCClient`: one interceptor
+        /// that runs them as gRPC would — plain when the call is not traced, each a hop when it is, the call to the
+        /// server the last hop.
         public static func client(
             _ interceptors: [any ClientInterceptor],
             chain: String = "grpc-client"
         ) -> [any ClientInterceptor] {
-            [ClientTraceStart(chain: chain)]
-                + interceptors.map { TracedClientInterceptor(wrapped: $0, name: handlerName(of: $0)) }
-                + [ClientCallHop()]
+            [TracingClientChain(links: InterceptorLinks(interceptors), chain: chain)]
         }
 
-        /// `pipeline`, traced, for `GRPCClient(transport:interceptorPipeline:)`: each interceptor keeps the services
-        /// or methods it applies to; the trace's start and the call's hop apply to every call.
+        /// `pipeline`, traced, for `GRPCClient(transport:interceptorPipeline:)`: each interceptor still applies to
+        /// the services or methods its operation names, wrapped as a hop, between a link that starts each call's
+        /// trace and the call's hop.
         public static func client(
             pipeline: [ConditionalInterceptor<any ClientInterceptor>],
             chain: String = "grpc-client"
         ) -> [ConditionalInterceptor<any ClientInterceptor>] {
-            [.apply(ClientTraceStart(chain: chain), to: .all)]
-                + pipeline.map { operation in
-                    let traced = TracedClientInterceptor(
-                        wrapped: operation.interceptor,
-                        name: handlerName(of: operation.interceptor)
-                    )
-                    return .apply(traced, to: subject(of: operation))
-                }
-                + [.apply(ClientCallHop(), to: .all)]
-        }
-
-        /// The RPCs `operation` applies to. gRPC keeps them in a property of its own (not public), read here; an
-        /// operation of a shape this version of gRPC does not have applies to every RPC.
-        static func subject<Interceptor>(
-            of operation: ConditionalInterceptor<Interceptor>
-        ) -> ConditionalInterceptor<Interceptor>.Subject {
-            for child in Mirror(reflecting: operation).children where child.label == "subject" {
-                if let subject = child.value as? ConditionalInterceptor<Interceptor>.Subject { return subject }
+            var traced: [ConditionalInterceptor<any ClientInterceptor>] = [
+                .apply(PipelineClientTraceStart(chain: chain), to: .all)
+            ]
+            for (index, operation) in pipeline.enumerated() {
+                let hop = PipelineClientHop(
+                    wrapped: operation.interceptor,
+                    name: handlerName(of: operation.interceptor),
+                    index: index
+                )
+                traced.append(operation.replacingInterceptor(with: hop))
             }
-            return .all
+            return traced + [.apply(PipelineCallHop(), to: .all)]
         }
     }
 #endif

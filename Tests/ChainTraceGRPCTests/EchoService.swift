@@ -14,8 +14,12 @@
         }
     }
 
-    /// `echo.Echo`: `Get` answers `echo: <message>` (throws for `throw`, refuses for `refuse`); `Expand` streams
-    /// one message per word of the request, waiting `wordDelay` before each.
+    /// An app's own error, which gRPC knows nothing of (it answers it with `unknown`).
+    struct DomainError: Error {}
+
+    /// `echo.Echo`: `Get` answers `echo: <message>` (throws an `RPCError` for `throw` and a ``DomainError`` for
+    /// `domain`, refuses for `refuse`); `Expand` streams
+    /// one message per word of the request, waiting `wordDelay` before each (and throws at the word `fail`).
     struct EchoService: RegistrableRPCService {
         static let get = MethodDescriptor(fullyQualifiedService: "echo.Echo", method: "Get")
         static let expand = MethodDescriptor(fullyQualifiedService: "echo.Echo", method: "Expand")
@@ -31,6 +35,7 @@
                 switch single.message {
                 case "throw": throw RPCError(code: .invalidArgument, message: "cannot echo that")
                 case "refuse": return StreamingServerResponse(error: RPCError(code: .failedPrecondition, message: "no"))
+                case "domain": throw DomainError()
                 default: return StreamingServerResponse(single: ServerResponse(message: "echo: \(single.message)"))
                 }
             }
@@ -45,6 +50,7 @@
                 return StreamingServerResponse { writer in
                     for word in words {
                         try await Task.sleep(for: delay)
+                        if word == "fail" { throw RPCError(code: .dataLoss, message: "stream broke") }
                         try await writer.write(word)
                     }
                     return [:]
@@ -81,8 +87,9 @@
         }
     }
 
-    /// Answers in place of an error from below: gRPC hands an interceptor what was thrown below it as a refused
-    /// response, which this turns into the message `recovered`.
+    /// Answers in place of an error from below: gRPC hands the interceptor right before the handler what the
+    /// handler threw, and the others what was thrown below them as a refused response; this turns either into the
+    /// message `recovered`.
     struct RecoveringInterceptor: ServerInterceptor {
         func intercept<Input: Sendable, Output: Sendable>(
             request: StreamingServerRequest<Input>,
@@ -90,7 +97,12 @@
             next:
                 @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
         ) async throws -> StreamingServerResponse<Output> {
-            let response = try await next(request, context)
+            let response: StreamingServerResponse<Output>
+            do {
+                response = try await next(request, context)
+            } catch let error as RPCError where error.code == .invalidArgument {
+                response = StreamingServerResponse(error: error)
+            }
             guard case .failure(let error) = response.accepted, error.code == .invalidArgument,
                 let fallback = "recovered" as? Output
             else { return response }

@@ -40,6 +40,25 @@
         }
     }
 
+    /// Checks a traced RPC: the chain's hops nest one in the other, their self times adding up to the first one's
+    /// inclusive time; an accepted response's stream, when there is one, is a last hop at the top, after them.
+    func expectRPCHopsAddUp(_ trace: Trace, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let last = trace.hops.last, last.handler.hasSuffix(" stream") else {
+            return expectNestedHopsAddUp(trace, sourceLocation: sourceLocation)
+        }
+        let chain = trace.hops.dropLast()
+        for (index, hop) in chain.enumerated() {
+            #expect(hop.parent == (index == 0 ? nil : index - 1), "\(trace)", sourceLocation: sourceLocation)
+        }
+        let selfTotal = chain.reduce(Int64(0)) { $0 + Int64($1.selfDuration) }
+        let first = trace.hops[0]
+        #expect(abs(selfTotal - Int64(first.inclusiveDuration)) <= Int64(chain.count), sourceLocation: sourceLocation)
+        #expect(last.parent == nil, "\(trace)", sourceLocation: sourceLocation)
+        #expect(last.startOffset >= first.startOffset + first.inclusiveDuration, sourceLocation: sourceLocation)
+        #expect(last.selfDuration == last.inclusiveDuration, sourceLocation: sourceLocation)
+        #expect(last.startOffset + last.inclusiveDuration <= trace.duration, sourceLocation: sourceLocation)
+    }
+
     /// The hops of `trace` with their decisions.
     func hops(_ trace: Trace) -> [String] {
         trace.hops.map { "\($0.handler):\($0.decision)" }
@@ -69,7 +88,7 @@
                 answer: "echo: hi",
                 hops: [
                     "RequestLogInterceptor:passed", "AuthInterceptor:passed", "RecoveringInterceptor:passed",
-                    "echo.Echo/Get:accepted",
+                    "echo.Echo/Get:accepted", "echo.Echo/Get stream:continued",
                 ],
                 outcome: "accepted by echo.Echo/Get"
             ),
@@ -93,7 +112,7 @@
                 answer: "recovered",
                 hops: [
                     "RequestLogInterceptor:passed", "AuthInterceptor:passed", "RecoveringInterceptor:accepted",
-                    "echo.Echo/Get:failed",
+                    "echo.Echo/Get:failed", "echo.Echo/Get stream:continued",
                 ],
                 outcome: "accepted by RecoveringInterceptor"
             ),
@@ -131,7 +150,7 @@
             #expect(trace.commandID == expected.metadata[stringValues: "x-request-id"].first(where: { _ in true }))
             #expect(hops(trace) == expected.hops, "\(trace)")
             #expect(trace.outcome.description.hasPrefix(expected.outcome), "\(trace.outcome)")
-            expectNestedHopsAddUp(trace)
+            expectRPCHopsAddUp(trace)
         }
 
         @Test("a refusal made without going on records its status as the hop's reason")
@@ -146,8 +165,8 @@
             #expect(auth.reason == "unauthenticated: no token")
         }
 
-        @Test("a streamed response is inside the hops: each covers the messages written after the chain returned")
-        func streamingIsCovered() async throws {
+        @Test("a streamed response is a hop of its own, after the chain: the handler's stream, timed")
+        func streamingIsTimed() async throws {
             let words = 4
             let delay = Duration.milliseconds(15)
             var received: [String] = []
@@ -171,13 +190,44 @@
             }
             #expect(received == ["a", "b", "c", "d"])
             let trace = try #require(traces.first)
-            #expect(hops(trace).last == "echo.Echo/Expand:accepted")
-            let handler = try #require(trace.hops.last)
+            #expect(
+                hops(trace) == [
+                    "RequestLogInterceptor:passed", "AuthInterceptor:passed", "RecoveringInterceptor:passed",
+                    "echo.Echo/Expand:accepted", "echo.Echo/Expand stream:continued",
+                ]
+            )
+            #expect(trace.outcome == .accepted(by: "echo.Echo/Expand"))
+            let stream = try #require(trace.hops.last)
             let streamed = UInt64((delay * words) / .nanoseconds(1))
-            #expect(handler.inclusiveDuration >= streamed, "\(trace)")
-            #expect(handler.selfDuration >= streamed, "the handler's own time is the stream's")
-            for hop in trace.hops { #expect(hop.inclusiveDuration >= handler.inclusiveDuration) }
-            expectNestedHopsAddUp(trace)
+            #expect(stream.selfDuration >= streamed, "the stream's hop holds the time spent producing it: \(trace)")
+            // The chain returned the stream without producing it: its hops took none of that time.
+            #expect(trace.hops[0].inclusiveDuration < streamed, "\(trace)")
+            #expect(trace.duration >= streamed)
+            expectRPCHopsAddUp(trace)
+        }
+
+        @Test("a stream that fails while it is produced fails the RPC at its stream hop")
+        func failingStream() async throws {
+            let traces = await captureTraces {
+                _ = try? await withEcho(server: GRPCTracing.server([RequestLogInterceptor()])) { client in
+                    try await client.serverStreaming(
+                        request: ClientRequest(message: "a fail c"),
+                        descriptor: EchoService.expand,
+                        serializer: TextSerializer(),
+                        deserializer: TextDeserializer(),
+                        options: .defaults
+                    ) { response in
+                        for try await _ in response.messages {}
+                    }
+                }
+            }
+            let trace = try #require(traces.first)
+            #expect(
+                hops(trace) == [
+                    "RequestLogInterceptor:passed", "echo.Echo/Expand:accepted", "echo.Echo/Expand stream:failed",
+                ]
+            )
+            #expect(trace.outcome.description.hasPrefix("failed at echo.Echo/Expand stream"), "\(trace.outcome)")
         }
 
         @Test("concurrent calls: each its own trace, none mixed, none lost")
@@ -207,9 +257,9 @@
                 let id = try #require(trace.commandID)
                 #expect(seen.insert(id).inserted, "\(id) traced twice")
                 let number = Int(id.dropFirst("call-".count)) ?? -1
-                let expected = number % 3 == 0 ? 2 : 4
+                let expected = number % 3 == 0 ? 2 : 5
                 #expect(trace.hops.count == expected, "\(id): \(hops(trace))")
-                expectNestedHopsAddUp(trace)
+                expectRPCHopsAddUp(trace)
             }
             #expect(seen.count == calls)
         }
@@ -230,9 +280,9 @@
             let client = traces.filter { $0.chain == "grpc-client" }
             let server = traces.filter { $0.chain == "grpc" }
             #expect(client.count == 2 && server.count == 2)
-            #expect(client.map(hops).contains(["StampInterceptor:passed", "echo.Echo/Get:accepted"]))
-            #expect(client.map(hops).contains(["StampInterceptor:passed", "echo.Echo/Get:failed"]))
-            #expect(client.contains { $0.outcome.description.hasPrefix("failed at echo.Echo/Get") })
+            #expect(client.map(hops).contains(["StampInterceptor:passed", "echo.Echo/Get (call):accepted"]))
+            #expect(client.map(hops).contains(["StampInterceptor:passed", "echo.Echo/Get (call):failed"]))
+            #expect(client.contains { $0.outcome.description.hasPrefix("failed at echo.Echo/Get (call)") })
             // The server saw the metadata the client's interceptor added, in its command's payload when captured.
             #expect(server.allSatisfy { $0.commandKind == "echo.Echo/Get" })
         }
@@ -262,7 +312,11 @@
                     }
                 }
             }
-            #expect(traces.map(hops).contains(["RequestLogInterceptor:passed", "echo.Echo/Get:accepted"]))
+            #expect(
+                traces.map(hops).contains([
+                    "RequestLogInterceptor:passed", "echo.Echo/Get:accepted", "echo.Echo/Get stream:continued",
+                ])
+            )
             #expect(traces.map(hops).contains(["RequestLogInterceptor:passed", "AuthInterceptor:accepted"]))
         }
 

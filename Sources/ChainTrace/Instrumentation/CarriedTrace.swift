@@ -49,13 +49,6 @@ package final class CarriedTrace: Sendable {
         trace.end(error.map { .error($0) } ?? .value, role: .responder, task: Self.carrier)
     }
 
-    /// Closes the innermost open hop as a handler that answered the command itself with a refusal — an error response
-    /// it made without going on (a gRPC interceptor returning a rejected response): *accepted*, with `reason` (the
-    /// response's status) recorded as the hop's reason.
-    package func closeAnswered(reason: String) {
-        trace.end(.judged(.accepted, reason), role: .responder, task: Self.carrier)
-    }
-
     /// Hands the trace to its recorder's sink; once only, after its last hop closed. A hop still open is recorded as
     /// open (the command ended while it ran).
     package func finish() {

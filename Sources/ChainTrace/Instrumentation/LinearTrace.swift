@@ -71,17 +71,28 @@ package struct LinearTrace: Sendable {
         return trace.nextName.value.matches(handler) ? trace.beginFollowingName() : trace.begin(handler)
     }
 
-    /// Closes the innermost open hop as its handler returned (`error` `nil`) or threw `error`: *accepted* if no hop
-    /// opened inside it, *passed* if one did, *failed* (or passing a failure on), and *accepted* with the failure
-    /// from below recovered if it returned after one.
-    package func close(threw error: (any Error)?) {
+    /// Closes the innermost open hop as its handler returned (`error` `nil`) or threw `error`: for a responder,
+    /// *accepted* if no hop opened inside it, *passed* if one did, *failed* (or passing a failure on), and *accepted*
+    /// with the failure from below recovered if it returned after one; for an observer, *continued* or *failed*.
+    package func close(threw error: (any Error)?, role: HandlerRole = .responder) {
         guard let trace else { return }
         if let error {
-            trace.end(.error(error), role: .responder)
+            trace.end(.error(error), role: role)
         } else {
-            trace.end(.value, role: .responder)
+            trace.end(.value, role: role)
         }
     }
+
+    /// Closes the innermost open hop as a handler that answered the command itself with a refusal — an error response
+    /// it made without going on (a gRPC interceptor returning a rejected response): *accepted*, with `reason` (the
+    /// response's status) recorded as the hop's reason.
+    package func closeAnswered(reason: String) {
+        trace?.end(.judged(.accepted, reason), role: .responder)
+    }
+
+    /// Whether the running task is the one that started it: a hop elsewhere (a child task a handler started) must
+    /// not record into it.
+    package var isOwnedByRunningTask: Bool { owner == currentTaskIdentity() }
 
     /// Hands `trace`'s trace to its recorder's sink, once, after ``run(isolation:_:)`` returned and its first hop
     /// closed, and empties `trace`; the finished trace is kept for the thread's next one when nothing else holds it.

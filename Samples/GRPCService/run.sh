@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs the gRPC sample — orders.Orders served and called in one process over grpc-swift's in-process transport, the
+# server's interceptors traced — and runs `chaintrace stats`, `render` and `report` on its log; runs it again with
+# the client traced too and profiles each chain; fails unless every call was traced on both sides, every kind of call has the
+# decisions it must, and the slow audit interceptor and the watch stream alone are flagged (check-run.py).
+#
+#   Samples/GRPCService/run.sh [OUTPUT_DIRECTORY]
+#
+# Environment: CALLS (default 2000), CONCURRENCY (calls in flight, default 16), CONFIGURATION (debug or release,
+# default debug), SCRATCH (the build directory, default .build/integrations), TRAITS (the package traits to build
+# with, default GRPC; a build directory shared with other traits' builds should get the same set).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+output=${1:-.build/grpc-sample}
+calls=${CALLS:-2000}
+configuration=${CONFIGURATION:-debug}
+scratch=${SCRATCH:-.build/integrations}
+traits=${TRAITS:-GRPC}
+mkdir -p "$output"
+log="$output/grpc-service.traces.jsonl"
+rm -f "$log"
+
+swift build -c "$configuration" --traits "$traits" --scratch-path "$scratch" --product GRPCService
+swift build -c "$configuration" --traits "$traits" --scratch-path "$scratch" --product chaintrace
+bin="$(swift build -c "$configuration" --traits "$traits" --scratch-path "$scratch" --show-bin-path)"
+
+"$bin/GRPCService" --calls "$calls" --concurrency "${CONCURRENCY:-16}" --trace-out "$log" 2> "$output/sample.stderr" |
+    tee "$output/sample.txt"
+cat "$output/sample.stderr"
+"$bin/chaintrace" stats "$log" | tee "$output/stats.txt"
+"$bin/chaintrace" render --trace "$log" --output "$output/profile.svg"
+"$bin/chaintrace" report "$log" --output "$output/report.html"
+"$bin/chaintrace" stats "$log" --format json > "$output/stats.json"
+
+# Again with the client traced too: one log of two chains, the client's `grpc-client`.
+both="$output/grpc-service-and-client.traces.jsonl"
+rm -f "$both"
+"$bin/GRPCService" --calls "$calls" --concurrency "${CONCURRENCY:-16}" --trace-out "$both" --trace-client \
+    2>> "$output/sample.stderr" | tee -a "$output/sample.txt"
+"$bin/chaintrace" stats "$both" --chain grpc-client | tee -a "$output/stats.txt"
+"$bin/chaintrace" stats "$both" --chain grpc --format json > "$output/server-stats.json"
+"$bin/chaintrace" stats "$both" --chain grpc-client --format json > "$output/client-stats.json"
+python3 Samples/GRPCService/check-run.py "$output" "$calls"

@@ -1,0 +1,143 @@
+#if GRPC
+    import ChainTrace
+    import GRPCCore
+    import Synchronization
+
+    /// One RPC's trace and what its hops need to tell each other: which handlers called `next`, which got a refusal
+    /// back, and whether the refusal in flight is an answer (a hop that refused without going on) or a failure.
+    /// Flags are bits by hop (a chain of more than 63 interceptors shares the last bit among the rest). Hands the
+    /// trace to its recorder once: when the response has been produced or refused, or — when the transport drops
+    /// the response without producing it — when the last producer holding this is released.
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    final class RPCHops: Sendable {
+        /// The RPC the running task serves or calls, for the hops of a pipeline (each interceptor of which gRPC runs
+        /// itself); a chain that runs its interceptors itself hands it on as an argument.
+        @TaskLocal static var current: RPCHops?
+
+        let trace: LinearTrace
+        /// What the handler threw, while gRPC carries it up as a refusal to the interceptor before it (a pipeline's
+        /// handler hop is an interceptor of gRPC's, which turns its throw into a refusal).
+        private let handlerThrew = Mutex<(any Error)?>(nil)
+        private let pending: Mutex<LinearTrace?>
+        private let wentOn = Atomic<UInt64>(0)
+        private let refusedBelow = Atomic<UInt64>(0)
+        private let refusalIsAnswer = Atomic<Bool>(false)
+
+        init(_ trace: LinearTrace) {
+            self.trace = trace
+            pending = Mutex(trace)
+        }
+
+        deinit { finish() }
+
+        private static func bit(_ hop: Int) -> UInt64 { 1 << UInt64(min(hop, 63)) }
+
+        /// Hop `hop`'s handler called `next`.
+        func noteWentOn(_ hop: Int) { wentOn.bitwiseOr(Self.bit(hop), ordering: .relaxed) }
+
+        /// What hop `hop`'s `next` returned was a refusal.
+        func noteRefusedBelow(_ hop: Int) { refusedBelow.bitwiseOr(Self.bit(hop), ordering: .relaxed) }
+
+        /// Hands the trace to its recorder, once.
+        func finish() {
+            var trace = pending.withLock { $0.take() }
+            LinearTrace.finish(&trace)
+        }
+
+        /// Closes hop `hop` (`nil`: the handler's, the last) now, its handler having returned a refusal `error`: the
+        /// handler's refusal is its failure; one made without going on an answer (*accepted*, the status its
+        /// reason); one handed on from below *passed* (an answer) or a failure passed on; one of its own after
+        /// going on, its failure.
+        func closeRefused(_ hop: Int?, _ error: RPCError) {
+            guard let hop else {
+                refusalIsAnswer.store(false, ordering: .relaxed)
+                return trace.close(threw: error)
+            }
+            let bit = Self.bit(hop)
+            if wentOn.load(ordering: .relaxed) & bit == 0 {
+                refusalIsAnswer.store(true, ordering: .relaxed)
+                trace.closeAnswered(reason: statusText(of: error))
+            } else {
+                let answer =
+                    refusedBelow.load(ordering: .relaxed) & bit != 0 && refusalIsAnswer.load(ordering: .relaxed)
+                trace.close(threw: answer ? nil : error)
+            }
+        }
+    }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    extension RPCHops {
+        /// Keeps `error`, which the handler threw, for the interceptor before it (``takeHandlerThrow()``).
+        func keepHandlerThrow(_ error: any Error) { handlerThrew.withLock { $0 = error } }
+
+        /// What the handler threw, once: an interceptor right before it sees the throw itself, as without tracing.
+        func takeHandlerThrow() -> (any Error)? { handlerThrew.withLock { $0.take() } }
+
+        /// `response`, handing the trace to its recorder now when it is a refusal, else when its stream has been
+        /// produced: gRPC writes a response's messages after the interceptors have returned (a server-streaming
+        /// handler produces them then), recorded as a last hop of its own, `echo.Echo/Get stream`, *continued* when
+        /// the stream ends and *failed* when producing it throws.
+        func finishing<Output>(
+            after response: StreamingServerResponse<Output>,
+            method: MethodDescriptor
+        ) -> StreamingServerResponse<Output> {
+            guard case .success(var contents) = response.accepted else {
+                finish()
+                return response
+            }
+            let producer = contents.producer
+            let name = method.fullyQualifiedMethod + " stream"
+            contents.producer = { writer in
+                defer { self.finish() }
+                let opened = self.trace.open(name)
+                do {
+                    let trailers = try await producer(writer)
+                    if opened { self.trace.close(threw: nil, role: .observer) }
+                    return trailers
+                } catch {
+                    if opened { self.trace.close(threw: error, role: .observer) }
+                    throw error
+                }
+            }
+            return StreamingServerResponse(accepted: .success(contents))
+        }
+
+        /// Closes server hop `hop` (`nil`: the handler's), whose handler returned `response`.
+        func close<Output>(_ hop: Int?, after response: StreamingServerResponse<Output>) {
+            switch response.accepted {
+            case .failure(let error): closeRefused(hop, error)
+            case .success: trace.close(threw: nil)
+            }
+        }
+
+        /// Closes client hop `hop` (`nil`: the call's) for `response`, whose head came back.
+        func close<Output>(_ hop: Int?, after response: StreamingClientResponse<Output>) {
+            switch response.accepted {
+            case .failure(let error): closeRefused(hop, error)
+            case .success: trace.close(threw: nil)
+            }
+        }
+    }
+
+    /// `unauthenticated: no token`: an RPC error's code and message, as a hop's reason.
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func statusText(of error: RPCError) -> String {
+        error.message.isEmpty ? "\(error.code)" : "\(error.code): \(error.message)"
+    }
+
+    /// What gRPC makes of an error thrown between two interceptors: a refusal with its status.
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func refusal(for error: any Error) -> RPCError {
+        switch error {
+        case let error as RPCError: error
+        case let error as any RPCErrorConvertible: RPCError(error)
+        default: RPCError(code: .unknown, message: "", cause: error)
+        }
+    }
+
+    /// An interceptor's name in traces: its type's name without module or generic arguments.
+    func handlerName(of value: Any) -> String {
+        let full = String(describing: type(of: value))
+        return String(full.prefix { $0 != "<" })
+    }
+#endif

@@ -1,0 +1,87 @@
+#if GRPC
+    import ChainTrace
+    import GRPCCore
+
+    /// A client pipeline of `ConditionalInterceptor`s, traced: each interceptor stays one of gRPC's, wrapped as a hop
+    /// (``PipelineClientHop``), between a first link that starts the call's trace and binds it to the task (this)
+    /// and a last one that is the call's hop (``PipelineCallHop``).
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    struct PipelineClientTraceStart: ClientInterceptor {
+        let chain: String
+
+        func intercept<Input: Sendable, Output: Sendable>(
+            request: StreamingClientRequest<Input>,
+            context: ClientContext,
+            next: (StreamingClientRequest<Input>, ClientContext) async throws -> StreamingClientResponse<Output>
+        ) async throws -> StreamingClientResponse<Output> {
+            guard ChainTracing.mayRecord else { return try await next(request, context) }
+            let command = RPCCommand(
+                method: context.descriptor,
+                metadata: request.metadata,
+                remotePeer: context.remotePeer
+            )
+            let trace = LinearTrace.start(command: command, chain: chain)
+            guard trace.isTracing else { return try await next(request, context) }
+            let hops = RPCHops(trace)
+            defer { hops.finish() }
+            return try await RPCHops.$current.withValue(hops) { try await next(request, context) }
+        }
+    }
+
+    /// An interceptor of a traced client pipeline, as a hop of the call's trace bound to the task.
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    struct PipelineClientHop: ClientInterceptor {
+        let wrapped: any ClientInterceptor
+        let name: String
+        /// Its place in the pipeline.
+        let index: Int
+
+        func intercept<Input: Sendable, Output: Sendable>(
+            request: StreamingClientRequest<Input>,
+            context: ClientContext,
+            next: (StreamingClientRequest<Input>, ClientContext) async throws -> StreamingClientResponse<Output>
+        ) async throws -> StreamingClientResponse<Output> {
+            guard let hops = RPCHops.current, hops.trace.isOwnedByRunningTask, hops.trace.open(name) else {
+                return try await wrapped.intercept(request: request, context: context, next: next)
+            }
+            let index = index
+            let response: StreamingClientResponse<Output>
+            do {
+                response = try await wrapped.intercept(request: request, context: context) {
+                    hops.noteWentOn(index)
+                    let response = try await next($0, $1)
+                    if case .failure = response.accepted { hops.noteRefusedBelow(index) }
+                    return response
+                }
+            } catch {
+                hops.trace.close(threw: error)
+                throw error
+            }
+            hops.close(index, after: response)
+            return response
+        }
+    }
+
+    /// The last link of a traced client pipeline: the call to the server, a hop named by the method and `(call)`.
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    struct PipelineCallHop: ClientInterceptor {
+        func intercept<Input: Sendable, Output: Sendable>(
+            request: StreamingClientRequest<Input>,
+            context: ClientContext,
+            next: (StreamingClientRequest<Input>, ClientContext) async throws -> StreamingClientResponse<Output>
+        ) async throws -> StreamingClientResponse<Output> {
+            guard let hops = RPCHops.current, hops.trace.isOwnedByRunningTask,
+                hops.trace.open(context.descriptor.fullyQualifiedMethod + " (call)")
+            else { return try await next(request, context) }
+            let response: StreamingClientResponse<Output>
+            do {
+                response = try await next(request, context)
+            } catch {
+                hops.trace.close(threw: error)
+                throw error
+            }
+            hops.close(nil, after: response)
+            return response
+        }
+    }
+#endif

@@ -1,0 +1,103 @@
+#if GRPC
+    import ChainTrace
+    import GRPCCore
+
+    /// The one interceptor ``GRPCTracing/server(_:chain:)`` gives gRPC: it runs the app's interceptors itself, as
+    /// gRPC's server executor would (each handed the rest as `next`; a throw between two of them turned into a
+    /// refused response), plain when the RPC is not traced — no recorder in force, sampled or filtered out — and
+    /// each as a hop when it is, the service's handler the last hop.
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    struct TracingServerChain: ServerInterceptor {
+        /// The interceptors as the app gave them, in order.
+        let links: InterceptorLinks<any ServerInterceptor>
+        /// The chain name of the traces.
+        let chain: String
+
+        func intercept<Input: Sendable, Output: Sendable>(
+            request: StreamingServerRequest<Input>,
+            context: ServerContext,
+            next:
+                @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
+        ) async throws -> StreamingServerResponse<Output> {
+            guard ChainTracing.mayRecord else { return try await plain(from: 0, request, context, next) }
+            let command = RPCCommand(
+                method: context.descriptor,
+                metadata: request.metadata,
+                remotePeer: context.remotePeer
+            )
+            let trace = LinearTrace.start(command: command, chain: chain)
+            guard trace.isTracing else { return try await plain(from: 0, request, context, next) }
+            let hops = RPCHops(trace)
+            let response: StreamingServerResponse<Output>
+            do {
+                response = try await traced(from: 0, hops, request, context, next)
+            } catch {
+                hops.finish()
+                throw error
+            }
+            return hops.finishing(after: response, method: context.descriptor)
+        }
+
+        /// The interceptors from `index` on and the handler, untraced.
+        func plain<Input: Sendable, Output: Sendable>(
+            from index: Int,
+            _ request: StreamingServerRequest<Input>,
+            _ context: ServerContext,
+            _ next:
+                @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
+        ) async throws -> StreamingServerResponse<Output> {
+            guard index < links.count else { return try await next(request, context) }
+            do {
+                return try await links.interceptors[index].intercept(request: request, context: context) {
+                    try await plain(from: index + 1, $0, $1, next)
+                }
+            } catch {
+                return StreamingServerResponse(error: refusal(for: error))
+            }
+        }
+
+        /// The interceptors from `index` on and the handler, each a hop of `hops`' trace.
+        func traced<Input: Sendable, Output: Sendable>(
+            from index: Int,
+            _ hops: RPCHops,
+            _ request: StreamingServerRequest<Input>,
+            _ context: ServerContext,
+            _ next:
+                @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
+        ) async throws -> StreamingServerResponse<Output> {
+            let trace = hops.trace
+            // Past the hop limit (the trace records a loop), or run from a task of the interceptor's own: untraced.
+            guard index < links.count else {
+                guard trace.isOwnedByRunningTask, trace.open(context.descriptor.fullyQualifiedMethod) else {
+                    return try await next(request, context)
+                }
+                let response: StreamingServerResponse<Output>
+                do {
+                    response = try await next(request, context)
+                } catch {
+                    trace.close(threw: error)
+                    throw error
+                }
+                hops.close(nil, after: response)
+                return response
+            }
+            guard trace.isOwnedByRunningTask, trace.open(links.names[index]) else {
+                return try await plain(from: index, request, context, next)
+            }
+            let response: StreamingServerResponse<Output>
+            do {
+                response = try await links.interceptors[index].intercept(request: request, context: context) {
+                    hops.noteWentOn(index)
+                    let response = try await traced(from: index + 1, hops, $0, $1, next)
+                    if case .failure = response.accepted { hops.noteRefusedBelow(index) }
+                    return response
+                }
+            } catch {
+                trace.close(threw: error)
+                return StreamingServerResponse(error: refusal(for: error))
+            }
+            hops.close(index, after: response)
+            return response
+        }
+    }
+#endif
