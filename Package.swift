@@ -32,6 +32,7 @@ let package = Package(
         .executable(name: "HummingbirdServer", targets: ["HummingbirdServer"]),
         .executable(name: "VaporServer", targets: ["VaporServer"]),
         .library(name: "ChainTraceGRPC", targets: ["ChainTraceGRPC"]),
+        .library(name: "ChainTraceNIO", targets: ["ChainTraceNIO"]),
         .executable(name: "GRPCService", targets: ["GRPCService"]),
     ],
     traits: [
@@ -44,6 +45,9 @@ let package = Package(
         .trait(
             name: "GRPC",
             description: "ChainTraceGRPC: traces grpc-swift 2 servers' and clients' interceptors and handlers (builds GRPCCore)"),
+        .trait(
+            name: "NIO",
+            description: "ChainTraceNIO: traces every event through a SwiftNIO channel pipeline's handlers (builds NIOCore)"),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -58,6 +62,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         // Built only for the `GRPC` trait.
         .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
+        // Built only for the `NIO` trait's tests (LineBasedFrameDecoder).
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // `swift package generate-documentation` for the DocC catalogues; a plugin, never built by `swift test`.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -167,6 +173,14 @@ let package = Package(
             ],
             path: "Samples/GRPCService",
             exclude: ["README.md", "run.sh", "check-run.py"],
+            swiftSettings: upcomingFeatures),
+        // Empty unless the `NIO` trait is enabled.
+        .target(
+            name: "ChainTraceNIO",
+            dependencies: [
+                "ChainTrace",
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
+            ],
             swiftSettings: upcomingFeatures),
         // Empty unless the `GRPC` trait is enabled.
         .target(
@@ -353,6 +367,18 @@ let package = Package(
                 "ChainTraceVapor", "ChainTrace", "ChainTraceTesting", "ChainTraceTestSupport", "ChainTraceTraceLog",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
                 .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Vapor"])),
+            ]
+            // Default Swift 6 settings, no upcoming features: the integration is used as an app writes it.
+        ),
+        .testTarget(
+            name: "ChainTraceNIOTests",
+            dependencies: [
+                "ChainTraceNIO", "ChainTrace", "ChainTraceTesting", "ChainTraceTestSupport",
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOExtras", package: "swift-nio-extras", condition: .when(traits: ["NIO"])),
             ]
             // Default Swift 6 settings, no upcoming features: the integration is used as an app writes it.
         ),

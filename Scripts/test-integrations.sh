@@ -3,15 +3,15 @@
 # frameworks):
 #   1. a user's package (Tests/TraitClient) resolved without the traits resolves none of Hummingbird, Vapor, gRPC
 #      or SwiftNIO, and builds; with one trait it resolves that framework and not the others;
-#   2. ChainTraceHummingbird's, ChainTraceVapor's and ChainTraceGRPC's tests, in process and live on 127.0.0.1
-#      (`swift test --traits Hummingbird,Vapor,GRPC`);
+#   2. ChainTraceHummingbird's, ChainTraceVapor's, ChainTraceGRPC's and ChainTraceNIO's tests, in process and live
+#      on 127.0.0.1 (`swift test --traits Hummingbird,Vapor,GRPC,NIO`);
 #   3. each server sample served on 127.0.0.1 under wrk for a few seconds, its log through `chaintrace stats`,
 #      `render` and `report` (Samples/HummingbirdServer/run-under-load.sh, Samples/VaporServer/run-under-load.sh);
 #      the gRPC sample's 2 000 calls in process, its log through the same (Samples/GRPCService/run.sh).
 #
 #   Scripts/test-integrations.sh [swift test options…]
 #
-# Builds into .build with every trait, as the README's test command's `swift test --traits Hummingbird,Vapor,GRPC` does
+# Builds into .build with every trait, as the README's test command's `swift test --traits Hummingbird,Vapor,GRPC,NIO` does
 # before it (so that here only the integrations' tests run, and the samples link). Needs wrk (apt-get install -y wrk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,8 +19,9 @@ scratch=.build
 
 echo "== a user's package without the framework traits, then with each"
 client=Tests/TraitClient
-# Each trait and the package of its framework, by its identity in Package.resolved.
-frameworks="Hummingbird:hummingbird Vapor:vapor GRPC:grpc-swift-2"
+# Each trait and the package of its framework, by its identity in Package.resolved. Hummingbird and Vapor are built
+# on SwiftNIO, so only gRPC's trait must leave it out.
+frameworks="Hummingbird:hummingbird Vapor:vapor GRPC:grpc-swift-2 NIO:swift-nio"
 rm -rf "$client/.build" "$client/Package.resolved"
 swift package --package-path "$client" resolve >/dev/null
 if grep -q -E '"(hummingbird|vapor|grpc-swift-2|swift-nio)"' "$client/Package.resolved"; then
@@ -29,9 +30,9 @@ if grep -q -E '"(hummingbird|vapor|grpc-swift-2|swift-nio)"' "$client/Package.re
     exit 1
 fi
 swift build --package-path "$client" --product TraitClient
-if find "$client/.build" -name 'Hummingbird.swiftmodule' -o -name 'Vapor.swiftmodule' -o -name 'GRPCCore.swiftmodule' |
-    grep -q .; then
-    echo "test-integrations: without the traits the client built Hummingbird, Vapor or GRPCCore" >&2
+if find "$client/.build" -name 'Hummingbird.swiftmodule' -o -name 'Vapor.swiftmodule' -o -name 'GRPCCore.swiftmodule' \
+    -o -name 'NIOCore.swiftmodule' | grep -q .; then
+    echo "test-integrations: without the traits the client built Hummingbird, Vapor, GRPCCore or NIOCore" >&2
     exit 1
 fi
 echo "without the traits: resolved $(grep -c '"identity"' "$client/Package.resolved") packages, none of Hummingbird, Vapor, gRPC or SwiftNIO; built"
@@ -48,6 +49,7 @@ for entry in $frameworks; do
     for other in $frameworks; do
         package=${other#*:}
         [ "$package" = "$framework" ] && continue
+        [ "$package" = swift-nio ] && [ "$trait" != GRPC ] && continue
         if grep -q "\"$package\"" "$client/Package.resolved"; then
             echo "test-integrations: with the $trait trait alone the client resolved $package" >&2
             exit 1
@@ -59,11 +61,11 @@ done
 rm -rf "$client/.build" "$client/Package.resolved"
 
 # Every build below uses every trait, so that they share one build of SwiftNIO and of the package.
-traits=Hummingbird,Vapor,GRPC
+traits=Hummingbird,Vapor,GRPC,NIO
 
-echo "== the integrations' tests: ChainTraceHummingbird, ChainTraceVapor, ChainTraceGRPC"
+echo "== the integrations' tests: ChainTraceHummingbird, ChainTraceVapor, ChainTraceGRPC, ChainTraceNIO"
 swift test --traits "$traits" --scratch-path "$scratch" \
-    --filter 'ChainTraceHummingbirdTests|ChainTraceVaporTests|ChainTraceGRPCTests' "$@"
+    --filter 'ChainTraceHummingbirdTests|ChainTraceVaporTests|ChainTraceGRPCTests|ChainTraceNIOTests' "$@"
 
 echo "== the Hummingbird sample under load"
 TRAITS="$traits" SCRATCH="$scratch" Samples/HummingbirdServer/run-under-load.sh "$scratch/hummingbird-sample"

@@ -41,6 +41,7 @@ struct ModuleGraphTests {
         "ChainTraceHummingbird": ["ChainTrace", "Hummingbird", "HTTPTypes", "Logging"],
         "ChainTraceVapor": ["ChainTrace", "Vapor", "NIOConcurrencyHelpers", "NIOCore"],
         "ChainTraceGRPC": ["ChainTrace", "GRPCCore"],
+        "ChainTraceNIO": ["ChainTrace", "NIOCore"],
         "ChainTraceGraphviz": [
             "CGraphviz", "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog",
             "ChainTraceDefinitions", "ChainTraceAnalysis",

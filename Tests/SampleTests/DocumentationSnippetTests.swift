@@ -60,6 +60,7 @@ struct DocumentationSnippetTests {
             "Tests/ChainTraceHummingbirdTests/DocumentationExamples.swift",
             "Tests/ChainTraceVaporTests/DocumentationExamples.swift",
             "Tests/ChainTraceGRPCTests/DocumentationExamples.swift",
+            "Tests/ChainTraceNIOTests/DocumentationExamples.swift",
         ].map { try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8) }
         var blocks: [String: [String]] = [:]
         var name: String?

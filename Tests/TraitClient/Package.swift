@@ -1,8 +1,8 @@
 // swift-tools-version: 6.1
 // A user's package that depends on ChainTrace's root package: Scripts/test-integrations.sh resolves it without the
 // framework traits (nothing of Hummingbird, Vapor, gRPC or SwiftNIO may be resolved, so none of it can be built) and
-// with each (its framework and their dependencies are). CHAINTRACE_CLIENT_TRAITS=Hummingbird (or Vapor, or GRPC, or
-// several, comma-separated) selects them.
+// with each (its framework and their dependencies are). CHAINTRACE_CLIENT_TRAITS=Hummingbird (or Vapor, GRPC, NIO,
+// or several, comma-separated) selects them.
 import Foundation
 import PackageDescription
 
@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "ChainTraceHummingbird", package: "ChainTrace"),
                 .product(name: "ChainTraceVapor", package: "ChainTrace"),
                 .product(name: "ChainTraceGRPC", package: "ChainTrace"),
+                .product(name: "ChainTraceNIO", package: "ChainTrace"),
             ]
         )
     ]

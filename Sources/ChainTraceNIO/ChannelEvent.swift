@@ -1,0 +1,40 @@
+#if NIO
+    public import ChainTrace
+    public import NIOCore
+
+    /// An event through a channel's pipeline, as ChainTrace sees it: the command a traced pipeline's handlers handle.
+    ///
+    /// Its kind is the event and, for a read or a write, the type of the message as it entered the pipeline —
+    /// `channelRead ByteBuffer`, `write HTTPServerResponsePart`, `flush`, `channelActive`, `errorCaught`. Its payload,
+    /// recorded only when the recorder captures payloads, is the event, the message's type and the channel's
+    /// peer's address; messages themselves are never read.
+    public struct ChannelEvent: TracedCommand, Sendable {
+        /// The event.
+        public let event: String
+        /// The type of the message a read or write carried into the pipeline, `nil` for other events.
+        public let messageType: String?
+        /// The channel it went through.
+        public let channel: any Channel
+
+        /// The event `event` carrying a message of type `messageType` through `channel`.
+        public init(event: String, messageType: String?, channel: any Channel) {
+            self.event = event
+            self.messageType = messageType
+            self.channel = channel
+        }
+
+        /// `channelRead ByteBuffer`: the event and its message's type.
+        public var commandKind: String { messageType.map { "\(event) \($0)" } ?? event }
+
+        /// None: an event has no id of its own (`diff` pairs events by their place).
+        public var commandID: String? { nil }
+
+        /// The event, the message's type and the peer, as JSON.
+        public var commandPayload: JSONValue? {
+            var fields: [String: JSONValue] = ["event": .string(event)]
+            if let messageType { fields["messageType"] = .string(messageType) }
+            if let remote = channel.remoteAddress { fields["remoteAddress"] = .string("\(remote)") }
+            return .object(fields)
+        }
+    }
+#endif
