@@ -7,12 +7,14 @@ import PackageDescription
 //      swift run -c release --package-path Benchmarks chaintrace-render-benchmarks
 //      swift run -c release --package-path Benchmarks chaintrace-http-benchmarks
 //      swift run -c release --package-path Benchmarks chaintrace-grpc-benchmarks
+//      swift run -c release --package-path Benchmarks chaintrace-nio-benchmarks
 let package = Package(
     name: "ChainTraceBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        // The Hummingbird and GRPC traits for the HTTP and gRPC benchmarks; the others build none of either.
-        .package(name: "ChainTrace", path: "../", traits: ["Hummingbird", "GRPC"]),
+        // The Hummingbird, GRPC and NIO traits for the HTTP, gRPC and NIO benchmarks; the others build none of them.
+        .package(name: "ChainTrace", path: "../", traits: ["Hummingbird", "GRPC", "NIO"]),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -71,6 +73,16 @@ let package = Package(
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
             ],
             path: "Sources/GRPCBenchmarks"
+        ),
+        .executableTarget(
+            name: "chaintrace-nio-benchmarks",
+            dependencies: [
+                .product(name: "ChainTrace", package: "ChainTrace"),
+                .product(name: "ChainTraceNIO", package: "ChainTrace"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            path: "Sources/NIOBenchmarks"
         ),
     ],
     swiftLanguageModes: [.v6]

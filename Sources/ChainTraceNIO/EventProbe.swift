@@ -18,10 +18,15 @@
         }
 
         let chain: String
+        /// Whether reads' and writes' message types are read (by reflection: about a microsecond a hop).
+        let recordsTypes: Bool
         var frames: [Frame] = []
+        /// Message types' names, by type: naming a type costs a demangling, finding it here a lookup.
+        var typeNames: [ObjectIdentifier: String] = [:]
 
-        init(chain: String) {
+        init(chain: String, recordsTypes: Bool) {
             self.chain = chain
+            self.recordsTypes = recordsTypes
         }
     }
 
@@ -77,8 +82,9 @@
             _ forward: () -> Void
         ) {
             guard let handler, ChainTracing.mayRecord else { return forward() }
-            let type = message.map(messageTypeName)
             let state = state
+            var type: String?
+            if state.recordsTypes, let message { type = messageTypeName(message, names: &state.typeNames) }
             // What the handler before it did with the event: passed it on, as another type?
             if let type, let last = state.frames.indices.last, state.frames[last].event == event,
                 state.frames[last].receivedType != type
@@ -143,8 +149,9 @@
     }
 
     /// `ByteBuffer`, `HTTPServerRequestPart`: the type of the message `data` wraps. NIO keeps it to itself (its
-    /// description starts with it), so it is read by reflection — only for traced events.
-    func messageTypeName(_ data: NIOAny) -> String {
+    /// description starts with it), so it is read by reflection — only for traced events — and named once a type
+    /// (`names`).
+    func messageTypeName(_ data: NIOAny, names: inout [ObjectIdentifier: String]) -> String {
         guard let storage = Mirror(reflecting: data).children.first?.value,
             let payload = Mirror(reflecting: storage).children.first
         else { return "?" }
@@ -153,8 +160,12 @@
             return Mirror(reflecting: payload.value).children.first?.label == "fileRegion" ? "FileRegion" : "ByteBuffer"
         case "bufferEnvelope": return "AddressedEnvelope<ByteBuffer>"
         default:
-            let full = String(describing: type(of: payload.value))
-            return String(full.prefix { $0 != "<" })
+            let messageType = type(of: payload.value)
+            if let name = names[ObjectIdentifier(messageType)] { return name }
+            let full = String(describing: messageType)
+            let name = String(full.prefix { $0 != "<" })
+            names[ObjectIdentifier(messageType)] = name
+            return name
         }
     }
 #endif

@@ -8,6 +8,7 @@
     import NIOCore
     import NIOHTTP1
     import NIOPosix
+    import Synchronization
     import Testing
 
     #if canImport(Glibc)
@@ -85,10 +86,12 @@
             let connections = 24
             let requestsEach = 10
             let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+            let children = Mutex<[any Channel]>([])
             let server = try await ServerBootstrap(group: group)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
+                    children.withLock { $0.append(channel) }
+                    return channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                         try channel.pipeline.syncOperations.addHandler(HelloHandler())
                         try channel.pipeline.traceEventsNow(chain: "nio-live")
@@ -105,8 +108,9 @@
                     return await tasks.reduce(into: []) { $0.append($1) }
                 }
                 try await server.close()
-                // The children close as their clients did; give their last events time to be recorded.
-                try await Task.sleep(for: .milliseconds(200))
+                // Each child closes as its client did, after its last read: once all are closed, every event of
+                // theirs has been recorded (a channel's events run one after the other on its loop).
+                for child in children.withLock({ $0 }) { try await child.closeFuture.get() }
             }
             try await group.shutdownGracefully()
 

@@ -1,0 +1,110 @@
+// What tracing costs a SwiftNIO pipeline, per handler per event: a read through 0, 1, 4 or 16 handlers that pass it
+// on, on an EmbeddedChannel (`writeInbound` of one small ByteBuffer; the last handler keeps it), for the pipeline as
+// built, after `traceEventsNow()` with no recorder in force, and after `traceEventsNow()` tracing every event into a
+// 10 000-trace ring; interleaved, best round of each, ratios in one run. The slope between 0 and 16 handlers is the
+// cost of one handler's hop. Release build only.
+//
+//   swift run -c release --package-path Benchmarks chaintrace-nio-benchmarks
+//
+// Environment: CHAINTRACE_BENCH_REQUESTS (events a round, default 200000), CHAINTRACE_BENCH_REPEATS (rounds,
+// default 5).
+
+import ChainTrace
+import ChainTraceNIO
+import Foundation
+import NIOCore
+import NIOEmbedded
+
+/// Passes every read on.
+final class PassingHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+}
+
+/// Keeps every read.
+final class KeepingHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+}
+
+func environmentInt(_ name: String, _ fallback: Int) -> Int {
+    ProcessInfo.processInfo.environment[name].flatMap(Int.init) ?? fallback
+}
+
+let events = environmentInt("CHAINTRACE_BENCH_REQUESTS", 200_000)
+let repeats = environmentInt("CHAINTRACE_BENCH_REPEATS", 5)
+
+/// How the pipeline is set up in one variant.
+enum Variant: String, CaseIterable {
+    case untraced = "pipeline as built (untraced)"
+    case off = "traceEventsNow(), no recorder in force"
+    case traced = "traceEventsNow(), traced into memory"
+    case tracedWithoutTypes = "traceEventsNow(messageTypes: false), traced into memory"
+}
+
+/// Nanoseconds a read through `count` passing handlers and a keeping one, `events` of them.
+func measure(_ variant: Variant, count: Int, recorder: Recorder?) throws -> Double {
+    let channel = EmbeddedChannel()
+    for _ in 0..<count { try channel.pipeline.syncOperations.addHandler(PassingHandler()) }
+    try channel.pipeline.syncOperations.addHandler(KeepingHandler())
+    if variant != .untraced {
+        try channel.pipeline.traceEventsNow(chain: "bench", messageTypes: variant != .tracedWithoutTypes)
+    }
+    let buffer = channel.allocator.buffer(string: "line\n")
+    func run() throws -> Double {
+        let start = ContinuousClock.now
+        for _ in 0..<events { channel.pipeline.fireChannelRead(buffer) }
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+    }
+    let total: Double
+    if let recorder {
+        total = try ChainTracing.withRecorder(recorder) { try run() }
+    } else {
+        total = try run()
+    }
+    _ = try channel.finish()
+    return total / Double(events)
+}
+
+let counts = [0, 1, 4, 16]
+var best: [String: Double] = [:]
+let ring = InMemoryTraceSink(limit: 10_000)
+for _ in 0..<repeats {
+    for count in counts {
+        for variant in Variant.allCases {
+            let nanoseconds = try measure(
+                variant,
+                count: count,
+                recorder: variant == .traced || variant == .tracedWithoutTypes ? Recorder(sink: ring) : nil
+            )
+            let key = "\(variant.rawValue)|\(count)"
+            best[key] = min(best[key] ?? .infinity, nanoseconds)
+        }
+    }
+}
+
+let results = best
+func cell(_ variant: Variant, _ count: Int) -> Double { results["\(variant.rawValue)|\(count)"] ?? .nan }
+func formatted(_ value: Double) -> String { String(format: "%.0f", value) }
+func slope(_ variant: Variant) -> Double { (cell(variant, 16) - cell(variant, 0)) / 16 }
+
+print("SwiftNIO pipeline, EmbeddedChannel — \(events) reads a round, best of \(repeats) interleaved rounds, ns")
+print("")
+print("| pipeline | " + counts.map { "\($0) handlers" }.joined(separator: " | ") + " | a handler's hop (slope 0→16) |")
+print("|---|" + String(repeating: "---:|", count: counts.count + 1))
+for variant in Variant.allCases {
+    print(
+        "| \(variant.rawValue) | " + counts.map { formatted(cell(variant, $0)) }.joined(separator: " | ")
+            + " | \(String(format: "%.1f", slope(variant))) |"
+    )
+}
+print("")
+print(
+    String(
+        format:
+            "a handler's hop: no recorder +%.1f ns over untraced (target ≤ +3), traced +%.1f ns, without message types +%.1f ns (target ≤ +50)",
+        slope(.off) - slope(.untraced),
+        slope(.traced) - slope(.untraced),
+        slope(.tracedWithoutTypes) - slope(.untraced)
+    )
+)
