@@ -21,7 +21,10 @@ struct DiffCommand: ParsableCommand {
 
             Where hops ran at once in both runs (a stage that fanned out with async let or a task group; parents \
             recorded, log version 3), their order, and which of them the outcome names, are the scheduler's and \
-            not a divergence: they are compared as a set, and what ran inside what is compared.
+            not a divergence: they are compared as a set, and what ran inside what is compared. Which hops \
+            overlapped is read from their times, so a group that ran in turn in one run (a loaded machine started \
+            one child after its sibling ended) is a differentPath; when the two paths read the same, the text says \
+            which hops ran at once in each (`ran at once, expected: N3 ‖ N6`).
 
             A handler is slower or faster when its p95 self time moved by at least 10% and 100ns and its self times \
             in the two runs differ by the Mann–Whitney U test (p < 0.05, as benchstat asks): two runs of the same \
