@@ -12,12 +12,18 @@ struct ConcurrentSuiteTagTests {
         #/Thread \{|Thread\(|DispatchQueue|concurrentPerform|withTaskGroup|withThrowingTaskGroup|withDiscardingTaskGroup|Task \{|Task\.detached|async let |DispatchGroup/#
     }
 
+    /// The test files' paths under `Tests/`: the suites' sources, not the probes, the support target or the
+    /// packages a client package under Tests resolved (Tests/TraitClient/.build).
+    static func testFiles() throws -> [String] {
+        let tests = BuiltProduct.packageRoot.appendingPathComponent("Tests")
+        return try #require(FileManager.default.enumerator(atPath: tests.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") && !$0.hasPrefix("Probes/") && !$0.hasPrefix("ChainTraceTestSupport/") }
+            .filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } && !$0.hasPrefix("TraitClient/") }
+    }
+
     @Test func everySuiteThatStartsThreadsOrTasksIsTagged() throws {
         let tests = BuiltProduct.packageRoot.appendingPathComponent("Tests")
-        let files = try #require(FileManager.default.enumerator(atPath: tests.path)).compactMap { $0 as? String }
-            .filter { $0.hasSuffix(".swift") && !$0.hasPrefix("Probes/") && !$0.hasPrefix("ChainTraceTestSupport/") }
-            // Not the packages a client package under Tests resolved (Tests/TraitClient/.build).
-            .filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } && !$0.hasPrefix("TraitClient/") }
+        let files = try Self.testFiles()
             .filter { $0 != "ChainTraceTests/ConcurrentSuiteTagTests.swift" }  // its pattern is text here
         var concurrentFiles = 0
         for file in files {

@@ -105,13 +105,12 @@ struct InstrumentationTests {
         a.next = b
         b.next = a
         defer { b.next = nil }  // break the loop so the validators are freed
-        let saved = ChainTracing.maximumHops
-        defer { ChainTracing.maximumHops = saved }
-        ChainTracing.maximumHops = 50
+        // The limit is one global: read, never set here, so that no test running beside this one is stopped by it.
+        let limit = ChainTracing.maximumHops
         let coin = ChainTracing.withRecorder(Recorder(sink: sink, payloads: .captured)) { a.validate(.washer) }
         #expect(coin == nil)
         let trace = sink.traces[0]
-        #expect(trace.hops.count == 51)
+        #expect(trace.hops.count == limit + 1)
         guard case .failed(let handler, let error) = trace.outcome else {
             Issue.record("expected a failed outcome, got \(trace.outcome)")
             return
@@ -132,24 +131,27 @@ struct InstrumentationTests {
             #expect(c.validate(.washer) == nil)
         }
         let loops = loopSink.traces
-        #expect(loops.count == 2 && loops.allSatisfy { $0.hops.count == 51 })
+        #expect(loops.count == 2 && loops.allSatisfy { $0.hops.count == limit + 1 })
         #expect(loops.count == 2 && loops[0].path == loops[1].path && "\(loops[0].outcome)" == "\(loops[1].outcome)")
 
         // A chain longer than the limit, with no handler repeated, is stopped at the hop past it — as a hop limit,
-        // not a loop (one shared global, so in this test rather than a parallel one).
-        let long = linked((0..<60).map { CoinValidator("V\($0)", .penny) } as [any CoinHandling]) { $0.next = $1 }
+        // not a loop.
+        let long = linked((0..<(limit + 10)).map { CoinValidator("V\($0)", .penny) } as [any CoinHandling]) {
+            $0.next = $1
+        }
         let longSink = InMemoryTraceSink()
         #expect(
             ChainTracing.withRecorder(Recorder(sink: longSink, payloads: .captured)) { long.validate(.washer) } == nil
         )
         let longTrace = try #require(longSink.traces.first)
-        #expect(longTrace.hops.count == 51)
-        guard case .failed("V50", let reason) = longTrace.outcome else {
-            Issue.record("expected a failure at V50, got \(longTrace.outcome)")
+        #expect(longTrace.hops.count == limit + 1)
+        guard case .failed("V\(limit)", let reason) = longTrace.outcome else {
+            Issue.record("expected a failure at V\(limit), got \(longTrace.outcome)")
             return
         }
         #expect(
-            reason.contains("no handler repeated") && reason.contains("maximumHops 50") && !reason.contains("loops"),
+            reason.contains("no handler repeated") && reason.contains("maximumHops \(limit)")
+                && !reason.contains("loops"),
             "\(reason)"
         )
     }
