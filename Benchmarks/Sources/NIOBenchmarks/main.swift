@@ -1,13 +1,13 @@
 // What tracing costs a SwiftNIO pipeline, per handler per event: a read through 0, 1, 4 or 16 handlers that pass it
 // on, on an EmbeddedChannel (`writeInbound` of one small ByteBuffer; the last handler keeps it), for the pipeline as
-// built, after `traceEventsNow()` with no recorder in force, and after `traceEventsNow()` tracing every event into a
-// 10 000-trace ring; interleaved, best round of each, ratios in one run. The slope between 0 and 16 handlers is the
+// built, after `traceEventsNow()` with no recorder in force, and after `traceEventsNow()` tracing every event (or one
+// in 100) into a 10 000-trace ring; interleaved, best round of each, ratios in one run. The slope between 0 and 16 handlers is the
 // cost of one handler's hop. Release build only.
 //
 //   swift run -c release --package-path Benchmarks chaintrace-nio-benchmarks
 //
 // Environment: CHAINTRACE_BENCH_REQUESTS (events a round, default 200000), CHAINTRACE_BENCH_REPEATS (rounds,
-// default 5).
+// default 5), CHAINTRACE_BENCH_ONLY (the untraced pipeline and the variants whose name contains it).
 
 import ChainTrace
 import ChainTraceNIO
@@ -31,6 +31,8 @@ func environmentInt(_ name: String, _ fallback: Int) -> Int {
 }
 
 let events = environmentInt("CHAINTRACE_BENCH_REQUESTS", 200_000)
+/// `CHAINTRACE_BENCH_ONLY=text`: the untraced pipeline and the variants whose name contains `text` (for profiling).
+let only = ProcessInfo.processInfo.environment["CHAINTRACE_BENCH_ONLY"]
 let repeats = environmentInt("CHAINTRACE_BENCH_REPEATS", 5)
 
 /// How the pipeline is set up in one variant.
@@ -39,6 +41,16 @@ enum Variant: String, CaseIterable {
     case off = "traceEventsNow(), no recorder in force"
     case traced = "traceEventsNow(), traced into memory"
     case tracedWithoutTypes = "traceEventsNow(messageTypes: false), traced into memory"
+    case sampled = "traceEventsNow(), sampled 1 in 100 into memory"
+
+    /// The recorder in force while it runs, if any.
+    var recorder: Recorder? {
+        switch self {
+        case .untraced, .off: nil
+        case .traced, .tracedWithoutTypes: Recorder(sink: ring)
+        case .sampled: Recorder(sink: ring, sampling: .oneIn(100))
+        }
+    }
 }
 
 /// Nanoseconds a read through `count` passing handlers and a keeping one, `events` of them.
@@ -67,16 +79,15 @@ func measure(_ variant: Variant, count: Int, recorder: Recorder?) throws -> Doub
 }
 
 let counts = [0, 1, 4, 16]
+let variants = Variant.allCases.filter { variant in
+    only.map { variant == .untraced || variant.rawValue.contains($0) } ?? true
+}
 var best: [String: Double] = [:]
 let ring = InMemoryTraceSink(limit: 10_000)
 for _ in 0..<repeats {
     for count in counts {
-        for variant in Variant.allCases {
-            let nanoseconds = try measure(
-                variant,
-                count: count,
-                recorder: variant == .traced || variant == .tracedWithoutTypes ? Recorder(sink: ring) : nil
-            )
+        for variant in variants {
+            let nanoseconds = try measure(variant, count: count, recorder: variant.recorder)
             let key = "\(variant.rawValue)|\(count)"
             best[key] = min(best[key] ?? .infinity, nanoseconds)
         }
@@ -92,7 +103,7 @@ print("SwiftNIO pipeline, EmbeddedChannel — \(events) reads a round, best of \
 print("")
 print("| pipeline | " + counts.map { "\($0) handlers" }.joined(separator: " | ") + " | a handler's hop (slope 0→16) |")
 print("|---|" + String(repeating: "---:|", count: counts.count + 1))
-for variant in Variant.allCases {
+for variant in variants {
     print(
         "| \(variant.rawValue) | " + counts.map { formatted(cell(variant, $0)) }.joined(separator: " | ")
             + " | \(String(format: "%.1f", slope(variant))) |"
@@ -102,9 +113,10 @@ print("")
 print(
     String(
         format:
-            "a handler's hop: no recorder +%.1f ns over untraced (target ≤ +3), traced +%.1f ns, without message types +%.1f ns (target ≤ +50)",
+            "a handler's hop: no recorder +%.1f ns over untraced (target ≤ +3), traced +%.1f ns, without message types +%.1f ns (target ≤ +50), sampled 1 in 100 +%.1f ns",
         slope(.off) - slope(.untraced),
         slope(.traced) - slope(.untraced),
-        slope(.tracedWithoutTypes) - slope(.untraced)
+        slope(.tracedWithoutTypes) - slope(.untraced),
+        slope(.sampled) - slope(.untraced)
     )
 )
