@@ -119,7 +119,9 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         // What the server samples share: their command line.
-        .target(name: "ServerSampleSupport", path: "Samples/ServerSampleSupport", swiftSettings: upcomingFeatures),
+        .target(
+            name: "ServerSampleSupport", dependencies: ["ChainTrace"], path: "Samples/ServerSampleSupport",
+            swiftSettings: upcomingFeatures),
         // The sample API; it says how to build it unless the `Hummingbird` trait is enabled.
         .executableTarget(
             name: "HummingbirdServer",
@@ -173,6 +175,18 @@ let package = Package(
             ],
             path: "Samples/GRPCService",
             exclude: ["README.md", "run.sh", "check-run.py"],
+            swiftSettings: upcomingFeatures),
+        // The sample SwiftNIO HTTP server; it says how to build it unless the `NIO` trait is enabled.
+        .executableTarget(
+            name: "NIOServer",
+            dependencies: [
+                "ChainTrace", "ChainTraceNIO", "ChainTraceTraceLog", "ServerSampleSupport",
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["NIO"])),
+            ],
+            path: "Samples/NIOServer",
+            exclude: ["README.md", "run-under-load.sh", "compare-under-load.sh"],
             swiftSettings: upcomingFeatures),
         // Empty unless the `NIO` trait is enabled.
         .target(

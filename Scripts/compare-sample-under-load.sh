@@ -1,31 +1,38 @@
 #!/usr/bin/env bash
-# Requests a second and p99 latency of the Hummingbird sample under wrk, traced (every request into a trace log)
-# and untraced, in interleaved rounds: the server on core 0, wrk on core 1, release build.
+# Requests a second and p99 latency of a server sample under wrk, traced and untraced, in interleaved rounds: the
+# server on core 0, wrk on core 1, release build.
 #
-#   Samples/HummingbirdServer/compare-under-load.sh [ROUNDS] [PATH]
+#   Scripts/compare-sample-under-load.sh hummingbird|nio [ROUNDS] [PATH]
 #
-# ROUNDS defaults to 3, PATH to /health (four middleware and an endpoint, no waiting: bound by the server's
-# processor). Environment: DURATION (seconds a run, default 10), CONNECTIONS (default 64), SCRATCH (build
-# directory, default .build/integrations-release).
+# ROUNDS defaults to 3, PATH to /health (the app's handlers and an endpoint, no waiting: bound by the server's
+# processor). Environment: DURATION (seconds a run, default 10), CONNECTIONS (default 64), SAMPLE (trace one request
+# — for the NIO sample, one event — in SAMPLE; default 1, every one), SCRATCH (build directory, default
+# .build/SAMPLE-release).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-rounds=${1:-3}
-path=${2:-/health}
+cd "$(dirname "$0")/.."
+case "${1:-}" in
+    hummingbird) trait=Hummingbird product=HummingbirdServer ;;
+    nio) trait=NIO product=NIOServer ;;
+    *) echo "usage: Scripts/compare-sample-under-load.sh hummingbird|nio [ROUNDS] [PATH]" >&2; exit 2 ;;
+esac
+rounds=${2:-3}
+path=${3:-/health}
 duration=${DURATION:-10}
 connections=${CONNECTIONS:-64}
-scratch=${SCRATCH:-.build/integrations-release}
+sample=${SAMPLE:-1}
+scratch=${SCRATCH:-.build/$1-release}
 command -v wrk >/dev/null || { echo "compare-under-load: wrk is missing (apt-get install -y wrk)" >&2; exit 1; }
-swift build -c release --traits Hummingbird --scratch-path "$scratch" --product HummingbirdServer >&2
-bin="$(swift build -c release --traits Hummingbird --scratch-path "$scratch" --show-bin-path)"
+swift build -c release --traits "$trait" --scratch-path "$scratch" --product "$product" >&2
+bin="$(swift build -c release --traits "$trait" --scratch-path "$scratch" --show-bin-path)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 run() {  # mode → "requests/s p99"
     local port
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    local flags=(--port "$port" --trace-out "$work/traces.jsonl")
+    local flags=(--port "$port" --trace-out "$work/traces.jsonl" --sample "$sample")
     [ "$1" = untraced ] && flags+=(--untraced)
-    taskset -c 0 "$bin/HummingbirdServer" "${flags[@]}" 2> "$work/server.stderr" &
+    taskset -c 0 "$bin/$product" "${flags[@]}" 2> "$work/server.stderr" &
     local server=$!
     for _ in $(seq 100); do
         python3 -c "import http.client,sys; c=http.client.HTTPConnection('127.0.0.1',$port,timeout=1); c.request('GET','/health'); sys.exit(c.getresponse().status!=200)" 2>/dev/null && break
@@ -42,6 +49,7 @@ run() {  # mode → "requests/s p99"
     echo "$rate $p99"
 }
 
+echo "$product, traced 1 in $sample beside untraced, $connections connections, ${duration} s a run"
 echo "| round | untraced requests/s | traced requests/s | traced ÷ untraced | untraced p99 | traced p99 |"
 echo "|---|---:|---:|---:|---:|---:|"
 for round in $(seq "$rounds"); do

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Serves a server sample (Samples/HummingbirdServer or Samples/VaporServer) on 127.0.0.1, drives it with wrk
-# (Debian's `wrk`; the traffic in Samples/HummingbirdServer/orders.lua, which both samples answer alike) for a
-# bounded time, stops it, and runs `chaintrace stats`, `render` and `report` on its trace log; fails unless every
-# request wrk counted was traced (or counted as dropped), every kind of request has the decisions it must, and the
-# slow audit middleware is flagged (Scripts/check-load-run.py).
+# Serves a server sample (Samples/HummingbirdServer, Samples/VaporServer or Samples/NIOServer) on 127.0.0.1, drives
+# it with wrk (Debian's `wrk`; the traffic in Samples/HummingbirdServer/orders.lua, which the samples answer alike)
+# for a bounded time, stops it, and runs `chaintrace stats`, `render` and `report` on its trace log; fails unless
+# every request wrk counted was traced (or counted as dropped), every kind of request has the decisions it must, and
+# the slow audit middleware (or handler) is flagged (Scripts/check-load-run.py).
 #
-#   Scripts/run-sample-under-load.sh hummingbird|vapor [OUTPUT_DIRECTORY]
+#   Scripts/run-sample-under-load.sh hummingbird|vapor|nio [OUTPUT_DIRECTORY]
 #
 # Environment: DURATION (seconds of load, default 5), CONNECTIONS (default 16), CONFIGURATION (debug or release,
 # default debug), SCRATCH (the build directory, default .build/integrations), TRAITS (the package traits to build
@@ -17,7 +17,8 @@ cd "$(dirname "$0")/.."
 case "${1:-}" in
     hummingbird) sample=hummingbird trait=Hummingbird product=HummingbirdServer ;;
     vapor) sample=vapor trait=Vapor product=VaporServer ;;
-    *) echo "usage: Scripts/run-sample-under-load.sh hummingbird|vapor [OUTPUT_DIRECTORY]" >&2; exit 2 ;;
+    nio) sample=nio trait=NIO product=NIOServer ;;
+    *) echo "usage: Scripts/run-sample-under-load.sh hummingbird|vapor|nio [OUTPUT_DIRECTORY]" >&2; exit 2 ;;
 esac
 output=${2:-.build/$sample-sample}
 traits=${TRAITS:-$trait}

@@ -7,7 +7,8 @@
 #      on 127.0.0.1 (`swift test --traits Hummingbird,Vapor,GRPC,NIO`);
 #   3. each server sample served on 127.0.0.1 under wrk for a few seconds, its log through `chaintrace stats`,
 #      `render` and `report` (Samples/HummingbirdServer/run-under-load.sh, Samples/VaporServer/run-under-load.sh);
-#      the gRPC sample's 2 000 calls in process, its log through the same (Samples/GRPCService/run.sh).
+#      the SwiftNIO sample under wrk the same way (Samples/NIOServer/run-under-load.sh); the gRPC sample's 2 000
+#      calls in process, its log through the same (Samples/GRPCService/run.sh).
 #
 #   Scripts/test-integrations.sh [swift test options…]
 #
@@ -72,6 +73,9 @@ TRAITS="$traits" SCRATCH="$scratch" Samples/HummingbirdServer/run-under-load.sh 
 
 echo "== the Vapor sample under load"
 TRAITS="$traits" SCRATCH="$scratch" Samples/VaporServer/run-under-load.sh "$scratch/vapor-sample"
+
+echo "== the SwiftNIO sample under load"
+TRAITS="$traits" SCRATCH="$scratch" Samples/NIOServer/run-under-load.sh "$scratch/nio-sample"
 
 echo "== the gRPC sample"
 TRAITS="$traits" SCRATCH="$scratch" Samples/GRPCService/run.sh "$scratch/grpc-sample"

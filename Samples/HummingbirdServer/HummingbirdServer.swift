@@ -27,7 +27,7 @@
                 var log: TraceLogSink?
                 if arguments.traced {
                     let sink = try TraceLogSink(path: arguments.traceOut)
-                    ChainTracing.bootstrap(Recorder(sink: sink))
+                    ChainTracing.bootstrap(Recorder(sink: sink, sampling: arguments.sampling))
                     log = sink
                 }
                 let app = Application(

@@ -1,6 +1,7 @@
+import ChainTrace
 import Foundation
 
-/// A server sample's command line: `[--port N] [--trace-out FILE] [--untraced]`.
+/// A server sample's command line: `[--port N] [--trace-out FILE] [--sample N] [--untraced]`.
 public struct ServerArguments: Sendable {
     /// The port to serve on, on 127.0.0.1.
     public var port = 8080
@@ -8,6 +9,8 @@ public struct ServerArguments: Sendable {
     public var traceOut: String
     /// Whether requests are traced (`--untraced` turns it off, for comparisons).
     public var traced = true
+    /// How the recorder samples: every command (the default), or one in N (`--sample N`).
+    public var sampling = Sampling.all
 
     /// Reads `arguments` (the program's name first) for the sample `program`, whose log is `traceOut` by default.
     ///
@@ -25,12 +28,17 @@ public struct ServerArguments: Sendable {
             case "--trace-out":
                 guard let value = rest.popFirst() else { throw SampleError("--trace-out needs a file") }
                 self.traceOut = value
+            case "--sample":
+                guard let value = rest.popFirst(), let interval = Int(value), interval >= 1 else {
+                    throw SampleError("--sample needs a whole number of 1 or more (1: trace every request)")
+                }
+                sampling = .oneIn(interval)
             case "--untraced": traced = false
             case "--help", "-h":
                 throw SampleError(
-                    "usage: \(program) [--port N] [--trace-out FILE] [--untraced]\n"
-                        + "Serves the sample API on 127.0.0.1:N (8080), tracing every request to FILE "
-                        + "(\(traceOut)) until SIGINT or SIGTERM.",
+                    "usage: \(program) [--port N] [--trace-out FILE] [--sample N] [--untraced]\n"
+                        + "Serves the sample API on 127.0.0.1:N (8080), tracing every request (one in N with "
+                        + "--sample; none with --untraced) to FILE (\(traceOut)) until SIGINT or SIGTERM.",
                     isUsage: true
                 )
             default: throw SampleError("unknown argument \(argument); --help explains")

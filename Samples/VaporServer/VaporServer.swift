@@ -20,7 +20,7 @@
                 var log: TraceLogSink?
                 if arguments.traced {
                     let sink = try TraceLogSink(path: arguments.traceOut)
-                    ChainTracing.bootstrap(Recorder(sink: sink))
+                    ChainTracing.bootstrap(Recorder(sink: sink, sampling: arguments.sampling))
                     log = sink
                 }
                 // Vapor's own command line, made from ours: serve on loopback.
