@@ -68,6 +68,11 @@ def main() -> int:
     svg = open(f"{output}/profile.svg").read()
     if "AuditInterceptor" not in svg or "slow" not in svg:
         problems.append("profile.svg does not flag AuditInterceptor")
+    # The client's chain drawn and reported alone: its interceptor, none of the server's.
+    for page in ["client-profile.svg", "client-report.html"]:
+        text = open(f"{output}/{page}").read()
+        if "RequestIDInterceptor" not in text or "AuditInterceptor" in text:
+            problems.append(f"{page} is not the client's chain alone")
     report = open(f"{output}/report.html").read()
     if "AuditInterceptor" not in report:
         problems.append("report.html does not name AuditInterceptor")

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the gRPC sample — orders.Orders served and called in one process over grpc-swift's in-process transport, the
 # server's interceptors traced — and runs `chaintrace stats`, `render` and `report` on its log; runs it again with
-# the client traced too and profiles each chain; fails unless every call was traced on both sides, every kind of call has the
-# decisions it must, and the slow audit interceptor and the watch stream alone are flagged (check-run.py).
+# the client traced too and profiles, draws and reports each chain apart (--chain); fails unless every call was
+# traced on both sides, every kind of call has the decisions it must, and the slow audit interceptor and the watch
+# stream alone are flagged (check-run.py).
 #
 #   Samples/GRPCService/run.sh [OUTPUT_DIRECTORY]
 #
@@ -39,5 +40,7 @@ rm -f "$both"
     2>> "$output/sample.stderr" | tee -a "$output/sample.txt"
 "$bin/chaintrace" stats "$both" --chain grpc-client | tee -a "$output/stats.txt"
 "$bin/chaintrace" stats "$both" --chain grpc --format json > "$output/server-stats.json"
+"$bin/chaintrace" render --trace "$both" --chain grpc-client --output "$output/client-profile.svg"
+"$bin/chaintrace" report "$both" --chain grpc-client --output "$output/client-report.html"
 "$bin/chaintrace" stats "$both" --chain grpc-client --format json > "$output/client-stats.json"
 python3 Samples/GRPCService/check-run.py "$output" "$calls"

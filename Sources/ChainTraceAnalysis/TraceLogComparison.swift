@@ -27,10 +27,12 @@ public struct TraceLogComparison: Sendable {
     /// - Parameters:
     ///   - first: The earlier run (handed over: only the reading thread uses it).
     ///   - second: The later run of the same commands.
+    ///   - chains: Compare only the traces of these chains, in both logs; `nil`, the default, compares all.
     ///   - progress: Called now and then with the bytes read of both logs together.
     public static func compare(
         _ first: sending TraceLogReader,
         _ second: TraceLogReader,
+        chains: Set<String>? = nil,
         progress: ((Int) -> Void)? = nil
     ) throws(FormatError) -> TraceLogComparison {
         let first = TraceReadAhead(first)
@@ -40,11 +42,14 @@ public struct TraceLogComparison: Sendable {
             after: ChainProfile()
         )
         var count = 0
+        func wanted(_ trace: Trace?) -> Bool { trace.map { chains?.contains($0.chain) ?? true } ?? true }
         while true {
-            let read = try first.next()
+            var read = try first.next()
+            while !wanted(read?.trace) { read = try first.next() }
             let left = read?.trace
             let leftPlace = (read?.line, read?.file)
-            let right = try second.next()
+            var right = try second.next()
+            while !wanted(right) { right = try second.next() }
             let rightPlace = (second.line, second.files.count > 1 ? second.file : nil)
             if left == nil && right == nil { break }
             if let left { comparison.before.add(left) }

@@ -62,6 +62,7 @@ struct RenderCommand: ParsableCommand {
     var diff: [String] = []
 
     @OptionGroup var slowRule: SlowRuleOptions
+    @OptionGroup var chainFilter: ChainFilterOptions
 
     @Option(
         name: .long,
@@ -115,7 +116,9 @@ struct RenderCommand: ParsableCommand {
         if definition == nil && trace.isEmpty {
             throw ValidationError("give a chain definition, a trace log (--trace), or both")
         }
-        if trace.isEmpty, command != nil || !diff.isEmpty { throw ValidationError("--command and --diff need --trace") }
+        if trace.isEmpty, command != nil || !diff.isEmpty || !chainFilter.chain.isEmpty {
+            throw ValidationError("--command, --diff and --chain need --trace")
+        }
         if command != nil && !diff.isEmpty {
             throw ValidationError("--command and --diff draw different diagrams; give one")
         }
@@ -157,7 +160,12 @@ struct RenderCommand: ParsableCommand {
         if let trace, let command {
             // Without a definition the log is the definition: every handler, link and entry the log shows for
             // the command's chain, visited by this command or not.
-            let (found, chainProfile) = try Self.trace(command, in: trace, profilingItsChain: defined == nil)
+            let (found, chainProfile) = try Self.trace(
+                command,
+                in: trace,
+                of: chainFilter.chains,
+                profilingItsChain: defined == nil
+            )
             let graph = defined ?? ChainGraph(profile: chainProfile)
             try Self.name(&options, focus: focus, ignore: ignore, against: graph, observed: found.path)
             dot = ChainDiagram.path(found, over: graph, options: options)
@@ -169,8 +177,14 @@ struct RenderCommand: ParsableCommand {
                 try TraceLogReader(paths: trace, payloads: false), try TraceLogReader(paths: diff, payloads: false)
             )
             let files = (before: before.files.count, after: after.files.count)
-            let comparison = try TraceLogComparison.compare(before, after, progress: progress.update)
+            let comparison = try TraceLogComparison.compare(
+                before,
+                after,
+                chains: chainFilter.chains,
+                progress: progress.update
+            )
             progress.finish()
+            chainFilter.warnIfAbsent(commands: comparison.before.commands + comparison.after.commands)
             read =
                 "\(counted(comparison.before.commands, files.before)) → \(counted(comparison.after.commands, files.after))"
             let graph = defined ?? ChainGraph(profile: comparison.before)
@@ -183,7 +197,8 @@ struct RenderCommand: ParsableCommand {
             )
             dot = ChainDiagram.diff(before: comparison.before, after: comparison.after, over: graph, options: options)
         } else if let trace {
-            let (profile, files) = try Self.profile(of: trace)
+            let (profile, files) = try Self.profile(of: trace, chains: chainFilter.chains)
+            chainFilter.warnIfAbsent(commands: profile.commands)
             read = counted(profile.commands, files)
             let graph = defined ?? ChainGraph(profile: profile)
             try Self.name(
@@ -256,10 +271,16 @@ struct RenderCommand: ParsableCommand {
         options.ignore = try resolve("--ignore", ignore)
     }
 
-    /// The profile of a whole log, read as it streams, on every core, and how many files it was.
-    private static func profile(of logs: [String]) throws -> (profile: ChainProfile, files: Int) {
+    /// The profile of a whole log (of its traces of `chains`, or all), read as it streams, on every core, and how
+    /// many files it was.
+    private static func profile(
+        of logs: [String],
+        chains: Set<String>?
+    ) throws -> (profile: ChainProfile, files: Int) {
         let progress = ProgressBar(totalBytes: try ProgressBar.size(ofLogs: logs))
-        let read = try TraceLogProfiler().profile(paths: logs, into: ChainProfile(), progress: progress.update)
+        var profiler = TraceLogProfiler()
+        profiler.chains = chains
+        let read = try profiler.profile(paths: logs, into: ChainProfile(), progress: progress.update)
         progress.finish()
         return (read.profile, read.files.count)
     }
@@ -271,6 +292,7 @@ struct RenderCommand: ParsableCommand {
     private static func trace(
         _ command: String,
         in logs: [String],
+        of chains: Set<String>?,
         profilingItsChain: Bool
     ) throws -> (trace: Trace, profile: ChainProfile) {
         let reader = try TraceLogReader(paths: logs, payloads: false)
@@ -283,6 +305,7 @@ struct RenderCommand: ParsableCommand {
         var commandsWithID = 0
         var profiles: [String: ChainProfile] = [:]
         while let trace = try reader.next() {
+            if let chains, !chains.contains(trace.chain) { continue }
             count += 1
             if trace.commandID == command {
                 if byID == nil { byID = trace }

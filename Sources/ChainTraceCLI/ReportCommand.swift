@@ -63,6 +63,7 @@ struct ReportCommand: ParsableCommand {
     var threads: Int?
 
     @OptionGroup var slowRule: SlowRuleOptions
+    @OptionGroup var chainFilter: ChainFilterOptions
 
     @Option(
         name: .shortAndLong,
@@ -104,7 +105,9 @@ struct ReportCommand: ParsableCommand {
         let collected: TraceReport.Collector
         var comparison: TraceReport.Comparison?
         do {
-            (read, collected) = try TraceLogProfiler(threads: threads).profile(
+            var profiler = TraceLogProfiler(threads: threads)
+            profiler.chains = chainFilter.chains
+            (read, collected) = try profiler.profile(
                 paths: files,
                 into: profile,
                 collecting: { TraceReport.Collector(limit: limit) },
@@ -115,6 +118,7 @@ struct ReportCommand: ParsableCommand {
                 let result = try TraceLogComparison.compare(
                     try TraceLogReader(paths: files, payloads: false),
                     try TraceLogReader(paths: compared, payloads: false),
+                    chains: chainFilter.chains,
                     progress: { progress.update(done + $0) }
                 )
                 comparison = TraceReport.Comparison(result, source: compare.joined(separator: ", "))
@@ -123,6 +127,7 @@ struct ReportCommand: ParsableCommand {
             throw inputs.shown(error)
         }
         progress.finish()
+        chainFilter.warnIfAbsent(commands: read.profile.commands)
         read.files = read.files.map(inputs.shown)
         var notes: [String] = read.tornTails.map { inputs.shown("Ignored a torn last line: \($0)") }
         if read.droppedTraces > 0 {
@@ -141,7 +146,7 @@ struct ReportCommand: ParsableCommand {
         if read.profile.chains.count > 1 {
             notes.append(
                 "The log holds \(read.profile.chains.count) chains: a handler's numbers add up every chain with a handler of its "
-                    + "name (chaintrace stats --chain NAME profiles one)."
+                    + "name (--chain NAME reads one)."
             )
         }
         let report = TraceReport(

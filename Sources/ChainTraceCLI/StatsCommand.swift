@@ -40,15 +40,7 @@ struct StatsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Threads reading the log at once (default: one per core).", valueName: "n"))
     var threads: Int?
 
-    @Option(
-        name: .long,
-        parsing: .singleValue,
-        help: ArgumentHelp(
-            "Profile only the traces of this chain (repeatable). A log holding several chains otherwise adds up, in one row, handlers of different chains that share a name.",
-            valueName: "name"
-        )
-    )
-    var chain: [String] = []
+    @OptionGroup var chainFilter: ChainFilterOptions
 
     @OptionGroup var slowRule: SlowRuleOptions
     @OptionGroup var output: OutputOptions
@@ -83,15 +75,11 @@ struct StatsCommand: ParsableCommand {
         let files = try logs.flatMap { path throws(FormatError) in try TraceLogReader.files(at: path) }
         let progress = ProgressBar(totalBytes: ProgressBar.size(of: files))
         var profiler = TraceLogProfiler(threads: threads)
-        if !chain.isEmpty { profiler.chains = Set(chain) }
+        profiler.chains = chainFilter.chains
         let read = try profiler.profile(paths: logs, into: profile, progress: progress.update)
         progress.finish()
         profile = read.profile
-        if !chain.isEmpty, profile.commands == 0 {
-            Terminal.standardError.writeText(
-                "chaintrace: warning: no trace of \(TerminalText.shown(chain.joined(separator: ", "))) is in the log\n"
-            )
-        }
+        chainFilter.warnIfAbsent(commands: profile.commands)
         if let declared, let definition { Self.warnIfNoBudgetApplies(declared, named: definition, to: profile) }
         let report = ProfileReport(profile: profile, rule: rule)
         switch output.format {

@@ -11,43 +11,8 @@ import Testing
 struct StatsChainCommandTests {
     @Test(arguments: SeededGenerator.seeds(5))
     func oneChainsTableIsThatOfItsTracesAlone(seed: UInt64) throws {
-        var random = SeededGenerator(seed: seed)
-        let chains = ["orders", "audit", "metrics"].prefix(Int.random(in: 2...3, using: &random))
-        let traces = (0..<Int.random(in: 5...60, using: &random)).map { index in
-            let path = Array(["Logger", "Check", "Store"].prefix(Int.random(in: 1...3, using: &random)))
-            let hops = path.enumerated().map { position, name in
-                Hop(
-                    handler: name,
-                    position: position,
-                    decision: position == path.count - 1 ? .accepted : .passed,
-                    inclusiveDuration: UInt64.random(in: 100...90_000, using: &random),
-                    selfDuration: UInt64.random(in: 100...90_000, using: &random)
-                )
-            }
-            return Trace(
-                id: UInt64(index),
-                commandKind: "K",
-                commandID: "c\(index)",
-                entry: path[0],
-                chain: random.pick(Array(chains)),
-                hops: hops,
-                outcome: .accepted(by: path.last!),
-                duration: 1
-            )
-        }
-        let directory = try CLI.temporaryDirectory()
-        func write(_ traces: [Trace], _ name: String) throws -> String {
-            let path = directory.appendingPathComponent(name).path
-            var options = TraceLogSink.Options()
-            options.writesInBackground = false
-            let sink = try TraceLogSink(path: path, options: options)
-            for trace in traces { sink.record(trace) }
-            try sink.close()
-            return path
-        }
-        let log = try write(traces, "all.jsonl")
-        let chosen = random.pick(Array(chains))
-        let alone = try write(traces.filter { $0.chain == chosen }, "alone.jsonl")
+        let generated = try MultiChainLog(seed: seed)
+        let (traces, chosen, log, alone) = (generated.traces, generated.chosen, generated.all, generated.alone)
         let filtered = try CLI.run("stats", log, "--chain", chosen, "--format", "json", "--threads", "2")
         let expected = try CLI.run("stats", alone, "--format", "json")
         #expect(filtered.status == 0, "seed \(seed): \(filtered.standardError)")
