@@ -14,44 +14,15 @@
         public let event: String
         /// The type of the message a read or write carried into the pipeline, `nil` for other events (and for a
         /// message whose type no handler declares: one that takes `NIOAny` or `Any`).
-        public var messageType: String? {
-            switch origin {
-            case .given(_, let messageType): messageType
-            case .probe(_, let messageType): messageType
-            }
-        }
-
+        public let messageType: String?
         /// The channel it went through.
-        public var channel: any Channel {
-            switch origin {
-            case .given(let channel, _): channel
-            case .probe(let context, _): context.channel
-            }
-        }
-
-        /// Where the event's details come from: given, or the probe that saw it, asked when they are read.
-        private enum Origin {
-            case given(channel: any Channel, messageType: String?)
-            /// The context the probe was handed, and the message's type.
-            case probe(context: ChannelHandlerContext, messageType: String?)
-        }
-
-        /// Touched on the channel's event loop only: a probe makes the event there, and the recorder reads a
-        /// command's kind and payload in the hop that starts its trace, on the same thread, before the hop's
-        /// handler runs. Asking a probe's context for the channel only then saves every hop a reference count on
-        /// the channel (a third of a traced hop's cost on an `EmbeddedChannel`, `chaintrace-nio-benchmarks`).
-        nonisolated(unsafe) private let origin: Origin
+        public let channel: any Channel
 
         /// The event `event` carrying a message of type `messageType` through `channel`.
         public init(event: String, messageType: String?, channel: any Channel) {
             self.event = event
-            self.origin = .given(channel: channel, messageType: messageType)
-        }
-
-        /// The event `event` a probe saw in `context`, carrying a message of type `messageType`.
-        init(event: String, context: ChannelHandlerContext, messageType: String?) {
-            self.event = event
-            self.origin = .probe(context: context, messageType: messageType)
+            self.messageType = messageType
+            self.channel = channel
         }
 
         /// `channelRead ByteBuffer`: the event and its message's type.

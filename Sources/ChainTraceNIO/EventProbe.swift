@@ -127,8 +127,8 @@
             // The kind of an event whose trace starts here: the message's type is what the handler takes.
             let command = ChannelEvent(
                 event: event.rawValue,
-                context: context,
-                messageType: event.carriesMessage ? handler.takes : nil
+                messageType: event.carriesMessage ? handler.takes : nil,
+                channel: context.channel
             )
             let isTail = isTail && !event.isOutbound
             traceHop(handler.name, command: command, chain: state.chain) {
