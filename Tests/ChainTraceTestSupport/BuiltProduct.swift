@@ -71,14 +71,23 @@ public struct BuiltProduct: Sendable {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(name) was not built"])
         }
         let process = Process()
+        var command: [String]
         if let shell {
             // The program and its arguments reach the script as "$0" and "$@": nothing in them is shell code.
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "\(shell.before) exec \"$0\" \"$@\" \(shell.after)", url.path] + arguments
+            command = ["/bin/sh", "-c", "\(shell.before) exec \"$0\" \"$@\" \(shell.after)", url.path] + arguments
         } else {
-            process.executableURL = url
-            process.arguments = arguments
+            command = [url.path] + arguments
         }
+        #if os(Linux)
+            // Every signal at its default in the program, whatever this process ignores: a signal ignored when a
+            // program starts stays ignored (exec keeps it), and the program respects that (as under `nohup`) —
+            // SwiftNIO ignores SIGPIPE process-wide once a test has opened a socket, and a test sending the program
+            // SIGPIPE then waited for it in vain (the run went on: ended by the time limit's SIGTERM). GNU env
+            // resets them and execs the program in the same process.
+            command = ["/usr/bin/env", "--default-signal"] + command
+        #endif
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
