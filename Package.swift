@@ -142,6 +142,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Hummingbird"])),
             ],
             swiftSettings: upcomingFeatures),
         // The sample Vapor API; it says how to build it unless the `Vapor` trait is enabled.
@@ -162,6 +163,7 @@ let package = Package(
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Vapor"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Vapor"])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Vapor"])),
             ],
             swiftSettings: upcomingFeatures),
         // The sample gRPC service; it says how to build it unless the `GRPC` trait is enabled.
@@ -297,7 +299,12 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .target(
-            name: "ChainTraceTestSupport", dependencies: ["ChainTrace", "ChainTraceJSON", "ChainTraceFiles"],
+            name: "ChainTraceTestSupport",
+            dependencies: [
+                "ChainTrace", "ChainTraceJSON", "ChainTraceFiles",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
             path: "Tests/ChainTraceTestSupport", swiftSettings: upcomingFeatures),
         // One test target per source target, each depending on its module and those below it.
         .testTarget(
@@ -372,6 +379,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                "ChainTraceDistributedTracing",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
             // Default Swift 6 settings, no upcoming features: the integration is used as an app writes it.
         ),
@@ -381,6 +391,9 @@ let package = Package(
                 "ChainTraceVapor", "ChainTrace", "ChainTraceTesting", "ChainTraceTestSupport", "ChainTraceTraceLog",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
                 .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Vapor"])),
+                "ChainTraceDistributedTracing",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
             // Default Swift 6 settings, no upcoming features: the integration is used as an app writes it.
         ),

@@ -2,6 +2,7 @@
     import ChainTrace
     import HTTPTypes
     import Hummingbird
+    import Tracing
 
     /// What a link does around its one await (see ``openHop(_:)``).
     enum LinkHop {
@@ -45,12 +46,32 @@
         )
         do {
             let response = try await started!.run { try await link() }
-            LinearTrace.finish(&started)
+            finishInDeepestContext(&started)
             return response
         } catch {
-            LinearTrace.finish(&started)
+            finishInDeepestContext(&started)
             throw error
         }
+    }
+
+    /// Closes the innermost hop of `trace` as its middleware returned or threw `error`, and keeps the request's
+    /// `ServiceContext` here if this is the request's first hop to close: the deepest it went, inside the span of
+    /// every tracing middleware (`TracingMiddleware`) that let it through.
+    @inline(__always)
+    func closeHop(of trace: LinearTrace, threw error: (any Error)?) {
+        trace.close(threw: error)
+        trace.keepDeepestContext { InstrumentationContext.current }
+    }
+
+    /// Hands the request's trace to its recorder with the `ServiceContext` its deepest hop ran in bound, so that
+    /// `SpanTraceSink` makes the command's span a child of the app's request span (`TracingMiddleware`'s), not of
+    /// whatever encloses the router.
+    func finishInDeepestContext(_ started: inout LinearTrace?) {
+        guard let context = started?.deepestContext as? InstrumentationContext else {
+            LinearTrace.finish(&started)
+            return
+        }
+        InstrumentationContext.$current.withValue(context) { LinearTrace.finish(&started) }
     }
 
     /// The kind of the requests a route answers, made when the route is added: the command's kind for a request of
@@ -86,10 +107,10 @@
                     let response = try await middleware.handle(request, context: context) { request, context in
                         try await next.respond(to: request, context: context)
                     }
-                    trace.close(threw: nil)
+                    closeHop(of: trace, threw: nil)
                     return response
                 } catch {
-                    trace.close(threw: error)
+                    closeHop(of: trace, threw: error)
                     throw error
                 }
             case .first:
@@ -121,10 +142,10 @@
             case .opened(let trace):
                 do {
                     let response = try await wrapped.handle(request, context: context, next: next)
-                    trace.close(threw: nil)
+                    closeHop(of: trace, threw: nil)
                     return response
                 } catch {
-                    trace.close(threw: error)
+                    closeHop(of: trace, threw: error)
                     throw error
                 }
             case .first:
@@ -153,10 +174,10 @@
             case .opened(let trace):
                 do {
                     let response = try await wrapped.respond(to: request, context: context)
-                    trace.close(threw: nil)
+                    closeHop(of: trace, threw: nil)
                     return response
                 } catch {
-                    trace.close(threw: error)
+                    closeHop(of: trace, threw: error)
                     throw error
                 }
             case .first:

@@ -188,10 +188,10 @@
             case .opened(let trace):
                 do {
                     let response = try await next(request, context)
-                    trace.close(threw: nil)
+                    closeHop(of: trace, threw: nil)
                     return response
                 } catch {
-                    trace.close(threw: error)
+                    closeHop(of: trace, threw: error)
                     throw error
                 }
             case .first:

@@ -1,6 +1,7 @@
 #if Vapor
     import ChainTrace
     import NIOCore
+    import Tracing
     import Vapor
 
     /// Where a traced request keeps its trace: in the request, which every middleware and responder of its chain is
@@ -17,14 +18,26 @@
 
     extension EventLoopFuture where Value == Response {
         /// This future, closing `trace`'s innermost hop when it completes: callbacks run in the order added, so a hop
-        /// inside closes before the one it is in.
-        func closingHop(of trace: CarriedTrace) -> EventLoopFuture<Response> {
+        /// inside closes before the one it is in. The request's first hop to close — the deepest it went, inside the
+        /// span of every tracing middleware that let it through — keeps the request's `serviceContext` (Vapor's
+        /// `TracingMiddleware` sets it to its span's for the middleware after it) for the trace's delivery.
+        func closingHop(of trace: CarriedTrace, for request: Request) -> EventLoopFuture<Response> {
             always { result in
                 switch result {
                 case .success: trace.close(threw: nil)
                 case .failure(let error): trace.close(threw: error)
                 }
+                trace.keepDeepestContext { request.serviceContext }
             }
+        }
+    }
+
+    extension CarriedTrace {
+        /// Hands the trace to its recorder with the `ServiceContext` its deepest hop ran in bound, so that
+        /// `SpanTraceSink` makes the command's span a child of the request's span (Vapor's `TracingMiddleware`).
+        func finishInDeepestContext() {
+            guard let context = deepestContext as? ServiceContext else { return finish() }
+            ServiceContext.withValue(context) { finish() }
         }
     }
 
@@ -38,7 +51,7 @@
                 return next.respond(to: request)
             }
             request.storage[CarriedTraceKey.self] = trace
-            return next.respond(to: request).always { _ in trace.finish() }
+            return next.respond(to: request).always { _ in trace.finishInDeepestContext() }
         }
     }
 
@@ -54,7 +67,7 @@
             guard let trace = request.carriedTrace, trace.open(name) else {
                 return wrapped.respond(to: request, chainingTo: next)
             }
-            return wrapped.respond(to: request, chainingTo: next).closingHop(of: trace)
+            return wrapped.respond(to: request, chainingTo: next).closingHop(of: trace, for: request)
         }
     }
 
@@ -69,7 +82,7 @@
             guard let trace = request.carriedTrace, trace.open(name) else {
                 return wrapped.respond(to: request)
             }
-            return wrapped.respond(to: request).closingHop(of: trace)
+            return wrapped.respond(to: request).closingHop(of: trace, for: request)
         }
     }
 
@@ -81,7 +94,7 @@
             guard request.route == nil, let trace = request.carriedTrace, trace.open("NotFound") else {
                 return next.respond(to: request)
             }
-            return next.respond(to: request).closingHop(of: trace)
+            return next.respond(to: request).closingHop(of: trace, for: request)
         }
     }
 

@@ -46,6 +46,10 @@ extension ActiveTrace {
         /// one hop is "the innermost": each task has its own, and each record notes its task, what went on inside
         /// it, and whether it is still open. Empty in a trace of one thread.
         var tasks = TaskHopState()
+        /// What a framework integration kept of the context the command's deepest hop ran in (see
+        /// ``ActiveTrace/keepDeepestContext(_:)``), and whether it has; `nil` and `false` in nearly every trace.
+        var deepestContext: (any Sendable)?
+        var keptDeepestContext = false
 
         /// The names of the hops opened so far.
         var currentNames: [String] {
