@@ -6,17 +6,19 @@ import PackageDescription
 //      swift run -c release --package-path Benchmarks chaintrace-cli-benchmarks
 //      swift run -c release --package-path Benchmarks chaintrace-render-benchmarks
 //      swift run -c release --package-path Benchmarks chaintrace-http-benchmarks
+//      swift run -c release --package-path Benchmarks chaintrace-vapor-benchmarks
 //      swift run -c release --package-path Benchmarks chaintrace-grpc-benchmarks
 //      swift run -c release --package-path Benchmarks chaintrace-nio-benchmarks
 let package = Package(
     name: "ChainTraceBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        // The Hummingbird, GRPC and NIO traits for the HTTP, gRPC and NIO benchmarks; the others build none of them.
-        .package(name: "ChainTrace", path: "../", traits: ["Hummingbird", "GRPC", "NIO"]),
+        // The framework traits for the HTTP, Vapor, gRPC and NIO benchmarks; the others build none of them.
+        .package(name: "ChainTrace", path: "../", traits: ["Hummingbird", "Vapor", "GRPC", "NIO"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
@@ -64,6 +66,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/HTTPBenchmarks"
+        ),
+        .executableTarget(
+            name: "chaintrace-vapor-benchmarks",
+            dependencies: [
+                .product(name: "ChainTrace", package: "ChainTrace"),
+                .product(name: "ChainTraceVapor", package: "ChainTrace"),
+                .product(name: "Vapor", package: "vapor"),
+            ],
+            path: "Sources/VaporBenchmarks"
         ),
         .executableTarget(
             name: "chaintrace-grpc-benchmarks",

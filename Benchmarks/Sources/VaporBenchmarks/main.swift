@@ -1,0 +1,146 @@
+// What tracing costs a Vapor app's middleware, in process: the shape of chaintrace-http-benchmarks' Hummingbird rows
+// (an app of 0, 1, 4 or 16 empty middleware and one route, its responder called directly, as VaporTesting's
+// server calls it, on its event loop), for the app as Vapor builds it, traced with `traceRequests()` and no recorder in force,
+// and traced into a 10 000-trace ring — interleaved, best round of each, ratios in one run. The slope between 0 and
+// 16 middleware is the cost of one middleware hop. Release build only.
+//
+//   swift run -c release --package-path Benchmarks chaintrace-vapor-benchmarks
+//
+// Environment: CHAINTRACE_BENCH_REQUESTS (requests a round, default 100000), CHAINTRACE_BENCH_REPEATS (rounds,
+// default 5), CHAINTRACE_BENCH_ONLY=VARIANT:COUNT (one app alone, for counting its instructions under callgrind:
+// VARIANT is untraced, off or traced).
+
+import ChainTrace
+import ChainTraceVapor
+import Foundation
+import Vapor
+
+/// Passes every request on: the middleware of Hummingbird's benchmark, in Vapor's words.
+struct EmptyMiddleware: Middleware {
+    func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+        next.respond(to: request)
+    }
+}
+
+func environmentInt(_ name: String, _ fallback: Int) -> Int {
+    ProcessInfo.processInfo.environment[name].flatMap(Int.init) ?? fallback
+}
+
+let requests = environmentInt("CHAINTRACE_BENCH_REQUESTS", 100_000)
+let repeats = environmentInt("CHAINTRACE_BENCH_REPEATS", 5)
+
+/// How an app is built and run in one variant.
+enum Variant: String, CaseIterable {
+    case untraced = "Vapor app (untraced)"
+    case off = "traceRequests(), no recorder in force"
+    case traced = "traceRequests(), traced into memory"
+}
+
+/// An app for `variant` with `middlewareCount` empty middleware and nothing else (not Vapor's default
+/// `RouteLoggingMiddleware` and `ErrorMiddleware`: the rows compare the middleware's own cost).
+func makeApp(_ variant: Variant, middlewareCount: Int) async throws -> Application {
+    let app = try await Application.make(Environment(name: "benchmark", arguments: ["benchmark"]))
+    app.logger.logLevel = .critical
+    app.middleware = Middlewares()
+    if variant != .untraced { app.traceRequests() }
+    for _ in 0..<middlewareCount { app.middleware.use(EmptyMiddleware()) }
+    app.get { _ in "ok" }
+    return app
+}
+
+/// Nanoseconds a request through `app`'s responder, `requests` of them, made and answered on the app's event loop as
+/// Vapor's server does (the empty middleware and the route answer at once, so each request is done before the next
+/// starts); the recorder is in force on that thread for the run.
+func measure(_ app: Application, recorder: Recorder?) async throws -> Double {
+    let responder = app.responder.current
+    let loop = app.eventLoopGroup.next()
+    let elapsed = try await loop.submit { () -> Duration in
+        func run() -> Duration {
+            let start = ContinuousClock.now
+            for _ in 0..<requests {
+                _ = responder.respond(to: Request(application: app, method: .GET, url: URI(path: "/"), on: loop))
+            }
+            return ContinuousClock.now - start
+        }
+        guard let recorder else { return run() }
+        return ChainTracing.withRecorder(recorder) { run() }
+    }.get()
+    return (Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9)
+        / Double(requests)
+}
+
+/// Builds the app, measures it, shuts it down.
+func measure(_ variant: Variant, middlewareCount: Int, ring: InMemoryTraceSink) async throws -> Double {
+    let app = try await makeApp(variant, middlewareCount: middlewareCount)
+    do {
+        let nanoseconds = try await measure(app, recorder: variant == .traced ? Recorder(sink: ring) : nil)
+        try await app.asyncShutdown()
+        return nanoseconds
+    } catch {
+        try await app.asyncShutdown()
+        throw error
+    }
+}
+
+if let only = ProcessInfo.processInfo.environment["CHAINTRACE_BENCH_ONLY"] {
+    let parts = only.split(separator: ":")
+    let variants: [String: Variant] = ["untraced": .untraced, "off": .off, "traced": .traced]
+    guard parts.count == 2, let variant = variants[String(parts[0])], let count = Int(parts[1]) else {
+        FileHandle.standardError.write(Data("CHAINTRACE_BENCH_ONLY must be untraced|off|traced:COUNT\n".utf8))
+        exit(2)
+    }
+    _ = try await measure(variant, middlewareCount: count, ring: InMemoryTraceSink(limit: 10_000))
+    exit(0)
+}
+
+let counts = [0, 1, 4, 16]
+var best: [String: Double] = [:]
+let ring = InMemoryTraceSink(limit: 10_000)
+for _ in 0..<repeats {
+    for count in counts {
+        for variant in Variant.allCases {
+            let nanoseconds = try await measure(variant, middlewareCount: count, ring: ring)
+            let key = "\(variant.rawValue)|\(count)"
+            best[key] = min(best[key] ?? .infinity, nanoseconds)
+        }
+    }
+}
+// The ring holds the last 10 000 traced requests: check they are whole, so the rows measure real tracing.
+let kept = ring.traces.suffix(1)
+guard let last = kept.first, last.path == Array(repeating: "EmptyMiddleware", count: 16) + ["GET /"] else {
+    FileHandle.standardError.write(Data("the traced rows recorded no whole request: \(kept)\n".utf8))
+    exit(1)
+}
+
+let results = best
+func cell(_ variant: Variant, _ count: Int) -> Double { results["\(variant.rawValue)|\(count)"] ?? .nan }
+func formatted(_ value: Double) -> String { String(format: "%.0f", value) }
+
+print("Vapor middleware, in process — \(requests) requests a round, best of \(repeats) interleaved rounds, ns")
+print("")
+print("| app | " + counts.map { "\($0) middleware" }.joined(separator: " | ") + " | a middleware hop (slope 0→16) |")
+print("|---|" + String(repeating: "---:|", count: counts.count + 1))
+for variant in Variant.allCases {
+    let slope = (cell(variant, 16) - cell(variant, 0)) / 16
+    print(
+        "| \(variant.rawValue) | " + counts.map { formatted(cell(variant, $0)) }.joined(separator: " | ")
+            + " | \(String(format: "%.1f", slope)) |"
+    )
+}
+let untracedSlope = (cell(.untraced, 16) - cell(.untraced, 0)) / 16
+let offSlope = (cell(.off, 16) - cell(.off, 0)) / 16
+let tracedSlope = (cell(.traced, 16) - cell(.traced, 0)) / 16
+print("")
+print(
+    String(
+        format: "a middleware hop: no recorder +%.1f ns over untraced (target ≤ +3), traced +%.1f ns (target ≤ +50)",
+        offSlope - untracedSlope,
+        tracedSlope - untracedSlope
+    )
+)
+print(
+    String(
+        format: "a request's fixed cost traced (0 middleware): +%.0f ns over untraced",
+        cell(.traced, 0) - cell(.untraced, 0)
+    )
+)
