@@ -76,19 +76,22 @@
             let routes = application.routes.all
             let responders = routes.map(\.responder)
 
+            // The application's middleware as linked hops, then `NotFound` (a hop only for a request that matched
+            // no route: Vapor's 404 comes from beyond it); each route's groups' middleware likewise, then its endpoint.
+            let global = TracedParts(
+                middleware.resolve().map { TracedPart(middleware: $0, name: handlerName(of: $0), onlyUnrouted: false) }
+                    + [TracedPart(middleware: PassingMiddleware(), name: "NotFound", onlyUnrouted: true)],
+                endpoint: nil
+            )
             var tracedMiddleware = Middlewares()
-            tracedMiddleware.use(TraceStart(chain: chain))
-            for part in middleware.resolve() {
-                tracedMiddleware.use(TracedMiddleware(wrapped: part, name: handlerName(of: part)))
-            }
-            tracedMiddleware.use(NotFoundHop())
+            tracedMiddleware.use(TracedApplicationMiddleware(chain: chain, parts: global))
             for route in routes {
                 let (groupMiddleware, endpoint) = groupParts(of: route.responder)
                 let name = "\(route.method.rawValue) \(HTTPRequestCommand.pattern(of: route))"
-                route.responder = groupMiddleware.map {
-                    TracedMiddleware(wrapped: $0, name: handlerName(of: $0)) as any Middleware
+                let parts = groupMiddleware.map {
+                    TracedPart(middleware: $0, name: handlerName(of: $0), onlyUnrouted: false)
                 }
-                .makeResponder(chainingTo: TracedEndpoint(wrapped: endpoint, name: name))
+                route.responder = TracedRoute(parts: TracedParts(parts, endpoint: name), endpoint: endpoint)
             }
             application.middleware = tracedMiddleware
             traced = application.responder.default

@@ -1,0 +1,115 @@
+#if Vapor
+    import ChainTrace
+    import NIOCore
+    import Vapor
+
+    /// One middleware of a traced chain as a hop: its name in traces, and whether it is a hop only for a request that
+    /// matched no route (the `NotFound` link at the end of the application's middleware).
+    struct TracedPart: Sendable {
+        let middleware: any Middleware
+        let name: String
+        let onlyUnrouted: Bool
+    }
+
+    /// A traced chain's middleware, in order, and the name of the hop its last responder is (a route's endpoint,
+    /// `GET /users/:id`), if it is one. Vapor chains middleware with a link of its own, which reaches the request's
+    /// trace only through the request's storage — a lock, a copy and a dictionary lookup, about 200 ns a hop here
+    /// (`chaintrace-vapor-benchmarks`, "traceRequests(), traced"); these links hand the trace to the next with the
+    /// request instead.
+    final class TracedParts: Sendable {
+        let parts: [TracedPart]
+        let endpoint: String?
+
+        init(_ parts: [TracedPart], endpoint: String?) {
+            self.parts = parts
+            self.endpoint = endpoint
+        }
+    }
+
+    /// What one request's run of a traced chain carries from link to link: its trace (`nil` when the request is not
+    /// traced: the links run the middleware as Vapor's would), the request, and the responder after the last link.
+    final class TracedRun: Sendable {
+        let trace: CarriedTrace?
+        let request: Request
+        let last: any Responder
+
+        init(trace: CarriedTrace?, request: Request, last: any Responder) {
+            self.trace = trace
+            self.request = request
+            self.last = last
+        }
+    }
+
+    /// The chain from link `index` on, as the responder a middleware is handed as `next`: three words, held in the
+    /// existential's own buffer (no allocation a hop). A middleware that calls `next` *passed*; one that answers
+    /// without it *accepted*; one whose future fails (or that throws, for an `AsyncMiddleware`) *failed*; one that
+    /// answers after an error from below *accepted* with the failure recovered.
+    struct TracedStep: Responder {
+        let chain: TracedParts
+        let index: Int
+        let run: TracedRun
+
+        func respond(to request: Request) -> EventLoopFuture<Response> {
+            guard index < chain.parts.count else { return respondAtEnd(to: request) }
+            let part = chain.parts[index]
+            let next = TracedStep(chain: chain, index: index + 1, run: run)
+            if part.onlyUnrouted, request.route != nil { return next.respond(to: request) }
+            guard let trace = run.trace, trace.open(part.name) else {
+                return part.middleware.respond(to: request, chainingTo: next)
+            }
+            return part.middleware.respond(to: request, chainingTo: next).closingHop(of: run)
+        }
+
+        /// The responder after the last link, a hop of its own when it is a route's endpoint.
+        private func respondAtEnd(to request: Request) -> EventLoopFuture<Response> {
+            guard let name = chain.endpoint, let trace = run.trace, trace.open(name) else {
+                return run.last.respond(to: request)
+            }
+            return run.last.respond(to: request).closingHop(of: run)
+        }
+    }
+
+    /// The application's one middleware while traced: starts the request's trace (the route has been matched, so the
+    /// command's kind names it), keeps it in the request for its route's chain, runs the application's middleware
+    /// as linked hops to Vapor's router, and hands the trace to the recorder when the response is made.
+    struct TracedApplicationMiddleware: Middleware {
+        let chain: String
+        let parts: TracedParts
+
+        func respond(to request: Request, chainingTo router: any Responder) -> EventLoopFuture<Response> {
+            let trace = CarriedTrace.start(command: HTTPRequestCommand(request: request), chain: chain)
+            if let trace { request.storage[CarriedTraceKey.self] = trace }
+            let response = TracedStep(
+                chain: parts,
+                index: 0,
+                run: TracedRun(trace: trace, request: request, last: router)
+            )
+            .respond(to: request)
+            guard let trace else { return response }
+            return response.always { _ in trace.finishInDeepestContext() }
+        }
+    }
+
+    /// A route's responder while traced: its groups' middleware as linked hops, then its endpoint as the last hop.
+    /// Finds the request's trace in the request, once.
+    struct TracedRoute: Responder {
+        let parts: TracedParts
+        let endpoint: any Responder
+
+        func respond(to request: Request) -> EventLoopFuture<Response> {
+            TracedStep(
+                chain: parts,
+                index: 0,
+                run: TracedRun(trace: request.carriedTrace, request: request, last: endpoint)
+            )
+            .respond(to: request)
+        }
+    }
+
+    /// Passes every request on: the `NotFound` link's middleware, whose hop is the link's.
+    struct PassingMiddleware: Middleware {
+        func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+            next.respond(to: request)
+        }
+    }
+#endif
