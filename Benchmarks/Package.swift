@@ -36,6 +36,8 @@ let package = Package(
             ],
             path: "Sources/ChainTraceBenchmarks"
         ),
+        // What the framework benchmarks share: their environment and their table of slopes.
+        .target(name: "SlopeBenchmarks", path: "Sources/SlopeBenchmarks"),
         // The floor row's hop: two counter reads and one store, in C so that nothing else is in it.
         .target(name: "CBenchFloor", path: "Sources/CBenchFloor"),
         .executableTarget(
@@ -60,6 +62,7 @@ let package = Package(
         .executableTarget(
             name: "chaintrace-http-benchmarks",
             dependencies: [
+                "SlopeBenchmarks",
                 .product(name: "ChainTrace", package: "ChainTrace"),
                 .product(name: "ChainTraceHummingbird", package: "ChainTrace"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -70,6 +73,7 @@ let package = Package(
         .executableTarget(
             name: "chaintrace-vapor-benchmarks",
             dependencies: [
+                "SlopeBenchmarks",
                 .product(name: "ChainTrace", package: "ChainTrace"),
                 .product(name: "ChainTraceVapor", package: "ChainTrace"),
                 .product(name: "Vapor", package: "vapor"),
@@ -79,6 +83,7 @@ let package = Package(
         .executableTarget(
             name: "chaintrace-grpc-benchmarks",
             dependencies: [
+                "SlopeBenchmarks",
                 .product(name: "ChainTrace", package: "ChainTrace"),
                 .product(name: "ChainTraceGRPC", package: "ChainTrace"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
@@ -88,6 +93,7 @@ let package = Package(
         .executableTarget(
             name: "chaintrace-nio-benchmarks",
             dependencies: [
+                "SlopeBenchmarks",
                 .product(name: "ChainTrace", package: "ChainTrace"),
                 .product(name: "ChainTraceNIO", package: "ChainTrace"),
                 .product(name: "NIOCore", package: "swift-nio"),

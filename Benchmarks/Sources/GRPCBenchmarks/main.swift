@@ -14,6 +14,7 @@ import ChainTrace
 import ChainTraceGRPC
 import Foundation
 import GRPCCore
+import SlopeBenchmarks
 
 /// Passes every RPC on.
 struct EmptyInterceptor: ServerInterceptor {
@@ -52,10 +53,6 @@ func intercept(
     } catch {
         return StreamingServerResponse(error: RPCError(code: .unknown, message: "", cause: error))
     }
-}
-
-func environmentInt(_ name: String, _ fallback: Int) -> Int {
-    ProcessInfo.processInfo.environment[name].flatMap(Int.init) ?? fallback
 }
 
 let requests = environmentInt("CHAINTRACE_BENCH_REQUESTS", 200_000)
@@ -107,51 +104,37 @@ func measure(_ chain: [any ServerInterceptor], recorder: Recorder?) async throws
     return total / Double(requests)
 }
 
-let counts = [0, 1, 4, 16]
-var best: [String: Double] = [:]
+var table = SlopeTable(variants: Variant.allCases.map(\.rawValue))
 let ring = InMemoryTraceSink(limit: 10_000)
 for _ in 0..<repeats {
-    for count in counts {
+    for count in table.counts {
         for variant in Variant.allCases {
             let nanoseconds = try await measure(
                 interceptors(variant, count: count),
                 recorder: variant == .traced ? Recorder(sink: ring) : nil
             )
-            let key = "\(variant.rawValue)|\(count)"
-            best[key] = min(best[key] ?? .infinity, nanoseconds)
+            table.record(variant.rawValue, count: count, nanoseconds: nanoseconds)
         }
     }
 }
 
-let results = best
-func cell(_ variant: Variant, _ count: Int) -> Double { results["\(variant.rawValue)|\(count)"] ?? .nan }
-func formatted(_ value: Double) -> String { String(format: "%.0f", value) }
-func slope(_ variant: Variant) -> Double { (cell(variant, 16) - cell(variant, 0)) / 16 }
-
-print("gRPC server interceptors, in process — \(requests) RPCs a round, best of \(repeats) interleaved rounds, ns")
-print("")
-print(
-    "| chain | " + counts.map { "\($0) interceptors" }.joined(separator: " | ") + " | an interceptor hop (slope 0→16) |"
+table.print(
+    title: "gRPC server interceptors, in process — \(requests) RPCs a round, best of \(repeats) interleaved rounds, ns",
+    firstColumn: "chain",
+    links: "interceptors",
+    hop: "an interceptor hop"
 )
-print("|---|" + String(repeating: "---:|", count: counts.count + 1))
-for variant in Variant.allCases {
-    print(
-        "| \(variant.rawValue) | " + counts.map { formatted(cell(variant, $0)) }.joined(separator: " | ")
-            + " | \(String(format: "%.1f", slope(variant))) |"
-    )
-}
-print("")
 print(
     String(
         format: "an interceptor hop: no recorder +%.1f ns over untraced (target ≤ +3), traced +%.1f ns (target ≤ +50)",
-        slope(.off) - slope(.untraced),
-        slope(.traced) - slope(.untraced)
+        table.slope(Variant.off.rawValue, over: Variant.untraced.rawValue),
+        table.slope(Variant.traced.rawValue, over: Variant.untraced.rawValue)
     )
 )
 print(
     String(
         format: "an RPC's fixed cost (0 interceptors): no recorder +%.0f ns, traced +%.0f ns over untraced",
-        cell(.off, 0) - cell(.untraced, 0),
-        cell(.traced, 0) - cell(.untraced, 0)
+        table.cell(Variant.off.rawValue, 0) - table.cell(Variant.untraced.rawValue, 0),
+        table.cell(Variant.traced.rawValue, 0) - table.cell(Variant.untraced.rawValue, 0)
     )
 )

@@ -17,6 +17,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import SlopeBenchmarks
 
 /// A request context that needs no channel, as Hummingbird's benchmarks make it.
 struct BenchmarkContext: RequestContext {
@@ -43,10 +44,6 @@ struct EmptyMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         try await next(request, context)
     }
-}
-
-func environmentInt(_ name: String, _ fallback: Int) -> Int {
-    ProcessInfo.processInfo.environment[name].flatMap(Int.init) ?? fallback
 }
 
 let requests = environmentInt("CHAINTRACE_BENCH_REQUESTS", 200_000)
@@ -118,49 +115,35 @@ if let only = ProcessInfo.processInfo.environment["CHAINTRACE_BENCH_ONLY"] {
     exit(0)
 }
 
-let counts = [0, 1, 4, 16]
-var best: [String: Double] = [:]
+var table = SlopeTable(variants: Variant.allCases.map(\.rawValue))
 let ring = InMemoryTraceSink(limit: 10_000)
 for _ in 0..<repeats {
-    for count in counts {
+    for count in table.counts {
         for variant in Variant.allCases {
             let responder = makeResponder(variant, middlewareCount: count)
             let nanoseconds = try await measure(responder, recorder: variant == .traced ? Recorder(sink: ring) : nil)
-            let key = "\(variant.rawValue)|\(count)"
-            best[key] = min(best[key] ?? .infinity, nanoseconds)
+            table.record(variant.rawValue, count: count, nanoseconds: nanoseconds)
         }
     }
 }
 
-let results = best
-func cell(_ variant: Variant, _ count: Int) -> Double { results["\(variant.rawValue)|\(count)"] ?? .nan }
-func formatted(_ value: Double) -> String { String(format: "%.0f", value) }
-
-print("Hummingbird middleware, in process — \(requests) requests a round, best of \(repeats) interleaved rounds, ns")
-print("")
-print("| app | " + counts.map { "\($0) middleware" }.joined(separator: " | ") + " | a middleware hop (slope 0→16) |")
-print("|---|" + String(repeating: "---:|", count: counts.count + 1))
-for variant in Variant.allCases {
-    let slope = (cell(variant, 16) - cell(variant, 0)) / 16
-    print(
-        "| \(variant.rawValue) | " + counts.map { formatted(cell(variant, $0)) }.joined(separator: " | ")
-            + " | \(String(format: "%.1f", slope)) |"
-    )
-}
-let untracedSlope = (cell(.untraced, 16) - cell(.untraced, 0)) / 16
-let offSlope = (cell(.off, 16) - cell(.off, 0)) / 16
-let tracedSlope = (cell(.traced, 16) - cell(.traced, 0)) / 16
-print("")
+table.print(
+    title: "Hummingbird middleware, in process — \(requests) requests a round, best of \(repeats) interleaved rounds,"
+        + " ns",
+    firstColumn: "app",
+    links: "middleware",
+    hop: "a middleware hop"
+)
 print(
     String(
         format: "a middleware hop: no recorder +%.1f ns over untraced (target ≤ +3), traced +%.1f ns (target ≤ +50)",
-        offSlope - untracedSlope,
-        tracedSlope - untracedSlope
+        table.slope(Variant.off.rawValue, over: Variant.untraced.rawValue),
+        table.slope(Variant.traced.rawValue, over: Variant.untraced.rawValue)
     )
 )
 print(
     String(
         format: "a request's fixed cost traced (0 middleware): +%.0f ns over untraced",
-        cell(.traced, 0) - cell(.untraced, 0)
+        table.cell(Variant.traced.rawValue, 0) - table.cell(Variant.untraced.rawValue, 0)
     )
 )

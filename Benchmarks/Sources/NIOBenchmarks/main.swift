@@ -14,6 +14,7 @@ import ChainTraceNIO
 import Foundation
 import NIOCore
 import NIOEmbedded
+import SlopeBenchmarks
 
 /// Passes every read on.
 final class PassingHandler: ChannelInboundHandler {
@@ -24,10 +25,6 @@ final class PassingHandler: ChannelInboundHandler {
 final class KeepingHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
-}
-
-func environmentInt(_ name: String, _ fallback: Int) -> Int {
-    ProcessInfo.processInfo.environment[name].flatMap(Int.init) ?? fallback
 }
 
 let events = environmentInt("CHAINTRACE_BENCH_REQUESTS", 200_000)
@@ -78,45 +75,37 @@ func measure(_ variant: Variant, count: Int, recorder: Recorder?) throws -> Doub
     return total / Double(events)
 }
 
-let counts = [0, 1, 4, 16]
 let variants = Variant.allCases.filter { variant in
     only.map { variant == .untraced || variant.rawValue.contains($0) } ?? true
 }
-var best: [String: Double] = [:]
+var table = SlopeTable(variants: variants.map(\.rawValue))
 let ring = InMemoryTraceSink(limit: 10_000)
 for _ in 0..<repeats {
-    for count in counts {
+    for count in table.counts {
         for variant in variants {
             let nanoseconds = try measure(variant, count: count, recorder: variant.recorder)
-            let key = "\(variant.rawValue)|\(count)"
-            best[key] = min(best[key] ?? .infinity, nanoseconds)
+            table.record(variant.rawValue, count: count, nanoseconds: nanoseconds)
         }
     }
 }
 
-let results = best
-func cell(_ variant: Variant, _ count: Int) -> Double { results["\(variant.rawValue)|\(count)"] ?? .nan }
-func formatted(_ value: Double) -> String { String(format: "%.0f", value) }
-func slope(_ variant: Variant) -> Double { (cell(variant, 16) - cell(variant, 0)) / 16 }
+let results = table
+/// `variant`'s hop over the untraced pipeline's.
+func overUntraced(_ variant: Variant) -> Double { results.slope(variant.rawValue, over: Variant.untraced.rawValue) }
 
-print("SwiftNIO pipeline, EmbeddedChannel — \(events) reads a round, best of \(repeats) interleaved rounds, ns")
-print("")
-print("| pipeline | " + counts.map { "\($0) handlers" }.joined(separator: " | ") + " | a handler's hop (slope 0→16) |")
-print("|---|" + String(repeating: "---:|", count: counts.count + 1))
-for variant in variants {
-    print(
-        "| \(variant.rawValue) | " + counts.map { formatted(cell(variant, $0)) }.joined(separator: " | ")
-            + " | \(String(format: "%.1f", slope(variant))) |"
-    )
-}
-print("")
+results.print(
+    title: "SwiftNIO pipeline, EmbeddedChannel — \(events) reads a round, best of \(repeats) interleaved rounds, ns",
+    firstColumn: "pipeline",
+    links: "handlers",
+    hop: "a handler's hop"
+)
 print(
     String(
         format:
             "a handler's hop: no recorder +%.1f ns over untraced (target ≤ +3), traced +%.1f ns, without message types +%.1f ns (target ≤ +50), sampled 1 in 100 +%.1f ns",
-        slope(.off) - slope(.untraced),
-        slope(.traced) - slope(.untraced),
-        slope(.tracedWithoutTypes) - slope(.untraced),
-        slope(.sampled) - slope(.untraced)
+        overUntraced(.off),
+        overUntraced(.traced),
+        overUntraced(.tracedWithoutTypes),
+        overUntraced(.sampled)
     )
 )

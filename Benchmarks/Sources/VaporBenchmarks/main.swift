@@ -13,6 +13,7 @@
 import ChainTrace
 import ChainTraceVapor
 import Foundation
+import SlopeBenchmarks
 import Vapor
 
 /// Passes every request on: the middleware of Hummingbird's benchmark, in Vapor's words.
@@ -20,10 +21,6 @@ struct EmptyMiddleware: Middleware {
     func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
         next.respond(to: request)
     }
-}
-
-func environmentInt(_ name: String, _ fallback: Int) -> Int {
-    ProcessInfo.processInfo.environment[name].flatMap(Int.init) ?? fallback
 }
 
 let requests = environmentInt("CHAINTRACE_BENCH_REQUESTS", 100_000)
@@ -94,15 +91,13 @@ if let only = ProcessInfo.processInfo.environment["CHAINTRACE_BENCH_ONLY"] {
     exit(0)
 }
 
-let counts = [0, 1, 4, 16]
-var best: [String: Double] = [:]
+var table = SlopeTable(variants: Variant.allCases.map(\.rawValue))
 let ring = InMemoryTraceSink(limit: 10_000)
 for _ in 0..<repeats {
-    for count in counts {
+    for count in table.counts {
         for variant in Variant.allCases {
             let nanoseconds = try await measure(variant, middlewareCount: count, ring: ring)
-            let key = "\(variant.rawValue)|\(count)"
-            best[key] = min(best[key] ?? .infinity, nanoseconds)
+            table.record(variant.rawValue, count: count, nanoseconds: nanoseconds)
         }
     }
 }
@@ -113,35 +108,22 @@ guard let last = kept.first, last.path == Array(repeating: "EmptyMiddleware", co
     exit(1)
 }
 
-let results = best
-func cell(_ variant: Variant, _ count: Int) -> Double { results["\(variant.rawValue)|\(count)"] ?? .nan }
-func formatted(_ value: Double) -> String { String(format: "%.0f", value) }
-
-print("Vapor middleware, in process — \(requests) requests a round, best of \(repeats) interleaved rounds, ns")
-print("")
-print("| app | " + counts.map { "\($0) middleware" }.joined(separator: " | ") + " | a middleware hop (slope 0→16) |")
-print("|---|" + String(repeating: "---:|", count: counts.count + 1))
-for variant in Variant.allCases {
-    let slope = (cell(variant, 16) - cell(variant, 0)) / 16
-    print(
-        "| \(variant.rawValue) | " + counts.map { formatted(cell(variant, $0)) }.joined(separator: " | ")
-            + " | \(String(format: "%.1f", slope)) |"
-    )
-}
-let untracedSlope = (cell(.untraced, 16) - cell(.untraced, 0)) / 16
-let offSlope = (cell(.off, 16) - cell(.off, 0)) / 16
-let tracedSlope = (cell(.traced, 16) - cell(.traced, 0)) / 16
-print("")
+table.print(
+    title: "Vapor middleware, in process — \(requests) requests a round, best of \(repeats) interleaved rounds, ns",
+    firstColumn: "app",
+    links: "middleware",
+    hop: "a middleware hop"
+)
 print(
     String(
         format: "a middleware hop: no recorder +%.1f ns over untraced (target ≤ +3), traced +%.1f ns (target ≤ +50)",
-        offSlope - untracedSlope,
-        tracedSlope - untracedSlope
+        table.slope(Variant.off.rawValue, over: Variant.untraced.rawValue),
+        table.slope(Variant.traced.rawValue, over: Variant.untraced.rawValue)
     )
 )
 print(
     String(
         format: "a request's fixed cost traced (0 middleware): +%.0f ns over untraced",
-        cell(.traced, 0) - cell(.untraced, 0)
+        table.cell(Variant.traced.rawValue, 0) - table.cell(Variant.untraced.rawValue, 0)
     )
 )

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The environment variable `name` as a number, or `fallback` when it is unset or not one.
+public func environmentInt(_ name: String, _ fallback: Int) -> Int {
+    ProcessInfo.processInfo.environment[name].flatMap(Int.init) ?? fallback
+}
+
+/// What the framework benchmarks (HTTP middleware, Vapor, gRPC interceptors, NIO handlers) measure and print: for
+/// each variant (the framework's own chain first, then ours), nanoseconds a command through 0, 1, 4 or 16 links,
+/// the best of interleaved rounds, and the slope from the fewest links to the most — one link's hop.
+public struct SlopeTable: Sendable {
+    /// The numbers of links measured, fewest first.
+    public let counts: [Int]
+    /// The variants' names, in the table's order.
+    public let variants: [String]
+    private var best: [String: Double] = [:]
+
+    /// An empty table of `variants` at `counts` links.
+    public init(counts: [Int] = [0, 1, 4, 16], variants: [String]) {
+        self.counts = counts
+        self.variants = variants
+    }
+
+    /// Keeps `nanoseconds` for `variant` at `count` links if it is the best so far.
+    public mutating func record(_ variant: String, count: Int, nanoseconds: Double) {
+        let key = "\(variant)|\(count)"
+        best[key] = min(best[key] ?? .infinity, nanoseconds)
+    }
+
+    /// The best nanoseconds of `variant` at `count` links (NaN if not measured).
+    public func cell(_ variant: String, _ count: Int) -> Double { best["\(variant)|\(count)"] ?? .nan }
+
+    /// One link's hop in `variant`: the slope from the fewest links to the most.
+    public func slope(_ variant: String) -> Double {
+        guard let first = counts.first, let last = counts.last, last > first else { return .nan }
+        return (cell(variant, last) - cell(variant, first)) / Double(last - first)
+    }
+
+    /// `variant`'s hop over `baseline`'s, in nanoseconds.
+    public func slope(_ variant: String, over baseline: String) -> Double { slope(variant) - slope(baseline) }
+
+    /// Prints `title`, then the table as Markdown: a row a variant, a column a count of `links` (`middleware`), and
+    /// the slope, headed `hop` (`a middleware hop`).
+    public func print(title: String, firstColumn: String, links: String, hop: String) {
+        Swift.print(title)
+        Swift.print("")
+        Swift.print(
+            "| \(firstColumn) | " + counts.map { "\($0) \(links)" }.joined(separator: " | ")
+                + " | \(hop) (slope \(counts.first ?? 0)→\(counts.last ?? 0)) |"
+        )
+        Swift.print("|---|" + String(repeating: "---:|", count: counts.count + 1))
+        for variant in variants {
+            Swift.print(
+                "| \(variant) | " + counts.map { String(format: "%.0f", cell(variant, $0)) }.joined(separator: " | ")
+                    + " | \(String(format: "%.1f", slope(variant))) |"
+            )
+        }
+        Swift.print("")
+    }
+}
