@@ -124,17 +124,11 @@ table.print(
     links: "interceptors",
     hop: "an interceptor hop"
 )
-print(
-    String(
-        format: "an interceptor hop: no recorder +%.1f ns over untraced (target ≤ +3), traced +%.1f ns (target ≤ +50)",
-        table.slope(Variant.off.rawValue, over: Variant.untraced.rawValue),
-        table.slope(Variant.traced.rawValue, over: Variant.untraced.rawValue)
-    )
-)
-print(
-    String(
-        format: "an RPC's fixed cost (0 interceptors): no recorder +%.0f ns, traced +%.0f ns over untraced",
-        table.cell(Variant.off.rawValue, 0) - table.cell(Variant.untraced.rawValue, 0),
-        table.cell(Variant.traced.rawValue, 0) - table.cell(Variant.untraced.rawValue, 0)
-    )
+table.printSummary(
+    hop: "an interceptor hop",
+    command: "an RPC",
+    links: "interceptors",
+    untraced: Variant.untraced.rawValue,
+    off: Variant.off.rawValue,
+    traced: Variant.traced.rawValue
 )

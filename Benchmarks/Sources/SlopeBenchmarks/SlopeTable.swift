@@ -57,4 +57,33 @@ public struct SlopeTable: Sendable {
         }
         Swift.print("")
     }
+
+    /// Prints one link's hop with no recorder in force (`off`) and traced (`traced`) over the framework's own
+    /// (`untraced`), against the targets, and what a command costs them with no links at all: `hop` names the hop
+    /// (`a middleware hop`), `command` the command (`a request`), `links` the links (`middleware`).
+    public func printSummary(
+        hop: String,
+        command: String,
+        links: String,
+        untraced: String,
+        off: String,
+        traced: String
+    ) {
+        Swift.print(
+            String(
+                format: "\(hop): no recorder +%.1f ns over untraced (target ≤ +3), traced +%.1f ns (target ≤ +50)",
+                slope(off, over: untraced),
+                slope(traced, over: untraced)
+            )
+        )
+        let first = counts.first ?? 0
+        Swift.print(
+            String(
+                format: "\(command)'s fixed cost (\(first) \(links)): no recorder +%.0f ns, traced +%.0f ns"
+                    + " over untraced",
+                cell(off, first) - cell(untraced, first),
+                cell(traced, first) - cell(untraced, first)
+            )
+        )
+    }
 }

@@ -114,16 +114,11 @@ table.print(
     links: "middleware",
     hop: "a middleware hop"
 )
-print(
-    String(
-        format: "a middleware hop: no recorder +%.1f ns over untraced (target ≤ +3), traced +%.1f ns (target ≤ +50)",
-        table.slope(Variant.off.rawValue, over: Variant.untraced.rawValue),
-        table.slope(Variant.traced.rawValue, over: Variant.untraced.rawValue)
-    )
-)
-print(
-    String(
-        format: "a request's fixed cost traced (0 middleware): +%.0f ns over untraced",
-        table.cell(Variant.traced.rawValue, 0) - table.cell(Variant.untraced.rawValue, 0)
-    )
+table.printSummary(
+    hop: "a middleware hop",
+    command: "a request",
+    links: "middleware",
+    untraced: Variant.untraced.rawValue,
+    off: Variant.off.rawValue,
+    traced: Variant.traced.rawValue
 )
