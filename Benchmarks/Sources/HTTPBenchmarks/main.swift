@@ -100,13 +100,7 @@ func measure(_ responder: any HTTPResponder<BenchmarkContext>, recorder: Recorde
     return total / Double(requests)
 }
 
-if let only = ProcessInfo.processInfo.environment["CHAINTRACE_BENCH_ONLY"] {
-    let parts = only.split(separator: ":")
-    let variants: [String: Variant] = ["untraced": .untraced, "off": .off, "traced": .traced]
-    guard parts.count == 2, let variant = variants[String(parts[0])], let count = Int(parts[1]) else {
-        FileHandle.standardError.write(Data("CHAINTRACE_BENCH_ONLY must be untraced|off|traced:COUNT\n".utf8))
-        exit(2)
-    }
+if let (variant, count) = singleRun(of: ["untraced": Variant.untraced, "off": .off, "traced": .traced]) {
     let ring = InMemoryTraceSink(limit: 10_000)
     _ = try await measure(
         makeResponder(variant, middlewareCount: count),

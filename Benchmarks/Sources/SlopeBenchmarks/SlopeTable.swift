@@ -87,3 +87,16 @@ public struct SlopeTable: Sendable {
         )
     }
 }
+
+/// `CHAINTRACE_BENCH_ONLY=VARIANT:COUNT`: the one variant (a key of `variants`) and count of links to run alone, for
+/// counting its instructions; `nil` when unset. Exits with a message naming the accepted form when it is malformed.
+public func singleRun<Variant>(of variants: [String: Variant]) -> (variant: Variant, count: Int)? {
+    guard let only = ProcessInfo.processInfo.environment["CHAINTRACE_BENCH_ONLY"] else { return nil }
+    let parts = only.split(separator: ":")
+    guard parts.count == 2, let variant = variants[String(parts[0])], let count = Int(parts[1]) else {
+        let names = variants.keys.sorted().joined(separator: "|")
+        FileHandle.standardError.write(Data("CHAINTRACE_BENCH_ONLY must be \(names):COUNT, not \(only)\n".utf8))
+        exit(2)
+    }
+    return (variant, count)
+}
