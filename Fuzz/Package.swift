@@ -9,6 +9,7 @@ let fuzzTargetDependencies: [Target.Dependency] = [
     .product(name: "ChainTraceTraceLog", package: "ChainTrace"),
     .product(name: "ChainTraceDefinitions", package: "ChainTrace"),
     .product(name: "ChainTraceAnalysis", package: "ChainTrace"),
+    .product(name: "ChainTraceReplay", package: "ChainTrace"),
 ]
 
 let package = Package(

@@ -1,8 +1,8 @@
 import ChainTrace
 import FuzzSupport
 
-@testable import ChainTraceAnalysis  // the replay's read-ahead (`CommandReadAhead`) is package, not public
 @testable import ChainTraceDefinitions  // the stream reader's fast path (`FieldSchema`) is package, not public
+@testable import ChainTraceReplay  // the stream reader, and the replay's read-ahead (`CommandReadAhead`, package)
 
 /// A command stream read by the general decoder and by the fast one (slots for fields rules read, member
 /// names remembered from line to line) must give the same commands and the same errors, in the same order — and so
