@@ -143,6 +143,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Hummingbird"])),
+                .target(name: "ChainTraceDistributedTracing", condition: .when(traits: ["Hummingbird"])),
             ],
             swiftSettings: upcomingFeatures),
         // The sample Vapor API; it says how to build it unless the `Vapor` trait is enabled.
@@ -164,6 +165,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Vapor"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Vapor"])),
                 .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Vapor"])),
+                .target(name: "ChainTraceDistributedTracing", condition: .when(traits: ["Vapor"])),
             ],
             swiftSettings: upcomingFeatures),
         // The sample gRPC service; it says how to build it unless the `GRPC` trait is enabled.
@@ -301,7 +303,7 @@ let package = Package(
         .target(
             name: "ChainTraceTestSupport",
             dependencies: [
-                "ChainTrace", "ChainTraceJSON", "ChainTraceFiles",
+                "ChainTrace", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],

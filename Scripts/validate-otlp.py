@@ -11,8 +11,9 @@ with protobuf's strict JSON parser — any field the protocol does not define, o
 error. OTLP/JSON writes trace and span ids in hex where protobuf's JSON mapping expects base 64; they are
 converted first, as an OTLP receiver does, and must be 16 and 8 bytes, not all zero.
 
-It then checks every trace's shape: exactly one root span, every other span's parent in the same trace, each
-span inside its parent's time (unless --any-times: a log may hold a hop that outlasts its command, which the
+It then checks every trace's shape: exactly one root span — or, for commands that ran under a span of the app's
+(a log's `traceparent`), one or more spans whose parent is that span, outside the export — every other span's parent
+in the same trace, each span inside its parent's time (unless --any-times: a log may hold a hop that outlasts its command, which the
 export writes as it is), ERROR status only with a message. It prints one JSON object:
 {"traces": N, "spans": M, "list": [[[name, parent index or -1, start offset ns, duration ns, status code,
 {attribute: value}], …] per trace, in file order]} for the caller to compare with the log. Exit 0 when valid, 1
@@ -82,15 +83,18 @@ def main():
         if len(index) != len(spans):
             fail("trace %s repeats a span id" % trace_id.hex())
         roots = [span for span in spans if not span.parent_span_id]
-        if len(roots) != 1:
-            fail("trace %s has %d root spans" % (trace_id.hex(), len(roots)))
-        start = roots[0].start_time_unix_nano
+        # Command spans under a span of the app's: their parent is named, and is not one of the export's.
+        under_app = [span for span in spans if span.parent_span_id and span.parent_span_id not in index]
+        if not (len(roots) == 1 and not under_app) and not (not roots and under_app):
+            fail("trace %s has %d root spans and %d spans under a span outside it" % (trace_id.hex(), len(roots), len(under_app)))
+        start = min(span.start_time_unix_nano for span in roots + under_app)
         rows = []
         for span in spans:
             parent = -1
-            if span.parent_span_id:
-                if span.parent_span_id not in index:
-                    fail("span %s of trace %s names a parent not in its trace" % (span.span_id.hex(), trace_id.hex()))
+            if span.parent_span_id and span.parent_span_id not in index:
+                if len(span.parent_span_id) != 8 or not any(span.parent_span_id):
+                    fail("span %s of trace %s names a parent that is not a valid span id" % (span.span_id.hex(), trace_id.hex()))
+            elif span.parent_span_id:
                 parent = index[span.parent_span_id]
                 outer = spans[parent]
                 if not any_times and not (outer.start_time_unix_nano <= span.start_time_unix_nano and span.end_time_unix_nano <= outer.end_time_unix_nano):

@@ -20,7 +20,7 @@ struct DiffCommand: ParsableCommand {
             hold are compared, and those in one log only are counted, not divergences.
 
             Where hops ran at once in both runs (a stage that fanned out with async let or a task group; parents \
-            recorded, log version 3), their order, and which of them the outcome names, are the scheduler's and \
+            recorded, log version 3 on), their order, and which of them the outcome names, are the scheduler's and \
             not a divergence: they are compared as a set, and what ran inside what is compared. Which hops \
             overlapped is read from their times, so a group that ran in turn in one run (a loaded machine started \
             one child after its sibling ended) is a differentPath; when the two paths read the same, the text says \

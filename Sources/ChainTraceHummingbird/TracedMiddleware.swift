@@ -1,5 +1,6 @@
 #if Hummingbird
     import ChainTrace
+    import ChainTraceDistributedTracing
     import HTTPTypes
     import Hummingbird
     import Tracing
@@ -65,12 +66,13 @@
 
     /// Hands the request's trace to its recorder with the `ServiceContext` its deepest hop ran in bound, so that
     /// `SpanTraceSink` makes the command's span a child of the app's request span (`TracingMiddleware`'s), not of
-    /// whatever encloses the router.
+    /// whatever encloses the router; the trace notes that span (`Trace.traceParent`) for a trace log.
     func finishInDeepestContext(_ started: inout LinearTrace?) {
         guard let context = started?.deepestContext as? InstrumentationContext else {
             LinearTrace.finish(&started)
             return
         }
+        started?.setTraceParent(TraceParent(context: context))
         InstrumentationContext.$current.withValue(context) { LinearTrace.finish(&started) }
     }
 

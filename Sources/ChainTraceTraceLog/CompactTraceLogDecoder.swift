@@ -3,7 +3,7 @@ import ChainTraceFastPath
 import ChainTraceFiles
 import ChainTraceJSON
 
-/// What one line of a compact (version 2 or 3) segment holds.
+/// What one line of a compact (version 2, 3 or 4) segment holds.
 enum CompactLogLine {
     case trace(Trace)
     /// A names record: the names were added to the segment.
@@ -20,6 +20,8 @@ enum CompactLogLine {
 struct CompactSegment {
     /// Whether a trace's extras may hold `parents`: from version 3 on.
     private let readsParents: Bool
+    /// Whether a trace's extras may hold `traceparent`: from version 4 on.
+    private let readsTraceParent: Bool
     private(set) var names: [String] = []
     /// The names written so far, to refuse one written twice: a writer writes each name once per segment, so a
     /// repeat means lines that do not belong together — typically a segment appended without its header line,
@@ -35,6 +37,15 @@ struct CompactSegment {
     /// A segment of a log whose header says `version` (one of ``CompactTraceLogFormat/versions``).
     init(version: Int) {
         readsParents = version >= 3
+        readsTraceParent = version >= 4
+    }
+
+    /// The extras members this segment's version has, as an error lists them.
+    private var extrasMembers: String {
+        readsTraceParent
+            ? "error, id, parents, payload, reasons, registries or traceparent"
+            : readsParents
+                ? "error, id, parents, payload, reasons or registries" : "error, id, payload, reasons or registries"
     }
 
     // MARK: Fast path
@@ -58,7 +69,13 @@ struct CompactSegment {
             case 8:
                 return Self.fastHops(&cursor, names: names, into: &hops)
             case 9:
-                return Self.fastExtras(&cursor, keepsPayload: keepsPayload, readsParents: readsParents, into: &extras)
+                return Self.fastExtras(
+                    &cursor,
+                    keepsPayload: keepsPayload,
+                    readsParents: readsParents,
+                    readsTraceParent: readsTraceParent,
+                    into: &extras
+                )
             default:
                 return false
             }
@@ -101,6 +118,7 @@ struct CompactSegment {
         _ cursor: inout JSONByteCursor,
         keepsPayload: Bool,
         readsParents: Bool,
+        readsTraceParent: Bool,
         into extras: inout Extras
     ) -> Bool {
         cursor.members { cursor, key in
@@ -131,6 +149,9 @@ struct CompactSegment {
                 else { return false }
                 extras.parents = parents
                 return true
+            case "traceparent" where readsTraceParent:
+                extras.traceParent = cursor.string().flatMap(TraceParent.init(header:))
+                return extras.traceParent != nil
             default: return false
             }
         }
@@ -307,15 +328,28 @@ struct CompactSegment {
                     case ("parents", _) where !readsParents:
                         throw fail(
                             "[9].parents",
-                            "extras with error, id, payload, reasons or registries: hop parents are version 3's, and this segment's header says version 2",
+                            "extras with \(extrasMembers): hop parents are version 3's, and this segment's header says version 2",
                             found: "the member \"parents\""
                         )
-                    case ("error", _), ("id", _), ("reasons", _), ("registries", _), ("parents", _):
-                        let type = key == "id" ? "a string or null" : key == "error" ? "a string" : "an array"
+                    case ("traceparent", .string(let text)) where readsTraceParent:
+                        guard let parent = TraceParent(header: text) else {
+                            let expected = "a W3C traceparent, 00-<32 hex digits>-<16 hex digits>-<flags>"
+                            throw fail("[9].traceparent", expected, member)
+                        }
+                        extras.traceParent = parent
+                    case ("traceparent", _) where !readsTraceParent:
+                        throw fail(
+                            "[9].traceparent",
+                            "extras with \(extrasMembers): a trace's parent span is version 4's, and this segment's header says an earlier version",
+                            found: "the member \"traceparent\""
+                        )
+                    case ("error", _), ("id", _), ("reasons", _), ("registries", _), ("parents", _), ("traceparent", _):
+                        let type =
+                            key == "id"
+                            ? "a string or null" : key == "error" || key == "traceparent" ? "a string" : "an array"
                         throw fail("[9].\(key)", "the extras member \"\(key)\" to be \(type)", member)
                     default:
-                        let expected = "extras with error, id, parents, payload, reasons or registries"
-                        throw fail("[9].\(key)", expected, found: "the member \"\(key)\"")
+                        throw fail("[9].\(key)", "extras with \(extrasMembers)", found: "the member \"\(key)\"")
                     }
                 }
             }
@@ -367,6 +401,7 @@ struct CompactSegment {
         var registries: [(Int64, Int64)] = []
         /// For each hop, how many hops back its parent is (0 for none).
         var parents: [Int64]?
+        var traceParent: TraceParent?
     }
 
     private struct Problem: Error {
@@ -566,7 +601,8 @@ struct CompactSegment {
                 hops: hops,
                 reasons: reasons,
                 outcome: outcome,
-                duration: UInt64(duration)
+                duration: UInt64(duration),
+                traceParent: extras.traceParent
             )
         )
     }

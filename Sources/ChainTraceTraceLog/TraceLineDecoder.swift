@@ -59,6 +59,7 @@ extension JSONByteCursor {
         var payload: JSONValue?
         var hops: [NumberedHop]?
         var outcome: Outcome?
+        var traceParent: TraceParent?
         let complete = members { decoder, key in
             switch key {
             case "id": id = decoder.integer()
@@ -98,6 +99,13 @@ extension JSONByteCursor {
             case "outcome":
                 outcome = decoder.outcome()
                 return outcome != nil
+            case "traceparent":
+                if decoder.null() {
+                    traceParent = nil
+                    return true
+                }
+                traceParent = decoder.string().flatMap(TraceParent.init(header:))
+                return traceParent != nil
             default: return decoder.skipValue()
             }
             return true
@@ -141,7 +149,8 @@ extension JSONByteCursor {
             hops: compact,
             reasons: reasons,
             outcome: outcome,
-            duration: UInt64(duration)
+            duration: UInt64(duration),
+            traceParent: traceParent
         )
     }
 

@@ -12,7 +12,7 @@ import ChainTraceJSON
 /// `Docs/TraceLogFormat.md` documents every field.
 public enum TraceLogFormat {
     /// This format's version. ``TraceLogSink`` writes it when asked for (``TraceLogSink/Format/jsonLines``); by
-    /// default it writes the compact version 3 (``CompactTraceLogFormat``).
+    /// default it writes the compact version 4 (``CompactTraceLogFormat``).
     public static let version = 1
     /// The value of the header's `format` key.
     public static let formatName = "chaintrace-trace-log"
@@ -97,6 +97,10 @@ public enum TraceLogFormat {
         }
         writer.append(#","startTimeNs":"#)
         writer.write(trace.startTime)
+        if let parent = trace.traceParent {
+            writer.append(#","traceparent":"#)
+            writer.write(parent.header)
+        }
         writer.append("}")
         return writer.bytes
     }
@@ -106,7 +110,7 @@ public enum TraceLogFormat {
         var command: [String: JSONValue] = ["kind": .string(trace.commandKind)]
         if let id = trace.commandID { command["id"] = .string(id) }
         if let payload = trace.payload { command["payload"] = payload }
-        return .object([
+        var members: [String: JSONValue] = [
             "id": .integer(Int64(bitPattern: trace.id)),
             "chain": .string(trace.chain),
             "chainVersion": .integer(Int64(trace.chainVersion)),
@@ -116,7 +120,9 @@ public enum TraceLogFormat {
             "durationNs": .integer(Int64(clamping: trace.duration)),
             "outcome": value(of: trace.outcome),
             "hops": .array(trace.hops.map(value(of:))),
-        ])
+        ]
+        if let parent = trace.traceParent { members["traceparent"] = .string(parent.header) }
+        return .object(members)
     }
 
     private static func value(of outcome: Outcome) -> JSONValue {
@@ -209,12 +215,13 @@ public enum TraceLogFormat {
             startTime: Int64(try fields.integer("startTimeNs")),
             hops: hops,
             outcome: try outcome(try fields.object("outcome"), file: file, locate: locate),
-            duration: UInt64(try fields.integer("durationNs", atLeast: 0))
+            duration: UInt64(try fields.integer("durationNs", atLeast: 0)),
+            traceParent: try fields.traceParent("traceparent")
         )
     }
 
     /// The versions ``TraceLogReader`` reads: this one and ``CompactTraceLogFormat``'s.
-    public static let readableVersions = 1...3
+    public static let readableVersions = 1...4
 
     /// Checks a header line's value, and returns its version.
     @discardableResult
@@ -228,7 +235,7 @@ public enum TraceLogFormat {
                 file: file,
                 line: line,
                 column: 1,
-                expected: "trace log version 1, 2 or 3 (the versions this ChainTrace reads)",
+                expected: "trace log version 1, 2, 3 or 4 (the versions this ChainTrace reads)",
                 found: "version \(found)"
             )
         }
@@ -299,6 +306,19 @@ public enum TraceLogFormat {
             guard let value = members[key], value != .null else { return nil }
             guard case .string(let text) = value else { throw fail(key, "\(path)\(key) to be a string", value) }
             return text
+        }
+
+        /// A W3C `traceparent` header's value, if the field is there.
+        mutating func traceParent(_ key: String) throws(FormatError) -> TraceParent? {
+            guard let value = members[key], value != .null else { return nil }
+            guard case .string(let text) = value, let parent = TraceParent(header: text) else {
+                throw fail(
+                    key,
+                    "\(path)\(key) to be a W3C traceparent, 00-<32 hex digits>-<16 hex digits>-<flags>",
+                    value
+                )
+            }
+            return parent
         }
 
         mutating func integer(_ key: String, atLeast minimum: Int64 = .min) throws(FormatError) -> Int {

@@ -400,7 +400,8 @@ public final class TraceLogReader {
                     startTime: trace.startTime,
                     hops: trace.hops,
                     outcome: trace.outcome,
-                    duration: trace.duration
+                    duration: trace.duration,
+                    traceParent: trace.traceParent
                 )
             } catch {
                 // Read the line again with positions, to name the column of the field at fault.

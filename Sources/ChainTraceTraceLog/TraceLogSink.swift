@@ -34,7 +34,7 @@ import ChainTraceJSON
 public final class TraceLogSink: TraceSink {
     /// Which version of the trace log to write.
     public enum Format: Sendable, Hashable {
-        /// Version 3, ``CompactTraceLogFormat``: about 200 bytes a 10-hop trace.
+        /// Version 4, ``CompactTraceLogFormat``: about 200 bytes a 10-hop trace.
         case compact
         /// Version 1, ``TraceLogFormat``: one self-describing JSON object a trace, about 1 KB for 10 hops.
         case jsonLines

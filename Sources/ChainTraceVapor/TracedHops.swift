@@ -1,5 +1,6 @@
 #if Vapor
     import ChainTrace
+    import ChainTraceDistributedTracing
     import NIOCore
     import Tracing
     import Vapor
@@ -42,9 +43,11 @@
 
     extension CarriedTrace {
         /// Hands the trace to its recorder with the `ServiceContext` its deepest hop ran in bound, so that
-        /// `SpanTraceSink` makes the command's span a child of the request's span (Vapor's `TracingMiddleware`).
+        /// `SpanTraceSink` makes the command's span a child of the request's span (Vapor's `TracingMiddleware`); the
+        /// trace notes that span (`Trace.traceParent`) for a trace log.
         func finishInDeepestContext() {
             guard let context = deepestContext as? ServiceContext else { return finish() }
+            setTraceParent(TraceParent(context: context))
             ServiceContext.withValue(context) { finish() }
         }
     }

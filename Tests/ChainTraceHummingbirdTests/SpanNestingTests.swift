@@ -3,6 +3,7 @@
     import ChainTraceDistributedTracing
     import ChainTraceHummingbird
     import ChainTraceTestSupport
+    import ChainTraceTraceLog
     import Foundation
     import Hummingbird
     import HummingbirdTesting
@@ -132,25 +133,32 @@
             #expect(requests.allSatisfy { $0.command.traceID == $0.request.traceID && $0.hops.count == 2 })
         }
 
+        /// Serves 20 requests for `/orders/:id` on a live server on 127.0.0.1, under a real client, half of them
+        /// without the token `AuthMiddleware` wants: the app has `CORSMiddleware`, Hummingbird's own
+        /// `TracingMiddleware` and `AuthMiddleware`, traced with `TracingRouter`. For the exit tests' children.
+        static func serveOrdersUnderTracingMiddleware() async throws {
+            let router = TracingRouter(context: BasicRequestContext.self)
+            router.add(middleware: CORSMiddleware())
+            router.add(middleware: TracingMiddleware())
+            router.add(middleware: AuthMiddleware())
+            router.get("orders/:id") { _, context in try context.parameters.require("id") }
+            let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+            try await app.test(.live) { client in
+                for index in 0..<20 {
+                    let headers: HTTPFields = index.isMultiple(of: 2) ? [.authorization: "Bearer good"] : [:]
+                    _ = try await client.execute(uri: "/orders/\(index)", method: .get, headers: headers)
+                }
+            }
+        }
+
         /// The real thing, in a process of its own (the bootstrapped tracer is process-wide): Hummingbird's own
         /// `TracingMiddleware`, an in-memory tracer bootstrapped, a live server on 127.0.0.1 and a real client.
         @Test func nestsUnderHummingbirdsOwnTracingMiddleware() async throws {
             let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
                 let tracer = InMemoryTracer()
                 InstrumentationSystem.bootstrap(tracer)
-                let router = TracingRouter(context: BasicRequestContext.self)
-                router.add(middleware: CORSMiddleware())
-                router.add(middleware: TracingMiddleware())
-                router.add(middleware: AuthMiddleware())
-                router.get("orders/:id") { _, context in try context.parameters.require("id") }
-                let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
                 try await ChainTracing.withRecorder(Recorder(sink: SpanTraceSink())) {
-                    try await app.test(.live) { client in
-                        for index in 0..<20 {
-                            let headers: HTTPFields = index.isMultiple(of: 2) ? [.authorization: "Bearer good"] : [:]
-                            _ = try await client.execute(uri: "/orders/\(index)", method: .get, headers: headers)
-                        }
-                    }
+                    try await HummingbirdSpanNestingTests.serveOrdersUnderTracingMiddleware()
                 }
                 let spans = tracer.finishedSpans
                 let servers = spans.filter { $0.kind == .server }
@@ -168,6 +176,27 @@
                         print("\(command.operationName)'s hops: \(hops)")
                     }
                 }
+            }
+            #expect(childComplaint(result).isEmpty, "\(childComplaint(result))")
+        }
+
+        /// A trace log keeps each request's span (its `traceparent`), and the log's OTLP export puts each command
+        /// under it, as `SpanTraceSink` does live: a tracer that propagates W3C Trace Context (as swift-otel's
+        /// default propagator does) bootstrapped, Hummingbird's `TracingMiddleware`, a live server and a real client.
+        @Test func aTraceLogKeepsEachRequestsSpanForTheOTLPExport() async throws {
+            let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                let tracer = W3CInMemoryTracer()
+                InstrumentationSystem.bootstrap(tracer)
+                let path = try TestFiles.newDirectory("traceparent").appendingPathComponent("requests.jsonl").path
+                let log = try TraceLogSink(path: path)
+                try await ChainTracing.withRecorder(Recorder(sink: log)) {
+                    try await HummingbirdSpanNestingTests.serveOrdersUnderTracingMiddleware()
+                }
+                try log.close()
+                let complaints = requestSpanComplaints(logPath: path, spans: tracer.finishedSpans) { _ in
+                    "/orders/{id}"
+                }
+                for complaint in complaints { print(complaint) }
             }
             #expect(childComplaint(result).isEmpty, "\(childComplaint(result))")
         }

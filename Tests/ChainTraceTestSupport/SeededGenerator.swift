@@ -74,3 +74,13 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         return String(scalars)
     }
 }
+
+extension SeededGenerator {
+    /// `count` random hex digits, lowercase, or with `mixedCase` some uppercase; never all zeros.
+    public mutating func hexDigits(_ count: Int, mixedCase: Bool = false) -> String {
+        let digits = Array("0123456789abcdef")
+        var text = String((0..<count).map { _ in digits[Int(next() % 16)] })
+        if text.allSatisfy({ $0 == "0" }) { text = String(text.dropLast()) + "1" }
+        return mixedCase ? String(text.map { chance(0.5) ? Character($0.uppercased()) : $0 }) : text
+    }
+}

@@ -38,8 +38,12 @@ struct ModuleGraphTests {
         "ChainTraceDistributedTracing": ["ChainTrace", "ChainTraceFastPath", "Tracing"],
         "ChainTraceLogging": ["ChainTrace", "ChainTraceJSON", "Logging"],
         // Framework integrations: the core and their framework (built only with the framework's trait).
-        "ChainTraceHummingbird": ["ChainTrace", "Hummingbird", "HTTPTypes", "Logging", "Tracing"],
-        "ChainTraceVapor": ["ChainTrace", "Vapor", "NIOConcurrencyHelpers", "NIOCore", "Tracing"],
+        "ChainTraceHummingbird": [
+            "ChainTrace", "Hummingbird", "HTTPTypes", "Logging", "Tracing", "ChainTraceDistributedTracing",
+        ],
+        "ChainTraceVapor": [
+            "ChainTrace", "Vapor", "NIOConcurrencyHelpers", "NIOCore", "Tracing", "ChainTraceDistributedTracing",
+        ],
         "ChainTraceGRPC": ["ChainTrace", "GRPCCore"],
         "ChainTraceNIO": ["ChainTrace", "NIOCore"],
         "ChainTraceGraphviz": [

@@ -5,12 +5,12 @@ import ChainTraceTestSupport
 import ChainTraceTraceLog
 import Testing
 
-/// The compact trace log (version 3) on generated traces: hostile names, reasons, registries, parents, payloads of every
+/// The compact trace log (version 4) on generated traces: hostile names, reasons, registries, parents, request spans, payloads of every
 /// JSON kind, extreme ids, times and durations, every outcome, in segments (a header mid-log starts one again)
 /// with dropped-trace records between them. Every log reads back to exactly the traces written, through the fast
 /// decoder and through the general one; cut anywhere, it reads back to the whole traces before the cut and reports
 /// the torn line; and version 1 lines read the same traces.
-@Suite("Compact trace log (version 3)")
+@Suite("Compact trace log (version 4)")
 struct CompactTraceLogPropertyTests {
     static func trace(_ random: inout SeededGenerator, names: [String]) -> Trace {
         let extreme = random.chance(0.2)
@@ -53,7 +53,10 @@ struct CompactTraceLogPropertyTests {
             hops: hops,
             outcome: outcome,
             duration: extreme
-                ? UInt64.random(in: 0...UInt64.max, using: &random) : UInt64.random(in: 0...1_000_000, using: &random)
+                ? UInt64.random(in: 0...UInt64.max, using: &random) : UInt64.random(in: 0...1_000_000, using: &random),
+            // A request span's, as the Hummingbird and Vapor integrations note it.
+            traceParent: random.chance(0.3)
+                ? TraceParent(traceID: random.hexDigits(32), spanID: random.hexDigits(16)) : nil
         )
     }
 

@@ -75,7 +75,8 @@ struct TraceLogDocumentationTests {
             startTime: 5,
             hops: [outer, hop],
             outcome: .failed(at: "A", error: "broke"),
-            duration: 3
+            duration: 3,
+            traceParent: TraceParent(header: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
         )
         let written = Self.writtenFields(TraceLogFormat.value(of: failed))
         let documented = try Self.documentedFields()
@@ -113,7 +114,9 @@ struct TraceLogDocumentationTests {
                 )
             ],
             outcome: .fellOffTheEnd,
-            duration: 1
+            duration: 1,
+            traceParent: random.chance(0.5)
+                ? TraceParent(traceID: String(repeating: "ab", count: 16), spanID: "0123456789abcdef") : nil
         )
         let line = String(decoding: TraceLogFormat.encode(trace), as: UTF8.self)
         #expect(!line.contains("null"), "seed \(seed): \(line)")
@@ -122,6 +125,7 @@ struct TraceLogDocumentationTests {
                 && line.contains(#""payload""#) == (trace.payload != nil),
             "seed \(seed)"
         )
+        #expect(line.contains(#""traceparent""#) == (trace.traceParent != nil), "seed \(seed)")
         #expect(
             line.contains(#""reason""#) == (trace.hops[0].reason != nil)
                 && line.contains(#""registry""#) == (trace.hops[0].registry != nil),

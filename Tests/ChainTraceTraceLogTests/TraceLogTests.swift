@@ -186,13 +186,13 @@ struct TraceLogTests {
             try TraceLogReader(bytes: Array(noHeader.utf8), name: "a.jsonl").readAll()
         }
         #expect(missing?.expected.contains("trace log header") == true)
-        let newer = #"{"format":"chaintrace-trace-log","version":4}"# + "\n"
+        let newer = #"{"format":"chaintrace-trace-log","version":5}"# + "\n"
         let version = #expect(throws: FormatError.self) {
             try TraceLogReader(bytes: Array(newer.utf8), name: "b.jsonl").readAll()
         }
         #expect(
             version?.description
-                == "b.jsonl:1:1: expected trace log version 1, 2 or 3 (the versions this ChainTrace reads), found version 4"
+                == "b.jsonl:1:1: expected trace log version 1, 2, 3 or 4 (the versions this ChainTrace reads), found version 5"
         )
         let empty = #expect(throws: FormatError.self) { try TraceLogReader(bytes: [], name: "c.jsonl").readAll() }
         #expect(empty?.found == "an empty file")

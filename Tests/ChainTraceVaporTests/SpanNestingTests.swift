@@ -2,6 +2,7 @@
     import ChainTrace
     import ChainTraceDistributedTracing
     import ChainTraceTestSupport
+    import ChainTraceTraceLog
     import ChainTraceVapor
     import Foundation
     import InMemoryTracing
@@ -108,12 +109,41 @@
                 let expected = [
                     "GET /hello", "GET /users/:id", "GET /api/secret", "GET /fail", "vapor_route_undefined",
                 ]
-                if parents != expected || !placements.allSatisfy { $0.traceMatches } {
+                if parents != expected || !placements.allSatisfy({ $0.traceMatches }) {
                     print("command spans' parents: \(parents), not \(expected)")
                 }
                 if !placements.allSatisfy({ $0.hops.first == "TracingMiddleware" }) {
                     print("hops: \(placements.map(\.hops))")
                 }
+            }
+            #expect(childComplaint(result).isEmpty, "\(childComplaint(result))")
+        }
+
+        /// A trace log keeps each request's span (its `traceparent`), and the log's OTLP export puts each command
+        /// under it, as `SpanTraceSink` does live: a tracer that propagates W3C Trace Context (as swift-otel's
+        /// default propagator does) bootstrapped, Vapor's own `TracingMiddleware` at the beginning.
+        @Test func aTraceLogKeepsEachRequestsSpanForTheOTLPExport() async throws {
+            let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                let tracer = W3CInMemoryTracer()
+                InstrumentationSystem.bootstrap(tracer)
+                let path = try TestFiles.newDirectory("traceparent").appendingPathComponent("requests.jsonl").path
+                let log = try TraceLogSink(path: path)
+                try await withApp(configure: { app in
+                    configureTestApp(app)
+                    app.middleware.use(TracingMiddleware(), at: .beginning)
+                }) { app in
+                    try await ChainTracing.withRecorder(Recorder(sink: log)) {
+                        for uri in ["/hello", "/users/7", "/api/secret", "/fail", "/nowhere"] {
+                            try await app.testing().test(.GET, uri) { _ in }
+                        }
+                    }
+                }
+                try log.close()
+                // Vapor names a request's span by its route, and one that matched none `vapor_route_undefined`.
+                let complaints = requestSpanComplaints(logPath: path, spans: tracer.finishedSpans) { trace in
+                    trace.commandKind == "GET NotFound" ? "vapor_route_undefined" : trace.commandKind
+                }
+                for complaint in complaints { print(complaint) }
             }
             #expect(childComplaint(result).isEmpty, "\(childComplaint(result))")
         }

@@ -22,6 +22,13 @@ extension ActiveTrace {
     var deepestContext: (any Sendable)? {
         withContent { $0.deepestContext }
     }
+
+    /// Notes the span the command ran under in the app's distributed tracing — read from the kept context by the
+    /// integration, which knows what a context is — for the delivered trace (``Trace/traceParent``), so that a
+    /// trace log keeps it.
+    func setTraceParent(_ parent: TraceParent?) {
+        withContent { $0.traceParent = parent }
+    }
 }
 
 extension ActiveTrace.Content {
@@ -43,6 +50,11 @@ extension LinearTrace {
 
     /// What ``keepDeepestContext(_:)`` kept: the context to deliver the trace in (see ``finish(_:)``).
     package var deepestContext: (any Sendable)? { trace?.deepestContext }
+
+    /// Notes the span the command ran under (see ``ActiveTrace/setTraceParent(_:)``), before ``finish(_:)``.
+    package func setTraceParent(_ parent: TraceParent?) {
+        trace?.setTraceParent(parent)
+    }
 }
 
 extension CarriedTrace {
@@ -54,4 +66,9 @@ extension CarriedTrace {
 
     /// What ``keepDeepestContext(_:)`` kept: the context to deliver the trace in (see ``finish()``).
     package var deepestContext: (any Sendable)? { trace.deepestContext }
+
+    /// Notes the span the command ran under (see ``ActiveTrace/setTraceParent(_:)``), before ``finish()``.
+    package func setTraceParent(_ parent: TraceParent?) {
+        trace.setTraceParent(parent)
+    }
 }

@@ -24,6 +24,7 @@ extension Trace {
     ///   - hops: The hops, handler and registry as indexes into `names` (registry -1 for none), times in
     ///     nanoseconds; each hop's position is its place in the array.
     ///   - reasons: Hop positions and their reasons.
+    ///   - traceParent: The span the command ran under, if the log says.
     package init(
         id: UInt64,
         commandKind: String,
@@ -36,7 +37,8 @@ extension Trace {
         hops: [CompactHop],
         reasons: [(Int, String)],
         outcome: Outcome,
-        duration: UInt64
+        duration: UInt64,
+        traceParent: TraceParent? = nil
     ) {
         let table = names.table
         var hopReasons = HopReasons()
@@ -92,6 +94,7 @@ extension Trace {
         header.reasons = hopReasons
         header.outcomeHop = outcomeHop
         header.outcomeOverride = outcomeMatches ? nil : outcome
+        header.traceParent = traceParent
         self.init(storage: .make(records: records, header: header))
     }
 }

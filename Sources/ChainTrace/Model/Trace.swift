@@ -32,7 +32,8 @@ public struct Trace: Hashable, Identifiable {
         startTime: Int64 = 0,
         hops: [Hop],
         outcome: Outcome,
-        duration: UInt64
+        duration: UInt64,
+        traceParent: TraceParent? = nil
     ) {
         var names: [String] = []
         var indexByName: [String: Int32] = [:]
@@ -96,10 +97,11 @@ public struct Trace: Hashable, Identifiable {
         header.reasons = reasons
         header.outcomeHop = outcomeHop
         header.outcomeOverride = outcomeMatches ? nil : outcome
+        header.traceParent = traceParent
         storage = .make(records: records, header: header)
     }
 
-    /// An outcome given to ``init(id:commandKind:commandID:payload:entry:chain:chainVersion:startTime:hops:outcome:duration:)``
+    /// An outcome given to ``init(id:commandKind:commandID:payload:entry:chain:chainVersion:startTime:hops:outcome:duration:traceParent:)``
     /// that no hop accounts for (kept so hand-built traces read back exactly as given).
     var outcomeOverride: Outcome? { storage.header { $0.pointee.outcomeOverride } }
 
@@ -152,6 +154,10 @@ public struct Trace: Hashable, Identifiable {
     }
     /// How the trip ended.
     public var outcome: Outcome { outcomeOverride ?? storage.outcome }
+    /// The span the command ran under in the app's distributed tracing — a framework's request span — when the
+    /// recorder was told it (the Hummingbird and Vapor integrations tell it when the app's tracer propagates W3C
+    /// Trace Context); `chaintrace export --to otlp` puts the command's span under it.
+    public var traceParent: TraceParent? { storage.header { $0.pointee.traceParent } }
     /// The hops in the order the handlers got the command.
     public var hops: [Hop] { storage.hops }
     /// The names of the handlers the command visited, in order.
@@ -172,7 +178,7 @@ public struct Trace: Hashable, Identifiable {
         return lhs.id == rhs.id && lhs.commandKind == rhs.commandKind && lhs.commandID == rhs.commandID
             && lhs.payload == rhs.payload && lhs.entry == rhs.entry && lhs.chain == rhs.chain
             && lhs.chainVersion == rhs.chainVersion && lhs.startTime == rhs.startTime && lhs.outcome == rhs.outcome
-            && lhs.duration == rhs.duration && lhs.hops == rhs.hops
+            && lhs.duration == rhs.duration && lhs.traceParent == rhs.traceParent && lhs.hops == rhs.hops
     }
 
     public func hash(into hasher: inout Hasher) {

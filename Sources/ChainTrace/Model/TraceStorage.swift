@@ -76,6 +76,7 @@ final class TraceStorage: ManagedBuffer<TraceHeader, HopRecord> {
             header.pointee.outcomeHop = -1
             if header.pointee.outcomeOverride != nil { header.pointee.outcomeOverride = nil }
             if !header.pointee.reasons.values.isEmpty { header.pointee.reasons = HopReasons() }
+            if header.pointee.traceParent != nil { header.pointee.traceParent = nil }
         }
     }
 
@@ -195,6 +196,8 @@ struct TraceHeader {
     /// copy of one (into a sink's ring, out of a recorder) copied the enum through an outlined value witness,
     /// ~150 instructions a traced command (callgrind, `chaintrace-benchmarks` "instrumented chain" row).
     @usableFromInline var outcomeOverride: Outcome? = nil
+    /// The span the command ran under in the app's distributed tracing, when the recorder was told it.
+    @usableFromInline var traceParent: TraceParent? = nil
     @usableFromInline var inTicks: Bool
     /// Hop records in use, and room for.
     @usableFromInline var count = 0

@@ -126,6 +126,7 @@ final class ActiveTrace: @unchecked Sendable {
         if !content.value.thrown.isEmpty { content.value.thrown.removeAll(keepingCapacity: true) }
         content.value.end = 0
         if content.value.keptDeepestContext { content.value.forgetDeepestContext() }
+        if content.value.traceParent != nil { content.value.traceParent = nil }
         if isShared, delivered.value != 0 { delivered.store(0) }
         nextName.value = isShared ? .none : content.value.nextNameIdentity
         about.value.start = MonotonicClock.now()
@@ -163,6 +164,7 @@ final class ActiveTrace: @unchecked Sendable {
         if !content.value.failureErrors.isEmpty { content.value.failureErrors.removeAll() }
         if !content.value.stoppedAtLimit.isEmpty { content.value.stoppedAtLimit.removeAll() }
         if content.value.keptDeepestContext { content.value.forgetDeepestContext() }
+        if content.value.traceParent != nil { content.value.traceParent = nil }
     }
 
     /// Stores `value` in `slot` unless both are `nil`: most commands have no kind, id or payload of their own, and

@@ -50,6 +50,9 @@ extension ActiveTrace {
         /// ``ActiveTrace/keepDeepestContext(_:)``), and whether it has; `nil` and `false` in nearly every trace.
         var deepestContext: (any Sendable)?
         var keptDeepestContext = false
+        /// The span the command ran under in the app's distributed tracing, for the delivered trace (see
+        /// ``ActiveTrace/setTraceParent(_:)``); `nil` in nearly every trace, and once it is delivered.
+        var traceParent: TraceParent?
 
         /// The names of the hops opened so far.
         var currentNames: [String] {

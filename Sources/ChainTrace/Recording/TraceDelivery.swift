@@ -55,6 +55,10 @@ extension ActiveTrace {
                         header.pointee.reasons = content.reasons
                     }
                     header.pointee.outcomeHop = outcomeHop
+                    if let parent = content.traceParent {
+                        header.pointee.traceParent = parent
+                        content.traceParent = nil
+                    }
                     TraceStorage.fill(header, elements, with: records)
                     if !content.tasks.isEmpty {
                         // A shared trace's hops still open, in any task: delivered as they were opened, with no time.

@@ -14,6 +14,10 @@ import ChainTraceJSON
 /// error text. Times are the log's: the trace's wall-clock start plus each hop's offset, in nanoseconds since
 /// 1970 (saturating, never wrapping).
 ///
+/// A command that ran under a span of the app's own — a request span, which the Hummingbird and Vapor integrations
+/// note in each request's trace (`Trace.traceParent`) — is not a trace of its own: its span is that
+/// span's child, in that span's trace, as `SpanTraceSink` makes it live.
+///
 /// Ids are derived from each trace's place in the log, its id and its start — the same log always exports the same
 /// ids — and written in hex, as OTLP/JSON requires (not base 64, as plain protobuf JSON would).
 ///
@@ -63,7 +67,8 @@ public struct OTLPTraceExport: Sendable {
         traces += 1
         tracesInRequest += 1
         let ids = Self.ids(of: trace, number: traces)
-        let traceID = ids.trace
+        let traceParent = trace.traceParent
+        let traceID = traceParent?.traceID ?? ids.trace
         let spanID = ids.span
         let start = UInt64(clamping: max(0, trace.startTime))
         // Written member by member in sorted key order (attributes, endTimeUnixNano, kind, name, parentSpanId,
@@ -145,7 +150,7 @@ public struct OTLPTraceExport: Sendable {
             start: 0,
             end: trace.duration(covering: hops),
             name: "\(trace.chain) \(trace.commandKind)",
-            parent: nil,
+            parent: traceParent?.spanID,
             id: spanID(0),
             failure: rootFailure
         )

@@ -1,0 +1,34 @@
+public import ChainTrace
+public import Tracing
+
+extension TraceParent {
+    /// The span `context` names, as the app's tracer propagates it: what `instrument` (the bootstrapped one by
+    /// default) injects into outgoing headers as W3C Trace Context's `traceparent` — swift-otel's default
+    /// propagator does. `nil` when the context holds no span, or the tracer propagates another format.
+    ///
+    /// The Hummingbird and Vapor integrations note it, from the context a request's deepest hop ran in, on each
+    /// request's trace (`Trace.traceParent`), so that a trace log keeps the request span its command
+    /// ran under:
+    ///
+    /// ```swift
+    /// let parent = TraceParent(context: ServiceContext.current ?? .topLevel)   // inside a request's span
+    /// ```
+    public init?(context: ServiceContext, instrument: any Instrument = InstrumentationSystem.instrument) {
+        var headers = TraceParentHeaders()
+        instrument.inject(context, into: &headers, using: TraceParentHeaders.Injector())
+        guard let value = headers.traceparent else { return nil }
+        self.init(header: value)
+    }
+}
+
+/// The one header `TraceParent(context:instrument:)` reads of what an instrument injects.
+struct TraceParentHeaders {
+    var traceparent: String?
+
+    /// Keeps `traceparent` (header names are case-insensitive) and drops the rest.
+    struct Injector: Tracing.Injector {
+        func inject(_ value: String, forKey key: String, into carrier: inout TraceParentHeaders) {
+            if key.lowercased() == "traceparent" { carrier.traceparent = value }
+        }
+    }
+}
