@@ -19,6 +19,16 @@ extension TraceParent {
         guard let value = headers.traceparent else { return nil }
         self.init(header: value)
     }
+
+    /// The span of the current `ServiceContext` (the task's), as ``init(context:instrument:)`` reads it; `nil` outside
+    /// any span. What a recorder notes on each trace of a chain of your own that runs inside a span:
+    ///
+    /// ```swift
+    /// ChainTracing.bootstrap(Recorder(sink: log).notingTraceParent { TraceParent.current() })
+    /// ```
+    public static func current(instrument: any Instrument = InstrumentationSystem.instrument) -> TraceParent? {
+        ServiceContext.current.flatMap { TraceParent(context: $0, instrument: instrument) }
+    }
 }
 
 /// The one header `TraceParent(context:instrument:)` reads of what an instrument injects.

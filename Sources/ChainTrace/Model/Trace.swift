@@ -156,7 +156,8 @@ public struct Trace: Hashable, Identifiable {
     public var outcome: Outcome { outcomeOverride ?? storage.outcome }
     /// The span the command ran under in the app's distributed tracing — a framework's request span — when the
     /// recorder was told it (the Hummingbird and Vapor integrations tell it when the app's tracer propagates W3C
-    /// Trace Context); `chaintrace export --to otlp` puts the command's span under it.
+    /// Trace Context; for a chain of your own, ``Recorder/notingTraceParent(_:)``); `chaintrace export --to otlp`
+    /// puts the command's span under it.
     public var traceParent: TraceParent? { storage.header { $0.pointee.traceParent } }
     /// The hops in the order the handlers got the command.
     public var hops: [Hop] { storage.hops }

@@ -226,3 +226,14 @@ struct TraceHeader {
         self.inTicks = inTicks
     }
 }
+
+extension Trace {
+    /// Notes the span `read` gives, unless the trace names one already (``Recorder/notingTraceParent(_:)``); only
+    /// while the trace is being delivered, before any sink holds it (a trace is immutable from then on). Out of
+    /// line: only a recorder that notes spans calls it.
+    @usableFromInline @inline(never)
+    func noteTraceParent(_ read: () -> TraceParent?) {
+        guard traceParent == nil, let parent = read() else { return }
+        storage.withUnsafeMutablePointerToHeader { $0.pointee.traceParent = parent }
+    }
+}

@@ -73,6 +73,9 @@ final class RecorderConfiguration: Sendable {
     /// The count of commands sent through async chains that the filter let through (see
     /// ``admitsInTask(_:thread:)``); only a sampling recorder keeps one.
     let asyncCommands: SharedCounter?
+    /// Reads the span a command ran under, for each trace that names none (see
+    /// ``Recorder/notingTraceParent(_:)``); `nil` for nearly every recorder.
+    @usableFromInline let readsTraceParent: (@Sendable () -> TraceParent?)?
 
     /// Hands `trace` to the sink, called where it is stored: read out of the configuration by a caller, the
     /// existential was copied — a retain and a release of the sink, on their slow path since per-thread state
@@ -80,20 +83,34 @@ final class RecorderConfiguration: Sendable {
     /// Nothing the sink sends on `thread` meanwhile is traced (see ``ThreadStateFields/sinkDepth``).
     @inlinable
     func record(_ trace: Trace, on thread: ThreadState) {
+        if let readsTraceParent { trace.noteTraceParent(readsTraceParent) }
         thread.whileSinkRecords { sink.record(trace) }
     }
 
     /// A copy with its own identity, for one chain: threads sending through different chains then never share
     /// its reference count, and sampling counts per chain.
     func copyForChain() -> RecorderConfiguration {
-        RecorderConfiguration(sink: sink, sampling: sampling, filter: filter, payloads: payloads)
+        RecorderConfiguration(
+            sink: sink,
+            sampling: sampling,
+            filter: filter,
+            payloads: payloads,
+            readsTraceParent: readsTraceParent
+        )
     }
 
-    init(sink: any TraceSink, sampling: Sampling, filter: (@Sendable (Any) -> Bool)?, payloads: Payloads) {
+    init(
+        sink: any TraceSink,
+        sampling: Sampling,
+        filter: (@Sendable (Any) -> Bool)?,
+        payloads: Payloads,
+        readsTraceParent: (@Sendable () -> TraceParent?)? = nil
+    ) {
         self.sink = sink
         self.sampling = sampling
         self.filter = filter
         self.payloads = payloads
+        self.readsTraceParent = readsTraceParent
         self.payloadCapture = PayloadCapture(payloads, sink: sink)
         asyncCommands = sampling.interval > 1 ? SharedCounter() : nil
     }
