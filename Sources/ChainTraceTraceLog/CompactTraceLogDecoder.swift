@@ -56,7 +56,7 @@ struct CompactSegment {
         var cursor = JSONByteCursor(bytes: bytes, names: table)
         var numbers = Numbers()
         var hops: [CompactHop] = []
-        var extras = Extras()
+        var extras = CompactExtras()
         var element = 0
         let names = self.names
         let complete = cursor.elements { cursor in
@@ -69,7 +69,7 @@ struct CompactSegment {
             case 8:
                 return Self.fastHops(&cursor, names: names, into: &hops)
             case 9:
-                return Self.fastExtras(
+                return CompactExtras.read(
                     &cursor,
                     keepsPayload: keepsPayload,
                     readsParents: readsParents,
@@ -112,77 +112,6 @@ struct CompactSegment {
             return true
         }
         return complete && member == 0
-    }
-
-    private static func fastExtras(
-        _ cursor: inout JSONByteCursor,
-        keepsPayload: Bool,
-        readsParents: Bool,
-        readsTraceParent: Bool,
-        into extras: inout Extras
-    ) -> Bool {
-        cursor.members { cursor, key in
-            switch key {
-            case "error":
-                extras.error = cursor.string()
-                return extras.error != nil
-            case "id":
-                if cursor.null() { return true }
-                extras.id = cursor.string()
-                return extras.id != nil
-            case "payload":
-                guard keepsPayload else { return cursor.skipValue() }
-                extras.payload = cursor.value()
-                return extras.payload != nil
-            case "reasons":
-                return Self.fastPairs(&cursor, value: { $0.string() }) { extras.reasons.append(($0, $1)) }
-            case "registries":
-                return Self.fastPairs(&cursor, value: { $0.integer(atLeast: 0) }) { extras.registries.append(($0, $1)) }
-            case "parents" where readsParents:
-                var parents: [Int64] = []
-                guard
-                    cursor.elements({ cursor in
-                        guard let distance = cursor.integer(atLeast: 0) else { return false }
-                        parents.append(distance)
-                        return true
-                    })
-                else { return false }
-                extras.parents = parents
-                return true
-            case "traceparent" where readsTraceParent:
-                extras.traceParent = cursor.string().flatMap(TraceParent.init(header:))
-                return extras.traceParent != nil
-            default: return false
-            }
-        }
-    }
-
-    /// `[[hop index, value], …]`, each pair handed to `add`.
-    private static func fastPairs<Value>(
-        _ cursor: inout JSONByteCursor,
-        value read: (inout JSONByteCursor) -> Value?,
-        add: (Int64, Value) -> Void
-    ) -> Bool {
-        cursor.elements { cursor in
-            var position: Int64?
-            var value: Value?
-            var member = 0
-            let pair = cursor.elements { cursor in
-                defer { member += 1 }
-                switch member {
-                case 0:
-                    position = cursor.integer(atLeast: 0)
-                    return position != nil
-                case 1:
-                    value = read(&cursor)
-                    return value != nil
-                default: return false
-                }
-            }
-            guard pair, let position, let value else { return false }
-            add(position, value)
-            return true
-        }
     }
 
     // MARK: General path
@@ -285,7 +214,7 @@ struct CompactSegment {
                 }
                 hops.append(hop)
             }
-            var extras = Extras()
+            var extras = CompactExtras()
             if elements.count == 10 {
                 guard case .object(let members) = elements[9] else {
                     throw fail("[9]", "element 9 (extras) to be an object", elements[9])
@@ -393,17 +322,6 @@ struct CompactSegment {
         }
     }
 
-    private struct Extras {
-        var error: String?
-        var id: String?
-        var payload: JSONValue?
-        var reasons: [(Int64, String)] = []
-        var registries: [(Int64, Int64)] = []
-        /// For each hop, how many hops back its parent is (0 for none).
-        var parents: [Int64]?
-        var traceParent: TraceParent?
-    }
-
     private struct Problem: Error {
         let path: String
         let expected: String
@@ -440,7 +358,7 @@ struct CompactSegment {
     private mutating func makeTrace(
         numbers: Numbers,
         hops: [CompactHop],
-        extras: Extras
+        extras: CompactExtras
     ) -> Result<Trace, Problem> {
         let (idDifference, startDifference, duration, chain, chainVersion, kind, entry, outcomeCode) = (
             numbers.idDifference, numbers.startDifference, numbers.duration, numbers.chain, numbers.chainVersion,
