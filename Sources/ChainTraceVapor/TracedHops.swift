@@ -17,27 +17,21 @@
         var carriedTrace: CarriedTrace? { storage[CarriedTraceKey.self] }
     }
 
-    extension EventLoopFuture where Value == Response {
-        /// This future, closing the innermost hop of `run`'s trace when it completes: callbacks run in the order added,
-        /// so a hop inside closes before the one it is in. The callback holds `run` alone, so that it needs no context
-        /// of its own (one allocation a hop fewer).
-        func closingHop(of run: TracedRun) -> EventLoopFuture<Response> {
-            always { result in run.closeHop(after: result) }
-        }
-    }
-
     extension TracedRun {
-        /// Closes the innermost hop open as its future completed with `result`. The request's first hop to close — the
-        /// deepest it went, inside the span of every tracing middleware that let it through — keeps the request's
-        /// `serviceContext` (Vapor's `TracingMiddleware` sets it to its span's for the middleware after it) for the
-        /// trace's delivery.
-        func closeHop(after result: Result<Response, any Error>) {
-            guard let trace else { return }
-            switch result {
-            case .success: trace.close(threw: nil)
-            case .failure(let error): trace.close(threw: error)
+        /// Closes the hop just opened in `trace` when `response`, what its middleware answered with, completes: with
+        /// the hop inside it when it is the very future that hop answered with (a middleware that returns
+        /// `next.respond(to:)`: no callback of its own), else from a callback of its own. The request's first hop to
+        /// close — the deepest it went, inside the span of every tracing middleware that let it through — keeps the
+        /// request's `serviceContext` (Vapor's `TracingMiddleware` sets it to its span's for the middleware after it)
+        /// for the trace's delivery.
+        func closeHop(of trace: CarriedTrace, when response: EventLoopFuture<Response>) {
+            guard let hops = trace.closeHop(whenDone: response) else { return }
+            response.whenComplete { [request] result in
+                switch result {
+                case .success: hops.complete(threw: nil) { request.serviceContext }
+                case .failure(let error): hops.complete(threw: error) { request.serviceContext }
+                }
             }
-            trace.keepDeepestContext { request.serviceContext }
         }
     }
 

@@ -57,7 +57,9 @@
             guard let trace = run.trace, trace.open(part.name) else {
                 return part.middleware.respond(to: request, chainingTo: next)
             }
-            return part.middleware.respond(to: request, chainingTo: next).closingHop(of: run)
+            let response = part.middleware.respond(to: request, chainingTo: next)
+            run.closeHop(of: trace, when: response)
+            return response
         }
 
         /// The responder after the last link, a hop of its own when it is a route's endpoint.
@@ -65,7 +67,9 @@
             guard let name = chain.endpoint, let trace = run.trace, trace.open(name) else {
                 return run.last.respond(to: request)
             }
-            return run.last.respond(to: request).closingHop(of: run)
+            let response = run.last.respond(to: request)
+            run.closeHop(of: trace, when: response)
+            return response
         }
     }
 
@@ -86,7 +90,8 @@
             )
             .respond(to: request)
             guard let trace else { return response }
-            return response.always { _ in trace.finishInDeepestContext() }
+            response.whenComplete { _ in trace.finishInDeepestContext() }
+            return response
         }
     }
 

@@ -75,6 +75,7 @@ struct UnsafeConstructFenceTests {
         "ChainTrace/Chains/HopObserver.swift": ([.pointers, .usableFromInline], .hopRecords),
         "ChainTrace/Clock/MonotonicClock.swift": ([.usableFromInline], .inlinedHopPath),
         "ChainTrace/Instrumentation/AsyncHop.swift": ([.usableFromInline], .inlinedHopPath),
+        "ChainTrace/Instrumentation/CarriedTrace.swift": ([.unchecked], .lockedState),
         "ChainTrace/Instrumentation/HopTraceLookup.swift": ([.usableFromInline], .inlinedHopPath),
         "ChainTrace/Instrumentation/SynchronousHop.swift": ([.usableFromInline], .inlinedHopPath),
         "ChainTrace/Instrumentation/TaskHops.swift": ([.usableFromInline], .inlinedHopPath),

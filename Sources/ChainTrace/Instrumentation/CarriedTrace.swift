@@ -1,16 +1,27 @@
+import ChainTraceFastPath
+
 /// A command's trace that a framework integration carries with the command itself, for a framework whose hops of
-/// one command run in different tasks and threads: Vapor runs each async middleware in a task of its own and the
-/// rest on its event loop's futures, where no task-local of the request's first hop reaches. The integration keeps
-/// this object with the request (in its storage) and opens and closes each hop on it.
+/// one command run on different threads and in different tasks: Vapor runs its middleware on its event loop's
+/// futures and each async middleware in a task of its own, where no task-local of the request's first hop reaches.
+/// The integration keeps this object with the request (in its storage) and opens and closes each hop on it.
 ///
 /// The framework runs the hops of a command one inside the other — a hop opens after the hop it nests in opened,
-/// and closes before it closes — though on different threads; the trace's lock orders their writes.
-package final class CarriedTrace: Sendable {
-    let trace: ActiveTrace
-
-    /// The task every hop of a carried trace is recorded under: one task, so that its hops nest in the order they
-    /// open whatever thread or task runs them. Not a task's identity (those are addresses, never odd).
-    static let carrier = 1
+/// and closes before it closes — though perhaps on different threads; this object's lock orders their writes, so
+/// the trace inside needs no bookkeeping of tasks: one lock a hop's opening and one its closing.
+///
+/// A hop whose handler answers with something that completes later (a future) closes when that completes
+/// (``closeHop(whenDone:)``); the hops that hand on the very future they were given close with it, with no callback
+/// of their own.
+///
+/// `@unchecked Sendable`: `trace` and `awaited` are only touched under `lock`.
+package final class CarriedTrace: @unchecked Sendable {
+    private let lock = WordLock()
+    /// `nil` once delivered: a hop after that (of a task that outlived the request) is not recorded.
+    private var trace: ActiveTrace?
+    /// The hops waiting on the last thing a hop's handler answered with that was not complete.
+    private var awaited: AwaitedHops?
+    /// `awaited`'s handle's identity (which it holds, so no other object takes it while it is kept).
+    private var awaitedHandle: ObjectIdentifier?
 
     init(trace: ActiveTrace) {
         self.trace = trace
@@ -25,7 +36,7 @@ package final class CarriedTrace: Sendable {
             let (trace, _) = ChainTracing.traceForHop(
                 command: command,
                 chain: { chain },
-                isAsync: true,
+                isAsync: false,
                 task: TaskHops.none
             )
         else { return nil }
@@ -36,9 +47,9 @@ package final class CarriedTrace: Sendable {
     /// is reached, which the trace records as a loop, or the trace was delivered): call the handler all the same,
     /// and do not close it.
     package func open(_ handler: String) -> Bool {
-        switch trace.begin(handler, task: Self.carrier, owner: Self.carrier) {
-        case .opened: return true
-        case .stopped, .traceIsOver: return false
+        lock.withLock {
+            guard let trace else { return false }
+            return trace.nextName.value.matches(handler) ? trace.beginFollowingName() : trace.begin(handler)
         }
     }
 
@@ -46,12 +57,114 @@ package final class CarriedTrace: Sendable {
     /// hop opened inside it, *passed* if one did, *failed* (or passing a failure on) if it failed, and *accepted*
     /// with the failure from below recovered if it answered after one.
     package func close(threw error: (any Error)?) {
-        trace.end(error.map { .error($0) } ?? .value, role: .responder, task: Self.carrier)
+        lock.withLock { Self.closeInnermost(of: trace, threw: error) }
+    }
+
+    private static func closeInnermost(of trace: ActiveTrace?, threw error: (any Error)?) {
+        guard let trace else { return }
+        if let error {
+            trace.end(.error(error), role: .responder)
+        } else {
+            trace.end(.value, role: .responder)
+        }
+    }
+
+    /// Closes the innermost open hop when `handle` — what its handler answered with, a future — completes. Returns
+    /// what to complete when it does, or `nil` when nothing is left to do: `handle` is what the hop inside answered
+    /// with, handed on as it was, so this hop closes with that one (at once, if it has completed). The caller hands
+    /// the returned hops to `handle`'s completion (``AwaitedHops/complete(threw:context:)``).
+    package func closeHop(whenDone handle: AnyObject) -> AwaitedHops? {
+        lock.withLock {
+            guard trace != nil else { return nil }
+            // Compared by identity first, so that the common case, a hop handing on its inner hop's future, retains
+            // nothing.
+            if awaitedHandle == ObjectIdentifier(handle), let awaited {
+                switch awaited.completion {
+                case .pending: awaited.joined += 1
+                case .returned: Self.closeInnermost(of: trace, threw: nil)
+                case .threw(let error): Self.closeInnermost(of: trace, threw: error)
+                }
+                return nil
+            }
+            let hops = AwaitedHops(trace: self, handle: handle)
+            awaited = hops
+            awaitedHandle = ObjectIdentifier(handle)
+            return hops
+        }
+    }
+
+    /// Closes `hops`, which completed with `error` (`nil`: an answer), and keeps `context()` for the trace's
+    /// delivery if no hop closed before.
+    fileprivate func complete(_ hops: AwaitedHops, threw error: (any Error)?, context: () -> (any Sendable)?) {
+        let keepsContext = lock.withLock {
+            hops.completion = error.map { .threw($0) } ?? .returned
+            guard let trace else { return false }
+            for _ in 0...hops.joined { Self.closeInnermost(of: trace, threw: error) }
+            return !trace.content.value.keptDeepestContext
+        }
+        guard keepsContext else { return }
+        let kept = context()
+        lock.withLock { trace?.keepDeepestContext { kept } }
+    }
+
+    /// What the first hops to close kept (``AwaitedHops/complete(threw:context:)``): the context to deliver the trace in.
+    package var deepestContext: (any Sendable)? {
+        lock.withLock { trace?.deepestContext }
+    }
+
+    /// Notes the span the command ran under (see ``ActiveTrace/setTraceParent(_:)``), before ``finish()``.
+    package func setTraceParent(_ parent: TraceParent?) {
+        lock.withLock { trace?.setTraceParent(parent) }
     }
 
     /// Hands the trace to its recorder's sink; once only, after its last hop closed. A hop still open is recorded as
-    /// open (the command ended while it ran).
+    /// open (the command ended while it ran); a hop opened after this is not recorded. The finished trace is kept
+    /// for the thread's next one when nothing else holds it.
     package func finish() {
-        ChainTracing.finish(trace)
+        // Taken out under the lock, which orders every hop's writes before the delivery's reads.
+        guard
+            var finished = lock.withLock({ () -> ActiveTrace? in
+                awaited = nil
+                awaitedHandle = nil
+                return trace.take()
+            })
+        else { return }
+        let thread = ThreadState.current
+        finished.deliver(id: thread.makeTraceID(), thread: thread)
+        guard isKnownUniquelyReferenced(&finished) else { return }
+        finished.retire()
+        thread.spareActiveTrace = finished
+    }
+}
+
+/// Hops of a ``CarriedTrace`` that close when what the innermost of them answered with completes: that hop, and
+/// those around it that handed the same on (``CarriedTrace/closeHop(whenDone:)``).
+///
+/// `@unchecked Sendable`: its variables are only touched under its trace's lock.
+package final class AwaitedHops: @unchecked Sendable {
+    /// Whether what the hops wait on has completed, and how.
+    enum Completion {
+        case pending
+        case returned
+        case threw(any Error)
+    }
+
+    private let trace: CarriedTrace
+    /// What the innermost hop answered with; held, so that no other object takes its address while this waits.
+    let handle: AnyObject
+    /// The hops around the innermost that close with it.
+    var joined = 0
+    var completion = Completion.pending
+
+    init(trace: CarriedTrace, handle: AnyObject) {
+        self.trace = trace
+        self.handle = handle
+    }
+
+    /// Closes the hops as what they waited on completed with `error` (`nil`: an answer), innermost first; the first
+    /// of the command's hops to close keeps `context()` — the context the framework's request runs in there — for
+    /// the trace's delivery (see ``CarriedTrace/deepestContext``).
+    package func complete(threw error: (any Error)?, context: () -> (any Sendable)?) {
+        trace.complete(self, threw: error, context: context)
     }
 }

@@ -56,19 +56,3 @@ extension LinearTrace {
         trace?.setTraceParent(parent)
     }
 }
-
-extension CarriedTrace {
-    /// Keeps what `read` returns — the context the framework's request runs in here — for ``deepestContext``, when
-    /// this is the command's first hop to close, the deepest it reached; one branch on every later hop.
-    package func keepDeepestContext(_ read: () -> (any Sendable)?) {
-        trace.keepDeepestContext(read)
-    }
-
-    /// What ``keepDeepestContext(_:)`` kept: the context to deliver the trace in (see ``finish()``).
-    package var deepestContext: (any Sendable)? { trace.deepestContext }
-
-    /// Notes the span the command ran under (see ``ActiveTrace/setTraceParent(_:)``), before ``finish()``.
-    package func setTraceParent(_ parent: TraceParent?) {
-        trace.setTraceParent(parent)
-    }
-}
