@@ -8,7 +8,7 @@ import ChainTraceFastPath
 /// Only the task that started it records into it: a hop in a child task or an unstructured task that inherited the
 /// binding runs untraced (``binding`` says so), so the trace is never written from two threads at once. What it
 /// buys: the shared trace's lock and task bookkeeping, the task-local's enum and its retains — with the links'
-/// own awaits, a traced middleware hop went from +237 to +68–103 ns over untraced
+/// own awaits, a traced middleware hop went from +237 to +57–65 ns over untraced
 /// (`chaintrace-http-benchmarks`, "TracingRouter, traced into memory").
 package struct LinearTrace: Sendable {
     /// `nil` for a command that is not traced (no recorder in force, sampled or filtered out): bound all the same,
@@ -67,20 +67,26 @@ package struct LinearTrace: Sendable {
     /// Opens the hop `handler` inside the innermost one open; `false` when it is not recorded (the hop limit is
     /// reached, which the trace records as a loop): run the handler all the same, and do not close it.
     package func open(_ handler: String) -> Bool {
-        guard let trace else { return false }
-        return trace.nextName.value.matches(handler) ? trace.beginFollowingName() : trace.begin(handler)
+        // Through optional chaining, which borrows the trace: a `guard let` copy of it was a retain and a release a
+        // hop.
+        trace?.beginLinearHop(handler) ?? false
     }
 
     /// Closes the innermost open hop as its handler returned (`error` `nil`) or threw `error`: for a responder,
     /// *accepted* if no hop opened inside it, *passed* if one did, *failed* (or passing a failure on), and *accepted*
     /// with the failure from below recovered if it returned after one; for an observer, *continued* or *failed*.
-    package func close(threw error: (any Error)?, role: HandlerRole = .responder) {
-        guard let trace else { return }
+    package func close(threw error: (any Error)?, role: HandlerRole) {
         if let error {
-            trace.end(.error(error), role: role)
+            trace?.end(.error(error), role: role)
         } else {
-            trace.end(.value, role: role)
+            trace?.end(.value, role: role)
         }
+    }
+
+    /// ``close(threw:role:)`` for a responder's hop. An overload, not a default argument: a default argument from
+    /// another module is a call of its own a hop.
+    package func close(threw error: (any Error)?) {
+        close(threw: error, role: .responder)
     }
 
     /// Closes the innermost open hop as a handler that answered the command itself with a refusal — an error response
@@ -104,5 +110,12 @@ package struct LinearTrace: Sendable {
         guard isKnownUniquelyReferenced(&object) else { return }
         object.retire()
         thread.spareActiveTrace = object
+    }
+}
+
+extension ActiveTrace {
+    /// Opens the hop `handler` of a trace of one nesting (``LinearTrace/open(_:)``).
+    func beginLinearHop(_ handler: String) -> Bool {
+        nextName.value.matches(handler) ? beginFollowingName() : begin(handler)
     }
 }
