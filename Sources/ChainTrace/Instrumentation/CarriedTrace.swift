@@ -48,8 +48,7 @@ package final class CarriedTrace: @unchecked Sendable {
     /// and do not close it.
     package func open(_ handler: String) -> Bool {
         lock.withLock {
-            guard let trace else { return false }
-            return trace.nextName.value.matches(handler) ? trace.beginFollowingName() : trace.begin(handler)
+            trace?.beginNestedHop(handler) ?? false
         }
     }
 
@@ -61,12 +60,7 @@ package final class CarriedTrace: @unchecked Sendable {
     }
 
     private static func closeInnermost(of trace: ActiveTrace?, threw error: (any Error)?) {
-        guard let trace else { return }
-        if let error {
-            trace.end(.error(error), role: .responder)
-        } else {
-            trace.end(.value, role: .responder)
-        }
+        trace?.endNestedHop(threw: error, role: .responder)
     }
 
     /// Closes the innermost open hop when `handle` — what its handler answered with, a future — completes. Returns

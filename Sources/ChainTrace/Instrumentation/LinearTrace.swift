@@ -69,18 +69,14 @@ package struct LinearTrace: Sendable {
     package func open(_ handler: String) -> Bool {
         // Through optional chaining, which borrows the trace: a `guard let` copy of it was a retain and a release a
         // hop.
-        trace?.beginLinearHop(handler) ?? false
+        trace?.beginNestedHop(handler) ?? false
     }
 
     /// Closes the innermost open hop as its handler returned (`error` `nil`) or threw `error`: for a responder,
     /// *accepted* if no hop opened inside it, *passed* if one did, *failed* (or passing a failure on), and *accepted*
     /// with the failure from below recovered if it returned after one; for an observer, *continued* or *failed*.
     package func close(threw error: (any Error)?, role: HandlerRole) {
-        if let error {
-            trace?.end(.error(error), role: role)
-        } else {
-            trace?.end(.value, role: role)
-        }
+        trace?.endNestedHop(threw: error, role: role)
     }
 
     /// ``close(threw:role:)`` for a responder's hop. An overload, not a default argument: a default argument from
@@ -114,8 +110,17 @@ package struct LinearTrace: Sendable {
 }
 
 extension ActiveTrace {
-    /// Opens the hop `handler` of a trace of one nesting (``LinearTrace/open(_:)``).
-    func beginLinearHop(_ handler: String) -> Bool {
+    /// Opens the hop `handler` of a trace whose hops nest one in the other (``LinearTrace``, ``CarriedTrace``).
+    func beginNestedHop(_ handler: String) -> Bool {
         nextName.value.matches(handler) ? beginFollowingName() : begin(handler)
+    }
+
+    /// Closes the innermost open hop of such a trace as its handler returned (`error` `nil`) or threw `error`.
+    func endNestedHop(threw error: (any Error)?, role: HandlerRole) {
+        if let error {
+            end(.error(error), role: role)
+        } else {
+            end(.value, role: role)
+        }
     }
 }
