@@ -204,7 +204,7 @@ let package = Package(
         .target(
             name: "ChainTraceGRPC",
             dependencies: [
-                "ChainTrace",
+                "ChainTrace", "ChainTraceFastPath",
                 .product(name: "GRPCCore", package: "grpc-swift-2", condition: .when(traits: ["GRPC"])),
             ],
             swiftSettings: upcomingFeatures),

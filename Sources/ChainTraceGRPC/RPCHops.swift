@@ -15,6 +15,8 @@
         @TaskLocal static var current: RPCHops?
 
         let trace: LinearTrace
+        /// Whether the RPC's response type reads as its instance for `Never`, so that its hops read responses as one.
+        let readsResponsesErased: Bool
         /// What the handler threw, while gRPC carries it up as a refusal to the interceptor before it (a pipeline's
         /// handler hop is an interceptor of gRPC's, which turns its throw into a refusal).
         private let handlerThrew = Mutex<(any Error)?>(nil)
@@ -23,8 +25,13 @@
         private let refusedBelow = Atomic<UInt64>(0)
         private let refusalIsAnswer = Atomic<Bool>(false)
 
-        init(_ trace: LinearTrace) {
+        /// - Parameters:
+        ///   - trace: The RPC's trace.
+        ///   - readsResponsesErased: Whether the RPC's response type lays out as its instance for `Never`
+        ///     (`StreamingServerResponse.readsErased`, `StreamingClientResponse.readsErased`).
+        init(_ trace: LinearTrace, readsResponsesErased: Bool) {
             self.trace = trace
+            self.readsResponsesErased = readsResponsesErased
             pending = Mutex(trace)
         }
 
@@ -102,20 +109,10 @@
             return StreamingServerResponse(accepted: .success(contents))
         }
 
-        /// Closes server hop `hop` (`nil`: the handler's), whose handler returned `response`.
-        func close<Output>(_ hop: Int?, after response: StreamingServerResponse<Output>) {
-            switch response.accepted {
-            case .failure(let error): closeRefused(hop, error)
-            case .success: trace.close(threw: nil)
-            }
-        }
-
-        /// Closes client hop `hop` (`nil`: the call's) for `response`, whose head came back.
-        func close<Output>(_ hop: Int?, after response: StreamingClientResponse<Output>) {
-            switch response.accepted {
-            case .failure(let error): closeRefused(hop, error)
-            case .success: trace.close(threw: nil)
-            }
+        /// Closes hop `hop` (`nil`: the handler's, or the call's), whose handler returned a response that is
+        /// `refusal`, or an accepted one when that is `nil`.
+        func close(_ hop: Int?, refusal: RPCError?) {
+            if let refusal { closeRefused(hop, refusal) } else { trace.close(threw: nil) }
         }
     }
 

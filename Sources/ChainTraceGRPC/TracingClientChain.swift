@@ -26,7 +26,7 @@
             )
             let trace = LinearTrace.start(command: command, chain: chain)
             guard trace.isTracing else { return try await plain(from: 0, request, context, next) }
-            let hops = RPCHops(trace)
+            let hops = RPCHops(trace, readsResponsesErased: StreamingClientResponse<Output>.readsErased)
             defer { hops.finish() }
             return try await traced(from: 0, hops, request, context, next)
         }
@@ -62,32 +62,32 @@
                 guard trace.isOwnedByRunningTask, trace.open(context.descriptor.fullyQualifiedMethod + " (call)") else {
                     return try await next(request, context)
                 }
-                let response: StreamingClientResponse<Output>
+                var response: StreamingClientResponse<Output>
                 do {
                     response = try await next(request, context)
                 } catch {
                     trace.close(threw: error)
                     throw error
                 }
-                hops.close(nil, after: response)
+                hops.close(nil, refusal: hops.refusal(in: &response))
                 return response
             }
             guard trace.isOwnedByRunningTask, trace.open(links.names[index]) else {
                 return try await plain(from: index, request, context, next)
             }
-            let response: StreamingClientResponse<Output>
+            var response: StreamingClientResponse<Output>
             do {
                 response = try await links.interceptors[index].intercept(request: request, context: context) {
                     hops.noteWentOn(index)
-                    let response = try await traced(from: index + 1, hops, $0, $1, next)
-                    if case .failure = response.accepted { hops.noteRefusedBelow(index) }
+                    var response = try await traced(from: index + 1, hops, $0, $1, next)
+                    if hops.refusal(in: &response) != nil { hops.noteRefusedBelow(index) }
                     return response
                 }
             } catch {
                 trace.close(threw: error)
                 return StreamingClientResponse(error: refusal(for: error))
             }
-            hops.close(index, after: response)
+            hops.close(index, refusal: hops.refusal(in: &response))
             return response
         }
     }

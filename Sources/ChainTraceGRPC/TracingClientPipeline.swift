@@ -22,7 +22,7 @@
             )
             let trace = LinearTrace.start(command: command, chain: chain)
             guard trace.isTracing else { return try await next(request, context) }
-            let hops = RPCHops(trace)
+            let hops = RPCHops(trace, readsResponsesErased: StreamingClientResponse<Output>.readsErased)
             defer { hops.finish() }
             return try await RPCHops.$current.withValue(hops) { try await next(request, context) }
         }
@@ -45,19 +45,19 @@
                 return try await wrapped.intercept(request: request, context: context, next: next)
             }
             let index = index
-            let response: StreamingClientResponse<Output>
+            var response: StreamingClientResponse<Output>
             do {
                 response = try await wrapped.intercept(request: request, context: context) {
                     hops.noteWentOn(index)
-                    let response = try await next($0, $1)
-                    if case .failure = response.accepted { hops.noteRefusedBelow(index) }
+                    var response = try await next($0, $1)
+                    if hops.refusal(in: &response) != nil { hops.noteRefusedBelow(index) }
                     return response
                 }
             } catch {
                 hops.trace.close(threw: error)
                 throw error
             }
-            hops.close(index, after: response)
+            hops.close(index, refusal: hops.refusal(in: &response))
             return response
         }
     }
@@ -73,14 +73,14 @@
             guard let hops = RPCHops.current, hops.trace.isOwnedByRunningTask,
                 hops.trace.open(context.descriptor.fullyQualifiedMethod + " (call)")
             else { return try await next(request, context) }
-            let response: StreamingClientResponse<Output>
+            var response: StreamingClientResponse<Output>
             do {
                 response = try await next(request, context)
             } catch {
                 hops.trace.close(threw: error)
                 throw error
             }
-            hops.close(nil, after: response)
+            hops.close(nil, refusal: hops.refusal(in: &response))
             return response
         }
     }

@@ -24,8 +24,8 @@
             )
             let trace = LinearTrace.start(command: command, chain: chain)
             guard trace.isTracing else { return try await next(request, context) }
-            let hops = RPCHops(trace)
-            let response: StreamingServerResponse<Output>
+            let hops = RPCHops(trace, readsResponsesErased: StreamingServerResponse<Output>.readsErased)
+            var response: StreamingServerResponse<Output>
             do {
                 response = try await RPCHops.$current.withValue(hops) { try await next(request, context) }
             } catch {
@@ -54,12 +54,12 @@
                 return try await wrapped.intercept(request: request, context: context, next: next)
             }
             let index = index
-            let response: StreamingServerResponse<Output>
+            var response: StreamingServerResponse<Output>
             do {
                 response = try await wrapped.intercept(request: request, context: context) {
                     hops.noteWentOn(index)
-                    let response = try await next($0, $1)
-                    if case .failure = response.accepted {
+                    var response = try await next($0, $1)
+                    if hops.refusal(in: &response) != nil {
                         // Right before the handler: its throw, as the interceptor would see it untraced.
                         if let thrown = hops.takeHandlerThrow() { throw thrown }
                         hops.noteRefusedBelow(index)
@@ -70,7 +70,7 @@
                 hops.trace.close(threw: error)
                 throw error
             }
-            hops.close(index, after: response)
+            hops.close(index, refusal: hops.refusal(in: &response))
             return response
         }
     }
@@ -87,7 +87,7 @@
             guard let hops = RPCHops.current, hops.trace.isOwnedByRunningTask,
                 hops.trace.open(context.descriptor.fullyQualifiedMethod)
             else { return try await next(request, context) }
-            let response: StreamingServerResponse<Output>
+            var response: StreamingServerResponse<Output>
             do {
                 response = try await next(request, context)
             } catch {
@@ -95,7 +95,7 @@
                 hops.keepHandlerThrow(error)
                 throw error
             }
-            hops.close(nil, after: response)
+            hops.close(nil, refusal: hops.refusal(in: &response))
             return response
         }
     }

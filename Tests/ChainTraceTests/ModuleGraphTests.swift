@@ -44,7 +44,7 @@ struct ModuleGraphTests {
         "ChainTraceVapor": [
             "ChainTrace", "Vapor", "NIOConcurrencyHelpers", "NIOCore", "Tracing", "ChainTraceDistributedTracing",
         ],
-        "ChainTraceGRPC": ["ChainTrace", "GRPCCore"],
+        "ChainTraceGRPC": ["ChainTrace", "ChainTraceFastPath", "GRPCCore"],
         "ChainTraceNIO": ["ChainTrace", "NIOCore"],
         "ChainTraceGraphviz": [
             "CGraphviz", "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog",
