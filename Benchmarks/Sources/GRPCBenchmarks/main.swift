@@ -8,7 +8,8 @@
 //   swift run -c release --package-path Benchmarks chaintrace-grpc-benchmarks
 //
 // Environment: CHAINTRACE_BENCH_REQUESTS (RPCs a round, default 200000), CHAINTRACE_BENCH_REPEATS (rounds,
-// default 5).
+// default 5), CHAINTRACE_BENCH_ONLY=VARIANT:COUNT (untraced, off or traced, with COUNT interceptors, one round
+// alone, for counting its instructions: Scripts/check-instruction-budgets.py).
 
 import ChainTrace
 import ChainTraceGRPC
@@ -104,19 +105,34 @@ func measure(_ chain: [any ServerInterceptor], recorder: Recorder?) async throws
     return total / Double(requests)
 }
 
-var table = SlopeTable(variants: Variant.allCases.map(\.rawValue))
 let ring = InMemoryTraceSink(limit: 10_000)
-for _ in 0..<repeats {
-    for count in table.counts {
-        for variant in Variant.allCases {
-            let nanoseconds = try await measure(
-                interceptors(variant, count: count),
-                recorder: variant == .traced ? Recorder(sink: ring) : nil
-            )
-            table.record(variant.rawValue, count: count, nanoseconds: nanoseconds)
+if let (variant, count) = singleRun(of: ["untraced": Variant.untraced, "off": .off, "traced": .traced]) {
+    _ = try runBlocking {
+        try await measure(
+            interceptors(variant, count: count),
+            recorder: variant == .traced ? Recorder(sink: ring) : nil
+        )
+    }
+    exit(0)
+}
+
+/// Every round, interleaved (run from ``runBlocking(_:)``, so that valgrind can count its instructions).
+func runRounds() async throws -> SlopeTable {
+    var table = SlopeTable(variants: Variant.allCases.map(\.rawValue))
+    for _ in 0..<repeats {
+        for count in table.counts {
+            for variant in Variant.allCases {
+                let nanoseconds = try await measure(
+                    interceptors(variant, count: count),
+                    recorder: variant == .traced ? Recorder(sink: ring) : nil
+                )
+                table.record(variant.rawValue, count: count, nanoseconds: nanoseconds)
+            }
         }
     }
+    return table
 }
+let table = try runBlocking { try await runRounds() }
 
 table.print(
     title: "gRPC server interceptors, in process — \(requests) RPCs a round, best of \(repeats) interleaved rounds, ns",

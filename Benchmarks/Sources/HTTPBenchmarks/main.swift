@@ -102,24 +102,35 @@ func measure(_ responder: any HTTPResponder<BenchmarkContext>, recorder: Recorde
 
 if let (variant, count) = singleRun(of: ["untraced": Variant.untraced, "off": .off, "traced": .traced]) {
     let ring = InMemoryTraceSink(limit: 10_000)
-    _ = try await measure(
-        makeResponder(variant, middlewareCount: count),
-        recorder: variant == .traced ? Recorder(sink: ring) : nil
-    )
+    _ = try runBlocking {
+        try await measure(
+            makeResponder(variant, middlewareCount: count),
+            recorder: variant == .traced ? Recorder(sink: ring) : nil
+        )
+    }
     exit(0)
 }
 
-var table = SlopeTable(variants: Variant.allCases.map(\.rawValue))
-let ring = InMemoryTraceSink(limit: 10_000)
-for _ in 0..<repeats {
-    for count in table.counts {
-        for variant in Variant.allCases {
-            let responder = makeResponder(variant, middlewareCount: count)
-            let nanoseconds = try await measure(responder, recorder: variant == .traced ? Recorder(sink: ring) : nil)
-            table.record(variant.rawValue, count: count, nanoseconds: nanoseconds)
+/// Every round, interleaved (run from ``runBlocking(_:)``, so that valgrind can count its instructions).
+func runRounds() async throws -> SlopeTable {
+    var table = SlopeTable(variants: Variant.allCases.map(\.rawValue))
+    let ring = InMemoryTraceSink(limit: 10_000)
+    for _ in 0..<repeats {
+        for count in table.counts {
+            for variant in Variant.allCases {
+                let responder = makeResponder(variant, middlewareCount: count)
+                let nanoseconds = try await measure(
+                    responder,
+                    recorder: variant == .traced ? Recorder(sink: ring) : nil
+                )
+                table.record(variant.rawValue, count: count, nanoseconds: nanoseconds)
+            }
         }
     }
+    return table
 }
+
+let table = try runBlocking { try await runRounds() }
 
 table.print(
     title: "Hummingbird middleware, in process — \(requests) requests a round, best of \(repeats) interleaved rounds,"

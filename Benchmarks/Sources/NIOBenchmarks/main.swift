@@ -7,7 +7,9 @@
 //   swift run -c release --package-path Benchmarks chaintrace-nio-benchmarks
 //
 // Environment: CHAINTRACE_BENCH_REQUESTS (events a round, default 200000), CHAINTRACE_BENCH_REPEATS (rounds,
-// default 5), CHAINTRACE_BENCH_ONLY (the untraced pipeline and the variants whose name contains it).
+// default 5), CHAINTRACE_BENCH_ONLY (the untraced pipeline and the variants whose name contains it; or
+// VARIANT:COUNT — untraced, off or traced, with COUNT passing handlers — one round alone, for counting its
+// instructions: Scripts/check-instruction-budgets.py).
 
 import ChainTrace
 import ChainTraceNIO
@@ -75,11 +77,18 @@ func measure(_ variant: Variant, count: Int, recorder: Recorder?) throws -> Doub
     return total / Double(events)
 }
 
+let ring = InMemoryTraceSink(limit: 10_000)
+if only?.contains(":") == true,
+    let (variant, count) = singleRun(of: ["untraced": Variant.untraced, "off": .off, "traced": .traced])
+{
+    _ = try measure(variant, count: count, recorder: variant.recorder)
+    exit(0)
+}
+
 let variants = Variant.allCases.filter { variant in
     only.map { variant == .untraced || variant.rawValue.contains($0) } ?? true
 }
 var table = SlopeTable(variants: variants.map(\.rawValue))
-let ring = InMemoryTraceSink(limit: 10_000)
 for _ in 0..<repeats {
     for count in table.counts {
         for variant in variants {

@@ -100,3 +100,22 @@ public func singleRun<Variant>(of variants: [String: Variant]) -> (variant: Vari
     }
     return (variant, count)
 }
+
+/// Runs `body` in a task of its own and waits for it on the calling thread, for a benchmark's synchronous top-level
+/// code. A benchmark whose top-level code awaits has an async `main`, whose main thread leaves for Dispatch's loop;
+/// valgrind 3.19 then crashes as the first worker thread starts, and its instructions cannot be counted.
+public func runBlocking<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) throws -> Value {
+    let outcome = BlockingOutcome<Value>()
+    let finished = DispatchSemaphore(value: 0)
+    Task.detached {
+        do { outcome.result = .success(try await body()) } catch { outcome.result = .failure(error) }
+        finished.signal()
+    }
+    finished.wait()
+    return try outcome.result!.get()
+}
+
+/// What ``runBlocking(_:)``'s task came to: written by the task before it signals, read after the wait.
+private final class BlockingOutcome<Value: Sendable>: @unchecked Sendable {
+    var result: Result<Value, any Error>?
+}

@@ -81,20 +81,26 @@ func measure(_ variant: Variant, middlewareCount: Int, ring: InMemoryTraceSink) 
 }
 
 if let (variant, count) = singleRun(of: ["untraced": Variant.untraced, "off": .off, "traced": .traced]) {
-    _ = try await measure(variant, middlewareCount: count, ring: InMemoryTraceSink(limit: 10_000))
+    _ = try runBlocking { try await measure(variant, middlewareCount: count, ring: InMemoryTraceSink(limit: 10_000)) }
     exit(0)
 }
 
-var table = SlopeTable(variants: Variant.allCases.map(\.rawValue))
 let ring = InMemoryTraceSink(limit: 10_000)
-for _ in 0..<repeats {
-    for count in table.counts {
-        for variant in Variant.allCases {
-            let nanoseconds = try await measure(variant, middlewareCount: count, ring: ring)
-            table.record(variant.rawValue, count: count, nanoseconds: nanoseconds)
+/// Every round, interleaved (run from ``runBlocking(_:)``, so that valgrind can count its instructions).
+func runRounds() async throws -> SlopeTable {
+    var table = SlopeTable(variants: Variant.allCases.map(\.rawValue))
+    for _ in 0..<repeats {
+        for count in table.counts {
+            for variant in Variant.allCases {
+                let nanoseconds = try await measure(variant, middlewareCount: count, ring: ring)
+                table.record(variant.rawValue, count: count, nanoseconds: nanoseconds)
+            }
         }
     }
+    return table
 }
+
+let table = try runBlocking { try await runRounds() }
 // The ring holds the last 10 000 traced requests: check they are whole, so the rows measure real tracing.
 let kept = ring.traces.suffix(1)
 guard let last = kept.first, last.path == Array(repeating: "EmptyMiddleware", count: 16) + ["GET /"] else {
