@@ -28,7 +28,7 @@
             let trace = LinearTrace.start(command: command, chain: chain)
             guard trace.isTracing else { return try await plain(from: 0, request, context, next) }
             let hops = RPCHops(trace, readsResponsesErased: StreamingServerResponse<Output>.readsErased)
-            var response: StreamingServerResponse<Output>
+            let response: StreamingServerResponse<Output>
             do {
                 response = try await traced(from: 0, hops, request, context, next)
             } catch {

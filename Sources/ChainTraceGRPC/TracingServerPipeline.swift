@@ -25,7 +25,7 @@
             let trace = LinearTrace.start(command: command, chain: chain)
             guard trace.isTracing else { return try await next(request, context) }
             let hops = RPCHops(trace, readsResponsesErased: StreamingServerResponse<Output>.readsErased)
-            var response: StreamingServerResponse<Output>
+            let response: StreamingServerResponse<Output>
             do {
                 response = try await RPCHops.$current.withValue(hops) { try await next(request, context) }
             } catch {
