@@ -6,7 +6,7 @@
 /// which it instantiates — a look-up in the runtime's cache — for every operation on the value: switching over an
 /// enum inside it, copying it, destroying it. Reading the value through `Box<Never>`, whose metadata is static,
 /// needs none. What it buys: gRPC interceptor hops read whether the response they returned is a refusal without
-/// instantiating three generic types' metadata a hop; a traced interceptor hop went from +144–156 ns to +53–79 ns
+/// instantiating three generic types' metadata a hop; a traced interceptor hop went from +144–167 ns to +78–82 ns
 /// over untraced (`chaintrace-grpc-benchmarks`, "GRPCTracing.server, traced into memory").
 ///
 /// Sound only when the stored value and `View` are one generic type for two arguments that lay out the same:
