@@ -196,7 +196,7 @@ let package = Package(
         .target(
             name: "ChainTraceNIO",
             dependencies: [
-                "ChainTrace",
+                "ChainTrace", "ChainTraceFastPath",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
             ],
             swiftSettings: upcomingFeatures),

@@ -58,8 +58,9 @@
             }
             guard probed || ChannelDraw.admits(channels, chain: chain) else { return }
             let handlers = try handlerNames().map { name in try operations.context(name: name).handler }
-            let state = ProbeState(chain: chain)
-            let sides = handlers.map { DeclaredTypes(of: $0, named: messageTypes) }
+            var types = MessageTypeTable()
+            let sides = handlers.map { DeclaredTypes(of: $0, named: messageTypes, types: &types) }
+            let state = ProbeState(chain: chain, typeNames: types.names)
             for (index, handler) in handlers.enumerated() {
                 let probe = EventProbe(
                     inbound: sides[index].inbound,
@@ -130,30 +131,42 @@
         /// How outbound events see it; `nil` if it handles none.
         var outbound: ProbedHandler?
 
-        /// `handler`'s sides, with its message types when `named`.
-        init(of handler: any ChannelHandler, named: Bool) {
+        /// `handler`'s sides, with its message types when `named`, numbered in `types`.
+        init(of handler: any ChannelHandler, named: Bool, types: inout MessageTypeTable) {
             let name = typeName(of: handler)
             if let handler = handler as? any ChannelInboundHandler {
-                inbound = named ? Self.inbound(of: handler, name: name) : ProbedHandler(name: name)
+                inbound = Self.side(name: name, declaring: named ? Self.inboundTypes(of: handler) : nil, types: &types)
             }
             if let handler = handler as? any ChannelOutboundHandler {
-                outbound = named ? Self.outbound(of: handler, name: name) : ProbedHandler(name: name)
+                outbound = Self.side(
+                    name: name,
+                    declaring: named ? Self.outboundTypes(of: handler) : nil,
+                    types: &types
+                )
             }
         }
 
-        private static func inbound<Handler: ChannelInboundHandler>(of _: Handler, name: String) -> ProbedHandler {
-            ProbedHandler(
-                name: name,
-                takes: messageTypeName(Handler.InboundIn.self),
-                sends: messageTypeName(Handler.InboundOut.self)
-            )
+        private static func inboundTypes<Handler: ChannelInboundHandler>(of _: Handler) -> (Any.Type, Any.Type) {
+            (Handler.InboundIn.self, Handler.InboundOut.self)
         }
 
-        private static func outbound<Handler: ChannelOutboundHandler>(of _: Handler, name: String) -> ProbedHandler {
-            ProbedHandler(
+        private static func outboundTypes<Handler: ChannelOutboundHandler>(of _: Handler) -> (Any.Type, Any.Type) {
+            (Handler.OutboundIn.self, Handler.OutboundOut.self)
+        }
+
+        /// One side of a handler named `name` that takes and sends the `declared` types (`nil`: not named).
+        private static func side(
+            name: String,
+            declaring declared: (takes: Any.Type, sends: Any.Type)?,
+            types: inout MessageTypeTable
+        ) -> ProbedHandler {
+            guard let declared else { return ProbedHandler(name: name) }
+            let takesName = messageTypeName(declared.takes)
+            return ProbedHandler(
                 name: name,
-                takes: messageTypeName(Handler.OutboundIn.self),
-                sends: messageTypeName(Handler.OutboundOut.self)
+                takes: types.type(named: takesName),
+                takesName: takesName,
+                sends: types.type(named: messageTypeName(declared.sends))
             )
         }
     }

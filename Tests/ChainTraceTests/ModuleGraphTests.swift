@@ -45,7 +45,7 @@ struct ModuleGraphTests {
             "ChainTrace", "Vapor", "NIOConcurrencyHelpers", "NIOCore", "Tracing", "ChainTraceDistributedTracing",
         ],
         "ChainTraceGRPC": ["ChainTrace", "ChainTraceFastPath", "GRPCCore"],
-        "ChainTraceNIO": ["ChainTrace", "NIOCore"],
+        "ChainTraceNIO": ["ChainTrace", "ChainTraceFastPath", "NIOCore"],
         "ChainTraceGraphviz": [
             "CGraphviz", "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog",
             "ChainTraceDefinitions", "ChainTraceAnalysis",

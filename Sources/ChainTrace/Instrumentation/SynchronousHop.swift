@@ -3,12 +3,13 @@ import ChainTraceFastPath
 
 extension ChainTracing {
     /// What every synchronous `traceHop` runs: the hop's body inside the command's trace, or just the body when
-    /// no recorder is in force anywhere (one atomic load). `onLoop` gives the value to return instead of running the body when the hop limit is reached
-    /// (`nil` runs it untraced).
+    /// no recorder is in force anywhere (one atomic load). `onLoop` gives the value to return instead of running the
+    /// body when the hop limit is reached (`nil` runs it untraced). `command` is called only by a hop that may start
+    /// a trace: a hop nested in the thread's trace makes none.
     @inlinable
     static func runHop<Command, Result>(
         _ handler: () -> String,
-        command: Command,
+        command: () -> Command,
         chain: () -> String,
         role: HandlerRole,
         judge: (Result) -> HopReturn,
@@ -46,7 +47,7 @@ extension ChainTracing {
             // `TaskLocal<TaskHops>`'s generic metadata each command (~350 instructions).
             guard
                 let (trace, isOutermost) = traceForHop(
-                    command: command,
+                    command: command(),
                     chain: chain,
                     isAsync: false,
                     thread: thread,
@@ -107,7 +108,7 @@ extension ChainTracing {
     static func runInTaskTrace<Command, Result>(
         _ handler: () -> String,
         in trace: ActiveTrace,
-        command: Command,
+        command: () -> Command,
         chain: () -> String,
         thread: ThreadState,
         role: HandlerRole,
@@ -126,7 +127,7 @@ extension ChainTracing {
         case .traceIsOver:
             guard
                 let (own, _) = traceForHop(
-                    command: command,
+                    command: command(),
                     chain: chain,
                     isAsync: false,
                     thread: thread,

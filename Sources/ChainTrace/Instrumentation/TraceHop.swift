@@ -45,7 +45,7 @@ public func traceHop<Command, Result>(
 ) rethrows -> Result {
     try ChainTracing.runHop(
         handler,
-        command: command,
+        command: { command },
         chain: chain,
         role: role,
         judge: { judge($0, decide) },
@@ -69,7 +69,7 @@ public func traceHop<Command, Wrapped>(
 ) rethrows -> Wrapped? {
     try ChainTracing.runHop(
         handler,
-        command: command,
+        command: { command },
         chain: chain,
         role: role,
         judge: { judgeOptional($0, decide) },
@@ -145,6 +145,27 @@ public func traceHop<Command, Wrapped>(
         judge: { judgeOptional($0, decide) },
         onLoop: { Wrapped?.none },
         isolation: isolation,
+        body
+    )
+}
+
+/// A synchronous hop, as `traceHop(_:command:chain:role:decide:_:)` records it, for an integration whose command
+/// costs something to make (the NIO probes'): `command` is called only by a hop that may start a trace — one nested
+/// in the thread's trace of a command of the same type makes none.
+@inlinable
+package func traceHop<Command, Result>(
+    _ handler: @autoclosure () -> String,
+    makingCommand command: () -> Command,
+    chain: @autoclosure () -> String,
+    _ body: () throws -> Result
+) rethrows -> Result {
+    try ChainTracing.runHop(
+        handler,
+        command: command,
+        chain: chain,
+        role: .responder,
+        judge: { judge($0, nil) },
+        onLoop: nil,
         body
     )
 }
