@@ -48,8 +48,9 @@
             }
         }
 
-        /// The interceptors from `index` on and the call, each a hop of `hops`' trace.
-        func traced<Input: Sendable, Output: Sendable>(
+        /// The interceptors from `index` on and the call, each a hop of `hops`' trace. Inlined into the closure it
+        /// hands the interceptor as `next`, as the server chain's is: a hop is one async frame, not two.
+        @inline(__always) func traced<Input: Sendable, Output: Sendable>(
             from index: Int,
             _ hops: RPCHops,
             _ request: StreamingClientRequest<Input>,
