@@ -21,8 +21,15 @@
         ///
         /// A probe goes in front of each handler (and one at the tail). They are `ChannelHandler`s of their own,
         /// named `ChainTrace.probe.N`: `handler(type:)`, `context(name:)`, `removeHandler` and upgrades work on the
-        /// app's handlers as before. Handlers added or removed later (an upgrade swaps a protocol's handlers) are
-        /// not seen until this is called again, which puts the probes back around the pipeline as it is then.
+        /// app's handlers as before. Handlers added or removed after the probes went in (an upgrade swaps a
+        /// protocol's handlers) are not seen until this is called again, which puts the probes back around the
+        /// pipeline as it is then.
+        ///
+        /// With no recorder in force when this is called, the probes wait: a handler goes at each end of the
+        /// pipeline instead (`ChainTrace.probe.arming.head`, `….tail`), which costs the app's handlers nothing, and
+        /// the probes go in — around the pipeline as it is then — at the first event that reaches either end while a
+        /// recorder is in force; that event is traced whole. (An event a handler starts mid-pipeline, such as a
+        /// write from a timer, reaches an end only after the handlers it went through.) Once in, the probes stay.
         ///
         /// Hop names: an inbound event's hop is the handler's type (`ByteToMessageHandler<LineBasedFrameDecoder>`);
         /// an outbound event's, the type and the event (`HTTPResponseEncoder (write)`, `(flush)`), and the channel's
@@ -57,26 +64,9 @@
                 probed = true
             }
             guard probed || ChannelDraw.admits(channels, chain: chain) else { return }
-            let handlers = try handlerNames().map { name in try operations.context(name: name).handler }
-            var types = MessageTypeTable()
-            let sides = handlers.map { DeclaredTypes(of: $0, named: messageTypes, types: &types) }
-            let state = ProbeState(chain: chain, typeNames: types.names)
-            for (index, handler) in handlers.enumerated() {
-                let probe = EventProbe(
-                    inbound: sides[index].inbound,
-                    outbound: index == 0 ? ProbedHandler(name: "Channel") : sides[index - 1].outbound,
-                    isTail: false,
-                    state: state
-                )
-                try operations.addHandler(probe, name: EventProbe.namePrefix + "\(index)", position: .before(handler))
-            }
-            let tail = EventProbe(
-                inbound: nil,
-                outbound: sides.isEmpty ? ProbedHandler(name: "Channel") : sides[sides.count - 1].outbound,
-                isTail: true,
-                state: state
-            )
-            try operations.addHandler(tail, name: EventProbe.namePrefix + "tail", position: .last)
+            let probes = PipelineProbes(chain: chain, messageTypes: messageTypes)
+            guard ChainTracing.mayRecord else { return try probes.awaitRecorder(in: self) }
+            try probes.install(in: self)
         }
 
         /// The names of the pipeline's handlers, head to tail, read from its description (NIO lists them nowhere

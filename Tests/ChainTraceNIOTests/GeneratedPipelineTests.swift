@@ -1,6 +1,6 @@
 #if NIO
     import ChainTrace
-    import ChainTraceNIO
+    @testable import ChainTraceNIO
     import ChainTraceTestSupport
     import ChainTraceTesting
     import NIOCore
@@ -72,7 +72,7 @@
 
     /// Pipelines of inbound handlers drawn at random — passing on, changing the message's type, fanning out,
     /// keeping, answering, raising — each read's trace checked against what the handlers did (a model of the
-    /// probes' rules, written from their documentation).
+    /// probes' rules, written from their documentation), with the probes put in at once or by the arming handlers.
     @Suite("NIO: generated pipelines, each read's hops as the handlers made them")
     struct GeneratedPipelineTests {
         /// What a drawn handler does with a read.
@@ -195,7 +195,15 @@
             let chain = "generated-\(seed)"
             let channel = EmbeddedChannel()
             try channel.pipeline.syncOperations.addHandlers(drawn.map(\.handler))
-            try channel.pipeline.traceEventsNow(chain: chain, messageTypes: messageTypes)
+            // The probes put in at once (a recorder in force as it is called), or by the arming handlers at the
+            // pipeline's ends at the first read (none in force then: forced here, whatever other tests run).
+            let armsLater = random.chance(0.5)
+            if armsLater {
+                try PipelineProbes(chain: chain, messageTypes: messageTypes).awaitRecorder(in: channel.pipeline)
+                #expect(channel.pipeline.handlerNames().filter { $0.hasPrefix("ChainTrace.") }.count == 2)
+            } else {
+                try channel.pipeline.traceEventsNow(chain: chain, messageTypes: messageTypes)
+            }
             let reads = Int.random(in: 1...3, using: &random)
             let traces = captureTraces(of: [chain]) {
                 for _ in 0..<reads {
@@ -216,7 +224,27 @@
                 }
                 #expect(actual == expected, "seed \(seed): \(pipeline)\n\(actual)\nexpected \(expected)")
             }
+            // Once the loop has run, the arming handlers are gone and a probe is in front of each handler.
+            channel.embeddedEventLoop.run()
+            let names = channel.pipeline.handlerNames()
+            #expect(!names.contains { $0.contains("arming") }, "seed \(seed): \(names)")
+            #expect(names.filter { $0.hasPrefix("ChainTrace.probe.") }.count == drawn.count + 1, "seed \(seed)")
             _ = try? channel.finish()
+        }
+
+        @Test("armed by a write at the tail: the write and its flush are traced and reach the channel")
+        func armedByAWrite() throws {
+            let channel = EmbeddedChannel()
+            try channel.pipeline.syncOperations.addHandlers([LineEncoder(), PassOn<ByteBuffer>()])
+            try PipelineProbes(chain: "armed-write", messageTypes: true).awaitRecorder(in: channel.pipeline)
+            let traces = try captureTraces(of: ["armed-write"]) {
+                try channel.writeOutbound(channel.allocator.buffer(string: "out\n"))
+            }
+            let written: ByteBuffer? = try channel.readOutbound()
+            #expect(written.map { String(buffer: $0) } == "out\n")
+            let write = try #require(traces.first { $0.commandKind == "write ByteBuffer" }, "\(traces)")
+            #expect(hops(write) == ["LineEncoder (write):passed", "Channel (write):accepted"], "\(write)")
+            #expect(traces.contains { $0.commandKind == "flush" })
         }
     }
 #endif
