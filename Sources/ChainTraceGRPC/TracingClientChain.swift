@@ -49,7 +49,7 @@
         }
 
         /// The interceptors from `index` on and the call, each a hop of `hops`' trace. Inlined into the closure it
-        /// hands the interceptor as `next`, as the server chain's is: a hop is one async frame, not two.
+        /// hands the interceptor as `next`, as the server chain's `traced` is (no benchmark row runs the client's).
         @inline(__always) func traced<Input: Sendable, Output: Sendable>(
             from index: Int,
             _ hops: RPCHops,
