@@ -26,33 +26,36 @@
         }
     }
 
-    /// What one request's run of a traced chain carries from link to link: its trace (`nil` when the request is not
-    /// traced: the links run the middleware as Vapor's would), the request, and the responder after the last link.
+    /// What one request's run of a traced chain carries from link to link: the chain, its trace (`nil` when the
+    /// request is not traced: the links run the middleware as Vapor's would), the request, and the responder after
+    /// the last link. The chain is kept here, not in each link, so that a link holds one reference.
     final class TracedRun: Sendable {
+        let chain: TracedParts
         let trace: CarriedTrace?
         let request: Request
         let last: any Responder
 
-        init(trace: CarriedTrace?, request: Request, last: any Responder) {
+        init(chain: TracedParts, trace: CarriedTrace?, request: Request, last: any Responder) {
+            self.chain = chain
             self.trace = trace
             self.request = request
             self.last = last
         }
     }
 
-    /// The chain from link `index` on, as the responder a middleware is handed as `next`: three words, held in the
+    /// The chain from link `index` on, as the responder a middleware is handed as `next`: two words, held in the
     /// existential's own buffer (no allocation a hop). A middleware that calls `next` *passed*; one that answers
     /// without it *accepted*; one whose future fails (or that throws, for an `AsyncMiddleware`) *failed*; one that
     /// answers after an error from below *accepted* with the failure recovered.
     struct TracedStep: Responder {
-        let chain: TracedParts
         let index: Int
         let run: TracedRun
 
         func respond(to request: Request) -> EventLoopFuture<Response> {
+            let chain = run.chain
             guard index < chain.parts.count else { return respondAtEnd(to: request) }
             let part = chain.parts[index]
-            let next = TracedStep(chain: chain, index: index + 1, run: run)
+            let next = TracedStep(index: index + 1, run: run)
             if part.onlyUnrouted, request.route != nil { return next.respond(to: request) }
             guard let trace = run.trace, trace.open(part.name) else {
                 return part.middleware.respond(to: request, chainingTo: next)
@@ -64,7 +67,7 @@
 
         /// The responder after the last link, a hop of its own when it is a route's endpoint.
         private func respondAtEnd(to request: Request) -> EventLoopFuture<Response> {
-            guard let name = chain.endpoint, let trace = run.trace, trace.open(name) else {
+            guard let name = run.chain.endpoint, let trace = run.trace, trace.open(name) else {
                 return run.last.respond(to: request)
             }
             let response = run.last.respond(to: request)
@@ -84,9 +87,8 @@
             let trace = CarriedTrace.start(command: HTTPRequestCommand(request: request), chain: chain)
             if let trace { request.storage[CarriedTraceKey.self] = trace }
             let response = TracedStep(
-                chain: parts,
                 index: 0,
-                run: TracedRun(trace: trace, request: request, last: router)
+                run: TracedRun(chain: parts, trace: trace, request: request, last: router)
             )
             .respond(to: request)
             guard let trace else { return response }
@@ -103,9 +105,8 @@
 
         func respond(to request: Request) -> EventLoopFuture<Response> {
             TracedStep(
-                chain: parts,
                 index: 0,
-                run: TracedRun(trace: request.carriedTrace, request: request, last: endpoint)
+                run: TracedRun(chain: parts, trace: request.carriedTrace, request: request, last: endpoint)
             )
             .respond(to: request)
         }
