@@ -16,7 +16,6 @@ import Logging
     import Darwin
 #endif
 
-let handlerCount = 10
 let commandsPerRun = envInt("CHAINTRACE_BENCH_COMMANDS", 1_000_000)
 let repeats = envInt("CHAINTRACE_BENCH_REPEATS", 5)
 

@@ -23,9 +23,10 @@ struct OpenAsyncHop {
     @usableFromInline let trace: ActiveTrace
     /// The task that opened it.
     @usableFromInline let task: Int
-    /// What to bind to ``ChainTracing/taskHops`` around the body, when this hop must (it started the trace, or
-    /// runs in another task than the one that bound it); `nil` to leave the binding as it is.
-    @usableFromInline let binding: TaskHops?
+    /// Whether this hop binds the trace to ``ChainTracing/taskHops`` for its body, as `.tracing(trace, owner:
+    /// task)`: it started the trace, or runs in another task than the one that bound it. A flag rather than the
+    /// binding itself, which would hold a second reference to the trace, retained and released a hop.
+    @usableFromInline let bindsTask: Bool
     /// Whether this hop started the trace, and so delivers it when it ends.
     @usableFromInline let isOutermost: Bool
 }
@@ -43,32 +44,60 @@ extension ChainTracing {
         command: Command,
         chain: () -> String
     ) -> AsyncHopOpening {
-        var task = taskHops
-        if task.isSkipping { return .untraced }
-        if let active = task.trace,
-            active.isDelivered || !active.tracesCommands(of: Command.self) && !active.isOfChain(chain())
-        {
-            task = .none
+        switch taskHops {
+        case .skipping:
+            return .untraced
+        case .tracing(let active, let owner):
+            // Every hop of a command but its first: the task's trace is joined here, without the call that decides
+            // whether a command is traced, and the reference the task-local's read returned is the hop's own — no
+            // other is taken (`chaintrace-benchmarks`, "async instrumented chain (traceHop), traced").
+            if !active.isDelivered, active.tracesCommands(of: Command.self) || active.isOfChain(chain()),
+                ThreadState.withCurrent({ $0.sinkDepth == 0 })
+            {
+                return openHop(handler, in: active, owner: owner, isOutermost: false)
+            }
+            // A side call into another chain, or a task that outlived the command: a trace of its own.
+            return openOutermost(handler, command: command, chain: chain)
+        case .none:
+            return openOutermost(handler, command: command, chain: chain)
         }
-        guard
-            let (trace, isOutermost) = traceForHop(
-                command: command,
-                chain: chain,
-                isAsync: true,
-                task: task
-            )
-        else {
+    }
+
+    /// Opens a hop that may start a trace: one where the task has none to join.
+    private static func openOutermost<Command>(
+        _ handler: () -> String,
+        command: Command,
+        chain: () -> String
+    ) -> AsyncHopOpening {
+        guard let (trace, _) = traceForHop(command: command, chain: chain, isAsync: true, task: TaskHops.none) else {
             return .skipping
         }
-        let taskID = currentTaskIdentity()
-        let owner = isOutermost ? taskID : task.owner ?? taskID
-        switch trace.begin(handler(), task: taskID, owner: owner) {
+        let task = currentTaskIdentity()
+        return openHop(handler, in: trace, owner: task, isOutermost: true)
+    }
+
+    /// Opens `handler`'s hop in `trace`, whose hops in this task nest in those of `owner`, the task that bound it.
+    @inline(__always)
+    private static func openHop(
+        _ handler: () -> String,
+        in trace: consuming ActiveTrace,
+        owner: Int,
+        isOutermost: Bool
+    ) -> AsyncHopOpening {
+        let task = currentTaskIdentity()
+        switch trace.begin(handler(), task: task, owner: owner) {
         case .opened:
             // The trace is bound for the body by the hop that started it, and again by a hop of another task than
             // the one that bound it (a child task's): the hops of that task's children then nest in this task's
             // hops, not in its parent's. A sequential chain, all in one task, binds once a command.
-            let binding: TaskHops? = isOutermost || taskID != owner ? .tracing(trace, owner: taskID) : nil
-            return .opened(OpenAsyncHop(trace: trace, task: taskID, binding: binding, isOutermost: isOutermost))
+            return .opened(
+                OpenAsyncHop(
+                    trace: trace,
+                    task: task,
+                    bindsTask: isOutermost || task != owner,
+                    isOutermost: isOutermost
+                )
+            )
         case .stopped:
             return .stopped
         case .traceIsOver:
@@ -128,8 +157,12 @@ extension ChainTracing {
         case .opened(let hop):
             let result: Result
             do {
-                if let binding = hop.binding {
-                    result = try await taskHopsLocal.withValue(binding, operation: body, isolation: isolation)
+                if hop.bindsTask {
+                    result = try await taskHopsLocal.withValue(
+                        .tracing(hop.trace, owner: hop.task),
+                        operation: body,
+                        isolation: isolation
+                    )
                 } else {
                     result = try await body()
                 }

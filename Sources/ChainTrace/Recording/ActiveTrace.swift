@@ -54,7 +54,13 @@ final class ActiveTrace: @unchecked Sendable {
     @usableFromInline let nextName = UncheckedCell.make(StringIdentity.none)
     /// Touched by one thread, or under `lock`: its accesses skip the run-time exclusivity check.
     let content = UncheckedCell.make(Content())
-    let lock: WordLock?
+    /// Taken only by a shared trace's hops (``isShared``), but made for every trace: read from a property that is
+    /// never `nil`, the lock is not retained and released around each critical section, as an optional one's was —
+    /// two of each an async hop (`chaintrace-benchmarks`, "async instrumented chain (traceHop), traced").
+    let lock = WordLock()
+    /// Whether hops of this trace may run in several tasks at once (it was started by an async hop): then they
+    /// open and close with ``begin(_:task:owner:)`` and ``end(_:role:task:)``, under ``lock``.
+    let isShared: Bool
     /// ``isDelivered``: 1 once a shared trace has been handed to its sink. Set under the lock as the trace is
     /// built for its sink, so a hop opening under the lock sees it; published, so a hop can check it before.
     let delivered = PublishedCounter()
@@ -72,7 +78,7 @@ final class ActiveTrace: @unchecked Sendable {
         isShared: Bool,
         thread: ThreadState
     ) {
-        self.lock = isShared ? WordLock() : nil
+        self.isShared = isShared
         about = UncheckedCell.make(About(configuration: configuration, chain: chain, maximumHops: maximumHops))
         content.value.names.reserveCapacity(16)
         reuse(
@@ -152,7 +158,7 @@ final class ActiveTrace: @unchecked Sendable {
     func retire() {
         // A shared trace was last written under its lock, perhaps on other threads: taking it once orders those
         // writes before this thread's (no other thread can take it now, so it need not be held).
-        lock?.withLock {}
+        if isShared { lock.withLock {} }
         about.value.configuration = nil
         // Usually moved into the delivered trace already.
         Self.replace(&about.value.payload, with: nil)
@@ -181,7 +187,7 @@ final class ActiveTrace: @unchecked Sendable {
     }
 
     func withContent<T>(_ body: (inout Content) -> T) -> T {
-        guard let lock else { return body(&content.value) }
+        guard isShared else { return body(&content.value) }
         return lock.withLock { body(&content.value) }
     }
 
@@ -245,10 +251,6 @@ final class ActiveTrace: @unchecked Sendable {
         if !isShared { nextName.value = content.nextNameIdentity }
         return index
     }
-
-    /// Whether hops of this trace may run in several tasks at once (it was started by an async hop): then they
-    /// open and close with ``begin(_:task:owner:)`` and ``end(_:role:task:)``.
-    var isShared: Bool { lock != nil }
 
     /// When a hop opening now starts, from the trace's start: the first starts with the trace, with no second
     /// clock read.

@@ -48,35 +48,97 @@ extension ActiveTrace {
 
     /// Closes task `task`'s innermost open hop of a shared trace (see ``end(_:role:)``); the hop it was nested in
     /// becomes the task's innermost if it is the task's own.
-    @usableFromInline
+    ///
+    /// Inlinable, as ``end(_:role:)`` is: an async hop with no `decide` closure knows its case, and calls the plain
+    /// return's function directly.
+    @inlinable
     func end(_ returned: HopReturn, role: HandlerRole, task: Int) {
+        switch returned {
+        case .value: endReturned(accepted: true, role: role, task: task)
+        case .nothing: endReturned(accepted: false, role: role, task: task)
+        case .judged, .error: endJudged(returned, role: role, task: task)
+        }
+    }
+
+    /// ``end(_:role:task:)`` for a hop that returned normally (`accepted`) or with the "nothing" of an Optional
+    /// result. The common case — no failure in the trace, none inside the hop, no override — decides in line, as
+    /// ``endReturned(accepted:role:)`` does for a trace of one thread; the rest goes through
+    /// ``decision(for:role:wentOn:failedInside:record:content:)``.
+    @usableFromInline
+    func endReturned(accepted: Bool, role: HandlerRole, task: Int) {
         let now = now()
         withContent { content in
             guard let record = content.tasks.innermost(of: task) else { return }
-            var inside = content.tasks.records[record].inside
-            let (decision, reason, recovered) = Self.decision(
-                for: returned,
-                role: role,
-                wentOn: inside != .continued,
-                failedInside: inside == .failed,
-                record: record,
-                content: &content
-            )
-            // What went on inside a hop that caught a failure, for the hop it ran in: the command went on (to the hop
-            // that failed), but no failure came out.
-            if recovered { inside = .passed }
-            let enclosing = Int(content.records[record].parent)
-            content.close(record, as: decision, at: now, traceStart: start)
-            // Hops run at once inside it: its own time is what none of them covered, not its time less their sum.
-            if content.tasks.records[record].hasLaterChildren { content.subtractChildrenCovering(record) }
-            if enclosing >= 0 {
-                content.tasks.note(HopDecisionInference.wentOn(decision, inside: inside), inside: enclosing)
+            let inside = content.tasks.records[record].inside
+            guard inside != .failed, content.failure == nil, content.overrides.isEmpty else {
+                return close(record, returned: accepted ? .value : .nothing, role: role, task: task, at: now, &content)
             }
-            // `close` is for one thread's hops, nested one in the other; here the innermost is the task's.
-            content.innermost = -1
-            content.tasks.closed(record, enclosing: enclosing, in: task)
-            if let reason { content.reasons.set(reason, at: record) }
+            let decision = HopDecisionInference.returnedNormally(
+                accepted: accepted,
+                role: role,
+                wentOn: inside != .continued
+            )
+            closeDecided(record, as: decision, inside: inside, task: task, at: now, &content)
         }
+    }
+
+    /// ``end(_:role:task:)`` for a hop that threw or whose return the caller's `decide` closure judged.
+    @usableFromInline
+    func endJudged(_ returned: HopReturn, role: HandlerRole, task: Int) {
+        let now = now()
+        withContent { content in
+            guard let record = content.tasks.innermost(of: task) else { return }
+            close(record, returned: returned, role: role, task: task, at: now, &content)
+        }
+    }
+
+    /// Closes task `task`'s innermost open hop, `record`, as it `returned`, with every case: judged, failed,
+    /// recovered or overridden.
+    private func close(
+        _ record: Int,
+        returned: HopReturn,
+        role: HandlerRole,
+        task: Int,
+        at now: UInt64,
+        _ content: inout Content
+    ) {
+        var inside = content.tasks.records[record].inside
+        let (decision, reason, recovered) = Self.decision(
+            for: returned,
+            role: role,
+            wentOn: inside != .continued,
+            failedInside: inside == .failed,
+            record: record,
+            content: &content
+        )
+        // What went on inside a hop that caught a failure, for the hop it ran in: the command went on (to the hop
+        // that failed), but no failure came out.
+        if recovered { inside = .passed }
+        closeDecided(record, as: decision, inside: inside, task: task, at: now, &content)
+        if let reason { content.reasons.set(reason, at: record) }
+    }
+
+    /// Closes task `task`'s innermost open hop, `record`, as `decision`, telling the hop it was nested in what
+    /// went on inside it (`inside`, and the hop's own decision).
+    @inline(__always)
+    private func closeDecided(
+        _ record: Int,
+        as decision: Decision,
+        inside: Decision,
+        task: Int,
+        at now: UInt64,
+        _ content: inout Content
+    ) {
+        let enclosing = Int(content.records[record].parent)
+        content.close(record, as: decision, at: now, traceStart: start)
+        // Hops run at once inside it: its own time is what none of them covered, not its time less their sum.
+        if content.tasks.records[record].hasLaterChildren { content.subtractChildrenCovering(record) }
+        if enclosing >= 0 {
+            content.tasks.note(HopDecisionInference.wentOn(decision, inside: inside), inside: enclosing)
+        }
+        // `close` is for one thread's hops, nested one in the other; here the innermost is the task's.
+        content.innermost = -1
+        content.tasks.closed(record, enclosing: enclosing, in: task)
     }
 }
 
