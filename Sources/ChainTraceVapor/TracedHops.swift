@@ -18,14 +18,14 @@
     }
 
     extension TracedRun {
-        /// Closes the hop just opened in `trace` when `response`, what its middleware answered with, completes: with
+        /// Closes the hop just opened in the run's trace when `response`, what its middleware answered with, completes: with
         /// the hop inside it when it is the very future that hop answered with (a middleware that returns
         /// `next.respond(to:)`: no callback of its own), else from a callback of its own. The request's first hop to
         /// close — the deepest it went, inside the span of every tracing middleware that let it through — keeps the
         /// request's `serviceContext` (Vapor's `TracingMiddleware` sets it to its span's for the middleware after it)
         /// for the trace's delivery.
-        func closeHop(of trace: CarriedTrace, when response: EventLoopFuture<Response>) {
-            guard let hops = trace.closeHop(whenDone: response) else { return }
+        func closeHop(when response: EventLoopFuture<Response>) {
+            guard let hops = trace?.closeHop(whenDone: response) else { return }
             response.whenComplete { [request] result in
                 switch result {
                 case .success: hops.complete(threw: nil) { request.serviceContext }

@@ -52,26 +52,27 @@
         let run: TracedRun
 
         func respond(to request: Request) -> EventLoopFuture<Response> {
-            let chain = run.chain
-            guard index < chain.parts.count else { return respondAtEnd(to: request) }
-            let part = chain.parts[index]
+            // The part is read in place, each time, and the trace through optional chaining: both borrowed. Bound to
+            // locals, the part's copy and the trace's were five retains and releases a hop
+            // (`chaintrace-vapor-benchmarks`, "traceRequests(), traced").
+            guard index < run.chain.parts.count else { return respondAtEnd(to: request) }
             let next = TracedStep(index: index + 1, run: run)
-            if part.onlyUnrouted, request.route != nil { return next.respond(to: request) }
-            guard let trace = run.trace, trace.open(part.name) else {
-                return part.middleware.respond(to: request, chainingTo: next)
+            if run.chain.parts[index].onlyUnrouted, request.route != nil { return next.respond(to: request) }
+            guard run.trace?.open(run.chain.parts[index].name) ?? false else {
+                return run.chain.parts[index].middleware.respond(to: request, chainingTo: next)
             }
-            let response = part.middleware.respond(to: request, chainingTo: next)
-            run.closeHop(of: trace, when: response)
+            let response = run.chain.parts[index].middleware.respond(to: request, chainingTo: next)
+            run.closeHop(when: response)
             return response
         }
 
         /// The responder after the last link, a hop of its own when it is a route's endpoint.
         private func respondAtEnd(to request: Request) -> EventLoopFuture<Response> {
-            guard let name = run.chain.endpoint, let trace = run.trace, trace.open(name) else {
+            guard let name = run.chain.endpoint, run.trace?.open(name) ?? false else {
                 return run.last.respond(to: request)
             }
             let response = run.last.respond(to: request)
-            run.closeHop(of: trace, when: response)
+            run.closeHop(when: response)
             return response
         }
     }

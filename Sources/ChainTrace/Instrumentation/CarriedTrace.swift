@@ -13,18 +13,37 @@ import ChainTraceFastPath
 /// (``closeHop(whenDone:)``); the hops that hand on the very future they were given close with it, with no callback
 /// of their own.
 ///
-/// `@unchecked Sendable`: `trace` and `awaited` are only touched under `lock`.
+/// `@unchecked Sendable`: `state` is only touched under `lock`.
 package final class CarriedTrace: @unchecked Sendable {
+    /// What the hops change, under `lock`.
+    private struct State {
+        /// `nil` once delivered: a hop after that (of a task that outlived the request) is not recorded.
+        var trace: ActiveTrace?
+        /// The hops waiting on the last thing a hop's handler answered with that was not complete.
+        var awaited: AwaitedHops?
+        /// `awaited`'s handle's identity (which it holds, so no other object takes it while it is kept).
+        var awaitedHandle: ObjectIdentifier?
+    }
+
     private let lock = WordLock()
-    /// `nil` once delivered: a hop after that (of a task that outlived the request) is not recorded.
-    private var trace: ActiveTrace?
-    /// The hops waiting on the last thing a hop's handler answered with that was not complete.
-    private var awaited: AwaitedHops?
-    /// `awaited`'s handle's identity (which it holds, so no other object takes it while it is kept).
-    private var awaitedHandle: ObjectIdentifier?
+    /// In a cell, read through its address: a hop reads the awaited hops in place. As stored `var`s of this class,
+    /// each read was a retain and a release (`chaintrace-vapor-benchmarks`, "traceRequests(), traced").
+    private let state = UncheckedCell.make(State())
+    /// `state.trace`, lent unretained to the hops: alive while `state.trace` holds it, which a hop checks under the
+    /// lock before it uses this (``withTrace(_:)``); only `finish` lets go of it, under the same lock. A trace read
+    /// from `state` was retained and released around each call into it, two of each a hop.
+    private let lent: UnretainedObject<ActiveTrace>
 
     init(trace: ActiveTrace) {
-        self.trace = trace
+        lent = UnretainedObject(trace)
+        state.value.trace = trace
+    }
+
+    /// Runs `body` on the trace, unretained, unless it has been delivered; call with the lock held.
+    @inline(__always)
+    private func withTrace<T>(_ body: (ActiveTrace) -> T) -> T? {
+        guard state.value.trace != nil else { return nil }
+        return lent.withObject(body)
     }
 
     /// Starts a trace of `command` on chain `chain`, or returns `nil` when it is not to be traced: no recorder in
@@ -48,7 +67,7 @@ package final class CarriedTrace: @unchecked Sendable {
     /// and do not close it.
     package func open(_ handler: String) -> Bool {
         lock.withLock {
-            trace?.beginNestedHop(handler) ?? false
+            withTrace { $0.beginNestedHop(handler) } ?? false
         }
     }
 
@@ -56,11 +75,12 @@ package final class CarriedTrace: @unchecked Sendable {
     /// hop opened inside it, *passed* if one did, *failed* (or passing a failure on) if it failed, and *accepted*
     /// with the failure from below recovered if it answered after one.
     package func close(threw error: (any Error)?) {
-        lock.withLock { Self.closeInnermost(of: trace, threw: error) }
+        lock.withLock { closeInnermost(threw: error) }
     }
 
-    private static func closeInnermost(of trace: ActiveTrace?, threw error: (any Error)?) {
-        trace?.endNestedHop(threw: error, role: .responder)
+    /// Closes the innermost open hop, unless the trace has been delivered; call with the lock held.
+    private func closeInnermost(threw error: (any Error)?) {
+        withTrace { $0.endNestedHop(threw: error, role: .responder) }
     }
 
     /// Closes the innermost open hop when `handle` — what its handler answered with, a future — completes. Returns
@@ -69,20 +89,21 @@ package final class CarriedTrace: @unchecked Sendable {
     /// the returned hops to `handle`'s completion (``AwaitedHops/complete(threw:context:)``).
     package func closeHop(whenDone handle: AnyObject) -> AwaitedHops? {
         lock.withLock {
-            guard trace != nil else { return nil }
+            guard state.value.trace != nil else { return nil }
             // Compared by identity first, so that the common case, a hop handing on its inner hop's future, retains
             // nothing.
-            if awaitedHandle == ObjectIdentifier(handle), let awaited {
-                switch awaited.completion {
-                case .pending: awaited.joined += 1
-                case .returned: Self.closeInnermost(of: trace, threw: nil)
-                case .threw(let error): Self.closeInnermost(of: trace, threw: error)
+            if state.value.awaitedHandle == ObjectIdentifier(handle), state.value.awaited != nil {
+                switch state.value.awaited?.completion {
+                case .pending?: state.value.awaited?.joined += 1
+                case .returned?: closeInnermost(threw: nil)
+                case .threw(let error)?: closeInnermost(threw: error)
+                case nil: break
                 }
                 return nil
             }
             let hops = AwaitedHops(trace: self, handle: handle)
-            awaited = hops
-            awaitedHandle = ObjectIdentifier(handle)
+            state.value.awaited = hops
+            state.value.awaitedHandle = ObjectIdentifier(handle)
             return hops
         }
     }
@@ -92,23 +113,23 @@ package final class CarriedTrace: @unchecked Sendable {
     fileprivate func complete(_ hops: AwaitedHops, threw error: (any Error)?, context: () -> (any Sendable)?) {
         let keepsContext = lock.withLock {
             hops.completion = error.map { .threw($0) } ?? .returned
-            guard let trace else { return false }
-            for _ in 0...hops.joined { Self.closeInnermost(of: trace, threw: error) }
+            guard let trace = state.value.trace else { return false }
+            for _ in 0...hops.joined { closeInnermost(threw: error) }
             return !trace.content.value.keptDeepestContext
         }
         guard keepsContext else { return }
         let kept = context()
-        lock.withLock { trace?.keepDeepestContext { kept } }
+        lock.withLock { state.value.trace?.keepDeepestContext { kept } }
     }
 
     /// What the first hops to close kept (``AwaitedHops/complete(threw:context:)``): the context to deliver the trace in.
     package var deepestContext: (any Sendable)? {
-        lock.withLock { trace?.deepestContext }
+        lock.withLock { state.value.trace?.deepestContext }
     }
 
     /// Notes the span the command ran under (see ``ActiveTrace/setTraceParent(_:)``), before ``finish()``.
     package func setTraceParent(_ parent: TraceParent?) {
-        lock.withLock { trace?.setTraceParent(parent) }
+        lock.withLock { state.value.trace?.setTraceParent(parent) }
     }
 
     /// Hands the trace to its recorder's sink; once only, after its last hop closed. A hop still open is recorded as
@@ -118,9 +139,9 @@ package final class CarriedTrace: @unchecked Sendable {
         // Taken out under the lock, which orders every hop's writes before the delivery's reads.
         guard
             var finished = lock.withLock({ () -> ActiveTrace? in
-                awaited = nil
-                awaitedHandle = nil
-                return trace.take()
+                state.value.awaited = nil
+                state.value.awaitedHandle = nil
+                return state.value.trace.take()
             })
         else { return }
         let thread = ThreadState.current
