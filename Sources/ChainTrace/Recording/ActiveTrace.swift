@@ -127,6 +127,7 @@ final class ActiveTrace: @unchecked Sendable {
         if !content.value.overrides.isEmpty { content.value.overrides.removeAll() }
         if !content.value.reasons.values.isEmpty { content.value.reasons = HopReasons() }
         if !content.value.tasks.isEmpty { content.value.tasks.removeAll() }
+        content.value.rootTaskOnly = isShared
         content.value.failure = nil
         if !content.value.recovering.isEmpty { content.value.recovering.removeAll(keepingCapacity: true) }
         if !content.value.thrown.isEmpty { content.value.thrown.removeAll(keepingCapacity: true) }
@@ -279,8 +280,16 @@ final class ActiveTrace: @unchecked Sendable {
     @usableFromInline
     func endReturned(accepted: Bool, role: HandlerRole) {
         assert(!isShared, "a shared trace's hops close with end(_:role:task:)")
-        let now = now()
-        guard content.value.overrides.isEmpty else { return end(accepted ? .value : .nothing, role: role, at: now) }
+        closeInnermostReturned(accepted: accepted, role: role, at: now())
+    }
+
+    /// Closes the innermost hop of one thread's hops — a trace of one thread's, or a shared trace's while only its
+    /// root task has opened hops (``Content/rootTaskOnly``, under the lock) — as it returned normally at `now`.
+    @inline(__always)
+    func closeInnermostReturned(accepted: Bool, role: HandlerRole, at now: UInt64) {
+        guard content.value.overrides.isEmpty else {
+            return closeInnermost(accepted ? .value : .nothing, role: role, at: now)
+        }
         // The common case, a hop that returned normally and was not overridden: no reason to set, so no string is
         // touched. A hop that forwarded (the command went on from it past observers) did not take it; an observer
         // continued.
@@ -313,36 +322,37 @@ final class ActiveTrace: @unchecked Sendable {
     @usableFromInline
     func endJudged(_ returned: HopReturn, role: HandlerRole) {
         assert(!isShared, "a shared trace's hops close with end(_:role:task:)")
-        end(returned, role: role, at: now())
+        closeInnermost(returned, role: role, at: now())
     }
 
-    /// ``end(_:role:)`` at `now`, with every case: judged, failed or overridden.
-    private func end(_ returned: HopReturn, role: HandlerRole, at now: UInt64) {
-        withContent { content in
-            let record = content.innermost
-            guard record >= 0 else { return }
-            // Looked for only when the hop failed.
-            let failedInside: Bool
-            switch returned {
-            case .error, .judged(.failed, _): failedInside = content.failed(inside: record)
-            default: failedInside = false
-            }
-            let (decision, reason, _) = Self.decision(
-                for: returned,
-                role: role,
-                wentOn: content.wentOn(from: record),
-                failedInside: failedInside,
-                record: record,
-                content: &content
-            )
-            content.close(record, as: decision, at: now, traceStart: start)
-            // Nothing set this record's reason before (a loop's record is closed as it is made).
-            if let reason { content.reasons.set(reason, at: record) }
+    /// Closes the innermost hop of one thread's hops (see ``closeInnermostReturned(accepted:role:at:)``) as it
+    /// `returned` at `now`, with every case: judged, failed or overridden.
+    func closeInnermost(_ returned: HopReturn, role: HandlerRole, at now: UInt64) {
+        let record = content.value.innermost
+        guard record >= 0 else { return }
+        // Looked for only when the hop failed.
+        let failedInside: Bool
+        switch returned {
+        case .error, .judged(.failed, _): failedInside = content.value.failed(inside: record)
+        default: failedInside = false
         }
+        let (decision, reason, _) = Self.decision(
+            for: returned,
+            role: role,
+            wentOn: content.value.wentOn(from: record),
+            failedInside: failedInside,
+            record: record,
+            content: &content.value
+        )
+        content.value.close(record, as: decision, at: now, traceStart: start)
+        // Nothing set this record's reason before (a loop's record is closed as it is made).
+        if let reason { content.value.reasons.set(reason, at: record) }
     }
 
     /// The innermost open hop: of task `task` in a shared trace, else of the thread's; -1 when none is open.
     func innermostOpenHop(_ content: borrowing Content, task: Int) -> Int {
-        isShared ? content.tasks.innermost(of: task) ?? -1 : content.innermost
+        guard isShared else { return content.innermost }
+        if content.rootTaskOnly { return task == content.rootTask ? content.innermost : -1 }
+        return content.tasks.innermost(of: task) ?? -1
     }
 }

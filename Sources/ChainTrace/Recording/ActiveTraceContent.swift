@@ -46,6 +46,14 @@ extension ActiveTrace {
         /// one hop is "the innermost": each task has its own, and each record notes its task, what went on inside
         /// it, and whether it is still open. Empty in a trace of one thread.
         var tasks = TaskHopState()
+        /// Whether only the task that opened a shared trace's first hop (``rootTask``) has opened hops in it: its
+        /// hops are then kept as one thread's are (``innermost``, and the records' nesting), with nothing in
+        /// ``tasks``, until another task opens one (``shareAmongTasks()``). A chain whose hops all run in one task —
+        /// nearly every async chain — never pays for the bookkeeping of tasks (`chaintrace-benchmarks`, "async
+        /// instrumented chain (traceHop), traced"). `false` in a trace of one thread.
+        var rootTaskOnly = false
+        /// The task that opened a shared trace's first hop.
+        var rootTask = 0
         /// What a framework integration kept of the context the command's deepest hop ran in (see
         /// ``ActiveTrace/keepDeepestContext(_:)``), and whether it has; `nil` and `false` in nearly every trace.
         var deepestContext: (any Sendable)?

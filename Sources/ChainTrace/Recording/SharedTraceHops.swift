@@ -9,41 +9,68 @@ extension ActiveTrace {
     /// (and records a loop failure) if the hop limit is reached, and ``SharedHopOpening/traceIsOver`` if the trace
     /// has been delivered: the hop runs in a task that outlived the command (an unstructured `Task` started in one
     /// of its hops inherits the trace's task-local), and starts a trace of its own instead of being lost.
+    ///
+    /// While only the task that opened the first hop has opened any (``Content/rootTaskOnly``), its hops open as a
+    /// trace of one thread's do; the first hop of another task first gives the root task's hops their bookkeeping
+    /// of tasks (``Content/shareAmongTasks()``).
     @usableFromInline
     func begin(_ handler: String, task: Int, owner: Int) -> SharedHopOpening {
-        withContent { content in
+        lock.withLock {
             // Its trace was delivered already: the hop runs in a task that outlived the command (an unstructured
             // `Task` started inside it), after its last hop ended.
             guard !isDelivered else { return .traceIsOver }
-            let startOffset = startOffset(first: content.records.isEmpty)
-            let index = content.records.count
-            let enclosing = content.tasks.innermost(of: task) ?? content.tasks.innermost(of: owner) ?? -1
-            guard index < maximumHops else {
-                content.tasks.opened(
-                    recordLoop(handler, startOffset: startOffset, enclosing: enclosing, in: &content),
-                    in: task,
-                    parent: enclosing,
-                    isOpen: false
-                )
-                // A hop inside the one it was to nest in failed.
-                if enclosing >= 0 { content.tasks.note(.failed, inside: enclosing) }
-                return .stopped
+            if content.value.rootTaskOnly {
+                if content.value.records.isEmpty { content.value.rootTask = task }
+                if task == content.value.rootTask { return beginInRootTask(handler) }
+                content.value.shareAmongTasks()
             }
-            content.addName(handler)
-            content.records.append(
-                HopRecord(
-                    handler: Int32(truncatingIfNeeded: index),
-                    registry: -1,
-                    decision: .passed,
-                    parent: Int32(truncatingIfNeeded: enclosing),
-                    startOffset: startOffset,
-                    inclusiveDuration: 0,
-                    selfDuration: 0
-                )
-            )
-            content.tasks.opened(index, in: task, parent: enclosing, isOpen: true)
-            return .opened
+            return beginInTask(handler, task: task, owner: owner, &content.value)
         }
+    }
+
+    /// ``begin(_:task:owner:)`` in the root task while it is the only one with hops: as ``begin(_:)`` opens a hop
+    /// of one thread, under the lock.
+    @inline(__always)
+    private func beginInRootTask(_ handler: String) -> SharedHopOpening {
+        let startOffset = startOffset(first: content.value.records.isEmpty)
+        guard content.value.records.count < maximumHops else {
+            _ = recordLoop(handler, startOffset: startOffset, enclosing: content.value.innermost, in: &content.value)
+            return .stopped
+        }
+        content.value.open(handler, startOffset: startOffset)
+        return .opened
+    }
+
+    /// ``begin(_:task:owner:)`` with the bookkeeping of tasks, under the lock.
+    private func beginInTask(_ handler: String, task: Int, owner: Int, _ content: inout Content) -> SharedHopOpening {
+        let startOffset = startOffset(first: content.records.isEmpty)
+        let index = content.records.count
+        let enclosing = content.tasks.innermost(of: task) ?? content.tasks.innermost(of: owner) ?? -1
+        guard index < maximumHops else {
+            content.tasks.opened(
+                recordLoop(handler, startOffset: startOffset, enclosing: enclosing, in: &content),
+                in: task,
+                parent: enclosing,
+                isOpen: false
+            )
+            // A hop inside the one it was to nest in failed.
+            if enclosing >= 0 { content.tasks.note(.failed, inside: enclosing) }
+            return .stopped
+        }
+        content.addName(handler)
+        content.records.append(
+            HopRecord(
+                handler: Int32(truncatingIfNeeded: index),
+                registry: -1,
+                decision: .passed,
+                parent: Int32(truncatingIfNeeded: enclosing),
+                startOffset: startOffset,
+                inclusiveDuration: 0,
+                selfDuration: 0
+            )
+        )
+        content.tasks.opened(index, in: task, parent: enclosing, isOpen: true)
+        return .opened
     }
 
     /// Closes task `task`'s innermost open hop of a shared trace (see ``end(_:role:)``); the hop it was nested in
@@ -67,28 +94,41 @@ extension ActiveTrace {
     @usableFromInline
     func endReturned(accepted: Bool, role: HandlerRole, task: Int) {
         let now = now()
-        withContent { content in
-            guard let record = content.tasks.innermost(of: task) else { return }
-            let inside = content.tasks.records[record].inside
-            guard inside != .failed, content.failure == nil, content.overrides.isEmpty else {
-                return close(record, returned: accepted ? .value : .nothing, role: role, task: task, at: now, &content)
-            }
-            let decision = HopDecisionInference.returnedNormally(
-                accepted: accepted,
-                role: role,
-                wentOn: inside != .continued
-            )
-            closeDecided(record, as: decision, inside: inside, task: task, at: now, &content)
+        lock.withLock {
+            if content.value.rootTaskOnly { return closeInnermostReturned(accepted: accepted, role: role, at: now) }
+            closeReturnedInTask(accepted: accepted, role: role, task: task, at: now, &content.value)
         }
+    }
+
+    /// ``endReturned(accepted:role:task:)`` with the bookkeeping of tasks, under the lock.
+    private func closeReturnedInTask(
+        accepted: Bool,
+        role: HandlerRole,
+        task: Int,
+        at now: UInt64,
+        _ content: inout Content
+    ) {
+        guard let record = content.tasks.innermost(of: task) else { return }
+        let inside = content.tasks.records[record].inside
+        guard inside != .failed, content.failure == nil, content.overrides.isEmpty else {
+            return close(record, returned: accepted ? .value : .nothing, role: role, task: task, at: now, &content)
+        }
+        let decision = HopDecisionInference.returnedNormally(
+            accepted: accepted,
+            role: role,
+            wentOn: inside != .continued
+        )
+        closeDecided(record, as: decision, inside: inside, task: task, at: now, &content)
     }
 
     /// ``end(_:role:task:)`` for a hop that threw or whose return the caller's `decide` closure judged.
     @usableFromInline
     func endJudged(_ returned: HopReturn, role: HandlerRole, task: Int) {
         let now = now()
-        withContent { content in
-            guard let record = content.tasks.innermost(of: task) else { return }
-            close(record, returned: returned, role: role, task: task, at: now, &content)
+        lock.withLock {
+            if content.value.rootTaskOnly { return closeInnermost(returned, role: role, at: now) }
+            guard let record = content.value.tasks.innermost(of: task) else { return }
+            close(record, returned: returned, role: role, task: task, at: now, &content.value)
         }
     }
 
@@ -233,4 +273,62 @@ enum SharedHopOpening {
     /// ``ActiveTrace/isDelivered`` first, finds this only when the trace was delivered in between, and runs
     /// untraced).
     case traceIsOver
+}
+
+extension ActiveTrace.Content {
+    /// Gives the hops the root task opened while it was the only task with hops (``rootTaskOnly``) their
+    /// bookkeeping of tasks, as if each had been opened with it: a hop of another task is about to open. Every
+    /// record then belongs to the root task; its open hops — its innermost and those it is nested in — are open,
+    /// and what went on inside each is what its closed hops told it as they closed (see ``reportOfClosedHop(_:)``).
+    mutating func shareAmongTasks() {
+        rootTaskOnly = false
+        var isOpen = [Bool](repeating: false, count: records.count)
+        var open = innermost
+        while open >= 0 {
+            isOpen[open] = true
+            open = Int(records[open].parent)
+        }
+        for record in 0..<records.count {
+            tasks.opened(record, in: rootTask, parent: Int(records[record].parent), isOpen: isOpen[record])
+        }
+        for record in 0..<records.count where isOpen[record] {
+            var inside = Decision.continued
+            for child in (record &+ 1)..<records.count where !isOpen[child] && Int(records[child].parent) == record {
+                let report = reportOfClosedHop(child)
+                if report == .failed {
+                    inside = .failed
+                    break
+                }
+                if report == .passed { inside = .passed }
+            }
+            tasks.records[record].inside = inside
+        }
+        // From here on, each task's innermost hop is in `tasks`.
+        innermost = -1
+    }
+
+    /// What closed hop `hop` told the hop it is nested in as it closed (``HopDecisionInference/wentOn(_:inside:)``):
+    /// a failure if it failed, or a failure it did not recover from is inside it; else `.passed` if it or a hop
+    /// inside it did more than continue; else `.continued`.
+    func reportOfClosedHop(_ hop: Int) -> Decision {
+        switch records[hop].decision {
+        case .failed: return .failed
+        case .continued: break
+        default: return failedInside(hop) ? .failed : .passed
+        }
+        var report = Decision.continued
+        for nested in (hop &+ 1)..<records.count where isInside(nested, hop) {
+            if records[nested].decision == .failed, !isRecovered(nested) { return .failed }
+            if records[nested].decision != .continued { report = .passed }
+        }
+        return report
+    }
+
+    /// Whether a failure no hop recovered from is inside closed hop `hop`.
+    private func failedInside(_ hop: Int) -> Bool {
+        for nested in (hop &+ 1)..<records.count where isInside(nested, hop) {
+            if records[nested].decision == .failed, !isRecovered(nested) { return true }
+        }
+        return false
+    }
 }
