@@ -88,9 +88,9 @@ extension ActiveTrace {
     }
 
     /// ``end(_:role:task:)`` for a hop that returned normally (`accepted`) or with the "nothing" of an Optional
-    /// result. The common case — no failure in the trace, none inside the hop, no override — decides in line, as
-    /// ``endReturned(accepted:role:)`` does for a trace of one thread; the rest goes through
-    /// ``decision(for:role:wentOn:failedInside:record:content:)``.
+    /// result: in root-task mode (``Content/rootTaskOnly``) as a trace of one thread closes it; else the common
+    /// case — no failure in the trace, none inside the hop, no override — decides in line, and the rest goes
+    /// through ``decision(for:role:wentOn:failedInside:record:content:)``.
     @usableFromInline
     func endReturned(accepted: Bool, role: HandlerRole, task: Int) {
         let now = now()
