@@ -72,19 +72,20 @@ extension ChainTracing {
         guard let (trace, _) = traceForHop(command: command, chain: chain, isAsync: true, task: TaskHops.none) else {
             return .skipping
         }
-        let task = currentTaskIdentity()
-        return openHop(handler, in: trace, owner: task, isOutermost: true)
+        return openHop(handler, in: trace, owner: nil, isOutermost: true)
     }
 
-    /// Opens `handler`'s hop in `trace`, whose hops in this task nest in those of `owner`, the task that bound it.
+    /// Opens `handler`'s hop in `trace`, whose hops in this task nest in those of `owner`, the task that bound it
+    /// (`nil`: this one, which starts the trace).
     @inline(__always)
     private static func openHop(
         _ handler: () -> String,
         in trace: consuming ActiveTrace,
-        owner: Int,
+        owner: Int?,
         isOutermost: Bool
     ) -> AsyncHopOpening {
         let task = currentTaskIdentity()
+        let owner = owner ?? task
         switch trace.begin(handler(), task: task, owner: owner) {
         case .opened:
             // The trace is bound for the body by the hop that started it, and again by a hop of another task than

@@ -20,9 +20,4 @@ enum TaskHops: Sendable {
         if case .tracing(_, let owner) = self { return owner }
         return nil
     }
-
-    @usableFromInline var isSkipping: Bool {
-        if case .skipping = self { return true }
-        return false
-    }
 }
