@@ -44,7 +44,7 @@ let package = Package(
             description: "ChainTraceVapor: traces Vapor 4 applications' middleware, route groups and endpoints (builds Vapor)"),
         .trait(
             name: "GRPC",
-            description: "ChainTraceGRPC: traces grpc-swift 2 servers' and clients' interceptors and handlers (builds GRPCCore)"),
+            description: "ChainTraceGRPC: traces grpc-swift 2 servers' and clients' interceptors and handlers (builds GRPCCore and Tracing)"),
         .trait(
             name: "NIO",
             description: "ChainTraceNIO: traces every event through a SwiftNIO channel pipeline's handlers (builds NIOCore)"),
@@ -206,6 +206,8 @@ let package = Package(
             dependencies: [
                 "ChainTrace", "ChainTraceFastPath",
                 .product(name: "GRPCCore", package: "grpc-swift-2", condition: .when(traits: ["GRPC"])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["GRPC"])),
+                .target(name: "ChainTraceDistributedTracing", condition: .when(traits: ["GRPC"])),
             ],
             swiftSettings: upcomingFeatures),
         // zlib, for trace logs compressed with gzip (on every Linux and Apple machine).
@@ -415,7 +417,10 @@ let package = Package(
             name: "ChainTraceGRPCTests",
             dependencies: [
                 "ChainTraceGRPC", "ChainTrace", "ChainTraceTesting", "ChainTraceTestSupport", "ChainTraceTraceLog",
+                "ChainTraceDistributedTracing",
                 .product(name: "GRPCCore", package: "grpc-swift-2", condition: .when(traits: ["GRPC"])),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(
                     name: "GRPCInProcessTransport", package: "grpc-swift-2", condition: .when(traits: ["GRPC"])),
             ]

@@ -6,8 +6,8 @@ extension TraceParent {
     /// default) injects into outgoing headers as W3C Trace Context's `traceparent` — swift-otel's default
     /// propagator does. `nil` when the context holds no span, or the tracer propagates another format.
     ///
-    /// The Hummingbird and Vapor integrations note it, from the context a request's deepest hop ran in, on each
-    /// request's trace (`Trace.traceParent`), so that a trace log keeps the request span its command
+    /// The Hummingbird, Vapor and gRPC integrations note it, from the context a request's (an RPC's) deepest hop ran
+    /// in, on each request's trace (`Trace.traceParent`), so that a trace log keeps the request span its command
     /// ran under:
     ///
     /// ```swift

@@ -67,7 +67,7 @@
                 do {
                     response = try await next(request, context)
                 } catch {
-                    trace.close(threw: error)
+                    hops.closed(threw: error)
                     throw error
                 }
                 hops.close(nil, refusal: hops.refusal(in: &response))
@@ -85,7 +85,7 @@
                     return response
                 }
             } catch {
-                trace.close(threw: error)
+                hops.closed(threw: error)
                 return StreamingClientResponse(error: refusal(for: error))
             }
             hops.close(index, refusal: hops.refusal(in: &response))

@@ -54,7 +54,7 @@
                     return response
                 }
             } catch {
-                hops.trace.close(threw: error)
+                hops.closed(threw: error)
                 throw error
             }
             hops.close(index, refusal: hops.refusal(in: &response))
@@ -77,7 +77,7 @@
             do {
                 response = try await next(request, context)
             } catch {
-                hops.trace.close(threw: error)
+                hops.closed(threw: error)
                 throw error
             }
             hops.close(nil, refusal: hops.refusal(in: &response))

@@ -82,7 +82,7 @@
                 do {
                     response = try await next(request, context)
                 } catch {
-                    trace.close(threw: error)
+                    hops.closed(threw: error)
                     throw error
                 }
                 hops.close(nil, refusal: hops.refusal(in: &response))
@@ -100,7 +100,7 @@
                     return response
                 }
             } catch {
-                trace.close(threw: error)
+                hops.closed(threw: error)
                 return StreamingServerResponse(error: refusal(for: error))
             }
             hops.close(index, refusal: hops.refusal(in: &response))

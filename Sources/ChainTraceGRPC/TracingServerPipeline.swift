@@ -67,7 +67,7 @@
                     return response
                 }
             } catch {
-                hops.trace.close(threw: error)
+                hops.closed(threw: error)
                 throw error
             }
             hops.close(index, refusal: hops.refusal(in: &response))
@@ -91,7 +91,7 @@
             do {
                 response = try await next(request, context)
             } catch {
-                hops.trace.close(threw: error)
+                hops.closed(threw: error)
                 hops.keepHandlerThrow(error)
                 throw error
             }

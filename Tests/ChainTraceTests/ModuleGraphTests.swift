@@ -44,7 +44,9 @@ struct ModuleGraphTests {
         "ChainTraceVapor": [
             "ChainTrace", "Vapor", "NIOConcurrencyHelpers", "NIOCore", "Tracing", "ChainTraceDistributedTracing",
         ],
-        "ChainTraceGRPC": ["ChainTrace", "ChainTraceFastPath", "GRPCCore"],
+        "ChainTraceGRPC": [
+            "ChainTrace", "ChainTraceFastPath", "GRPCCore", "Tracing", "ChainTraceDistributedTracing",
+        ],
         "ChainTraceNIO": ["ChainTrace", "ChainTraceFastPath", "NIOCore"],
         "ChainTraceGraphviz": [
             "CGraphviz", "ChainTrace", "ChainTraceFastPath", "ChainTraceJSON", "ChainTraceFiles", "ChainTraceTraceLog",

@@ -3,7 +3,7 @@ extension Recorder {
     /// tracing, as `read` finds it where the trace is handed to the sink — on the thread and in the task that sent
     /// the command, just after its last hop — so that a trace log keeps it (``Trace/traceParent``) and
     /// `chaintrace export --to otlp` puts the command's span under it. For chains of your own that run inside a
-    /// span (a request's); the Hummingbird and Vapor integrations note a request's span without it.
+    /// span (a request's); the Hummingbird, Vapor and gRPC integrations note a request's (an RPC's) span without it.
     ///
     /// With swift-distributed-tracing, read the current context's span (ChainTraceDistributedTracing):
     ///
