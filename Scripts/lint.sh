@@ -6,7 +6,7 @@
 # the tool writes it. Tests/SampleTests/DocumentationExamples.swift opts out itself (its blocks are the docs').
 set -euo pipefail
 cd "$(dirname "$0")/.."
-paths=(Sources Samples Benchmarks/Sources Fuzz/Sources Examples/OpenTelemetry/Sources Tests/Probes Tests/ChainTraceTestSupport Tests/TraitClient/Sources)
+paths=(Sources Samples Benchmarks/Sources Fuzz/Sources Examples/OpenTelemetry/Sources Examples/GRPCOverHTTP2/Sources/GRPCServiceOverHTTP2/HTTP2Transport.swift Tests/Probes Tests/ChainTraceTestSupport Tests/TraitClient/Sources)
 for folder in Tests/*/; do
     case "$folder" in Tests/GeneratedTests/|Tests/Probes/|Tests/ChainTraceTestSupport/|Tests/TraitClient/) ;; *) paths+=("${folder%/}") ;; esac
 done

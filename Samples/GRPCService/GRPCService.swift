@@ -1,7 +1,8 @@
 // A small gRPC service traced with ChainTrace: one line (`GRPCTracing.server` where the server's interceptors are
 // given) traces every RPC through the interceptors and the handler, none of them edited; with --trace-client its
-// client's interceptors are traced the same way (`GRPCTracing.client`), into the same log. The server and its client run in one process, over grpc-swift's
-// in-process transport, the client calling with `--concurrency` calls in flight.
+// client's interceptors are traced the same way (`GRPCTracing.client`), into the same log. The server and its client
+// run in one process, over grpc-swift's in-process transport (over HTTP/2 on 127.0.0.1 as Examples/GRPCOverHTTP2
+// builds it), the client calling with `--concurrency` calls in flight.
 //
 //   swift run --traits GRPC GRPCService [--calls N] [--concurrency C] [--trace-out FILE] [--trace-client]
 //
@@ -13,7 +14,9 @@
     import Foundation
     import GRPCCore
     import GRPCInProcessTransport
-    import ServerSampleSupport
+    #if canImport(ServerSampleSupport)
+        import ServerSampleSupport  // Examples/GRPCOverHTTP2 compiles it into the sample's module
+    #endif
 
     /// The command line: `[--calls N] [--concurrency C] [--trace-out FILE] [--trace-client]`.
     struct Arguments {
@@ -98,9 +101,24 @@
             }
         }
 
-        /// Serves the service in process and makes the calls: how many were answered.
+        /// Serves the service and makes the calls — over grpc-swift's in-process transport, or over HTTP/2 on
+        /// 127.0.0.1 when built by `Examples/GRPCOverHTTP2` — and returns how many were answered.
         static func run(_ arguments: Arguments) async throws -> Int {
-            let transport = InProcessTransport()
+            #if CHAINTRACE_HTTP2
+                return try await serveOverHTTP2(arguments)
+            #else
+                let transport = InProcessTransport()
+                return try await serveAndCall(arguments, server: transport.server) { _ in transport.client }
+            #endif
+        }
+
+        /// Serves the service on `serverTransport` and makes the calls through the client transport `clientTransport`
+        /// makes for the running server: how many were answered.
+        static func serveAndCall<Server: ServerTransport, Client: ClientTransport>(
+            _ arguments: Arguments,
+            server serverTransport: Server,
+            client clientTransport: (GRPCServer<Server>) async throws -> Client
+        ) async throws -> Int {
             let server = GRPCTracing.server([
                 RequestLogInterceptor(), AuthInterceptor(), RateLimitInterceptor(), AuditInterceptor(),
                 ErrorMappingInterceptor(),
@@ -108,11 +126,12 @@
             let requestID: [any ClientInterceptor] = [RequestIDInterceptor { UUID().uuidString }]
             let client = arguments.tracesClient ? GRPCTracing.client(requestID) : requestID
             return try await withGRPCServer(
-                transport: transport.server,
+                transport: serverTransport,
                 services: [OrdersService()],
                 interceptors: server
-            ) { _ in
-                try await withGRPCClient(transport: transport.client, interceptors: client) { client in
+            ) { running in
+                let transport = try await clientTransport(running)
+                return try await withGRPCClient(transport: transport, interceptors: client) { client in
                     try await withThrowingTaskGroup(of: Bool.self) { group in
                         var next = 0
                         var answered = 0
@@ -133,8 +152,8 @@
         }
 
         /// Makes one call: whether it was answered.
-        static func send(
-            _ client: GRPCClient<InProcessTransport.Client>,
+        static func send<Transport: ClientTransport>(
+            _ client: GRPCClient<Transport>,
             _ method: MethodDescriptor,
             _ id: String,
             _ metadata: Metadata

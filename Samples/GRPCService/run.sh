@@ -9,7 +9,8 @@
 #
 # Environment: CALLS (default 2000), CONCURRENCY (calls in flight, default 16), CONFIGURATION (debug or release,
 # default debug), SCRATCH (the build directory, default .build/integrations), TRAITS (the package traits to build
-# with, default GRPC; a build directory shared with other traits' builds should get the same set).
+# with, default GRPC; a build directory shared with other traits' builds should get the same set), SAMPLE (a
+# GRPCService binary built elsewhere to run instead of this package's: Examples/GRPCOverHTTP2's, over HTTP/2).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 output=${1:-.build/grpc-sample}
@@ -21,11 +22,12 @@ mkdir -p "$output"
 log="$output/grpc-service.traces.jsonl"
 rm -f "$log"
 
-swift build -c "$configuration" --traits "$traits" --scratch-path "$scratch" --product GRPCService
+[ -n "${SAMPLE:-}" ] || swift build -c "$configuration" --traits "$traits" --scratch-path "$scratch" --product GRPCService
 swift build -c "$configuration" --traits "$traits" --scratch-path "$scratch" --product chaintrace
 bin="$(swift build -c "$configuration" --traits "$traits" --scratch-path "$scratch" --show-bin-path)"
+sample=${SAMPLE:-$bin/GRPCService}
 
-"$bin/GRPCService" --calls "$calls" --concurrency "${CONCURRENCY:-16}" --trace-out "$log" 2> "$output/sample.stderr" |
+"$sample" --calls "$calls" --concurrency "${CONCURRENCY:-16}" --trace-out "$log" 2> "$output/sample.stderr" |
     tee "$output/sample.txt"
 cat "$output/sample.stderr"
 "$bin/chaintrace" stats "$log" | tee "$output/stats.txt"
@@ -36,7 +38,7 @@ cat "$output/sample.stderr"
 # Again with the client traced too: one log of two chains, the client's `grpc-client`.
 both="$output/grpc-service-and-client.traces.jsonl"
 rm -f "$both"
-"$bin/GRPCService" --calls "$calls" --concurrency "${CONCURRENCY:-16}" --trace-out "$both" --trace-client \
+"$sample" --calls "$calls" --concurrency "${CONCURRENCY:-16}" --trace-out "$both" --trace-client \
     2>> "$output/sample.stderr" | tee -a "$output/sample.txt"
 "$bin/chaintrace" stats "$both" --chain grpc-client | tee -a "$output/stats.txt"
 "$bin/chaintrace" stats "$both" --chain grpc --format json > "$output/server-stats.json"

@@ -1,0 +1,1 @@
+../../../../Samples/GRPCService/GRPCService.swift

@@ -1,0 +1,1 @@
+../../../../Samples/ServerSampleSupport/ServerArguments.swift
