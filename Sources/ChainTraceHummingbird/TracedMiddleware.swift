@@ -47,10 +47,10 @@
         )
         do {
             let response = try await started!.run { try await link() }
-            finishInDeepestContext(&started)
+            LinearTrace.finishInDeepestContext(&started)
             return response
         } catch {
-            finishInDeepestContext(&started)
+            LinearTrace.finishInDeepestContext(&started)
             throw error
         }
     }
@@ -62,18 +62,6 @@
     func closeHop(of trace: LinearTrace, threw error: (any Error)?) {
         trace.close(threw: error)
         trace.keepDeepestContext { InstrumentationContext.current }
-    }
-
-    /// Hands the request's trace to its recorder with the `ServiceContext` its deepest hop ran in bound, so that
-    /// `SpanTraceSink` makes the command's span a child of the app's request span (`TracingMiddleware`'s), not of
-    /// whatever encloses the router; the trace notes that span (`Trace.traceParent`) for a trace log.
-    func finishInDeepestContext(_ started: inout LinearTrace?) {
-        guard let context = started?.deepestContext as? InstrumentationContext else {
-            LinearTrace.finish(&started)
-            return
-        }
-        started?.setTraceParent(TraceParent(context: context))
-        InstrumentationContext.$current.withValue(context) { LinearTrace.finish(&started) }
     }
 
     /// The kind of the requests a route answers, made when the route is added: the command's kind for a request of
