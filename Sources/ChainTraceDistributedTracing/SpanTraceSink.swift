@@ -111,7 +111,11 @@ public final class SpanTraceSink: TraceSink {
             return
         }
         let queue = slot.object(owner: self) { drain.register(capacity: queueCapacity) }
-        if queue.queue.push(SpanMaker.Pending(trace: trace, parent: parent, tracer: tracer)) { return }
+        if queue.queue.push(SpanMaker.Pending(trace: trace, parent: parent, tracer: tracer)) {
+            // Half full: the drain may be in a long idle sleep.
+            if queue.queue.isHalfFullToProducer { drain.wake() }
+            return
+        }
         drain.wake()
         queue.noteDropped()
     }

@@ -33,8 +33,9 @@
 ///
 /// Each recording thread hands elements over through a queue of its own (``register(capacity:)``,
 /// ``HandOffQueue``: no lock shared between threads, no system call, no allocation); the drain's thread wakes
-/// every millisecond while there is nothing to do (a timed condition wait), and passes over every queue as long as
-/// there is. It holds the consumer, never the sink that owns it, so dropping the sink (whose `deinit` closes the
+/// from a timed condition wait when there is nothing to do — after a millisecond, then after longer and longer
+/// spells while nothing comes (``IdleBackoff``), or when a recording thread's queue is half full or full — and
+/// passes over every queue as long as there is something. It holds the consumer, never the sink that owns it, so dropping the sink (whose `deinit` closes the
 /// drain) stops it.
 ///
 /// What it buys, measured: recording into a trace log costs the recording thread a hand-off, not the encoding
@@ -70,6 +71,8 @@
         var finished = false
         /// Passes made so far, for threads waiting for room in their queue.
         var passes = 0
+        /// Calls to ``wake()`` so far: one made while the drain was in a pass still cuts its next sleep short.
+        var wakes = 0
     }
 
     /// What the drained elements go to.
@@ -106,10 +109,17 @@
         queues.withLock { $0.reduce(0) { $0 + Int($1.droppedCount) } } + removedDropped.withLock { $0 }
     }
 
-    /// Wakes the drain (a recording thread found its queue full).
+    /// Wakes the drain (a recording thread found its queue half full, or full), or cuts its next sleep short if it
+    /// is in a pass.
     @usableFromInline package func wake() {
-        control.withLock { _ in }
+        control.withLock { $0.wakes &+= 1 }
     }
+
+    /// Passes made so far.
+    package var passCount: Int { control.withLock { $0.passes } }
+
+    /// Calls to ``wake()`` so far.
+    package var wakeCount: Int { control.withLock { $0.wakes } }
 
     /// Wakes the drain and waits until it has made a pass (or a millisecond has gone by, or it is closing): what a
     /// recording thread whose queue is full does, rather than spin, so that the core goes to the drain (and to
@@ -140,14 +150,16 @@
 
     private func run() {
         var lastFlush = Self.now()
+        var backoff = IdleBackoff()
         while true {
-            let (requested, flushing, closing) = control.withLock {
-                ($0.flushesRequested, $0.flushesRequested > $0.flushesDone, $0.closing)
+            let (requested, flushing, closing, wakes) = control.withLock {
+                ($0.flushesRequested, $0.flushesRequested > $0.flushesDone, $0.closing, $0.wakes)
             }
             let now = Self.now()
             let due = flushing || closing || now - lastFlush >= flushInterval
             if due { lastFlush = now }
             let moved = consumer.pass(flushing: due, drainQueues: drainQueues)
+            backoff.passed(moved: moved, flushing: due)
             pruneQueues()
             let finished = control.withLock { control -> Bool in
                 control.flushesDone = max(control.flushesDone, requested)
@@ -156,9 +168,12 @@
                 return control.finished
             }
             if finished { return }
-            // Nothing moved: sleep a millisecond, unless a flush or close came meanwhile.
+            // Nothing moved: sleep, unless a flush, a close or a wake came meanwhile.
             if moved == 0 {
-                control.wait(atMost: 1_000_000) { $0.flushesRequested != requested || $0.closing }
+                let sleep = backoff.sleep(sinceFlush: Self.now() - lastFlush, flushInterval: flushInterval)
+                control.wait(atMost: Int(sleep)) {
+                    $0.flushesRequested != requested || $0.closing || $0.wakes != wakes
+                }
             }
         }
     }

@@ -28,6 +28,7 @@
 //   payloads.
 // - `ConditionLock` and `JoinableThread`: the pthread mutex, condition and thread the trace log writer sleeps,
 //   wakes and is joined with — not speed tricks, but raw system calls, kept here with the others.
+// - `IdleBackoff`: how long the writer sleeps while it has nothing to do, longer and longer up to 64 ms.
 // - `ByteChunk`: text of integers built on the stack and appended to an array at once (the compact log encoder).
 // - `InlineBytes`: bytes kept in their object's own allocation, in one part or two, for the fields text (and the
 //   long command id) a replay hands its trace log.

@@ -138,6 +138,13 @@ import CChainTraceSupport
         return Int(tail - head)
     }
 
+    /// Whether the queue holds half its capacity, as the producer last learnt the consumer's head (at most
+    /// ``releaseInterval`` pushes ago): true at one push on the way up to full, so a producer that checks after each
+    /// push wakes a sleeping consumer once, before the queue fills. Producer only.
+    @inlinable package var isHalfFullToProducer: Bool {
+        tailPointer.pointee &- cachedHead.pointee == Int64((mask &+ 1) / 2)
+    }
+
     /// Whether the queue looked empty at the moment of the call (either side may ask).
     @usableFromInline package var isEmpty: Bool {
         chaintrace_load_acquire(tailPointer) == chaintrace_load_acquire(headPointer)

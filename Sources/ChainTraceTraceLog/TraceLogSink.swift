@@ -209,7 +209,11 @@ public final class TraceLogSink: TraceSink {
         }
         let queue = slot.object(owner: self) { writer.register(capacity: options.queueCapacity) }
         // A trace the writer has finished with comes back for this thread's next traced walk to fill.
-        if queue.queue.push(trace, reclaiming: { Trace.recycle(&$0, on: .current) }) { return }
+        if queue.queue.push(trace, reclaiming: { Trace.recycle(&$0, on: .current) }) {
+            // Half full: the writer may be in a long idle sleep.
+            if queue.queue.isHalfFullToProducer { writer.wake() }
+            return
+        }
         writer.wake()
         switch options.whenBehind {
         case .drop:
@@ -238,6 +242,13 @@ public final class TraceLogSink: TraceSink {
 
     /// How often a thread blocked on its full queue yields before it sleeps until the writer's next pass.
     static var yieldsBeforeWaiting: Int { 64 }
+
+    /// How often recording threads have woken the background writer (a queue half full, or full); 0 for a log
+    /// written by the recording threads.
+    package var writerWakeCount: Int { writer?.wakeCount ?? 0 }
+
+    /// The passes the background writer has made so far; 0 for a log written by the recording threads.
+    package var writerPassCount: Int { writer?.passCount ?? 0 }
 
     /// Runs `body` with the background writer held still (it waits for the file), so tests can fill the queues.
     package func withWriterPaused<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {

@@ -157,6 +157,41 @@ struct BackgroundTraceLogSinkTests {
         try sink.close()
     }
 
+    /// A writer with nothing to do sleeps longer and longer (`IdleBackoff`): about a dozen passes in half a second,
+    /// where it made one a millisecond — each waking the process, about 2.4% of a core on this VM.
+    @Test func anIdleWriterWakesRarely() throws {
+        let sink = try TraceLogSink(path: Self.path("idle"))
+        sink.record(Self.trace(1))
+        try sink.flush()
+        let before = sink.writerPassCount
+        Thread.sleep(forTimeInterval: 0.5)
+        let passes = sink.writerPassCount - before
+        #expect(passes <= 40, "\(passes) passes in half a second")
+        try sink.close()
+        #expect(try TraceLogReader.readAll(path: sink.path).traces == [Self.trace(1)])
+    }
+
+    /// A recording thread wakes the writer once its queue is half full — the writer may be in a long idle sleep —
+    /// once on the way up to full, not at every trace; and nothing is lost.
+    @Test func aHalfFullQueueWakesTheWriterOnce() throws {
+        let path = Self.path("half")
+        var options = TraceLogSink.Options()
+        options.queueCapacity = 64
+        let sink = try TraceLogSink(path: path, options: options)
+        sink.withWriterPaused {
+            let before = sink.writerWakeCount
+            for number in 0..<31 { sink.record(Self.trace(number)) }
+            #expect(sink.writerWakeCount == before)
+            sink.record(Self.trace(31))
+            #expect(sink.writerWakeCount == before + 1)
+            for number in 32..<64 { sink.record(Self.trace(number)) }
+            #expect(sink.writerWakeCount == before + 1)
+        }
+        try sink.close()
+        #expect(sink.droppedCount == 0)
+        #expect(try TraceLogReader.readAll(path: path).traces == (0..<64).map { Self.trace($0) })
+    }
+
     @Test func theTimerWritesWithoutAFlush() throws {
         let path = Self.path("timer")
         var options = TraceLogSink.Options()
