@@ -15,6 +15,13 @@ intptr_t chaintrace_current_task(void) {
     return (intptr_t)swift_task_getCurrent();
 }
 
+/// The concurrency runtime's lookup of a task-local value, as `TaskLocal.get()` calls it.
+extern void *swift_task_localValueGet(const void *key) __attribute__((swiftcall));
+
+void *chaintrace_task_local_value(const void *key) {
+    return swift_task_localValueGet(key);
+}
+
 void chaintrace_word_lock_wait(int32_t *word) {
     for (unsigned tries = 0;; tries++) {
         if (__atomic_load_n(word, __ATOMIC_RELAXED) == 0) {

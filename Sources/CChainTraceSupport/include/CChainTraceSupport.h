@@ -109,6 +109,11 @@ static inline void chaintrace_word_unlock(int32_t *word) {
 /// `swift_task_getCurrent`, which `withUnsafeCurrentTask` reads too.
 intptr_t chaintrace_current_task(void);
 
+/// Where the calling task keeps its value of the task-local whose `TaskLocal` object is at `key`, or NULL where it
+/// has none bound (then its value is the default): the concurrency runtime's `swift_task_localValueGet`, which
+/// `TaskLocal.get()` calls before copying the value out.
+void *chaintrace_task_local_value(const void *key);
+
 /// The calling thread's one object of per-thread state that `ThreadLocalObject` keeps in this slot besides its
 /// pthread key (unretained; NULL before the thread's first use and once the thread's exit released it). A
 /// thread-local variable is one load; `pthread_getspecific` is a call, and the Swift global holding the key one

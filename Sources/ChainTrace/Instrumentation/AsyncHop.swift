@@ -20,15 +20,20 @@ enum AsyncHopOpening {
 /// An async hop opened in its trace: what closing it needs.
 @usableFromInline
 struct OpenAsyncHop {
-    @usableFromInline let trace: ActiveTrace
+    /// The hop's trace, unretained: alive for the whole hop, held by the task-local binding the hop found it in —
+    /// bound in a scope that encloses the hop, or inherited by the hop's task — or by ``owned``. Retaining it at
+    /// every hop, and releasing it at its end, cost two atomic operations a hop (`chaintrace-benchmarks`, "async
+    /// instrumented chain (traceHop), traced").
+    @usableFromInline let trace: UnretainedObject<ActiveTrace>
+    /// The trace the hop started (``isOutermost``), held until it is delivered; `nil` for a hop that joined one.
+    @usableFromInline let owned: ActiveTrace?
     /// The task that opened it.
     @usableFromInline let task: Int
     /// Whether this hop binds the trace to ``ChainTracing/taskHops`` for its body, as `.tracing(trace, owner:
-    /// task)`: it started the trace, or runs in another task than the one that bound it. A flag rather than the
-    /// binding itself, which would hold a second reference to the trace, retained and released a hop.
+    /// task)`: it started the trace, or runs in another task than the one that bound it.
     @usableFromInline let bindsTask: Bool
     /// Whether this hop started the trace, and so delivers it when it ends.
-    @usableFromInline let isOutermost: Bool
+    @usableFromInline var isOutermost: Bool { owned != nil }
 }
 
 extension ChainTracing {
@@ -44,23 +49,24 @@ extension ChainTracing {
         command: Command,
         chain: () -> String
     ) -> AsyncHopOpening {
-        switch taskHops {
-        case .skipping:
-            return .untraced
-        case .tracing(let active, let owner):
+        // Read in place: the binding holds the trace for as long as this hop runs (see `OpenAsyncHop.trace`).
+        guard let bound = taskLocalValueAddress(of: taskHopsLocal) else {
+            return openOutermost(handler, command: command, chain: chain)
+        }
+        if let (trace, owner) = bound.pointee.unretainedTrace {
             // Every hop of a command but its first: the task's trace is joined here, without the call that decides
-            // whether a command is traced, and the reference the task-local's read returned is the hop's own — no
-            // other is taken (`chaintrace-benchmarks`, "async instrumented chain (traceHop), traced").
-            if !active.isDelivered, active.tracesCommands(of: Command.self) || active.isOfChain(chain()),
-                ThreadState.withCurrent({ $0.sinkDepth == 0 })
-            {
-                return openHop(handler, in: active, owner: owner, isOutermost: false)
+            // whether a command is traced, and without a reference of its own to it.
+            let joins = trace.withObject { active in
+                !active.isDelivered && (active.tracesCommands(of: Command.self) || active.isOfChain(chain()))
+            }
+            if joins, ThreadState.withCurrent({ $0.sinkDepth == 0 }) {
+                return openHop(handler, in: trace, owned: nil, owner: owner)
             }
             // A side call into another chain, or a task that outlived the command: a trace of its own.
             return openOutermost(handler, command: command, chain: chain)
-        case .none:
-            return openOutermost(handler, command: command, chain: chain)
         }
+        if case .skipping = bound.pointee { return .untraced }
+        return openOutermost(handler, command: command, chain: chain)
     }
 
     /// Opens a hop that may start a trace: one where the task has none to join.
@@ -72,33 +78,27 @@ extension ChainTracing {
         guard let (trace, _) = traceForHop(command: command, chain: chain, isAsync: true, task: TaskHops.none) else {
             return .skipping
         }
-        return openHop(handler, in: trace, owner: nil, isOutermost: true)
+        return openHop(handler, in: UnretainedObject(trace), owned: trace, owner: nil)
     }
 
     /// Opens `handler`'s hop in `trace`, whose hops in this task nest in those of `owner`, the task that bound it
-    /// (`nil`: this one, which starts the trace).
+    /// (`nil`: this one, which starts the trace and holds it, `owned`).
     @inline(__always)
     private static func openHop(
         _ handler: () -> String,
-        in trace: consuming ActiveTrace,
-        owner: Int?,
-        isOutermost: Bool
+        in trace: UnretainedObject<ActiveTrace>,
+        owned: consuming ActiveTrace?,
+        owner: Int?
     ) -> AsyncHopOpening {
         let task = currentTaskIdentity()
         let owner = owner ?? task
-        switch trace.begin(handler(), task: task, owner: owner) {
+        switch trace.withObject({ $0.begin(handler(), task: task, owner: owner) }) {
         case .opened:
             // The trace is bound for the body by the hop that started it, and again by a hop of another task than
             // the one that bound it (a child task's): the hops of that task's children then nest in this task's
             // hops, not in its parent's. A sequential chain, all in one task, binds once a command.
-            return .opened(
-                OpenAsyncHop(
-                    trace: trace,
-                    task: task,
-                    bindsTask: isOutermost || task != owner,
-                    isOutermost: isOutermost
-                )
-            )
+            let bindsTask = owned != nil || task != owner
+            return .opened(OpenAsyncHop(trace: trace, owned: owned, task: task, bindsTask: bindsTask))
         case .stopped:
             return .stopped
         case .traceIsOver:
@@ -112,9 +112,9 @@ extension ChainTracing {
     /// thread's next async command when nothing else holds it.
     @usableFromInline
     static func closeAsyncHop(_ hop: consuming OpenAsyncHop, returned: HopReturn, role: HandlerRole) {
-        hop.trace.end(returned, role: role, task: hop.task)
-        guard hop.isOutermost else { return }
-        var trace = hop.trace
+        let task = hop.task
+        hop.trace.withObject { $0.end(returned, role: role, task: task) }
+        guard var trace = hop.owned else { return }
         _ = consume hop
         finish(trace)
         recycle(&trace)
@@ -160,7 +160,7 @@ extension ChainTracing {
             do {
                 if hop.bindsTask {
                     result = try await taskHopsLocal.withValue(
-                        .tracing(hop.trace, owner: hop.task),
+                        .tracing(hop.trace.object, owner: hop.task),
                         operation: body,
                         isolation: isolation
                     )

@@ -1,3 +1,5 @@
+import ChainTraceFastPath
+
 /// What the async instrumented hops of a task are part of (see ``ChainTracing/taskHops``).
 @usableFromInline
 enum TaskHops: Sendable {
@@ -12,6 +14,15 @@ enum TaskHops: Sendable {
     /// The trace hops join, if any.
     @usableFromInline var trace: ActiveTrace? {
         if case .tracing(let trace, _) = self { return trace }
+        return nil
+    }
+
+    /// The trace hops join, unretained, and the task whose hop bound it: `nil` unless ``tracing(_:owner:)``.
+    /// Borrowing: read in place through ``ChainTracing/taskHopsLocal``'s address, the trace is not retained (see
+    /// `OpenAsyncHop.trace`).
+    @inline(__always)
+    var unretainedTrace: (trace: UnretainedObject<ActiveTrace>, owner: Int)? {
+        if case .tracing(let trace, let owner) = self { return (UnretainedObject(trace), owner) }
         return nil
     }
 

@@ -1,0 +1,131 @@
+import ChainTraceFastPath
+import ChainTraceTestSupport
+import Foundation
+import Testing
+
+/// `taskLocalValueAddress(of:)` against `TaskLocal.get()`, which it stands in for: over generated nestings of
+/// bindings — in the task, its child tasks (task groups and `async let`), unstructured and detached tasks, across
+/// suspensions, beside another task-local, and on a thread outside any task — the value at the address is the
+/// value `get()` returns, the address is `nil` exactly where `get()` returns the default, and reading it retains
+/// nothing.
+@Suite("Task-local values read in place", .tags(.concurrent))
+struct TaskLocalAddressTests {
+    /// An object whose references are counted: a value holding one is what the async hops read in place.
+    final class Box: Sendable {
+        let number: Int
+        init(_ number: Int) { self.number = number }
+    }
+
+    /// Shaped as the async hops' own task-local value: a payload case holding an object and a number, and cases
+    /// without one.
+    enum Binding: Sendable, Equatable {
+        case none
+        case skipping
+        case holding(Box, Int)
+
+        static func == (left: Binding, right: Binding) -> Bool {
+            switch (left, right) {
+            case (.none, .none), (.skipping, .skipping): true
+            case (.holding(let a, let m), .holding(let b, let n)): a === b && m == n
+            default: false
+            }
+        }
+    }
+
+    @TaskLocal static var binding = Binding.none
+    @TaskLocal static var other = 0
+
+    /// What the address shows, checked against `get()`.
+    static func check(_ context: String) {
+        let address = taskLocalValueAddress(of: $binding)
+        let got = $binding.get()
+        if let address {
+            #expect(address.pointee == got, "\(context)")
+        } else {
+            #expect(got == .none, "\(context): no binding, yet get() returned \(got)")
+        }
+    }
+
+    /// A generated binding.
+    static func binding(using random: inout SeededGenerator) -> Binding {
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0: .none
+        case 1: .skipping
+        default: .holding(Box(Int.random(in: 0...1000, using: &random)), Int.random(in: 0...1000, using: &random))
+        }
+    }
+
+    /// Runs `depth` generated levels: each binds a value (or the other task-local, or nothing), checks, and goes
+    /// on in the same task, a child, an unstructured or a detached task, or after a suspension.
+    static func run(depth: Int, seed: UInt64, path: String) async {
+        check("seed \(seed) \(path)")
+        guard depth > 0 else { return }
+        var random = SeededGenerator(seed: seed &+ UInt64(path.utf8.count) &* 7919)
+        let nextSeed = random.next()
+        let value = binding(using: &random)
+        let next = "\(path)/\(depth)"
+        switch Int.random(in: 0..<7, using: &random) {
+        case 0:
+            await $binding.withValue(value) { await run(depth: depth - 1, seed: nextSeed, path: next + "bound") }
+        case 1:
+            await $other.withValue(depth) { await run(depth: depth - 1, seed: nextSeed, path: next + "other") }
+        case 2:
+            await $binding.withValue(value) {
+                await withTaskGroup(of: Void.self) { group in
+                    for child in 0..<Int.random(in: 1...3, using: &random) {
+                        group.addTask {
+                            await run(depth: depth - 1, seed: nextSeed &+ UInt64(child), path: next + "group")
+                        }
+                    }
+                }
+            }
+        case 3:
+            async let child: Void = run(depth: depth - 1, seed: nextSeed, path: next + "async-let")
+            await child
+        case 4:
+            await Task { await run(depth: depth - 1, seed: nextSeed, path: next + "task") }.value
+        case 5:
+            await Task.detached { await run(depth: depth - 1, seed: nextSeed, path: next + "detached") }.value
+        default:
+            await Task.yield()
+            await run(depth: depth - 1, seed: nextSeed, path: next + "yield")
+        }
+        check("seed \(seed) \(path), after its level")
+    }
+
+    @Test(arguments: SeededGenerator.seeds(24))
+    func theAddressHoldsWhatGetReturns(seed: UInt64) async {
+        await Self.run(depth: 8, seed: seed, path: "")
+    }
+
+    /// Reading the value at its address leaves no reference behind: once the binding ends, the object is held once.
+    @Test func readingInPlaceLeavesNoReference() async {
+        var box = Box(7)
+        #expect(isKnownUniquelyReferenced(&box))
+        await Self.$binding.withValue(.holding(box, 1)) {
+            guard let address = taskLocalValueAddress(of: Self.$binding), case .holding(let held, _) = address.pointee
+            else {
+                Issue.record("the binding is not where the address says")
+                return
+            }
+            #expect(held === box)
+        }
+        #expect(isKnownUniquelyReferenced(&box), "a reference outlived the binding")
+    }
+
+    /// Outside any task, a synchronous binding on the thread is found there, as `get()` finds it.
+    @Test func aThreadOutsideAnyTaskReadsItsOwnBindings() {
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            Self.check("a thread, nothing bound")
+            Self.$binding.withValue(.holding(Box(3), 4)) {
+                Self.check("a thread, bound")
+                Self.$binding.withValue(.skipping) { Self.check("a thread, bound twice") }
+                Self.check("a thread, back to its first binding")
+            }
+            Self.check("a thread, unbound again")
+            done.signal()
+        }
+        done.wait()
+    }
+}
