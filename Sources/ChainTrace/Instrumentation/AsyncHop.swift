@@ -25,15 +25,13 @@ struct OpenAsyncHop {
     /// every hop, and releasing it at its end, cost two atomic operations a hop (`chaintrace-benchmarks`, "async
     /// instrumented chain (traceHop), traced").
     @usableFromInline let trace: UnretainedObject<ActiveTrace>
-    /// The trace the hop started (``isOutermost``), held until it is delivered; `nil` for a hop that joined one.
+    /// The trace the hop started, held until it delivers it when it ends; `nil` for a hop that joined one.
     @usableFromInline let owned: ActiveTrace?
     /// The task that opened it.
     @usableFromInline let task: Int
     /// Whether this hop binds the trace to ``ChainTracing/taskHops`` for its body, as `.tracing(trace, owner:
     /// task)`: it started the trace, or runs in another task than the one that bound it.
     @usableFromInline let bindsTask: Bool
-    /// Whether this hop started the trace, and so delivers it when it ends.
-    @usableFromInline var isOutermost: Bool { owned != nil }
 }
 
 extension ChainTracing {
