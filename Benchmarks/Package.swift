@@ -98,6 +98,7 @@ let package = Package(
                 .product(name: "ChainTraceNIO", package: "ChainTrace"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Sources/NIOBenchmarks"
         ),

@@ -58,10 +58,13 @@
         public func traceEventsNow(chain: String = "nio", messageTypes: Bool = true, channels: Sampling = .all) throws {
             eventLoop.preconditionInEventLoop()
             let operations = syncOperations
-            var probed = false
-            for name in handlerNames() where name.hasPrefix(EventProbe.namePrefix) {
-                try operations.removeHandler(context: operations.context(name: name), promise: nil)
-                probed = true
+            // A channel with no probes yet — every new connection — is drawn before anything else: one drawn out
+            // costs two walks of its handlers by type and the draw, not the pipeline's description.
+            let probed = hasProbes
+            if probed {
+                for name in handlerNames() where name.hasPrefix(EventProbe.namePrefix) {
+                    try operations.removeHandler(context: operations.context(name: name), promise: nil)
+                }
             }
             guard probed || ChannelDraw.admits(channels, chain: chain) else { return }
             let probes = PipelineProbes(chain: chain, messageTypes: messageTypes)
@@ -69,17 +72,65 @@
             try probes.install(in: self)
         }
 
+        /// Whether probes, or the arming handlers waiting to put them in, are in the pipeline: found by type.
+        var hasProbes: Bool {
+            let operations = syncOperations
+            return (try? operations.context(handlerType: EventProbe.self)) != nil
+                || (try? operations.context(handlerType: ProbeArming.self)) != nil
+        }
+
         /// The names of the pipeline's handlers, head to tail, read from its description (NIO lists them nowhere
         /// else): each handler's line ends with its name in brackets.
         func handlerNames() -> [String] {
-            let lines: [Substring] = debugDescription.split(separator: "\n")
-            return lines.dropFirst().compactMap { line -> String? in
-                // `…  ↓↑ TypeName [name]`: the name runs from the first ` [` after the arrows to the closing `]`.
-                guard line.last == "]", !line.contains("[I] ↓↑ [O]"), let arrows = line.firstRange(of: "↓↑"),
-                    let open = line[arrows.upperBound...].firstRange(of: " [")
-                else { return nil }
-                return String(line[open.upperBound..<line.index(before: line.endIndex)])
+            Self.handlerNames(inDescription: debugDescription)
+        }
+
+        /// The handlers' names in a pipeline's description, `debugDescription`: after the first line, each line of a
+        /// handler reads `…  ↓↑ TypeName [name]`, its name running from the first ` [` after the arrows to the
+        /// closing `]`; the head's and the tail's lines (`[I] ↓↑ [O]`) are left out. Scanned byte by byte: searched as
+        /// characters (every line broken into graphemes), or with the standard library's generic searches, the scan
+        /// cost more than NIO's making of the description (`chaintrace-nio-benchmarks`, "A connection's set-up").
+        static func handlerNames(inDescription description: String) -> [String] {
+            let bytes = Array(description.utf8)
+            var names: [String] = []
+            var lineStart = 0
+            var isFirstLine = true
+            while lineStart < bytes.count {
+                var lineEnd = lineStart
+                while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+                defer { lineStart = lineEnd + 1 }
+                if isFirstLine {
+                    isFirstLine = false
+                    continue
+                }
+                guard lineEnd > lineStart, bytes[lineEnd - 1] == UInt8(ascii: "]"),
+                    Self.find(headAndTail, in: bytes, from: lineStart, to: lineEnd) == nil,
+                    let arrowsStart = Self.find(arrows, in: bytes, from: lineStart, to: lineEnd),
+                    let open = Self.find(nameOpening, in: bytes, from: arrowsStart + arrows.count, to: lineEnd)
+                else { continue }
+                names.append(String(decoding: bytes[(open + nameOpening.count)..<(lineEnd - 1)], as: UTF8.self))
             }
+            return names
+        }
+
+        private static let arrows = Array("↓↑".utf8)
+        private static let headAndTail = Array("[I] ↓↑ [O]".utf8)
+        private static let nameOpening = Array(" [".utf8)
+
+        /// Where `pattern` first starts in `bytes[start..<end]`, if it does.
+        private static func find(_ pattern: [UInt8], in bytes: [UInt8], from start: Int, to end: Int) -> Int? {
+            guard end - start >= pattern.count else { return nil }
+            var index = start
+            while index <= end - pattern.count {
+                var matches = true
+                for offset in 0..<pattern.count where bytes[index + offset] != pattern[offset] {
+                    matches = false
+                    break
+                }
+                if matches { return index }
+                index += 1
+            }
+            return nil
         }
     }
 
@@ -123,41 +174,72 @@
 
         /// `handler`'s sides, with its message types when `named`, numbered in `types`.
         init(of handler: any ChannelHandler, named: Bool, types: inout MessageTypeTable) {
-            let name = typeName(of: handler)
-            if let handler = handler as? any ChannelInboundHandler {
-                inbound = Self.side(name: name, declaring: named ? Self.inboundTypes(of: handler) : nil, types: &types)
+            let declared = HandlerTypeNames.of(handler)
+            inbound = declared.inbound.map {
+                Self.side(name: declared.name, declaring: named ? $0 : nil, types: &types)
             }
-            if let handler = handler as? any ChannelOutboundHandler {
-                outbound = Self.side(
-                    name: name,
-                    declaring: named ? Self.outboundTypes(of: handler) : nil,
-                    types: &types
-                )
+            outbound = declared.outbound.map {
+                Self.side(name: declared.name, declaring: named ? $0 : nil, types: &types)
             }
         }
 
-        private static func inboundTypes<Handler: ChannelInboundHandler>(of _: Handler) -> (Any.Type, Any.Type) {
-            (Handler.InboundIn.self, Handler.InboundOut.self)
-        }
-
-        private static func outboundTypes<Handler: ChannelOutboundHandler>(of _: Handler) -> (Any.Type, Any.Type) {
-            (Handler.OutboundIn.self, Handler.OutboundOut.self)
-        }
-
-        /// One side of a handler named `name` that takes and sends the `declared` types (`nil`: not named).
+        /// One side of a handler named `name` that takes and sends the message types `declared` names (`nil`: not
+        /// named).
         private static func side(
             name: String,
-            declaring declared: (takes: Any.Type, sends: Any.Type)?,
+            declaring declared: HandlerTypeNames.Side?,
             types: inout MessageTypeTable
         ) -> ProbedHandler {
             guard let declared else { return ProbedHandler(name: name) }
-            let takesName = messageTypeName(declared.takes)
             return ProbedHandler(
                 name: name,
-                takes: types.type(named: takesName),
-                takesName: takesName,
-                sends: types.type(named: messageTypeName(declared.sends))
+                takes: types.type(named: declared.takes),
+                takesName: declared.takes,
+                sends: types.type(named: declared.sends)
             )
+        }
+    }
+
+    /// What a handler type declares, as traces name it: its own name, and its message types' each way it handles
+    /// events. Read from the type once a process (a type's name is made by demangling it, and its sides are found by
+    /// dynamic casts: together about a third of putting probes into an HTTP/1 server pipeline, before they were kept —
+    /// `chaintrace-nio-benchmarks`, "A connection's set-up").
+    struct HandlerTypeNames: Sendable {
+        /// The message types one side takes and hands on (`nil`: one it leaves open).
+        struct Side: Sendable {
+            let takes: String?
+            let sends: String?
+        }
+
+        let name: String
+        /// Its inbound side; `nil` if it handles no inbound events.
+        let inbound: Side?
+        /// Its outbound side; `nil` if it handles no outbound events.
+        let outbound: Side?
+
+        private static let known = Mutex<[ObjectIdentifier: HandlerTypeNames]>([:])
+
+        /// What `handler`'s type declares: read once, then kept.
+        static func of(_ handler: any ChannelHandler) -> HandlerTypeNames {
+            let type = ObjectIdentifier(Swift.type(of: handler))
+            if let names = known.withLock({ $0[type] }) { return names }
+            let names = HandlerTypeNames(reading: handler)
+            known.withLock { $0[type] = names }
+            return names
+        }
+
+        private init(reading handler: any ChannelHandler) {
+            name = typeName(of: handler)
+            inbound = (handler as? any ChannelInboundHandler).map { Self.inboundSide(of: $0) }
+            outbound = (handler as? any ChannelOutboundHandler).map { Self.outboundSide(of: $0) }
+        }
+
+        private static func inboundSide<Handler: ChannelInboundHandler>(of _: Handler) -> Side {
+            Side(takes: messageTypeName(Handler.InboundIn.self), sends: messageTypeName(Handler.InboundOut.self))
+        }
+
+        private static func outboundSide<Handler: ChannelOutboundHandler>(of _: Handler) -> Side {
+            Side(takes: messageTypeName(Handler.OutboundIn.self), sends: messageTypeName(Handler.OutboundOut.self))
         }
     }
 

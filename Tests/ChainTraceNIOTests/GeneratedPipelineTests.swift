@@ -232,6 +232,37 @@
             _ = try? channel.finish()
         }
 
+        @Test(
+            "the handlers' names are read back from the pipeline's description, whatever they hold",
+            arguments: SeededGenerator.seeds(24)
+        )
+        func handlerNamesOfDrawnPipelines(seed: UInt64) throws {
+            var random = SeededGenerator(seed: seed)
+            let handlers = Self.draw(using: &random).map(\.handler)
+            // Any name NIO takes but a line break, which would end its line of the description.
+            var names: [String] = []
+            while names.count < handlers.count {
+                let name = random.hostileName(maximumLength: 16, minimumLength: 1).filter { $0 != "\n" }
+                if !name.isEmpty, !names.contains(name) { names.append(name) }
+            }
+            let channel = EmbeddedChannel()
+            for (handler, name) in zip(handlers, names) {
+                try channel.pipeline.syncOperations.addHandler(handler, name: name)
+            }
+            #expect(channel.pipeline.handlerNames() == names, "seed \(seed)")
+            #expect(!channel.pipeline.hasProbes)
+            if random.chance(0.5) {
+                try PipelineProbes(chain: "names-\(seed)", messageTypes: true).awaitRecorder(in: channel.pipeline)
+            } else {
+                try ChainTracing.withRecorder(Recorder(sink: InMemoryTraceSink())) {
+                    try channel.pipeline.traceEventsNow(chain: "names-\(seed)")
+                }
+            }
+            #expect(channel.pipeline.hasProbes)
+            #expect(channel.pipeline.handlerNames().filter { !$0.hasPrefix(EventProbe.namePrefix) } == names)
+            _ = try? channel.finish()
+        }
+
         @Test("armed by a write at the tail: the write and its flush are traced and reach the channel")
         func armedByAWrite() throws {
             let channel = EmbeddedChannel()

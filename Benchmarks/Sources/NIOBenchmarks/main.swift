@@ -10,12 +10,18 @@
 // default 5), CHAINTRACE_BENCH_ONLY (the untraced pipeline and the variants whose name contains it; or
 // VARIANT:COUNT — untraced, off or traced, with COUNT passing handlers — one round alone, for counting its
 // instructions: Scripts/check-instruction-budgets.py).
+//
+// A second table times a connection's set-up: an HTTP/1 server pipeline and four handlers of the app's on a new
+// EmbeddedChannel, as built and with `traceEventsNow` — one channel in 100 drawn (the others left as built), no
+// recorder in force (the arming handlers), and probes put in. CHAINTRACE_BENCH_CHANNELS: channels a round (default
+// 2000).
 
 import ChainTrace
 import ChainTraceNIO
 import Foundation
 import NIOCore
 import NIOEmbedded
+import NIOHTTP1
 import SlopeBenchmarks
 
 /// Passes every read on.
@@ -118,3 +124,59 @@ print(
         overUntraced(.sampled)
     )
 )
+
+// MARK: A connection's set-up
+
+/// How a new channel's pipeline is set up in one row of the set-up table.
+enum SetUp: String, CaseIterable {
+    case asBuilt = "HTTP/1 server pipeline and 4 handlers, as built"
+    case drawn = "+ traceEventsNow(channels: .oneIn(100))"
+    case arming = "+ traceEventsNow(), no recorder in force (arming handlers)"
+    case probed = "+ traceEventsNow(), recorder in force (probes put in)"
+}
+
+let channelsPerRound = environmentInt("CHAINTRACE_BENCH_CHANNELS", 2_000)
+
+/// Nanoseconds to set up one channel's pipeline as `setUp` says, over `channelsPerRound` channels.
+func measureSetUp(_ setUp: SetUp) throws -> Double {
+    let chain = "set-up-\(setUp)"
+    func build() throws {
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+        try channel.pipeline.syncOperations.addHandlers((0..<4).map { _ in PassingHandler() })
+        switch setUp {
+        case .asBuilt: break
+        case .drawn: try channel.pipeline.traceEventsNow(chain: chain, channels: .oneIn(100))
+        case .arming, .probed: try channel.pipeline.traceEventsNow(chain: chain)
+        }
+        _ = try channel.finish(acceptAlreadyClosed: true)
+    }
+    func run() throws -> Double {
+        let start = ContinuousClock.now
+        for _ in 0..<channelsPerRound { try build() }
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+    }
+    let total =
+        setUp == .probed ? try ChainTracing.withRecorder(Recorder(sink: ring)) { try run() } : try run()
+    return total / Double(channelsPerRound)
+}
+
+var bestSetUp: [SetUp: Double] = [:]
+for _ in 0..<repeats {
+    for setUp in SetUp.allCases {
+        let nanoseconds = try measureSetUp(setUp)
+        bestSetUp[setUp] = min(bestSetUp[setUp] ?? .infinity, nanoseconds)
+    }
+}
+print("")
+print(
+    "A connection's set-up, EmbeddedChannel — \(channelsPerRound) channels a round, best of \(repeats) interleaved rounds"
+)
+let asBuilt = bestSetUp[.asBuilt] ?? 0
+for setUp in SetUp.allCases {
+    let nanoseconds = bestSetUp[setUp] ?? 0
+    let over = setUp == .asBuilt ? "" : String(format: "   %+.1f µs over as built", (nanoseconds - asBuilt) / 1000)
+    let name = setUp.rawValue.padding(toLength: 62, withPad: " ", startingAt: 0)
+    print(name + String(format: "%9.1f µs a channel", nanoseconds / 1000) + over)
+}
