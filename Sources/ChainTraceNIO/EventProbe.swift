@@ -187,9 +187,9 @@
             context: ChannelHandlerContext,
             _ forward: () -> Void
         ) {
-            // No recorder in force, or inside an event the recorder chose not to trace (sampled out): forwarded
-            // as is, without a command made for a hop that would not be recorded.
-            guard let handler, ChainTracing.mayRecord, !ChainTracing.skipsSynchronousHops else { return forward() }
+            // No recorder in force: forwarded as is. Inside an event the recorder chose not to trace (sampled out),
+            // `traceHop` runs the body untraced without making a command.
+            guard let handler, ChainTracing.mayRecord else { return forward() }
             let state = state
             let isTail = isTail && !event.isOutbound
             // The command is made only for an event whose trace starts here: the message's type is what the handler
@@ -204,9 +204,9 @@
                     )
                 },
                 chain: state.chain
-            ) {
+            ) { isInThreadTrace in
                 // An event sampled out (or filtered out) runs its handlers untraced: nothing to note.
-                guard ChainTracing.isInSynchronousTrace else { return forward() }
+                guard isInThreadTrace else { return forward() }
                 ProbeState.open(event, to: handler, in: &state.frames.value)
                 forward()
                 let (frame, raised) = state.close()

@@ -38,21 +38,6 @@ extension ChainTracing {
         runningTrace?.override(decision, reason: reason)
     }
 
-    /// Whether this code runs inside a traced synchronous hop on this thread: the body of a `traceHop` runs whether
-    /// its command is traced or not (sampled out, filtered out), and an integration that would do dear work only
-    /// for a trace (the NIO probes read a message's type by reflection) asks here first. One thread-local load, the
-    /// thread's state not retained.
-    package static var isInSynchronousTrace: Bool {
-        ThreadState.withCurrent { $0.activeTrace != nil }
-    }
-
-    /// Whether a synchronous `traceHop` here would run its body untraced at once: it is inside the hop of a command
-    /// the recorder chose not to trace (sampled out, filtered out), where no trace is open. An integration that
-    /// builds something for each hop (the NIO probes' commands) skips it then. One thread-local load.
-    package static var skipsSynchronousHops: Bool {
-        ThreadState.withCurrent { $0.activeTrace == nil && $0.untracedOutsideTaskTraces > 0 }
-    }
-
     /// The trace of the instrumented hop this code runs in: the thread's, else the task's; `nil` outside any.
     static var runningTrace: ActiveTrace? {
         ThreadState.current.activeTrace?.object ?? taskHopsOfCaller.trace

@@ -5,7 +5,9 @@ extension ChainTracing {
     /// What every synchronous `traceHop` runs: the hop's body inside the command's trace, or just the body when
     /// no recorder is in force anywhere (one atomic load). `onLoop` gives the value to return instead of running the
     /// body when the hop limit is reached (`nil` runs it untraced). `command` is called only by a hop that may start
-    /// a trace: a hop nested in the thread's trace makes none.
+    /// a trace: a hop nested in the thread's trace makes none. The body is told whether it runs as a hop open in the
+    /// thread's trace, which an integration that notes more about each hop (the NIO probes) would otherwise ask the
+    /// thread's state again for.
     @inlinable
     static func runHop<Command, Result>(
         _ handler: () -> String,
@@ -14,9 +16,9 @@ extension ChainTracing {
         role: HandlerRole,
         judge: (Result) -> HopReturn,
         onLoop: (() -> Result)?,
-        _ body: () throws -> Result
+        _ body: (_ isInThreadTrace: Bool) throws -> Result
     ) rethrows -> Result {
-        guard mayRecord else { return try body() }
+        guard mayRecord else { return try body(false) }
         return try ThreadState.withCurrent { thread in
             let outer = thread.activeTrace
             if let outer,
@@ -39,7 +41,7 @@ extension ChainTracing {
             // (traceHop), traced").
             // A hop inside a command the recorder chose not to trace (sampled out, filtered out), where no task's
             // trace could take it: untraced, after one load.
-            if outer == nil, thread.untracedOutsideTaskTraces > 0 { return try body() }
+            if outer == nil, thread.untracedOutsideTaskTraces > 0 { return try body(false) }
             let outerType = thread.activeCommandType
             if outer != nil { thread.activeTrace = nil }
             defer { if outer != nil { (thread.activeTrace, thread.activeCommandType) = (outer, outerType) } }
@@ -57,7 +59,7 @@ extension ChainTracing {
                 // The command is not traced: its nested hops must not trace it either.
                 let outsideTaskTraces = enterUntraced(thread)
                 defer { leaveUntraced(thread, outsideTaskTraces: outsideTaskTraces) }
-                return try body()
+                return try body(false)
             }
             guard isOutermost else {
                 // The task's async trace, joined by a synchronous hop: out of line, as it is rare.
@@ -114,7 +116,7 @@ extension ChainTracing {
         role: HandlerRole,
         judge: (Result) -> HopReturn,
         onLoop: (() -> Result)?,
-        _ body: () throws -> Result
+        _ body: (_ isInThreadTrace: Bool) throws -> Result
     ) rethrows -> Result {
         let task = currentTaskIdentity()
         let name = handler()
@@ -123,7 +125,7 @@ extension ChainTracing {
             return try runOpened(in: trace, task: task, role: role, judge: judge, body)
         case .stopped:
             if let onLoop { return onLoop() }
-            return try body()
+            return try body(false)
         case .traceIsOver:
             guard
                 let (own, _) = traceForHop(
@@ -136,7 +138,7 @@ extension ChainTracing {
             else {
                 let outsideTaskTraces = enterUntraced(thread)
                 defer { leaveUntraced(thread, outsideTaskTraces: outsideTaskTraces) }
-                return try body()
+                return try body(false)
             }
             thread.activeTrace = UnretainedObject(own)
             thread.activeCommandType = ObjectIdentifier(Command.self)
@@ -156,7 +158,7 @@ extension ChainTracing {
         role: HandlerRole,
         judge: (Result) -> HopReturn,
         onLoop: (() -> Result)?,
-        _ body: () throws -> Result
+        _ body: (_ isInThreadTrace: Bool) throws -> Result
     ) rethrows -> Result {
         // Nearly every hop has the name the last trace had here: compared in line, and not passed on, the name the
         // autoclosure made is not retained and released around the call (see `StringIdentity`).
@@ -164,10 +166,10 @@ extension ChainTracing {
         let opened = trace.nextName.value.matches(name) ? trace.beginFollowingName() : trace.begin(name)
         guard opened else {
             if let onLoop { return onLoop() }
-            return try body()
+            return try body(false)
         }
         do {
-            let result = try body()
+            let result = try body(true)
             trace.end(judge(result), role: role)
             return result
         } catch {
@@ -178,17 +180,18 @@ extension ChainTracing {
 
     /// Runs the body of a synchronous hop opened in the task's async trace, `trace`, in task `task`'s own nesting
     /// (see ``run(_:isOutermost:task:owner:role:judge:_:)``). Not bound to the task-local again for the body, as an
-    /// async hop's is: synchronous code starts no child tasks.
+    /// async hop's is: synchronous code starts no child tasks. The hop is the task's, not the thread's: the body is
+    /// told so.
     @inlinable
     static func runOpened<Result>(
         in trace: ActiveTrace,
         task: Int,
         role: HandlerRole,
         judge: (Result) -> HopReturn,
-        _ body: () throws -> Result
+        _ body: (_ isInThreadTrace: Bool) throws -> Result
     ) rethrows -> Result {
         do {
-            let result = try body()
+            let result = try body(false)
             trace.end(judge(result), role: role, task: task)
             return result
         } catch {

@@ -50,7 +50,7 @@ public func traceHop<Command, Result>(
         role: role,
         judge: { judge($0, decide) },
         onLoop: nil,
-        body
+        { _ in try body() }
     )
 }
 
@@ -74,7 +74,7 @@ public func traceHop<Command, Wrapped>(
         role: role,
         judge: { judgeOptional($0, decide) },
         onLoop: { nil },
-        body
+        { _ in try body() }
     )
 }
 
@@ -151,13 +151,14 @@ public func traceHop<Command, Wrapped>(
 
 /// A synchronous hop, as `traceHop(_:command:chain:role:decide:_:)` records it, for an integration whose command
 /// costs something to make (the NIO probes'): `command` is called only by a hop that may start a trace — one nested
-/// in the thread's trace of a command of the same type makes none.
+/// in the thread's trace of a command of the same type makes none. The body is told whether it runs as a hop open in
+/// the thread's trace (`false`: untraced — no recorder, the command sampled out — or a hop of the task's trace).
 @inlinable
 package func traceHop<Command, Result>(
     _ handler: @autoclosure () -> String,
     makingCommand command: () -> Command,
     chain: @autoclosure () -> String,
-    _ body: () throws -> Result
+    _ body: (_ isInThreadTrace: Bool) throws -> Result
 ) rethrows -> Result {
     try ChainTracing.runHop(
         handler,
