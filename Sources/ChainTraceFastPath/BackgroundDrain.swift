@@ -33,9 +33,9 @@
 ///
 /// Each recording thread hands elements over through a queue of its own (``register(capacity:)``,
 /// ``HandOffQueue``: no lock shared between threads, no system call, no allocation); the drain's thread wakes
-/// from a timed condition wait when there is nothing to do — after a millisecond, then after longer and longer
-/// spells while nothing comes (``IdleBackoff``), or when a recording thread's queue is half full or full — and
-/// passes over every queue as long as there is something. It holds the consumer, never the sink that owns it, so dropping the sink (whose `deinit` closes the
+/// from a timed condition wait when there is little or nothing to do — after a millisecond, then after longer and
+/// longer spells while little comes (``IdleBackoff``), or when a recording thread's queue is half full or full — and
+/// passes over every queue as long as much comes. It holds the consumer, never the sink that owns it, so dropping the sink (whose `deinit` closes the
 /// drain) stops it.
 ///
 /// What it buys, measured: recording into a trace log costs the recording thread a hand-off, not the encoding
@@ -168,8 +168,8 @@
                 return control.finished
             }
             if finished { return }
-            // Nothing moved: sleep, unless a flush, a close or a wake came meanwhile.
-            if moved == 0 {
+            // Not a busy pass: sleep, unless a flush, a close or a wake came meanwhile.
+            if IdleBackoff.sleepsAfter(moved: moved) {
                 let sleep = backoff.sleep(sinceFlush: Self.now() - lastFlush, flushInterval: flushInterval)
                 control.wait(atMost: Int(sleep)) {
                     $0.flushesRequested != requested || $0.closing || $0.wakes != wakes
