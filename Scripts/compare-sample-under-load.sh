@@ -52,9 +52,12 @@ run() {  # mode → "requests/s p99"
 echo "$product, traced 1 in $sample beside untraced, $connections connections, ${duration} s a run"
 echo "| round | untraced requests/s | traced requests/s | traced ÷ untraced | untraced p99 | traced p99 |"
 echo "|---|---:|---:|---:|---:|---:|"
+ratios=()
 for round in $(seq "$rounds"); do
     read -r plain_rate plain_p99 < <(run untraced)
     read -r traced_rate traced_p99 < <(run traced)
     ratio=$(python3 -c "print(f'{$traced_rate / $plain_rate:.3f}')")
+    ratios+=("$ratio")
     echo "| $round | $plain_rate | $traced_rate | $ratio | $plain_p99 | $traced_p99 |"
 done
+python3 -c "import statistics as s; r = [$(IFS=,; echo "${ratios[*]}")]; print(f'traced ÷ untraced over {len(r)} rounds: median {s.median(r):.3f}, mean {s.mean(r):.3f}' + (f', sd {s.stdev(r):.3f}' if len(r) > 1 else ''))"
