@@ -4,7 +4,7 @@
 //
 //   swift run --traits NIO NIOServer [--port 8080] [--trace-out FILE] [--sample N] [--untraced]
 //
-// `--sample N` traces one connection in N, every event of it; the others get no probes and cost nothing.
+// `--sample N` traces one connection in N, every event of it; the others get no probes: nothing an event.
 //
 // `run-under-load.sh` beside this file builds it, drives it with wrk on 127.0.0.1, and runs `chaintrace stats`,
 // `render` and `report` on its log.
