@@ -81,12 +81,18 @@ struct SignUpFlowSampleTests {
 
     @Test func theDiagramFlagsTheUploadStage() throws {
         let (lines, traces, diagram) = try run()
-        // The sample's rule applied to its own log: the upload (12 ms of a ~19 ms flow) is always flagged; what
-        // else a loaded machine's timings flag is the rule's business, so it is computed, not fixed.
+        // The sample's rule applied to its own log. The upload waits 12 ms of a ~19 ms flow, so it takes the
+        // largest share of the time, and is the stage flagged if any is. Whether its share passes 40% depends on
+        // the machine: under load (a sanitizer, tests beside it) every wait is resumed late, by about as much for
+        // each stage, which shrinks the upload's share — so what is flagged is computed, not fixed.
         let flagged = SlowHandlerRule(clauses: [.share(over: 0.4)]).flags(in: ChainProfile(Array(traces.values))).map(
             \.handler
         )
-        #expect(flagged.contains("UploadPhoto"))
+        var selfTime: [String: UInt64] = [:]
+        for hop in traces.values.flatMap(\.hops) { selfTime[hop.handler, default: 0] += hop.selfDuration }
+        let longest = try #require(selfTime.max { $0.value < $1.value }).key
+        #expect(longest == "UploadPhoto", "\(selfTime)")
+        #expect(flagged.isEmpty || flagged.contains("UploadPhoto"), "\(flagged)")
         #expect(lines.contains { $0.hasSuffix("(slow: \(flagged.joined(separator: ", ")))") })
         for handler in Set(traces.values.flatMap(\.path)) {
             #expect(diagram.contains("⚠ \(handler)") == flagged.contains(handler), "\(handler)")
