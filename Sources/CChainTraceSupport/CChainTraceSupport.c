@@ -42,6 +42,8 @@ void chaintrace_word_lock_wait(int32_t *word) {
     }
 }
 
+const void *chaintrace_task_hops_key_slot = 0;
+
 _Thread_local void *chaintrace_thread_object_slot = 0;
 
 // Unfinished output files to delete when a signal ends the process. The paths are copied into fixed storage, so

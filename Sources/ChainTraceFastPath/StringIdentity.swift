@@ -36,6 +36,12 @@
         self.init(first: words.0, second: words.1)
     }
 
+    /// Whether `other` was taken from the very string this identity was (or a copy of it); never for ``none``.
+    @inlinable
+    package func isIdentical(to other: StringIdentity) -> Bool {
+        second != 0 && self == other
+    }
+
     /// Whether `string` is the very string this identity was taken from (or a copy of it); never for ``none``.
     @inlinable
     package func matches(_ string: String) -> Bool {

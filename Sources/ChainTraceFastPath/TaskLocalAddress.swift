@@ -17,3 +17,48 @@ package func taskLocalValueAddress<Value>(of local: TaskLocal<Value>) -> UnsafeP
     else { return nil }
     return UnsafePointer(address.assumingMemoryBound(to: Value.self))
 }
+
+/// The calling task's bound value of a task-local, read in place where the task keeps it: what
+/// ``taskLocalValueAddress(of:)`` finds, for code outside this module, which reads the value and never the address.
+/// Valid for as long as that address is.
+@frozen @usableFromInline package struct TaskLocalBinding<Value> {
+    @usableFromInline let address: UnsafePointer<Value>
+
+    @inlinable
+    init(address: UnsafePointer<Value>) {
+        self.address = address
+    }
+
+    /// The bound value, borrowed in place (not copied).
+    @inlinable package var value: Value {
+        unsafeAddress { address }
+    }
+}
+
+/// The calling task's binding of `local`, or `nil` where none is bound (see ``taskLocalValueAddress(of:)``).
+@inlinable
+package func taskLocalBinding<Value>(of local: TaskLocal<Value>) -> TaskLocalBinding<Value>? {
+    taskLocalValueAddress(of: local).map(TaskLocalBinding.init(address:))
+}
+
+/// The calling task's binding of `local` — the task-local of async instrumented hops' traces, and no other: its
+/// object is published once, in `chaintrace_task_hops_key_slot`, and read from there by every later call, so
+/// `local` is evaluated only by the first.
+///
+/// What it buys: read through the Swift global holding it, the task-local cost each async hop a call to the
+/// global's accessor and `swift_once`, about 16 instructions (callgrind, `chaintrace-benchmarks`, "async
+/// instrumented chain (traceHop), traced"). Tested against ``taskLocalBinding(of:)`` in `TaskLocalAddressTests`.
+@inlinable
+package func taskHopsBinding<Value>(of local: @autoclosure () -> TaskLocal<Value>) -> TaskLocalBinding<Value>? {
+    let key = chaintrace_task_hops_key() ?? publishTaskHopsKey(local())
+    guard let address = chaintrace_task_local_value(key) else { return nil }
+    return TaskLocalBinding(address: UnsafePointer(address.assumingMemoryBound(to: Value.self)))
+}
+
+/// Publishes `local` as the task-local of async hops' traces (see ``taskHopsBinding(of:)``); out of line, run once.
+@usableFromInline @inline(never)
+func publishTaskHopsKey<Value>(_ local: TaskLocal<Value>) -> UnsafeRawPointer {
+    let key = UnsafeRawPointer(Unmanaged.passUnretained(local).toOpaque())
+    chaintrace_publish_task_hops_key(key)
+    return key
+}

@@ -114,6 +114,21 @@ intptr_t chaintrace_current_task(void);
 /// `TaskLocal.get()` calls before copying the value out.
 void *chaintrace_task_local_value(const void *key);
 
+/// The `TaskLocal` object of async instrumented hops' traces, once a hop has published it (unretained: a global's,
+/// alive for the process; NULL before). Read on every async hop in place of the Swift global holding it, which is
+/// a call to its accessor and `swift_once`.
+extern const void *chaintrace_task_hops_key_slot;
+
+/// The published `TaskLocal` object of async hops' traces, or NULL (acquire load: a plain load on x86-64).
+static inline const void *chaintrace_task_hops_key(void) {
+    return __atomic_load_n(&chaintrace_task_hops_key_slot, __ATOMIC_ACQUIRE);
+}
+
+/// Publishes the `TaskLocal` object of async hops' traces (every caller publishes the same one).
+static inline void chaintrace_publish_task_hops_key(const void *key) {
+    __atomic_store_n(&chaintrace_task_hops_key_slot, key, __ATOMIC_RELEASE);
+}
+
 /// The calling thread's one object of per-thread state that `ThreadLocalObject` keeps in this slot besides its
 /// pthread key (unretained; NULL before the thread's first use and once the thread's exit released it). A
 /// thread-local variable is one load; `pthread_getspecific` is a call, and the Swift global holding the key one

@@ -36,7 +36,12 @@ struct OpenAsyncHop {
 
 extension ChainTracing {
     /// Opens an async hop for `handler`: joins the task's trace or starts one, or says why not. Synchronous, so
-    /// that the caller's frame is the only async one.
+    /// that the caller's frame is the only async one. `bound` is where the task keeps its binding of
+    /// ``taskHopsLocal`` (`nil`: none), read in place: the binding holds the trace for as long as this hop runs (see
+    /// `OpenAsyncHop.trace`). `nameIdentity` is the identity of the name `handler` makes, taken in the caller's
+    /// inlined code when the task has a trace to join (else ``StringIdentity/none``): a hop that joins it under the
+    /// last trace's name at that hop opens by it (``ActiveTrace/beginFollowingName(_:task:)``), and `handler` is
+    /// not called.
     ///
     /// A side call into another chain (see `runHop`) starts a trace of its own, bound to the task for its body;
     /// so does a hop whose task outlived the command whose trace it inherited (an unstructured `Task` started in
@@ -44,26 +49,33 @@ extension ChainTracing {
     @usableFromInline
     static func openAsyncHop<Command>(
         _ handler: () -> String,
+        nameIdentity: StringIdentity,
+        bound: TaskLocalBinding<TaskHops>?,
         command: Command,
         chain: () -> String
     ) -> AsyncHopOpening {
-        // Read in place: the binding holds the trace for as long as this hop runs (see `OpenAsyncHop.trace`).
-        guard let bound = taskLocalValueAddress(of: taskHopsLocal) else {
-            return openOutermost(handler, command: command, chain: chain)
-        }
-        if let (trace, owner) = bound.pointee.unretainedTrace {
+        guard let bound else { return openOutermost(handler, command: command, chain: chain) }
+        if let (trace, owner) = bound.value.unretainedTrace {
             // Every hop of a command but its first: the task's trace is joined here, without the call that decides
             // whether a command is traced, and without a reference of its own to it.
-            let joins = trace.withObject { active in
-                !active.isDelivered && (active.tracesCommands(of: Command.self) || active.isOfChain(chain()))
+            let task = currentTaskIdentity()
+            let joined = trace.withObject { active -> JoiningHopOpening? in
+                guard !active.isDelivered, active.tracesCommands(of: Command.self) || active.isOfChain(chain()),
+                    ThreadState.withCurrent({ $0.sinkDepth == 0 })
+                else { return nil }
+                return active.beginFollowingName(nameIdentity, task: task)
             }
-            if joins, ThreadState.withCurrent({ $0.sinkDepth == 0 }) {
-                return openHop(handler, in: trace, owned: nil, owner: owner)
+            switch joined {
+            case .opened:
+                return .opened(OpenAsyncHop(trace: trace, owned: nil, task: task, bindsTask: task != owner))
+            case .needsName:
+                return openHop(handler, in: trace, owned: nil, task: task, owner: owner)
+            case nil:
+                // A side call into another chain, or a task that outlived the command: a trace of its own.
+                return openOutermost(handler, command: command, chain: chain)
             }
-            // A side call into another chain, or a task that outlived the command: a trace of its own.
-            return openOutermost(handler, command: command, chain: chain)
         }
-        if case .skipping = bound.pointee { return .untraced }
+        if case .skipping = bound.value { return .untraced }
         return openOutermost(handler, command: command, chain: chain)
     }
 
@@ -76,7 +88,7 @@ extension ChainTracing {
         guard let (trace, _) = traceForHop(command: command, chain: chain, isAsync: true, task: TaskHops.none) else {
             return .skipping
         }
-        return openHop(handler, in: UnretainedObject(trace), owned: trace, owner: nil)
+        return openHop(handler, in: UnretainedObject(trace), owned: trace, task: currentTaskIdentity(), owner: nil)
     }
 
     /// Opens `handler`'s hop in `trace`, whose hops in this task nest in those of `owner`, the task that bound it
@@ -86,9 +98,9 @@ extension ChainTracing {
         _ handler: () -> String,
         in trace: UnretainedObject<ActiveTrace>,
         owned: consuming ActiveTrace?,
+        task: Int,
         owner: Int?
     ) -> AsyncHopOpening {
-        let task = currentTaskIdentity()
         let owner = owner ?? task
         switch trace.withObject({ $0.begin(handler(), task: task, owner: owner) }) {
         case .opened:
@@ -145,7 +157,12 @@ extension ChainTracing {
         _ body: () async throws -> Result
     ) async rethrows -> Result {
         guard mayRecord else { return try await body() }
-        switch openAsyncHop(handler, command: command, chain: chain) {
+        let bound = taskHopsBinding(of: taskHopsLocal)
+        // The name's identity, taken here where the optimiser sees `handler`'s string is only compared: passed to
+        // the call as a string, it was retained and released around it (see `ActiveTrace.beginFollowingName`).
+        // Only a hop with a trace to join makes it; a hop that may start one calls `handler` once it does.
+        let nameIdentity = bound?.value.isTracing == true ? StringIdentity(of: handler()) : .none
+        switch openAsyncHop(handler, nameIdentity: nameIdentity, bound: bound, command: command, chain: chain) {
         case .untraced:
             return try await body()
         case .skipping:

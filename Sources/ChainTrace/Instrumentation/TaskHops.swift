@@ -11,6 +11,13 @@ enum TaskHops: Sendable {
     /// The command is not traced: hops run their bodies and record nothing.
     case skipping
 
+    /// Whether hops join a trace (``tracing(_:owner:)``): read in place by the async hop's inlined code, which then
+    /// takes its name's identity (see ``ChainTracing/openAsyncHop(_:nameIdentity:bound:command:chain:)``).
+    @inlinable var isTracing: Bool {
+        if case .tracing = self { return true }
+        return false
+    }
+
     /// The trace hops join, if any.
     @usableFromInline var trace: ActiveTrace? {
         if case .tracing(let trace, _) = self { return trace }

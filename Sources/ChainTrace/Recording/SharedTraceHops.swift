@@ -28,6 +28,27 @@ extension ActiveTrace {
         }
     }
 
+    /// Opens a hop of the task that started this trace, while it is the only task with hops
+    /// (``Content/rootTaskOnly``), when its name is the last trace's at this hop — nearly every hop of an async chain
+    /// after its first — without the name itself: `name` is the identity of the name the hop's autoclosure made.
+    /// Anything else — another task, another name, the hop limit, the trace delivered — is left to
+    /// ``begin(_:task:owner:)`` (``JoiningHopOpening/needsName``).
+    ///
+    /// What it buys: the name, made by the hop's autoclosure and passed here, was retained and released around the
+    /// call, an atomic increment and decrement on a heap string; compared by identity in the caller's inlined code,
+    /// it is neither (see ``StringIdentity``; `chaintrace-benchmarks`, "async instrumented chain (traceHop), traced").
+    @inline(__always)
+    func beginFollowingName(_ name: StringIdentity, task: Int) -> JoiningHopOpening {
+        lock.withLock {
+            guard !isDelivered, content.value.rootTaskOnly, task == content.value.rootTask,
+                content.value.nextNameIdentity.isIdentical(to: name),
+                content.value.records.count < maximumHops
+            else { return .needsName }
+            content.value.openNamed(startOffset: startOffset(first: false))
+            return .opened
+        }
+    }
+
     /// ``begin(_:task:owner:)`` in the root task while it is the only one with hops: as ``begin(_:)`` opens a hop
     /// of one thread, under the lock.
     @inline(__always)
@@ -260,6 +281,14 @@ extension ActiveTrace {
             records.removeAll()
         }
     }
+}
+
+/// What opening a hop by its name's identity did (see ``ActiveTrace/beginFollowingName(_:task:)``).
+enum JoiningHopOpening {
+    /// The hop is open in the trace.
+    case opened
+    /// Not opened: open it with its name (``ActiveTrace/begin(_:task:owner:)``).
+    case needsName
 }
 
 /// What opening a hop in a shared trace did (see ``ActiveTrace/begin(_:task:owner:)``).
