@@ -250,7 +250,10 @@ extension GenTestsCommand {
     static func notes(for trace: Trace, changes: ChangesWhileRecording) -> [String] {
         var notes: [String] = []
         if trace.payload == nil {
-            notes.append("Recorded without its payload (): sent with empty fields, it may take another path.")
+            notes.append(
+                "Recorded without its payload (a recorder captures payloads only with `payloads: .captured`): "
+                    + "sent with empty fields, it may take another path."
+            )
         }
         let before = changes.made(before: trace)
         if !before.isEmpty {

@@ -103,6 +103,11 @@ struct GenTestsCaveatCommandTests {
                 $0.chain == trace.chain && $0.version <= trace.chainVersion && $0.version > earliest[trace.chain]!
             }
             #expect(block.contains("Recorded without its payload") == (trace.payload == nil), "seed \(seed): \(block)")
+            // The note says how to record payloads, by the API's name today.
+            #expect(
+                block.contains("only with `payloads: .captured`") == (trace.payload == nil),
+                "seed \(seed): \(block)"
+            )
             #expect(block.contains("after a change") == (before.count == 1), "seed \(seed): \(block)")
             #expect(block.contains("after changes") == (before.count > 1), "seed \(seed): \(block)")
             for edit in before.suffix(3) {
