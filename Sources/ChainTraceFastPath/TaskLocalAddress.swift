@@ -13,8 +13,14 @@ import CChainTraceSupport
 /// enclosing the caller's, when the caller found it), or, for a value a task inherited, while that task runs.
 @inlinable
 package func taskLocalValueAddress<Value>(of local: TaskLocal<Value>) -> UnsafePointer<Value>? {
-    guard let address = chaintrace_task_local_value(UnsafeRawPointer(Unmanaged.passUnretained(local).toOpaque()))
-    else { return nil }
+    taskLocalValueAddress(key: UnsafeRawPointer(Unmanaged.passUnretained(local).toOpaque()), as: Value.self)
+}
+
+/// ``taskLocalValueAddress(of:)`` by the address of the `TaskLocal` object (`key`), of a task-local whose values are
+/// of type `Value`.
+@inlinable
+func taskLocalValueAddress<Value>(key: UnsafeRawPointer, as _: Value.Type) -> UnsafePointer<Value>? {
+    guard let address = chaintrace_task_local_value(key) else { return nil }
     return UnsafePointer(address.assumingMemoryBound(to: Value.self))
 }
 
@@ -35,24 +41,18 @@ package func taskLocalValueAddress<Value>(of local: TaskLocal<Value>) -> UnsafeP
     }
 }
 
-/// The calling task's binding of `local`, or `nil` where none is bound (see ``taskLocalValueAddress(of:)``).
-@inlinable
-package func taskLocalBinding<Value>(of local: TaskLocal<Value>) -> TaskLocalBinding<Value>? {
-    taskLocalValueAddress(of: local).map(TaskLocalBinding.init(address:))
-}
-
 /// The calling task's binding of `local` — the task-local of async instrumented hops' traces, and no other: its
 /// object is published once, in `chaintrace_task_hops_key_slot`, and read from there by every later call, so
 /// `local` is evaluated only by the first.
 ///
 /// What it buys: read through the Swift global holding it, the task-local cost each async hop a call to the
 /// global's accessor and `swift_once`, about 16 instructions (callgrind, `chaintrace-benchmarks`, "async
-/// instrumented chain (traceHop), traced"). Tested against ``taskLocalBinding(of:)`` in `TaskLocalAddressTests`.
+/// instrumented chain (traceHop), traced"). The lookup is ``taskLocalValueAddress(of:)``'s, tested against `get()` in
+/// `TaskLocalAddressTests`; this, as async hops read it, against `get()` in `TaskHopsBindingTests`.
 @inlinable
 package func taskHopsBinding<Value>(of local: @autoclosure () -> TaskLocal<Value>) -> TaskLocalBinding<Value>? {
     let key = chaintrace_task_hops_key() ?? publishTaskHopsKey(local())
-    guard let address = chaintrace_task_local_value(key) else { return nil }
-    return TaskLocalBinding(address: UnsafePointer(address.assumingMemoryBound(to: Value.self)))
+    return taskLocalValueAddress(key: key, as: Value.self).map(TaskLocalBinding.init(address:))
 }
 
 /// Publishes `local` as the task-local of async hops' traces (see ``taskHopsBinding(of:)``); out of line, run once.
