@@ -45,6 +45,6 @@
     /// Whether `string` is the very string this identity was taken from (or a copy of it); never for ``none``.
     @inlinable
     package func matches(_ string: String) -> Bool {
-        second != 0 && self == StringIdentity(of: string)
+        isIdentical(to: StringIdentity(of: string))
     }
 }
