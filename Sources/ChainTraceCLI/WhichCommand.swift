@@ -62,7 +62,7 @@ struct WhichCommand: ParsableCommand {
                 "\(name): expected a command as JSON, found \"\(TerminalText.shown(command))\", a file; write @\(TerminalText.shown(command)) to read the command from it"
             )
         }
-        guard let (_, item) = first else {
+        guard let (commandLine, item) = first else {
             throw CommandFailure.badInput("\(name): expected a command object, found nothing")
         }
         guard case .command(let parsed) = item else {
@@ -93,7 +93,10 @@ struct WhichCommand: ParsableCommand {
                     ? " (its handlers: \(listed)\(handlers.count > 12 ? ", …" : ""))" : TerminalText.shown(near)
             }
             // An entry given with --entry is that option's error; the command's own, the command's.
-            let place = entry != nil ? "--entry" : name
+            // The command's own entry is named where its line gives it.
+            let place =
+                entry != nil
+                ? "--entry" : parsed.entryColumn > 0 ? "\(name):\(commandLine):\(parsed.entryColumn)" : name
             throw CommandFailure.badInput(
                 "\(place): expected an entry naming a handler of \(TerminalText.shown(definition.name)), found \"\(found)\"\(hint)"
             )

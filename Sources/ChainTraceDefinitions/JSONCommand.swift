@@ -24,6 +24,15 @@ public struct JSONCommand: Sendable, Hashable, TracedCommand {
         @inlinable get { storage.entry }
         set { storage = storage.with(entry: newValue) }
     }
+    /// Where ``entry``'s value starts in the stream line the command was read from: a 1-based column in bytes, for
+    /// an error naming it (an entry the chain lacks); 0 when not known.
+    package var entryColumn: Int {
+        get { storage.entryColumn }
+        set {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.with() }
+            storage.entryColumn = newValue
+        }
+    }
     /// The command's data: a JSON object.
     public var fields: JSONValue {
         get { storage.fieldsInLine ? storage.fields(parsingLineWith: Self.fields(ofLine:)) : storage.fields }

@@ -38,6 +38,9 @@
         /// to end of value; an empty range for one the line does not have. The fields' text is then the rest
         /// of the line, with no second walk over it.
         @usableFromInline var membersOutsideFields: (Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0)
+        /// The 1-based column (in bytes) where the entry's value starts in its line, for an error about it; 0 when
+        /// not known (no entry, or a command not read from a line).
+        @usableFromInline var entryColumn = 0
         /// The line's bytes, in memory the storage owns and reuses when it is refilled: copying a line into it
         /// is one `memcpy`, where an array would first be emptied and then grown element by element.
         @usableFromInline var lineBytes = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
@@ -89,6 +92,12 @@
     @inlinable package var membersOutsideFields: (Range<Int>, Range<Int>, Range<Int>) {
         _read { yield contents.value.membersOutsideFields }
         _modify { yield &contents.value.membersOutsideFields }
+    }
+
+    /// Where the entry's value starts in its line: a 1-based column in bytes, 0 when not known.
+    @inlinable package var entryColumn: Int {
+        _read { yield contents.value.entryColumn }
+        _modify { yield &contents.value.entryColumn }
     }
 
     /// A command of these contents, with empty `slots` when given.
@@ -159,6 +168,8 @@
         copy.idInLine = id == nil ? idInLine : nil
         copy.fieldsInLine = fieldsInLine
         copy.membersOutsideFields = membersOutsideFields
+        // Another entry is not where this one was in the line.
+        copy.entryColumn = entry == nil ? entryColumn : 0
         withLine(copy.setLine)
         return copy
     }

@@ -44,28 +44,48 @@ package final class CommandReadAhead {
         /// `chaintrace replay` of the million-line *nested* file, named by a long path, take 0.92–1.20 s instead of
         /// 0.85–1.08, interleaved runs; *varied* moved within the noise.)
         package var file: String? { rare?.file }
+        /// For a change, where it names its handlers (see ``CommandStreamReader/lastChangeSites``).
+        package var changeSites: ChangeSites? { rare?.changeSites }
 
         private final class Rare: Sendable {
             let error: FormatError?
             let file: String?
+            let changeSites: ChangeSites?
 
-            init(error: FormatError?, file: String?) {
+            init(error: FormatError?, file: String?, changeSites: ChangeSites?) {
                 self.error = error
                 self.file = file
+                self.changeSites = changeSites
             }
         }
 
-        init(line: Int, item: CommandStreamReader.Item?, error: FormatError?, file: String?) {
+        init(
+            line: Int,
+            item: CommandStreamReader.Item?,
+            error: FormatError?,
+            file: String?,
+            changeSites: ChangeSites? = nil
+        ) {
             self.line = line
             self.item = item
-            rare = error == nil && file == nil ? nil : Rare(error: error, file: file)
+            rare =
+                error == nil && file == nil && changeSites == nil
+                ? nil : Rare(error: error, file: file, changeSites: changeSites)
         }
 
         /// What `stream` gave for its next line (or the error it threw), or `nil` at its end.
         package static func read(from stream: CommandStreamReader) -> Entry? {
             do throws(FormatError) {
                 guard let (line, item) = try stream.next() else { return nil }
-                return Entry(line: line, item: item, error: nil, file: stream.readsSeveralFiles ? stream.file : nil)
+                var sites: ChangeSites?
+                if case .change = item { sites = stream.lastChangeSites }
+                return Entry(
+                    line: line,
+                    item: item,
+                    error: nil,
+                    file: stream.readsSeveralFiles ? stream.file : nil,
+                    changeSites: sites
+                )
             } catch {
                 return Entry(
                     line: error.line,

@@ -207,6 +207,10 @@ public final class ReplaySession {
                 } catch let error as FormatError {
                     try reject(error, into: &report)
                 } catch {
+                    if let located = entry.changeSites?.located(error, file: file) {
+                        try reject(located, into: &report)
+                        continue
+                    }
                     try reject(
                         FormatError(
                             file: file,
@@ -249,11 +253,13 @@ public final class ReplaySession {
                     }
                     if let text { trace.attach(text) }
                 } catch {
+                    // An entry the chain lacks is named where the line gives it.
+                    let namesEntry = command.entry != nil && error.handlers.first == command.entry
                     try reject(
                         FormatError(
                             file: file,
                             line: line,
-                            column: 0,
+                            column: namesEntry ? command.entryColumn : 0,
                             expected: "a command the chain can take",
                             found: "\(error)"
                         ),

@@ -209,17 +209,17 @@ struct ReplayCommandTests {
         )
     }
 
-    @Test func unknownEntryInAStreamIsAnErrorWithItsLine() throws {
+    @Test func unknownEntryInAStreamIsAnErrorWithItsLineAndColumn() throws {
         let directory = try CLI.temporaryDirectory()
         let stream = directory.appendingPathComponent("entry.jsonl")
         try Data("{\"kind\":\"Tap\"}\n{\"kind\":\"Tap\",\"entry\":\"Celll\"}\n".utf8).write(to: stream)
         let output = try CLI.run("replay", definition, stream.path)
         #expect(output.status == 2)
-        #expect(output.standardError.contains("entry.jsonl:2: expected a command the chain can take, found"))
+        #expect(output.standardError.contains("entry.jsonl:2:23: expected a command the chain can take, found"))
         #expect(output.standardError.contains("Celll"))
     }
 
-    @Test func badChainChangeNamesItsLine() throws {
+    @Test func badChainChangeNamesItsLineAndColumn() throws {
         let directory = try CLI.temporaryDirectory()
         let stream = directory.appendingPathComponent("change.jsonl")
         try Data(
@@ -229,7 +229,7 @@ struct ReplayCommandTests {
         #expect(output.status == 2)
         #expect(
             output.standardError.contains(
-                "change.jsonl:2: expected a change the chain can make, found registry \"Screens\" has no member \"Ghost\""
+                "change.jsonl:2:55: expected a change the chain can make, found registry \"Screens\" has no member \"Ghost\""
             )
         )
     }

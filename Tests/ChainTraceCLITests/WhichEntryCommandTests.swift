@@ -58,7 +58,8 @@ struct WhichEntryCommandTests {
         )
         let ownGhost = try CLI.run("which", path, #"{"kind":"K0","entry":"Ghost"}"#)
         #expect(
-            ownGhost.status == 2 && ownGhost.standardError.contains("<command>: expected an entry naming a handler"),
+            ownGhost.status == 2
+                && ownGhost.standardError.contains("<command>:1:22: expected an entry naming a handler"),
             "seed \(seed): \(ownGhost.standardError)"
         )
     }

@@ -106,6 +106,27 @@ enum ChainChangeDecoder {
     }
 }
 
+extension ChainChangeDecoder {
+    /// Where the change in `document` names its handlers and registries: its members that hold a name, and the
+    /// new handler's own `name` and `next`.
+    static func sites(of document: JSONDocument) -> ChangeSites {
+        let members = document.root.objectMembers
+        var sites = ChangeSites()
+        func note(_ path: String, _ value: JSONValue?) {
+            guard let name = value?.stringValue else { return }
+            let (line, column) = document.position(of: path)
+            sites.sites.append(.init(member: path, name: name, line: line, column: column))
+        }
+        note("handler", members["handler"])
+        if let handler = members["handler"]?.objectMembers {
+            note("handler.name", handler["name"])
+            note("handler.next", handler["next"])
+        }
+        for key in ["before", "after", "next", "registry"] { note(key, members[key]) }
+        return sites
+    }
+}
+
 extension JSONValue {
     var objectMembers: [String: JSONValue] {
         if case .object(let members) = self { return members }

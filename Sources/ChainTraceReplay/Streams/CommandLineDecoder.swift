@@ -77,7 +77,10 @@ extension CommandLineDecoder {
         // that is not there still costs a call.
         if storage.id != nil { storage.id = nil }
         storage.idInLine = nil
-        if storage.entry != nil { storage.entry = nil }
+        if storage.entry != nil {
+            storage.entry = nil
+            storage.entryColumn = 0
+        }
         if case .null = storage.fields {} else { storage.fields = .null }
         storage.fieldsInLine = true
         storage.membersOutsideFields = (0..<0, 0..<0, 0..<0)
@@ -166,8 +169,10 @@ extension CommandLineDecoder {
                     if cursor.null() {
                         storage.entry = nil
                     } else {
+                        let start = cursor.index
                         guard let text = cursor.name() else { return false }
                         storage.entry = text
+                        storage.entryColumn = start + 1
                     }
                 case .fields:
                     guard let value = cursor.value(), case .object = value else { return false }

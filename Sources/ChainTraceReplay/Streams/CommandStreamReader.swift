@@ -40,6 +40,8 @@ public final class CommandStreamReader {
         /// The first version each chain's traces ran on, to tell the changes that built it from later ones.
         var changes = ChangesWhileRecording()
         var decoder: CommandLineDecoder
+        /// See ``lastChangeSites``.
+        var lastChangeSites: ChangeSites?
     }
 
     /// Whether the stream turned out to be a trace log (known once the first line is read).
@@ -231,16 +233,33 @@ public final class CommandStreamReader {
         }
         // The line's bytes, to read it again with positions when an error needs a column.
         let bytes = { [lines] in lines.withBytes(of: raw) { Array($0) } }
-        return (line, try Self.item(value, file: file, line: line, bytes: bytes))
+        var sites: ChangeSites?
+        let item = try Self.item(value, file: file, line: line, bytes: bytes, changeSites: &sites)
+        state.value.lastChangeSites = sites
+        return (line, item)
     }
 
+    /// Where the change ``next()`` has just returned names its handlers, for an error about it. Read only right after
+    /// a change: a command read since leaves it as it was.
+    package var lastChangeSites: ChangeSites? { state.value.lastChangeSites }
+
     /// The command or change a line holds; `bytes` gives the line again, to name the column of a value at fault.
-    static func item(_ value: JSONValue, file: String, line: Int, bytes: () -> [UInt8]) throws(FormatError) -> Item {
+    /// A change's `changeSites` are where it names its handlers.
+    static func item(
+        _ value: JSONValue,
+        file: String,
+        line: Int,
+        bytes: () -> [UInt8],
+        changeSites: inout ChangeSites?
+    ) throws(FormatError) -> Item {
         guard case .object(var members) = value else {
             throw FormatError(file: file, line: line, column: 1, expected: "a command object", found: value.summary)
         }
         if members["change"] != nil {
-            return .change(try ChainChangeDecoder.decode(JSONDocument(bytes: bytes(), file: file, firstLine: line)))
+            let document = try JSONDocument(bytes: bytes(), file: file, firstLine: line)
+            let change = try ChainChangeDecoder.decode(document)
+            changeSites = ChainChangeDecoder.sites(of: document)
+            return .change(change)
         }
         func bad(_ member: String, _ expected: String, _ value: JSONValue, found: String? = nil) -> FormatError {
             let expected = "\"\(member)\" to be \(expected)"
@@ -281,6 +300,10 @@ public final class CommandStreamReader {
             command.fields = fields
         } else {
             command.fields = .object(members)
+        }
+        if command.entry != nil, let document = try? JSONDocument(bytes: bytes(), file: file, firstLine: line) {
+            // For an error about the entry, should the chain lack it (a line the fast decoder leaves here is rare).
+            command.entryColumn = document.position(of: "entry").column
         }
         return .command(command)
     }
