@@ -31,25 +31,27 @@
 
     /// At a request's first link: starts the request's trace (one that records nothing when the request is not
     /// to be traced, so that no later link decides again) and runs `link` — the link again — with it bound, then
-    /// hands the trace to its recorder.
+    /// hands the trace to its recorder. With `kindAtEnd` the command's kind is read again once the links ran: a
+    /// router that finds the route as the request goes through its stack (`RouterBuilder`) notes it only then.
     func startingTrace<Context: RequestContext>(
         chain: String,
         kind: RouteKind?,
+        kindAtEnd: Bool = false,
         request: Request,
         context: Context,
         _ link: () async throws -> Response
     ) async throws -> Response {
+        let command = HTTPRequestCommand(request: request, context: context, kind: kind)
         // Held in an optional that `finish` empties, so that the trace is this frame's alone by then, and kept for
         // the thread's next request.
-        var started: LinearTrace? = LinearTrace.start(
-            command: HTTPRequestCommand(request: request, context: context, kind: kind),
-            chain: chain
-        )
+        var started: LinearTrace? = LinearTrace.start(command: command, chain: chain)
         do {
             let response = try await started!.run { try await link() }
+            if kindAtEnd, let trace = started, trace.isTracing { trace.setCommandKind(command.commandKind) }
             LinearTrace.finishInDeepestContext(&started)
             return response
         } catch {
+            if kindAtEnd, let trace = started, trace.isTracing { trace.setCommandKind(command.commandKind) }
             LinearTrace.finishInDeepestContext(&started)
             throw error
         }

@@ -7,6 +7,9 @@ import ChainTraceHummingbird
 import ChainTraceTraceLog
 import Hummingbird
 // end
+// doc: hummingbird-router-builder-import
+import HummingbirdRouter
+// end
 import ChainTraceTesting
 import HummingbirdTesting
 import Testing
@@ -29,6 +32,21 @@ func buildTracedApp() -> some ApplicationProtocol {
         .add(middleware: AuthMiddleware())
         .get("orders/:id") { _, context in try context.parameters.require("id") }
     let app = Application(router: router)
+    // end
+    return app
+}
+
+func buildTracedBuilderApp() -> some ApplicationProtocol {
+    // doc: hummingbird-router-builder
+    let router = RouterBuilder(context: BasicRouterRequestContext.self) {
+        LogRequestsMiddleware(.info)
+        Get("health") { _, _ in "ok" }
+        RouteGroup("api") {
+            AuthMiddleware()
+            Get("orders/:id") { _, context in try context.parameters.require("id") }
+        }
+    }
+    let app = Application(router: router.traced())   // was: Application(router: router)
     // end
     return app
 }
@@ -57,6 +75,25 @@ struct HummingbirdDocumentationExamples {
         expectHandled(traces[0], by: "AuthMiddleware")
         // end
         #expect(traces.map(\.path) == [["LogRequestsMiddleware", "CORSMiddleware", "AuthMiddleware"]])
+    }
+
+    @Test func aRouterBuilderStackTraced() async throws {
+        let traces = try await captureTraces {
+            try await buildTracedBuilderApp().test(.router) { client in
+                let rejected = try await client.execute(uri: "/api/orders/7", method: .get)
+                #expect(rejected.status == .unauthorized)
+                let order = try await client.execute(uri: "/api/orders/7", method: .get, headers: [.authorization: "Bearer t"])
+                #expect(String(buffer: order.body) == "7")
+            }
+        }
+        expectHandled(traces[0], by: "AuthMiddleware")
+        #expect(
+            traces.map(\.path) == [
+                ["LogRequestsMiddleware", "GET /health", "Group /api", "AuthMiddleware"],
+                ["LogRequestsMiddleware", "GET /health", "Group /api", "AuthMiddleware", "GET /api/orders/{id}"],
+            ]
+        )
+        #expect(traces.map(\.commandKind) == ["GET /api", "GET /api/orders/{id}"])
     }
 }
 #endif

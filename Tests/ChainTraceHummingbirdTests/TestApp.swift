@@ -43,6 +43,17 @@
         }
     }
 
+    /// Passes every request on, then adds to the response the endpoint path the request's context has by then.
+    struct EndpointEchoMiddleware<Context: RequestContext>: RouterMiddleware {
+        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+            async throws -> Response
+        {
+            var response = try await next(request, context)
+            response.headers.append(.init(name: .init("x-endpoint")!, value: context.endpointPath ?? "-"))
+            return response
+        }
+    }
+
     /// Passes every request on and does nothing else: the benchmark's empty middleware.
     struct EmptyMiddleware<Context: RequestContext>: RouterMiddleware {
         func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)

@@ -104,6 +104,30 @@
         expectNestedHopsAddUp(trace, sourceLocation: sourceLocation)
     }
 
+    /// Sends `expected`'s request to `app` (in process or live, as `setup` says) under a recorder of its own, and
+    /// checks its one trace against `expected`.
+    func expectOneTrace(
+        of app: some ApplicationProtocol,
+        setup: TestingSetup,
+        expected: ExpectedRequest,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let sink = InMemoryTraceSink()
+        try await ChainTracing.withRecorder(Recorder(sink: sink)) {
+            try await app.test(setup) { client in
+                let response = try await client.execute(uri: expected.uri, method: .get, headers: expected.headers)
+                #expect(response.status == expected.status, sourceLocation: sourceLocation)
+            }
+        }
+        let traces = sink.traces
+        try #require(traces.count == 1, "one request, one trace: \(traces.map(\.description))")
+        check(traces[0], against: expected, sourceLocation: sourceLocation)
+        if expected.uri == "/recoverable" {
+            #expect(traces[0].hop("RecoveringMiddleware")?.decision == .accepted, sourceLocation: sourceLocation)
+            #expect(traces[0].hop("GET /recoverable")?.decision == .failed, sourceLocation: sourceLocation)
+        }
+    }
+
     @Suite("Hummingbird: TracingRouter traces every middleware and endpoint", .tags(.concurrent))
     struct TracingRouterTests {
         @Test(
@@ -112,24 +136,11 @@
             expectedRequests
         )
         func pathAndDecisions(setup: TestingSetup, expected: ExpectedRequest) async throws {
-            let sink = InMemoryTraceSink()
             let app = Application(
                 router: makeTestRouter(),
                 configuration: .init(address: .hostname("127.0.0.1", port: 0))
             )
-            try await ChainTracing.withRecorder(Recorder(sink: sink)) {
-                try await app.test(setup) { client in
-                    let response = try await client.execute(uri: expected.uri, method: .get, headers: expected.headers)
-                    #expect(response.status == expected.status)
-                }
-            }
-            let traces = sink.traces
-            try #require(traces.count == 1, "one request, one trace: \(traces.map(\.description))")
-            check(traces[0], against: expected)
-            if expected.uri == "/recoverable" {
-                #expect(traces[0].hop("RecoveringMiddleware")?.decision == .accepted)
-                #expect(traces[0].hop("GET /recoverable")?.decision == .failed)
-            }
+            try await expectOneTrace(of: app, setup: setup, expected: expected)
         }
 
         @Test("a result-builder stack is a hop per middleware")

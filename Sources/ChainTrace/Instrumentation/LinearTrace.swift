@@ -92,6 +92,12 @@ package struct LinearTrace: Sendable {
         trace?.end(.judged(.accepted, reason), role: .responder)
     }
 
+    /// Sets the command's kind, for a command whose kind is known only once its hops ran (a request whose route a
+    /// router finds as it goes): the kind the trace is delivered with.
+    package func setCommandKind(_ kind: String) {
+        trace?.about.value.kind = kind
+    }
+
     /// Whether the running task is the one that started it: a hop elsewhere (a child task a handler started) must
     /// not record into it.
     package var isOwnedByRunningTask: Bool { owner == currentTaskIdentity() }
