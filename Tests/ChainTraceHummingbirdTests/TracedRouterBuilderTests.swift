@@ -180,6 +180,41 @@
             }
         }
 
+        @Test(
+            "a controller, an optional element, an array of middleware and a route's own middleware",
+            arguments: [false, true]
+        )
+        func builderShapes(withAudit: Bool) async throws {
+            let router = RouterBuilder(context: BasicRouterRequestContext.self) {
+                if withAudit { StampMiddleware() }
+                for _ in 0..<2 { EmptyMiddleware() }
+                OrdersController()
+                Get("guarded") {
+                    TokenMiddleware()
+                    Handle { _, _ in "guarded" }
+                }
+            }
+            let sink = InMemoryTraceSink()
+            try await ChainTracing.withRecorder(Recorder(sink: sink)) {
+                try await Application(router: router.traced()).test(.router) { client in
+                    let order = try await client.execute(uri: "/orders/5", method: .get)
+                    #expect(String(buffer: order.body) == "5")
+                    let guarded = try await client.execute(uri: "/guarded", method: .get)
+                    #expect(guarded.status == .unauthorized)
+                }
+            }
+            let start = (withAudit ? ["StampMiddleware"] : []) + ["EmptyMiddleware", "EmptyMiddleware"]
+            #expect(
+                sink.traces.map(\.path) == [
+                    start + ["Group /orders", "GET /orders/{id}"],
+                    // The route's own middleware answered: part of the route's hop.
+                    start + ["Group /orders", "GET /guarded"],
+                ]
+            )
+            #expect(sink.traces.map(\.commandKind) == ["GET /orders/{id}", "GET /guarded"])
+            #expect(sink.traces.last?.outcome == .accepted(by: "GET /guarded"))
+        }
+
         @Test("the app sees the same endpoint paths, statuses and bodies traced as untraced")
         func sameBehaviour() async throws {
             let router = RouterBuilder(context: BasicRouterRequestContext.self) {
@@ -232,6 +267,17 @@
                     let response = try await client.execute(uri: expected.uri, method: .get, headers: expected.headers)
                     #expect(response.status == expected.status, "\(expected.uri)")
                 }
+            }
+        }
+    }
+
+    /// A controller of the app's, as HummingbirdRouter's docs write one.
+    struct OrdersController: RouterController {
+        typealias Context = BasicRouterRequestContext
+
+        var body: some RouterMiddleware<Context> {
+            RouteGroup("orders") {
+                Get(":id") { _, context in try context.parameters.require("id") }
             }
         }
     }
