@@ -66,6 +66,7 @@ let package = Package(
                 .product(name: "ChainTrace", package: "ChainTrace"),
                 .product(name: "ChainTraceHummingbird", package: "ChainTrace"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdRouter", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/HTTPBenchmarks"
