@@ -25,7 +25,15 @@
             /// The kind, when the route's link knows it (made once a route, not once a request).
             let knownKind: RouteKind?
 
-            init(request: Request, endpointPath: EndpointPath, logger: Logger, knownKind: RouteKind?) {
+            /// Takes the request and logger it is handed (`consuming`): borrowed, each was copied in and the copy
+            /// handed to it destroyed, about 760 instructions a traced request (callgrind, `chaintrace-http-benchmarks`,
+            /// "traced" with no middleware: 23 168 → 22 407).
+            init(
+                request: consuming Request,
+                endpointPath: EndpointPath,
+                logger: consuming Logger,
+                knownKind: RouteKind?
+            ) {
                 self.request = request
                 self.endpointPath = endpointPath
                 self.logger = logger
@@ -45,7 +53,7 @@
         }
 
         /// The request `request` seen with `context`, of the route whose kind is `kind` (`nil`: read it when asked).
-        init(request: Request, context: some RequestContext, kind: RouteKind?) {
+        init(request: consuming Request, context: some RequestContext, kind: RouteKind?) {
             storage = Storage(
                 request: request,
                 endpointPath: context.coreContext.endpointPath,
