@@ -46,7 +46,7 @@
         // the thread's next request.
         var started: LinearTrace? = LinearTrace.start(command: command, chain: chain)
         do {
-            let response = try await started!.run { try await link() }
+            let response = try await started!.run(link)
             if kindAtEnd, let trace = started, trace.isTracing { trace.setCommandKind(command.commandKind) }
             LinearTrace.finishInDeepestContext(&started)
             return response
