@@ -54,10 +54,12 @@
                 fields.first { $0.label == "handler" }?.value as? any MiddlewareProtocol<Request, Response, Context>
             // The router answers a request no route took with a 404 (from the `next` of its stack): a hop of its own.
             let notFound = StackPart(middleware: PassingOn<Context>(), name: "NotFound")
-            let stack = TracedStack(
-                parts: (handler.map { tracedStackParts(of: $0, chain: chain) } ?? []) + [notFound],
-                chain: chain
-            )
+            // A router whose stack this version cannot read (a Hummingbird that keeps it otherwise) is one hop.
+            let parts =
+                handler.map { tracedStackParts(of: $0, chain: chain) } ?? [
+                    StackPart(middleware: router, name: handlerName(of: router))
+                ]
+            let stack = TracedStack(parts: parts + [notFound], chain: chain)
             traced = RouterBuilder(context: Context.self, options: options) { stack }
         }
 
