@@ -39,7 +39,8 @@ struct ModuleGraphTests {
         "ChainTraceLogging": ["ChainTrace", "ChainTraceJSON", "Logging"],
         // Framework integrations: the core and their framework (built only with the framework's trait).
         "ChainTraceHummingbird": [
-            "ChainTrace", "Hummingbird", "HTTPTypes", "Logging", "Tracing", "ChainTraceDistributedTracing",
+            "ChainTrace", "Hummingbird", "HummingbirdRouter", "HTTPTypes", "Logging", "Tracing",
+            "ChainTraceDistributedTracing",
         ],
         "ChainTraceVapor": [
             "ChainTrace", "Vapor", "NIOConcurrencyHelpers", "NIOCore", "Tracing", "ChainTraceDistributedTracing",
