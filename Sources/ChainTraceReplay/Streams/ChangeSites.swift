@@ -1,5 +1,4 @@
 import ChainTrace
-import ChainTraceFiles
 import ChainTraceJSON
 
 /// Where a stream line's chain change names its handlers and registries — each member that holds a name, with
