@@ -40,6 +40,9 @@
         let frames = UncheckedCell.make(PlainValueBuffer<Frame>(capacity: 8))
         /// The errors open hops raised, by the depth of the hop's frame.
         let raised = UncheckedCell.make([Int: any Error]())
+        /// The trace of the event a probe of this channel is tracing, while its handler has it: the probes it reaches
+        /// next open their hops on it (see ``EventProbe``).
+        let eventTrace = UncheckedCell.make(ThreadTraceHandle?.none)
 
         init(chain: String, typeNames: [String]) {
             self.chain = chain
@@ -49,12 +52,17 @@
         /// The name of message type `type`.
         func name(of type: MessageType) -> String { typeNames[Int(type.index)] }
 
-        /// Opens the frame of a hop handed `event` on its way to `handler` and returns the type of the message it
-        /// carries (for a read or a write): the type the handler declares it takes, else the type the handler
-        /// whose hop it is inside hands on. Notes what that handler did: passed the event on (as another type?), or
-        /// answered it.
-        static func open(_ event: EventKind, to handler: ProbedHandler, in frames: inout PlainValueBuffer<Frame>) {
-            var received = event.carriesMessage ? handler.takes : .unknown
+        /// Opens the frame of a hop handed `event` on its way to a handler that declares it `takes` and `sends`
+        /// message types (for a read or a write), noting the type of the message it carries: the one the handler
+        /// takes, else the one the handler whose hop it is inside hands on. Notes what that handler did: passed the
+        /// event on (as another type?), or answered it.
+        static func open(
+            _ event: EventKind,
+            takes: MessageType,
+            sends: MessageType,
+            in frames: inout PlainValueBuffer<Frame>
+        ) {
+            var received = event.carriesMessage ? takes : .unknown
             // Read, changed and written back whole: one write to the array.
             if !frames.isEmpty {
                 var outer = frames[frames.count - 1]
@@ -72,16 +80,22 @@
                 }
                 frames[frames.count - 1] = outer
             }
-            let sent = !event.carriesMessage ? .unknown : handler.sends.isKnown ? handler.sends : received
+            let sent = !event.carriesMessage ? .unknown : sends.isKnown ? sends : received
             frames.append(Frame(event: event, receivedType: received, sentType: sent))
         }
 
-        /// Closes the innermost frame, and hands back the error its handler raised, if it raised one.
-        func close() -> (frame: Frame, raised: (any Error)?) {
+        /// Closes the innermost frame. If its handler raised an error (``Frame/raised``), ``takeRaised()`` hands it
+        /// back, and must be called.
+        @inline(__always)
+        func close() -> Frame {
             // A hop closes only the frame it opened.
-            let frame = frames.value.popLast()!
-            guard frame.raised else { return (frame, nil) }
-            return (frame, raised.value.removeValue(forKey: frames.value.count))
+            frames.value.popLast()!
+        }
+
+        /// The error the handler of the frame just closed raised. Out of line: rare.
+        @inline(never)
+        func takeRaised() -> (any Error)? {
+            raised.value.removeValue(forKey: frames.value.count)
         }
 
         /// Notes that the innermost open hop's handler raised `error`, unless that hop is itself an `errorCaught`.
@@ -187,13 +201,20 @@
             context: ChannelHandlerContext,
             _ forward: () -> Void
         ) {
-            // No recorder in force: forwarded as is. Inside an event the recorder chose not to trace (sampled out),
-            // `traceHop` runs the body untraced without making a command.
+            // No recorder in force: forwarded as is.
             guard let handler, ChainTracing.mayRecord else { return forward() }
             let state = state
-            let isTail = isTail && !event.isOutbound
-            // The command is made only for an event whose trace starts here: the message's type is what the handler
-            // takes. (A closure written in the call: one kept in a variable first was allocated at every hop.)
+            // Inside an event of this channel's that a probe before it traces, still the thread's trace (not a side
+            // call's, made by a handler): its hop opens on that trace directly.
+            if let trace = state.eventTrace.value, trace.isThreadsTrace {
+                guard trace.open(handler.name) else { return forward() }
+                record(event, to: handler, in: trace, forward)
+                return trace.close()
+            }
+            // Inside an event the recorder chose not to trace (sampled out), `traceHop` runs the body untraced without
+            // making a command. The command is made only for an event whose trace starts here: the message's type is
+            // what the handler takes. (A closure written in the call: one kept in a variable first was allocated at
+            // every hop.)
             traceHop(
                 handler.name,
                 makingCommand: {
@@ -206,20 +227,38 @@
                 chain: state.chain
             ) { isInThreadTrace in
                 // An event sampled out (or filtered out) runs its handlers untraced: nothing to note.
-                guard isInThreadTrace else { return forward() }
-                ProbeState.open(event, to: handler, in: &state.frames.value)
-                forward()
-                let (frame, raised) = state.close()
-                if isTail {
-                    ChainTracing.decide(.passed, reason: "reached the pipeline's tail: no handler took it")
-                } else if let raised {
-                    ChainTracing.decide(.failed, reason: "raised \(raised)")
-                } else if frame.answered && !frame.wentOn {
-                    // Its writes are hops inside its own, yet it passed nothing on: it took the event.
-                    ChainTracing.decide(.accepted, reason: "answered")
-                } else if frame.forwardedType.isKnown {
-                    ChainTracing.decide(.passed, reason: "as \(state.name(of: frame.forwardedType))")
-                }
+                guard isInThreadTrace, let trace = ThreadTraceHandle.current else { return forward() }
+                // The probes after it, which its handler hands the event on to, open their hops on the trace. (A
+                // probe of this channel's may already have an event traced — a side call's hop is in another.)
+                let outer = state.eventTrace.value
+                state.eventTrace.value = trace
+                defer { state.eventTrace.value = outer }
+                record(event, to: handler, in: trace, forward)
+            }
+        }
+
+        /// Runs `forward` inside the hop just opened for `handler` in `trace`, noting what the handler did with
+        /// `event`, and decides the hop from it (left open: its opener closes it).
+        @inline(__always)
+        private func record(
+            _ event: EventKind,
+            to handler: ProbedHandler,
+            in trace: ThreadTraceHandle,
+            _ forward: () -> Void
+        ) {
+            ProbeState.open(event, takes: handler.takes, sends: handler.sends, in: &state.frames.value)
+            forward()
+            let frame = state.close()
+            let raised = frame.raised ? state.takeRaised() : nil
+            if isTail && !event.isOutbound {
+                trace.decide(.passed, reason: "reached the pipeline's tail: no handler took it")
+            } else if let raised {
+                trace.decide(.failed, reason: "raised \(raised)")
+            } else if frame.answered && !frame.wentOn {
+                // Its writes are hops inside its own, yet it passed nothing on: it took the event.
+                trace.decide(.accepted, reason: "answered")
+            } else if frame.forwardedType.isKnown {
+                trace.decide(.passed, reason: "as \(state.name(of: frame.forwardedType))")
             }
         }
 

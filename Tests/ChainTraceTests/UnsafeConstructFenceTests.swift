@@ -35,6 +35,8 @@ struct UnsafeConstructFenceTests {
             "a line reader lends each line's bytes in place, inlined into the decoders (`chaintrace-cli-benchmarks`, \"replay\" and \"stats\" columns)"
         case inlinedHopPath =
             "reached from the inlinable hop paths — `traceHop` and `Chain.send` are inlined into the caller's code, so that with no recorder a hop costs one load (`chaintrace-benchmarks`, \"recorder off\" rows)"
+        case probeHopPath =
+            "inlined into the NIO probes: a probe inside an event a probe before it traces opens its hop on that trace directly (`chaintrace-nio-benchmarks`, \"traceEventsNow(), traced into memory\", instructions a hop)"
         case sendIsInlined =
             "`send` is inlined into the caller (`chaintrace-benchmarks`, \"Chain, no recorder\" and \"Chain, recorder off\"); the chain's state is under its core's lock"
         case snapshots =
@@ -78,6 +80,7 @@ struct UnsafeConstructFenceTests {
         "ChainTrace/Instrumentation/CarriedTrace.swift": ([.unchecked], .lockedState),
         "ChainTrace/Instrumentation/HopTraceLookup.swift": ([.usableFromInline], .inlinedHopPath),
         "ChainTrace/Instrumentation/SynchronousHop.swift": ([.usableFromInline], .inlinedHopPath),
+        "ChainTrace/Instrumentation/ThreadTraceHandle.swift": ([.usableFromInline], .probeHopPath),
         "ChainTrace/Instrumentation/TaskHops.swift": ([.usableFromInline], .inlinedHopPath),
         "ChainTrace/Model/CompactHops.swift": ([.pointers, .usableFromInline], .hopRecords),
         "ChainTrace/Model/EncodedPayload.swift": ([.pointers, .usableFromInline], .payloadBytes),

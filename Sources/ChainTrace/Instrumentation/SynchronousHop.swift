@@ -43,8 +43,16 @@ extension ChainTracing {
             // trace could take it: untraced, after one load.
             if outer == nil, thread.untracedOutsideTaskTraces > 0 { return try body(false) }
             let outerType = thread.activeCommandType
-            if outer != nil { thread.activeTrace = nil }
-            defer { if outer != nil { (thread.activeTrace, thread.activeCommandType) = (outer, outerType) } }
+            if let outer {
+                thread.activeTrace = nil
+                outer.withObject { $0.noteSideCall(starting: true) }
+            }
+            defer {
+                if let outer {
+                    outer.withObject { $0.noteSideCall(starting: false) }
+                    (thread.activeTrace, thread.activeCommandType) = (outer, outerType)
+                }
+            }
             // The task-local is read in `traceForHop`, not here: read in the caller's module, it looked up
             // `TaskLocal<TaskHops>`'s generic metadata each command (~350 instructions).
             guard

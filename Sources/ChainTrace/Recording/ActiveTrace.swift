@@ -187,6 +187,17 @@ final class ActiveTrace: @unchecked Sendable {
         usesCycleCounter ? chaintrace_read_cycle_counter() : MonotonicClock.monotonicNanoseconds()
     }
 
+    /// Notes that a side call starts (`true`) or ends inside one of this trace's hops, while it is its thread's:
+    /// the thread records the side call's trace instead. Out of line: rare.
+    @usableFromInline
+    func noteSideCall(starting: Bool) {
+        content.value.sideCallsOpen += starting ? 1 : -1
+    }
+
+    /// Whether a side call is running inside one of this trace's hops (see ``noteSideCall(starting:)``).
+    @usableFromInline
+    var hasSideCallOpen: Bool { content.value.sideCallsOpen != 0 }
+
     func withContent<T>(_ body: (inout Content) -> T) -> T {
         guard isShared else { return body(&content.value) }
         return lock.withLock { body(&content.value) }

@@ -31,6 +31,9 @@ extension ActiveTrace {
         var stoppedAtLimit: [Int] = []
         /// The record of the innermost open hop, or -1.
         var innermost = -1
+        /// How many side calls — commands of another chain, sent from inside this trace's hops, that record traces
+        /// of their own — are running: while any is, this trace is not its thread's (see `runHop`).
+        var sideCallsOpen = 0
         var overrides: [Override] = []
         /// The trace's first failure that no hop recovered from: the hop its outcome names.
         var failure: Int?
