@@ -42,11 +42,11 @@
         }
     }
 
-    /// Writes an audit record for every API call — to a slow audit service, here a millisecond's wait: the
+    /// Writes an audit record for every API call — to a slow audit service, here a wait of five milliseconds: the
     /// middleware `chaintrace render` flags.
     struct AuditMiddleware: AsyncMiddleware {
         func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-            try await Task.sleep(for: .milliseconds(1))
+            try await Task.sleep(for: .milliseconds(5))
             return try await next.respond(to: request)
         }
     }

@@ -6,7 +6,9 @@
 #
 # Slow by median self time: a hop inside an AsyncMiddleware (here every hop after ErrorPageMiddleware) closes when
 # Vapor's event loop runs its future's callback, so its tail holds the loop's waits, and the default rule (p95 over
-# 1 ms) would flag hops that only waited (Docs/Integrations.md, "Time").
+# 1 ms) would flag hops that only waited (Docs/Integrations.md, "Time"). On a slow machine even the median of such a
+# wait passes a millisecond (CI saw the health endpoint's at 1.1 ms), so the audit middleware waits five and the rule
+# is a median over three.
 # Two connections: the debug build saturates the one core the server is pinned to sooner than Hummingbird's.
 export CONNECTIONS=${CONNECTIONS:-2}
-SLOW_RULE=${SLOW_RULE:-p50>1ms} exec "$(dirname "$0")/../../Scripts/run-sample-under-load.sh" vapor "$@"
+SLOW_RULE=${SLOW_RULE:-p50>3ms} exec "$(dirname "$0")/../../Scripts/run-sample-under-load.sh" vapor "$@"
