@@ -7,11 +7,11 @@
 #
 #   Scripts/run-sample-under-load.sh hummingbird|vapor|nio [OUTPUT_DIRECTORY]
 #
-# Environment: DURATION (seconds of load, default 5), CONNECTIONS (default 16), CONFIGURATION (debug or release,
-# default debug), SCRATCH (the build directory, default .build/integrations), TRAITS (the package traits to build
-# with, default the sample's own; a build directory shared with other traits' builds should get the same set, or
-# every build rebuilds it), SLOW_RULE (the `--slow` rule for stats, render and report; default theirs). The server runs on core 0 and wrk on
-# core 1 when the machine has two.
+# Environment: DURATION (seconds of load, default 5), CONNECTIONS (default 16), CONFIGURATION (debug or release, default
+# debug), SCRATCH (the build directory, default .build/integrations; .build is the one `swift build` uses), TRAITS (the
+# package traits to build with, default the sample's own; a build directory shared with other traits' builds should get
+# the same set, or every build rebuilds it), SLOW_RULE (the `--slow` rule for stats, render and report; default theirs).
+# The server runs on core 0 and wrk on core 1 when the machine has two.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case "${1:-}" in
@@ -26,14 +26,17 @@ duration=${DURATION:-5}
 connections=${CONNECTIONS:-16}
 configuration=${CONFIGURATION:-debug}
 scratch=${SCRATCH:-.build/integrations}
+# SwiftPM's own .build takes no --scratch-path: naming it, SwiftPM rebuilds everything a plain `swift build` built.
+scratch_path=(--scratch-path "$scratch")
+if [ "$scratch" = .build ]; then scratch_path=(); fi
 command -v wrk >/dev/null || { echo "run-under-load: wrk is missing (apt-get install -y wrk)" >&2; exit 1; }
 mkdir -p "$output"
 log="$output/$sample-server.traces.jsonl"
 rm -f "$log"
 
-swift build -c "$configuration" --traits "$traits" --scratch-path "$scratch" --product "$product"
-swift build -c "$configuration" --traits "$traits" --scratch-path "$scratch" --product chaintrace
-bin="$(swift build -c "$configuration" --traits "$traits" --scratch-path "$scratch" --show-bin-path)"
+swift build -c "$configuration" --traits "$traits" "${scratch_path[@]}" --product "$product"
+swift build -c "$configuration" --traits "$traits" "${scratch_path[@]}" --product chaintrace
+bin="$(swift build -c "$configuration" --traits "$traits" "${scratch_path[@]}" --show-bin-path)"
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 pin_server=() pin_load=()

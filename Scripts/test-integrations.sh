@@ -13,7 +13,8 @@
 #   Scripts/test-integrations.sh [swift test options…]
 #
 # Builds into .build with every trait, as the README's test command's `swift test --traits Hummingbird,Vapor,GRPC,NIO` does
-# before it (so that here only the integrations' tests run, and the samples link). Needs wrk (apt-get install -y wrk).
+# before it (so that here only the integrations' tests run, and the samples link): with no --scratch-path, as that
+# command, since SwiftPM rebuilds everything when one names even its default. Needs wrk (apt-get install -y wrk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=.build
@@ -65,7 +66,7 @@ rm -rf "$client/.build" "$client/Package.resolved"
 traits=Hummingbird,Vapor,GRPC,NIO
 
 echo "== the integrations' tests: ChainTraceHummingbird, ChainTraceVapor, ChainTraceGRPC, ChainTraceNIO"
-swift test --traits "$traits" --scratch-path "$scratch" \
+swift test --traits "$traits" \
     --filter 'ChainTraceHummingbirdTests|ChainTraceVaporTests|ChainTraceGRPCTests|ChainTraceNIOTests' "$@"
 
 echo "== the Hummingbird sample under load"

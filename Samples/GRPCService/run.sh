@@ -7,24 +7,28 @@
 #
 #   Samples/GRPCService/run.sh [OUTPUT_DIRECTORY]
 #
-# Environment: CALLS (default 2000), CONCURRENCY (calls in flight, default 16), CONFIGURATION (debug or release,
-# default debug), SCRATCH (the build directory, default .build/integrations), TRAITS (the package traits to build
-# with, default GRPC; a build directory shared with other traits' builds should get the same set), SAMPLE (a
-# GRPCService binary built elsewhere to run instead of this package's: Examples/GRPCOverHTTP2's, over HTTP/2).
+# Environment: CALLS (default 2000), CONCURRENCY (calls in flight, default 16), CONFIGURATION (debug or release, default
+# debug), SCRATCH (the build directory, default .build/integrations; .build is the one `swift build` uses), TRAITS (the
+# package traits to build with, default GRPC; a build directory shared with other traits' builds should get the same
+# set), SAMPLE (a GRPCService binary built elsewhere to run instead of this package's: Examples/GRPCOverHTTP2's, over
+# HTTP/2).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 output=${1:-.build/grpc-sample}
 calls=${CALLS:-2000}
 configuration=${CONFIGURATION:-debug}
 scratch=${SCRATCH:-.build/integrations}
+# SwiftPM's own .build takes no --scratch-path: naming it, SwiftPM rebuilds everything a plain `swift build` built.
+scratch_path=(--scratch-path "$scratch")
+if [ "$scratch" = .build ]; then scratch_path=(); fi
 traits=${TRAITS:-GRPC}
 mkdir -p "$output"
 log="$output/grpc-service.traces.jsonl"
 rm -f "$log"
 
-[ -n "${SAMPLE:-}" ] || swift build -c "$configuration" --traits "$traits" --scratch-path "$scratch" --product GRPCService
-swift build -c "$configuration" --traits "$traits" --scratch-path "$scratch" --product chaintrace
-bin="$(swift build -c "$configuration" --traits "$traits" --scratch-path "$scratch" --show-bin-path)"
+[ -n "${SAMPLE:-}" ] || swift build -c "$configuration" --traits "$traits" "${scratch_path[@]}" --product GRPCService
+swift build -c "$configuration" --traits "$traits" "${scratch_path[@]}" --product chaintrace
+bin="$(swift build -c "$configuration" --traits "$traits" "${scratch_path[@]}" --show-bin-path)"
 sample=${SAMPLE:-$bin/GRPCService}
 
 "$sample" --calls "$calls" --concurrency "${CONCURRENCY:-16}" --trace-out "$log" 2> "$output/sample.stderr" |
