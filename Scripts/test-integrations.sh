@@ -14,7 +14,8 @@
 #
 # Builds into .build with every trait, as the README's test command's `swift test --traits Hummingbird,Vapor,GRPC,NIO` does
 # before it (so that here only the integrations' tests run, and the samples link): with no --scratch-path, as that
-# command, since SwiftPM rebuilds everything when one names even its default. Needs wrk (apt-get install -y wrk).
+# command, since naming even its default makes SwiftPM rebuild everything. (Something else still makes it recompile
+# the package and Hummingbird here, ~280 s on 2 cores: not found yet.) Needs wrk (apt-get install -y wrk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=.build
