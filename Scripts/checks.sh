@@ -4,6 +4,9 @@
 # the core's and three frameworks').
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A fixed hash seed, so that the benchmark builds below plan the same compile commands and share one build of the
+# package: SwiftPM 6.3 orders trait flags by its per-process hash seed (swiftlang/swift-package-manager#10525; .ci/run).
+export SWIFT_DETERMINISTIC_HASHING=1
 Scripts/lint.sh
 # Vapor's benchmark is left out (`--ci`): its release build alone would add about six minutes to CI.
 for product in chaintrace-benchmarks chaintrace-http-benchmarks chaintrace-grpc-benchmarks chaintrace-nio-benchmarks; do

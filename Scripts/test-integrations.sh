@@ -14,10 +14,12 @@
 #
 # Builds into .build with every trait, as the README's test command's `swift test --traits Hummingbird,Vapor,GRPC,NIO` does
 # before it (so that here only the integrations' tests run, and the samples link): with no --scratch-path, as that
-# command, since naming even its default makes SwiftPM rebuild everything. (Something else still makes it recompile
-# the package and Hummingbird here, ~280 s on 2 cores: not found yet.) Needs wrk (apt-get install -y wrk).
+# command, since naming even its default makes SwiftPM rebuild everything, and with a fixed hash seed, as .ci/run
+# sets for that command: SwiftPM 6.3 orders trait flags by its per-process seed, and a new order recompiles the
+# package and Hummingbird (~280 s on 2 cores; swiftlang/swift-package-manager#10525). Needs wrk (apt-get install -y wrk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export SWIFT_DETERMINISTIC_HASHING=1
 scratch=.build
 
 echo "== a user's package without the framework traits, then with each"
