@@ -3,7 +3,8 @@
 # it with wrk (Debian's `wrk`; the traffic in Samples/HummingbirdServer/orders.lua, which the samples answer alike)
 # for a bounded time, stops it, and runs `chaintrace stats`, `render` and `report` on its trace log; fails unless
 # every request wrk counted was traced (or counted as dropped), every kind of request has the decisions it must, and
-# the slow audit middleware (or handler) is flagged (Scripts/check-load-run.py).
+# the slow audit middleware (or handler) is flagged (Scripts/check-load-run.py). Each sample's run-under-load.sh sets
+# the rule it is judged by (SLOW_RULE).
 #
 #   Scripts/run-sample-under-load.sh hummingbird|vapor|nio [OUTPUT_DIRECTORY]
 #
