@@ -34,6 +34,9 @@
 //   long command id) a replay hands its trace log.
 // - `StringIdentity`: a string's two words, compared in line, so that an instrumented hop named as the last trace's
 //   hop was opens without passing (and retaining) its name.
+// - `ReflectedLinks`: a list a library keeps in private properties (SwiftNIO's pipeline of handler contexts), found
+//   by name and type in the runtime's field records and read at their offsets, where the library's only public
+//   listing is a description that costs several times more to make.
 //
 // The algorithms the formats and the analysis are built on, in neutral terms (bytes, indexes, generic values),
 // so that this target needs nothing of the model above it:

@@ -1,6 +1,7 @@
 #if NIO
     public import ChainTrace
     public import NIOCore
+    import ChainTraceFastPath
     import Synchronization
 
     extension ChannelPipeline {
@@ -62,8 +63,8 @@
             // costs two walks of its handlers by type and the draw, not the pipeline's description.
             let probed = hasProbes
             if probed {
-                for name in handlerNames() where name.hasPrefix(EventProbe.namePrefix) {
-                    try operations.removeHandler(context: operations.context(name: name), promise: nil)
+                for context in handlerContexts() where context.name.hasPrefix(EventProbe.namePrefix) {
+                    operations.removeHandler(context: context, promise: nil)
                 }
             }
             guard probed || ChannelDraw.admits(channels, chain: chain) else { return }
@@ -78,6 +79,29 @@
             return (try? operations.context(handlerType: EventProbe.self)) != nil
                 || (try? operations.context(handlerType: ProbeArming.self)) != nil
         }
+
+        /// The contexts of the pipeline's handlers, head to tail. NIO lists them nowhere public but in its
+        /// description, which costs several times what the rest of putting the probes in does: they are read from
+        /// its private links where they can be (``ReflectedLinks``), else found by the names in the description.
+        func handlerContexts() -> [ChannelHandlerContext] {
+            if let contexts = linkedHandlerContexts() { return contexts }
+            let operations = syncOperations
+            return handlerNames().compactMap { try? operations.context(name: $0) }
+        }
+
+        /// The contexts of the pipeline's handlers, head to tail, read from its private links; `nil` if NIO no longer
+        /// keeps them where ``contextLinks`` looks.
+        func linkedHandlerContexts() -> [ChannelHandlerContext]? {
+            // The pipeline's own head and tail are not handlers of the app's.
+            Self.contextLinks.list(in: self, limit: 1_000_000).map { Array($0.dropFirst().dropLast()) }
+        }
+
+        /// Where NIO keeps a pipeline's contexts: its `head` and `tail`, each context linked to the next by `next`.
+        static let contextLinks = ReflectedLinks<ChannelPipeline, ChannelHandlerContext>(
+            first: "head",
+            last: "tail",
+            next: "next"
+        )
 
         /// The names of the pipeline's handlers, head to tail, read from its description (NIO lists them nowhere
         /// else): each handler's line ends with its name in brackets.

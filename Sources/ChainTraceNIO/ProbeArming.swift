@@ -33,10 +33,8 @@
         func install(in pipeline: ChannelPipeline) throws {
             areIn = true
             let operations = pipeline.syncOperations
-            let names = pipeline.handlerNames()
-            let handlers = try names.filter { !$0.hasPrefix(EventProbe.namePrefix) }.map { name in
-                try operations.context(name: name).handler
-            }
+            let contexts = pipeline.handlerContexts()
+            let handlers = contexts.filter { !$0.name.hasPrefix(EventProbe.namePrefix) }.map(\.handler)
             var types = MessageTypeTable()
             let sides = handlers.map { DeclaredTypes(of: $0, named: messageTypes, types: &types) }
             let state = ProbeState(chain: chain, typeNames: types.names)
@@ -56,7 +54,7 @@
                 state: state
             )
             let position: ChannelPipeline.SynchronousOperations.Position =
-                if names.contains(Self.tailName) {
+                if contexts.contains(where: { $0.name == Self.tailName }) {
                     .before(try operations.context(name: Self.tailName).handler)
                 } else {
                     .last

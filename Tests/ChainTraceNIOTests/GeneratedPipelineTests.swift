@@ -250,6 +250,7 @@
                 try channel.pipeline.syncOperations.addHandler(handler, name: name)
             }
             #expect(channel.pipeline.handlerNames() == names, "seed \(seed)")
+            Self.expectLinkedContexts(of: channel.pipeline, named: names, seed: seed)
             #expect(!channel.pipeline.hasProbes)
             if random.chance(0.5) {
                 try PipelineProbes(chain: "names-\(seed)", messageTypes: true).awaitRecorder(in: channel.pipeline)
@@ -260,7 +261,21 @@
             }
             #expect(channel.pipeline.hasProbes)
             #expect(channel.pipeline.handlerNames().filter { !$0.hasPrefix(EventProbe.namePrefix) } == names)
+            Self.expectLinkedContexts(of: channel.pipeline, named: channel.pipeline.handlerNames(), seed: seed)
             _ = try? channel.finish()
+        }
+
+        /// The contexts the probes read from the pipeline's private links (a speed trick: ``ReflectedLinks``) are
+        /// the ones its description names, in order — and the links are still where they are looked for: a NIO that
+        /// moved them fails here, rather than making every traced connection slower unseen.
+        static func expectLinkedContexts(of pipeline: ChannelPipeline, named names: [String], seed: UInt64) {
+            #expect(ChannelPipeline.contextLinks.isFound, "NIO no longer links a pipeline's contexts by head and next")
+            let linked = pipeline.linkedHandlerContexts()
+            #expect(linked?.map(\.name) == names, "seed \(seed)")
+            let operations = pipeline.syncOperations
+            for context in linked ?? [] {
+                #expect((try? operations.context(name: context.name))?.handler === context.handler, "seed \(seed)")
+            }
         }
 
         @Test("armed by a write at the tail: the write and its flush are traced and reach the channel")

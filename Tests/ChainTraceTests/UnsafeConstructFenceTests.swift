@@ -185,7 +185,7 @@ struct UnsafeConstructFenceTests {
             #expect(text.localizedCaseInsensitiveContains("what it buys"), "\(file) does not say what it buys")
             #expect(
                 text.contains("chaintrace-benchmarks") || text.contains("chaintrace-cli-benchmarks")
-                    || text.contains("chaintrace-grpc-benchmarks")
+                    || text.contains("chaintrace-grpc-benchmarks") || text.contains("chaintrace-nio-benchmarks")
                     || text.contains("report-benchmark") || text.contains("VendingMachineOTel bench"),
                 "\(file) names no benchmark that shows what it buys"
             )
