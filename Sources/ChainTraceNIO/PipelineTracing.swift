@@ -84,7 +84,11 @@
         /// description, which costs several times what the rest of putting the probes in does: they are read from
         /// its private links where they can be (``ReflectedLinks``), else found by the names in the description.
         func handlerContexts() -> [ChannelHandlerContext] {
-            if let contexts = linkedHandlerContexts() { return contexts }
+            linkedHandlerContexts() ?? describedHandlerContexts()
+        }
+
+        /// The contexts of the pipeline's handlers, head to tail, found by the names its description lists.
+        func describedHandlerContexts() -> [ChannelHandlerContext] {
             let operations = syncOperations
             return handlerNames().compactMap { try? operations.context(name: $0) }
         }

@@ -8,8 +8,8 @@
 //
 // Environment: CHAINTRACE_BENCH_REQUESTS (events a round, default 200000), CHAINTRACE_BENCH_REPEATS (rounds,
 // default 5), CHAINTRACE_BENCH_ONLY (the untraced pipeline and the variants whose name contains it; or
-// VARIANT:COUNT — untraced, off or traced, with COUNT passing handlers — one round alone, for counting its
-// instructions: Scripts/check-instruction-budgets.py).
+// VARIANT:COUNT — untraced, off, traced or untyped (without message types), with COUNT passing handlers — one
+// round alone, for counting its instructions: Scripts/check-instruction-budgets.py).
 //
 // A second table times a connection's set-up: an HTTP/1 server pipeline and four handlers of the app's on a new
 // EmbeddedChannel, as built and with `traceEventsNow` — one channel in 100 drawn (the others left as built), no
@@ -85,7 +85,9 @@ func measure(_ variant: Variant, count: Int, recorder: Recorder?) throws -> Doub
 
 let ring = InMemoryTraceSink(limit: 10_000)
 if only?.contains(":") == true,
-    let (variant, count) = singleRun(of: ["untraced": Variant.untraced, "off": .off, "traced": .traced])
+    let (variant, count) = singleRun(of: [
+        "untraced": Variant.untraced, "off": .off, "traced": .traced, "untyped": .tracedWithoutTypes,
+    ])
 {
     _ = try measure(variant, count: count, recorder: variant.recorder)
     exit(0)
