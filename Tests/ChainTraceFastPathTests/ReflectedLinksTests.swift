@@ -42,6 +42,11 @@ private final class LinkedList {
         while let current = link, current.next !== tail { link = current.next }
         link?.next = head
     }
+
+    /// Undoes `makeCycle`'s loop of strong references, so the list and its links are freed.
+    func breakCycle() {
+        head?.next = nil
+    }
 }
 
 private final class Link {
@@ -94,6 +99,7 @@ struct ReflectedLinksTests {
     func cycle() {
         let list = LinkedList(values: [1, 2, 3])
         list.makeCycle()
+        defer { list.breakCycle() }
         let links = ReflectedLinks<LinkedList, Link>(first: "head", last: "tail", next: "next")
         #expect(links.list(in: list, limit: 1_000) == nil)
     }
