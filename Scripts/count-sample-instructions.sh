@@ -9,9 +9,11 @@
 #
 # SAMPLE: trace one connection in SAMPLE, whole; default 100. Only the NIO sample: valgrind 3.19 stops with an
 # internal error in the Hummingbird sample (at the signal thread libdispatch starts for its service lifecycle). Environment:
-# REQUESTS (default 2000), CONNECTIONS (hey's, default 200; hey closes and opens connections as it goes, so the
-# NIO sample's connections are set up again and again, each drawn for tracing), SCRATCH (build directory, default
-# .build/SAMPLE-release). Needs valgrind and hey (apt-get install -y valgrind hey).
+# REQUESTS (default 2000), CONNECTIONS (hey's workers, default 200: each keeps one connection open, so the
+# connections' set-up cancels out with the rest of the start), KEEPALIVE (1, the default; 0: a new connection a
+# request, `hey -disable-keepalive`, so that a request's count includes setting its connection up — and, traced,
+# drawing it for tracing and putting its probes in), SCRATCH (build directory, default .build/SAMPLE-release).
+# Needs valgrind and hey (apt-get install -y valgrind hey).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case "${1:-}" in
@@ -21,6 +23,12 @@ esac
 sample=${2:-100}
 requests=${REQUESTS:-2000}
 connections=${CONNECTIONS:-200}
+keepalive=()
+case "${KEEPALIVE:-1}" in
+    1) connection_kind="$connections connections kept open" ;;
+    0) keepalive=(-disable-keepalive) connection_kind="a new connection a request ($connections at once)" ;;
+    *) echo "count-sample-instructions: KEEPALIVE must be 1 or 0, not '${KEEPALIVE}'" >&2; exit 2 ;;
+esac
 scratch=${SCRATCH:-.build/$1-release}
 for tool in valgrind hey; do
     command -v "$tool" >/dev/null || { echo "count-sample-instructions: $tool is missing" >&2; exit 1; }
@@ -47,7 +55,7 @@ count() {  # mode requests → "instructions traces", every thread; traces: how 
     done
     [ -n "$ready" ] || { echo "count-sample-instructions: the server did not start" >&2; cat "$work/valgrind.txt" >&2; exit 1; }
     local answered
-    answered=$(hey -n "$2" -c "$connections" -H "x-api-key: sample-key" "http://127.0.0.1:$port/health" |
+    answered=$(hey -n "$2" -c "$connections" ${keepalive[@]+"${keepalive[@]}"} -H "x-api-key: sample-key" "http://127.0.0.1:$port/health" |
         awk '/\[200\]/ { print $2 }')
     kill -INT $server
     wait $server
@@ -65,7 +73,7 @@ per_request() {  # mode → "instructions-a-request traces-of-the-larger-run"
 
 read -r untraced _ < <(per_request untraced)
 read -r traced traces < <(per_request traced)
-echo "$product, $connections connections, instructions a request (every thread; callgrind, hey)"
+echo "$product, $connection_kind, instructions a request (every thread; callgrind, hey)"
 echo "| untraced | traced 1 in $sample | traced ÷ untraced | traces in the log of $((3 * requests)) requests |"
 echo "|---:|---:|---:|---:|"
 echo "| $untraced | $traced | $(python3 -c "print(f'{$traced / $untraced:.3f}')") | $traces |"
