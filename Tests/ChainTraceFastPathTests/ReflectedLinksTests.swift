@@ -64,19 +64,52 @@ private final class Link {
 /// properties it is told to follow are not there, not links, or do not lead to the last object.
 @Suite("Reflected links against a plain walk")
 struct ReflectedLinksTests {
+    /// The links of a `LinkedList`, as NIO's are found.
+    fileprivate static let links = ReflectedLinks<LinkedList, Link>(first: "head", last: "tail", next: "next")
+
+    /// A list of up to 40 values drawn from `random`, and the values.
+    fileprivate static func drawnList(using random: inout SeededGenerator) -> (values: [Int], list: LinkedList) {
+        let count = Int.random(in: 0...40, using: &random)
+        let values = (0..<count).map { _ in Int.random(in: -1000...1000, using: &random) }
+        return (values, LinkedList(values: values))
+    }
+
     @Test(arguments: SeededGenerator.seeds(50))
     func itWalksWhatPlainSwiftWalks(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let count = Int.random(in: 0...40, using: &random)
-        let values = (0..<count).map { _ in Int.random(in: -1000...1000, using: &random) }
-        let list = LinkedList(values: values)
-        let links = ReflectedLinks<LinkedList, Link>(first: "head", last: "tail", next: "next")
+        let (values, list) = Self.drawnList(using: &random)
+        let links = Self.links
         #expect(links.isFound)
         let walked = try #require(links.list(in: list, limit: 100))
         #expect(walked.map(\.value) == list.values, "seed \(seed)")
         #expect(walked.map(\.value) == [.min] + values + [.max], "seed \(seed)")
         // One object short of the list: refused, not cut.
         #expect(links.list(in: list, limit: walked.count - 1) == nil)
+    }
+
+    @Test(arguments: SeededGenerator.seeds(50))
+    func itFindsWhatTheListHolds(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let (values, list) = Self.drawnList(using: &random)
+        let links = Self.links
+        let walked = try #require(links.list(in: list, limit: 100))
+        // A value the list holds (a sentinel's, at either end, included), or most likely one it does not.
+        let held = [.min] + values + [.max]
+        let sought =
+            random.chance(0.5)
+            ? held[Int.random(in: 0..<held.count, using: &random)] : Int.random(in: -1100...1100, using: &random)
+        var seen: [Int] = []
+        let found = links.contains(in: list, limit: 100) { link in
+            seen.append(link.value)
+            return link.value == sought
+        }
+        #expect(found == walked.contains { $0.value == sought }, "seed \(seed)")
+        // From the first on, up to the first match.
+        let upTo = walked.firstIndex { $0.value == sought }.map { $0 + 1 } ?? walked.count
+        #expect(seen == walked.prefix(upTo).map(\.value), "seed \(seed)")
+        // Every object within the limit, or no answer.
+        #expect(links.contains(in: list, limit: walked.count) { _ in false } == false)
+        #expect(links.contains(in: list, limit: walked.count - 1) { _ in false } == nil)
     }
 
     @Test("a property missing, or of another type, is refused")
@@ -92,6 +125,7 @@ struct ReflectedLinksTests {
         ] {
             #expect(!links.isFound)
             #expect(links.list(in: list, limit: 100) == nil)
+            #expect(links.contains(in: list, limit: 100) { _ in true } == nil)
         }
     }
 
@@ -102,5 +136,7 @@ struct ReflectedLinksTests {
         defer { list.breakCycle() }
         let links = ReflectedLinks<LinkedList, Link>(first: "head", last: "tail", next: "next")
         #expect(links.list(in: list, limit: 1_000) == nil)
+        #expect(links.contains(in: list, limit: 1_000) { $0.value == 7 } == nil)
+        #expect(links.contains(in: list, limit: 1_000) { $0.value == 2 } == true)
     }
 }

@@ -252,6 +252,7 @@
             #expect(channel.pipeline.handlerNames() == names, "seed \(seed)")
             Self.expectLinkedContexts(of: channel.pipeline, named: names, seed: seed)
             #expect(!channel.pipeline.hasProbes)
+            #expect(!channel.pipeline.hasProbesByType)
             if random.chance(0.5) {
                 try PipelineProbes(chain: "names-\(seed)", messageTypes: true).awaitRecorder(in: channel.pipeline)
             } else {
@@ -260,6 +261,7 @@
                 }
             }
             #expect(channel.pipeline.hasProbes)
+            #expect(channel.pipeline.hasProbesByType)
             #expect(channel.pipeline.handlerNames().filter { !$0.hasPrefix(EventProbe.namePrefix) } == names)
             Self.expectLinkedContexts(of: channel.pipeline, named: channel.pipeline.handlerNames(), seed: seed)
             _ = try? channel.finish()
@@ -275,6 +277,8 @@
             #expect(linked?.map(\.name) == names, "seed \(seed)")
             #expect(described.map(\.name) == names, "seed \(seed)")
             #expect(linked.map { zip($0, described).allSatisfy { $0 === $1 } } == true, "seed \(seed)")
+            // The walk `hasProbes` makes at every new connection goes through, rather than falling back unseen.
+            #expect(ChannelPipeline.contextLinks.contains(in: pipeline, limit: 1_000_000) { _ in false } == false)
         }
 
         @Test("armed by a write at the tail: the write and its flush are traced and reach the channel")
