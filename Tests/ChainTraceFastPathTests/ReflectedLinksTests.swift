@@ -64,7 +64,7 @@ private final class Link {
 /// properties it is told to follow are not there, not links, or do not lead to the last object.
 @Suite("Reflected links against a plain walk")
 struct ReflectedLinksTests {
-    /// The links of a `LinkedList`, as NIO's are found.
+    /// A `LinkedList`'s links, found by their names as a NIO pipeline's are.
     fileprivate static let links = ReflectedLinks<LinkedList, Link>(first: "head", last: "tail", next: "next")
 
     /// A list of up to 40 values drawn from `random`, and the values.
@@ -134,7 +134,7 @@ struct ReflectedLinksTests {
         let list = LinkedList(values: [1, 2, 3])
         list.makeCycle()
         defer { list.breakCycle() }
-        let links = ReflectedLinks<LinkedList, Link>(first: "head", last: "tail", next: "next")
+        let links = Self.links
         #expect(links.list(in: list, limit: 1_000) == nil)
         #expect(links.contains(in: list, limit: 1_000) { $0.value == 7 } == nil)
         #expect(links.contains(in: list, limit: 1_000) { $0.value == 2 } == true)
