@@ -34,6 +34,7 @@
 //   long command id) a replay hands its trace log.
 // - `StringIdentity`: a string's two words, compared in line, so that an instrumented hop named as the last trace's
 //   hop was opens without passing (and retaining) its name.
+// - `StringIndexCache`: numbers kept by string identity, for the compact log encoder's names met again.
 // - `ReflectedLinks`: a list a library keeps in private properties (SwiftNIO's pipeline of handler contexts), found
 //   by name and type in the runtime's field records and read at their offsets, where the library's only public
 //   listing is a description that costs several times more to make.

@@ -109,7 +109,7 @@
 
     /// A message type a probe names, as a number into its ``ProbeState/typeNames``, or ``unknown``: a hop's frame
     /// holds no string, and no optional (which took more instructions to copy than the rest of a frame's opening).
-    struct MessageType: Equatable {
+    struct MessageType: Equatable, Sendable {
         let index: UInt32
 
         /// No type: an event that carries no message, or one whose type no handler declares.
@@ -147,7 +147,7 @@
     /// The handler a probe hands events on to in one direction: its name in traces, and the message types it
     /// declares it takes and hands on that way (`unknown`: a type it leaves open — `NIOAny`, `Any` — or, for what it
     /// hands on, one it does not change), with the name of the one it takes for an event's command.
-    struct ProbedHandler {
+    struct ProbedHandler: Sendable {
         let name: String
         let takes: MessageType
         let takesName: String?
@@ -183,13 +183,12 @@
         let isTail: Bool
         let state: ProbeState
 
-        init(inbound: ProbedHandler?, outbound: ProbedHandler?, isTail: Bool, state: ProbeState) {
-            self.inbound = isTail ? ProbedHandler(name: "unhandled") : inbound
-            outboundWrite = outbound.map {
-                ProbedHandler(name: "\($0.name) (write)", takes: $0.takes, takesName: $0.takesName, sends: $0.sends)
-            }
-            outboundFlush = outbound.map { ProbedHandler(name: "\($0.name) (flush)") }
-            self.isTail = isTail
+        /// The probe `plan` describes, of a pipeline whose probes share `state`.
+        init(_ plan: ProbePlan.Probe, state: ProbeState) {
+            inbound = plan.inbound
+            outboundWrite = plan.outboundWrite
+            outboundFlush = plan.outboundFlush
+            isTail = plan.isTail
             self.state = state
         }
 

@@ -35,31 +35,20 @@
             let operations = pipeline.syncOperations
             let contexts = pipeline.handlerContexts()
             let handlers = contexts.filter { !$0.name.hasPrefix(EventProbe.namePrefix) }.map(\.handler)
-            var types = MessageTypeTable()
-            let sides = handlers.map { DeclaredTypes(of: $0, named: messageTypes, types: &types) }
-            let state = ProbeState(chain: chain, typeNames: types.names)
+            let plan = ProbePlan.of(handlers, messageTypes: messageTypes)
+            let state = ProbeState(chain: chain, typeNames: plan.typeNames)
             for (index, handler) in handlers.enumerated() {
-                let probe = EventProbe(
-                    inbound: sides[index].inbound,
-                    outbound: index == 0 ? ProbedHandler(name: "Channel") : sides[index - 1].outbound,
-                    isTail: false,
-                    state: state
-                )
-                try operations.addHandler(probe, name: EventProbe.namePrefix + "\(index)", position: .before(handler))
+                let probe = plan.probes[index]
+                try operations.addHandler(EventProbe(probe, state: state), name: probe.name, position: .before(handler))
             }
-            let tail = EventProbe(
-                inbound: nil,
-                outbound: sides.isEmpty ? ProbedHandler(name: "Channel") : sides[sides.count - 1].outbound,
-                isTail: true,
-                state: state
-            )
+            let tail = plan.probes[handlers.count]
             let position: ChannelPipeline.SynchronousOperations.Position =
                 if contexts.contains(where: { $0.name == Self.tailName }) {
                     .before(try operations.context(name: Self.tailName).handler)
                 } else {
                     .last
                 }
-            try operations.addHandler(tail, name: EventProbe.namePrefix + "tail", position: position)
+            try operations.addHandler(EventProbe(tail, state: state), name: tail.name, position: position)
         }
     }
 

@@ -54,6 +54,8 @@ public enum CompactTraceLogFormat {
 /// ```
 public struct CompactTraceLogEncoder: Sendable {
     private var names: [String: Int64] = [:]
+    /// `names`' numbers of the names met last, by the strings' identities: found without hashing a name again.
+    private var recentNames = StringIndexCache()
     private var newNames: [String] = []
     private var previousID: UInt64 = 0
     private var previousStart: Int64 = 0
@@ -339,10 +341,16 @@ public struct CompactTraceLogEncoder: Sendable {
     }
 
     private mutating func index(of name: String) -> Int64 {
-        if let index = names[name] { return index }
-        let index = Int64(names.count)
-        names[name] = index
-        newNames.append(name)
+        if let index = recentNames.index(of: name) { return index }
+        let index: Int64
+        if let known = names[name] {
+            index = known
+        } else {
+            index = Int64(names.count)
+            names[name] = index
+            newNames.append(name)
+        }
+        recentNames.remember(name, as: index)
         return index
     }
 }

@@ -101,6 +101,47 @@ struct FastPathTests {
         }
     }
 
+    /// `StringIndexCache` against a dictionary keyed by the strings: for a generated run of lookups of names small
+    /// and large (equal ones stored apart, strings made and dropped between lookups, so that a freed string's
+    /// memory may be reused), a value it finds is always the dictionary's for that name, and the string just
+    /// remembered is found at once (on 64-bit platforms).
+    @Test(arguments: SeededGenerator.seeds(40))
+    func stringIndexCacheFindsWhatADictionaryFinds(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        var cache = StringIndexCache(slotBits: Int.random(in: 1...6, using: &random))
+        var numbers: [String: Int64] = [:]
+        var kept: [String] = []
+        var hits = 0
+        for step in 0..<Int.random(in: 50...400, using: &random) {
+            let name: String
+            if !kept.isEmpty, random.chance(0.6) {
+                let known = kept[Int.random(in: 0..<kept.count, using: &random)]
+                // The same characters stored apart, half the time.
+                name = random.chance(0.5) ? String(decoding: Array(known.utf8), as: UTF8.self) : known
+            } else {
+                name =
+                    random.chance(0.4)
+                    ? random.hostileName(maximumLength: 60)
+                    : "Handler" + String(repeating: "x", count: Int.random(in: 0...30, using: &random))
+                if random.chance(0.5) { kept.append(name) }
+            }
+            let expected = numbers[name] ?? Int64(numbers.count)
+            numbers[name] = expected
+            if let found = cache.index(of: name) {
+                hits += 1
+                #expect(found == expected, "seed \(seed), step \(step): \(name.debugDescription)")
+            }
+            cache.remember(name, as: expected)
+            let copy = name
+            #expect(
+                (cache.index(of: copy) == expected) == (MemoryLayout<String>.size == 16),
+                "seed \(seed), step \(step): \(name.debugDescription) not found just after it was remembered"
+            )
+            if random.chance(0.3) { kept.removeAll() }
+        }
+        #expect(hits > 0 || MemoryLayout<String>.size != 16, "seed \(seed): the cache never found a name again")
+    }
+
     /// A generated run of appends, writes in place, pops and clears leaves a `PlainValueBuffer` holding what an
     /// array holds, through every growth from a small starting room.
     @Test(arguments: SeededGenerator.seeds(40))

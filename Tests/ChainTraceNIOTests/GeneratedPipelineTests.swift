@@ -232,6 +232,38 @@
             _ = try? channel.finish()
         }
 
+        /// The probe plans kept for pipelines of the same handler types against plans made afresh: for generated
+        /// pipelines, more shapes than are kept, asked for again in random order (and by the tests running beside
+        /// this one), a kept plan is always the one its handlers' types make.
+        @Test(arguments: SeededGenerator.seeds(24))
+        func keptProbePlansAreTheOnesTheHandlersMake(seed: UInt64) {
+            var random = SeededGenerator(seed: seed)
+            let shapes = (0..<(ProbePlan.keptPlans + 4)).map { _ in Self.draw(using: &random).map(\.handler) }
+            func describe(_ handler: ProbedHandler?) -> String {
+                guard let handler else { return "none" }
+                return "\(handler.name) \(handler.takes.index) \(handler.takesName ?? "-") \(handler.sends.index)"
+            }
+            func describe(_ plan: ProbePlan) -> [String] {
+                plan.probes.map {
+                    [
+                        $0.name, describe($0.inbound), describe($0.outboundWrite), describe($0.outboundFlush),
+                        "\($0.isTail)",
+                    ]
+                    .joined(separator: " | ")
+                } + plan.typeNames
+            }
+            for _ in 0..<(3 * shapes.count) {
+                let handlers = random.pick(shapes)
+                let messageTypes = random.chance(0.5)
+                let kept = ProbePlan.of(handlers, messageTypes: messageTypes)
+                let made = ProbePlan.made(for: handlers, messageTypes: messageTypes)
+                let names = handlers.map { String(describing: type(of: $0)) }
+                #expect(kept.handlerTypes == made.handlerTypes, "seed \(seed): \(names)")
+                #expect(kept.messageTypes == messageTypes, "seed \(seed): \(names)")
+                #expect(describe(kept) == describe(made), "seed \(seed): \(names)")
+            }
+        }
+
         @Test(
             "the handlers' names are read back from the pipeline's description, whatever they hold",
             arguments: SeededGenerator.seeds(24)
