@@ -47,11 +47,15 @@
             }
             if let kept { return kept }
             let plan = made(for: handlers, messageTypes: messageTypes)
-            recent.withLock { plans in
+            return recent.withLock { plans in
+                // Another event loop may have made the same plan meanwhile: one is kept.
+                if let kept = plans.first(where: { $0.messageTypes == messageTypes && $0.handlerTypes == types }) {
+                    return kept
+                }
                 if plans.count >= keptPlans { plans.removeFirst() }
                 plans.append(plan)
+                return plan
             }
-            return plan
         }
 
         /// The plans made last, oldest first: a server has a few pipeline shapes (one a protocol, before and after an
