@@ -7,9 +7,9 @@
     /// the message types the pipeline's handlers declare.
     ///
     /// What keeping it buys: made for each new connection, the handlers' names in traces (`HTTPResponseEncoder
-    /// (write)`), the probes' own names and the table of message types (looked up by their names) were about 45 000
-    /// of the 104 000 instructions of putting probes into a connection of the NIO sample, beside NIO's 26 000 for
-    /// adding them. Kept, the names are also the very same strings on every connection, which the recorder and the
+    /// (write)`), the probes' own names and the table of message types (looked up by their names) made putting probes
+    /// into a connection of the NIO sample cost 104 000 instructions; with the plan kept, 50 000, of which NIO's adding
+    /// them is 26 000. Kept, the names are also the very same strings on every connection, which the recorder and the
     /// trace log's encoder recognise without reading them. A request of the sample with every connection traced, a
     /// new connection a request, went from 450 000 to 398 600 instructions (callgrind, every thread: `KEEPALIVE=0
     /// CONNECTIONS=50 Scripts/count-sample-instructions.sh nio 1`).
@@ -42,20 +42,21 @@
         /// (and kept).
         static func of(_ handlers: [any ChannelHandler], messageTypes: Bool) -> ProbePlan {
             let types = handlers.map { ObjectIdentifier(type(of: $0)) }
-            let kept = recent.withLock { plans in
-                plans.first { $0.messageTypes == messageTypes && $0.handlerTypes == types }
-            }
+            let kept = recent.withLock { plans in plans.first { $0.isFor(types, messageTypes: messageTypes) } }
             if let kept { return kept }
-            let plan = made(for: handlers, messageTypes: messageTypes)
+            let plan = ProbePlan(for: handlers, messageTypes: messageTypes)
             return recent.withLock { plans in
                 // Another event loop may have made the same plan meanwhile: one is kept.
-                if let kept = plans.first(where: { $0.messageTypes == messageTypes && $0.handlerTypes == types }) {
-                    return kept
-                }
+                if let kept = plans.first(where: { $0.isFor(types, messageTypes: messageTypes) }) { return kept }
                 if plans.count >= keptPlans { plans.removeFirst() }
                 plans.append(plan)
                 return plan
             }
+        }
+
+        /// Whether this is the plan for handlers of `types`, head to tail, naming message types or not.
+        private func isFor(_ types: [ObjectIdentifier], messageTypes: Bool) -> Bool {
+            self.messageTypes == messageTypes && handlerTypes == types
         }
 
         /// The plans made last, oldest first: a server has a few pipeline shapes (one a protocol, before and after an
@@ -64,12 +65,8 @@
         /// The most plans kept; past it, the oldest goes.
         static let keptPlans = 16
 
-        /// The plan for a pipeline of `handlers`, made now, not kept.
-        static func made(for handlers: [any ChannelHandler], messageTypes: Bool) -> ProbePlan {
-            ProbePlan(handlers, messageTypes: messageTypes)
-        }
-
-        private init(_ handlers: [any ChannelHandler], messageTypes: Bool) {
+        /// The plan for a pipeline of `handlers`, head to tail, made now (``of(_:messageTypes:)`` keeps it).
+        init(for handlers: [any ChannelHandler], messageTypes: Bool) {
             handlerTypes = handlers.map { ObjectIdentifier(type(of: $0)) }
             self.messageTypes = messageTypes
             var table = MessageTypeTable()

@@ -256,7 +256,7 @@
                 let handlers = random.pick(shapes)
                 let messageTypes = random.chance(0.5)
                 let kept = ProbePlan.of(handlers, messageTypes: messageTypes)
-                let made = ProbePlan.made(for: handlers, messageTypes: messageTypes)
+                let made = ProbePlan(for: handlers, messageTypes: messageTypes)
                 let names = handlers.map { String(describing: type(of: $0)) }
                 #expect(kept.handlerTypes == made.handlerTypes, "seed \(seed): \(names)")
                 #expect(kept.messageTypes == messageTypes, "seed \(seed): \(names)")
