@@ -41,6 +41,13 @@ func taskLocalValueAddress<Value>(key: UnsafeRawPointer, as _: Value.Type) -> Un
     }
 }
 
+/// The calling task's binding of `local`, read in place (see ``taskLocalValueAddress(of:)``), or `nil` where none is
+/// bound.
+@inlinable
+package func taskLocalBinding<Value>(of local: TaskLocal<Value>) -> TaskLocalBinding<Value>? {
+    taskLocalValueAddress(of: local).map(TaskLocalBinding.init(address:))
+}
+
 /// The calling task's binding of `local` — the task-local of async instrumented hops' traces, and no other: its
 /// object is published once, in `chaintrace_task_hops_key_slot`, and read from there by every later call, so
 /// `local` is evaluated only by the first.

@@ -10,7 +10,7 @@
         /// Nothing is recorded here: call the middleware as it is.
         case untraced
         /// The hop is open in the request's trace: call the middleware, then close it.
-        case opened(LinearTrace)
+        case opened(BoundLinearTrace)
         /// The request's first link: start its trace (``startingTrace(chain:kind:request:context:_:)``), which
         /// runs the link again with the trace bound.
         case first
@@ -61,7 +61,7 @@
     /// `ServiceContext` here if this is the request's first hop to close: the deepest it went, inside the span of
     /// every tracing middleware (`TracingMiddleware`) that let it through.
     @inline(__always)
-    func closeHop(of trace: LinearTrace, threw error: (any Error)?) {
+    func closeHop(of trace: BoundLinearTrace, threw error: (any Error)?) {
         trace.close(threw: error)
         trace.keepDeepestContext { InstrumentationContext.current }
     }

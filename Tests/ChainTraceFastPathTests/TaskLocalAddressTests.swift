@@ -3,7 +3,7 @@ import ChainTraceTestSupport
 import Foundation
 import Testing
 
-/// `taskLocalValueAddress(of:)` against `TaskLocal.get()`, which it stands in for: over generated nestings of
+/// `taskLocalValueAddress(of:)` and `taskLocalBinding(of:)` against `TaskLocal.get()`, which it stands in for: over generated nestings of
 /// bindings — in the task, its child tasks (task groups and `async let`), unstructured and detached tasks, across
 /// suspensions, beside another task-local, and on a thread outside any task — the value at the address is the
 /// value `get()` returns, the address is `nil` exactly where `get()` returns the default, and reading it retains
@@ -44,6 +44,10 @@ struct TaskLocalAddressTests {
         } else {
             #expect(got == .none, "\(context): no binding, yet get() returned \(got)")
         }
+        // The binding, as code outside the module reads it, shows the same.
+        let binding = taskLocalBinding(of: $binding)
+        #expect((binding == nil) == (address == nil), "\(context)")
+        if let binding { #expect(binding.value == got, "\(context)") }
     }
 
     /// A generated binding.
