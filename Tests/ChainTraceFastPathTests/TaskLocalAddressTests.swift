@@ -3,11 +3,11 @@ import ChainTraceTestSupport
 import Foundation
 import Testing
 
-/// `taskLocalValueAddress(of:)` and `taskLocalBinding(of:)` against `TaskLocal.get()`, which it stands in for: over generated nestings of
-/// bindings — in the task, its child tasks (task groups and `async let`), unstructured and detached tasks, across
-/// suspensions, beside another task-local, and on a thread outside any task — the value at the address is the
-/// value `get()` returns, the address is `nil` exactly where `get()` returns the default, and reading it retains
-/// nothing.
+/// `taskLocalValueAddress(of:)` and `taskLocalBinding(of:)` against `TaskLocal.get()`, which they stand in for: over
+/// generated nestings of bindings — in the task, its child tasks (task groups and `async let`), unstructured and
+/// detached tasks, across suspensions, beside another task-local, and on a thread outside any task — the value at
+/// the address is the value `get()` returns, the address is `nil` exactly where `get()` returns the default, and
+/// reading it retains nothing.
 @Suite("Task-local values read in place", .tags(.concurrent))
 struct TaskLocalAddressTests {
     /// An object whose references are counted: a value holding one is what the async hops read in place.
