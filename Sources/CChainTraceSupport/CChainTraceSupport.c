@@ -22,6 +22,18 @@ void *chaintrace_task_local_value(const void *key) {
     return swift_task_localValueGet(key);
 }
 
+/// The concurrency runtime's binding of a task-local value and its removal, as `TaskLocal.withValue` makes them.
+extern void swift_task_localValuePush(const void *key, void *value, const void *valueType) __attribute__((swiftcall));
+extern void swift_task_localValuePop(void) __attribute__((swiftcall));
+
+void chaintrace_task_local_push(const void *key, void *value, const void *value_type) {
+    swift_task_localValuePush(key, value, value_type);
+}
+
+void chaintrace_task_local_pop(void) {
+    swift_task_localValuePop();
+}
+
 void chaintrace_word_lock_wait(int32_t *word) {
     for (unsigned tries = 0;; tries++) {
         if (__atomic_load_n(word, __ATOMIC_RELAXED) == 0) {

@@ -3,11 +3,12 @@ import ChainTraceTestSupport
 import Foundation
 import Testing
 
-/// `taskLocalValueAddress(of:)` and `taskLocalBinding(of:)` against `TaskLocal.get()`, which they stand in for: over
-/// generated nestings of bindings — in the task, its child tasks (task groups and `async let`), unstructured and
-/// detached tasks, across suspensions, beside another task-local, and on a thread outside any task — the value at
-/// the address is the value `get()` returns, the address is `nil` exactly where `get()` returns the default, and
-/// reading it retains nothing.
+/// `taskLocalValueAddress(of:)` and `taskLocalBinding(of:)` against `TaskLocal.get()`, and `pushTaskLocalBinding`
+/// and `popTaskLocalBinding` against `withValue`, which they stand in for: over generated nestings of bindings — in
+/// the task, its child tasks (task groups and `async let`), unstructured and detached tasks, across suspensions,
+/// beside another task-local, pushed, and on a thread outside any task — the value at the address is the value
+/// `get()` returns, the address is `nil` exactly where `get()` returns the default, reading it retains nothing, and a
+/// pushed binding is seen as a `withValue` one is until it is popped.
 @Suite("Task-local values read in place", .tags(.concurrent))
 struct TaskLocalAddressTests {
     /// An object whose references are counted: a value holding one is what the async hops read in place.
@@ -68,7 +69,7 @@ struct TaskLocalAddressTests {
         let nextSeed = random.next()
         let value = binding(using: &random)
         let next = "\(path)/\(depth)"
-        switch Int.random(in: 0..<7, using: &random) {
+        switch Int.random(in: 0..<8, using: &random) {
         case 0:
             await $binding.withValue(value) { await run(depth: depth - 1, seed: nextSeed, path: next + "bound") }
         case 1:
@@ -90,6 +91,16 @@ struct TaskLocalAddressTests {
             await Task { await run(depth: depth - 1, seed: nextSeed, path: next + "task") }.value
         case 5:
             await Task.detached { await run(depth: depth - 1, seed: nextSeed, path: next + "detached") }.value
+        case 6:
+            // Bound as `withValue` binds, without its closure: `get()` sees the value until the pop, and the binding
+            // before it after.
+            let before = $binding.get()
+            pushTaskLocalBinding($binding, value)
+            #expect($binding.get() == value, "seed \(seed) \(next): pushed")
+            await run(depth: depth - 1, seed: nextSeed, path: next + "pushed")
+            #expect($binding.get() == value, "seed \(seed) \(next): pushed, after its level")
+            popTaskLocalBinding()
+            #expect($binding.get() == before, "seed \(seed) \(next): popped")
         default:
             await Task.yield()
             await run(depth: depth - 1, seed: nextSeed, path: next + "yield")
@@ -115,6 +126,29 @@ struct TaskLocalAddressTests {
             #expect(held === box)
         }
         #expect(isKnownUniquelyReferenced(&box), "a reference outlived the binding")
+    }
+
+    /// A pushed binding holds its value as `withValue`'s does: once, until it is popped — no reference leaked, none
+    /// released twice — and child tasks started under it see it.
+    @Test func aPushedBindingHoldsItsValueUntilPopped() async {
+        var box = Box(9)
+        pushTaskLocalBinding(Self.$binding, .holding(box, 2))
+        #expect(!isKnownUniquelyReferenced(&box), "the binding does not hold its value")
+        await Self.expectChildTasksSee(.holding(box, 2))
+        popTaskLocalBinding()
+        #expect(Self.$binding.get() == .none)
+        #expect(isKnownUniquelyReferenced(&box), "a reference outlived the pushed binding")
+    }
+
+    /// Expects child tasks — a task group's and an `async let` — to see `expected` bound.
+    static func expectChildTasksSee(_ expected: Binding) async {
+        let seen = await withTaskGroup(of: Binding.self) { group in
+            for _ in 0..<3 { group.addTask { Self.$binding.get() } }
+            return await group.reduce(into: [Binding]()) { $0.append($1) }
+        }
+        #expect(seen == Array(repeating: expected, count: 3))
+        async let child = Self.$binding.get()
+        #expect(await child == expected)
     }
 
     /// Outside any task, a synchronous binding on the thread is found there, as `get()` finds it.

@@ -114,6 +114,15 @@ intptr_t chaintrace_current_task(void);
 /// `TaskLocal.get()` calls before copying the value out.
 void *chaintrace_task_local_value(const void *key);
 
+/// Binds the value at `value`, of the type whose metadata is at `value_type`, to the task-local whose `TaskLocal`
+/// object is at `key`, for the calling task (or thread, outside any task) until `chaintrace_task_local_pop`: the
+/// concurrency runtime's `swift_task_localValuePush`, as `TaskLocal.withValue` calls it. The binding takes the value
+/// (a move): `value` is left uninitialized.
+void chaintrace_task_local_push(const void *key, void *value, const void *value_type);
+
+/// Removes the calling task's innermost task-local binding: the runtime's `swift_task_localValuePop`.
+void chaintrace_task_local_pop(void);
+
 /// The `TaskLocal` object of async instrumented hops' traces, once a hop has published it (unretained: a global's,
 /// alive for the process; NULL before). Read on every async hop in place of the Swift global holding it, which is
 /// a call to its accessor and `swift_once`.

@@ -3,7 +3,8 @@ import ChainTraceFastPath
 /// A command's trace for a framework integration whose hops run one inside the other in one task — a middleware
 /// stack awaiting `next`, each link built by the integration — recorded as a synchronous chain's is: no lock, no
 /// per-task bookkeeping. The integration starts it at the command's first hop, runs the rest inside
-/// ``run(isolation:_:)`` (which binds it to the task), and each later hop finds it with ``binding``.
+/// ``run(isolation:_:)`` or between ``bind()`` and ``unbind()`` (which bind it to the task), and each later hop finds
+/// it with ``binding``.
 ///
 /// Only the task that started it records into it: a hop in a child task or an unstructured task that inherited the
 /// binding runs untraced (``binding`` says so), so the trace is never written from two threads at once. What it
@@ -49,7 +50,8 @@ package struct LinearTrace: Sendable {
 
     /// Starts a trace of `command` on chain `chain` for the running task — one that records nothing when the
     /// command is not to be traced (no recorder in force here, sampled or filtered out) or the caller runs in no
-    /// task. Bind it with ``run(isolation:_:)`` either way, so that the command's later hops do not decide again.
+    /// task. Bind it (``run(isolation:_:)``, ``bind()``) either way, so that the command's later hops do not decide
+    /// again.
     package static func start<Command>(command: Command, chain: String) -> LinearTrace {
         let task = currentTaskIdentity()
         guard ChainTracing.mayRecord, task != 0,
@@ -71,7 +73,21 @@ package struct LinearTrace: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> T
     ) async rethrows -> T {
-        try await Self.local.withValue(self, operation: body, isolation: isolation)
+        bind()
+        defer { Self.unbind() }
+        return try await body()
+    }
+
+    /// Binds this trace to the running task until ``unbind()``, which the caller makes in the same function on every
+    /// path out of it (a throw too): ``run(isolation:_:)`` without its body's frame, for an integration that awaits
+    /// the command's hops itself.
+    package func bind() {
+        pushTaskLocalBinding(Self.local, self)
+    }
+
+    /// Ends the binding ``bind()`` made, once the command's hops returned or threw.
+    package static func unbind() {
+        popTaskLocalBinding()
     }
 
     /// Opens the hop `handler` inside the innermost one open; `false` when it is not recorded (the hop limit is
@@ -112,7 +128,7 @@ package struct LinearTrace: Sendable {
     /// not record into it.
     package var isOwnedByRunningTask: Bool { owner == currentTaskIdentity() }
 
-    /// Hands `trace`'s trace to its recorder's sink, once, after ``run(isolation:_:)`` returned and its first hop
+    /// Hands `trace`'s trace to its recorder's sink, once, after its binding ended and its first hop
     /// closed, and empties `trace`; the finished trace is kept for the thread's next one when nothing else holds it.
     package static func finish(_ trace: inout LinearTrace?) {
         guard let finished = trace.take(), var object = finished.trace else { return }
@@ -142,11 +158,11 @@ extension ActiveTrace {
 }
 
 /// The trace bound to the running task, read where the task keeps it rather than copied out: a hop opens and closes
-/// it with no reference counting. Valid while the binding is — inside ``LinearTrace/run(isolation:_:)``, which
-/// encloses every hop of the command and holds the trace. What it buys: the generic copy `TaskLocal.get()` made of
-/// the bound value, and the retains and releases of its trace as the hop held it: 177 instructions (2 456 → 2 279) and
-/// four reference-count operations a traced middleware hop (`chaintrace-http-benchmarks`, "TracingRouter, traced
-/// into memory"; callgrind).
+/// it with no reference counting. Valid while the binding is — inside ``LinearTrace/run(isolation:_:)`` or after
+/// ``LinearTrace/bind()``, which encloses every hop of the command and holds the trace. What it buys: the generic
+/// copy `TaskLocal.get()` made of the bound value, and the retains and releases of its trace as the hop held it: 177
+/// instructions (2 456 → 2 279) and four reference-count operations a traced middleware hop
+/// (`chaintrace-http-benchmarks`, "TracingRouter, traced into memory"; callgrind).
 package struct BoundLinearTrace {
     let trace: UnretainedObject<ActiveTrace>
 
