@@ -152,12 +152,34 @@
         let takes: MessageType
         let takesName: String?
         let sends: MessageType
+        /// The command kinds of a read and of a write that reach it first (`channelRead ByteBuffer`), made once with
+        /// the plan rather than once an event (see `ChannelEvent.kind`).
+        private let readKind: String
+        private let writeKind: String
 
         init(name: String, takes: MessageType = .unknown, takesName: String? = nil, sends: MessageType = .unknown) {
             self.name = name
             self.takes = takes
             self.takesName = takesName
             self.sends = sends
+            readKind = ChannelEvent.kind(of: EventKind.channelRead.rawValue, carrying: takesName)
+            writeKind = ChannelEvent.kind(of: EventKind.write.rawValue, carrying: takesName)
+        }
+
+        /// The command of `event` through `channel` when it reaches this handler first.
+        func command(for event: EventKind, through channel: any Channel) -> ChannelEvent {
+            let kind =
+                switch event {
+                case .channelRead: readKind
+                case .write: writeKind
+                default: event.rawValue
+                }
+            return ChannelEvent(
+                event: event.rawValue,
+                messageType: event.carriesMessage ? takesName : nil,
+                kind: kind,
+                channel: channel
+            )
         }
     }
 
@@ -216,13 +238,7 @@
             // every hop.)
             traceHop(
                 handler.name,
-                makingCommand: {
-                    ChannelEvent(
-                        event: event.rawValue,
-                        messageType: event.carriesMessage ? handler.takesName : nil,
-                        channel: context.channel
-                    )
-                },
+                makingCommand: { handler.command(for: event, through: context.channel) },
                 chain: state.chain
             ) { isInThreadTrace in
                 // An event sampled out (or filtered out) runs its handlers untraced: nothing to note.
