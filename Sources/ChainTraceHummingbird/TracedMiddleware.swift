@@ -34,11 +34,11 @@
     /// hands the trace to its recorder. With `kindAtEnd` the command's kind is read again once the links ran: a
     /// router that finds the route as the request goes through its stack (`RouterBuilder`) notes it only then.
     ///
-    /// Inlined into the link, with the trace bound by ``LinearTrace/bind()`` rather than a `withValue` scope, so
-    /// that starting a request's trace adds no async frame: through a scope and this function out of line it was
-    /// five frames more a request — 2 100 instructions (21 735 → 19 641 a request with no middleware,
-    /// `chaintrace-http-benchmarks`, "TracingRouter, traced into memory"; callgrind).
-    @inline(__always)
+    /// The trace is bound by ``LinearTrace/bind()`` here, not in a `withValue` scope: that scope was three async
+    /// frames more a request — 1 700 instructions (21 735 → 20 027 a request with no middleware,
+    /// `chaintrace-http-benchmarks`, "TracingRouter, traced into memory"; callgrind). Kept out of line: inlined into
+    /// the links, it saved 390 instructions a request more, but every hop's frame grew and a hop cost 150 more.
+    @inline(never)
     func startingTrace<Context: RequestContext>(
         chain: String,
         kind: RouteKind?,
