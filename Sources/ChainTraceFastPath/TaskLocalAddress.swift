@@ -75,11 +75,11 @@ func publishTaskHopsKey<Value>(_ local: TaskLocal<Value>) -> UnsafeRawPointer {
 /// taking the operation as a closure. Every push must be popped by the same task, in the same function, on every
 /// path out of it (a throw too), after every binding made inside it ended.
 ///
-/// What it buys: a traced request's first middleware binds the request's trace around the rest of the chain in its
-/// own frame. Through `withValue` (and the function that wrapped it) that was four async frames more a request —
-/// task allocations and executor checks: 1 700 instructions (21 735 → 20 027 a request with no middleware,
-/// `chaintrace-http-benchmarks`, "TracingRouter, traced into memory"; callgrind). Tested against `withValue` in
-/// `TaskLocalAddressTests`.
+/// What it buys: a traced request's first middleware binds the request's trace around the rest of the chain with no
+/// scope of its own. Through `withValue` (and the function that wrapped it) that was three async frames more a
+/// request — task allocations and executor checks: 1 700 instructions (21 735 → 20 037 a request with no
+/// middleware, `chaintrace-http-benchmarks`, "TracingRouter, traced into memory"; callgrind). Tested against
+/// `withValue` in `TaskLocalAddressTests`.
 @inlinable
 package func pushTaskLocalBinding<Value>(_ local: TaskLocal<Value>, _ value: Value) {
     withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in

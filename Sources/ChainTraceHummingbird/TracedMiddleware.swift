@@ -35,7 +35,7 @@
     /// router that finds the route as the request goes through its stack (`RouterBuilder`) notes it only then.
     ///
     /// The trace is bound by ``LinearTrace/bind()`` here, not in a `withValue` scope: that scope was three async
-    /// frames more a request — 1 700 instructions (21 735 → 20 027 a request with no middleware,
+    /// frames more a request — 1 700 instructions (21 735 → 20 037 a request with no middleware,
     /// `chaintrace-http-benchmarks`, "TracingRouter, traced into memory"; callgrind). Kept out of line: inlined into
     /// the links, it saved 390 instructions a request more, but every hop's frame grew and a hop cost 150 more.
     @inline(never)

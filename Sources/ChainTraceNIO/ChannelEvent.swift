@@ -17,8 +17,8 @@
         public let messageType: String?
         /// The channel it went through.
         public let channel: any Channel
-        /// ``commandKind``, made once. The probes hand in one their pipeline's plan made: interpolated for each
-        /// traced event, it was a string allocated an event — about 650 instructions (callgrind,
+        /// ``commandKind``, made once. The probes hand in the kind their pipeline's plan made: interpolated at each
+        /// traced event, it was a string allocated an event — about 700 instructions (callgrind,
         /// `chaintrace-nio-benchmarks`, "traceEventsNow(), traced into memory" with no handlers).
         private let kind: String
 
