@@ -17,12 +17,20 @@
         public let metadata: Metadata
         /// The other side: the client for a server's RPC, the server for a client's.
         public let remotePeer: String
+        /// `method`'s fully qualified name, made once.
+        private let kind: String
 
         /// The RPC of `method` with request `metadata` from (or to) `remotePeer`.
         public init(method: MethodDescriptor, metadata: Metadata, remotePeer: String) {
+            self.init(method: method, metadata: metadata, remotePeer: remotePeer, kind: method.fullyQualifiedMethod)
+        }
+
+        /// The RPC of `method`, whose fully qualified name is `kind` (``MethodNames/method``).
+        init(method: MethodDescriptor, metadata: Metadata, remotePeer: String, kind: String) {
             self.method = method
             self.metadata = metadata
             self.remotePeer = remotePeer
+            self.kind = kind
         }
 
         /// Metadata keys never recorded in a payload, whatever the recorder captures: credentials and cookies.
@@ -31,7 +39,7 @@
         }
 
         /// `echo.Echo/Get`: the method's fully qualified name.
-        public var commandKind: String { method.fullyQualifiedMethod }
+        public var commandKind: String { kind }
 
         /// The `x-request-id` metadata value, if the request carries one.
         public var commandID: String? {
@@ -52,7 +60,7 @@
                 }
             }
             return .object([
-                "method": .string(method.fullyQualifiedMethod),
+                "method": .string(kind),
                 "peer": .string(remotePeer),
                 "metadata": .object(fields),
             ])

@@ -16,13 +16,19 @@
         /// itself); a chain that runs its interceptors itself hands it on as an argument.
         @TaskLocal static var current: RPCHops?
 
-        let trace: LinearTrace
+        /// The RPC's trace, for its hops: held by ``kept`` for as long as this is.
+        let trace: UnretainedLinearTrace
+        /// The names of the RPC's method in the trace.
+        let names: MethodNames
         /// Whether the RPC's response type reads as its instance for `Never`, so that its hops read responses as one.
         let readsResponsesErased: Bool
         /// What the handler threw, while gRPC carries it up as a refusal to the interceptor before it (a pipeline's
         /// handler hop is an interceptor of gRPC's, which turns its throw into a refusal).
         private let handlerThrew = Mutex<(any Error)?>(nil)
-        private let pending: Mutex<LinearTrace?>
+        /// The RPC's trace, held until this goes, then kept for the thread's next RPC when nothing else holds it.
+        private let kept: Mutex<LinearTrace?>
+        /// Whether the trace has been handed to its recorder.
+        private let delivered = Atomic<Bool>(false)
         private let wentOn = Atomic<UInt64>(0)
         private let refusedBelow = Atomic<UInt64>(0)
         private let refusalIsAnswer = Atomic<Bool>(false)
@@ -31,15 +37,21 @@
 
         /// - Parameters:
         ///   - trace: The RPC's trace.
+        ///   - names: The names of the RPC's method.
         ///   - readsResponsesErased: Whether the RPC's response type lays out as its instance for `Never`
         ///     (`StreamingServerResponse.readsErased`, `StreamingClientResponse.readsErased`).
-        init(_ trace: LinearTrace, readsResponsesErased: Bool) {
-            self.trace = trace
+        init(_ trace: LinearTrace, names: MethodNames, readsResponsesErased: Bool) {
+            self.trace = trace.unretained
+            self.names = names
             self.readsResponsesErased = readsResponsesErased
-            pending = Mutex(trace)
+            kept = Mutex(trace)
         }
 
-        deinit { finish() }
+        deinit {
+            finish()
+            var trace = kept.withLock { $0.take() }
+            LinearTrace.recycle(&trace)
+        }
 
         private static func bit(_ hop: Int) -> UInt64 { 1 << UInt64(min(hop, 63)) }
 
@@ -54,7 +66,9 @@
         /// a tracing interceptor's, which binds its span's context only around the interceptors after it — and the
         /// trace notes that span (`Trace.traceParent`) for a trace log.
         func finish() {
-            var trace = pending.withLock { $0.take() }
+            guard !delivered.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            // A copy: ``kept`` holds the trace until this goes (a producer of the response may yet be running).
+            var trace = kept.withLock { $0 }
             LinearTrace.finishInDeepestContext(&trace)
         }
 
@@ -110,16 +124,13 @@
         /// produced: gRPC writes a response's messages after the interceptors have returned (a server-streaming
         /// handler produces them then), recorded as a last hop of its own, `echo.Echo/Get stream`, *continued* when
         /// the stream ends and *failed* when producing it throws.
-        func finishing<Output>(
-            after response: StreamingServerResponse<Output>,
-            method: MethodDescriptor
-        ) -> StreamingServerResponse<Output> {
+        func finishing<Output>(after response: StreamingServerResponse<Output>) -> StreamingServerResponse<Output> {
             guard case .success(var contents) = response.accepted else {
                 finish()
                 return response
             }
             let producer = contents.producer
-            let name = method.fullyQualifiedMethod + " stream"
+            let name = names.stream
             contents.producer = { writer in
                 defer { self.finish() }
                 let opened = self.trace.open(name)

@@ -19,14 +19,16 @@
             next: (StreamingClientRequest<Input>, ClientContext) async throws -> StreamingClientResponse<Output>
         ) async throws -> StreamingClientResponse<Output> {
             guard ChainTracing.mayRecord else { return try await plain(from: 0, request, context, next) }
+            let names = MethodNames.of(context.descriptor)
             let command = RPCCommand(
                 method: context.descriptor,
                 metadata: request.metadata,
-                remotePeer: context.remotePeer
+                remotePeer: context.remotePeer,
+                kind: names.method
             )
             let trace = LinearTrace.start(command: command, chain: chain)
             guard trace.isTracing else { return try await plain(from: 0, request, context, next) }
-            let hops = RPCHops(trace, readsResponsesErased: StreamingClientResponse<Output>.readsErased)
+            let hops = RPCHops(trace, names: names, readsResponsesErased: StreamingClientResponse<Output>.readsErased)
             defer { hops.finish() }
             return try await traced(from: 0, hops, request, context, next)
         }
@@ -60,7 +62,7 @@
             let trace = hops.trace
             // Past the hop limit (the trace records a loop), or run from a task of the interceptor's own: untraced.
             guard index < links.count else {
-                guard trace.isOwnedByRunningTask, trace.open(context.descriptor.fullyQualifiedMethod + " (call)") else {
+                guard trace.isOwnedByRunningTask, trace.open(hops.names.call) else {
                     return try await next(request, context)
                 }
                 var response: StreamingClientResponse<Output>

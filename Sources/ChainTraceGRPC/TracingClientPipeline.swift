@@ -15,14 +15,16 @@
             next: (StreamingClientRequest<Input>, ClientContext) async throws -> StreamingClientResponse<Output>
         ) async throws -> StreamingClientResponse<Output> {
             guard ChainTracing.mayRecord else { return try await next(request, context) }
+            let names = MethodNames.of(context.descriptor)
             let command = RPCCommand(
                 method: context.descriptor,
                 metadata: request.metadata,
-                remotePeer: context.remotePeer
+                remotePeer: context.remotePeer,
+                kind: names.method
             )
             let trace = LinearTrace.start(command: command, chain: chain)
             guard trace.isTracing else { return try await next(request, context) }
-            let hops = RPCHops(trace, readsResponsesErased: StreamingClientResponse<Output>.readsErased)
+            let hops = RPCHops(trace, names: names, readsResponsesErased: StreamingClientResponse<Output>.readsErased)
             defer { hops.finish() }
             return try await RPCHops.$current.withValue(hops) { try await next(request, context) }
         }
@@ -71,7 +73,7 @@
             next: (StreamingClientRequest<Input>, ClientContext) async throws -> StreamingClientResponse<Output>
         ) async throws -> StreamingClientResponse<Output> {
             guard let hops = RPCHops.current, hops.trace.isOwnedByRunningTask,
-                hops.trace.open(context.descriptor.fullyQualifiedMethod + " (call)")
+                hops.trace.open(hops.names.call)
             else { return try await next(request, context) }
             var response: StreamingClientResponse<Output>
             do {

@@ -20,14 +20,16 @@
                 @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
         ) async throws -> StreamingServerResponse<Output> {
             guard ChainTracing.mayRecord else { return try await plain(from: 0, request, context, next) }
+            let names = MethodNames.of(context.descriptor)
             let command = RPCCommand(
                 method: context.descriptor,
                 metadata: request.metadata,
-                remotePeer: context.remotePeer
+                remotePeer: context.remotePeer,
+                kind: names.method
             )
             let trace = LinearTrace.start(command: command, chain: chain)
             guard trace.isTracing else { return try await plain(from: 0, request, context, next) }
-            let hops = RPCHops(trace, readsResponsesErased: StreamingServerResponse<Output>.readsErased)
+            let hops = RPCHops(trace, names: names, readsResponsesErased: StreamingServerResponse<Output>.readsErased)
             let response: StreamingServerResponse<Output>
             do {
                 response = try await traced(from: 0, hops, request, context, next)
@@ -35,7 +37,7 @@
                 hops.finish()
                 throw error
             }
-            return hops.finishing(after: response, method: context.descriptor)
+            return hops.finishing(after: response)
         }
 
         /// The interceptors from `index` on and the handler, untraced.
@@ -75,7 +77,7 @@
             let trace = hops.trace
             // Past the hop limit (the trace records a loop), or run from a task of the interceptor's own: untraced.
             guard index < links.count else {
-                guard trace.isOwnedByRunningTask, trace.open(context.descriptor.fullyQualifiedMethod) else {
+                guard trace.isOwnedByRunningTask, trace.open(hops.names.method) else {
                     return try await next(request, context)
                 }
                 var response: StreamingServerResponse<Output>

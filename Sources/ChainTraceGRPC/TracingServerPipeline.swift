@@ -17,14 +17,16 @@
                 @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
         ) async throws -> StreamingServerResponse<Output> {
             guard ChainTracing.mayRecord else { return try await next(request, context) }
+            let names = MethodNames.of(context.descriptor)
             let command = RPCCommand(
                 method: context.descriptor,
                 metadata: request.metadata,
-                remotePeer: context.remotePeer
+                remotePeer: context.remotePeer,
+                kind: names.method
             )
             let trace = LinearTrace.start(command: command, chain: chain)
             guard trace.isTracing else { return try await next(request, context) }
-            let hops = RPCHops(trace, readsResponsesErased: StreamingServerResponse<Output>.readsErased)
+            let hops = RPCHops(trace, names: names, readsResponsesErased: StreamingServerResponse<Output>.readsErased)
             let response: StreamingServerResponse<Output>
             do {
                 response = try await RPCHops.$current.withValue(hops) { try await next(request, context) }
@@ -32,7 +34,7 @@
                 hops.finish()
                 throw error
             }
-            return hops.finishing(after: response, method: context.descriptor)
+            return hops.finishing(after: response)
         }
     }
 
@@ -85,7 +87,7 @@
                 @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
         ) async throws -> StreamingServerResponse<Output> {
             guard let hops = RPCHops.current, hops.trace.isOwnedByRunningTask,
-                hops.trace.open(context.descriptor.fullyQualifiedMethod)
+                hops.trace.open(hops.names.method)
             else { return try await next(request, context) }
             var response: StreamingServerResponse<Output>
             do {

@@ -135,9 +135,28 @@ package struct LinearTrace: Sendable {
         let thread = ThreadState.current
         _ = consume finished
         object.deliver(id: thread.makeTraceID(), thread: thread)
+        keepForReuse(&object, on: thread)
+    }
+
+    /// Keeps `trace`'s trace, which ``finish(_:)`` delivered while something else held it too, for the thread's next
+    /// one when nothing else holds it now, and empties `trace`: for an integration whose hops hold the trace until
+    /// the last of them is gone, after the trace was delivered (gRPC's, whose response stream may outlive it).
+    package static func recycle(_ trace: inout LinearTrace?) {
+        guard let finished = trace.take(), var object = finished.trace else { return }
+        _ = consume finished
+        keepForReuse(&object, on: ThreadState.current)
+    }
+
+    /// Keeps `object`, a delivered trace, as `thread`'s spare if nothing else holds it.
+    private static func keepForReuse(_ object: inout ActiveTrace, on thread: ThreadState) {
         guard isKnownUniquelyReferenced(&object) else { return }
         object.retire()
         thread.spareActiveTrace = object
+    }
+
+    /// This trace without a reference of its own, for hops that run while something holds this one.
+    package var unretained: UnretainedLinearTrace {
+        UnretainedLinearTrace(trace: trace.map { UnretainedObject($0) }, owner: owner)
     }
 }
 
