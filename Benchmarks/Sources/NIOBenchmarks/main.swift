@@ -119,7 +119,7 @@ results.print(
 print(
     String(
         format:
-            "a handler's hop: no recorder +%.1f ns over untraced (target ≤ +3), traced +%.1f ns, without message types +%.1f ns (target ≤ +50), sampled 1 in 100 +%.1f ns",
+            "a handler's hop: no recorder %+.1f ns over untraced (target ≤ +3), traced %+.1f ns, without message types %+.1f ns (target ≤ +50), sampled 1 in 100 %+.1f ns",
         overUntraced(.off),
         overUntraced(.traced),
         overUntraced(.tracedWithoutTypes),

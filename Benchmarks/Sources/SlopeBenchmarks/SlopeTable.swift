@@ -71,7 +71,7 @@ public struct SlopeTable: Sendable {
     ) {
         Swift.print(
             String(
-                format: "\(hop): no recorder +%.1f ns over untraced (target ≤ +3), traced +%.1f ns (target ≤ +50)",
+                format: "\(hop): no recorder %+.1f ns over untraced (target ≤ +3), traced %+.1f ns (target ≤ +50)",
                 slope(off, over: untraced),
                 slope(traced, over: untraced)
             )
@@ -79,7 +79,7 @@ public struct SlopeTable: Sendable {
         let first = counts.first ?? 0
         Swift.print(
             String(
-                format: "\(command)'s fixed cost (\(first) \(links)): no recorder +%.0f ns, traced +%.0f ns"
+                format: "\(command)'s fixed cost (\(first) \(links)): no recorder %+.0f ns, traced %+.0f ns"
                     + " over untraced",
                 cell(off, first) - cell(untraced, first),
                 cell(traced, first) - cell(untraced, first)
