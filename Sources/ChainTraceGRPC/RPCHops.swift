@@ -1,6 +1,7 @@
 #if GRPC
     import ChainTrace
     import ChainTraceDistributedTracing
+    import ChainTraceFastPath
     import GRPCCore
     import Synchronization
     import Tracing
@@ -17,7 +18,9 @@
         @TaskLocal static var current: RPCHops?
 
         /// The RPC's trace, for its hops: held by ``kept`` for as long as this is.
-        let trace: UnretainedLinearTrace
+        let trace: BoundLinearTrace
+        /// The task that started the RPC's trace, the only one whose hops it records.
+        private let owner: Int
         /// The names of the RPC's method in the trace.
         let names: MethodNames
         /// Whether the RPC's response type reads as its instance for `Never`, so that its hops read responses as one.
@@ -36,12 +39,14 @@
         private let aHopClosed = Atomic<Bool>(false)
 
         /// - Parameters:
-        ///   - trace: The RPC's trace.
+        ///   - trace: The RPC's trace; `nil` (no hops) when it records nothing.
         ///   - names: The names of the RPC's method.
         ///   - readsResponsesErased: Whether the RPC's response type lays out as its instance for `Never`
         ///     (`StreamingServerResponse.readsErased`, `StreamingClientResponse.readsErased`).
-        init(_ trace: LinearTrace, names: MethodNames, readsResponsesErased: Bool) {
-            self.trace = trace.unretained
+        init?(_ trace: LinearTrace, names: MethodNames, readsResponsesErased: Bool) {
+            guard let held = trace.unretained else { return nil }
+            self.trace = held
+            owner = trace.owner
             self.names = names
             self.readsResponsesErased = readsResponsesErased
             kept = Mutex(trace)
@@ -52,6 +57,10 @@
             var trace = kept.withLock { $0.take() }
             LinearTrace.recycle(&trace)
         }
+
+        /// Whether the running task is the one that started the RPC's trace: a hop elsewhere (a task an interceptor
+        /// started) must not record into it.
+        var isOwnedByRunningTask: Bool { owner == currentTaskIdentity() }
 
         private static func bit(_ hop: Int) -> UInt64 { 1 << UInt64(min(hop, 63)) }
 
@@ -109,6 +118,60 @@
                     refusedBelow.load(ordering: .relaxed) & bit != 0 && refusalIsAnswer.load(ordering: .relaxed)
                 trace.close(threw: answer ? nil : error)
             }
+        }
+    }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    extension RPCHops {
+        /// The hops of a server's RPC, its trace on chain `chain` started now; `nil` when the recorder does not trace
+        /// it (sampled or filtered out).
+        static func start<Input: Sendable, Output: Sendable>(
+            _ request: StreamingServerRequest<Input>,
+            _ context: ServerContext,
+            responding: Output.Type,
+            chain: String
+        ) -> RPCHops? {
+            start(
+                context.descriptor,
+                request.metadata,
+                context.remotePeer,
+                chain: chain,
+                readsResponsesErased: StreamingServerResponse<Output>.readsErased
+            )
+        }
+
+        /// The hops of a client's call, its trace on chain `chain` started now; `nil` when the recorder does not
+        /// trace it.
+        static func start<Input: Sendable, Output: Sendable>(
+            _ request: StreamingClientRequest<Input>,
+            _ context: ClientContext,
+            responding: Output.Type,
+            chain: String
+        ) -> RPCHops? {
+            start(
+                context.descriptor,
+                request.metadata,
+                context.remotePeer,
+                chain: chain,
+                readsResponsesErased: StreamingClientResponse<Output>.readsErased
+            )
+        }
+
+        /// The hops of an RPC of `method` with request `metadata` from (or to) `remotePeer`.
+        private static func start(
+            _ method: MethodDescriptor,
+            _ metadata: Metadata,
+            _ remotePeer: String,
+            chain: String,
+            readsResponsesErased: Bool
+        ) -> RPCHops? {
+            let names = MethodNames.of(method)
+            let command = RPCCommand(method: method, metadata: metadata, remotePeer: remotePeer, kind: names.method)
+            return RPCHops(
+                LinearTrace.start(command: command, chain: chain),
+                names: names,
+                readsResponsesErased: readsResponsesErased
+            )
         }
     }
 

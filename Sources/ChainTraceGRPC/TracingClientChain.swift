@@ -19,16 +19,9 @@
             next: (StreamingClientRequest<Input>, ClientContext) async throws -> StreamingClientResponse<Output>
         ) async throws -> StreamingClientResponse<Output> {
             guard ChainTracing.mayRecord else { return try await plain(from: 0, request, context, next) }
-            let names = MethodNames.of(context.descriptor)
-            let command = RPCCommand(
-                method: context.descriptor,
-                metadata: request.metadata,
-                remotePeer: context.remotePeer,
-                kind: names.method
-            )
-            let trace = LinearTrace.start(command: command, chain: chain)
-            guard trace.isTracing else { return try await plain(from: 0, request, context, next) }
-            let hops = RPCHops(trace, names: names, readsResponsesErased: StreamingClientResponse<Output>.readsErased)
+            guard let hops = RPCHops.start(request, context, responding: Output.self, chain: chain) else {
+                return try await plain(from: 0, request, context, next)
+            }
             defer { hops.finish() }
             return try await traced(from: 0, hops, request, context, next)
         }
@@ -62,7 +55,7 @@
             let trace = hops.trace
             // Past the hop limit (the trace records a loop), or run from a task of the interceptor's own: untraced.
             guard index < links.count else {
-                guard trace.isOwnedByRunningTask, trace.open(hops.names.call) else {
+                guard hops.isOwnedByRunningTask, trace.open(hops.names.call) else {
                     return try await next(request, context)
                 }
                 var response: StreamingClientResponse<Output>
@@ -75,7 +68,7 @@
                 hops.close(nil, refusal: hops.refusal(in: &response))
                 return response
             }
-            guard trace.isOwnedByRunningTask, trace.open(links.names[index]) else {
+            guard hops.isOwnedByRunningTask, trace.open(links.names[index]) else {
                 return try await plain(from: index, request, context, next)
             }
             var response: StreamingClientResponse<Output>

@@ -15,16 +15,9 @@
             next: (StreamingClientRequest<Input>, ClientContext) async throws -> StreamingClientResponse<Output>
         ) async throws -> StreamingClientResponse<Output> {
             guard ChainTracing.mayRecord else { return try await next(request, context) }
-            let names = MethodNames.of(context.descriptor)
-            let command = RPCCommand(
-                method: context.descriptor,
-                metadata: request.metadata,
-                remotePeer: context.remotePeer,
-                kind: names.method
-            )
-            let trace = LinearTrace.start(command: command, chain: chain)
-            guard trace.isTracing else { return try await next(request, context) }
-            let hops = RPCHops(trace, names: names, readsResponsesErased: StreamingClientResponse<Output>.readsErased)
+            guard let hops = RPCHops.start(request, context, responding: Output.self, chain: chain) else {
+                return try await next(request, context)
+            }
             defer { hops.finish() }
             return try await RPCHops.$current.withValue(hops) { try await next(request, context) }
         }
@@ -43,7 +36,7 @@
             context: ClientContext,
             next: (StreamingClientRequest<Input>, ClientContext) async throws -> StreamingClientResponse<Output>
         ) async throws -> StreamingClientResponse<Output> {
-            guard let hops = RPCHops.current, hops.trace.isOwnedByRunningTask, hops.trace.open(name) else {
+            guard let hops = RPCHops.current, hops.isOwnedByRunningTask, hops.trace.open(name) else {
                 return try await wrapped.intercept(request: request, context: context, next: next)
             }
             let index = index
@@ -72,7 +65,7 @@
             context: ClientContext,
             next: (StreamingClientRequest<Input>, ClientContext) async throws -> StreamingClientResponse<Output>
         ) async throws -> StreamingClientResponse<Output> {
-            guard let hops = RPCHops.current, hops.trace.isOwnedByRunningTask,
+            guard let hops = RPCHops.current, hops.isOwnedByRunningTask,
                 hops.trace.open(hops.names.call)
             else { return try await next(request, context) }
             var response: StreamingClientResponse<Output>

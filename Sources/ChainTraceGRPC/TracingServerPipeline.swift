@@ -17,16 +17,9 @@
                 @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
         ) async throws -> StreamingServerResponse<Output> {
             guard ChainTracing.mayRecord else { return try await next(request, context) }
-            let names = MethodNames.of(context.descriptor)
-            let command = RPCCommand(
-                method: context.descriptor,
-                metadata: request.metadata,
-                remotePeer: context.remotePeer,
-                kind: names.method
-            )
-            let trace = LinearTrace.start(command: command, chain: chain)
-            guard trace.isTracing else { return try await next(request, context) }
-            let hops = RPCHops(trace, names: names, readsResponsesErased: StreamingServerResponse<Output>.readsErased)
+            guard let hops = RPCHops.start(request, context, responding: Output.self, chain: chain) else {
+                return try await next(request, context)
+            }
             let response: StreamingServerResponse<Output>
             do {
                 response = try await RPCHops.$current.withValue(hops) { try await next(request, context) }
@@ -52,7 +45,7 @@
             next:
                 @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
         ) async throws -> StreamingServerResponse<Output> {
-            guard let hops = RPCHops.current, hops.trace.isOwnedByRunningTask, hops.trace.open(name) else {
+            guard let hops = RPCHops.current, hops.isOwnedByRunningTask, hops.trace.open(name) else {
                 return try await wrapped.intercept(request: request, context: context, next: next)
             }
             let index = index
@@ -86,7 +79,7 @@
             next:
                 @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
         ) async throws -> StreamingServerResponse<Output> {
-            guard let hops = RPCHops.current, hops.trace.isOwnedByRunningTask,
+            guard let hops = RPCHops.current, hops.isOwnedByRunningTask,
                 hops.trace.open(hops.names.method)
             else { return try await next(request, context) }
             var response: StreamingServerResponse<Output>

@@ -16,7 +16,7 @@ package struct LinearTrace: Sendable {
     /// so that its later hops do not decide again.
     let trace: ActiveTrace?
     /// The task that started it, the only one whose hops it records.
-    let owner: Int
+    package let owner: Int
 
     /// The trace bound to the running task, if any.
     static let local = TaskLocal<LinearTrace?>(wrappedValue: nil)
@@ -124,10 +124,6 @@ package struct LinearTrace: Sendable {
         trace?.about.value.kind = kind
     }
 
-    /// Whether the running task is the one that started it: a hop elsewhere (a child task a handler started) must
-    /// not record into it.
-    package var isOwnedByRunningTask: Bool { owner == currentTaskIdentity() }
-
     /// Hands `trace`'s trace to its recorder's sink, once, after its binding ended and its first hop
     /// closed, and empties `trace`; the finished trace is kept for the thread's next one when nothing else holds it.
     package static func finish(_ trace: inout LinearTrace?) {
@@ -154,9 +150,10 @@ package struct LinearTrace: Sendable {
         thread.spareActiveTrace = object
     }
 
-    /// This trace without a reference of its own, for hops that run while something holds this one.
-    package var unretained: UnretainedLinearTrace {
-        UnretainedLinearTrace(trace: trace.map { UnretainedObject($0) }, owner: owner)
+    /// This trace without a reference of its own, for hops that run while something else holds it (an integration's
+    /// per-command object that holds this one); `nil` when it records nothing.
+    package var unretained: BoundLinearTrace? {
+        trace.map { BoundLinearTrace(UnretainedObject($0)) }
     }
 }
 
@@ -178,7 +175,10 @@ extension ActiveTrace {
 
 /// The trace bound to the running task, read where the task keeps it rather than copied out: a hop opens and closes
 /// it with no reference counting. Valid while the binding is — inside ``LinearTrace/run(isolation:_:)`` or after
-/// ``LinearTrace/bind()``, which encloses every hop of the command and holds the trace. What it buys: the generic
+/// ``LinearTrace/bind()``, which encloses every hop of the command and holds the trace — or, taken with
+/// ``LinearTrace/unretained``, while what holds that ``LinearTrace`` does (gRPC's per-RPC object, whose response stream
+/// may outlive the RPC's trace: holding it twice kept the delivered trace from being reused,
+/// `chaintrace-grpc-benchmarks`, "traced", 0 interceptors). What it buys: the generic
 /// copy `TaskLocal.get()` made of the bound value, and the retains and releases of its trace as the hop held it: 177
 /// instructions (2 456 → 2 279) and four reference-count operations a traced middleware hop
 /// (`chaintrace-http-benchmarks`, "TracingRouter, traced into memory"; callgrind).
@@ -196,7 +196,17 @@ package struct BoundLinearTrace {
 
     /// ``LinearTrace/close(threw:)``.
     package func close(threw error: (any Error)?) {
-        trace.withObject { $0.endNestedHop(threw: error, role: .responder) }
+        close(threw: error, role: .responder)
+    }
+
+    /// ``LinearTrace/close(threw:role:)``.
+    package func close(threw error: (any Error)?, role: HandlerRole) {
+        trace.withObject { $0.endNestedHop(threw: error, role: role) }
+    }
+
+    /// ``LinearTrace/closeAnswered(reason:)``.
+    package func closeAnswered(reason: String) {
+        trace.withObject { $0.end(.judged(.accepted, reason), role: .responder) }
     }
 
     /// ``LinearTrace/keepDeepestContext(_:)``.
