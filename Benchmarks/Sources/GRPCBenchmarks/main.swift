@@ -2,14 +2,16 @@
 // interceptors to a handler, run as gRPC's server executor runs them (each interceptor handed the rest as `next`, a
 // throw between two of them turned into a refused response) and its one-message response produced into a writer that
 // discards it — for the interceptors as given, for `GRPCTracing.server` with no recorder in force, and for
-// `GRPCTracing.server` tracing every RPC into a 10 000-trace ring; interleaved, best round of each, ratios in one run.
-// The slope between 0 and 16 interceptors is the cost of one interceptor hop. Release build only.
+// `GRPCTracing.server` tracing every RPC into a 10 000-trace ring — and the same two for the interceptors given as an
+// `interceptorPipeline` (`GRPCTracing.server(pipeline:)`, each applying to every method); interleaved, best round of
+// each, ratios in one run. The slope between 0 and 16 interceptors is the cost of one interceptor hop. Release build
+// only.
 //
 //   swift run -c release --package-path Benchmarks chaintrace-grpc-benchmarks
 //
 // Environment: CHAINTRACE_BENCH_REQUESTS (RPCs a round, default 200000), CHAINTRACE_BENCH_REPEATS (rounds,
-// default 5), CHAINTRACE_BENCH_ONLY=VARIANT:COUNT (untraced, off or traced, with COUNT interceptors, one round
-// alone, for counting its instructions: Scripts/check-instruction-budgets.py).
+// default 5), CHAINTRACE_BENCH_ONLY=VARIANT:COUNT (untraced, off, traced, pipeline-off or pipeline-traced, with COUNT
+// interceptors, one round alone, for counting its instructions: Scripts/check-instruction-budgets.py).
 
 import ChainTrace
 import ChainTraceGRPC
@@ -64,11 +66,23 @@ enum Variant: String, CaseIterable {
     case untraced = "interceptors as given (untraced)"
     case off = "GRPCTracing.server, no recorder in force"
     case traced = "GRPCTracing.server, traced into memory"
+    case pipelineOff = "GRPCTracing.server(pipeline:), no recorder in force"
+    case pipelineTraced = "GRPCTracing.server(pipeline:), traced into memory"
+
+    /// Whether it runs with a recorder in force.
+    var isTraced: Bool { self == .traced || self == .pipelineTraced }
 }
 
 func interceptors(_ variant: Variant, count: Int) -> [any ServerInterceptor] {
     let plain: [any ServerInterceptor] = Array(repeating: EmptyInterceptor(), count: count)
-    return variant == .untraced ? plain : GRPCTracing.server(plain)
+    switch variant {
+    case .untraced: return plain
+    case .off, .traced: return GRPCTracing.server(plain)
+    case .pipelineOff, .pipelineTraced:
+        // Every interceptor applies to every method, so the RPC goes through all of them, as gRPC's server picks
+        // them for a method from `interceptorPipeline` (`ConditionalInterceptor.applies(to:)` is gRPC's own).
+        return GRPCTracing.server(pipeline: plain.map { .apply($0, to: .all) }).map(\.interceptor)
+    }
 }
 
 /// Nanoseconds an RPC through `chain`, `requests` of them.
@@ -106,12 +120,13 @@ func measure(_ chain: [any ServerInterceptor], recorder: Recorder?) async throws
 }
 
 let ring = InMemoryTraceSink(limit: 10_000)
-if let (variant, count) = singleRun(of: ["untraced": Variant.untraced, "off": .off, "traced": .traced]) {
+let singleRunVariants: [String: Variant] = [
+    "untraced": .untraced, "off": .off, "traced": .traced, "pipeline-off": .pipelineOff,
+    "pipeline-traced": .pipelineTraced,
+]
+if let (variant, count) = singleRun(of: singleRunVariants) {
     _ = try runBlocking {
-        try await measure(
-            interceptors(variant, count: count),
-            recorder: variant == .traced ? Recorder(sink: ring) : nil
-        )
+        try await measure(interceptors(variant, count: count), recorder: variant.isTraced ? Recorder(sink: ring) : nil)
     }
     exit(0)
 }
@@ -124,7 +139,7 @@ func runRounds() async throws -> SlopeTable {
             for variant in Variant.allCases {
                 let nanoseconds = try await measure(
                     interceptors(variant, count: count),
-                    recorder: variant == .traced ? Recorder(sink: ring) : nil
+                    recorder: variant.isTraced ? Recorder(sink: ring) : nil
                 )
                 table.record(variant.rawValue, count: count, nanoseconds: nanoseconds)
             }
@@ -147,4 +162,12 @@ table.printSummary(
     untraced: Variant.untraced.rawValue,
     off: Variant.off.rawValue,
     traced: Variant.traced.rawValue
+)
+table.printSummary(
+    hop: "a pipeline interceptor hop",
+    command: "a pipeline's RPC",
+    links: "interceptors",
+    untraced: Variant.untraced.rawValue,
+    off: Variant.pipelineOff.rawValue,
+    traced: Variant.pipelineTraced.rawValue
 )
