@@ -38,6 +38,8 @@
 // - `ReflectedLinks`: a list a library keeps in private properties (SwiftNIO's pipeline of handler contexts), found
 //   by name and type in the runtime's field records and read at their offsets, where the library's only public
 //   listing is a description that costs several times more to make.
+// - `reinterpretingSoleStoredProperty`: a struct a library keeps one private property in (gRPC's subject of an
+//   interceptor pipeline's operation, a closure), read as a struct of the caller's with the same one property.
 //
 // The algorithms the formats and the analysis are built on, in neutral terms (bytes, indexes, generic values),
 // so that this target needs nothing of the model above it:

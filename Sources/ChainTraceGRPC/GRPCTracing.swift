@@ -41,25 +41,18 @@
             [TracingServerChain(links: InterceptorLinks(interceptors), chain: chain)]
         }
 
-        /// `pipeline`, traced, for `GRPCServer(transport:services:interceptorPipeline:)`: each interceptor still
-        /// applies to the services or methods its operation names (gRPC decides, as before), wrapped as a hop,
-        /// between a link that starts each RPC's trace and the handler's hop, both applying to every RPC.
+        /// `pipeline`, traced, for `GRPCServer(transport:services:interceptorPipeline:)`: one interceptor, applied to
+        /// every RPC, that runs the interceptors whose operations apply to the RPC's method — each to the services or
+        /// methods its operation names, as gRPC would pick them — in the pipeline's order, as ``server(_:chain:)``
+        /// runs its interceptors. It reads which methods an operation applies to from a property gRPC keeps private:
+        /// on a version of gRPC that keeps it otherwise, `pipeline` as given, untraced.
         public static func server(
             pipeline: [ConditionalInterceptor<any ServerInterceptor>],
             chain: String = "grpc"
         ) -> [ConditionalInterceptor<any ServerInterceptor>] {
-            var traced: [ConditionalInterceptor<any ServerInterceptor>] = [
-                .apply(PipelineTraceStart(chain: chain), to: .all)
-            ]
-            for (index, operation) in pipeline.enumerated() {
-                let hop = PipelineHop(
-                    wrapped: operation.interceptor,
-                    name: handlerName(of: operation.interceptor),
-                    index: index
-                )
-                traced.append(operation.replacingInterceptor(with: hop))
-            }
-            return traced + [.apply(PipelineHandlerHop(), to: .all)]
+            let chains = PipelineChains(pipeline) { TracingServerChain(links: $0, chain: chain) }
+            guard let chains else { return pipeline }
+            return [.apply(TracingServerPipeline(chains: chains), to: .all)]
         }
 
         /// `interceptors`, traced, for `GRPCClient(transport:interceptors:)` or `withGRPCClient`: one interceptor
@@ -72,25 +65,17 @@
             [TracingClientChain(links: InterceptorLinks(interceptors), chain: chain)]
         }
 
-        /// `pipeline`, traced, for `GRPCClient(transport:interceptorPipeline:)`: each interceptor still applies to
-        /// the services or methods its operation names, wrapped as a hop, between a link that starts each call's
-        /// trace and the call's hop.
+        /// `pipeline`, traced, for `GRPCClient(transport:interceptorPipeline:)`: one interceptor, applied to every
+        /// call, that runs the interceptors whose operations apply to the call's method, in the pipeline's order, as
+        /// ``client(_:chain:)`` runs its interceptors (`pipeline` as given, untraced, on a version of gRPC whose
+        /// operations it cannot read: see ``server(pipeline:chain:)``).
         public static func client(
             pipeline: [ConditionalInterceptor<any ClientInterceptor>],
             chain: String = "grpc-client"
         ) -> [ConditionalInterceptor<any ClientInterceptor>] {
-            var traced: [ConditionalInterceptor<any ClientInterceptor>] = [
-                .apply(PipelineClientTraceStart(chain: chain), to: .all)
-            ]
-            for (index, operation) in pipeline.enumerated() {
-                let hop = PipelineClientHop(
-                    wrapped: operation.interceptor,
-                    name: handlerName(of: operation.interceptor),
-                    index: index
-                )
-                traced.append(operation.replacingInterceptor(with: hop))
-            }
-            return traced + [.apply(PipelineCallHop(), to: .all)]
+            let chains = PipelineChains(pipeline) { TracingClientChain(links: $0, chain: chain) }
+            guard let chains else { return pipeline }
+            return [.apply(TracingClientPipeline(chains: chains), to: .all)]
         }
     }
 #endif

@@ -24,22 +24,4 @@
             Mirror(reflecting: self).children.first { $0.label == "subject" }?.value as? Subject
         }
     }
-
-    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    extension ConditionalInterceptor where Interceptor == any ServerInterceptor {
-        /// The same operation with `hop` in place of its interceptor — or, when its subject cannot be read, the
-        /// operation as it was (its interceptor then runs untraced, where it applied before).
-        func replacingInterceptor(with hop: any ServerInterceptor) -> Self {
-            subject.map { .apply(hop, to: $0) } ?? self
-        }
-    }
-
-    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    extension ConditionalInterceptor where Interceptor == any ClientInterceptor {
-        /// The same operation with `hop` in place of its interceptor — or, when its subject cannot be read, the
-        /// operation as it was (its interceptor then runs untraced, where it applied before).
-        func replacingInterceptor(with hop: any ClientInterceptor) -> Self {
-            subject.map { .apply(hop, to: $0) } ?? self
-        }
-    }
 #endif

@@ -13,10 +13,6 @@
     /// the response without producing it — when the last producer holding this is released.
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     final class RPCHops: Sendable {
-        /// The RPC the running task serves or calls, for the hops of a pipeline (each interceptor of which gRPC runs
-        /// itself); a chain that runs its interceptors itself hands it on as an argument.
-        @TaskLocal static var current: RPCHops?
-
         /// The RPC's trace, for its hops: held by ``kept`` for as long as this is.
         let trace: BoundLinearTrace
         /// The task that started the RPC's trace, the only one whose hops it records.
@@ -25,9 +21,6 @@
         let names: MethodNames
         /// Whether the RPC's response type reads as its instance for `Never`, so that its hops read responses as one.
         let readsResponsesErased: Bool
-        /// What the handler threw, while gRPC carries it up as a refusal to the interceptor before it (a pipeline's
-        /// handler hop is an interceptor of gRPC's, which turns its throw into a refusal).
-        private let handlerThrew = Mutex<(any Error)?>(nil)
         /// The RPC's trace, held until this goes, then kept for the thread's next RPC when nothing else holds it.
         private let kept: Mutex<LinearTrace?>
         /// Whether the trace has been handed to its recorder.
@@ -177,12 +170,6 @@
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     extension RPCHops {
-        /// Keeps `error`, which the handler threw, for the interceptor before it (``takeHandlerThrow()``).
-        func keepHandlerThrow(_ error: any Error) { handlerThrew.withLock { $0 = error } }
-
-        /// What the handler threw, once: an interceptor right before it sees the throw itself, as without tracing.
-        func takeHandlerThrow() -> (any Error)? { handlerThrew.withLock { $0.take() } }
-
         /// `response`, handing the trace to its recorder now when it is a refusal, else when its stream has been
         /// produced: gRPC writes a response's messages after the interceptors have returned (a server-streaming
         /// handler produces them then), recorded as a last hop of its own, `echo.Echo/Get stream`, *continued* when
